@@ -1,0 +1,217 @@
+"""Vocabulary of the game: cells, hints, fleets, puzzles and moves.
+
+Glossary
+- *cell*: one square of the board, addressed ``(row, col)``, 0-based, row 0 at the top.
+- *tally*: the number of ship cells a row or column holds; ``None`` when not given.
+- *fleet*: ship length -> how many ships of that length.
+- *hint*: a given cell: water, a submarine, a ship end, a middle piece, or a ship segment
+  of unknown shape.
+- *grid*: a board of :class:`Cell` values, a tuple of row tuples (or any sequence of rows).
+- *move*: setting one cell to one value; the only way a board changes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum, IntEnum
+from types import MappingProxyType
+from typing import Iterable, Mapping, Optional, Sequence
+
+Coord = tuple[int, int]
+
+
+class Cell(IntEnum):
+    """What is known of one cell."""
+
+    UNKNOWN = 0
+    WATER = 1
+    SHIP = 2
+
+    @property
+    def char(self) -> str:
+        return CELL_CHARS[self]
+
+
+CELL_CHARS = {Cell.UNKNOWN: "?", Cell.WATER: ".", Cell.SHIP: "#"}
+CHAR_CELLS = {"?": Cell.UNKNOWN, ".": Cell.WATER, "#": Cell.SHIP}
+
+Grid = tuple[tuple[Cell, ...], ...]
+
+
+class Hint(str, Enum):
+    """A given cell. The value is the name used in the corpus schema."""
+
+    WATER = "water"
+    SUB = "sub"
+    MIDDLE = "middle"
+    TOP = "top"
+    BOTTOM = "bottom"
+    LEFT = "left"
+    RIGHT = "right"
+    SHIP = "ship"
+
+    @property
+    def is_ship(self) -> bool:
+        return self is not Hint.WATER
+
+
+# Where a ship hint says the ship continues (d_row, d_col), and where it says it does not.
+HINT_CONTINUES: Mapping[Hint, tuple[Coord, ...]] = MappingProxyType({
+    Hint.TOP: ((1, 0),),
+    Hint.BOTTOM: ((-1, 0),),
+    Hint.LEFT: ((0, 1),),
+    Hint.RIGHT: ((0, -1),),
+    Hint.SUB: (),
+})
+HINT_STOPS: Mapping[Hint, tuple[Coord, ...]] = MappingProxyType({
+    Hint.TOP: ((-1, 0), (0, -1), (0, 1)),
+    Hint.BOTTOM: ((1, 0), (0, -1), (0, 1)),
+    Hint.LEFT: ((0, -1), (-1, 0), (1, 0)),
+    Hint.RIGHT: ((0, 1), (-1, 0), (1, 0)),
+    Hint.SUB: ((-1, 0), (1, 0), (0, -1), (0, 1)),
+})
+
+Fleet = tuple[tuple[int, int], ...]
+"""(length, count) pairs, longest ship first, counts positive."""
+
+DEFAULT_FLEETS: Mapping[int, Fleet] = MappingProxyType({
+    6: ((3, 1), (2, 2), (1, 3)),
+    8: ((4, 1), (3, 2), (2, 3), (1, 3)),
+    10: ((4, 1), (3, 2), (2, 3), (1, 4)),
+    15: ((5, 1), (4, 2), (3, 3), (2, 4), (1, 5)),
+})
+
+SHIP_NAMES = {1: "submarine", 2: "destroyer", 3: "cruiser", 4: "battleship", 5: "carrier"}
+
+
+def ship_name(length: int) -> str:
+    return SHIP_NAMES.get(length, f"{length}-cell ship")
+
+
+def make_fleet(counts: Mapping[int, int] | Iterable[tuple[int, int]]) -> Fleet:
+    """Normalise a fleet: longest first, zero counts dropped."""
+    items = counts.items() if isinstance(counts, Mapping) else counts
+    merged: dict[int, int] = {}
+    for length, count in items:
+        merged[int(length)] = merged.get(int(length), 0) + int(count)
+    return tuple(sorted(((n, c) for n, c in merged.items() if c > 0), reverse=True))
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """A level: frozen, validated by :mod:`game.levels` when read from a file."""
+
+    rows: int
+    cols: int
+    row_tallies: tuple[Optional[int], ...]
+    col_tallies: tuple[Optional[int], ...]
+    fleet: Fleet
+    hints: Mapping[Coord, Hint] = field(default_factory=dict)
+    name: Optional[str] = None
+    author: Optional[str] = None
+    difficulty: Optional[str] = None
+    source: Optional[str] = None
+    solution: Optional[tuple[str, ...]] = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "row_tallies", tuple(self.row_tallies))
+        object.__setattr__(self, "col_tallies", tuple(self.col_tallies))
+        object.__setattr__(self, "fleet", make_fleet(self.fleet))
+        object.__setattr__(
+            self, "hints", MappingProxyType({(r, c): Hint(h) for (r, c), h in sorted(self.hints.items())})
+        )
+        if self.solution is not None:
+            object.__setattr__(self, "solution", tuple(self.solution))
+
+    def __hash__(self) -> int:
+        return hash((self.rows, self.cols, self.row_tallies, self.col_tallies, self.fleet,
+                     tuple(self.hints.items())))
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return self.rows, self.cols
+
+    @property
+    def fleet_counts(self) -> dict[int, int]:
+        return dict(self.fleet)
+
+    @property
+    def ship_count(self) -> int:
+        return sum(count for _, count in self.fleet)
+
+    @property
+    def ship_cells(self) -> int:
+        return sum(length * count for length, count in self.fleet)
+
+    @property
+    def longest_ship(self) -> int:
+        return self.fleet[0][0] if self.fleet else 0
+
+    def inside(self, row: int, col: int) -> bool:
+        return 0 <= row < self.rows and 0 <= col < self.cols
+
+    def cells(self) -> Iterable[Coord]:
+        return ((r, c) for r in range(self.rows) for c in range(self.cols))
+
+    def tally(self, axis: str, index: int) -> Optional[int]:
+        return (self.row_tallies if axis == "row" else self.col_tallies)[index]
+
+    def replace(self, **changes) -> "Puzzle":
+        values = {f: getattr(self, f) for f in self.__dataclass_fields__}
+        values.update(changes)
+        return Puzzle(**values)
+
+
+def empty_grid(rows: int, cols: int) -> Grid:
+    return tuple(tuple(Cell.UNKNOWN for _ in range(cols)) for _ in range(rows))
+
+
+def initial_grid(puzzle: Puzzle) -> Grid:
+    """The board a play or a solver run starts from: hint cells set, the rest unknown."""
+    board = [[Cell.UNKNOWN] * puzzle.cols for _ in range(puzzle.rows)]
+    for (r, c), hint in puzzle.hints.items():
+        board[r][c] = Cell.SHIP if hint.is_ship else Cell.WATER
+    return tuple(tuple(row) for row in board)
+
+
+def grid_from_strings(lines: Sequence[str]) -> Grid:
+    """``['.#?', ...]`` -> Grid ('.' water, '#' ship, '?' or ' ' unknown)."""
+    return tuple(tuple(CHAR_CELLS.get(ch, Cell.UNKNOWN) for ch in line) for line in lines)
+
+
+def grid_to_strings(grid: Sequence[Sequence[Cell]], unknown: str = "?") -> tuple[str, ...]:
+    return tuple("".join(unknown if v == Cell.UNKNOWN else CELL_CHARS[Cell(v)] for v in row) for row in grid)
+
+
+def ship_cells_of(grid: Sequence[Sequence[Cell]]) -> frozenset[Coord]:
+    return frozenset((r, c) for r, row in enumerate(grid) for c, v in enumerate(row) if v == Cell.SHIP)
+
+
+@dataclass(frozen=True)
+class Move:
+    """Set one cell to one value. Text form ``r3c4=#`` (``.`` water, ``#`` ship, ``?`` clear)."""
+
+    row: int
+    col: int
+    value: Cell
+
+    def __str__(self) -> str:
+        return f"r{self.row}c{self.col}={Cell(self.value).char}"
+
+    @classmethod
+    def parse(cls, text: str) -> "Move":
+        try:
+            where, what = text.strip().split("=")
+            row_part, col_part = where[1:].split("c")
+            if not where.startswith("r"):
+                raise ValueError
+            return cls(int(row_part), int(col_part), CHAR_CELLS[what])
+        except (ValueError, KeyError):
+            raise ValueError(f"not a move: {text!r} (expected e.g. 'r3c4=#')") from None
+
+
+def apply_move(grid: Grid, move: Move) -> Grid:
+    """The one function that changes a board: a new grid with ``move`` applied."""
+    row = grid[move.row]
+    new_row = row[: move.col] + (Cell(move.value),) + row[move.col + 1:]
+    return grid[: move.row] + (new_row,) + grid[move.row + 1:]

@@ -1,0 +1,56 @@
+"""Helpers every solver shares: verifying answers with the judge, and draining streams."""
+
+from __future__ import annotations
+
+import time
+from typing import Iterable, Optional
+
+from game import rules
+from game.puzzle import Cell, Grid, Puzzle
+from solvers.events import Event, Result, SetCell, Status
+
+
+def settle(grid: Grid) -> Grid:
+    """Unknown cells of a finished board are water."""
+    return tuple(tuple(Cell.WATER if v == Cell.UNKNOWN else Cell(v) for v in row) for row in grid)
+
+
+def verified(puzzle: Puzzle, grid: Grid, stats: dict, solutions: tuple[Grid, ...] = ()) -> Result:
+    """A ``solved`` result only if the judge agrees; a solver bug becomes an ``error``."""
+    board = settle(grid)
+    problems = rules.violations(puzzle, board)
+    if problems:
+        return Result(Status.ERROR, board, stats, solutions,
+                      "solver produced an invalid board: " + "; ".join(p.message for p in problems[:3]))
+    return Result(Status.SOLVED, board, stats, solutions or (board,))
+
+
+def run_to_result(stream: Iterable[Event], timeout: Optional[float] = None) -> Result:
+    """Drain a solver's events; stop it with status ``timeout`` after ``timeout`` seconds."""
+    start = time.perf_counter()
+    iterator = iter(stream)
+    last_stats: dict = {}
+    try:
+        for event in iterator:
+            if isinstance(event, Result):
+                return event
+            stats = getattr(event, "stats", None)
+            if stats:
+                last_stats = dict(stats)
+            if timeout is not None and time.perf_counter() - start > timeout:
+                last_stats["seconds"] = round(time.perf_counter() - start, 6)
+                return Result(Status.TIMEOUT, None, last_stats, (), f"no answer within {timeout:g} s")
+    finally:
+        close = getattr(iterator, "close", None)
+        if close:
+            close()
+    return Result(Status.ERROR, None, last_stats, (), "solver ended without a result")
+
+
+def replay(start: Grid, events: Iterable[Event]) -> Grid:
+    """Apply every SetCell of a run onto ``start`` (used by tests and the window)."""
+    board = [list(row) for row in start]
+    for event in events:
+        if isinstance(event, SetCell):
+            board[event.row][event.col] = event.value
+    return tuple(tuple(row) for row in board)

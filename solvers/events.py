@@ -1,0 +1,110 @@
+"""What a solver says while it works: small frozen values, streamed by a generator.
+
+A solver is a function ``events(puzzle, *, trace=True, ...) -> Iterator[Event]``. It yields
+:class:`SetCell` moves (only when ``trace`` is true), :class:`Generation` summaries (genetic
+algorithm), :class:`Progress` heartbeats (at least every few milliseconds of work, so a
+consumer can time out or stop it), and exactly one :class:`Result`, last. It knows nothing
+of threads, queues, clocks of the consumer, or pixels.
+
+Replaying every ``SetCell`` onto ``initial_grid(puzzle)`` reproduces the final board.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Iterator, Mapping, Optional, Union
+
+from game.puzzle import Cell, Coord, Grid, Move
+
+
+class Reason(str, Enum):
+    """Why a cell changed; the window colours moves by it."""
+
+    FORCED = "forced"        # a deduction: see SetCell.detail for which
+    GUESS = "guess"          # a search decision
+    BACKTRACK = "backtrack"  # undone after a contradiction
+    FILL = "fill"            # unknown cells settled as water at the end
+
+
+@dataclass(frozen=True)
+class SetCell:
+    row: int
+    col: int
+    value: Cell
+    reason: Reason
+    detail: str = ""         # e.g. "row 3 tally met", "battleship placement"
+    depth: int = 0           # number of guesses in force
+
+    @property
+    def move(self) -> Move:
+        return Move(self.row, self.col, self.value)
+
+
+@dataclass(frozen=True)
+class Ship:
+    """One ship on the board: its top-left cell, length, and whether it lies across."""
+
+    row: int
+    col: int
+    length: int
+    horizontal: bool
+
+    def cells(self) -> tuple[Coord, ...]:
+        dr, dc = (0, 1) if self.horizontal else (1, 0)
+        return tuple((self.row + dr * i, self.col + dc * i) for i in range(self.length))
+
+
+@dataclass(frozen=True)
+class Generation:
+    """Genetic algorithm: one generation's summary."""
+
+    number: int
+    best: float
+    mean: float
+    best_fleet: tuple[Ship, ...]
+    restarts: int = 0
+
+
+@dataclass(frozen=True)
+class Progress:
+    """A heartbeat with the statistics so far."""
+
+    stats: Mapping[str, float] = field(default_factory=dict)
+
+
+class Status(str, Enum):
+    SOLVED = "solved"
+    NO_SOLUTION = "no_solution"
+    STUCK = "stuck"          # deduction only: no rule applies and the board is not solved
+    GAVE_UP = "gave_up"      # incomplete solver (genetic) ran out of its own budget
+    TIMEOUT = "timeout"
+    STOPPED = "stopped"
+    ERROR = "error"
+
+
+@dataclass(frozen=True)
+class Result:
+    """The last event of every run.
+
+    ``grid`` is the solved board (verified by ``game.rules``) or, for ``stuck``/``gave_up``,
+    the best board reached. ``solutions`` holds every solution found (up to the count limit
+    the solver was asked for), so ``len(solutions)`` answers "is it unique?".
+    """
+
+    status: Status
+    grid: Optional[Grid] = None
+    stats: Mapping[str, float] = field(default_factory=dict)
+    solutions: tuple[Grid, ...] = ()
+    message: str = ""
+
+
+@dataclass(frozen=True)
+class Failure:
+    """A solver raised: the runner turns the exception into this event."""
+
+    message: str
+
+
+Event = Union[SetCell, Generation, Progress, Result, Failure]
+EventStream = Iterator[Event]
