@@ -1,0 +1,39 @@
+# The README's two quick-start commands are `make play` and `make test`.
+# Both create .venv with the machine's python3 and install what is needed when .venv is
+# missing or a requirements file changed (`make setup` is the shared step).
+
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+
+.PHONY: setup play test test-slow lint bench clean
+
+$(STAMP): requirements.txt requirements-dev.txt
+	@$(PYTHON) -m venv $(VENV) 2>/dev/null || { \
+	  echo "python3 -m venv failed: installing Debian's python3-venv"; \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    apt-get update -qq && apt-get install -y -qq python3-venv >/dev/null && $(PYTHON) -m venv $(VENV); \
+	  else echo "please install the python3-venv package (e.g. sudo apt-get install python3-venv)"; exit 1; fi; }
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	@touch $(STAMP)
+
+setup: $(STAMP)
+
+play: setup
+	$(PY) main.py
+
+test: setup
+	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(PY) -m pytest -q
+
+test-slow: setup
+	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(PY) -m pytest -q -m slow
+
+lint: setup
+	$(PY) -m ruff check .
+
+bench: setup
+	$(PY) main.py bench ../shared/corpus/csplib_prob014_rubin.jsonl --solver forward
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache

@@ -1,0 +1,240 @@
+"""Battleship Solitaire: play, solve, check, generate and benchmark levels.
+
+    python main.py                      play the built-in first level
+    python main.py play LEVEL.bs        play a level (--solver S --autorun to watch a solver)
+    python main.py solve PATH...        solve levels (.bs files, folders, corpus .jsonl)
+    python main.py check PATH...        validate levels and count their solutions (0, 1, 2+)
+    python main.py generate ...         make a new level with a unique solution
+    python main.py bench PATH...        solve, verify and time a set of levels
+
+Exit status: 0 all levels loaded and decided; 1 something timed out or failed; 2 usage or
+level errors. This file parses arguments and prints; the work is in game/ and solvers/.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+from typing import Optional
+
+COMMANDS = ("play", "solve", "check", "generate", "bench")
+SOLVER_CHOICES = ("backtracking", "forward", "genetic", "logic")
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+
+def _add_play(sub) -> None:
+    play = sub.add_parser("play", help="open the window (the default command)")
+    play.add_argument("level", nargs="?", help="a .bs level (default: the built-in first level)")
+    play.add_argument("--solver", choices=SOLVER_CHOICES, help="solver selected in the window")
+    play.add_argument("--autorun", action="store_true", help="start the solver at once, at full speed")
+    play.add_argument("--exit-after-solve", action="store_true",
+                      help="close when the run ends; exit 0 only if it solved the level")
+    play.add_argument("--screenshot", metavar="PNG", help="save the final window to this file")
+    play.add_argument("--settings", metavar="YAML", help="a settings file to use instead of the user's")
+
+
+def _add_solve(sub) -> None:
+    solve = sub.add_parser("solve", help="solve levels and print the boards (or JSON lines)")
+    solve.add_argument("paths", nargs="+", metavar="PATH")
+    solve.add_argument("--solver", choices=SOLVER_CHOICES, default="forward")
+    solve.add_argument("--seed", type=int, default=0, help="random seed (genetic)")
+    solve.add_argument("--timeout", type=float, default=60.0, metavar="SECONDS", help="per level (default 60)")
+    solve.add_argument("--json", action="store_true", help="one JSON object per level")
+
+
+def _add_check(sub) -> None:
+    check = sub.add_parser("check", help="validate levels and count solutions up to two")
+    check.add_argument("paths", nargs="+", metavar="PATH")
+    check.add_argument("--timeout", type=float, default=60.0, metavar="SECONDS")
+    check.add_argument("--json", action="store_true")
+
+
+def _add_bench(sub) -> None:
+    bench = sub.add_parser("bench", help="solve, verify and time every level; write a CSV")
+    bench.add_argument("paths", nargs="*", metavar="PATH")
+    bench.add_argument("--solver", choices=SOLVER_CHOICES, default="forward")
+    bench.add_argument("--seed", type=int, default=0)
+    bench.add_argument("--timeout", type=float, default=60.0, metavar="SECONDS")
+    bench.add_argument("--csv", metavar="FILE", help="where to write the rows (default bench-<solver>.csv)")
+    bench.add_argument("--runner", action="store_true",
+                       help="measure the thread runner instead: stop latency and memory over a million events")
+
+
+def _add_generate(sub) -> None:
+    gen = sub.add_parser("generate", help="make a level with a unique solution")
+    gen.add_argument("--rows", type=int, default=10)
+    gen.add_argument("--cols", type=int, default=None, help="default: same as --rows")
+    gen.add_argument("--fleet", help='ship length -> count as JSON, e.g. \'{"4":1,"3":2}\'')
+    gen.add_argument("--difficulty", choices=("easy", "medium", "hard", "expert"))
+    gen.add_argument("--seed", type=int, default=0)
+    gen.add_argument("--minimal", action="store_true", help="remove every redundant hint")
+    gen.add_argument("-o", "--output", metavar="FILE", help="write the level here (default: print it)")
+    gen.add_argument("--pack", metavar="FOLDER", help="build the whole shipped level pack into FOLDER")
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(prog="main.py", description=__doc__.split("\n\n")[0],
+                                  formatter_class=argparse.RawDescriptionHelpFormatter,
+                                  epilog="Run 'main.py COMMAND --help' for a command's options.")
+    sub = top.add_subparsers(dest="command", metavar="COMMAND")
+    for add in (_add_play, _add_solve, _add_check, _add_generate, _add_bench):
+        add(sub)
+    return top
+
+
+def cmd_play(args) -> int:
+    from game.ui.app import main as run_window
+
+    return run_window(level=args.level, solver=args.solver, autorun=args.autorun,
+                      exit_after_solve=args.exit_after_solve, screenshot=args.screenshot,
+                      settings_path=args.settings)
+
+
+def _exit_code(records: list[dict], decided: tuple[str, ...]) -> int:
+    if any(r["status"] == "error" and r.get("level_error") for r in records):
+        return EXIT_USAGE
+    if all(r["status"] in decided for r in records):
+        return EXIT_OK
+    return EXIT_FAILED
+
+
+def cmd_solve(args) -> int:
+    from solvers import batch
+
+    records = []
+    for ref in batch.expand(args.paths):
+        record = batch.solve_record(ref, args.solver, args.timeout, args.seed)
+        record["level_error"] = ref.puzzle is None
+        records.append(record)
+        if args.json:
+            print(json.dumps({k: v for k, v in record.items() if k != "level_error"}), flush=True)
+        else:
+            print(_solve_text(ref, record), flush=True)
+    return _exit_code(records, ("solved", "no_solution", "stuck"))
+
+
+def _solve_text(ref, record: dict) -> str:
+    from solvers import batch
+
+    head = f"{record['level']}: {record['status'].replace('_', ' ')}"
+    if record["status"] == "error":
+        return f"{head}: {record.get('error')}\n"
+    stats = ", ".join(f"{k} {v}" for k, v in record["stats"].items() if not isinstance(v, dict))
+    board = record.get("solution") or record.get("board")
+    return f"{head} ({record['solver']}; {stats})\n{batch.board_text(ref.puzzle, board)}\n"
+
+
+def cmd_check(args) -> int:
+    from solvers import batch
+
+    records = []
+    for ref in batch.expand(args.paths):
+        record = batch.check_record(ref, args.timeout)
+        if ref.puzzle is not None and record["status"] in ("unique", "multiple", "none"):
+            record.update(_check_extras(ref.puzzle, record["status"]))
+        record["level_error"] = ref.puzzle is None
+        records.append(record)
+        shown = {k: v for k, v in record.items() if k != "level_error"}
+        if args.json:
+            print(json.dumps(shown), flush=True)
+        else:
+            extra = f": {record['error']}" if record.get("error") else ""
+            grade = f", {record['difficulty']}" if record.get("difficulty") else ""
+            print(f"{record['level']}: {record['status']}{grade}{extra}", flush=True)
+    return _exit_code(records, ("unique", "multiple", "none"))
+
+
+def _check_extras(puzzle, status: str) -> dict:
+    """Grade and redundant hints of a unique level (from the deduction engine, when present)."""
+    if status != "unique":
+        return {}
+    try:
+        from solvers import generator
+    except ImportError:
+        return {}
+    return {"difficulty": generator.grade(puzzle),
+            "redundant_hints": [list(cell) for cell in generator.redundant_hints(puzzle)]}
+
+
+def cmd_bench(args) -> int:
+    from solvers import batch
+
+    if args.runner:
+        from solvers import runner_bench
+
+        return runner_bench.main()
+    if not args.paths:
+        print("bench: give at least one PATH (or --runner)", file=sys.stderr)
+        return EXIT_USAGE
+    refs = list(batch.expand(args.paths))
+    records = []
+    bar = batch.ProgressBar(len(refs), f"bench {args.solver}")
+    for ref in refs:
+        record = batch.solve_record(ref, args.solver, args.timeout, args.seed)
+        record["verified"] = record["status"] == "solved" and record["solution"] is not None
+        records.append(record)
+        bar.advance(record["status"])
+    bar.close()
+    path = args.csv or f"bench-{args.solver}.csv"
+    _write_csv(path, records)
+    summary = batch.summarise(records)
+    print(batch.summary_table(args.solver, summary))
+    statuses = ", ".join(f"{s} {n}" for s, n in batch.status_counts(records).items())
+    print(f"statuses: {statuses}\nrows written to {path}")
+    return EXIT_OK if summary["solved"] == summary["levels"] else EXIT_FAILED
+
+
+def _write_csv(path: str, records: list[dict]) -> None:
+    with open(path, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["level", "solver", "status", "verified", "seconds", "nodes", "backtracks", "error"])
+        for r in records:
+            stats = r.get("stats") or {}
+            writer.writerow([r["level"], r["solver"], r["status"], int(bool(r.get("verified"))),
+                             stats.get("seconds", ""), stats.get("nodes", ""), stats.get("backtracks", ""),
+                             r.get("error", "")])
+
+
+def cmd_generate(args) -> int:
+    from game import levels
+    from solvers import generator
+
+    if args.pack:
+        count = generator.build_pack(args.pack, seed=args.seed)
+        print(f"wrote {count} levels under {args.pack}")
+        return EXIT_OK
+    try:
+        fleet = json.loads(args.fleet) if args.fleet else None
+        if fleet is not None and not isinstance(fleet, dict):
+            raise ValueError("--fleet must be a JSON object")
+        puzzle = generator.generate(args.rows, args.cols or args.rows, fleet=fleet, difficulty=args.difficulty,
+                                    seed=args.seed, minimal=args.minimal)
+    except (ValueError, levels.LevelError) as error:
+        print(f"generate: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    if args.output:
+        levels.save(puzzle, args.output)
+        print(f"wrote {args.output} ({puzzle.rows}x{puzzle.cols}, {puzzle.difficulty}, {len(puzzle.hints)} hints)")
+    else:
+        sys.stdout.write(levels.dumps(puzzle))
+    return EXIT_OK
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv or (argv[0] not in COMMANDS and not argv[0].startswith("-")):
+        argv = ["play", *argv]
+    args = parser().parse_args(argv)
+    handler = {"play": cmd_play, "solve": cmd_solve, "check": cmd_check,
+               "generate": cmd_generate, "bench": cmd_bench}[args.command or "play"]
+    try:
+        return handler(args)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return EXIT_FAILED
+
+
+if __name__ == "__main__":
+    sys.exit(main())

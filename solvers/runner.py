@@ -1,0 +1,165 @@
+"""The only place with threads: drive a solver's event stream in a worker thread.
+
+The worker pulls events from the solver's generator and puts them on a *bounded* queue, so a
+fast solver waits for a slow animation instead of filling memory. ``stop()`` sets an event
+the worker checks between events and while waiting for room on the queue; solvers yield at
+least every few milliseconds, so a stop takes effect well within 0.2 s. The generator is
+closed in the worker thread (a generator may only be closed by the thread running it). An
+exception inside the solver becomes a :class:`Failure` event; the end of the stream is
+marked by a sentinel that ``poll`` consumes and turns into ``finished``.
+
+    with SolverRun(lambda: forward.events(puzzle)) as run:
+        while not run.finished:
+            for event in run.poll(100): ...
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import traceback
+from typing import Callable, Iterator, Optional
+
+from solvers.events import Event, Failure
+
+_END = object()
+_PUT_WAIT = 0.02
+
+
+class SolverRun:
+    """A solver running in a daemon worker thread, read through a bounded queue."""
+
+    def __init__(self, make_stream: Callable[[], Iterator[Event]], maxsize: int = 1024,
+                 name: str = "solver") -> None:
+        self._make_stream = make_stream
+        self._queue: queue.Queue = queue.Queue(maxsize=max(1, maxsize))
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._work, name=name, daemon=True)
+        self._finished = False
+        self._started = False
+        self.produced = 0
+
+    # ---------------------------------------------------------------- worker side
+
+    def _put(self, item: object) -> bool:
+        """Put one item, waiting for room; False if a stop came first."""
+        while not self._stop.is_set():
+            try:
+                self._queue.put(item, timeout=_PUT_WAIT)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def _work(self) -> None:
+        stream: Optional[Iterator[Event]] = None
+        try:
+            stream = self._make_stream()
+            for event in stream:
+                if not self._put(event):
+                    break
+                self.produced += 1
+        except Exception as error:  # noqa: BLE001 - any solver bug must reach the consumer
+            detail = "".join(traceback.format_exception_only(type(error), error)).strip()
+            self._put(Failure(f"solver failed: {detail}"))
+        finally:
+            close = getattr(stream, "close", None)
+            if close is not None:
+                try:
+                    close()
+                except Exception:  # noqa: BLE001 - closing must never mask the run's outcome
+                    pass
+            self._put_end()
+
+    def _put_end(self) -> None:
+        if self._put(_END):
+            return
+        # Stopped: nobody wants the pending events any more, but the end marker must arrive.
+        while True:
+            try:
+                self._queue.put_nowait(_END)
+                return
+            except queue.Full:
+                try:
+                    self._queue.get_nowait()
+                except queue.Empty:
+                    pass
+
+    # ---------------------------------------------------------------- consumer side
+
+    def start(self) -> "SolverRun":
+        if not self._started:
+            self._started = True
+            self._thread.start()
+        return self
+
+    def poll(self, max_events: int = 256) -> list[Event]:
+        """Up to ``max_events`` events that are ready now; never blocks."""
+        batch: list[Event] = []
+        while len(batch) < max_events and not self._finished:
+            try:
+                item = self._queue.get_nowait()
+            except queue.Empty:
+                break
+            if item is _END:
+                self._finished = True
+            else:
+                batch.append(item)
+        return batch
+
+    def get(self, timeout: Optional[float] = None) -> Optional[Event]:
+        """The next event, waiting up to ``timeout`` seconds; None at the end or on time-out."""
+        if self._finished:
+            return None
+        try:
+            item = self._queue.get(timeout=timeout)
+        except queue.Empty:
+            return None
+        if item is _END:
+            self._finished = True
+            return None
+        return item
+
+    def __iter__(self) -> Iterator[Event]:
+        while True:
+            event = self.get(timeout=0.1)
+            if event is not None:
+                yield event
+            elif self._finished:
+                return
+
+    @property
+    def finished(self) -> bool:
+        """True once the end marker has been read (everything before it was handed out)."""
+        return self._finished
+
+    @property
+    def running(self) -> bool:
+        return self._thread.is_alive()
+
+    @property
+    def stopping(self) -> bool:
+        return self._stop.is_set()
+
+    def stop(self, timeout: float = 0.2) -> bool:
+        """Ask the solver to stop and wait up to ``timeout`` s; True if the worker ended."""
+        self._stop.set()
+        if self._thread.is_alive() and threading.current_thread() is not self._thread:
+            self._thread.join(timeout)
+        if not self._thread.is_alive():
+            self._discard_pending()
+        return not self._thread.is_alive()
+
+    def _discard_pending(self) -> None:
+        while not self._finished:
+            try:
+                if self._queue.get_nowait() is _END:
+                    self._finished = True
+            except queue.Empty:
+                self._finished = True
+
+    def __enter__(self) -> "SolverRun":
+        return self.start()
+
+    def __exit__(self, *exc_info) -> None:
+        self.stop()

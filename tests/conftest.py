@@ -1,0 +1,15 @@
+"""Shared test helpers: the corpus beside the checkout (tests skip when it is absent)."""
+
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPUS = ROOT.parent / "shared" / "corpus"
+
+
+@pytest.fixture
+def corpus_dir() -> Path:
+    if not CORPUS.is_dir():
+        pytest.skip("the shared puzzle corpus is not beside this checkout")
+    return CORPUS

@@ -1,0 +1,110 @@
+"""The runner: bounded queue, prompt stop, failures as events, end marker, flat memory."""
+
+import threading
+import time
+import tracemalloc
+
+from solvers.events import Failure, Progress, Result, Status
+from solvers.runner import SolverRun
+
+
+def endless(counter=None):
+    n = 0
+    while True:
+        n += 1
+        if counter is not None:
+            counter.append(n)
+        yield Progress({"nodes": n})
+
+
+def slow_heartbeats():
+    while True:
+        time.sleep(0.01)
+        yield Progress({})
+
+
+def test_events_arrive_in_order_and_end_is_marked():
+    def stream():
+        for i in range(5):
+            yield Progress({"nodes": i})
+        yield Result(Status.SOLVED)
+
+    with SolverRun(stream, maxsize=2) as run:
+        events = list(run)
+    assert [e.stats["nodes"] for e in events[:-1]] == [0, 1, 2, 3, 4]
+    assert isinstance(events[-1], Result)
+    assert run.finished
+
+
+def test_bounded_queue_makes_a_fast_solver_wait():
+    produced = []
+    run = SolverRun(lambda: endless(produced), maxsize=8).start()
+    time.sleep(0.2)
+    # the worker can be at most one event ahead of a full queue
+    assert len(produced) <= 8 + 2
+    assert run.stop()
+
+
+def test_stop_is_honoured_quickly_while_consumer_is_not_draining():
+    run = SolverRun(endless, maxsize=4).start()
+    time.sleep(0.05)
+    started = time.perf_counter()
+    assert run.stop(timeout=0.2)
+    assert time.perf_counter() - started < 0.2
+    assert not run.running
+
+
+def test_stop_while_draining_a_slow_generator():
+    run = SolverRun(slow_heartbeats).start()
+    run.poll(10)
+    started = time.perf_counter()
+    assert run.stop()
+    assert time.perf_counter() - started < 0.2
+
+
+def test_an_exception_becomes_a_failure_event_then_the_end():
+    def broken():
+        yield Progress({})
+        raise ZeroDivisionError("boom")
+
+    with SolverRun(broken) as run:
+        events = list(run)
+    assert isinstance(events[0], Progress)
+    assert isinstance(events[1], Failure) and "ZeroDivisionError: boom" in events[1].message
+    assert run.finished
+
+
+def test_generator_is_closed_in_its_own_thread_on_stop():
+    closed_in = []
+
+    def stream():
+        try:
+            yield from endless()
+        finally:
+            closed_in.append(threading.current_thread().name)
+
+    run = SolverRun(stream, name="worker-x").start()
+    time.sleep(0.02)
+    run.stop()
+    assert closed_in == ["worker-x"]
+
+
+def test_poll_never_blocks_and_stop_twice_is_safe():
+    run = SolverRun(slow_heartbeats).start()
+    started = time.perf_counter()
+    run.poll(1000)
+    assert time.perf_counter() - started < 0.05
+    assert run.stop() and run.stop()
+
+
+def test_memory_stays_flat_over_many_events():
+    tracemalloc.start()
+    with SolverRun(lambda: (Progress({"n": i}) for i in range(50_000)), maxsize=256) as run:
+        peak_seen = 0
+        count = 0
+        while not run.finished:
+            count += len(run.poll(512))
+            peak_seen = max(peak_seen, tracemalloc.get_traced_memory()[0])
+    tracemalloc.stop()
+    assert count == 50_000
+    assert peak_seen < 5_000_000
