@@ -17,7 +17,6 @@ import argparse
 import csv
 import json
 import sys
-from typing import Optional
 
 COMMANDS = ("play", "solve", "check", "generate", "bench")
 SOLVER_CHOICES = ("backtracking", "forward", "genetic", "logic")
@@ -222,7 +221,7 @@ def cmd_generate(args) -> int:
     return EXIT_OK
 
 
-def main(argv: Optional[list[str]] = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if not argv or (argv[0] not in COMMANDS and not argv[0].startswith("-")):
         argv = ["play", *argv]

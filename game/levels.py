@@ -15,7 +15,7 @@ import json
 import os
 import tempfile
 from pathlib import Path
-from typing import Any, Iterator, Mapping, Optional, Union
+from typing import Any, Iterator, Mapping, Union
 
 from game.puzzle import DEFAULT_FLEETS, Coord, Fleet, Hint, Puzzle, make_fleet
 
@@ -162,7 +162,7 @@ def _read_fleet(value: Any, rows: int, cols: int, source: str) -> Fleet:
 
 
 def _read_tallies(data: Mapping[str, Any], key: str, count: int, other: int, what: str,
-                  source: str) -> tuple[Optional[int], ...]:
+                  source: str) -> tuple[int | None, ...]:
     if key not in data:
         raise LevelError(source, f"missing key {key!r}")
     value = data[key]
@@ -210,7 +210,7 @@ def _read_board(value: Any, rows: int, cols: int, source: str) -> dict[Coord, Hi
     return hints
 
 
-def _read_solution(value: Any, rows: int, cols: int, source: str) -> Optional[tuple[str, ...]]:
+def _read_solution(value: Any, rows: int, cols: int, source: str) -> tuple[str, ...] | None:
     if value is None:
         return None
     if not isinstance(value, list) or len(value) != rows:
@@ -379,6 +379,6 @@ def read_corpus(path: Union[str, os.PathLike]) -> Iterator[tuple[str, Puzzle]]:
         yield ident, item
 
 
-def corpus_record_count(record: Mapping[str, Any]) -> Optional[int]:
+def corpus_record_count(record: Mapping[str, Any]) -> int | None:
     value = record.get("n_solutions")
     return value if _is_int(value) else None

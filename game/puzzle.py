@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum, IntEnum
 from types import MappingProxyType
-from typing import Iterable, Mapping, Optional, Sequence
+from typing import Iterable, Mapping, Sequence
 
 Coord = tuple[int, int]
 
@@ -103,15 +103,15 @@ class Puzzle:
 
     rows: int
     cols: int
-    row_tallies: tuple[Optional[int], ...]
-    col_tallies: tuple[Optional[int], ...]
+    row_tallies: tuple[int | None, ...]
+    col_tallies: tuple[int | None, ...]
     fleet: Fleet
     hints: Mapping[Coord, Hint] = field(default_factory=dict)
-    name: Optional[str] = None
-    author: Optional[str] = None
-    difficulty: Optional[str] = None
-    source: Optional[str] = None
-    solution: Optional[tuple[str, ...]] = None
+    name: str | None = None
+    author: str | None = None
+    difficulty: str | None = None
+    source: str | None = None
+    solution: tuple[str, ...] | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "row_tallies", tuple(self.row_tallies))
@@ -153,10 +153,10 @@ class Puzzle:
     def cells(self) -> Iterable[Coord]:
         return ((r, c) for r in range(self.rows) for c in range(self.cols))
 
-    def tally(self, axis: str, index: int) -> Optional[int]:
+    def tally(self, axis: str, index: int) -> int | None:
         return (self.row_tallies if axis == "row" else self.col_tallies)[index]
 
-    def replace(self, **changes) -> "Puzzle":
+    def replace(self, **changes) -> Puzzle:
         values = {f: getattr(self, f) for f in self.__dataclass_fields__}
         values.update(changes)
         return Puzzle(**values)
@@ -199,7 +199,7 @@ class Move:
         return f"r{self.row}c{self.col}={Cell(self.value).char}"
 
     @classmethod
-    def parse(cls, text: str) -> "Move":
+    def parse(cls, text: str) -> Move:
         try:
             where, what = text.strip().split("=")
             row_part, col_part = where[1:].split("c")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Optional, Sequence
+from typing import Sequence
 
 from game.puzzle import HINT_CONTINUES, HINT_STOPS, Cell, Coord, Hint, Puzzle, ship_name
 
@@ -24,7 +24,7 @@ class Violation:
     kind: str
     message: str
     cells: tuple[Coord, ...] = ()
-    index: Optional[int] = None      # the row or column for kind row/col; ship length for fleet
+    index: int | None = None      # the row or column for kind row/col; ship length for fleet
 
 
 @dataclass(frozen=True)

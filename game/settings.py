@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 import os
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import yaml
 
@@ -55,7 +55,7 @@ def _merge(base: dict, override: dict, where: str, problems: list[str]) -> dict:
     return merged
 
 
-def load(path: Optional[Path] = None) -> tuple[dict[str, Any], list[str]]:
+def load(path: Path | None = None) -> tuple[dict[str, Any], list[str]]:
     """(settings, problems): defaults merged with the user file at ``path`` if it exists."""
     settings = defaults()
     path = user_settings_path() if path is None else Path(path)

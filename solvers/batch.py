@@ -12,7 +12,7 @@ import random
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Iterator, Optional, Union
+from typing import Iterable, Iterator, Union
 
 import solvers
 from game import levels, rules
@@ -26,8 +26,8 @@ class LevelRef:
     """One level to run: its label (path, or path#id for corpus lines) and the puzzle or its error."""
 
     label: str
-    puzzle: Optional[Puzzle]
-    error: Optional[str] = None
+    puzzle: Puzzle | None
+    error: str | None = None
 
 
 def expand(paths: Iterable[str]) -> Iterator[LevelRef]:
@@ -60,7 +60,7 @@ def _load_one(path: Path) -> LevelRef:
         return LevelRef(str(path), None, str(error))
 
 
-def run_solver(puzzle: Puzzle, solver: str, *, timeout: Optional[float] = None, seed: int = 0,
+def run_solver(puzzle: Puzzle, solver: str, *, timeout: float | None = None, seed: int = 0,
                limit: int = 1, trace: bool = False) -> Result:
     """Run one solver quietly to its Result, within ``timeout`` seconds."""
     events = solvers.get(solver)
@@ -88,7 +88,7 @@ def judge(puzzle: Puzzle, result: Result) -> Result:
     return result
 
 
-def solve_record(ref: LevelRef, solver: str, timeout: Optional[float], seed: int) -> dict:
+def solve_record(ref: LevelRef, solver: str, timeout: float | None, seed: int) -> dict:
     record: dict = {"level": ref.label, "solver": solver}
     if ref.puzzle is None:
         record.update(status="error", solution=None, stats={}, error=ref.error)
@@ -109,7 +109,7 @@ def solve_record(ref: LevelRef, solver: str, timeout: Optional[float], seed: int
     return record
 
 
-def check_record(ref: LevelRef, timeout: Optional[float]) -> dict:
+def check_record(ref: LevelRef, timeout: float | None) -> dict:
     record: dict = {"level": ref.label}
     if ref.puzzle is None:
         record.update(status="error", solutions=None, error=ref.error)
@@ -144,9 +144,9 @@ def _clean_stats(stats) -> dict:
     return clean
 
 
-def board_text(puzzle: Puzzle, grid_lines: Optional[list[str]]) -> str:
+def board_text(puzzle: Puzzle, grid_lines: list[str] | None) -> str:
     """The board with its tallies, for terminals: '#' ship, '.' water, '?' unknown."""
-    def tally(value: Optional[int]) -> str:
+    def tally(value: int | None) -> str:
         return "?" if value is None else str(value)
 
     width = max(len(tally(t)) for t in puzzle.col_tallies) + 1

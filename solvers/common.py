@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from typing import Iterable, Optional
+from typing import Iterable
 
 from game import rules
 from game.puzzle import Cell, Grid, Puzzle
@@ -25,7 +25,7 @@ def verified(puzzle: Puzzle, grid: Grid, stats: dict, solutions: tuple[Grid, ...
     return Result(Status.SOLVED, board, stats, solutions or (board,))
 
 
-def run_to_result(stream: Iterable[Event], timeout: Optional[float] = None) -> Result:
+def run_to_result(stream: Iterable[Event], timeout: float | None = None) -> Result:
     """Drain a solver's events; stop it with status ``timeout`` after ``timeout`` seconds."""
     start = time.perf_counter()
     iterator = iter(stream)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Iterator, Mapping, Optional, Union
+from typing import Iterator, Mapping, Union
 
 from game.puzzle import Cell, Coord, Grid, Move
 
@@ -93,7 +93,7 @@ class Result:
     """
 
     status: Status
-    grid: Optional[Grid] = None
+    grid: Grid | None = None
     stats: Mapping[str, float] = field(default_factory=dict)
     solutions: tuple[Grid, ...] = ()
     message: str = ""

@@ -18,7 +18,7 @@ from __future__ import annotations
 import queue
 import threading
 import traceback
-from typing import Callable, Iterator, Optional
+from typing import Callable, Iterator
 
 from solvers.events import Event, Failure
 
@@ -52,7 +52,7 @@ class SolverRun:
         return False
 
     def _work(self) -> None:
-        stream: Optional[Iterator[Event]] = None
+        stream: Iterator[Event] | None = None
         try:
             stream = self._make_stream()
             for event in stream:
@@ -87,7 +87,7 @@ class SolverRun:
 
     # ---------------------------------------------------------------- consumer side
 
-    def start(self) -> "SolverRun":
+    def start(self) -> SolverRun:
         if not self._started:
             self._started = True
             self._thread.start()
@@ -107,7 +107,7 @@ class SolverRun:
                 batch.append(item)
         return batch
 
-    def get(self, timeout: Optional[float] = None) -> Optional[Event]:
+    def get(self, timeout: float | None = None) -> Event | None:
         """The next event, waiting up to ``timeout`` seconds; None at the end or on time-out."""
         if self._finished:
             return None
@@ -158,7 +158,7 @@ class SolverRun:
             except queue.Empty:
                 self._finished = True
 
-    def __enter__(self) -> "SolverRun":
+    def __enter__(self) -> SolverRun:
         return self.start()
 
     def __exit__(self, *exc_info) -> None:
