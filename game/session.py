@@ -1,0 +1,290 @@
+"""A play of one puzzle (the "midend"): the player's marks, the history of moves, the clock.
+
+Glossary
+- *step*: one undoable unit of history: a tuple of :class:`Move` (a click is one move, a drag,
+  a line fill, a restart or "keep the solver's board" is a compound step).
+- *cursor*: how many steps of the history are in force; undo moves it back, redo forward.
+
+Every change of the board goes through :func:`game.puzzle.apply_move`, forwards and
+backwards, so undo, redo, restoring saved progress and replaying all exercise the same code.
+UI-only state (keyboard cursor, drag in progress, hover) does not live here.
+Nothing in this module knows about pygame, threads or files.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, Iterable, Mapping, Sequence
+
+from game import rules
+from game.puzzle import Cell, Coord, Grid, Move, Puzzle, apply_move, initial_grid
+
+# Left click cycles forwards, right click backwards (UX.md).
+CYCLE = (Cell.UNKNOWN, Cell.WATER, Cell.SHIP)
+
+
+class TallyState(StrEnum):
+    """How a row or column tally looks: each state has its own glyph in the window."""
+
+    NEUTRAL = "neutral"      # still open
+    MET = "met"              # the ship count is reached; unknown cells remain
+    COMPLETE = "complete"    # met and no unknown cell left in the line
+    ERROR = "error"          # provably wrong: too many ships, or the tally can no longer be reached
+    UNKNOWN = "unknown"      # the level does not give this tally
+
+
+@dataclass(frozen=True)
+class Step:
+    """One undoable unit: the moves applied and the values they replaced (for undo)."""
+
+    moves: tuple[Move, ...]
+    before: tuple[Cell, ...]
+    label: str = ""
+
+
+@dataclass(frozen=True)
+class FleetLine:
+    """One ship length of the checklist: how many the fleet has and how many are closed."""
+
+    length: int
+    wanted: int
+    closed: int
+
+    @property
+    def done(self) -> bool:
+        return self.closed == self.wanted
+
+    @property
+    def too_many(self) -> bool:
+        return self.closed > self.wanted
+
+
+class Session:
+    """The player's board for one puzzle, with undo/redo over steps and a play clock."""
+
+    def __init__(self, puzzle: Puzzle) -> None:
+        self.puzzle = puzzle
+        self.start: Grid = initial_grid(puzzle)
+        self.grid: Grid = self.start
+        self.history: list[Step] = []
+        self.cursor = 0
+        self.elapsed = 0.0                  # seconds of play; stops once solved
+        self.solved = False
+        self.version = 0                    # bumped on every change, so views know when to redraw
+        self._merge_open = False
+
+    # ----- queries -------------------------------------------------------------------------
+
+    def is_hint(self, row: int, col: int) -> bool:
+        return (row, col) in self.puzzle.hints
+
+    def cell(self, row: int, col: int) -> Cell:
+        return self.grid[row][col]
+
+    @property
+    def can_undo(self) -> bool:
+        return self.cursor > 0
+
+    @property
+    def can_redo(self) -> bool:
+        return self.cursor < len(self.history)
+
+    @property
+    def moves_made(self) -> int:
+        return self.cursor
+
+    def tally_states(self) -> tuple[tuple[TallyState, ...], tuple[TallyState, ...]]:
+        """(rows, cols) states; errors only where the judge proves them."""
+        return tally_states(self.puzzle, self.grid)
+
+    def fleet_lines(self) -> tuple[FleetLine, ...]:
+        return fleet_lines(self.puzzle, self.grid)
+
+    def problems(self) -> list[rules.Violation]:
+        return rules.provable_violations(self.puzzle, self.grid)
+
+    # ----- changes -------------------------------------------------------------------------
+
+    def apply(self, moves: Iterable[Move], label: str = "", merge: bool = False) -> bool:
+        """Apply ``moves`` as one undoable step (hint cells and no-op moves are skipped).
+
+        ``merge`` appends to the previous step instead while it is still open (a drag in
+        progress, until :meth:`end_merge`), so a whole drag is undone at once. Returns whether anything changed.
+        """
+        grid = self.grid
+        applied: list[Move] = []
+        before: list[Cell] = []
+        for move in moves:
+            if self.is_hint(move.row, move.col) or grid[move.row][move.col] == move.value:
+                continue
+            before.append(grid[move.row][move.col])
+            applied.append(move)
+            grid = apply_move(grid, move)
+        if not applied:
+            return False
+        del self.history[self.cursor:]      # a new move forgets the redo branch
+        if merge and self._merge_open and self.history:
+            last = self.history.pop()
+            step = Step(last.moves + tuple(applied), last.before + tuple(before), last.label)
+        else:
+            step = Step(tuple(applied), tuple(before), label)
+        self.history.append(step)
+        self.cursor = len(self.history)
+        # A drag may extend this step until the UI calls end_merge (on mouse release).
+        self._merge_open = True
+        self._set_grid(grid)
+        return True
+
+    def end_merge(self) -> None:
+        """The drag is over: the next move starts a new step."""
+        self._merge_open = False
+
+    def set_cell(self, row: int, col: int, value: Cell, merge: bool = False) -> bool:
+        return self.apply([Move(row, col, value)], f"r{row}c{col}", merge)
+
+    def cycle(self, row: int, col: int, forward: bool = True) -> Cell | None:
+        """Click: the next state in the cycle; returns the new value (None on a hint cell)."""
+        if self.is_hint(row, col):
+            return None
+        index = CYCLE.index(self.grid[row][col])
+        value = CYCLE[(index + (1 if forward else -1)) % len(CYCLE)]
+        self.set_cell(row, col, value)
+        return value
+
+    def paint(self, row: int, col: int, value: Cell) -> bool:
+        """A drag passes over a cell: water paints only unknown cells (UX.md)."""
+        if self.is_hint(row, col):
+            return False
+        if value == Cell.WATER and self.grid[row][col] != Cell.UNKNOWN:
+            return False
+        return self.set_cell(row, col, value, merge=True)
+
+    def fill_line_with_water(self, axis: str, index: int) -> bool:
+        """Tally click: when the line's ship count is met, its unknown cells become water."""
+        tally = self.puzzle.tally(axis, index)
+        cells = line_cells(self.puzzle, axis, index)
+        ships = sum(self.grid[r][c] == Cell.SHIP for r, c in cells)
+        if tally is None or ships != tally:
+            return False
+        moves = [Move(r, c, Cell.WATER) for r, c in cells if self.grid[r][c] == Cell.UNKNOWN]
+        return self.apply(moves, f"fill {axis} {index + 1}")
+
+    def restart(self) -> bool:
+        """Back to the hints only, as one undoable step."""
+        return self.replace_board(self.start, "restart")
+
+    def replace_board(self, grid: Sequence[Sequence[Cell]], label: str = "keep solver board") -> bool:
+        """Make the board equal to ``grid`` in one undoable step (restart, keeping a solver's board)."""
+        moves = [Move(r, c, Cell(grid[r][c])) for r, c in self.puzzle.cells() if self.grid[r][c] != grid[r][c]]
+        return self.apply(moves, label)
+
+    def undo(self) -> bool:
+        if not self.can_undo:
+            return False
+        self._merge_open = False
+        self.cursor -= 1
+        step = self.history[self.cursor]
+        grid = self.grid
+        for move, old in zip(reversed(step.moves), reversed(step.before)):
+            grid = apply_move(grid, Move(move.row, move.col, old))
+        self._set_grid(grid)
+        return True
+
+    def redo(self) -> bool:
+        if not self.can_redo:
+            return False
+        self._merge_open = False
+        step = self.history[self.cursor]
+        self.cursor += 1
+        grid = self.grid
+        for move in step.moves:
+            grid = apply_move(grid, move)
+        self._set_grid(grid)
+        return True
+
+    def tick(self, seconds: float) -> None:
+        """The play clock runs until the level is solved."""
+        if not self.solved:
+            self.elapsed += seconds
+
+    def _set_grid(self, grid: Grid) -> None:
+        self.grid = grid
+        self.version += 1
+        # Once solved, a level stays solved for the record even if the player keeps clicking.
+        if not self.solved and rules.is_solved(self.puzzle, grid):
+            self.solved = True
+
+    @property
+    def solved_now(self) -> bool:
+        """Whether the board on screen is a solution (it may have been solved earlier)."""
+        return rules.is_solved(self.puzzle, self.grid)
+
+    # ----- saving --------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for the progress file: the history as move texts, the cursor, the clock."""
+        return {
+            "history": [{"label": s.label, "moves": [str(m) for m in s.moves]} for s in self.history],
+            "cursor": self.cursor,
+            "elapsed": round(self.elapsed, 3),
+            "solved": self.solved,
+        }
+
+    @classmethod
+    def from_dict(cls, puzzle: Puzzle, data: Mapping[str, Any]) -> Session:
+        """Rebuild a play by redoing its saved history; anything that does not fit is dropped."""
+        session = cls(puzzle)
+        try:
+            steps = [(str(s.get("label", "")), [Move.parse(t) for t in s["moves"]]) for s in data.get("history", [])]
+            cursor = int(data.get("cursor", len(steps)))
+            for label, moves in steps:
+                if not all(puzzle.inside(m.row, m.col) for m in moves):
+                    raise ValueError("move outside the board")
+                session.apply(moves, label)
+            while session.cursor > max(0, cursor):
+                session.undo()
+            session.elapsed = float(data.get("elapsed", 0.0))
+            session.solved = bool(data.get("solved", False)) or session.solved
+        except (ValueError, KeyError, TypeError, AttributeError):
+            return cls(puzzle)
+        return session
+
+
+def line_cells(puzzle: Puzzle, axis: str, index: int) -> list[Coord]:
+    if axis == "row":
+        return [(index, c) for c in range(puzzle.cols)]
+    return [(r, index) for r in range(puzzle.rows)]
+
+
+def tally_states(puzzle: Puzzle, grid: Sequence[Sequence[Cell]]) -> tuple[tuple[TallyState, ...],
+                                                                           tuple[TallyState, ...]]:
+    """Each tally's state. Errors come from ``rules.provable_violations`` only."""
+    wrong = {(v.kind, v.index) for v in rules.provable_violations(puzzle, grid) if v.kind in ("row", "col")}
+    result = []
+    for axis, tallies in (("row", puzzle.row_tallies), ("col", puzzle.col_tallies)):
+        states = []
+        for index, tally in enumerate(tallies):
+            if tally is None:
+                states.append(TallyState.UNKNOWN)
+                continue
+            if (axis, index) in wrong:
+                states.append(TallyState.ERROR)
+                continue
+            values = [grid[r][c] for r, c in line_cells(puzzle, axis, index)]
+            ships = sum(v == Cell.SHIP for v in values)
+            if ships == tally:
+                complete = all(v != Cell.UNKNOWN for v in values)
+                states.append(TallyState.COMPLETE if complete else TallyState.MET)
+            else:
+                states.append(TallyState.NEUTRAL)
+        result.append(tuple(states))
+    return result[0], result[1]
+
+
+def fleet_lines(puzzle: Puzzle, grid: Sequence[Sequence[Cell]]) -> tuple[FleetLine, ...]:
+    """The checklist: per fleet length (plus any closed length the fleet lacks), wanted vs closed."""
+    closed = rules.closed_ships(puzzle, grid)
+    wanted = puzzle.fleet_counts
+    lengths = sorted(set(wanted) | set(closed), reverse=True)
+    return tuple(FleetLine(n, wanted.get(n, 0), closed.get(n, 0)) for n in lengths)

@@ -1,0 +1,71 @@
+"""Where everything goes for a window size and a board shape (pure arithmetic, no drawing)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pygame
+
+TOOLBAR_HEIGHT = 44
+STATUS_HEIGHT = 30
+MARGIN = 12
+
+
+@dataclass(frozen=True)
+class Layout:
+    window: tuple[int, int]
+    toolbar: pygame.Rect
+    status: pygame.Rect
+    panel: pygame.Rect          # fleet, solver, statistics
+    board: pygame.Rect          # the cells only
+    cell: int                   # cell size in pixels
+    rows: int
+    cols: int
+
+    @property
+    def tally_size(self) -> int:
+        return self.cell
+
+    def cell_rect(self, row: int, col: int) -> pygame.Rect:
+        return pygame.Rect(self.board.x + col * self.cell, self.board.y + row * self.cell, self.cell, self.cell)
+
+    def row_tally_rect(self, row: int) -> pygame.Rect:
+        """Row tallies sit left of the board."""
+        return pygame.Rect(self.board.x - self.cell, self.board.y + row * self.cell, self.cell, self.cell)
+
+    def col_tally_rect(self, col: int) -> pygame.Rect:
+        """Column tallies sit above the board."""
+        return pygame.Rect(self.board.x + col * self.cell, self.board.y - self.cell, self.cell, self.cell)
+
+    def cell_at(self, pos: tuple[int, int]) -> tuple[int, int] | None:
+        x, y = pos
+        if not self.board.collidepoint(x, y):
+            return None
+        return (y - self.board.y) // self.cell, (x - self.board.x) // self.cell
+
+    def tally_at(self, pos: tuple[int, int]) -> tuple[str, int] | None:
+        x, y = pos
+        if self.board.x - self.cell <= x < self.board.x and self.board.y <= y < self.board.bottom:
+            return "row", (y - self.board.y) // self.cell
+        if self.board.y - self.cell <= y < self.board.y and self.board.x <= x < self.board.right:
+            return "col", (x - self.board.x) // self.cell
+        return None
+
+
+def compute_layout(window: tuple[int, int], rows: int, cols: int) -> Layout:
+    """The board takes what the side panel leaves; cells stay square and as large as fit."""
+    width, height = max(window[0], 480), max(window[1], 360)
+    toolbar = pygame.Rect(0, 0, width, TOOLBAR_HEIGHT)
+    status = pygame.Rect(0, height - STATUS_HEIGHT, width, STATUS_HEIGHT)
+    panel_width = max(260, min(380, int(width * 0.30)))
+    panel = pygame.Rect(width - panel_width - MARGIN, toolbar.bottom + MARGIN, panel_width,
+                        status.top - toolbar.bottom - 2 * MARGIN)
+    area = pygame.Rect(MARGIN, toolbar.bottom + MARGIN, panel.left - 2 * MARGIN, panel.height)
+    # One extra cell each way for the tallies.
+    cell = max(8, min(area.width // (cols + 1), area.height // (rows + 1), 110))
+    board_w, board_h = cell * cols, cell * rows
+    total_w, total_h = board_w + cell, board_h + cell
+    left = area.x + (area.width - total_w) // 2 + cell
+    top = area.y + (area.height - total_h) // 2 + cell
+    board = pygame.Rect(left, top, board_w, board_h)
+    return Layout((width, height), toolbar, status, panel, board, cell, rows, cols)

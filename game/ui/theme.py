@@ -1,0 +1,86 @@
+"""Colours. Two themes (light, dark) times two palettes (standard, colour-blind safe).
+
+The colour-blind palette takes its hues from Okabe and Ito's set, which stays distinct for
+the common forms of colour blindness; every state also has a glyph or shape in the views, so
+colour is never the only signal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+Colour = tuple[int, int, int]
+
+THEMES = ("light", "dark")
+PALETTES = ("standard", "colourblind")
+
+
+@dataclass(frozen=True)
+class Theme:
+    name: str
+    palette: str
+    background: Colour
+    panel: Colour
+    panel_edge: Colour
+    text: Colour
+    muted: Colour
+    grid_line: Colour
+    unknown: Colour
+    water: Colour
+    water_glyph: Colour
+    ship: Colour
+    hint_ship: Colour
+    hint_mark: Colour
+    cursor: Colour
+    met: Colour
+    complete: Colour
+    error: Colour
+    forced: Colour
+    guess: Colour
+    backtrack: Colour
+    best_fleet: Colour
+    button: Colour
+    button_hover: Colour
+    button_active: Colour
+    button_text: Colour
+    plot_best: Colour
+    plot_mean: Colour
+    solved: Colour
+
+
+_LIGHT = dict(
+    background=(236, 239, 243), panel=(250, 251, 252), panel_edge=(200, 206, 214), text=(28, 32, 40),
+    muted=(120, 128, 140), grid_line=(172, 182, 194), unknown=(255, 255, 255), water=(206, 228, 246),
+    water_glyph=(86, 142, 196), ship=(52, 64, 84), hint_ship=(10, 14, 20), hint_mark=(255, 255, 255),
+    cursor=(240, 150, 0), button=(226, 231, 238), button_hover=(210, 218, 228), button_active=(70, 110, 170),
+    button_text=(28, 32, 40), best_fleet=(150, 60, 190),
+)
+_DARK = dict(
+    background=(24, 27, 33), panel=(36, 40, 48), panel_edge=(64, 70, 82), text=(226, 230, 236),
+    muted=(140, 148, 160), grid_line=(78, 86, 100), unknown=(46, 51, 61), water=(32, 64, 96),
+    water_glyph=(120, 176, 226), ship=(196, 206, 220), hint_ship=(250, 250, 252), hint_mark=(20, 24, 30),
+    cursor=(255, 190, 60), button=(54, 60, 72), button_hover=(70, 78, 92), button_active=(90, 140, 210),
+    button_text=(226, 230, 236), best_fleet=(210, 140, 250),
+)
+_STANDARD = dict(
+    met=(40, 150, 70), complete=(150, 158, 170), error=(210, 40, 40), forced=(30, 120, 200),
+    guess=(235, 140, 20), backtrack=(200, 50, 60), plot_best=(40, 150, 70), plot_mean=(30, 120, 200),
+    solved=(40, 150, 70),
+)
+# Okabe-Ito: blue, orange, vermilion, bluish green, sky blue.
+_COLOURBLIND = dict(
+    met=(0, 158, 115), complete=(150, 158, 170), error=(213, 94, 0), forced=(0, 114, 178),
+    guess=(230, 159, 0), backtrack=(204, 121, 167), plot_best=(0, 158, 115), plot_mean=(86, 180, 233),
+    solved=(0, 158, 115),
+)
+
+
+def make_theme(name: str = "light", palette: str = "standard") -> Theme:
+    """A theme by name; unknown names fall back to light / standard."""
+    name = name if name in THEMES else "light"
+    palette = palette if palette in PALETTES else "standard"
+    base = dict(_DARK if name == "dark" else _LIGHT)
+    base.update(_COLOURBLIND if palette == "colourblind" else _STANDARD)
+    if name == "dark":
+        base["complete"] = (110, 118, 130)
+    return Theme(name=name, palette=palette, **base)

@@ -1,0 +1,132 @@
+"""The play model: marks, undo/redo over compound steps, tallies, fleet checklist, saving."""
+
+from game import rules
+from game.puzzle import Cell, Hint, Puzzle, grid_from_strings
+from game.session import Session, TallyState, fleet_lines, tally_states
+
+# Two submarines on a 2x3 board: "#.." over "..#", or "..#" over "#..": two valid answers.
+TWO_ANSWERS = Puzzle(2, 3, (1, 1), (1, 0, 1), ((1, 2),))
+
+
+def tutorial_like() -> Puzzle:
+    return Puzzle(6, 6, (4, 0, 3, 2, 0, 1), (3, 2, 3, 0, 1, 1), ((3, 1), (2, 2), (1, 3)),
+                  {(0, 4): Hint.SUB, (1, 1): Hint.WATER, (2, 0): Hint.TOP})
+
+
+SOLUTION = ("###.#.", "......", "#.#..#", "#.#...", "......", ".#....")
+
+
+def test_click_cycles_both_ways_and_hints_stay():
+    session = Session(tutorial_like())
+    assert session.cycle(3, 3) == Cell.WATER
+    assert session.cycle(3, 3) == Cell.SHIP
+    assert session.cycle(3, 3) == Cell.UNKNOWN
+    assert session.cycle(3, 3, forward=False) == Cell.SHIP
+    assert session.cycle(0, 4) is None and session.grid[0][4] == Cell.SHIP
+    assert not session.set_cell(1, 1, Cell.SHIP) and session.grid[1][1] == Cell.WATER
+
+
+def test_undo_redo_and_new_move_drops_redo_branch():
+    session = Session(tutorial_like())
+    session.set_cell(5, 5, Cell.WATER)
+    session.set_cell(5, 4, Cell.SHIP)
+    assert session.undo() and session.grid[5][4] == Cell.UNKNOWN
+    assert session.redo() and session.grid[5][4] == Cell.SHIP
+    session.undo()
+    session.set_cell(4, 4, Cell.WATER)
+    assert not session.can_redo
+    while session.undo():
+        pass
+    assert session.grid == session.start
+
+
+def test_drag_is_one_step_and_water_paints_only_unknown():
+    session = Session(tutorial_like())
+    session.set_cell(4, 2, Cell.SHIP)
+    session.end_merge()
+    session.set_cell(4, 0, Cell.WATER)          # the click that starts a drag
+    for col in (1, 2, 3):
+        session.paint(4, col, Cell.WATER)
+    session.end_merge()
+    assert session.grid[4][:4] == (Cell.WATER, Cell.WATER, Cell.SHIP, Cell.WATER)
+    session.undo()
+    assert session.grid[4][:4] == (Cell.UNKNOWN, Cell.UNKNOWN, Cell.SHIP, Cell.UNKNOWN)
+
+
+def test_restart_and_replace_board_are_undoable():
+    session = Session(tutorial_like())
+    session.set_cell(5, 5, Cell.WATER)
+    session.set_cell(5, 1, Cell.SHIP)
+    marked = session.grid
+    assert session.restart() and session.grid == session.start
+    assert session.undo() and session.grid == marked
+    assert session.replace_board(grid_from_strings(SOLUTION)) and session.solved
+    session.undo()
+    assert session.grid == marked
+
+
+def test_tally_click_fills_a_met_line_only():
+    session = Session(tutorial_like())
+    assert not session.fill_line_with_water("row", 0)           # 1 of 4 ships
+    assert session.fill_line_with_water("row", 1)               # tally 0: met already
+    assert all(v == Cell.WATER for v in session.grid[1])
+    session.undo()
+    assert session.grid[1][0] == Cell.UNKNOWN
+
+
+def test_tally_states_use_the_judge():
+    puzzle = tutorial_like()
+    rows, cols = tally_states(puzzle, Session(puzzle).grid)
+    assert rows[1] is TallyState.MET and rows[0] is TallyState.NEUTRAL
+    grid = grid_from_strings(["#?##??", "......", "??????", "??????", "??????", "??????"])
+    rows, cols = tally_states(puzzle, grid)
+    assert rows[0] is TallyState.NEUTRAL          # 3 ships + 2 unknown can still make 4
+    assert cols[3] is TallyState.ERROR            # a ship in a column whose tally is 0
+    assert rows[1] is TallyState.COMPLETE
+    assert rules.provable_violations(puzzle, grid)
+
+
+def test_fleet_checklist_counts_closed_ships_and_flags_too_many():
+    puzzle = tutorial_like()
+    grid = grid_from_strings(["#.#.#.", "......", "#.....", "......", "......", "......"])
+    lines = {line.length: line for line in fleet_lines(puzzle, grid)}
+    assert lines[1].closed == 4 and lines[1].too_many and not lines[1].done
+    assert lines[3].closed == 0
+    solved = {line.length: line for line in fleet_lines(puzzle, grid_from_strings(SOLUTION))}
+    assert all(line.done for line in solved.values())
+
+
+def test_a_different_valid_answer_is_accepted():
+    for answer in (("#..", "..#"), ("..#", "#..")):
+        session = Session(TWO_ANSWERS)
+        session.replace_board(grid_from_strings(answer))
+        assert rules.is_solved(TWO_ANSWERS, session.grid)
+        assert session.solved
+
+
+def test_clock_stops_when_solved():
+    session = Session(tutorial_like())
+    session.tick(2.0)
+    session.replace_board(grid_from_strings(SOLUTION))
+    session.tick(5.0)
+    assert session.elapsed == 2.0 and session.solved
+
+
+def test_saved_history_round_trips_with_cursor():
+    puzzle = tutorial_like()
+    session = Session(puzzle)
+    session.set_cell(5, 5, Cell.WATER)
+    session.set_cell(5, 1, Cell.SHIP)
+    session.restart()
+    session.undo()
+    session.tick(3.5)
+    copy = Session.from_dict(puzzle, session.to_dict())
+    assert copy.grid == session.grid and copy.cursor == session.cursor
+    assert copy.redo() and copy.grid == session.start
+    assert copy.elapsed == 3.5
+
+
+def test_damaged_save_gives_a_fresh_play():
+    puzzle = tutorial_like()
+    for data in ({"history": [{"moves": ["nonsense"]}]}, {"history": [{"moves": ["r9c9=#"]}]}, {"history": 3}):
+        assert Session.from_dict(puzzle, data).grid == Session(puzzle).grid

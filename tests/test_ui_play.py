@@ -1,0 +1,333 @@
+"""The window, headless: real pygame events in, the session's model and pixels out."""
+
+import os
+import time
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")   # before pygame is imported
+
+import pygame  # noqa: E402
+import pytest  # noqa: E402
+
+from game.puzzle import Cell  # noqa: E402
+from game.session import TallyState  # noqa: E402
+from game.ui import solver_panel  # noqa: E402
+from game.ui.app import DEFAULT_LEVEL, App  # noqa: E402
+from game.ui.panel_views import fleet_placement  # noqa: E402
+from solvers.events import Progress, Reason, Result, SetCell, Status  # noqa: E402
+
+
+@pytest.fixture
+def app(tmp_path, monkeypatch):
+    monkeypatch.setenv("BATTLESHIPS_HOME", str(tmp_path / "home"))
+    window = App(window=(1100, 720))
+    assert window.open_level(DEFAULT_LEVEL)
+    window.pump()
+    yield window
+    if pygame.display.get_init():
+        window.shutdown()
+
+
+def cell_center(app, r, c):
+    return app.play.layout.cell_rect(r, c).center
+
+
+def click(app, pos, button=1):
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=button))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=button))
+    app.pump()
+
+
+def press(app, key, mod=0):
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=mod, unicode="", scancode=0))
+    app.pump()
+
+
+def colours_in(surface, rect):
+    return {tuple(surface.get_at((x, y)))[:3] for x in range(rect.left, rect.right, 1)
+            for y in range(rect.top, rect.bottom, 1)}
+
+
+def test_clicks_cycle_and_hints_stay(app):
+    click(app, cell_center(app, 3, 3))
+    assert app.play.session.grid[3][3] == Cell.WATER
+    click(app, cell_center(app, 3, 3))
+    assert app.play.session.grid[3][3] == Cell.SHIP
+    click(app, cell_center(app, 3, 3), button=3)
+    assert app.play.session.grid[3][3] == Cell.WATER
+    click(app, cell_center(app, 0, 4))                # the given submarine
+    assert app.play.session.grid[0][4] == Cell.SHIP and "cannot" in app.play.message
+
+
+def test_drag_paints_and_undoes_in_one_step(app):
+    start, path = cell_center(app, 4, 0), [cell_center(app, 4, c) for c in range(1, 6)]
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=start, button=1))
+    for pos in path:
+        pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(1, 0), buttons=(1, 0, 0)))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=path[-1], button=1))
+    app.pump()
+    assert all(v == Cell.WATER for v in app.play.session.grid[4])
+    press(app, pygame.K_z, pygame.KMOD_CTRL)
+    assert all(v == Cell.UNKNOWN for v in app.play.session.grid[4])
+    press(app, pygame.K_y, pygame.KMOD_CTRL)
+    assert all(v == Cell.WATER for v in app.play.session.grid[4])
+
+
+def test_keyboard_cursor_marks_and_restart_is_undoable(app):
+    press(app, pygame.K_DOWN)                      # first arrow shows the cursor at the top left
+    press(app, pygame.K_RIGHT)
+    press(app, pygame.K_s)
+    assert app.play.cursor == (0, 1) and app.play.session.grid[0][1] == Cell.SHIP
+    press(app, pygame.K_DOWN)
+    press(app, pygame.K_w)                         # (1, 1) is a given water: unchanged
+    press(app, pygame.K_RIGHT)
+    press(app, pygame.K_w)
+    assert app.play.session.grid[1][2] == Cell.WATER
+    press(app, pygame.K_r)
+    assert app.play.session.grid == app.play.session.start
+    press(app, pygame.K_z, pygame.KMOD_CTRL)
+    assert app.play.session.grid[0][1] == Cell.SHIP and app.play.session.grid[1][2] == Cell.WATER
+
+
+def test_tally_click_fills_met_line_and_tally_pixels_show_state(app):
+    layout = app.play.layout
+    met_rect = layout.row_tally_rect(1)            # tally 0: met from the start
+    assert app.theme.met in colours_in(app.screen, met_rect)
+    click(app, met_rect.center)
+    assert all(v == Cell.WATER for v in app.play.session.grid[1])
+    assert app.play.session.tally_states()[0][1] is TallyState.COMPLETE
+    assert app.theme.complete in colours_in(app.screen, met_rect)
+    # A ship in column 4 (tally 0) is provably wrong: red, with a glyph.
+    click(app, cell_center(app, 3, 3))
+    click(app, cell_center(app, 3, 3))
+    col_rect = layout.col_tally_rect(3)
+    assert app.play.session.tally_states()[1][3] is TallyState.ERROR
+    assert app.theme.error in colours_in(app.screen, col_rect)
+    assert app.theme.error not in colours_in(app.screen, layout.col_tally_rect(0))
+
+
+def test_shapes_follow_neighbours(app):
+    theme = app.theme
+    session = app.play.session
+    # A submarine of the player's: a circle once all four sides are water.
+    for r, c in ((5, 0), (5, 2), (4, 1)):
+        session.set_cell(r, c, Cell.WATER)
+    session.set_cell(5, 1, Cell.SHIP)
+    # Under the hinted top end at (2, 0): a ship cell, then water below it makes a bottom end.
+    session.set_cell(3, 0, Cell.SHIP)
+    session.set_cell(4, 0, Cell.WATER)
+    app.draw()
+    sub = app.play.layout.cell_rect(5, 1)
+    pad = sub.width // 8
+    assert tuple(app.screen.get_at(sub.center))[:3] == theme.ship
+    assert tuple(app.screen.get_at((sub.x + pad + 2, sub.y + pad + 2)))[:3] == theme.unknown   # round corner
+    end = app.play.layout.cell_rect(3, 0)
+    assert tuple(app.screen.get_at((end.x + pad + 2, end.y + 2)))[:3] == theme.ship          # joins upwards
+    assert tuple(app.screen.get_at((end.x + pad + 2, end.bottom - pad - 2)))[:3] == theme.unknown  # rounded
+
+
+def test_fleet_checklist_ticks_a_closed_ship(app):
+    session = app.play.session
+    for r, c in ((0, 3), (0, 5), (1, 4)):
+        session.set_cell(r, c, Cell.WATER)
+    app.draw()
+    placed, _ = fleet_placement(app.play.shown_fleet(), app.play.fleet_area())
+    subs = [(rect, state) for length, _, rect, state in placed if length == 1]
+    assert [state for _, state in subs] == ["done", "open", "open"]
+    done = colours_in(app.screen, subs[0][0])
+    assert app.theme.ship in done and app.theme.met in done
+    assert app.theme.ship not in colours_in(app.screen, subs[1][0])
+
+
+def slow_solver(puzzle, cells=30, pause=0.01):
+    """A stand-in solver: one move every ``pause`` seconds, with heartbeats."""
+    def events():
+        for i in range(cells):
+            r, c = divmod(i, puzzle.cols)
+            yield SetCell(r, c, Cell.WATER if (r, c) not in puzzle.hints else Cell.SHIP, Reason.FORCED, "test")
+            yield Progress({"nodes": i})
+            time.sleep(pause)
+        yield Result(Status.STOPPED, None, {}, (), "done")
+    return events
+
+
+def test_run_is_stopped_and_reset_midway(app, monkeypatch):
+    monkeypatch.setattr(solver_panel, "make_stream", lambda name, puzzle, options, seed: slow_solver(puzzle))
+    panel = app.play.solver
+    before = app.play.session.grid
+    click(app, panel.run_button.rect.center)
+    assert panel.running
+    deadline = time.perf_counter() + 2
+    while panel.watch.moves < 3 and time.perf_counter() < deadline:
+        app.pump(1 / 60)
+        time.sleep(0.01)
+    assert 0 < panel.watch.moves < 30
+    # The board shows the run's copy; the player's marks are untouched and edits are held back.
+    assert app.play.shown_grid()[0][0] == Cell.WATER and app.play.session.grid == before
+    click(app, cell_center(app, 5, 5))
+    assert app.play.session.grid == before and "Stop or Reset" in app.play.message
+    started = time.perf_counter()
+    click(app, panel.stop_button.rect.center)
+    assert time.perf_counter() - started < 0.5
+    assert panel.watch.finished and not panel.watch._run.running
+    moves = panel.watch.moves
+    app.pump()
+    assert panel.watch.moves == moves                 # nothing arrives after a stop
+    assert panel.keep_button.enabled
+    click(app, panel.reset_button.rect.center)
+    assert panel.watch is None and app.play.shown_grid() == before
+    # Reset in the middle of a second run is safe too.
+    click(app, panel.run_button.rect.center)
+    app.pump()
+    watch = panel.watch
+    click(app, panel.reset_button.rect.center)
+    assert panel.watch is None and not watch._run.running
+
+
+def test_pause_step_and_keep_the_solver_board(app, monkeypatch):
+    monkeypatch.setattr(solver_panel, "make_stream",
+                        lambda name, puzzle, options, seed: slow_solver(puzzle, cells=6, pause=0))
+    panel = app.play.solver
+    click(app, panel.step_button.rect.center)      # starts paused, one move
+    deadline = time.perf_counter() + 2
+    while panel.watch.moves < 1 and time.perf_counter() < deadline:
+        app.pump()
+    assert panel.watch.moves == 1 and panel.watch.paused
+    app.pump()
+    assert panel.watch.moves == 1
+    click(app, panel.run_button.rect.center)       # resume
+    panel.set_speed(0)
+    while panel.running and time.perf_counter() < deadline:
+        app.pump()
+    assert panel.watch.moves == 6
+    click(app, panel.keep_button.rect.center)
+    assert panel.watch is None and app.play.session.grid[0][:4] == (Cell.WATER,) * 4
+    press(app, pygame.K_z, pygame.KMOD_CTRL)
+    assert app.play.session.grid[0][0] == Cell.UNKNOWN
+
+
+def test_closing_during_a_run_exits_promptly(app, monkeypatch):
+    monkeypatch.setattr(solver_panel, "make_stream",
+                        lambda name, puzzle, options, seed: slow_solver(puzzle, cells=36, pause=0.05))
+    click(app, app.play.solver.run_button.rect.center)
+    watch = app.play.solver.watch
+    pygame.event.post(pygame.event.Event(pygame.QUIT))
+    started = time.perf_counter()
+    code = app.run()
+    assert code == 0 and time.perf_counter() - started < 1.0
+    assert not watch._run.running
+
+
+def test_progress_is_saved_and_restored(app):
+    click(app, cell_center(app, 5, 5))
+    app.shutdown()
+    again = App(window=(900, 700))
+    try:
+        assert again.open_level(DEFAULT_LEVEL)
+        assert again.play.session.grid[5][5] == Cell.WATER and again.play.session.can_undo
+    finally:
+        again.shutdown()
+
+
+def test_bad_level_shows_error_and_keeps_game(app, tmp_path):
+    click(app, cell_center(app, 5, 5))
+    bad = tmp_path / "broken.bs"
+    bad.write_text('{"size": 6, "board": {}, "row_numbers": [1]}')
+    assert not app.open_level(bad)
+    assert "broken.bs" in app.play.message and app.play.session.grid[5][5] == Cell.WATER
+
+
+def test_dropping_a_file_opens_it(app, tmp_path):
+    level = tmp_path / "dropped.bs"
+    level.write_text('{"size": 6, "board": {"0,0": "ss"}, "row_numbers": [4,0,3,2,0,1],'
+                     ' "col_numbers": [3,2,3,0,1,1]}')
+    pygame.event.post(pygame.event.Event(pygame.DROPFILE, file=str(level)))
+    app.pump()
+    assert app.play.path == level and app.play.puzzle.hints[(0, 0)].value == "sub"
+
+
+def test_browser_lists_and_opens_levels(app, tmp_path):
+    app.open_browser()
+    app.pump()
+    rows = app.overlay.list.rows
+    index = next(i for i, row in enumerate(rows) if row.value == DEFAULT_LEVEL)
+    first = app.play
+    rect = app.overlay.list.rect
+    click(app, (rect.x + 60, rect.y + index * 30 + 15))
+    assert app.overlay is None and app.play is not first and app.play.path == DEFAULT_LEVEL
+
+
+def test_file_dialog_opens_a_typed_path(app, tmp_path):
+    level = tmp_path / "typed.bs"
+    level.write_text(DEFAULT_LEVEL.read_text())
+    app.open_files()
+    app.overlay.typed = str(level)
+    press(app, pygame.K_RETURN)
+    assert app.overlay is None and app.play.path == level
+
+
+def test_resize_scales_the_board(app):
+    before = app.play.layout.cell
+    for size in ((760, 520), (1600, 1000)):
+        app.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
+        pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, size=size, w=size[0], h=size[1]))
+        app.pump()
+        if size[0] < 1000:
+            assert app.play.layout.cell < before
+            assert app.play.layout.board.right < app.play.layout.panel.left
+    assert app.play.layout.cell > before
+
+
+def test_solving_by_hand_stops_the_clock_and_marks_the_level(app):
+    ships = [(0, 0), (0, 1), (0, 2), (3, 0), (2, 2), (3, 2), (2, 5), (5, 1)]   # plus the given ones
+    app.pump(dt=3.0)
+    for cell in ships:
+        click(app, cell_center(app, *cell), button=3)     # right click: unknown -> ship
+    session = app.play.session
+    assert session.solved and "Solved" in app.play.message
+    assert app.storage.is_solved(app.play.key)
+    assert app.theme.solved in colours_in(app.screen, app.play.layout.board.inflate(-200, -200))   # banner
+    clock = session.elapsed
+    app.pump(dt=5.0)
+    assert session.elapsed == clock
+    app.open_browser()
+    row = next(row for row in app.overlay.list.rows if row.value == DEFAULT_LEVEL)
+    assert row.ticked
+
+
+def test_hint_shows_where_then_which_rule_then_applies(app):
+    pytest.importorskip("solvers.logic")
+    session = app.play.session
+
+    def wait_for_answer():
+        deadline = time.perf_counter() + 5
+        while app.play.hints.thinking and time.perf_counter() < deadline:
+            app.pump()
+            time.sleep(0.005)
+
+    press(app, pygame.K_h)
+    wait_for_answer()
+    assert app.play.hints.stage == 1 and app.play.picture().highlight
+    press(app, pygame.K_h)
+    assert app.play.message.startswith("Hint: ")
+    before = session.grid
+    press(app, pygame.K_h)
+    assert session.grid != before and not rules_problems(session)
+    press(app, pygame.K_z, pygame.KMOD_CTRL)
+    assert session.grid == before
+
+
+def rules_problems(session):
+    from game import rules
+
+    return rules.provable_violations(session.puzzle, session.grid)
+
+
+def test_only_changed_areas_are_sent_to_the_screen(app):
+    app.draw()
+    app.play.session.set_cell(4, 4, Cell.WATER)
+    areas = app.play.draw(app.screen)
+    board = app.play.layout.board
+    on_board = [rect for rect in areas if rect.colliderect(board)]
+    assert on_board and all(rect.width < board.width for rect in on_board)
+    assert any(rect.collidepoint(cell_center(app, 4, 4)) for rect in on_board)
+    assert not any(rect.collidepoint(cell_center(app, 0, 0)) for rect in on_board)
