@@ -1,0 +1,217 @@
+"""The genetic solver: its fitness function, its event stream, and that it really solves."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from pathlib import Path
+
+import pytest
+
+from game import rules
+from game.puzzle import Hint, Puzzle, initial_grid
+from solvers import genetic
+from solvers.common import replay
+from solvers.events import Generation, Progress, Reason, Result, SetCell, Ship, Status
+from solvers.genetic_model import FleetModel, candidate_ships
+
+CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
+
+# A 6x6 layout of the standard fleet (cruiser, two destroyers, three submarines).
+SIX_SHIPS = (Ship(0, 0, 3, True), Ship(2, 4, 2, False), Ship(5, 0, 2, True),
+             Ship(2, 0, 1, False), Ship(3, 2, 1, False), Ship(0, 5, 1, False))
+
+
+def puzzle_from_ships(rows: int, cols: int, ships, hints=None, unknown_rows=()) -> Puzzle:
+    """A puzzle whose tallies are counted from ``ships`` (so the ships are one solution)."""
+    row_tallies = [0] * rows
+    col_tallies = [0] * cols
+    fleet: dict[int, int] = {}
+    for ship in ships:
+        fleet[ship.length] = fleet.get(ship.length, 0) + 1
+        for r, c in ship.cells():
+            row_tallies[r] += 1
+            col_tallies[c] += 1
+    row_tallies = [None if r in unknown_rows else t for r, t in enumerate(row_tallies)]
+    return Puzzle(rows, cols, tuple(row_tallies), tuple(col_tallies), tuple(fleet.items()), hints or {})
+
+
+SIX = puzzle_from_ships(6, 6, SIX_SHIPS, {(0, 0): Hint.LEFT, (3, 2): Hint.SUB, (4, 4): Hint.WATER})
+
+
+def layout_of(model: FleetModel, ships) -> list[int]:
+    """Candidate ids for ``ships``, in the model's slot order (longest first)."""
+    ordered = sorted(ships, key=lambda ship: -ship.length)
+    return [model.ships.index(ship) for ship in ordered]
+
+
+def run(puzzle: Puzzle, seed: int = 0, trace: bool = True, **params) -> list:
+    return list(genetic.events(puzzle, trace=trace, rng=random.Random(seed), params=params))
+
+
+# --- the fitness function --------------------------------------------------------------------
+
+def test_fitness_is_zero_exactly_for_a_solution():
+    model = FleetModel(SIX)
+    penalties = model.penalties(layout_of(model, SIX_SHIPS))
+    assert penalties.total == 0
+    assert rules.is_solved(SIX, model.grid(layout_of(model, SIX_SHIPS)))
+
+
+def test_overlapping_ships_are_penalised():
+    model = FleetModel(SIX)
+    # The second destroyer lies on the first one.
+    ships = SIX_SHIPS[:2] + (Ship(2, 4, 2, False),) + SIX_SHIPS[3:]
+    penalties = model.penalties(layout_of(model, ships))
+    assert penalties.overlap > 0 and penalties.total > 0
+
+
+def test_touching_ships_are_penalised():
+    model = FleetModel(SIX)
+    # The submarine at (0, 5) moves to (2, 5), beside the destroyer at (2, 4)-(3, 4).
+    ships = SIX_SHIPS[:5] + (Ship(2, 5, 1, False),)
+    penalties = model.penalties(layout_of(model, ships))
+    assert penalties.overlap == 0 and penalties.touching > 0
+
+
+def test_a_tally_off_by_one_is_penalised():
+    tallies = list(SIX.row_tallies)
+    tallies[5] += 1
+    model = FleetModel(SIX.replace(row_tallies=tuple(tallies)))
+    penalties = model.penalties(layout_of(model, SIX_SHIPS))
+    assert penalties.tallies == 1 and penalties.overlap == penalties.touching == penalties.hints == 0
+    assert penalties.total > 0
+
+
+def test_an_uncovered_hint_is_penalised():
+    model = FleetModel(SIX)
+    # The submarine on the given "sub" at (3, 2) moves away to (5, 5).
+    ships = SIX_SHIPS[:4] + (Ship(5, 5, 1, False),) + SIX_SHIPS[5:]
+    penalties = model.penalties(layout_of(model, ships))
+    assert penalties.hints == 1 and penalties.total > 0
+
+
+def test_candidates_respect_hints_water_and_zero_lines():
+    cruisers = candidate_ships(SIX, 3)
+    assert Ship(0, 0, 3, True) in cruisers
+    # The "left" end at (0, 0) can only be covered as the left end of a horizontal ship.
+    assert Ship(0, 0, 3, False) not in cruisers
+    for ship in candidate_ships(SIX, 1) + candidate_ships(SIX, 2) + cruisers:
+        assert (4, 4) not in ship.cells()
+        for r, c in ship.cells():
+            assert SIX.row_tallies[r] and SIX.col_tallies[c]
+
+
+# --- the event stream ------------------------------------------------------------------------
+
+def test_solves_a_six_by_six_puzzle_with_a_fixed_seed():
+    stream = run(SIX, seed=1)
+    result = stream[-1]
+    assert isinstance(result, Result) and result.status is Status.SOLVED
+    assert rules.is_solved(SIX, result.grid)
+    assert replay(initial_grid(SIX), stream) == result.grid
+    assert all(e.reason is Reason.FORCED and e.detail == "best individual" for e in stream if isinstance(e, SetCell))
+    for key in ("seconds", "generations", "evaluations", "restarts", "best_fitness"):
+        assert key in result.stats
+    assert result.stats["best_fitness"] == 0
+
+
+def test_solves_a_ten_by_ten_puzzle_with_a_fixed_seed():
+    ships = (Ship(0, 0, 4, True), Ship(2, 5, 3, False), Ship(9, 0, 3, True), Ship(0, 8, 2, True),
+             Ship(6, 2, 2, False), Ship(5, 8, 2, False), Ship(2, 0, 1, False), Ship(2, 9, 1, False),
+             Ship(8, 5, 1, False), Ship(8, 7, 1, False))
+    hints = {(0, 3): Hint.RIGHT, (3, 5): Hint.MIDDLE, (8, 7): Hint.SUB, (5, 5): Hint.WATER}
+    puzzle = puzzle_from_ships(10, 10, ships, hints)
+    assert FleetModel(puzzle).fitness(layout_of(FleetModel(puzzle), ships)) == 0
+    result = run(puzzle, seed=0, trace=False)[-1]
+    assert result.status is Status.SOLVED and rules.is_solved(puzzle, result.grid)
+
+
+def test_solves_a_tiny_puzzle_with_an_unknown_tally():
+    ships = (Ship(0, 0, 2, True), Ship(2, 3, 1, False), Ship(3, 0, 1, False))
+    puzzle = puzzle_from_ships(4, 4, ships, unknown_rows=(1,))
+    result = run(puzzle, seed=3)[-1]
+    assert result.status is Status.SOLVED and rules.is_solved(puzzle, result.grid)
+
+
+def test_events_are_well_formed():
+    stream = run(SIX, seed=2, population=6, local_search=0, max_generations=5)
+    assert isinstance(stream[-1], Result)
+    assert sum(isinstance(e, Result) for e in stream) == 1
+    numbers = [e.number for e in stream if isinstance(e, Generation)]
+    assert numbers == list(range(1, len(numbers) + 1)) and 1 <= len(numbers) <= 5
+    for event in stream:
+        if isinstance(event, Generation):
+            assert len(event.best_fleet) == SIX.ship_count and event.best <= event.mean
+    assert replay(initial_grid(SIX), stream) == (stream[-1].grid or initial_grid(SIX))
+
+
+def test_gives_up_after_max_generations_with_the_best_board():
+    impossible = SIX.replace(row_tallies=(4, 0, 2, 2, 0, 3))   # 11 ship cells for a fleet of 10
+    stream = run(impossible, seed=0, population=8, local_search=2, max_generations=3)
+    result = stream[-1]
+    assert result.status is Status.GAVE_UP and result.grid is not None
+    assert result.stats["generations"] == 3 and result.stats["best_fitness"] > 0
+    assert replay(initial_grid(impossible), stream) == result.grid
+
+
+def test_same_seed_same_run():
+    def summaries(seed: int):
+        return [(e.number, e.best, e.mean, e.best_fleet, e.restarts)
+                for e in run(SIX, seed=seed, trace=False, population=8, local_search=0, max_generations=6)
+                if isinstance(e, Generation)]
+    assert summaries(5) == summaries(5)
+
+
+def test_without_trace_only_summaries_and_heartbeats():
+    stream = run(SIX, seed=1, trace=False)
+    assert not any(isinstance(e, SetCell) for e in stream)
+    assert all(isinstance(e, (Generation, Progress, Result)) for e in stream)
+
+
+def test_a_ship_that_fits_nowhere_means_no_solution():
+    puzzle = Puzzle(4, 4, (1, 1, 1, 1), (1, 1, 1, 1), ((5, 1),))
+    assert run(puzzle)[-1].status is Status.NO_SOLUTION
+
+
+def test_params_override_the_settings_and_unknown_keys_fail():
+    defaults = genetic.parameters()
+    assert genetic.parameters({"population": 7})["population"] == 7
+    assert genetic.parameters({"population": 7})["tournament"] == defaults["tournament"]
+    with pytest.raises(ValueError, match="bogus"):
+        genetic.events(SIX, params={"bogus": 1, "population": 7})
+
+
+# --- the corpus (slow) -----------------------------------------------------------------------
+
+def unique_corpus_puzzles(sizes: set[int]):
+    from game.levels import from_corpus_record
+    if not CORPUS.is_dir():
+        pytest.skip("the shared corpus is not beside the repository")
+    found = []
+    for path in sorted(CORPUS.glob("*.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            record = json.loads(line)
+            if record.get("n_solutions") == 1 and record["hints"] and record["rows"] == record["cols"] in sizes:
+                found.append((record["id"], from_corpus_record(record, path.name)))
+    return found
+
+
+@pytest.mark.slow
+def test_solves_a_sample_of_the_corpus():
+    puzzles = unique_corpus_puzzles({6, 8, 10})
+    sample = random.Random(0).sample(puzzles, min(12, len(puzzles)))
+    for ident, puzzle in sample:
+        start = time.perf_counter()
+        stream = genetic.events(puzzle, trace=False, rng=random.Random(0))
+        result = None
+        for event in stream:
+            if isinstance(event, Result):
+                result = event
+                break
+            if time.perf_counter() - start > 60:
+                stream.close()
+                break
+        assert result is not None and result.status is Status.SOLVED, ident
+        assert rules.is_solved(puzzle, result.grid), ident
