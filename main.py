@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import os
 import sys
 
 COMMANDS = ("play", "solve", "check", "generate", "bench")
@@ -146,15 +147,13 @@ def cmd_check(args) -> int:
 
 
 def _check_extras(puzzle, status: str) -> dict:
-    """Grade and redundant hints of a unique level (from the deduction engine, when present)."""
+    """Grade (by the deduction engine) and redundant hints of a unique level."""
     if status != "unique":
         return {}
-    try:
-        from solvers import generator
-    except ImportError:
-        return {}
-    return {"difficulty": generator.grade(puzzle),
-            "redundant_hints": [list(cell) for cell in generator.redundant_hints(puzzle)]}
+    from solvers import grading
+
+    return {"difficulty": grading.grade(puzzle),
+            "redundant_hints": [list(cell) for cell in grading.redundant_hints(puzzle)]}
 
 
 def cmd_bench(args) -> int:
@@ -232,6 +231,10 @@ def main(argv: list[str] | None = None) -> int:
         return handler(args)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
+        return EXIT_FAILED
+    except BrokenPipeError:
+        # the reader went away (e.g. `| head`): stop quietly, as Unix tools do
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_FAILED
 
 

@@ -40,9 +40,12 @@ def _line_name(is_row: bool, index: int) -> str:
 def propagate(model: Model, state: State, *, ship: int = 0, water: int = 0,
               places: Iterable[int] = (), kill: int = 0, log: Log | None = None,
               place_detail: str = "decision", all_lines: bool = False) -> State | None:
-    """Set ``ship``/``water`` cells and place ``places``, then deduce to a fixpoint.
+    """Set ``ship``/``water`` cells, place ``places`` and remove the placements in ``kill``
+    (a placement set), then deduce to a fixpoint. The caller logs its own changes; ``log``
+    receives the deductions.
 
-    ``all_lines``: look at every line's tally in the first pass, not only the changed ones.
+    ``all_lines``: look at every line's tally and every cell's coverage, not only what
+    changed (for a state that is not itself a fixpoint, like the start).
     """
     geo = model.geo
     board = geo.board
@@ -307,6 +310,12 @@ def root_state(model: Model, log: Log | None = None) -> State | None:
     """The start of a search: hints and their shapes applied, then everything they imply."""
     if model.broken:
         return None
+    fleet_cells = model.puzzle.ship_cells
+    for tallies in (model.row_tallies, model.col_tallies):
+        known = [tally for tally in tallies if tally is not None]
+        total = sum(known)
+        if total > fleet_cells or (len(known) == len(tallies) and total != fleet_cells):
+            return None                          # the tallies cannot add up to the fleet
     if log is not None:
         if model.shape_ship & ~model.hint_ship:
             log.append((model.shape_ship & ~model.hint_ship, Cell.SHIP, "the hint's shape continues here"))
@@ -316,3 +325,4 @@ def root_state(model: Model, log: Log | None = None) -> State | None:
     # every line is looked at once, even one where nothing is set (e.g. a tally of 0).
     return propagate(model, model.start, ship=model.hint_ship | model.shape_ship,
                      water=model.hint_water | model.shape_water, log=log, all_lines=True)
+

@@ -14,7 +14,7 @@ from game.puzzle import Hint, Puzzle, initial_grid
 from solvers import genetic
 from solvers.common import replay
 from solvers.events import Generation, Progress, Reason, Result, SetCell, Ship, Status
-from solvers.genetic_model import FleetModel, candidate_ships
+from solvers.genetic_model import FleetModel, Layout, candidate_ships
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
 
@@ -90,6 +90,19 @@ def test_an_uncovered_hint_is_penalised():
     ships = SIX_SHIPS[:4] + (Ship(5, 5, 1, False),) + SIX_SHIPS[5:]
     penalties = model.penalties(layout_of(model, ships))
     assert penalties.hints == 1 and penalties.total > 0
+
+
+def test_moving_ships_keeps_the_running_fitness_exact():
+    rng = random.Random(7)
+    model = FleetModel(SIX)
+    for _ in range(30):
+        layout = Layout(model, [int(rng.choice(model.ids_by_length[n])) for n in model.slot_lengths])
+        for _ in range(10):
+            slot = rng.randrange(len(layout.ids))
+            ids, totals, conflicts = layout.scores(slot)
+            k = rng.randrange(len(ids))
+            layout.move(slot, int(ids[k]), totals[k], conflicts[k])
+            assert layout.fitness == model.fitness(layout.ids)
 
 
 def test_candidates_respect_hints_water_and_zero_lines():

@@ -1,0 +1,87 @@
+"""Difficulty grades and redundant hints, measured by the deduction engine.
+
+A grade says which deductions a person needs, not how big the board is:
+
+- easy: level-1 rules only (hint shapes, ship diagonals, segment sides, tallies met or
+  needing every unknown cell, a segment as long as the longest missing ship);
+- medium: level-2 rules too (where each segment's ship or the last ship of a length can lie,
+  cells no missing ship can reach, line filling), but no contradiction;
+- hard: contradictions of depth 1 (assume one cell, apply levels 1-2, see a rule break);
+- expert: more than that. The engine at depth 1 gets stuck, yet the exact solver proves the
+  puzzle has one solution (many such puzzles fall to depth-2 contradictions, some need more).
+
+A puzzle with no solution or with several has no grade: :func:`grade` raises
+:class:`GradeError`. Uniqueness comes from the exact solver (``solvers.forward``); when the
+engine finishes a puzzle, its sound deductions prove uniqueness by themselves.
+"""
+
+from __future__ import annotations
+
+from game.puzzle import Coord, Grid, Puzzle
+from solvers import logic
+from solvers.common import run_to_result
+from solvers.events import Status
+
+GRADES = ("easy", "medium", "hard", "expert")
+GRADE_LEVEL = {"easy": 1, "medium": 2, "hard": 3, "expert": 4}
+
+
+class GradeError(ValueError):
+    """The puzzle has no solution or more than one, so it has no grade."""
+
+
+def count_solutions(puzzle: Puzzle, limit: int = 2, timeout: float | None = None) -> int | None:
+    """0, 1 or ``limit`` (meaning "at least that many"), from the exact solver; None on timeout."""
+    from solvers import forward
+    if timeout is None:
+        return forward.count_solutions(puzzle, limit=limit)
+    result = run_to_result(forward.events(puzzle, trace=False, limit=limit), timeout)
+    if result.status is Status.SOLVED:
+        return len(result.solutions)
+    if result.status is Status.NO_SOLUTION:
+        return 0
+    return None
+
+
+def is_unique(puzzle: Puzzle) -> bool:
+    if logic.solve(puzzle, max_level=2).solved:
+        return True
+    return count_solutions(puzzle, 2) == 1
+
+
+def measure(puzzle: Puzzle, ceiling: int = 3, grid: Grid | None = None) -> tuple[int, Grid]:
+    """The lowest rule level (1-3) that finishes the puzzle, or ``ceiling + 1``; and the last board.
+
+    Each level starts from the board the level below got stuck on, so no work is repeated.
+    """
+    board = grid
+    for level in range(1, ceiling + 1):
+        outcome = logic.solve(puzzle, max_level=level, grid=board)
+        if outcome.contradiction:
+            raise GradeError(f"the puzzle has no solution: {outcome.contradiction}")
+        if outcome.solved:
+            return level, outcome.grid
+        board = outcome.grid
+    return ceiling + 1, board
+
+
+def grade(puzzle: Puzzle) -> str:
+    """easy | medium | hard | expert (see the module docstring)."""
+    level, _ = measure(puzzle)
+    if level <= 3:
+        return GRADES[level - 1]
+    count = count_solutions(puzzle, 2)
+    if count != 1:
+        raise GradeError("the puzzle has no solution" if count == 0 else "the puzzle has more than one solution")
+    return "expert"
+
+
+def redundant_hints(puzzle: Puzzle) -> list[Coord]:
+    """Hints whose removal, each on its own, leaves the solution unique."""
+    found = []
+    for cell in puzzle.hints:
+        hints = dict(puzzle.hints)
+        del hints[cell]
+        if is_unique(puzzle.replace(hints=hints)):
+            found.append(cell)
+    return found

@@ -1,0 +1,332 @@
+"""The forward-checking solver: answers judged by game.rules, counts checked by brute force."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+from game import rules
+from game.puzzle import Cell, Hint, Puzzle, grid_from_strings, initial_grid
+from solvers import forward
+from solvers.common import replay, run_to_result
+from solvers.events import Progress, Result, SetCell, Status
+
+CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
+
+# A 6x6 layout with the default fleet (cruiser, 2 destroyers, 3 submarines).
+SIX_LAYOUT = (
+    "###..#",
+    "......",
+    "#.##.#",
+    ".....#",
+    "#.....",
+    "......",
+)
+
+
+def puzzle_from_layout(layout: tuple[str, ...], fleet, hints=None, hide=()) -> Puzzle:
+    """A puzzle whose tallies are those of ``layout``; lines listed in ``hide`` get unknown tallies."""
+    rows, cols = len(layout), len(layout[0])
+    row_tallies = [None if ("row", r) in hide else layout[r].count("#") for r in range(rows)]
+    col_tallies = [None if ("col", c) in hide else sum(line[c] == "#" for line in layout) for c in range(cols)]
+    return Puzzle(rows, cols, row_tallies, col_tallies, fleet, hints or {})
+
+
+# -- brute force: every layout of the fleet, judged by game.rules ------------------------------
+
+def _placements(rows: int, cols: int, length: int) -> list[frozenset]:
+    found = []
+    directions = ((0, 1),) if length == 1 else ((0, 1), (1, 0))
+    for dr, dc in directions:
+        for r in range(rows - dr * (length - 1)):
+            for c in range(cols - dc * (length - 1)):
+                found.append(frozenset((r + dr * i, c + dc * i) for i in range(length)))
+    return found
+
+
+def _halo(cells: frozenset) -> set:
+    return {(r + dr, c + dc) for r, c in cells for dr in (-1, 0, 1) for dc in (-1, 0, 1)}
+
+
+@lru_cache(maxsize=8)
+def all_layouts(rows: int, cols: int, fleet: tuple[tuple[int, int], ...]) -> tuple[frozenset, ...]:
+    """Every set of ship cells that the fleet can form (ships straight, never touching)."""
+    ships = [length for length, count in fleet for _ in range(count)]
+    options = {length: _placements(rows, cols, length) for length in set(ships)}
+    layouts: set[frozenset] = set()
+
+    def place(index: int, occupied: frozenset, blocked: frozenset, last: int) -> None:
+        if index == len(ships):
+            layouts.add(occupied)
+            return
+        length = ships[index]
+        same_as_previous = index > 0 and ships[index - 1] == length
+        for number, cells in enumerate(options[length]):
+            if same_as_previous and number <= last:
+                continue                    # same-length ships in increasing order: no repeats
+            if cells & blocked:
+                continue
+            place(index + 1, occupied | cells, blocked | _halo(cells), number)
+
+    place(0, frozenset(), frozenset(), -1)
+    return tuple(layouts)
+
+
+def brute_force_count(puzzle: Puzzle) -> int:
+    count = 0
+    for cells in all_layouts(puzzle.rows, puzzle.cols, puzzle.fleet):
+        if any(tally is not None and sum((r, c) in cells for c in range(puzzle.cols)) != tally
+               for r, tally in enumerate(puzzle.row_tallies)):
+            continue                        # cheap tally filter before the judge
+        grid = tuple(tuple(Cell.SHIP if (r, c) in cells else Cell.WATER for c in range(puzzle.cols))
+                     for r in range(puzzle.rows))
+        count += rules.is_solved(puzzle, grid)
+    return count
+
+
+def hint_for(layout: frozenset, cell: tuple[int, int], rng: random.Random) -> Hint:
+    """The true hint of a cell of a layout (sometimes the shapeless ``ship``)."""
+    if cell not in layout:
+        return Hint.WATER
+    if rng.random() < 0.3:
+        return Hint.SHIP
+    r, c = cell
+    up, down, left, right = ((r - 1, c) in layout, (r + 1, c) in layout, (r, c - 1) in layout, (r, c + 1) in layout)
+    if (up and down) or (left and right):
+        return Hint.MIDDLE
+    if down:
+        return Hint.TOP
+    if up:
+        return Hint.BOTTOM
+    if right:
+        return Hint.LEFT
+    if left:
+        return Hint.RIGHT
+    return Hint.SUB
+
+
+def random_puzzles(seed: int, count: int):
+    """Small puzzles around random layouts: some tallies unknown, a few true hints, some broken tallies."""
+    rng = random.Random(seed)
+    shapes = [(4, 4, ((2, 1), (1, 2))), (5, 5, ((3, 1), (2, 1), (1, 2))), (4, 5, ((2, 2), (1, 2)))]
+    for _ in range(count):
+        rows, cols, fleet = rng.choice(shapes)
+        layouts = all_layouts(rows, cols, fleet)
+        layout = rng.choice(layouts)
+        text = tuple("".join("#" if (r, c) in layout else "." for c in range(cols)) for r in range(rows))
+        hide = {(rng.choice(("row", "col")), rng.randrange(min(rows, cols))) for _ in range(rng.randrange(3))}
+        hints = {}
+        for _ in range(rng.randrange(3)):
+            cell = (rng.randrange(rows), rng.randrange(cols))
+            hints[cell] = hint_for(layout, cell, rng)
+        puzzle = puzzle_from_layout(text, fleet, hints, hide)
+        if rng.random() < 0.2:                  # a wrong tally: often no solution at all
+            tallies = list(puzzle.row_tallies)
+            index = rng.randrange(rows)
+            tallies[index] = (tallies[index] or 0) + 1
+            puzzle = puzzle.replace(row_tallies=tuple(tallies))
+        yield puzzle
+
+
+def run(puzzle: Puzzle, **options) -> tuple[Result, list]:
+    stream = list(forward.events(puzzle, **options))
+    assert isinstance(stream[-1], Result)
+    assert not any(isinstance(event, Result) for event in stream[:-1])
+    return stream[-1], stream
+
+
+# -- tests ----------------------------------------------------------------------------------------
+
+def test_small_hand_made_puzzle_is_solved():
+    layout = ("#.#.", "#...", "...#", "#...")
+    puzzle = puzzle_from_layout(layout, ((2, 1), (1, 3)))
+    result, _ = run(puzzle, trace=False)
+    assert result.status is Status.SOLVED
+    assert rules.is_solved(puzzle, result.grid)
+
+
+def test_six_by_six_with_default_fleet_and_hints():
+    puzzle = puzzle_from_layout(SIX_LAYOUT, ((3, 1), (2, 2), (1, 3)), {(0, 0): Hint.LEFT, (3, 5): Hint.BOTTOM})
+    result, _ = run(puzzle, trace=False, limit=2)
+    assert result.status is Status.SOLVED
+    assert all(rules.is_solved(puzzle, grid) for grid in result.solutions)
+    assert len(result.solutions) == 1
+
+
+def test_unknown_tallies_and_shapeless_ship_hints():
+    hide = {("row", 1), ("col", 4)}
+    puzzle = puzzle_from_layout(SIX_LAYOUT, ((3, 1), (2, 2), (1, 3)), {(2, 2): Hint.SHIP}, hide)
+    result, _ = run(puzzle, trace=False, limit=1000)
+    assert result.status is Status.SOLVED
+    assert all(rules.is_solved(puzzle, grid) for grid in result.solutions)
+    assert len(set(result.solutions)) == len(result.solutions) > 1
+    from solvers import backtracking
+    assert run_to_result(backtracking.events(puzzle, trace=False, limit=1000)).solutions == result.solutions
+
+
+def test_no_solution():
+    layout = ("#.#.", "#...", "...#", "#...")
+    puzzle = puzzle_from_layout(layout, ((2, 1), (1, 3)), {(0, 0): Hint.SUB})
+    result, _ = run(puzzle, trace=False, limit=2)
+    assert result.status is Status.NO_SOLUTION
+    assert result.solutions == ()
+    assert forward.count_solutions(puzzle) == 0
+    assert brute_force_count(puzzle) == 0
+
+
+def test_tallies_that_cannot_add_up_to_the_fleet():
+    puzzle = Puzzle(4, 4, (2, 1, 1, 1), (3, 0, 1, 1), ((2, 1), (1, 3)))      # rows 5, columns 5, fleet 5
+    assert forward.count_solutions(puzzle) == brute_force_count(puzzle)
+    wrong = puzzle.replace(col_tallies=(3, 0, 1, 2))                        # columns add up to 6
+    result, _ = run(wrong, trace=False)
+    assert result.status is Status.NO_SOLUTION and result.stats["nodes"] == 0
+
+
+def test_ship_longer_than_the_board_has_no_solution():
+    puzzle = Puzzle(3, 3, (None,) * 3, (None,) * 3, ((4, 1),))
+    assert forward.count_solutions(puzzle) == 0
+
+
+@pytest.mark.parametrize("seed, options", [(0, {}), (1, {}), (2, {"shave_depth": -1}),
+                                           (3, {"restarts": True, "shave_depth": 1})])
+def test_counts_agree_with_brute_force(seed, options):
+    for puzzle in random_puzzles(seed, 8):
+        expected = brute_force_count(puzzle)
+        result, _ = run(puzzle, trace=False, limit=1000, **options)
+        assert len(result.solutions) == expected, puzzle
+        assert all(rules.is_solved(puzzle, grid) for grid in result.solutions)
+        assert len(set(result.solutions)) == len(result.solutions)
+        assert result.status is (Status.SOLVED if expected else Status.NO_SOLUTION)
+
+
+@pytest.mark.parametrize("limit", [1, 2])
+def test_replaying_the_trace_gives_the_final_board(limit):
+    puzzle = puzzle_from_layout(SIX_LAYOUT, ((3, 1), (2, 2), (1, 3)))
+    result, stream = run(puzzle, trace=True, limit=limit)
+    assert result.status is Status.SOLVED
+    assert replay(initial_grid(puzzle), stream) == result.grid
+    moves = [event for event in stream if isinstance(event, SetCell)]
+    assert moves and all(event.reason.value in ("forced", "guess", "backtrack", "fill") for event in moves)
+    assert all(event.detail for event in moves)
+    assert all(event.depth >= 0 for event in moves)
+
+
+def test_trace_replays_through_backtracks():
+    # With unknown tallies and no probing the search must guess and undo; the replay still
+    # ends on the answer, and the quiet run finds the same solutions.
+    puzzle = puzzle_from_layout(SIX_LAYOUT, ((3, 1), (2, 2), (1, 3)), hide={("row", 0), ("col", 0), ("row", 2)})
+    for shave_depth in (-1, None):
+        result, stream = run(puzzle, trace=True, limit=3, shave_depth=shave_depth)
+        reasons = {event.reason.value for event in stream if isinstance(event, SetCell)}
+        assert shave_depth is not None or {"guess", "backtrack"} <= reasons
+        assert replay(initial_grid(puzzle), stream) == result.grid
+        quiet, _ = run(puzzle, trace=False, limit=3, shave_depth=shave_depth)
+        assert quiet.solutions == result.solutions
+
+
+def test_stats_are_consistent():
+    puzzle = puzzle_from_layout(SIX_LAYOUT, ((3, 1), (2, 2), (1, 3)), hide={("row", 0), ("col", 0)})
+    result, stream = run(puzzle, trace=False, limit=2)
+    stats = result.stats
+    for key in ("seconds", "nodes", "backtracks", "propagated", "max_depth"):
+        assert key in stats
+    assert 0 <= stats["backtracks"] <= stats["nodes"]
+    assert stats["solutions"] == len(result.solutions)
+    assert not any(isinstance(event, SetCell) for event in stream)     # quiet means quiet
+
+
+def test_heartbeats_let_a_consumer_stop_a_long_run():
+    # A 15x15 board with no hints and a large fleet has a huge search space.
+    puzzle = Puzzle(15, 15, (None,) * 15, (None,) * 15, ((5, 1), (4, 2), (3, 3), (2, 4), (1, 5)))
+    stream = forward.events(puzzle, trace=False, limit=10**9)
+    start = time.perf_counter()
+    gaps = []
+    last = start
+    for event in stream:
+        now = time.perf_counter()
+        gaps.append(now - last)
+        last = now
+        if isinstance(event, Progress) and now - start > 0.3:
+            break
+    stream.close()
+    assert max(gaps) < 0.25
+
+
+def test_corpus_sample_is_unique():
+    path = CORPUS / "csplib_prob014_rubin.jsonl"
+    if not path.exists():
+        pytest.skip("corpus folder not present")
+    from game.levels import read_corpus
+    for _, puzzle in list(read_corpus(path))[:3]:
+        result = run_to_result(forward.events(puzzle, trace=False, limit=2))
+        assert result.status is Status.SOLVED and len(result.solutions) == 1
+        assert rules.is_solved(puzzle, result.grid)
+        assert result.grid == grid_from_strings(puzzle.solution)
+
+
+def puzzle_from_record(record: dict) -> Puzzle:
+    """A corpus line as a Puzzle, without the level loader's consistency checks: the solver
+    must also answer "no solution" for tallies that cannot add up."""
+    return Puzzle(record["rows"], record["cols"], record["row_tallies"], record["col_tallies"],
+                  {int(length): count for length, count in record["fleet"].items()},
+                  {(r, c): Hint(kind) for r, c, kind in record["hints"]})
+
+
+@pytest.mark.slow
+def test_whole_corpus_counts_agree():
+    if not CORPUS.exists():
+        pytest.skip("corpus folder not present")
+    wrong, slow = [], []
+    for path in sorted(CORPUS.glob("*.jsonl")):
+        for line in path.read_text().splitlines():
+            if not line.strip():
+                continue
+            record = json.loads(line)
+            ident, puzzle = record["id"], puzzle_from_record(record)
+            start = time.perf_counter()
+            result = run_to_result(forward.events(puzzle, trace=False, limit=2), timeout=20)
+            if result.status is Status.TIMEOUT:
+                slow.append(ident)
+                continue
+            count = len(result.solutions)
+            assert result.status in (Status.SOLVED, Status.NO_SOLUTION), (ident, result.message)
+            if count != record["n_solutions"]:
+                wrong.append((ident, count, record["n_solutions"]))
+            if time.perf_counter() - start > 2:
+                slow.append(ident)
+    assert not wrong
+    print("over 2 s:", slow)
+
+
+@pytest.mark.slow
+def test_exact_counts_of_dsardelic():
+    path = CORPUS / "dsardelic_battleships.jsonl"
+    if not path.exists():
+        pytest.skip("corpus folder not present")
+    for line in path.read_text().splitlines():
+        if not line.strip():
+            continue
+        record = json.loads(line)
+        ident, puzzle, wanted = record["id"], puzzle_from_record(record), record.get("source_solution_count")
+        if wanted is None:
+            continue
+        result = run_to_result(forward.events(puzzle, trace=False, limit=10_000), timeout=120)
+        assert len(result.solutions) == wanted, ident
+        assert all(rules.is_solved(puzzle, grid) for grid in result.solutions)
+
+
+def test_restarts_count_every_solution_once(monkeypatch):
+    monkeypatch.setattr(forward, "RESTART_FIRST_BUDGET", 2)
+    restarted = 0
+    for puzzle in random_puzzles(7, 8):
+        result, stream = run(puzzle, trace=True, limit=1000, restarts=True, shave_depth=-1)
+        assert len(result.solutions) == brute_force_count(puzzle)
+        if result.solutions:
+            assert replay(initial_grid(puzzle), stream) == result.grid
+        restarted += result.stats["restarts"]
+    assert restarted > 0

@@ -1,0 +1,101 @@
+"""The generator and the grader: reproducible, unique, graded as asked, hints really redundant."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from game import rules
+from game.levels import dumps
+from game.puzzle import Cell, Puzzle, grid_from_strings
+from solvers import logic
+from solvers.generator import GeneratorError, generate, hint_for, random_layout
+from solvers.grading import GradeError, count_solutions, grade, redundant_hints
+
+
+def _check(puzzle: Puzzle) -> None:
+    assert count_solutions(puzzle, 2) == 1
+    solution = grid_from_strings(puzzle.solution)
+    assert rules.is_solved(puzzle, solution)
+    for (r, c), hint in puzzle.hints.items():
+        assert (solution[r][c] == Cell.SHIP) == hint.is_ship
+
+
+def test_same_seed_same_level():
+    first = generate(6, 6, difficulty="medium", seed=7)
+    again = generate(6, 6, difficulty="medium", seed=7)
+    assert dumps(first) == dumps(again)
+    assert dumps(generate(6, 6, difficulty="medium", seed=8)) != dumps(first)
+
+
+@pytest.mark.parametrize("difficulty", ["easy", "medium", "hard"])
+def test_levels_are_unique_and_graded_as_asked(difficulty):
+    puzzle = generate(8, 8, difficulty=difficulty, seed=1)
+    _check(puzzle)
+    assert puzzle.difficulty == difficulty == grade(puzzle)
+    assert puzzle.name == f"Generated 8x8 {difficulty} #1"
+
+
+def test_an_expert_level_defeats_depth_one_but_is_unique():
+    puzzle = generate(10, 10, difficulty="expert", seed=2, timeout=30)
+    _check(puzzle)
+    assert puzzle.difficulty == "expert" == grade(puzzle)
+    assert not logic.solve(puzzle, max_depth=1).solved
+
+
+def test_redundant_hints_really_are_redundant():
+    puzzle = generate(6, 6, difficulty="easy", seed=3)
+    redundant = redundant_hints(puzzle)
+    for cell in puzzle.hints:
+        hints = dict(puzzle.hints)
+        del hints[cell]
+        assert (count_solutions(puzzle.replace(hints=hints), 2) == 1) == (cell in redundant)
+
+
+def test_minimal_levels_have_no_redundant_hint():
+    puzzle = generate(6, 6, seed=4, minimal=True)
+    _check(puzzle)
+    assert redundant_hints(puzzle) == []
+
+
+def test_custom_fleet_non_square_and_unknown_tallies():
+    puzzle = generate(6, 9, fleet={3: 1, 2: 2, 1: 2}, seed=5, hide_tallies=2)
+    _check(puzzle)
+    assert (puzzle.row_tallies + puzzle.col_tallies).count(None) == 2
+    assert puzzle.fleet == ((3, 1), (2, 2), (1, 2))
+
+
+def test_random_layout_is_a_valid_fleet():
+    fleet = ((4, 1), (3, 2), (2, 3), (1, 4))
+    ships = random_layout(10, 10, fleet, random.Random(0))
+    grid = tuple(tuple(Cell.SHIP if (r, c) in ships else Cell.WATER for c in range(10)) for r in range(10))
+    rows = tuple(sum(v == Cell.SHIP for v in row) for row in grid)
+    cols = tuple(sum(grid[r][c] == Cell.SHIP for r in range(10)) for c in range(10))
+    assert rules.is_solved(Puzzle(10, 10, rows, cols, fleet), grid)
+    assert {hint_for(cell, ships).is_ship for cell in ships} == {True}
+
+
+def test_errors_say_what_is_wrong():
+    with pytest.raises(GeneratorError, match="no default fleet"):
+        generate(7, 7)
+    with pytest.raises(GeneratorError, match="unknown difficulty"):
+        generate(6, 6, difficulty="fiendish")
+    with pytest.raises(GradeError):
+        grade(Puzzle(2, 2, (None, None), (None, None), ((1, 1),)))
+
+
+@pytest.mark.slow
+def test_the_shipped_pack_is_unique_and_graded():
+    from pathlib import Path
+
+    from game.levels import load
+    from solvers.grading import GRADES
+    folder = Path(__file__).resolve().parents[1] / "levels"
+    files = [path for path in sorted(folder.rglob("*.bs")) if "tutorial" not in path.parts]
+    assert len(files) >= 160
+    for path in files:
+        puzzle = load(path)
+        assert count_solutions(puzzle, 2) == 1, path
+        if puzzle.difficulty in GRADES and puzzle.rows * puzzle.cols <= 225:
+            assert grade(puzzle) == puzzle.difficulty, path

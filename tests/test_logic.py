@@ -1,0 +1,211 @@
+"""The deduction engine: each rule on a hand-made board, soundness on real puzzles, the protocol."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from game import rules
+from game.levels import read_corpus
+from game.puzzle import Cell, Hint, Move, Puzzle, apply_move, grid_from_strings, initial_grid
+from solvers import logic
+from solvers.common import replay
+from solvers.events import Progress, Reason, Result, SetCell, Status
+
+CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
+
+
+def corpus_puzzles(name: str, unique_only: bool = True) -> list[tuple[str, Puzzle]]:
+    path = CORPUS / name
+    if not path.exists():
+        pytest.skip(f"corpus file {name} not present")
+    counts = {}
+    for line in path.read_text().splitlines():
+        record = json.loads(line)
+        counts[record["id"]] = record.get("n_solutions")
+    return [(ident, p) for ident, p in read_corpus(path) if not unique_only or counts.get(ident) == 1]
+
+
+def five_by_five(row_tallies=(3, 0, 2, 0, 1), col_tallies=(1, 1, 2, 1, 1), hints=None) -> Puzzle:
+    # Solution: a cruiser across row 1 and three submarines.
+    #   .###.
+    #   .....
+    #   #...#
+    #   .....
+    #   ..#..
+    return Puzzle(5, 5, row_tallies, col_tallies, {3: 1, 1: 3}, hints or {})
+
+
+def test_tally_met_comes_first_on_an_empty_board():
+    step = logic.next_deduction(five_by_five(), initial_grid(five_by_five()))
+    assert step.rule == "tally-met"
+    assert step.text == "Row 2 has a tally of 0: all its cells are water"
+    assert step.moves == tuple(Move(1, c, Cell.WATER) for c in range(5))
+    assert step.level == 1
+
+
+def test_tally_fill():
+    puzzle = five_by_five()
+    board = grid_from_strings([".???.", ".....", "?????", ".....", "?????"])
+    step = logic.next_deduction(puzzle, board)
+    assert step.rule == "tally-fill"
+    assert step.text == "Row 1 needs 3 more ship cells and has exactly 3 unknown cells left"
+    assert {(m.row, m.col, m.value) for m in step.moves} == {(0, c, Cell.SHIP) for c in (1, 2, 3)}
+
+
+def test_hint_shape_of_a_top_end():
+    puzzle = Puzzle(6, 6, (1, 1, 1, 1, 1, 0), (0, 0, 3, 0, 2, 0), {3: 1, 2: 1}, {(0, 2): Hint.TOP})
+    step = logic.next_deduction(puzzle, initial_grid(puzzle))
+    assert step.rule == "hint-shape"
+    assert "top end at row 1, column 3 continues down" in step.text
+    assert set(step.moves) == {Move(1, 2, Cell.SHIP), Move(0, 1, Cell.WATER), Move(0, 3, Cell.WATER)}
+    assert step.evidence == ((0, 2),)
+
+
+def test_ship_diagonals_and_segment_sides():
+    puzzle = Puzzle(5, 5, (None,) * 5, (None,) * 5, {2: 1, 1: 1})
+    board = grid_from_strings(["?????", "?##??", "?????", "?????", "?????"])
+    step = logic.next_deduction(puzzle, board)
+    assert step.rule == "ship-diagonals"
+    assert step.text == "Ships never touch, not even diagonally: the cells diagonal to row 2, column 2 are water"
+    board = grid_from_strings([".....", "?##?.", ".....", "?????", "?????"])
+    step = logic.next_deduction(puzzle, board)
+    assert step.rule == "ship-complete"
+    assert set(step.moves) == {Move(1, 0, Cell.WATER), Move(1, 3, Cell.WATER)}
+
+
+def test_the_last_ship_of_a_length_covers_the_cells_all_its_places_share():
+    puzzle = Puzzle(1, 5, (3,), (None,) * 5, {3: 1})
+    step = logic.next_deduction(puzzle, initial_grid(puzzle))
+    assert step.rule == "fleet-places"
+    assert step.moves == (Move(0, 2, Cell.SHIP),)
+    assert step.text == ("The cruiser can only lie in row 1, columns 1-3 or in row 1, columns 2-4 or in row 1, "
+                         "columns 3-5: row 1, column 3 is ship")
+
+
+def test_unreachable_cells_are_water():
+    puzzle = Puzzle(1, 7, (None,), (None,) * 7, {2: 2})
+    step = logic.next_deduction(puzzle, grid_from_strings(["?.?????"]))
+    assert step.rule == "unreachable"
+    assert step.moves == (Move(0, 0, Cell.WATER),)
+    assert step.text == "No ship still missing (2 destroyers) fits through row 1, column 1: water"
+
+
+def test_fleet_counting_of_submarines():
+    puzzle = Puzzle(3, 3, (None,) * 3, (None,) * 3, {1: 1})
+    board = grid_from_strings(["#..", "...", "..?"])
+    step = logic.next_deduction(puzzle, board)
+    assert step.rule == "unreachable"
+    assert step.text == "The submarine is placed: this single cell is water (row 3, column 3)"
+
+
+def test_line_fill_sees_every_way_to_fill_a_line():
+    # Two destroyers in a row of five with a tally of 4 fit only as "##.##".
+    puzzle = Puzzle(1, 5, (4,), (None,) * 5, {2: 2})
+    step = logic.next_deduction(puzzle, initial_grid(puzzle))
+    assert step.rule == "line-fill"
+    assert set(step.moves) == {Move(0, c, Cell.SHIP) for c in (0, 1, 3, 4)} | {Move(0, 2, Cell.WATER)}
+    assert step.text.startswith("Every way to fit 4 ship cells into row 1")
+
+
+def test_a_marked_mistake_is_reported():
+    puzzle = five_by_five()
+    board = apply_move(initial_grid(puzzle), Move(1, 1, Cell.SHIP))
+    step = logic.next_deduction(puzzle, board)
+    assert step.rule == "mistake" and step.level == 0
+    assert (1, 1) in step.evidence
+
+
+def test_find_mistake_uses_the_solution():
+    puzzle = five_by_five(hints={(4, 2): Hint.SUB})
+    board = apply_move(initial_grid(puzzle), Move(2, 0, Cell.WATER))   # a submarine is there
+    assert not rules.provable_violations(puzzle, board)
+    step = logic.find_mistake(puzzle, board)
+    assert step.rule == "mistake" and step.evidence == ((2, 0),)
+    assert step.moves == (Move(2, 0, Cell.UNKNOWN),)
+    assert logic.find_mistake(puzzle, initial_grid(puzzle)) is None
+
+
+def _check_run(puzzle: Puzzle, solution) -> Result:
+    stream = list(logic.events(puzzle, trace=True))
+    result = stream[-1]
+    assert isinstance(result, Result)
+    assert sum(isinstance(e, Result) for e in stream) == 1
+    for event in stream:
+        if isinstance(event, SetCell):
+            assert event.reason is Reason.FORCED and event.detail
+            if solution is not None:
+                assert event.value == solution[event.row][event.col], (event, puzzle.name)
+    final = replay(initial_grid(puzzle), stream)
+    assert tuple(tuple(Cell.WATER if v == Cell.UNKNOWN else v for v in row) for row in final) == result.grid
+    return result
+
+
+def test_events_solve_the_small_corpus_soundly():
+    for ident, puzzle in corpus_puzzles("csc384_battle.jsonl") + corpus_puzzles("jolyonb_puzzles.jsonl"):
+        solution = grid_from_strings(puzzle.solution) if puzzle.solution else None
+        result = _check_run(puzzle, solution)
+        assert result.status is Status.SOLVED, ident
+        assert rules.is_solved(puzzle, result.grid)
+        assert {"seconds", "steps", "propagated", "rules", "deepest", "nodes", "backtracks"} <= set(result.stats)
+
+
+def test_events_without_trace_send_only_heartbeats_and_a_result():
+    _, puzzle = corpus_puzzles("csc384_battle.jsonl")[0]
+    stream = list(logic.events(puzzle, trace=False))
+    assert all(isinstance(e, (Progress, Result)) for e in stream)
+    assert stream[-1].status is Status.SOLVED
+
+
+def test_stuck_when_the_rules_run_out():
+    puzzle = Puzzle(2, 2, (None, None), (None, None), {1: 1})   # four places for one submarine
+    result = list(logic.events(puzzle))[-1]
+    assert result.status is Status.STUCK
+    assert result.grid == initial_grid(puzzle)
+
+
+def test_no_solution_is_reported():
+    puzzle = Puzzle(2, 2, (2, 0), (1, 1), {1: 2})    # two submarines side by side
+    result = list(logic.events(puzzle))[-1]
+    assert result.status is Status.NO_SOLUTION
+
+
+def test_a_contradiction_is_explained_as_a_chain():
+    for _, puzzle in corpus_puzzles("ist_bimaru_2023.jsonl"):
+        outcome = logic.solve(puzzle, max_depth=1)
+        if outcome.level == 3:
+            break
+    else:
+        pytest.skip("no depth-1 puzzle found")
+    stream = list(logic.events(puzzle, max_depth=1))
+    details = [e.detail for e in stream if isinstance(e, SetCell) and e.detail.startswith("If ")]
+    assert details and all(". So it is " in d for d in details)
+    assert stream[-1].stats["deepest"] == 1
+    assert stream[-1].stats["rules"]["contradiction"] >= 1
+
+
+@pytest.mark.slow
+def test_every_unique_small_corpus_puzzle_falls_to_deduction_soundly():
+    names = ["csc384_battle.jsonl", "jolyonb_puzzles.jsonl", "swissmag_hubermar.jsonl",
+             "ist_bimaru_2023.jsonl", "dsardelic_battleships.jsonl"]
+    for name in names:
+        for ident, puzzle in corpus_puzzles(name):
+            outcome = logic.solve(puzzle)
+            assert outcome.solved, ident
+            if puzzle.solution:
+                assert outcome.grid == grid_from_strings(puzzle.solution), ident
+
+
+@pytest.mark.slow
+def test_rubin_benchmark_is_sound():
+    solved = 0
+    for ident, puzzle in corpus_puzzles("csplib_prob014_rubin.jsonl")[:40]:
+        outcome = logic.solve(puzzle)
+        solution = grid_from_strings(puzzle.solution)
+        for r, row in enumerate(outcome.grid):
+            for c, value in enumerate(row):
+                assert value in (Cell.UNKNOWN, solution[r][c]), ident
+        solved += outcome.solved
+    assert solved >= 30
