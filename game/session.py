@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from game import rules
 from game.puzzle import Cell, Coord, Grid, Move, Puzzle, apply_move, initial_grid
@@ -203,6 +203,28 @@ class Session:
         self._set_grid(grid)
         return True
 
+    def undo_to(self, cursor: int) -> bool:
+        """Undo back to ``cursor`` in one action; the undone steps stay on the redo side."""
+        changed = False
+        while self.cursor > max(0, cursor) and self.undo():
+            changed = True
+        return changed
+
+    def boards(self) -> list[Grid]:
+        """The board at every cursor from 0 to the current one (index k: after k steps).
+
+        Computed backwards from the board in force, so nothing changes and no move is replayed
+        from the start.
+        """
+        grid = self.grid
+        found = [grid]
+        for step in reversed(self.history[:self.cursor]):
+            for move, old in zip(reversed(step.moves), reversed(step.before)):
+                grid = apply_move(grid, Move(move.row, move.col, old))
+            found.append(grid)
+        found.reverse()
+        return found
+
     def tick(self, seconds: float) -> None:
         """The play clock runs until the level is solved."""
         if not self.solved:
@@ -249,6 +271,22 @@ class Session:
         except (ValueError, KeyError, TypeError, AttributeError):
             return cls(puzzle)
         return session
+
+
+def last_clean_cursor(boards: Sequence[Grid], has_mistake: Callable[[Grid], bool]) -> int | None:
+    """Where "undo to the first mistake" goes: the latest cursor before the last whose board
+    has no mistake (``boards`` as from :meth:`Session.boards`).
+
+    None when the last board has no mistake, or when no earlier board is clean. The search goes
+    backwards and stops at the first clean board, so a mistake that was made and later fixed
+    does not send the player further back than needed.
+    """
+    if not boards or not has_mistake(boards[-1]):
+        return None
+    for cursor in range(len(boards) - 2, -1, -1):
+        if not has_mistake(boards[cursor]):
+            return cursor
+    return None
 
 
 def line_cells(puzzle: Puzzle, axis: str, index: int) -> list[Coord]:

@@ -130,3 +130,31 @@ def test_damaged_save_gives_a_fresh_play():
     puzzle = tutorial_like()
     for data in ({"history": [{"moves": ["nonsense"]}]}, {"history": [{"moves": ["r9c9=#"]}]}, {"history": 3}):
         assert Session.from_dict(puzzle, data).grid == Session(puzzle).grid
+
+
+def test_boards_and_undo_to_the_last_board_without_a_mistake():
+    from game.session import last_clean_cursor
+
+    session = Session(tutorial_like())
+    solution = grid_from_strings(SOLUTION)
+    session.set_cell(0, 0, Cell.SHIP)         # right
+    session.set_cell(5, 5, Cell.SHIP)         # wrong (the answer has water there)
+    session.set_cell(0, 1, Cell.SHIP)         # right, on top of the mistake
+    session.set_cell(4, 0, Cell.WATER)        # right
+    boards = session.boards()
+    assert len(boards) == 5 and boards[0] == session.start and boards[-1] == session.grid
+    assert boards[2][5][5] == Cell.SHIP and boards[1][5][5] == Cell.UNKNOWN
+    assert session.cursor == 4 and session.grid == boards[-1]          # nothing changed
+
+    def wrong(grid):
+        return any(v != Cell.UNKNOWN and v != solution[r][c] for r, row in enumerate(grid) for c, v in enumerate(row))
+
+    target = last_clean_cursor(boards, wrong)
+    assert target == 1
+    assert session.undo_to(target) and session.grid == boards[1] and not wrong(session.grid)
+    assert session.can_redo and session.redo() and session.grid == boards[2]   # the redo side keeps the rest
+    # A clean board has nowhere to go; a mistake fixed later is not gone back past.
+    assert last_clean_cursor(boards[:2], wrong) is None
+    session.set_cell(5, 5, Cell.WATER)        # fixes it (and drops the redo branch)
+    session.set_cell(3, 3, Cell.SHIP)         # a new mistake
+    assert last_clean_cursor(session.boards(), wrong) == session.cursor - 1

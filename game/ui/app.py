@@ -1,7 +1,7 @@
 """The window's entry point and main loop: one App owns pygame, the scenes and the clock.
 
-Scenes: the play scene is always there; the level browser and the file dialog are overlays
-over it (a small state machine: at most one overlay). The loop sleeps in
+Scenes: the play scene is always there; the level browser, the file dialog and the New puzzle
+dialog are overlays over it (a small state machine: at most one overlay). The loop sleeps in
 ``pygame.event.wait`` while nothing animates, and redraws only when something changed.
 """
 
@@ -22,6 +22,7 @@ from game.storage import Storage
 from game.ui import fonts
 from game.ui.scene_browser import BrowserScene
 from game.ui.scene_files import FileScene
+from game.ui.scene_new import NewLevelScene
 from game.ui.scene_play import PlayScene
 from game.ui.solver_panel import SOLVER_LABELS, speed_index
 from game.ui.theme import PALETTES, THEMES, make_theme
@@ -57,6 +58,7 @@ class App:
         self.last_folder = LEVELS_DIR if LEVELS_DIR.is_dir() else Path.cwd()
         self.frame_times: deque = deque(maxlen=100_000)   # (start, work seconds) per drawn frame
         self.startup_message = "; ".join(problems)
+        self.new_level_choice = None          # the New puzzle dialog's last settings
         # A solver thread shares the interpreter: a short switch interval lets the window take
         # the GIL back within about a millisecond, which keeps frames even during a fast run.
         self._switch_interval = sys.getswitchinterval()
@@ -101,6 +103,10 @@ class App:
 
     def open_files(self) -> None:
         self.overlay = FileScene(self, self.last_folder)
+        self.dirty = True
+
+    def open_new_level(self) -> None:
+        self.overlay = NewLevelScene(self)
         self.dirty = True
 
     def close_overlay(self) -> None:
@@ -149,11 +155,15 @@ class App:
 
     @property
     def animating(self) -> bool:
+        if self.overlay is not None and getattr(self.overlay, "animating", False):
+            return True
         return self.play is not None and self.play.animating
 
     def frame(self, dt: float) -> None:
         """One pass: events already fetched by the caller are handled; update, draw if needed."""
         if self.play is not None and self.play.update(dt):
+            self.dirty = True
+        if self.overlay is not None and self.overlay.update(dt):
             self.dirty = True
         if self.dirty:
             self.draw()

@@ -41,9 +41,9 @@ def blit_text(surface: pygame.Surface, content: str, size: int, colour: Colour, 
     return rect
 
 
-def fit_text(content: str, size: int, width: int) -> str:
-    """Shorten ``content`` with an ellipsis so it fits ``width`` pixels."""
-    face = font(size)
+def fit_text(content: str, size: int, width: int, bold: bool = False) -> str:
+    """Shorten ``content`` with an ellipsis so it fits ``width`` pixels (bold text is wider)."""
+    face = font(size, bold)
     if face.size(content)[0] <= width:
         return content
     while content and face.size(content + "...")[0] > width:

@@ -1,34 +1,110 @@
-"""The hint button (H): first *where* to look, then *which rule*, then the move itself.
+"""Hint (H) and Check (C): mistakes first, then where to look, which rule, and the move.
 
 Hints come from the deduction engine (``solvers.logic.next_deduction``), the same one that
-grades levels. The engine may think for a while on a large board, so it runs in the engine's
-runner (a worker thread) and the window stays live; a new question drops the old one.
+grades levels. Mistakes are what ``rules.provable_violations`` proves plus what
+``logic.find_mistake`` would say: marks that disagree with the board the engine deduces from
+the hints alone. That deduced board depends only on the level, so :class:`MistakeJudge` works
+it out once per level (up to a few seconds on a large expert board) instead of once per
+question. Nothing here ever shows that board: only the player's own wrong marks are named.
+
+Questions run in the engine's runner (a worker thread) so the window stays live; a new
+question drops the old one.
 """
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Iterator, Sequence
 
-from game.puzzle import Coord, Grid, Puzzle
+from game import rules
+from game.puzzle import Cell, Coord, Grid, Puzzle
+from game.session import last_clean_cursor
 from solvers.runner import SolverRun
+
+# Violations that sit on cells (row, column and fleet errors show on the tallies and fleet).
+CELL_KINDS = ("touching", "bent", "too_long", "shape", "hint")
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """Wrong marks on one board: the cells to outline and a sentence saying what is wrong."""
+
+    cells: frozenset[Coord]
+    text: str
 
 
 @dataclass(frozen=True)
 class Answer:
-    """What the engine said about one board (``deduction`` None: no rule applies)."""
+    """What the engine said about one board.
+
+    ``purpose`` is "hint" or "check". ``deduction``: the next step (hint without mistake;
+    None if no rule applies). ``undo_to``: with a mistake, the history cursor of the latest
+    board without one (None if there is none to go back to).
+    """
 
     grid: Grid
-    deduction: object
+    deduction: object = None
+    mistake: Mistake | None = None
+    purpose: str = "hint"
+    undo_to: int | None = None
 
 
-class HintHelper:
-    """UI-only state: the current hint, how much of it is shown, and a question in progress."""
+class MistakeJudge:
+    """Which marks are provably wrong; the engine's deduced board is computed once, lazily."""
 
     def __init__(self, puzzle: Puzzle) -> None:
         self.puzzle = puzzle
+        self._lock = threading.Lock()       # hint and check workers may ask at the same time
+        self._done = False
+        self._deduced: Grid | None = None
+
+    @property
+    def ready(self) -> bool:
+        """Whether the deduced board is known (questions are quick from then on)."""
+        return self._done
+
+    def deduced(self) -> Grid | None:
+        """The board the engine derives from the hints (None if it cannot finish the level)."""
+        with self._lock:
+            if not self._done:
+                from solvers import logic
+
+                outcome = logic.solve(self.puzzle)
+                self._deduced = outcome.grid if outcome.solved else None
+                self._done = True
+            return self._deduced
+
+    def find(self, grid: Sequence[Sequence[Cell]]) -> Mistake | None:
+        problems = rules.provable_violations(self.puzzle, grid)
+        deduced = self.deduced()
+        wrong = set()
+        if deduced is not None:
+            wrong = {(r, c) for r, row in enumerate(grid) for c, value in enumerate(row)
+                     if value != Cell.UNKNOWN and value != deduced[r][c]}
+        cells = {cell for v in problems if v.kind in CELL_KINDS for cell in v.cells} | wrong
+        if problems:
+            more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+            return Mistake(frozenset(cells), problems[0].message + more)
+        if wrong:
+            count = len(wrong)
+            what = f"{count} marks cannot be right: they contradict" if count > 1 else \
+                "1 mark cannot be right: it contradicts"
+            return Mistake(frozenset(cells), f"{what} what follows from the clues")
+        return None
+
+    def has_mistake(self, grid: Sequence[Sequence[Cell]]) -> bool:
+        return self.find(grid) is not None
+
+
+class HintHelper:
+    """UI-only state: the current answer, how much of it is shown, and a question in progress."""
+
+    def __init__(self, puzzle: Puzzle) -> None:
+        self.puzzle = puzzle
+        self.judge = MistakeJudge(puzzle)
         self.answer: Answer | None = None
-        self.stage = 0                       # 0 nothing shown, 1 where, 2 which rule
+        self.stage = 0                       # 0 nothing shown, 1 first rung, 2 second rung
         self.failure = ""
         self._run: SolverRun | None = None
 
@@ -36,16 +112,26 @@ class HintHelper:
     def thinking(self) -> bool:
         return self._run is not None
 
-    def ask(self, grid: Grid) -> None:
-        """Start (or restart) a question about ``grid``."""
+    def ask(self, grid: Grid, purpose: str = "hint", boards: Sequence[Grid] = ()) -> None:
+        """Start (or restart) a question about ``grid``; ``boards``: the history, for undo-to-mistake."""
         self.cancel()
+        judge, puzzle = self.judge, self.puzzle
+        history = tuple(boards)
 
         def stream() -> Iterator[Answer]:
-            from solvers.logic import next_deduction
+            mistake = judge.find(grid)
+            if mistake is not None:
+                target = last_clean_cursor(history, judge.has_mistake) if history else None
+                yield Answer(grid, None, mistake, purpose, target)
+                return
+            deduction = None
+            if purpose == "hint":
+                from solvers.logic import next_deduction
 
-            yield Answer(grid, next_deduction(self.puzzle, grid))
+                deduction = next_deduction(puzzle, grid)
+            yield Answer(grid, deduction, None, purpose)
 
-        self._run = SolverRun(stream, maxsize=1, name="hint").start()
+        self._run = SolverRun(stream, maxsize=1, name=purpose).start()
 
     def poll(self) -> bool:
         """True when an answer (or a failure) has just arrived."""
@@ -64,13 +150,31 @@ class HintHelper:
             self._run.stop(timeout=0.0)
             self._run = None
 
-    def current_for(self, grid: Grid) -> Answer | None:
+    def current_for(self, grid: Grid, purpose: str | None = None) -> Answer | None:
         """The answer if it is still about this board (any edit makes it stale)."""
-        return self.answer if self.answer is not None and self.answer.grid == grid else None
+        answer = self.answer
+        if answer is None or answer.grid != grid or (purpose is not None and answer.purpose != purpose):
+            return None
+        return answer
 
     def cells(self, grid: Grid) -> frozenset[Coord]:
+        """Cells a hint points at (highlighted): its evidence and its moves, from the first rung."""
         answer = self.current_for(grid)
         if answer is None or answer.deduction is None or self.stage == 0:
             return frozenset()
         deduction = answer.deduction
         return frozenset(deduction.evidence) | frozenset((m.row, m.col) for m in deduction.moves)
+
+    def wrong_cells(self, grid: Grid) -> frozenset[Coord]:
+        """Wrong marks to outline: at once after Check, on the second rung of a hint."""
+        answer = self.current_for(grid)
+        if answer is None or answer.mistake is None:
+            return frozenset()
+        if answer.purpose == "check" or self.stage >= 2:
+            return answer.mistake.cells
+        return frozenset()
+
+    def undo_target(self, grid: Grid) -> int | None:
+        """The cursor "Undo to first mistake" goes to, while a mistake answer is current."""
+        answer = self.current_for(grid)
+        return None if answer is None or answer.mistake is None else answer.undo_to

@@ -12,6 +12,7 @@ from game import levels
 from game.storage import level_key
 from game.ui import fonts
 from game.ui.list_view import ListView, Row
+from game.ui.scene_new import generated_dir
 from game.ui.widgets import Button
 
 if TYPE_CHECKING:
@@ -28,8 +29,11 @@ def _group_order(group: str) -> tuple:
     return (0 if "tutorial" in group else 1, numbers, rank, group)
 
 
-def scan_levels(root: Path, solved: set[str], cache: dict) -> list[Row]:
-    """Rows for the browser; ``cache`` maps (path, mtime) to (name, key, error) across openings."""
+def scan_levels(root: Path, solved: set[str], cache: dict, group_name: str | None = None) -> list[Row]:
+    """Rows for the browser; ``cache`` maps (path, mtime) to (name, key, error) across openings.
+
+    ``group_name`` puts every level under one heading (the player's generated levels).
+    """
     groups: dict[str, list[Row]] = {}
     for path in sorted(root.rglob("*.bs")):
         try:
@@ -45,6 +49,7 @@ def scan_levels(root: Path, solved: set[str], cache: dict) -> list[Row]:
         name, key, error, note = cache[stamp]
         group = str(path.parent.relative_to(root)).replace("\\", "/")
         group = "levels" if group == "." else group
+        group = group_name or group
         groups.setdefault(group, []).append(Row(name, path, note + ("  solved" if key in solved else ""),
                                                 ticked=key in solved, error=bool(error)))
     rows: list[Row] = []
@@ -61,7 +66,11 @@ class BrowserScene:
     def __init__(self, app: App, root: Path) -> None:
         self.app = app
         self.root = root
-        rows = scan_levels(root, set(app.storage.solved()), app.level_cache) if root.is_dir() else []
+        solved = set(app.storage.solved())
+        rows = scan_levels(root, solved, app.level_cache) if root.is_dir() else []
+        generated = generated_dir()      # where the New puzzle dialog saves
+        if generated.is_dir():
+            rows += scan_levels(generated, solved, app.level_cache, group_name="Generated")
         self.list = ListView(rows or [Row(f"No levels found in {root.name}/")])
         self.close_button = Button("Close", app.close_overlay)
         self.open_button = Button("Open file...", app.open_files)

@@ -15,7 +15,8 @@ from game.session import Session, fleet_lines, tally_states
 from game.storage import level_key
 from game.ui import fonts
 from game.ui.board_view import BoardPicture, draw_board
-from game.ui.hints import HintHelper
+from game.ui.coach import CoachActions
+from game.ui.hints import CELL_KINDS, HintHelper
 from game.ui.layout import Layout, compute_layout
 from game.ui.panel_views import draw_fleet, fleet_height
 from game.ui.solver_panel import SolverPanel
@@ -43,7 +44,7 @@ class Derived:
     solved: bool
 
 
-class PlayScene:
+class PlayScene(CoachActions):
     animating = False
     clock_changed = False
     celebrate_until = 0.0
@@ -65,10 +66,13 @@ class PlayScene:
         self.hints = HintHelper(puzzle)
         self._on_screen: tuple | None = None      # (picture, layout, banner) of the last frame drawn
         self.solver = SolverPanel(puzzle, app.settings, self.notify, self.keep_solver_board)
-        self.toolbar = [Button("Levels", app.open_browser), Button("Open...", app.open_files),
-                        Button("Undo", self.undo), Button("Redo", self.redo), Button("Restart", self.restart),
-                        Button("Hint", self.hint), Button("Theme", app.toggle_theme),
-                        Button("Palette", app.toggle_palette)]
+        self.undo_button, self.redo_button = Button("Undo", self.undo), Button("Redo", self.redo)
+        self.toolbar = [Button("New", app.open_new_level), Button("Levels", app.open_browser),
+                        Button("Open...", app.open_files), self.undo_button, self.redo_button,
+                        Button("Restart", self.restart), Button("Hint", self.hint), Button("Check", self.check),
+                        Button("Theme", app.toggle_theme), Button("Palette", app.toggle_palette)]
+        # Shown in the status line while a hint or a check has found a mistake.
+        self.mistake_button = Button("Undo to first mistake", self.undo_to_mistake, active=True)
         self.layout: Layout = compute_layout(app.window_size, puzzle.rows, puzzle.cols)
         self.relayout(app.window_size)
 
@@ -84,7 +88,8 @@ class PlayScene:
     def relayout(self, size: tuple[int, int]) -> None:
         self.layout = compute_layout(size, self.puzzle.rows, self.puzzle.cols)
         bar = self.layout.toolbar.inflate(-16, -12)
-        width = min(bar.width - 200, len(self.toolbar) * 92)
+        # The rest is for the level's title (less of it in a narrow window).
+        width = min(bar.width - min(260, bar.width // 5), len(self.toolbar) * 86)
         layout_row(self.toolbar, pygame.Rect(bar.x, bar.y, width, bar.height), gap=6)
         panel = self.layout.panel.inflate(-20, -20)
         top = panel.y + 28 + fleet_height(self.shown_fleet(), panel.width) + 10
@@ -126,9 +131,10 @@ class PlayScene:
             self.message = HELD_BACK
             return False
         if self.solver.showing:
-            self.solver.reset()                 # a finished run: clicking the board brings the marks back
-            self.message = "Your own marks are back"
-            return False
+            # A finished run: the player's marks come back and the action goes ahead on them
+            # (the action meant the player's game; "Keep solver's board" is the way to take it).
+            self.solver.reset()
+            self.message = "The solver's board is put away: your own marks are back"
         return True
 
     def undo(self) -> None:
@@ -143,41 +149,6 @@ class PlayScene:
         if self._editable() and self.session.restart():
             self.message = "Restarted (Ctrl+Z brings your marks back)"
             self._after_change()
-
-    def hint(self) -> None:
-        """H: where to look, then which rule, then the move (one undoable step)."""
-        if not self._editable():
-            return
-        answer = self.hints.current_for(self.session.grid)
-        if answer is None:
-            self.hints.stage = 0
-            self.hints.ask(self.session.grid)
-            self.message = "Looking for a hint..."
-            return
-        deduction = answer.deduction
-        if deduction is None:
-            self.message = "No hint: the deduction engine finds no next step from this board"
-        elif self.hints.stage == 1:
-            self.hints.stage = 2
-            self.message = f"Hint: {deduction.text}"
-        else:
-            self.hints.stage = 0
-            if self.session.apply(deduction.moves, "hint"):
-                self.message = f"Hint applied (Ctrl+Z to undo): {deduction.text}"
-                self._after_change()
-
-    def _hint_arrived(self) -> None:
-        answer = self.hints.current_for(self.session.grid)
-        if answer is None:
-            return
-        if answer.deduction is None:
-            self.message = "No hint: the deduction engine finds no next step from this board"
-            return
-        self.hints.stage = 1
-        if answer.deduction.rule == "mistake":
-            self.message = "Something is wrong near the highlighted cells (H again: what)"
-        else:
-            self.message = "Hint: look at the highlighted cells (H again: which rule, then the move)"
 
     def keep_solver_board(self) -> None:
         watch = self.solver.watch
@@ -221,6 +192,12 @@ class PlayScene:
                 self._after_change()
         elif event.key == pygame.K_h and not ctrl:
             self.hint()
+        elif event.key == pygame.K_c and not ctrl:
+            self.check()
+        elif event.key == pygame.K_u and not ctrl:
+            self.undo_to_mistake()
+        elif event.key == pygame.K_n and not ctrl:
+            self.app.open_new_level()
         elif event.key == pygame.K_r and not ctrl:
             self.restart()
         elif event.key == pygame.K_ESCAPE and self.solver.showing:
@@ -240,6 +217,8 @@ class PlayScene:
         for button in self.toolbar:
             if button.handle(event) and event.type != pygame.MOUSEMOTION:
                 return
+        if self.offering_undo and self.mistake_button.handle(event) and event.type != pygame.MOUSEMOTION:
+            return
         if event.type == pygame.MOUSEBUTTONDOWN and event.button in (1, 3):
             cell = self.layout.cell_at(event.pos)
             if cell is not None:
@@ -270,8 +249,8 @@ class PlayScene:
             self._hint_arrived()
             changed = True
         self.animating = self.solver.running or self.hints.thinking
-        self.toolbar[2].enabled = self.session.can_undo
-        self.toolbar[3].enabled = self.session.can_redo
+        self.undo_button.enabled = self.session.can_undo
+        self.redo_button.enabled = self.session.can_redo
         self.clock_changed = int(self.session.elapsed) != before
         if self.celebrate_until and time.monotonic() > self.celebrate_until:
             self.celebrate_until = 0.0          # the banner goes away: one more redraw
@@ -288,7 +267,7 @@ class PlayScene:
             bad: set = set()
             if not self.solver.showing:
                 bad = {cell for v in rules.provable_violations(self.puzzle, grid)
-                       if v.kind in ("touching", "bent", "too_long", "shape", "hint") for cell in v.cells}
+                       if v.kind in CELL_KINDS for cell in v.cells}
             self._derived = Derived(grid, rows, cols, fleet_lines(self.puzzle, grid), frozenset(bad),
                                     not self.solver.showing and rules.is_solved(self.puzzle, grid))
         return self._derived
@@ -297,7 +276,8 @@ class PlayScene:
         seen = self.derived()
         watch = self.solver.watch
         if watch is None:
-            return BoardPicture(self.puzzle, seen.grid, seen.rows, seen.cols, self.cursor, seen.bad,
+            return BoardPicture(self.puzzle, seen.grid, seen.rows, seen.cols, self.cursor,
+                                seen.bad | self.hints.wrong_cells(seen.grid),
                                 solved=seen.solved, highlight=self.hints.cells(seen.grid))
         return BoardPicture(self.puzzle, seen.grid, seen.rows, seen.cols, self.cursor, frozenset(),
                             dict(watch.reasons), watch.backtracked, watch.tried, watch.best_fleet(), watch.solved)
@@ -316,11 +296,13 @@ class PlayScene:
         pygame.draw.rect(surface, theme.panel, layout.toolbar)
         for button in self.toolbar:
             button.draw(surface, theme)
-        title = f"{self.title}  ({self.puzzle.rows}x{self.puzzle.cols})"
+        size = f"{self.puzzle.rows}x{self.puzzle.cols}"
+        title = self.title if size in self.title else f"{self.title}  ({size})"
         right = layout.toolbar.right - 12
         space = right - (self.toolbar[-1].rect.right + 16)
-        fonts.blit_text(surface, fonts.fit_text(title, 20, max(40, space)), 20, theme.text, bold=True,
-                        midright=(right, layout.toolbar.centery))
+        if space >= 40:
+            fonts.blit_text(surface, fonts.fit_text(title, 20, space, bold=True), 20, theme.text, bold=True,
+                            midright=(right, layout.toolbar.centery))
         draw_board(surface, layout, picture, theme)
         pygame.draw.rect(surface, theme.panel, layout.panel, border_radius=8)
         pygame.draw.rect(surface, theme.panel_edge, layout.panel, 1, border_radius=8)
@@ -356,6 +338,11 @@ class PlayScene:
         info = f"{state}time {minutes}:{seconds:02d}   moves {self.session.moves_made}"
         right = fonts.blit_text(surface, info, 18, theme.solved if self.session.solved else theme.text,
                                 bold=True, midright=(bar.right - 12, bar.centery))
+        if self.offering_undo:
+            self.mistake_button.rect = pygame.Rect(0, bar.y + 3, 190, bar.height - 6)
+            self.mistake_button.rect.right = right.left - 16
+            self.mistake_button.draw(surface, theme)
+            right = self.mistake_button.rect
         message = fonts.fit_text(self.message, 18, right.left - 30)
         fonts.blit_text(surface, message, 18, theme.text, midleft=(bar.x + 12, bar.centery))
 

@@ -1,0 +1,134 @@
+"""Check (C), the hint ladder with mistakes first, undo to the first mistake, and the end of a run."""
+
+import os
+import time
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")   # before pygame is imported
+
+import pygame  # noqa: E402
+import pytest  # noqa: E402
+
+from game import rules  # noqa: E402
+from game.puzzle import Cell  # noqa: E402
+from game.ui import solver_panel  # noqa: E402
+from game.ui.app import DEFAULT_LEVEL, App  # noqa: E402
+from tests.test_ui_play import cell_center, click, colours_in, press, slow_solver  # noqa: E402
+
+pytest.importorskip("solvers.logic")
+
+# The built-in level's answer: the ship cells (the given ones included).
+SHIPS = {(0, 0), (0, 1), (0, 2), (0, 4), (2, 0), (3, 0), (2, 2), (3, 2), (2, 5), (5, 1)}
+
+
+@pytest.fixture
+def app(tmp_path, monkeypatch):
+    monkeypatch.setenv("BATTLESHIPS_HOME", str(tmp_path / "home"))
+    window = App(window=(1100, 720))
+    assert window.open_level(DEFAULT_LEVEL)
+    window.pump()
+    yield window
+    if pygame.display.get_init():
+        window.shutdown()
+
+
+def wait_for_answer(app, seconds=10.0):
+    deadline = time.perf_counter() + seconds
+    while app.play.hints.thinking and time.perf_counter() < deadline:
+        app.pump()
+        time.sleep(0.005)
+    app.pump()
+    assert not app.play.hints.thinking
+
+
+def mark(app, cells, value):
+    """Each cell is one click's step, the way a player makes them."""
+    for r, c in cells:
+        assert app.play.session.set_cell(r, c, value)
+        app.play.session.end_merge()
+    app.pump()
+
+
+def outlined(app):
+    return app.play.picture().error_cells
+
+
+def test_check_outlines_a_planted_mistake_only(app):
+    mark(app, [(0, 0)], Cell.SHIP)
+    mark(app, [(5, 5)], Cell.SHIP)              # wrong, yet no rule is broken on the board yet
+    assert not rules.provable_violations(app.play.puzzle, app.play.session.grid)
+    press(app, pygame.K_c)
+    wait_for_answer(app)
+    assert outlined(app) == {(5, 5)}
+    assert "cannot be right" in app.play.message and "(outlined)" in app.play.message
+    assert app.theme.error in colours_in(app.screen, app.play.layout.cell_rect(5, 5))
+    assert app.theme.error not in colours_in(app.screen, app.play.layout.cell_rect(0, 0).inflate(-4, -4))
+    # Nothing of the answer leaks: no unknown cell changed, no other cell outlined.
+    assert sum(v == Cell.UNKNOWN for row in app.play.session.grid for v in row) == 36 - 5
+    mark(app, [(5, 5)], Cell.WATER)             # any edit makes the check stale
+    assert outlined(app) == set()
+
+
+def test_check_says_nothing_is_wrong_on_a_correct_partial_board(app):
+    mark(app, [(0, 0), (2, 2)], Cell.SHIP)
+    mark(app, [(1, 0), (4, 4), (5, 5)], Cell.WATER)
+    click(app, next(b for b in app.play.toolbar if b.label == "Check").rect.center)
+    wait_for_answer(app)
+    assert app.play.message == "No mistakes found so far" and outlined(app) == set()
+    assert not app.play.offering_undo
+
+
+def test_hint_names_the_mistake_first_then_undoes_to_before_it(app):
+    session = app.play.session
+    mark(app, [(0, 0)], Cell.SHIP)
+    good = session.grid
+    mark(app, [(5, 5)], Cell.SHIP)              # the first mistake
+    mark(app, [(0, 1)], Cell.SHIP)              # right, made on top of it
+    mark(app, [(4, 0), (4, 1)], Cell.WATER)
+    press(app, pygame.K_h)
+    wait_for_answer(app)
+    assert app.play.message.startswith("There is a mistake") and outlined(app) == set()
+    assert app.play.offering_undo
+    press(app, pygame.K_h)                       # second rung: where
+    assert outlined(app) == {(5, 5)} and app.play.message.startswith("Mistake")
+    app.draw()
+    button = app.play.mistake_button.rect
+    assert app.play.layout.status.contains(button)
+    click(app, button.center)                    # the status-line button
+    assert session.grid == good and session.cursor == 1
+    assert "before the first mistake" in app.play.message and not app.play.offering_undo
+    assert all(session.grid[r][c] in (Cell.UNKNOWN, Cell.SHIP if (r, c) in SHIPS else Cell.WATER)
+               for r in range(6) for c in range(6))
+    press(app, pygame.K_y, pygame.KMOD_CTRL)     # redo keeps the rest, one step at a time
+    assert session.grid[5][5] == Cell.SHIP and session.can_redo
+
+
+def test_third_hint_press_undoes_to_the_mistake(app):
+    session = app.play.session
+    mark(app, [(3, 3)], Cell.SHIP)               # column 4 has no ships: the judge proves it wrong
+    mark(app, [(0, 0)], Cell.SHIP)
+    for _ in range(3):
+        press(app, pygame.K_h)
+        wait_for_answer(app)
+    assert session.grid == session.start and session.cursor == 0
+
+
+def test_after_a_run_the_first_click_restores_the_marks_and_acts(app, monkeypatch):
+    monkeypatch.setattr(solver_panel, "make_stream",
+                        lambda name, puzzle, options, seed: slow_solver(puzzle, cells=6, pause=0))
+    session = app.play.session
+    mark(app, [(5, 5)], Cell.WATER)
+    panel = app.play.solver
+    panel.set_speed(0)
+    click(app, panel.run_button.rect.center)
+    deadline = time.perf_counter() + 5
+    while panel.running and time.perf_counter() < deadline:
+        app.pump()
+    assert panel.showing and not panel.running
+    click(app, cell_center(app, 4, 4))           # one click: marks back and the cell marked
+    assert not panel.showing and session.grid[4][4] == Cell.WATER and session.grid[5][5] == Cell.WATER
+    click(app, panel.run_button.rect.center)
+    deadline = time.perf_counter() + 5
+    while panel.running and time.perf_counter() < deadline:
+        app.pump()
+    press(app, pygame.K_z, pygame.KMOD_CTRL)      # likewise Undo
+    assert not panel.showing and session.grid[4][4] == Cell.UNKNOWN

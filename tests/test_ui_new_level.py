@@ -1,0 +1,115 @@
+"""The New puzzle dialog: a generation in a worker thread, Cancel, the saved level, the browser."""
+
+import os
+import time
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")   # before pygame is imported
+
+import pygame  # noqa: E402
+import pytest  # noqa: E402
+
+from game import levels, rules  # noqa: E402
+from game.settings import user_dir  # noqa: E402
+from game.ui import scene_new  # noqa: E402
+from game.ui.app import DEFAULT_LEVEL, App  # noqa: E402
+from game.ui.scene_new import NewLevelScene  # noqa: E402
+from tests.test_ui_play import click, press  # noqa: E402
+
+pytest.importorskip("solvers.generator")
+
+
+@pytest.fixture
+def app(tmp_path, monkeypatch):
+    monkeypatch.setenv("BATTLESHIPS_HOME", str(tmp_path / "home"))
+    window = App(window=(1100, 720))
+    assert window.open_level(DEFAULT_LEVEL)
+    window.pump()
+    yield window
+    if pygame.display.get_init():
+        window.shutdown()
+
+
+def button(scene, label):
+    return next(b for b in scene.buttons if b.label == label)
+
+
+def type_text(app, text):
+    for char in text:
+        key = pygame.K_BACKSPACE if char == "\b" else ord(char)
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode="" if char == "\b" else char,
+                                             scancode=0))
+    app.pump()
+
+
+def test_new_button_opens_the_dialog_and_a_6x6_easy_level_opens_unique(app):
+    from solvers.grading import count_solutions
+
+    click(app, next(b for b in app.play.toolbar if b.label == "New").rect.center)
+    dialog = app.overlay
+    assert isinstance(dialog, NewLevelScene)
+    click(app, button(dialog, "6x6").rect.center)
+    click(app, button(dialog, "Easy").rect.center)
+    type_text(app, "12\b34")                     # typing a seed turns "random" off
+    assert dialog.choice.seed == "134" and not dialog.choice.random_seed
+    first = app.play
+    click(app, button(dialog, "Generate").rect.center)
+    assert dialog.busy and app.animating and button(dialog, "Cancel")
+    deadline = time.perf_counter() + 20
+    while app.overlay is dialog and time.perf_counter() < deadline:
+        app.pump()                               # the window keeps running meanwhile
+        time.sleep(0.005)
+    assert app.overlay is None and app.play is not first
+    puzzle = app.play.puzzle
+    assert (puzzle.rows, puzzle.cols, puzzle.difficulty) == (6, 6, "easy")
+    assert count_solutions(puzzle, 2) == 1
+    assert "easy" in app.play.title and "easy" in pygame.display.get_caption()[0]
+    assert app.play.message.startswith("New 6x6 level, graded easy, seed 134")
+    saved = user_dir() / "generated" / "6x6-easy-134.bs"
+    assert app.play.path == saved and levels.load(saved) == puzzle
+    assert not rules.provable_violations(puzzle, app.play.session.grid)
+    app.open_browser()                           # the browser lists it under "Generated"
+    rows = app.overlay.list.rows
+    index = next(i for i, row in enumerate(rows) if row.value == saved)
+    assert any(row.value is None and row.label.startswith("Generated") for row in rows[:index])
+
+
+def test_cancel_drops_the_generation_and_the_game_stays(app, monkeypatch):
+    calls = []
+
+    def slow(size, difficulty, seed):
+        calls.append((size, difficulty, seed))
+        time.sleep(0.4)
+        return levels.load(DEFAULT_LEVEL)
+
+    monkeypatch.setattr(scene_new, "generate_level", slow)
+    first = app.play
+    app.open_new_level()
+    dialog = app.overlay
+    press(app, pygame.K_RETURN)                  # Enter generates (a random seed by default)
+    assert dialog.busy and dialog.choice.seed.isdigit()
+    started = time.perf_counter()
+    click(app, button(dialog, "Cancel").rect.center)
+    assert time.perf_counter() - started < 0.2 and not dialog.busy
+    assert app.overlay is dialog and "Cancelled" in dialog.error and "Cancelled" in app.play.message
+    time.sleep(0.6)                              # the stand-in finishes: its answer is not read
+    for _ in range(3):
+        app.pump()
+    assert app.play is first and calls and not (user_dir() / "generated").exists()
+    press(app, pygame.K_ESCAPE)
+    assert app.overlay is None
+
+
+def test_generator_errors_show_in_the_status_line(app, monkeypatch):
+    from solvers.generator import GeneratorError
+
+    def broken(size, difficulty, seed):
+        raise GeneratorError("no room for that fleet")
+
+    monkeypatch.setattr(scene_new, "generate_level", broken)
+    app.open_new_level()
+    dialog = app.overlay
+    dialog.generate()
+    deadline = time.perf_counter() + 5
+    while dialog.busy and time.perf_counter() < deadline:
+        app.pump()
+    assert "no room for that fleet" in app.play.message and app.overlay is dialog
