@@ -19,7 +19,7 @@ from typing import Generator, Iterator, Sequence
 
 from game import rules
 from game.puzzle import Cell, Coord, Grid, Move, Puzzle, initial_grid
-from solvers.common import verified
+from solvers.common import run_to_result, verified
 from solvers.events import Event, Progress, Reason, Result, SetCell, Status
 from solvers.logic_board import Analysis, Geometry, bits, geometry
 from solvers.logic_probe import Clock, Valid, find_contradiction, find_deep_contradiction, propagate
@@ -137,21 +137,30 @@ def next_deduction(puzzle: Puzzle, grid: Sequence[Sequence[Cell]], max_depth: in
 def find_mistake(puzzle: Puzzle, grid: Sequence[Sequence[Cell]]) -> Deduction | None:
     """Marks that disagree with the puzzle's solution (the moves clear them), or None.
 
-    Uses the engine's solution when it can finish the puzzle alone; otherwise only what the
-    rules can prove wrong on the board as it is.
+    Compares with the puzzle's one solution (the engine's at depth 1, else the exact
+    solver's); a puzzle with several solutions gets only what the rules can prove wrong.
     """
     problems = rules.provable_violations(puzzle, grid)
     if problems:
         return _mistake(problems[0].message, problems[0].cells)
-    outcome = solve(puzzle)
-    if not outcome.solved:
+    solution = _only_solution(puzzle)
+    if solution is None:
         return None
     wrong = [(r, c) for r, row in enumerate(grid) for c, value in enumerate(row)
-             if value != Cell.UNKNOWN and value != outcome.grid[r][c]]
+             if value != Cell.UNKNOWN and value != solution[r][c]]
     if not wrong:
         return None
     where = ", ".join(f"r{r + 1}c{c + 1}" for r, c in wrong[:5]) + (" ..." if len(wrong) > 5 else "")
     return _mistake(f"{len(wrong)} mark{'s are' if len(wrong) > 1 else ' is'} wrong: {where}", wrong)
+
+
+def _only_solution(puzzle: Puzzle) -> Grid | None:
+    outcome = solve(puzzle, max_depth=1)
+    if outcome.solved:
+        return outcome.grid
+    from solvers import forward  # the exact solver, only when deduction is not enough
+    result = run_to_result(forward.events(puzzle, trace=False, limit=2))
+    return result.solutions[0] if result.status is Status.SOLVED and len(result.solutions) == 1 else None
 
 
 def events(puzzle: Puzzle, *, trace: bool = True, max_depth: int = MAX_DEPTH, **_options) -> Iterator[Event]:
