@@ -36,7 +36,8 @@ class GeneratorError(ValueError):
 def default_fleet(rows: int, cols: int) -> Fleet:
     if rows == cols and rows in DEFAULT_FLEETS:
         return DEFAULT_FLEETS[rows]
-    raise GeneratorError(f"no default fleet for a {rows}x{cols} board: give one, e.g. {{4: 1, 3: 2, 2: 3, 1: 4}}")
+    raise GeneratorError(f"no default fleet for a {rows}x{cols} board: give one, e.g. "
+                         '{"4": 1, "3": 2, "2": 3, "1": 4}')
 
 
 def random_layout(rows: int, cols: int, fleet: Fleet, rng: random.Random) -> frozenset[Coord]:

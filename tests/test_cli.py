@@ -126,3 +126,19 @@ def test_usage_errors_exit_2(capsys):
     with pytest.raises(SystemExit) as caught:
         main.main(["solve"])
     assert caught.value.code == 2
+
+
+def test_generate_is_reproducible_unique_and_graded(capsys, tmp_path):
+    first, second = tmp_path / "a.bs", tmp_path / "b.bs"
+    assert main.main(["generate", "--rows", "6", "--difficulty", "easy", "--seed", "5", "-o", str(first)]) == 0
+    assert main.main(["generate", "--rows", "6", "--difficulty", "easy", "--seed", "5", "-o", str(second)]) == 0
+    assert first.read_text() == second.read_text()
+    capsys.readouterr()
+    code, records, _ = run(capsys, "check", str(first), "--json")
+    assert code == 0 and records[0]["status"] == "unique" and records[0]["difficulty"] == "easy"
+    assert isinstance(records[0]["redundant_hints"], list)
+
+
+def test_generate_without_a_fleet_for_an_odd_size_is_a_usage_error(capsys):
+    assert main.main(["generate", "--rows", "7"]) == 2
+    assert "no default fleet for a 7x7 board" in capsys.readouterr().err
