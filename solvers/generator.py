@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 import time
 from pathlib import Path
-from typing import Mapping
+from typing import Callable, Mapping
 
 from game.puzzle import DEFAULT_FLEETS, Cell, Coord, Fleet, Hint, Puzzle, make_fleet
 from solvers import logic
@@ -27,6 +27,10 @@ from solvers.logic_board import bits, geometry
 
 MAX_LAYOUT_TRIES = 2000
 COUNT_SECONDS = 5.0      # an exact count that takes longer is treated as "not shown unique"
+
+
+class GeneratorCancelled(Exception):
+    """The caller's ``cancelled()`` said stop: no level."""
 
 
 class GeneratorError(ValueError):
@@ -106,9 +110,12 @@ def _solvable(puzzle: Puzzle, level: int) -> bool:
     return logic.solve(puzzle, max_level=level).solved
 
 
-def _add_hints(base: Puzzle, ships: frozenset[Coord], level: int, rng: random.Random) -> Puzzle:
+def _add_hints(base: Puzzle, ships: frozenset[Coord], level: int, rng: random.Random,
+               cancelled: Callable[[], bool]) -> Puzzle:
     puzzle, grid = base, None
     while True:
+        if cancelled():
+            raise GeneratorCancelled()
         if level >= 4:
             outcome = logic.solve(puzzle, max_level=2, grid=grid)
             if outcome.solved or (_few_unknown(outcome.grid) and count_solutions(puzzle, 2, COUNT_SECONDS) == 1):
@@ -130,10 +137,13 @@ def _add_hints(base: Puzzle, ships: frozenset[Coord], level: int, rng: random.Ra
         grid = tuple(tuple(row) for row in board)
 
 
-def _remove_hints(puzzle: Puzzle, level: int, rng: random.Random, deadline: float | None) -> Puzzle:
+def _remove_hints(puzzle: Puzzle, level: int, rng: random.Random, deadline: float | None,
+                  cancelled: Callable[[], bool]) -> Puzzle:
     order = list(puzzle.hints)
     rng.shuffle(order)
     for cell in order:
+        if cancelled():
+            raise GeneratorCancelled()
         if deadline is not None and time.perf_counter() > deadline:
             break
         hints = dict(puzzle.hints)
@@ -148,14 +158,18 @@ def _remove_hints(puzzle: Puzzle, level: int, rng: random.Random, deadline: floa
 
 def generate(rows: int, cols: int, fleet: Mapping[int, int] | Fleet | None = None,
              difficulty: str | None = None, seed: int = 0, minimal: bool = False,
-             timeout: float | None = None, hide_tallies: int = 0) -> Puzzle:
+             timeout: float | None = None, hide_tallies: int = 0,
+             cancelled: Callable[[], bool] | None = None) -> Puzzle:
     """A unique, graded level. Same arguments, same level.
 
     ``difficulty`` None: hints are added until the puzzle is unique, then it is graded as it
     is (``minimal`` then removes every redundant hint first). With a difficulty, layouts are
     tried until one lands on that grade; if ``timeout`` seconds pass first, the closest level
-    found is returned with its true grade in ``difficulty``.
+    found is returned with its true grade in ``difficulty``. ``cancelled`` is polled between
+    steps (a fraction of a second apart on boards up to 15x15); when it returns True the
+    generator raises :class:`GeneratorCancelled`.
     """
+    cancelled = cancelled or (lambda: False)
     if difficulty is not None and difficulty not in GRADE_LEVEL:
         raise GeneratorError(f"unknown difficulty {difficulty!r}; choose from {', '.join(GRADES)}")
     fleet = make_fleet(fleet.items() if isinstance(fleet, Mapping) else fleet) if fleet else default_fleet(rows, cols)
@@ -170,9 +184,9 @@ def generate(rows: int, cols: int, fleet: Mapping[int, int] | Fleet | None = Non
         row_tallies, col_tallies = _tallies(rows, cols, ships, hide_tallies, rng)
         base = Puzzle(rows, cols, row_tallies, col_tallies, fleet, {})
         level = target if target is not None else 4
-        puzzle = _add_hints(base, ships, level, rng)
+        puzzle = _add_hints(base, ships, level, rng, cancelled)
         if target is not None or minimal:
-            puzzle = _remove_hints(puzzle, level, rng, deadline)
+            puzzle = _remove_hints(puzzle, level, rng, deadline, cancelled)
         measured = grade(puzzle)
         miss = abs(GRADE_LEVEL[measured] - (target or GRADE_LEVEL[measured]))
         if best is None or miss < best[0]:

@@ -99,3 +99,17 @@ def test_the_shipped_pack_is_unique_and_graded():
         assert count_solutions(puzzle, 2) == 1, path
         if puzzle.difficulty in GRADES and puzzle.rows * puzzle.cols <= 225:
             assert grade(puzzle) == puzzle.difficulty, path
+
+
+def test_generation_can_be_cancelled_between_steps():
+    from solvers.generator import GeneratorCancelled, generate
+
+    polls = []
+
+    def cancelled():
+        polls.append(1)
+        return len(polls) > 3
+
+    with pytest.raises(GeneratorCancelled):
+        generate(10, 10, difficulty="hard", seed=1, cancelled=cancelled)
+    assert len(polls) == 4

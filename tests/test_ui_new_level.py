@@ -76,9 +76,10 @@ def test_new_button_opens_the_dialog_and_a_6x6_easy_level_opens_unique(app):
 def test_cancel_drops_the_generation_and_the_game_stays(app, monkeypatch):
     calls = []
 
-    def slow(size, difficulty, seed):
+    def slow(size, difficulty, seed, cancelled=None):
         calls.append((size, difficulty, seed))
         time.sleep(0.4)
+        calls.append(cancelled())                  # by now the worker has been told to stop
         return levels.load(DEFAULT_LEVEL)
 
     monkeypatch.setattr(scene_new, "generate_level", slow)
@@ -94,7 +95,7 @@ def test_cancel_drops_the_generation_and_the_game_stays(app, monkeypatch):
     time.sleep(0.6)                              # the stand-in finishes: its answer is not read
     for _ in range(3):
         app.pump()
-    assert app.play is first and calls and not (user_dir() / "generated").exists()
+    assert app.play is first and calls[-1] is True and not (user_dir() / "generated").exists()
     press(app, pygame.K_ESCAPE)
     assert app.overlay is None
 
@@ -102,7 +103,7 @@ def test_cancel_drops_the_generation_and_the_game_stays(app, monkeypatch):
 def test_generator_errors_show_in_the_status_line(app, monkeypatch):
     from solvers.generator import GeneratorError
 
-    def broken(size, difficulty, seed):
+    def broken(size, difficulty, seed, cancelled=None):
         raise GeneratorError("no room for that fleet")
 
     monkeypatch.setattr(scene_new, "generate_level", broken)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import random
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,11 +48,12 @@ def fleet_text(fleet: Fleet) -> str:
     return ", ".join(parts)
 
 
-def generate_level(size: int, difficulty: str, seed: int) -> Puzzle:
+def generate_level(size: int, difficulty: str, seed: int, cancelled=None) -> Puzzle:
     """The generator call (a seam: tests replace it with a slow stand-in to test Cancel)."""
     from solvers.generator import generate
 
-    return generate(size, size, difficulty=difficulty, seed=seed, timeout=GENERATE_SECONDS)
+    return generate(size, size, difficulty=difficulty, seed=seed, timeout=GENERATE_SECONDS,
+                    cancelled=cancelled)
 
 
 def _free_path(path: Path, puzzle: Puzzle) -> Path:
@@ -98,6 +100,7 @@ class NewLevelScene:
         self.started = 0.0
         self.asked = ""                       # "10x10 hard, seed 123" while generating
         self._run: SolverRun | None = None
+        self._cancel_flag = threading.Event()
         self._outcome: Outcome | None = None     # the worker's answer, once read
         self._sync()
         self.relayout(app.window_size)
@@ -164,11 +167,16 @@ class NewLevelScene:
         self.error = ""
         self.asked = f"{size}x{size} {difficulty}, seed {seed}"
 
+        cancel_flag = threading.Event()
+        self._cancel_flag = cancel_flag
+
         def stream() -> Iterator[Outcome]:
-            from solvers.generator import GeneratorError
+            from solvers.generator import GeneratorCancelled, GeneratorError
 
             try:
-                yield Outcome(generate_level(size, difficulty, seed))
+                yield Outcome(generate_level(size, difficulty, seed, cancelled=cancel_flag.is_set))
+            except GeneratorCancelled:
+                return
             except GeneratorError as error:
                 yield Outcome(None, str(error))
 
@@ -182,6 +190,7 @@ class NewLevelScene:
         if self._run is None:
             self.app.close_overlay()
             return
+        self._cancel_flag.set()           # the worker stops at its next step and ends
         self._run.stop(timeout=0.0)
         self._run = None
         self._outcome = None
