@@ -10,8 +10,9 @@ The textbook algorithm, kept recognisable:
 
 "Breaks no rule" is checked *incrementally*, looking only at what the new cell changes:
 
-- tallies: its row and column may not go over their tally, nor (for water) be left unable
-  to reach it with the cells still to fill;
+- tallies: its row and column may not go over their tally, nor be left unable to reach it
+  with the cells still to fill: a row counts only the cells still to fill whose column can
+  take another ship, and every later row's tally must not exceed the number of such columns;
 - touching: a ship cell may not touch an earlier ship cell diagonally;
 - hints: a hint cell keeps its value, and the cells a hint's shape decides (a ``top`` needs
   ship below and water around...) take that value; a ``middle`` needs ship on both sides
@@ -89,6 +90,14 @@ class _Backtracker:
         self.grid = [[Cell.UNKNOWN] * self.cols for _ in range(self.rows)]
         self.row_ships = [0] * self.rows
         self.col_ships = [0] * self.cols
+        # columns that can still take a ship, and the largest tally among the rows below each row
+        self.open_cols = sum(1 for t in puzzle.col_tallies if t is None or t > 0)
+        self.max_tally_below = [0] * self.rows
+        self.open_rows_below = [0] * self.rows       # rows below that can take a ship at all
+        for r in range(self.rows - 2, -1, -1):
+            below = puzzle.row_tallies[r + 1]
+            self.max_tally_below[r] = max(self.max_tally_below[r + 1], below if below is not None else 0)
+            self.open_rows_below[r] = self.open_rows_below[r + 1] + (below is None or below > 0)
         self.fleet = puzzle.fleet_counts
         self.closed = {length: 0 for length in self.fleet}
         self.middles = {cell for cell, hint in puzzle.hints.items() if hint is Hint.MIDDLE}
@@ -145,6 +154,9 @@ class _Backtracker:
                 return False
             if col_tally is not None and self.col_ships[c] + 1 > col_tally:
                 return False
+            if col_tally is not None and self.col_ships[c] + 1 == col_tally \
+                    and self.max_tally_below[r] > self.open_cols - 1:
+                return False                         # filling this column starves a later row
             if r > 0 and ((c > 0 and grid[r - 1][c - 1] == Cell.SHIP)
                           or (c + 1 < self.cols and grid[r - 1][c + 1] == Cell.SHIP)):
                 return False
@@ -152,13 +164,18 @@ class _Backtracker:
             if self._run(r, c, 0, -1) + 1 > longest or self._run(r, c, -1, 0) + 1 > longest:
                 return False
         else:
-            if row_tally is not None and self.row_ships[r] + (self.cols - 1 - c) < row_tally:
+            if row_tally is not None and self.row_ships[r] + self._open_cells_after(r, c) < row_tally:
                 return False
-            if col_tally is not None and self.col_ships[c] + (self.rows - 1 - r) < col_tally:
+            if col_tally is not None and self.col_ships[c] + self.open_rows_below[r] < col_tally:
                 return False
         if r > 0 and (r - 1, c) in self.middles and not self._middle_fits(r - 1, c, value):
             return False
         return True
+
+    def _open_cells_after(self, r: int, c: int) -> int:
+        """Cells right of (r, c) in its row whose column can still take a ship."""
+        tallies, ships = self.puzzle.col_tallies, self.col_ships
+        return sum(1 for k in range(c + 1, self.cols) if tallies[k] is None or ships[k] < tallies[k])
 
     def _middle_fits(self, r: int, c: int, below: Cell) -> bool:
         """A middle piece at (r, c), now that the cell below it gets ``below``."""
@@ -219,6 +236,8 @@ class _Backtracker:
         if value == Cell.SHIP:
             self.row_ships[r] += 1
             self.col_ships[c] += 1
+            if self.col_ships[c] == self.puzzle.col_tallies[c]:
+                self.open_cols -= 1
         for length in closes:
             self.closed[length] += 1
         self.guesses += not forced
@@ -230,6 +249,8 @@ class _Backtracker:
 
     def _unset(self, r: int, c: int, closes: list[int], forced: bool) -> Iterator[Event]:
         if self.grid[r][c] == Cell.SHIP:
+            if self.col_ships[c] == self.puzzle.col_tallies[c]:
+                self.open_cols += 1
             self.row_ships[r] -= 1
             self.col_ships[c] -= 1
         for length in closes:
