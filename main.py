@@ -60,6 +60,10 @@ def _add_bench(sub) -> None:
     bench.add_argument("--csv", metavar="FILE", help="where to write the rows (default bench-<solver>.csv)")
     bench.add_argument("--runner", action="store_true",
                        help="measure the thread runner instead: stop latency and memory over a million events")
+    bench.add_argument("--generate", metavar="RxC", help="measure the generator instead, e.g. 10x10")
+    bench.add_argument("--count", type=int, default=10, help="levels to generate (with --generate)")
+    bench.add_argument("--difficulty", choices=("easy", "medium", "hard", "expert"), help="with --generate")
+    bench.add_argument("--fleet", help="with --generate: ship length -> count as JSON")
 
 
 def _add_generate(sub) -> None:
@@ -163,6 +167,10 @@ def cmd_bench(args) -> int:
         from solvers import runner_bench
 
         return runner_bench.main()
+    if args.generate:
+        from solvers import generator_bench
+
+        return generator_bench.main(args.generate, args.count, args.difficulty, args.fleet, args.seed)
     if not args.paths:
         print("bench: give at least one PATH (or --runner)", file=sys.stderr)
         return EXIT_USAGE
