@@ -19,3 +19,22 @@ def corpus_dir() -> Path:
 def private_user_folder(tmp_path_factory, monkeypatch):
     """Tests never read the user's settings or write to the user's progress folder."""
     monkeypatch.setenv("BATTLESHIPS_HOME", str(tmp_path_factory.mktemp("user")))
+
+
+@pytest.fixture
+def app(tmp_path, monkeypatch):
+    """The window, headless, on the built-in first level (for the tests/test_ui_*.py files)."""
+    import os
+
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    import pygame
+
+    from game.ui.app import DEFAULT_LEVEL, App
+
+    monkeypatch.setenv("BATTLESHIPS_HOME", str(tmp_path / "home"))
+    window = App(window=(1100, 720))
+    assert window.open_level(DEFAULT_LEVEL)
+    window.pump()
+    yield window
+    if pygame.display.get_init():
+        window.shutdown()

@@ -11,24 +11,12 @@ import pytest  # noqa: E402
 from game import rules  # noqa: E402
 from game.puzzle import Cell  # noqa: E402
 from game.ui import solver_panel  # noqa: E402
-from game.ui.app import DEFAULT_LEVEL, App  # noqa: E402
 from tests.test_ui_play import cell_center, click, colours_in, press, slow_solver  # noqa: E402
 
 pytest.importorskip("solvers.logic")
 
 # The built-in level's answer: the ship cells (the given ones included).
 SHIPS = {(0, 0), (0, 1), (0, 2), (0, 4), (2, 0), (3, 0), (2, 2), (3, 2), (2, 5), (5, 1)}
-
-
-@pytest.fixture
-def app(tmp_path, monkeypatch):
-    monkeypatch.setenv("BATTLESHIPS_HOME", str(tmp_path / "home"))
-    window = App(window=(1100, 720))
-    assert window.open_level(DEFAULT_LEVEL)
-    window.pump()
-    yield window
-    if pygame.display.get_init():
-        window.shutdown()
 
 
 def wait_for_answer(app, seconds=10.0):

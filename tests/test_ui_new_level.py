@@ -11,22 +11,11 @@ import pytest  # noqa: E402
 from game import levels, rules  # noqa: E402
 from game.settings import user_dir  # noqa: E402
 from game.ui import scene_new  # noqa: E402
-from game.ui.app import DEFAULT_LEVEL, App  # noqa: E402
+from game.ui.app import DEFAULT_LEVEL  # noqa: E402
 from game.ui.scene_new import NewLevelScene  # noqa: E402
 from tests.test_ui_play import click, press  # noqa: E402
 
 pytest.importorskip("solvers.generator")
-
-
-@pytest.fixture
-def app(tmp_path, monkeypatch):
-    monkeypatch.setenv("BATTLESHIPS_HOME", str(tmp_path / "home"))
-    window = App(window=(1100, 720))
-    assert window.open_level(DEFAULT_LEVEL)
-    window.pump()
-    yield window
-    if pygame.display.get_init():
-        window.shutdown()
 
 
 def button(scene, label):

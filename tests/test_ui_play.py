@@ -16,17 +16,6 @@ from game.ui.panel_views import fleet_placement  # noqa: E402
 from solvers.events import Progress, Reason, Result, SetCell, Status  # noqa: E402
 
 
-@pytest.fixture
-def app(tmp_path, monkeypatch):
-    monkeypatch.setenv("BATTLESHIPS_HOME", str(tmp_path / "home"))
-    window = App(window=(1100, 720))
-    assert window.open_level(DEFAULT_LEVEL)
-    window.pump()
-    yield window
-    if pygame.display.get_init():
-        window.shutdown()
-
-
 def cell_center(app, r, c):
     return app.play.layout.cell_rect(r, c).center
 
