@@ -54,6 +54,23 @@ class Hint(str, Enum):
     def is_ship(self) -> bool:
         return self is not Hint.WATER
 
+    def fits(self, length: int, horizontal: bool, index: int) -> bool:
+        """Whether a ship of ``length`` lying across (or down) shows this hint at its ``index``-th cell."""
+        last = length - 1
+        if self is Hint.WATER:
+            return False
+        if self is Hint.SHIP:
+            return True
+        if self is Hint.SUB:
+            return length == 1
+        if self is Hint.MIDDLE:
+            return 0 < index < last
+        if length == 1:
+            return False
+        if self in (Hint.TOP, Hint.BOTTOM):
+            return not horizontal and index == (0 if self is Hint.TOP else last)
+        return horizontal and index == (0 if self is Hint.LEFT else last)
+
 
 # Where a ship hint says the ship continues (d_row, d_col), and where it says it does not.
 HINT_CONTINUES: Mapping[Hint, tuple[Coord, ...]] = MappingProxyType({

@@ -48,28 +48,6 @@ class Penalties:
                 + TALLY_WEIGHT * self.tallies)
 
 
-def _shape_allows(hint: Hint, ship: Ship, index: int) -> bool:
-    """Does ``ship`` covering a hint at its ``index``-th cell show the hint's shape?"""
-    last = ship.length - 1
-    if hint is Hint.SHIP:
-        return True
-    if hint is Hint.SUB:
-        return ship.length == 1
-    if hint is Hint.MIDDLE:
-        return 0 < index < last
-    if ship.length == 1:
-        return False
-    if hint is Hint.TOP:
-        return not ship.horizontal and index == 0
-    if hint is Hint.BOTTOM:
-        return not ship.horizontal and index == last
-    if hint is Hint.LEFT:
-        return ship.horizontal and index == 0
-    if hint is Hint.RIGHT:
-        return ship.horizontal and index == last
-    return False
-
-
 def _ship_zone(ship: Ship, rows: int, cols: int) -> set[Coord]:
     """The ship's cells and their eight neighbours inside the board."""
     zone = set()
@@ -102,7 +80,7 @@ def _fits(puzzle: Puzzle, ship: Ship, ship_hints: dict[Coord, Hint]) -> bool:
         hint = puzzle.hints.get(cell)
         if hint is Hint.WATER:
             return False
-        if hint is not None and not _shape_allows(hint, ship, index):
+        if hint is not None and not hint.fits(ship.length, ship.horizontal, index):
             return False
     row_need = {r: sum(1 for rr, _ in cells if rr == r) for r, _ in cells}
     col_need = {c: sum(1 for _, cc in cells if cc == c) for _, c in cells}

@@ -101,3 +101,13 @@ def test_wrong_board_shape_is_refused():
 
     with pytest.raises(ValueError):
         rules.violations(puzzle(), grid_from_strings(["###"]))
+
+
+def test_hint_shapes_fit_exactly_the_right_ship_cells():
+    assert Hint.TOP.fits(3, horizontal=False, index=0) and not Hint.TOP.fits(3, horizontal=True, index=0)
+    assert Hint.BOTTOM.fits(2, horizontal=False, index=1) and not Hint.BOTTOM.fits(2, horizontal=False, index=0)
+    assert Hint.LEFT.fits(4, horizontal=True, index=0) and Hint.RIGHT.fits(4, horizontal=True, index=3)
+    assert Hint.MIDDLE.fits(3, horizontal=True, index=1) and not Hint.MIDDLE.fits(2, horizontal=True, index=1)
+    assert Hint.SUB.fits(1, horizontal=True, index=0) and not Hint.SUB.fits(2, horizontal=True, index=0)
+    assert Hint.SHIP.fits(5, horizontal=False, index=2) and not Hint.WATER.fits(1, horizontal=True, index=0)
+    assert not Hint.TOP.fits(1, horizontal=False, index=0)
