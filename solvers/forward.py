@@ -9,17 +9,27 @@ branches, so that no solution is ever found twice (solution counting relies on i
 - a length with one ship left: one branch per placement of it;
 - an unknown cell: one branch per placement covering it, plus one where it is water.
 
-The choice with the fewest branches wins. At every node (near the root only, on large
-boards) failed-literal probing ("shaving") tries each alive placement: one whose placing
-leads to a contradiction is removed. Optionally the search restarts with a doubled budget
-and shuffled branch orders (against heavy tails); solutions found twice across restarts
-are counted once, and the last run always finishes.
+The choice with the fewest branches per conflict weight wins (dom/wdeg): every dead end
+adds one to the weight of the rows and columns of its decision and of the line (or cells)
+whose constraint failed (``propagate(..., blame=...)``), so the search turns to the lines
+that keep failing instead of repeating one bad early choice. Only the order changes: the
+branches of a choice stay exhaustive and exclusive. At every node (near the root only, on
+large boards and on dense ones without hints) failed-literal probing ("shaving") tries each
+alive placement: one whose placing leads to a contradiction is removed. Optionally the
+search restarts with a doubled budget and shuffled branch orders (against heavy tails);
+solutions found twice across restarts are counted once, and the last run always finishes.
 
 Roads not taken (measured on the 303 hard rubin instances and the dense MiniZinc ones):
 probing cells (ship/water) instead of placements found about 10x fewer contradictions; exact
 per-line reasoning (the CP "regular constraint", by dynamic programming) removed <1% of
 the dead ends for its cost; branching on the fullest line, or on the lowest-numbered ship
-of the longest length, did no better than the fewest-branches rule.
+of the longest length, did no better than the fewest-branches rule. With conflict weights
+(measured on the 39 MiniZinc boards, limit=2): restarts (shuffled or not, weights kept),
+the water branch first, and weighing probe failures too moved which boards were hard more
+than how many; two searches taking turns (water branch last / first, first answer wins)
+decided 27 of 39 within 10 s but only 18 within 2 s (each search alone: 26, 19). None was kept.
+Still undecided within 10 s: 13 of the 39, among them the one unique board (15_15_7_0),
+whose proof of uniqueness needs a complete search.
 
 ``events(puzzle, trace=..., limit=n)`` finds up to ``limit`` solutions; ``limit=2`` proves
 uniqueness. Statistics: ``nodes`` (decisions tried), ``backtracks`` (decisions that failed
@@ -48,6 +58,10 @@ HEARTBEAT_SECONDS = 0.02
 # only near the root.
 SHAVE_EVERYWHERE_UP_TO = 700            # alive placements at the root
 SHAVE_DEPTH_LARGE = 1
+# ... and on dense boards without hints (over 30% ship cells, like the MiniZinc ones) only near the
+# root too, whatever their size: there a probe is dear and the conflict weights of many cheap
+# nodes find the way better (MiniZinc, limit=2: 23 of 39 decided within 2 s against 19).
+DENSE_SHARE = 0.3
 RESTART_FIRST_BUDGET = 2000             # nodes + probes of the first run; doubled at each restart
 
 Branch = tuple[int, int, tuple[int, ...], str]   # ship cells, water cells, placements to place, meaning
@@ -61,7 +75,8 @@ def events(puzzle: Puzzle, *, trace: bool = True, limit: int = 1, shave_depth: i
     from the board, see above; ``-1``: no probing at all). ``restarts``: rerun from the root
     with a doubled budget and branch orders shuffled by ``rng`` (default ``random.Random(0)``);
     the last run always completes. Off by default: on the dense MiniZinc boards it decided
-    fewer puzzles within 2 s (13 of 39 against 17 without).
+    fewer puzzles (13 of 39 within 2 s against 17 without; with conflict weights, 21 of 39
+    within 5 s against 25).
     """
     yield from _Search(puzzle, trace, max(1, limit), shave_depth, restarts, rng or random.Random(0)).run()
 
@@ -98,6 +113,9 @@ class _Search:
         # What the trace has shown so far (the window's board), to emit undo and final moves.
         self.shown_ship = self.model.hint_ship
         self.shown_water = self.model.hint_water
+        # Conflict weights (dom/wdeg): how often each row and column took part in a dead end.
+        self.row_weight = [1] * self.model.geo.rows
+        self.col_weight = [1] * self.model.geo.cols
 
     # -- the run ---------------------------------------------------------------------------
     def run(self) -> Iterator[Event]:
@@ -105,7 +123,7 @@ class _Search:
         state = root_state(self.model, log)
         yield from self._show_log(log, 0)
         if state is not None and self.shave_depth is None:
-            few = state.alive.bit_count() <= SHAVE_EVERYWHERE_UP_TO
+            few = state.alive.bit_count() <= SHAVE_EVERYWHERE_UP_TO and not self._dense_without_hints()
             self.shave_depth = self.model.geo.rows * self.model.geo.cols if few else SHAVE_DEPTH_LARGE
         if state is not None and self.shave_depth >= 0:
             state = yield from self._shave(state, 0)
@@ -153,12 +171,14 @@ class _Search:
                 log = []
                 yield from self._show(ship, Cell.SHIP, Reason.GUESS, meaning, depth + 1)
                 yield from self._show(water, Cell.WATER, Reason.GUESS, meaning, depth + 1)
-            child = propagate(self.model, state, ship=ship, water=water, places=places, log=log)
+            blame: list = []
+            child = propagate(self.model, state, ship=ship, water=water, places=places, log=log, blame=blame)
             yield from self._show_log(log, depth + 1)
             if child is not None and depth + 1 <= self.shave_depth:
                 child = yield from self._shave(child, depth + 1)
             if child is None:
                 stats["backtracks"] += 1
+                self._blame(blame, ship | water)
             else:
                 stats["propagated"] += ((child.ship | child.water) & ~known & ~(ship | water)).bit_count()
                 yield from self._search(child, depth + 1)
@@ -168,18 +188,52 @@ class _Search:
                 yield from self._show((self.shown_ship | self.shown_water) & ~known, Cell.UNKNOWN,
                                       Reason.BACKTRACK, "undo", depth)
 
+    def _dense_without_hints(self) -> bool:
+        puzzle = self.puzzle
+        return not puzzle.hints and puzzle.ship_cells > DENSE_SHARE * puzzle.rows * puzzle.cols
+
     def _record(self, solution: int) -> None:
         if solution not in self.seen:                # probes and restarts may meet a solution again
             self.seen.add(solution)
             self.solutions.append(solution)
 
+    def _blame(self, blame: list, decision: int) -> None:
+        """Weigh a dead end: the lines of the failed decision, and the constraint that failed."""
+        self._bump(decision)
+        if not blame:
+            return
+        kind, value = blame[0]
+        if kind == "row":
+            self.row_weight[value] += 1
+        elif kind == "col":
+            self.col_weight[value] += 1
+        elif kind == "cells":
+            self._bump(value)
+
+    def _bump(self, mask: int) -> None:
+        """One more conflict for every row and column that ``mask`` touches."""
+        geo = self.model.geo
+        rows: set[int] = set()
+        cols: set[int] = set()
+        for i in bit_indices(mask):
+            r, c = geo.coord(i)
+            rows.add(r)
+            cols.add(c)
+        for r in rows:
+            self.row_weight[r] += 1
+        for c in cols:
+            self.col_weight[c] += 1
+
     def _branches(self, state: State) -> list[Branch]:
-        """The most constrained choice's branches (see the module docstring)."""
+        """The most constrained choice's branches (see the module docstring): fewest branches
+        divided by the conflict weight of the choice's row and column."""
         geo = self.model.geo
         placements = geo.placements
         alive = state.alive
+        stride = geo.stride
+        row_weight, col_weight = self.row_weight, self.col_weight
         best: int | None = None           # placement set of the best choice so far
-        best_size = 1 << 30
+        best_score = float("inf")
         best_cell = 0
         unplaced = state.ship & ~state.placed
         while unplaced:
@@ -189,19 +243,24 @@ class _Search:
             for i in bit_indices(segment):
                 cover &= geo.covering[i]
             size = cover.bit_count()
-            if size < best_size:
-                best, best_size = cover, size
+            r, c = divmod((segment & -segment).bit_length() - 1, stride)
+            score = size / (row_weight[r] + col_weight[c]) if size > 1 else -1.0
+            if score < best_score:
+                best, best_score = cover, score
+        # The last ship of a length concerns every line: weighed by the average line.
+        average = sum(row_weight) / len(row_weight) + sum(col_weight) / len(col_weight)
         for li, left in enumerate(state.counts):
             if left == 1:
                 options = alive & geo.length_sets[li]
-                size = options.bit_count()
-                if size < best_size:
-                    best, best_size = options, size
-        if best_size > 2:
-            for i in bit_indices(state.unknown(geo)):
-                size = (alive & geo.covering[i]).bit_count() + 1
-                if size < best_size:
-                    best, best_size, best_cell = alive & geo.covering[i], size, 1 << i
+                score = options.bit_count() / average
+                if score < best_score:
+                    best, best_score = options, score
+        for i in bit_indices(state.unknown(geo)):
+            r, c = divmod(i, stride)
+            over = alive & geo.covering[i]
+            score = (over.bit_count() + 1) / (row_weight[r] + col_weight[c])
+            if score < best_score:
+                best, best_score, best_cell = over, score, 1 << i
         branches: list[Branch] = []
         for p in bit_indices(best or 0):
             pl = placements[p]

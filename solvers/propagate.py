@@ -21,6 +21,9 @@ impossible (failure is a value: no exceptions). The deductions, cheapest first:
   every halo holds are water.
 
 With a ``log`` list, every change is recorded as ``(mask, value, detail)`` for the trace.
+With a ``blame`` list, a failure appends what failed, for conflict-directed branching:
+``("row", index)``, ``("col", index)``, ``("cells", mask)`` or ``("length", length index)``
+(only the commonest failures say; the others append nothing).
 """
 
 from __future__ import annotations
@@ -39,11 +42,13 @@ def _line_name(is_row: bool, index: int) -> str:
 
 def propagate(model: Model, state: State, *, ship: int = 0, water: int = 0,
               places: Iterable[int] = (), kill: int = 0, log: Log | None = None,
-              place_detail: str = "decision", all_lines: bool = False) -> State | None:
+              place_detail: str = "decision", all_lines: bool = False,
+              blame: list | None = None) -> State | None:
     """Set ``ship``/``water`` cells, place ``places`` and remove the placements in ``kill``
     (a placement set), then deduce to a fixpoint. The caller logs its own changes; ``log``
     receives the deductions.
 
+    ``blame``: receives what failed, if it fails (see the module docstring).
     ``all_lines``: look at every line's tally and every cell's coverage, not only what
     changed (for a state that is not itself a fixpoint, like the start).
     """
@@ -131,6 +136,8 @@ def propagate(model: Model, state: State, *, ship: int = 0, water: int = 0,
             around = ((new_ship << (stride + 1)) | (new_ship << (stride - 1)) | (new_ship >> (stride + 1))
                       | (new_ship >> (stride - 1))) & board
             if around & s_ship:
+                if blame is not None:
+                    blame.append(("cells", around & s_ship))
                 return None
             new = around & ~s_water
             if new:
@@ -145,6 +152,8 @@ def propagate(model: Model, state: State, *, ship: int = 0, water: int = 0,
                 unknown = mask & ~(s_ship | s_water)
                 free = unknown.bit_count()
                 if ships > tally or ships + free < tally:
+                    if blame is not None:
+                        blame.append(("row" if is_row else "col", index))
                     return None
                 if free:
                     if ships == tally:
@@ -175,6 +184,8 @@ def propagate(model: Model, state: State, *, ship: int = 0, water: int = 0,
             options = alive & length_sets[li]
             found = options.bit_count()
             if found < left:
+                if blame is not None:
+                    blame.append(("length", li))
                 return None
             if found == left:
                 name = ship_name(lengths[li])
@@ -198,6 +209,8 @@ def propagate(model: Model, state: State, *, ship: int = 0, water: int = 0,
                 m ^= low
             found = cover.bit_count()
             if not found:
+                if blame is not None:
+                    blame.append(("cells", segment))
                 return None
             if cover & seen_covers:
                 distinct = False

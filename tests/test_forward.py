@@ -330,3 +330,17 @@ def test_restarts_count_every_solution_once(monkeypatch):
             assert replay(initial_grid(puzzle), stream) == result.grid
         restarted += result.stats["restarts"]
     assert restarted > 0
+
+
+def test_a_failed_propagation_names_the_line_that_failed():
+    # The conflict weights of the branching rule come from here.
+    from solvers.board import compile_puzzle
+    from solvers.propagate import propagate
+    puzzle = Puzzle(4, 4, (0, 2, 1, 1), (1, 1, 1, 1), ((2, 1), (1, 2)))
+    model = compile_puzzle(puzzle)
+    blame: list = []
+    assert propagate(model, model.start, ship=model.geo.bit(0, 0), blame=blame) is None
+    assert blame == [("row", 0)]                       # a ship in a row whose tally is 0
+    blame.clear()
+    assert propagate(model, model.start, all_lines=True, blame=blame) is not None
+    assert blame == []                                 # no failure, no blame
