@@ -167,22 +167,6 @@ class State:
         return not any(self.counts)
 
 
-def _fits_hint(p: Placement, position: int, hint: Hint) -> bool:
-    """Whether placement ``p``, covering a hint cell at ``position`` along it, has the hint's shape."""
-    last = p.length - 1
-    if hint is Hint.SHIP:
-        return True
-    if hint is Hint.SUB:
-        return p.length == 1
-    if hint is Hint.MIDDLE:
-        return 0 < position < last
-    if p.length == 1:
-        return False
-    if hint in (Hint.TOP, Hint.BOTTOM):
-        return not p.horizontal and position == (0 if hint is Hint.TOP else last)
-    return p.horizontal and position == (0 if hint is Hint.LEFT else last)
-
-
 @dataclass(frozen=True)
 class Model:
     """A puzzle compiled for search: its geometry, known tallies and the start state."""
@@ -232,7 +216,7 @@ def compile_puzzle(puzzle: Puzzle) -> Model:
         for p in geo.placements:
             if p.cells & b:
                 position = abs(r - p.row) + abs(c - p.col)
-                if not _fits_hint(p, position, hint):
+                if not hint.fits(p.length, p.horizontal, position):
                     alive &= ~(1 << p.index)
         for dr, dc in HINT_CONTINUES.get(hint, ()):
             if puzzle.inside(r + dr, c + dc):

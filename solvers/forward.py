@@ -33,8 +33,8 @@ whose proof of uniqueness needs a complete search.
 
 ``events(puzzle, trace=..., limit=n)`` finds up to ``limit`` solutions; ``limit=2`` proves
 uniqueness. Statistics: ``nodes`` (decisions tried), ``backtracks`` (decisions that failed
-at once: the dead ends of the tree), ``propagated`` (cells set by deduction after a
-decision or probe), ``max_depth``, ``probes`` and ``probe_failures`` (shaving), ``restarts``,
+at once: the dead ends of the tree), ``propagated`` (cells set by deduction, at the root
+or after a decision or probe), ``max_depth``, ``probes`` and ``probe_failures`` (shaving), ``restarts``,
 ``solutions``.
 """
 
@@ -121,6 +121,9 @@ class _Search:
     def run(self) -> Iterator[Event]:
         log: Log | None = [] if self.trace else None
         state = root_state(self.model, log)
+        if state is not None:       # cells the root deductions settled count as propagated too
+            hints = self.model.hint_ship | self.model.hint_water
+            self.stats["propagated"] += ((state.ship | state.water) & ~hints).bit_count()
         yield from self._show_log(log, 0)
         if state is not None and self.shave_depth is None:
             few = state.alive.bit_count() <= SHAVE_EVERYWHERE_UP_TO and not self._dense_without_hints()
