@@ -50,28 +50,6 @@ class Placement:
         return f"column {self.col + 1}, rows {self.row + 1}-{self.row + self.length}"
 
 
-def _hint_allows(hint: Hint, length: int, horizontal: bool, position: int) -> bool:
-    """May a ship of ``length`` lying this way have this hint at ``position`` (0 = first cell)?"""
-    last = length - 1
-    if hint is Hint.SHIP:
-        return True
-    if hint is Hint.SUB:
-        return length == 1
-    if hint is Hint.MIDDLE:
-        return 0 < position < last
-    if length == 1:
-        return False
-    if hint is Hint.TOP:
-        return not horizontal and position == 0
-    if hint is Hint.BOTTOM:
-        return not horizontal and position == last
-    if hint is Hint.LEFT:
-        return horizontal and position == 0
-    if hint is Hint.RIGHT:
-        return horizontal and position == last
-    return False  # water
-
-
 class Geometry:
     """Everything about a puzzle that never changes while it is solved."""
 
@@ -118,7 +96,7 @@ class Geometry:
             if hints:
                 if p.halo & self.hint_ship or p.mask & self.hint_water:
                     continue
-                if not all(_hint_allows(hints[cell], length, p.horizontal, k)
+                if not all(hints[cell].fits(length, p.horizontal, k)
                            for k, cell in enumerate(cells) if cell in hints):
                     continue
             found.append(p)
