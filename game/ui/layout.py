@@ -69,3 +69,11 @@ def compute_layout(window: tuple[int, int], rows: int, cols: int) -> Layout:
     top = area.y + (area.height - total_h) // 2 + cell
     board = pygame.Rect(left, top, board_w, board_h)
     return Layout((width, height), toolbar, status, panel, board, cell, rows, cols)
+
+
+def dialog_box(window: tuple[int, int]) -> pygame.Rect:
+    """The centred box of a full-height overlay (level browser, file dialog)."""
+    width, height = window
+    box = pygame.Rect(0, 0, min(760, width - 40), height - 80)
+    box.center = (width // 2, height // 2)
+    return box

@@ -11,6 +11,7 @@ import pygame
 from game import levels
 from game.storage import level_key
 from game.ui import fonts
+from game.ui.layout import dialog_box
 from game.ui.list_view import ListView, Row
 from game.ui.scene_new import generated_dir
 from game.ui.widgets import Button
@@ -77,10 +78,7 @@ class BrowserScene:
         self.relayout(app.window_size)
 
     def relayout(self, size: tuple[int, int]) -> None:
-        width, height = size
-        box = pygame.Rect(0, 0, min(760, width - 40), height - 80)
-        box.center = (width // 2, height // 2)
-        self.box = box
+        box = self.box = dialog_box(size)
         self.close_button.rect = pygame.Rect(box.right - 110, box.y + 10, 100, 32)
         self.open_button.rect = pygame.Rect(box.right - 250, box.y + 10, 130, 32)
         self.list.rect = pygame.Rect(box.x + 10, box.y + 52, box.width - 20, box.height - 62)

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import pygame
 
 from game.ui import fonts
+from game.ui.layout import dialog_box
 from game.ui.list_view import ListView, Row
 from game.ui.widgets import Button
 
@@ -58,10 +59,7 @@ class FileScene:
             self.app.open_level(path)
 
     def relayout(self, size: tuple[int, int]) -> None:
-        width, height = size
-        box = pygame.Rect(0, 0, min(760, width - 40), height - 80)
-        box.center = (width // 2, height // 2)
-        self.box = box
+        box = self.box = dialog_box(size)
         self.close_button.rect = pygame.Rect(box.right - 110, box.y + 10, 100, 32)
         self.up_button.rect = pygame.Rect(box.right - 200, box.y + 10, 80, 32)
         self.input_rect = pygame.Rect(box.x + 10, box.y + 52, box.width - 20, 32)
