@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
@@ -91,3 +92,78 @@ def test_a_csc384_puzzle_from_the_corpus():
         result = run_to_result(backtracking.events(puzzle, trace=False), timeout=20)
         assert result.status is Status.SOLVED
         assert rules.is_solved(puzzle, result.grid)
+
+
+def test_column_pair_counts_follow_the_touching_rule():
+    one_row = backtracking.column_pair_counts(0, 1)
+    assert one_row == {(0, 0), (1, 0), (0, 1), (1, 1)}
+    for height in range(2, 8):
+        counts = backtracking.column_pair_counts(0, height)
+        # a full column of ship (a vertical ship) leaves the neighbouring column empty
+        assert (height, 0) in counts and (height, 1) not in counts
+        # horizontal pairs on every other row hold the most
+        assert max(left + right for left, right in counts) == height + (height % 2)
+    # under a horizontal ship (start 3) the first row of the pair is water
+    assert (2, 0) not in backtracking.column_pair_counts(3, 2)
+    assert (1, 0) in backtracking.column_pair_counts(3, 2)
+    # under a vertical ship in the left column the right one cannot start at once
+    assert (0, 1) in backtracking.column_pair_counts(1, 2) and (1, 2) not in backtracking.column_pair_counts(1, 3)
+
+
+def random_layout(rng, rows: int, cols: int, fleet) -> set | None:
+    """A random fleet placement (no touching), or None if the tries ran out."""
+    cells: set = set()
+    for length, count in fleet:
+        for _ in range(count):
+            for _ in range(200):
+                across = rng.random() < 0.5
+                r = rng.randrange(rows - (0 if across else length - 1))
+                c = rng.randrange(cols - (length - 1 if across else 0))
+                ship = {(r + (0 if across else i), c + (i if across else 0)) for i in range(length)}
+                halo = {(a + dr, b + dc) for a, b in ship for dr in (-1, 0, 1) for dc in (-1, 0, 1)}
+                if not halo & cells:
+                    cells |= ship
+                    break
+            else:
+                return None
+    return cells
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_row_end_checks_and_memory_lose_no_solution(seed):
+    """The row-end look-ahead and the remembered dead ends must agree with forward on every
+    solution (boards big enough for both to fire, some tallies hidden, some broken)."""
+    from tests.test_forward import hint_for
+    rng = random.Random(seed)
+    remembered = 0
+    checked = 0
+    while checked < 15:
+        rows, cols = rng.choice([(6, 6), (7, 7), (8, 6), (7, 5)])
+        fleet = rng.choice([((3, 1), (2, 2), (1, 3)), ((4, 1), (2, 2), (1, 2)), ((2, 3), (1, 2))])
+        layout = random_layout(rng, rows, cols, fleet)
+        if layout is None:
+            continue
+        text = tuple("".join("#" if (r, c) in layout else "." for c in range(cols)) for r in range(rows))
+        hide = {(rng.choice(("row", "col")), rng.randrange(min(rows, cols))) for _ in range(rng.randrange(3))}
+        hints = {}
+        for _ in range(rng.randrange(3)):
+            cell = (rng.randrange(rows), rng.randrange(cols))
+            hints[cell] = hint_for(layout, cell, rng)
+        puzzle = puzzle_from_layout(text, fleet, hints, hide)
+        if rng.random() < 0.2:                      # move a ship cell's worth of tally: often no solution
+            tallies = list(puzzle.row_tallies)
+            i = rng.randrange(rows)
+            j = (i + 1) % rows
+            if tallies[i] is not None and tallies[j]:
+                tallies[i] += 1
+                tallies[j] -= 1
+                puzzle = puzzle.replace(row_tallies=tuple(tallies))
+        result, _ = run(puzzle, trace=False, limit=40)
+        expected = run_to_result(forward.events(puzzle, trace=False, limit=40))
+        found, wanted = sorted(result.solutions), sorted(expected.solutions)
+        if len(wanted) < 40:                        # past the limit the two may stop at different ones
+            assert found == wanted, puzzle
+        assert all(rules.is_solved(puzzle, grid) for grid in result.solutions)
+        remembered += result.stats["remembered"]
+        checked += 1
+    assert remembered > 0                           # the memory did take part
