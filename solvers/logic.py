@@ -1,7 +1,9 @@
 """The deduction engine: solves by reasoning a person can follow, never by guessing.
 
 ``next_deduction(puzzle, grid)`` gives the simplest next step from any board (the hint
-button); ``find_mistake(puzzle, grid)`` says which marks are wrong; ``events(puzzle)`` is the
+button), optionally within a time budget; ``reveal(puzzle, grid, solution)`` is the hint
+button's last resort, one cell of the solution, for a board where no short deduction is
+found; ``find_mistake(puzzle, grid)`` says which marks are wrong; ``events(puzzle)`` is the
 solver protocol (every move FORCED, its detail the sentence); ``solve(puzzle)`` is the fast
 form the grader and the generator use.
 
@@ -33,7 +35,8 @@ class Deduction:
     """One step a person can follow: which rule, the moves, the cells it reads, a sentence.
 
     ``level``: 1 a glance, 2 fleet reasoning, 3 a contradiction of depth 1, 4 of depth 2;
-    rule ``mistake`` (level 0) means the board already holds a wrong mark.
+    rule ``mistake`` (level 0) means the board already holds a wrong mark; rule ``reveal``
+    (level 5) is a cell of the solution given without a reason (see :func:`reveal`).
     """
 
     rule: str
@@ -112,11 +115,15 @@ def _mistake(text: str, cells: Sequence[Coord]) -> Deduction:
     return Deduction("mistake", tuple(Move(r, c, Cell.UNKNOWN) for r, c in cells), tuple(cells), text, 0)
 
 
-def next_deduction(puzzle: Puzzle, grid: Sequence[Sequence[Cell]], max_depth: int = MAX_DEPTH) -> Deduction | None:
+def next_deduction(puzzle: Puzzle, grid: Sequence[Sequence[Cell]], max_depth: int = MAX_DEPTH,
+                   seconds: float | None = None) -> Deduction | None:
     """The simplest next step from ``grid``; a ``mistake`` Deduction if the board is provably wrong.
 
-    ``None`` means no rule up to ``max_depth`` applies (or the board is complete).
+    ``None`` means no rule up to ``max_depth`` applies (or the board is complete), or, with
+    ``seconds``, that none was found within that many seconds: on the hardest boards a
+    depth-2 search can take a minute, longer than anyone waits for a hint.
     """
+    deadline = None if seconds is None else time.perf_counter() + seconds
     problems = rules.provable_violations(puzzle, grid)
     if problems:
         return _mistake(problems[0].message, problems[0].cells)
@@ -125,7 +132,10 @@ def next_deduction(puzzle: Puzzle, grid: Sequence[Sequence[Cell]], max_depth: in
     search = _first_finding(geo, ship, water, None, max_depth, Clock())
     try:
         while True:
-            next(search)
+            next(search)                         # a heartbeat: about every 20 ms
+            if deadline is not None and time.perf_counter() > deadline:
+                search.close()
+                return None
     except StopIteration as stop:
         found, an = stop.value
     if an.contradiction:
@@ -143,7 +153,7 @@ def find_mistake(puzzle: Puzzle, grid: Sequence[Sequence[Cell]]) -> Deduction | 
     problems = rules.provable_violations(puzzle, grid)
     if problems:
         return _mistake(problems[0].message, problems[0].cells)
-    solution = _only_solution(puzzle)
+    solution = only_solution(puzzle)
     if solution is None:
         return None
     wrong = [(r, c) for r, row in enumerate(grid) for c, value in enumerate(row)
@@ -154,13 +164,30 @@ def find_mistake(puzzle: Puzzle, grid: Sequence[Sequence[Cell]]) -> Deduction | 
     return _mistake(f"{len(wrong)} mark{'s are' if len(wrong) > 1 else ' is'} wrong: {where}", wrong)
 
 
-def _only_solution(puzzle: Puzzle) -> Grid | None:
-    outcome = solve(puzzle, max_depth=1)
-    if outcome.solved:
-        return outcome.grid
-    from solvers import forward  # the exact solver, only when deduction is not enough
-    result = run_to_result(forward.events(puzzle, trace=False, limit=2))
+def only_solution(puzzle: Puzzle, seconds: float | None = None) -> Grid | None:
+    """The puzzle's one solution, or None if it has none or several, or if that is not
+    decided within ``seconds``. The exact solver decides: milliseconds on any level we ship,
+    where the engine's own depth-2 reasoning can take a minute on a hard board."""
+    from solvers import forward
+    result = run_to_result(forward.events(puzzle, trace=False, limit=2), timeout=seconds)
     return result.solutions[0] if result.status is Status.SOLVED and len(result.solutions) == 1 else None
+
+
+def reveal(puzzle: Puzzle, grid: Sequence[Sequence[Cell]], solution: Grid) -> Deduction | None:
+    """One unknown cell of ``solution``, for when no short deduction leads on (None if the
+    board is complete). A ship cell is worth more than water, and a cell in a nearly finished
+    line helps most, so the pick is the ship cell whose row or column has fewest unknowns."""
+    unknown_in_row = [sum(value == Cell.UNKNOWN for value in row) for row in grid]
+    unknown_in_col = [sum(row[c] == Cell.UNKNOWN for row in grid) for c in range(puzzle.cols)]
+    cells = [(r, c) for r, row in enumerate(grid) for c, value in enumerate(row) if value == Cell.UNKNOWN]
+    if not cells:
+        return None
+    r, c = min(cells, key=lambda rc: (solution[rc[0]][rc[1]] != Cell.SHIP,
+                                      min(unknown_in_row[rc[0]], unknown_in_col[rc[1]]), rc))
+    value = solution[r][c]
+    text = (f"No short chain of reasoning leads on from here, so here is one cell of the solution: "
+            f"row {r + 1}, column {c + 1} is {'ship' if value == Cell.SHIP else 'water'}")
+    return Deduction("reveal", (Move(r, c, value),), ((r, c),), text, 5)
 
 
 def events(puzzle: Puzzle, *, trace: bool = True, max_depth: int = MAX_DEPTH, **_options) -> Iterator[Event]:

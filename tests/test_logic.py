@@ -209,3 +209,37 @@ def test_rubin_benchmark_is_sound():
                 assert value in (Cell.UNKNOWN, solution[r][c]), ident
         solved += outcome.solved
     assert solved >= 30
+
+
+def test_a_hint_search_gives_up_within_its_time_budget(monkeypatch):
+    for _, puzzle in corpus_puzzles("ist_bimaru_2023.jsonl"):
+        if logic.solve(puzzle, max_depth=1).level == 3:
+            break
+    else:
+        pytest.skip("no depth-1 puzzle found")
+    board = initial_grid(puzzle)
+    while True:                                  # play the simple steps up to the first contradiction
+        step = logic.next_deduction(puzzle, board)
+        if step.level >= 3:
+            break
+        for move in step.moves:
+            board = apply_move(board, move)
+    import solvers.logic_probe as probe
+    monkeypatch.setattr(probe, "HEARTBEAT_SECONDS", 0.0)   # a heartbeat after every probe
+    assert logic.next_deduction(puzzle, board, seconds=0.0) is None
+    assert logic.next_deduction(puzzle, board, seconds=60.0) == step
+
+
+def test_reveal_gives_a_ship_cell_of_the_solution_in_the_fullest_line():
+    puzzle = five_by_five(hints={(4, 2): Hint.SUB})
+    solution = logic.only_solution(puzzle)
+    assert solution is not None and rules.is_solved(puzzle, solution)
+    board = apply_move(initial_grid(puzzle), Move(0, 1, Cell.SHIP))
+    step = logic.reveal(puzzle, board, solution)
+    assert step.rule == "reveal" and step.level == 5
+    (move,) = step.moves
+    assert move.value == Cell.SHIP and solution[move.row][move.col] == Cell.SHIP
+    assert (move.row, move.col) in {(0, 2), (0, 3)}          # row 1 has the fewest unknowns
+    assert "row 1, column" in step.text and "is ship" in step.text
+    full = tuple(tuple(row) for row in solution)
+    assert logic.reveal(puzzle, full, solution) is None

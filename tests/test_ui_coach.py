@@ -100,6 +100,24 @@ def test_third_hint_press_undoes_to_the_mistake(app):
     assert session.grid == session.start and session.cursor == 0
 
 
+def test_when_the_engine_finds_no_step_in_time_the_hint_reveals_a_cell(app, monkeypatch):
+    from solvers import logic
+    monkeypatch.setattr(logic, "next_deduction", lambda *args, **kwargs: None)   # as if it gave up
+    session = app.play.session
+    before = session.grid
+    press(app, pygame.K_h)
+    wait_for_answer(app)
+    assert app.play.message.startswith("Hint: look at the highlighted cells")
+    press(app, pygame.K_h)                       # which rule: none short, so a cell of the solution
+    assert "one cell of the solution" in app.play.message
+    press(app, pygame.K_h)                       # the move
+    changed = [(r, c) for r in range(6) for c in range(6) if session.grid[r][c] != before[r][c]]
+    assert len(changed) == 1
+    (r, c), = changed
+    assert session.grid[r][c] == (Cell.SHIP if (r, c) in SHIPS else Cell.WATER)
+    assert session.grid[r][c] == Cell.SHIP       # a ship cell is revealed while one is unknown
+
+
 def test_after_a_run_the_first_click_restores_the_marks_and_acts(app, monkeypatch):
     monkeypatch.setattr(solver_panel, "make_stream",
                         lambda name, puzzle, options, seed: slow_solver(puzzle, cells=6, pause=0))

@@ -35,11 +35,6 @@ class CoachActions:
         """A mistake answer about the board on screen can take the player back before it."""
         return not self.solver.showing and self.hints.undo_target(self.session.grid) is not None
 
-    @property
-    def _first_time(self) -> str:
-        # The first question works the whole level out once (seconds on a large expert board).
-        return "" if self.hints.judge.ready else " (the first question on a level takes longer)"
-
     def hint(self) -> None:
         """H: a mistake first (where, then undo to it); else where to look, which rule, the move."""
         if not self._editable():
@@ -48,7 +43,7 @@ class CoachActions:
         if answer is None:
             self.hints.stage = 0
             self.hints.ask(self.session.grid, "hint", self.session.boards())
-            self.message = "Looking for a hint..." + self._first_time
+            self.message = "Looking for a hint..."
             return
         if answer.mistake is not None:
             self._mistake_rung(answer)
@@ -81,7 +76,7 @@ class CoachActions:
             return
         self.hints.stage = 0
         self.hints.ask(self.session.grid, "check", self.session.boards())
-        self.message = "Checking your marks..." + self._first_time
+        self.message = "Checking your marks..."
 
     def undo_to_mistake(self) -> None:
         """Back to the latest board without a mistake, in one action (Redo brings steps back)."""

@@ -1,11 +1,15 @@
 """Hint (H) and Check (C): mistakes first, then where to look, which rule, and the move.
 
 Hints come from the deduction engine (``solvers.logic.next_deduction``), the same one that
-grades levels. Mistakes are what ``rules.provable_violations`` proves plus what
-``logic.find_mistake`` would say: marks that disagree with the board the engine deduces from
-the hints alone. That deduced board depends only on the level, so :class:`MistakeJudge` works
-it out once per level (up to a few seconds on a large expert board) instead of once per
-question. Nothing here ever shows that board: only the player's own wrong marks are named.
+grades levels, given HINT_SECONDS to find the next step. Where it finds none in time (the
+hardest boards can need a minute of depth-2 reasoning) or none at all, the hint says so and
+reveals one cell of the solution instead (``logic.reveal``).
+
+Mistakes are what ``rules.provable_violations`` proves plus what ``logic.find_mistake``
+would say: marks that disagree with the level's one solution, which follows from the clues.
+That solution depends only on the level, so :class:`MistakeJudge` works it out once per
+level (the exact solver: milliseconds) instead of once per question. Nothing shows it except
+a revealed cell: otherwise only the player's own wrong marks are named.
 
 Questions run in the engine's runner (a worker thread) so the window stays live; a new
 question drops the old one.
@@ -24,6 +28,8 @@ from solvers.runner import SolverRun
 
 # Violations that sit on cells (row, column and fleet errors show on the tallies and fleet).
 CELL_KINDS = ("touching", "bent", "too_long", "shape", "hint")
+HINT_SECONDS = 3.0              # how long the engine may look for the next step
+SOLUTION_SECONDS = 30.0         # how long the exact solver may take to find the one solution
 
 
 @dataclass(frozen=True)
@@ -59,19 +65,13 @@ class MistakeJudge:
         self._done = False
         self._deduced: Grid | None = None
 
-    @property
-    def ready(self) -> bool:
-        """Whether the deduced board is known (questions are quick from then on)."""
-        return self._done
-
     def deduced(self) -> Grid | None:
-        """The board the engine derives from the hints (None if it cannot finish the level)."""
+        """The level's one solution (None if it has none or several)."""
         with self._lock:
             if not self._done:
                 from solvers import logic
 
-                outcome = logic.solve(self.puzzle)
-                self._deduced = outcome.grid if outcome.solved else None
+                self._deduced = logic.only_solution(self.puzzle, SOLUTION_SECONDS)
                 self._done = True
             return self._deduced
 
@@ -126,9 +126,12 @@ class HintHelper:
                 return
             deduction = None
             if purpose == "hint":
-                from solvers.logic import next_deduction
+                from solvers import logic
 
-                deduction = next_deduction(puzzle, grid)
+                deduction = logic.next_deduction(puzzle, grid, seconds=HINT_SECONDS)
+                solution = judge.deduced() if deduction is None else None
+                if solution is not None:
+                    deduction = logic.reveal(puzzle, grid, solution)
             yield Answer(grid, deduction, None, purpose)
 
         self._run = SolverRun(stream, maxsize=1, name=purpose).start()
