@@ -133,7 +133,7 @@ def random_layout(rng, rows: int, cols: int, fleet) -> set | None:
 def test_row_end_checks_and_memory_lose_no_solution(seed):
     """The row-end look-ahead and the remembered dead ends must agree with forward on every
     solution (boards big enough for both to fire, some tallies hidden, some broken)."""
-    from tests.test_forward import hint_for
+    from tests.test_forward import puzzle_around
     rng = random.Random(seed)
     remembered = 0
     checked = 0
@@ -143,13 +143,7 @@ def test_row_end_checks_and_memory_lose_no_solution(seed):
         layout = random_layout(rng, rows, cols, fleet)
         if layout is None:
             continue
-        text = tuple("".join("#" if (r, c) in layout else "." for c in range(cols)) for r in range(rows))
-        hide = {(rng.choice(("row", "col")), rng.randrange(min(rows, cols))) for _ in range(rng.randrange(3))}
-        hints = {}
-        for _ in range(rng.randrange(3)):
-            cell = (rng.randrange(rows), rng.randrange(cols))
-            hints[cell] = hint_for(layout, cell, rng)
-        puzzle = puzzle_from_layout(text, fleet, hints, hide)
+        puzzle = puzzle_around(layout, rows, cols, fleet, rng)
         if rng.random() < 0.2:                      # move a ship cell's worth of tally: often no solution
             tallies = list(puzzle.row_tallies)
             i = rng.randrange(rows)

@@ -110,6 +110,17 @@ def hint_for(layout: frozenset, cell: tuple[int, int], rng: random.Random) -> Hi
     return Hint.SUB
 
 
+def puzzle_around(layout, rows: int, cols: int, fleet, rng: random.Random) -> Puzzle:
+    """The puzzle of a layout with up to two tallies hidden and up to two true hints."""
+    text = tuple("".join("#" if (r, c) in layout else "." for c in range(cols)) for r in range(rows))
+    hide = {(rng.choice(("row", "col")), rng.randrange(min(rows, cols))) for _ in range(rng.randrange(3))}
+    hints = {}
+    for _ in range(rng.randrange(3)):
+        cell = (rng.randrange(rows), rng.randrange(cols))
+        hints[cell] = hint_for(layout, cell, rng)
+    return puzzle_from_layout(text, fleet, hints, hide)
+
+
 def random_puzzles(seed: int, count: int):
     """Small puzzles around random layouts: some tallies unknown, a few true hints, some broken tallies."""
     rng = random.Random(seed)
@@ -117,14 +128,7 @@ def random_puzzles(seed: int, count: int):
     for _ in range(count):
         rows, cols, fleet = rng.choice(shapes)
         layouts = all_layouts(rows, cols, fleet)
-        layout = rng.choice(layouts)
-        text = tuple("".join("#" if (r, c) in layout else "." for c in range(cols)) for r in range(rows))
-        hide = {(rng.choice(("row", "col")), rng.randrange(min(rows, cols))) for _ in range(rng.randrange(3))}
-        hints = {}
-        for _ in range(rng.randrange(3)):
-            cell = (rng.randrange(rows), rng.randrange(cols))
-            hints[cell] = hint_for(layout, cell, rng)
-        puzzle = puzzle_from_layout(text, fleet, hints, hide)
+        puzzle = puzzle_around(rng.choice(layouts), rows, cols, fleet, rng)
         if rng.random() < 0.2:                  # a wrong tally: often no solution at all
             tallies = list(puzzle.row_tallies)
             index = rng.randrange(rows)
