@@ -10,11 +10,10 @@ import pygame
 
 from game import levels
 from game.storage import level_key
-from game.ui import fonts
 from game.ui.layout import dialog_box
 from game.ui.list_view import ListView, Row
 from game.ui.scene_new import generated_dir
-from game.ui.widgets import Button
+from game.ui.widgets import Button, draw_dialog
 
 if TYPE_CHECKING:
     from game.ui.app import App
@@ -99,9 +98,7 @@ class BrowserScene:
 
     def draw(self, surface: pygame.Surface) -> None:
         theme = self.app.theme
-        pygame.draw.rect(surface, theme.panel, self.box, border_radius=10)
-        pygame.draw.rect(surface, theme.panel_edge, self.box, 2, border_radius=10)
-        fonts.blit_text(surface, "Levels", 28, theme.text, bold=True, topleft=(self.box.x + 14, self.box.y + 14))
+        draw_dialog(surface, theme, self.box, "Levels")
         self.close_button.draw(surface, theme)
         self.open_button.draw(surface, theme)
         self.list.draw(surface, theme)

@@ -11,7 +11,7 @@ import pygame
 from game.ui import fonts
 from game.ui.layout import dialog_box
 from game.ui.list_view import ListView, Row
-from game.ui.widgets import Button
+from game.ui.widgets import Button, draw_dialog
 
 if TYPE_CHECKING:
     from game.ui.app import App
@@ -89,10 +89,7 @@ class FileScene:
 
     def draw(self, surface: pygame.Surface) -> None:
         theme = self.app.theme
-        pygame.draw.rect(surface, theme.panel, self.box, border_radius=10)
-        pygame.draw.rect(surface, theme.panel_edge, self.box, 2, border_radius=10)
-        fonts.blit_text(surface, "Open a level (.bs)", 28, theme.text, bold=True,
-                        topleft=(self.box.x + 14, self.box.y + 14))
+        draw_dialog(surface, theme, self.box, "Open a level (.bs)")
         self.close_button.draw(surface, theme)
         self.up_button.draw(surface, theme)
         pygame.draw.rect(surface, theme.unknown, self.input_rect)

@@ -23,7 +23,7 @@ from game.puzzle import DEFAULT_FLEETS, SHIP_NAMES, Fleet, Puzzle
 from game.settings import user_dir
 from game.storage import level_key
 from game.ui import fonts
-from game.ui.widgets import Button, layout_row
+from game.ui.widgets import Button, draw_dialog, layout_row
 from solvers.runner import SolverRun
 
 if TYPE_CHECKING:
@@ -272,9 +272,7 @@ class NewLevelScene:
 
     def draw(self, surface: pygame.Surface) -> None:
         theme, box = self.app.theme, self.box
-        pygame.draw.rect(surface, theme.panel, box, border_radius=10)
-        pygame.draw.rect(surface, theme.panel_edge, box, 2, border_radius=10)
-        fonts.blit_text(surface, "New puzzle", 28, theme.text, bold=True, topleft=(box.x + 20, box.y + 18))
+        draw_dialog(surface, theme, box, "New puzzle", title_at=(20, 18))
         left = box.x + 20
         for label, y in (("Size", 87), ("Difficulty", 167), ("Seed", 217)):
             fonts.blit_text(surface, label, 20, theme.text, bold=True, midleft=(left, box.y + y))

@@ -1,4 +1,4 @@
-"""Small widgets: buttons and a stepped slider. They draw themselves and report clicks.
+"""Small widgets: buttons, a stepped slider and the dialogs' frame. They draw themselves and report clicks.
 
 A widget keeps only UI state (hover, the dragged knob); what a click means is up to the scene.
 """
@@ -12,6 +12,14 @@ import pygame
 
 from game.ui import fonts
 from game.ui.theme import Theme
+
+
+def draw_dialog(surface: pygame.Surface, theme: Theme, box: pygame.Rect, title: str,
+                title_at: tuple[int, int] = (14, 14)) -> None:
+    """A dialog's panel, its edge and its title (``title_at``: offset from the top left)."""
+    pygame.draw.rect(surface, theme.panel, box, border_radius=10)
+    pygame.draw.rect(surface, theme.panel_edge, box, 2, border_radius=10)
+    fonts.blit_text(surface, title, 28, theme.text, bold=True, topleft=(box.x + title_at[0], box.y + title_at[1]))
 
 
 @dataclass
