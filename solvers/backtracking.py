@@ -219,6 +219,7 @@ class _Backtracker:
                 if move:
                     yield move
                 if c == last_col and r < last_row:
+                    self._block_next(r)
                     state = self._row_state(r) if self.remember else None
                     why = ""
                     if state in self.failed:
@@ -232,7 +233,6 @@ class _Backtracker:
                             yield move
                         continue
                     row_end[r] = (state, len(solutions)) if state is not None else None
-                    self._block_next(r)
                 index += 1
             stats["nodes"], stats["backtracks"] = nodes, backtracks
         yield from self._finish(solutions)
@@ -337,19 +337,15 @@ class _Backtracker:
             self.failed.add(state)
 
     def _rows_below_fit(self, r: int) -> bool:
-        """Row ``r`` is complete: can the next row still reach its tally, and can each pair
-        of neighbouring columns still take what it needs from the rows below?"""
-        row = self.grid[r]
-        tallies, ships, cols = self.puzzle.col_tallies, self.col_ships, self.cols
-        ship = [value == SHIP for value in row]
-        needs = [None if tallies[c] is None else tallies[c] - ships[c] for c in range(cols)]
+        """Row ``r`` is complete and the next row's blocked cells marked: can the next row
+        still reach its tally, and can each pair of neighbouring columns still take what it
+        needs from the rows below?"""
         next_tally = self.puzzle.row_tallies[r + 1]
-        if next_tally:
-            free = sum(1 for c in range(cols)
-                       if (needs[c] is None or needs[c] > 0)
-                       and not (c > 0 and ship[c - 1]) and not (c + 1 < cols and ship[c + 1]))
-            if free < next_tally:
-                return False
+        if next_tally and self._open_cells_after(r + 1, -1) < next_tally:
+            return False
+        tallies, ships, cols = self.puzzle.col_tallies, self.col_ships, self.cols
+        ship = [value == SHIP for value in self.grid[r]]
+        needs = [None if tallies[c] is None else tallies[c] - ships[c] for c in range(cols)]
         height = self.rows - 1 - r
         for c in range(cols - 1):
             if needs[c] is None or needs[c + 1] is None:
