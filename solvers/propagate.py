@@ -231,22 +231,15 @@ def propagate(model: Model, state: State, *, ship: int = 0, water: int = 0,
                 if p_length[p] < shortest:
                     shortest = p_length[p]
             needs.append(shortest)
-            new = common_cells & ~s_ship
-            if new:
-                if new & s_water:
+            if common_cells & ~s_ship or common_halo & ~s_water:
+                settled = _settle(common_cells, common_halo, s_ship, s_water, log,
+                                  "every ship that fits this segment covers it",
+                                  "every ship that fits this segment ends here")
+                if settled is None:
                     return None
-                s_ship |= new
-                fresh_ship |= new
-                if log is not None:
-                    log.append((new, Cell.SHIP, "every ship that fits this segment covers it"))
-            new = common_halo & ~s_water
-            if new:
-                if new & s_ship:
-                    return None
-                s_water |= new
-                fresh_water |= new
-                if log is not None:
-                    log.append((new, Cell.WATER, "every ship that fits this segment ends here"))
+                s_ship, s_water, new_ship, new_water = settled
+                fresh_ship |= new_ship
+                fresh_water |= new_water
         if to_place or fresh_ship or fresh_water:
             continue
         if distinct and len(needs) > 1:
@@ -297,26 +290,41 @@ def propagate(model: Model, state: State, *, ship: int = 0, water: int = 0,
                 m ^= low
                 common_cells &= p_cells[p]
                 common_halo &= p_halo[p]
-            name = ship_name(lengths[li])
-            new = common_cells & ~s_ship
-            if new:
-                if new & s_water:
+            if common_cells & ~s_ship or common_halo & ~s_water:
+                name = ship_name(lengths[li])
+                settled = _settle(common_cells, common_halo, s_ship, s_water, log,
+                                  f"every placement of the last {name} covers it",
+                                  f"water around every placement of the last {name}")
+                if settled is None:
                     return None
-                s_ship |= new
-                fresh_ship |= new
-                if log is not None:
-                    log.append((new, Cell.SHIP, f"every placement of the last {name} covers it"))
-            new = common_halo & ~s_water
-            if new:
-                if new & s_ship:
-                    return None
-                s_water |= new
-                fresh_water |= new
-                if log is not None:
-                    log.append((new, Cell.WATER, f"water around every placement of the last {name}"))
+                s_ship, s_water, new_ship, new_water = settled
+                fresh_ship |= new_ship
+                fresh_water |= new_water
         if fresh_ship or fresh_water:
             continue
         return State(s_ship, s_water, placed, alive, tuple(counts))
+
+
+def _settle(ship: int, water: int, s_ship: int, s_water: int, log: Log | None,
+            ship_why: str, water_why: str) -> tuple[int, int, int, int] | None:
+    """Cells every candidate agrees on: ``ship`` cells become ship, then ``water`` cells
+    water. Returns the new ship and water masks and what was added to each, or None on a
+    clash. Called only when something is new, so the fixpoint loop pays no call otherwise."""
+    new_ship = ship & ~s_ship
+    if new_ship:
+        if new_ship & s_water:
+            return None
+        s_ship |= new_ship
+        if log is not None:
+            log.append((new_ship, Cell.SHIP, ship_why))
+    new_water = water & ~s_water
+    if new_water:
+        if new_water & s_ship:
+            return None
+        s_water |= new_water
+        if log is not None:
+            log.append((new_water, Cell.WATER, water_why))
+    return s_ship, s_water, new_ship, new_water
 
 
 def root_state(model: Model, log: Log | None = None) -> State | None:
