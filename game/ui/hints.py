@@ -57,31 +57,31 @@ class Answer:
 
 
 class MistakeJudge:
-    """Which marks are provably wrong; the engine's deduced board is computed once, lazily."""
+    """Which marks are provably wrong; the level's one solution is computed once, lazily."""
 
     def __init__(self, puzzle: Puzzle) -> None:
         self.puzzle = puzzle
         self._lock = threading.Lock()       # hint and check workers may ask at the same time
         self._done = False
-        self._deduced: Grid | None = None
+        self._solution: Grid | None = None
 
-    def deduced(self) -> Grid | None:
+    def solution(self) -> Grid | None:
         """The level's one solution (None if it has none or several)."""
         with self._lock:
             if not self._done:
                 from solvers import logic
 
-                self._deduced = logic.only_solution(self.puzzle, SOLUTION_SECONDS)
+                self._solution = logic.only_solution(self.puzzle, SOLUTION_SECONDS)
                 self._done = True
-            return self._deduced
+            return self._solution
 
     def find(self, grid: Sequence[Sequence[Cell]]) -> Mistake | None:
         problems = rules.provable_violations(self.puzzle, grid)
-        deduced = self.deduced()
+        solution = self.solution()
         wrong = set()
-        if deduced is not None:
+        if solution is not None:
             wrong = {(r, c) for r, row in enumerate(grid) for c, value in enumerate(row)
-                     if value != Cell.UNKNOWN and value != deduced[r][c]}
+                     if value != Cell.UNKNOWN and value != solution[r][c]}
         cells = {cell for v in problems if v.kind in CELL_KINDS for cell in v.cells} | wrong
         if problems:
             more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
@@ -129,7 +129,7 @@ class HintHelper:
                 from solvers import logic
 
                 deduction = logic.next_deduction(puzzle, grid, seconds=HINT_SECONDS)
-                solution = judge.deduced() if deduction is None else None
+                solution = judge.solution() if deduction is None else None
                 if solution is not None:
                     deduction = logic.reveal(puzzle, grid, solution)
             yield Answer(grid, deduction, None, purpose)
