@@ -221,15 +221,16 @@ def test_replaying_the_trace_gives_the_final_board(limit):
 
 
 def test_trace_replays_through_backtracks():
-    # With unknown tallies and no probing the search must guess and undo; the replay still
-    # ends on the answer, and the quiet run finds the same solutions.
+    # With unknown tallies the search must guess and undo; the replay still ends on the
+    # answer, and the quiet run finds the same solutions. (The limit is above the count, so
+    # the whole tree is searched, not only the bands around the first solution.)
     puzzle = puzzle_from_layout(SIX_LAYOUT, ((3, 1), (2, 2), (1, 3)), hide={("row", 0), ("col", 0), ("row", 2)})
     for shave_depth in (-1, None):
-        result, stream = run(puzzle, trace=True, limit=3, shave_depth=shave_depth)
+        result, stream = run(puzzle, trace=True, limit=1000, shave_depth=shave_depth)
         reasons = {event.reason.value for event in stream if isinstance(event, SetCell)}
         assert shave_depth is not None or {"guess", "backtrack"} <= reasons
         assert replay(initial_grid(puzzle), stream) == result.grid
-        quiet, _ = run(puzzle, trace=False, limit=3, shave_depth=shave_depth)
+        quiet, _ = run(puzzle, trace=False, limit=1000, shave_depth=shave_depth)
         assert quiet.solutions == result.solutions
 
 
@@ -334,6 +335,39 @@ def test_restarts_count_every_solution_once(monkeypatch):
             assert replay(initial_grid(puzzle), stream) == result.grid
         restarted += result.stats["restarts"]
     assert restarted > 0
+
+
+@pytest.mark.parametrize("seed", [11, 12])
+def test_the_second_solution_near_the_first_is_a_true_one(seed, monkeypatch):
+    # limit=2 is what proves uniqueness: after the first solution the bands around it are
+    # searched first (here however quickly the first one came). Their answers must be real,
+    # distinct solutions, and a board with one solution must still come out unique.
+    monkeypatch.setattr(forward, "NEAR_AFTER_NODES", 0)
+    searched = 0
+    for puzzle in random_puzzles(seed, 12):
+        expected = min(brute_force_count(puzzle), 2)
+        result, _ = run(puzzle, trace=False, limit=2, shave_depth=-1)
+        assert len(result.solutions) == expected, puzzle
+        assert all(rules.is_solved(puzzle, grid) for grid in result.solutions)
+        assert len(set(result.solutions)) == len(result.solutions)
+        searched += result.stats["bands"]
+    assert searched > 0
+
+
+def test_bands_find_the_second_solution_of_an_open_board(monkeypatch):
+    monkeypatch.setattr(forward, "NEAR_AFTER_NODES", 0)
+    # Four submarines on a 5x5 board with its tallies: many solutions, and swapping two of
+    # them is a change inside a band of two rows.
+    layout = ("#.#..", ".....", "....#", "#....", "..#..")
+    puzzle = puzzle_from_layout(layout, ((1, 5),))
+    result, _ = run(puzzle, trace=False, limit=2, shave_depth=-1)
+    assert len(result.solutions) == 2 and result.stats["bands"] >= 1
+    first, second = ({(r, c) for r, row in enumerate(grid) for c, cell in enumerate(row) if cell is Cell.SHIP}
+                     for grid in result.solutions)
+    changed = first ^ second
+    rows = {r for r, _ in changed}
+    cols = {c for _, c in changed}
+    assert max(rows) - min(rows) < max(forward.NEAR_WIDTHS) or max(cols) - min(cols) < max(forward.NEAR_WIDTHS)
 
 
 def test_a_failed_propagation_names_the_line_that_failed():
