@@ -219,18 +219,11 @@ def propagate(model: Model, state: State, *, ship: int = 0, water: int = 0,
                 p = cover.bit_length() - 1
                 to_place[p] = f"the only {ship_name(p_length[p])} that fits this segment"
                 continue
-            common_cells = common_halo = board
-            shortest = longest
-            m = cover
-            while m:
-                low = m & -m
-                p = low.bit_length() - 1
-                m ^= low
-                common_cells &= p_cells[p]
-                common_halo &= p_halo[p]
-                if p_length[p] < shortest:
-                    shortest = p_length[p]
-            needs.append(shortest)
+            li = len(lengths) - 1                # lengths run longest first: find the shortest
+            while not cover & length_sets[li]:
+                li -= 1
+            needs.append(lengths[li])
+            common_cells, common_halo = _common(cover, board, p_cells, p_halo)
             if common_cells & ~s_ship or common_halo & ~s_water:
                 settled = _settle(common_cells, common_halo, s_ship, s_water, log,
                                   "every ship that fits this segment covers it",
@@ -282,14 +275,7 @@ def propagate(model: Model, state: State, *, ship: int = 0, water: int = 0,
             options = alive & length_sets[li]
             if options.bit_count() > 2 * lengths[li]:
                 continue                 # more placements than can share a cell: nothing in common
-            common_cells = common_halo = board
-            m = options
-            while m:
-                low = m & -m
-                p = low.bit_length() - 1
-                m ^= low
-                common_cells &= p_cells[p]
-                common_halo &= p_halo[p]
+            common_cells, common_halo = _common(options, board, p_cells, p_halo)
             if common_cells & ~s_ship or common_halo & ~s_water:
                 name = ship_name(lengths[li])
                 settled = _settle(common_cells, common_halo, s_ship, s_water, log,
@@ -303,6 +289,18 @@ def propagate(model: Model, state: State, *, ship: int = 0, water: int = 0,
         if fresh_ship or fresh_water:
             continue
         return State(s_ship, s_water, placed, alive, tuple(counts))
+
+
+def _common(placements: int, board: int, p_cells: tuple[int, ...], p_halo: tuple[int, ...]) -> tuple[int, int]:
+    """The cells every placement of the set covers, and the cells every one's halo holds."""
+    cells = halo = board
+    while placements:
+        low = placements & -placements
+        p = low.bit_length() - 1
+        placements ^= low
+        cells &= p_cells[p]
+        halo &= p_halo[p]
+    return cells, halo
 
 
 def _settle(ship: int, water: int, s_ship: int, s_water: int, log: Log | None,
