@@ -226,20 +226,25 @@ class _Search:
         self.trace, self.shave_depth = False, -1
         end = stats["nodes"] + max(NEAR_MIN_WORK, stats["nodes"] + stats["probes"])
         unknown = root.unknown(geo)
-        for width in NEAR_WIDTHS:
-            bands = [sum(geo.row_masks[r:r + width]) for r in range(geo.rows - width + 1)]
-            bands += [sum(geo.col_masks[c:c + width]) for c in range(geo.cols - width + 1)]
-            for band in bands:
-                if not band & unknown:
-                    continue                     # settled at the root: nothing to change there
-                if stats["nodes"] >= end or len(self.solutions) >= self.limit:
-                    break
-                stats["bands"] += 1
-                start = propagate(self.model, root, ship=solution & ~band, water=geo.board & ~solution & ~band)
-                if start is not None:
-                    self.work_limit, self.cut = end, False
-                    yield from self._search(start, 0)
+        for band in self._bands():
+            if not band & unknown:
+                continue                         # settled at the root: nothing to change there
+            if stats["nodes"] >= end or len(self.solutions) >= self.limit:
+                break
+            stats["bands"] += 1
+            start = propagate(self.model, root, ship=solution & ~band, water=geo.board & ~solution & ~band)
+            if start is not None:
+                self.work_limit, self.cut = end, False
+                yield from self._search(start, 0)
         self.trace, self.shave_depth, self.work_limit, self.cut = saved
+
+    def _bands(self) -> Iterator[int]:
+        """Bands of ``NEAR_WIDTHS`` neighbouring rows, then columns, narrowest first."""
+        geo = self.model.geo
+        for width in NEAR_WIDTHS:
+            for masks in (geo.row_masks, geo.col_masks):
+                for first in range(len(masks) - width + 1):
+                    yield sum(masks[first:first + width])
 
     def _dense_without_hints(self) -> bool:
         puzzle = self.puzzle
