@@ -26,10 +26,10 @@ the dead ends for its cost; branching on the fullest line, or on the lowest-numb
 of the longest length, did no better than the fewest-branches rule. With conflict weights
 (measured on the 39 MiniZinc boards, limit=2): restarts (shuffled or not, weights kept),
 the water branch first, and weighing probe failures too moved which boards were hard more
-than how many; two searches taking turns (water branch last / first, first answer wins)
-decided 27 of 39 within 10 s but only 18 within 2 s (each search alone: 26, 19). None was kept.
-Still undecided within 10 s: 13 of the 39, among them the one unique board (15_15_7_0),
-whose proof of uniqueness needs a complete search.
+than how many. Two searches taking turns in one process (water branch last / first, first
+answer wins) decided 27 of 39 within 10 s but only 18 within 2 s (each search alone: 26,
+19); on two cores, each in a process of its own, the pair is worth it (``solvers.portfolio``,
+which ``check`` uses; ``water_first`` is the second order).
 
 Once the first solution is found and more are wanted, the search first looks near it (large
 neighbourhood search): it keeps the solution's cells outside a band of a few rows or columns
@@ -57,10 +57,10 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Iterator
+from typing import Iterator, Sequence
 
 from game import rules
-from game.puzzle import Cell, Grid, Puzzle, ship_name
+from game.puzzle import Cell, Grid, Puzzle, ship_cells_of, ship_name
 from solvers.board import Model, State, bit_indices, compile_puzzle
 from solvers.common import run_to_result, verified
 from solvers.events import Event, Progress, Reason, Result, SetCell, Status
@@ -81,12 +81,14 @@ RESTART_FIRST_BUDGET = 2000             # nodes + probes of the first run; doubl
 NEAR_WIDTHS = (2, 3, 4, 5)              # the bands searched around the first solution, narrowest first
 NEAR_AFTER_NODES = 100                  # nodes the first solution must have taken for the bands to be worth it
 NEAR_MIN_WORK = 200                     # nodes the bands may always take
+NEAR_KNOWN_WORK = 1000                  # nodes the bands may take around each solution given as known
 
 Branch = tuple[int, int, tuple[int, ...], str]   # ship cells, water cells, placements to place, meaning
 
 
 def events(puzzle: Puzzle, *, trace: bool = True, limit: int = 1, shave_depth: int | None = None,
-           restarts: bool = False, rng: random.Random | None = None) -> Iterator[Event]:
+           restarts: bool = False, rng: random.Random | None = None,
+           known: Sequence[Grid] = (), water_first: bool = False) -> Iterator[Event]:
     """Find up to ``limit`` solutions.
 
     ``shave_depth``: probe placements at search nodes down to this depth (``None``: chosen
@@ -95,8 +97,17 @@ def events(puzzle: Puzzle, *, trace: bool = True, limit: int = 1, shave_depth: i
     the last run always completes. Off by default: on the dense MiniZinc boards it decided
     fewer puzzles (13 of 39 within 2 s against 17 without; with conflict weights, 21 of 39
     within 5 s against 25).
+
+    ``known``: solutions found elsewhere (by the genetic algorithm, say). Each is judged by
+    ``game.rules`` (``ValueError`` if it breaks a rule) and counts as found; the bands around
+    it are searched first, then the whole tree, so the answer stays exact.
+    ``water_first``: when the choice is an unknown cell, try it as water before the ships
+    that could cover it (the same tree in another order; ``solvers.portfolio`` races orders).
     """
-    yield from _Search(puzzle, trace, max(1, limit), shave_depth, restarts, rng or random.Random(0)).run()
+    search = _Search(puzzle, trace, max(1, limit), shave_depth, restarts, rng or random.Random(0))
+    search.known = tuple(known)
+    search.water_first = water_first
+    yield from search.run()
 
 
 def count_solutions(puzzle: Puzzle, limit: int = 2) -> int:
@@ -136,6 +147,8 @@ class _Search:
         self.col_weight = [1] * self.model.geo.cols
         self.root: State | None = None           # the search's start, after the root probing
         self.looked_near = False                 # whether the bands around the first solution were searched
+        self.known: tuple[Grid, ...] = ()        # solutions given by the caller
+        self.water_first = False                 # an unknown cell's water branch before its ships
 
     # -- the run ---------------------------------------------------------------------------
     def run(self) -> Iterator[Event]:
@@ -151,7 +164,9 @@ class _Search:
         if state is not None and self.shave_depth >= 0:
             state = yield from self._shave(state, 0)
         self.root = state
-        if state is not None:
+        if state is not None and self.known:
+            yield from self._from_known()
+        if state is not None and len(self.solutions) < self.limit:
             # Restarts with a growing budget and shuffled branch orders cut the heavy tails of
             # puzzles with many solutions; the last run always finishes, so the count is exact.
             budget = RESTART_FIRST_BUDGET
@@ -214,9 +229,24 @@ class _Search:
                 yield from self._show((self.shown_ship | self.shown_water) & ~known, Cell.UNKNOWN,
                                       Reason.BACKTRACK, "undo", depth)
 
-    def _near(self, solution: int) -> Iterator[Event]:
+    def _from_known(self) -> Iterator[Event]:
+        """Count the caller's solutions (judged first) and search the bands around them."""
+        geo = self.model.geo
+        for grid in self.known:
+            problems = rules.violations(self.puzzle, grid)
+            if problems:
+                raise ValueError(f"a known solution breaks the rules: {problems[0].message}")
+            self._record(sum(geo.bit(r, c) for r, c in ship_cells_of(grid)))
+        for solution in list(self.solutions):
+            if len(self.solutions) >= self.limit:
+                break
+            yield from self._near(solution, NEAR_KNOWN_WORK)
+
+    def _near(self, solution: int, work: int | None = None) -> Iterator[Event]:
         """Search bands of rows and of columns with the rest of the board fixed to ``solution``
-        (see the module docstring), quietly, until ``limit`` solutions or the work budget."""
+        (see the module docstring), quietly, until ``limit`` solutions or ``work``
+        more nodes (by default as much work as the first solution took, ``NEAR_MIN_WORK`` at
+        least)."""
         self.looked_near = True
         stats = self.stats
         geo = self.model.geo
@@ -224,12 +254,14 @@ class _Search:
         assert root is not None
         saved = self.trace, self.shave_depth, self.work_limit, self.cut
         self.trace, self.shave_depth = False, -1
-        end = stats["nodes"] + max(NEAR_MIN_WORK, stats["nodes"] + stats["probes"])
+        if work is None:
+            work = max(NEAR_MIN_WORK, stats["nodes"] + stats["probes"])
+        end = stats["nodes"] + stats["probes"] + work          # in the units of ``work_limit``
         unknown = root.unknown(geo)
         for band in self._bands():
             if not band & unknown:
                 continue                         # settled at the root: nothing to change there
-            if stats["nodes"] >= end or len(self.solutions) >= self.limit:
+            if stats["nodes"] + stats["probes"] >= end or len(self.solutions) >= self.limit:
                 break
             stats["bands"] += 1
             start = propagate(self.model, root, ship=solution & ~band, water=geo.board & ~solution & ~band)
@@ -324,7 +356,11 @@ class _Search:
             pl = placements[p]
             branches.append((pl.cells, 0, (p,), f"try a {ship_name(pl.length)} here"))
         if best_cell:
-            branches.append((0, best_cell, (), "try water here"))
+            water = (0, best_cell, (), "try water here")
+            if self.water_first:
+                branches.insert(0, water)
+            else:
+                branches.append(water)
         return branches
 
     def _shave(self, state: State, depth: int) -> Iterator[Event]:

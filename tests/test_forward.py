@@ -382,3 +382,56 @@ def test_a_failed_propagation_names_the_line_that_failed():
     blame.clear()
     assert propagate(model, model.start, all_lines=True, blame=blame) is not None
     assert blame == []                                 # no failure, no blame
+
+
+def test_a_known_solution_is_counted_and_its_bands_searched_first(monkeypatch):
+    # A solution found elsewhere (the genetic algorithm, in the portfolio) counts as found and
+    # the bands around it are searched before the tree. Their budget is counted in the same
+    # units as the work limit (nodes + probes), so probing at the root cannot use it up.
+    layout = ("#.#..", ".....", "....#", "#....", "..#..")
+    puzzle = puzzle_from_layout(layout, ((1, 5),))
+    known = grid_from_strings(layout)
+    monkeypatch.setattr(forward, "NEAR_KNOWN_WORK", 5)
+    found_near = []
+    original = forward._Search._near
+
+    def near(self, solution, work=None):
+        yield from original(self, solution, work)
+        found_near.append(len(self.solutions))
+
+    monkeypatch.setattr(forward._Search, "_near", near)
+    result, _ = run(puzzle, trace=False, limit=2, known=[known])
+    assert result.stats["probes"] > forward.NEAR_KNOWN_WORK      # the root probing did happen
+    assert found_near == [2]
+    assert result.solutions[0] == known and len(set(result.solutions)) == 2
+    assert all(rules.is_solved(puzzle, grid) for grid in result.solutions)
+
+
+@pytest.mark.parametrize("seed", [21, 22])
+def test_known_solutions_leave_the_count_exact(seed):
+    rng = random.Random(seed)
+    for puzzle in random_puzzles(seed, 10):
+        truth = brute_force_count(puzzle)
+        found = run(puzzle, trace=False, limit=1000)[0].solutions
+        if not found:
+            continue
+        known = rng.sample(found, min(len(found), rng.choice((1, 2))))
+        result, _ = run(puzzle, trace=False, limit=1000, known=known)
+        assert len(result.solutions) == truth
+        assert set(known) <= set(result.solutions)
+
+
+def test_a_known_solution_that_breaks_the_rules_is_refused():
+    layout = ("#.#..", ".....", "....#", "#....", "..#..")
+    puzzle = puzzle_from_layout(layout, ((1, 5),))
+    wrong = grid_from_strings(("##...", ".....", "....#", "#....", "..#.."))
+    with pytest.raises(ValueError, match="known solution"):
+        run(puzzle, trace=False, limit=2, known=[wrong])
+
+
+def test_water_first_is_the_same_tree_in_another_order():
+    for puzzle in random_puzzles(31, 10):
+        plain = run(puzzle, trace=False, limit=1000)[0]
+        water = run(puzzle, trace=False, limit=1000, water_first=True)[0]
+        assert set(plain.solutions) == set(water.solutions)
+        assert len(water.solutions) == brute_force_count(puzzle)
