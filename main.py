@@ -48,6 +48,8 @@ def _add_check(sub) -> None:
     check = sub.add_parser("check", help="validate levels and count solutions up to two")
     check.add_argument("paths", nargs="+", metavar="PATH")
     check.add_argument("--timeout", type=float, default=60.0, metavar="SECONDS")
+    check.add_argument("--jobs", type=int, default=0, metavar="N",
+                       help="searches racing on N cores for a level that takes time (default 0: every core)")
     check.add_argument("--json", action="store_true")
 
 
@@ -135,7 +137,7 @@ def cmd_check(args) -> int:
 
     records = []
     for ref in batch.expand(args.paths):
-        record = batch.check_record(ref, args.timeout)
+        record = batch.check_record(ref, args.timeout, args.jobs or None)
         if ref.puzzle is not None and record["status"] in ("unique", "multiple", "none"):
             record.update(_check_extras(ref.puzzle, record["status"]))
         record["level_error"] = ref.puzzle is None

@@ -17,6 +17,7 @@ from typing import Iterable, Iterator, Union
 import solvers
 from game import levels, rules
 from game.puzzle import Puzzle, grid_to_strings
+from solvers import portfolio
 from solvers.common import run_to_result
 from solvers.events import Result, Status
 
@@ -109,12 +110,14 @@ def solve_record(ref: LevelRef, solver: str, timeout: float | None, seed: int) -
     return record
 
 
-def check_record(ref: LevelRef, timeout: float | None) -> dict:
+def check_record(ref: LevelRef, timeout: float | None, jobs: int | None = 1) -> dict:
+    """Count the level's solutions up to two with ``jobs`` searches on as many cores
+    (``None``: every core; see ``solvers.portfolio``)."""
     record: dict = {"level": ref.label}
     if ref.puzzle is None:
         record.update(status="error", solutions=None, error=ref.error)
         return record
-    result = run_solver(ref.puzzle, "forward", timeout=timeout, limit=2)
+    result = portfolio.decide(ref.puzzle, limit=2, timeout=timeout, jobs=jobs)
     if result.status is Status.TIMEOUT:
         record.update(status="timeout", solutions=None, error=result.message)
         return record

@@ -1,0 +1,75 @@
+"""The portfolio behind ``check``: exact searches racing in processes, stopped once one answers."""
+
+from __future__ import annotations
+
+import multiprocessing
+import time
+
+import pytest
+
+from game import rules
+from game.puzzle import Hint
+from solvers import portfolio
+from solvers.events import Status
+from solvers.portfolio import Member
+from tests.test_forward import brute_force_count, puzzle_from_layout, random_puzzles
+
+# No solution, though every ship fits somewhere: the genetic algorithm never stops on it.
+NO_SOLUTION = puzzle_from_layout(("#.#.", "#...", "...#", "#..."), ((2, 1), (1, 3)), {(0, 0): Hint.SUB})
+ENDLESS = Member("genetic first", genetic_seed=1)
+
+
+@pytest.fixture(autouse=True)
+def no_leftover_workers():
+    yield
+    assert multiprocessing.active_children() == []
+
+
+def test_answers_are_exact_whichever_member_gives_them(monkeypatch):
+    monkeypatch.setattr(portfolio, "ESCALATE_AFTER", 0.0)
+    members = (Member("forward"), Member("restarts", {"restarts": True, "seed": 3}))
+    for puzzle in random_puzzles(41, 8):
+        result = portfolio.decide(puzzle, limit=2, jobs=2, members=members)
+        assert result.status in (Status.SOLVED, Status.NO_SOLUTION)
+        assert len(result.solutions) == min(brute_force_count(puzzle), 2)
+        assert all(rules.is_solved(puzzle, grid) for grid in result.solutions)
+        assert result.stats["member"] in ("forward", "restarts")
+
+
+def test_a_worker_answers_while_the_first_member_is_still_busy(monkeypatch):
+    monkeypatch.setattr(portfolio, "ESCALATE_AFTER", 0.0)
+    result = portfolio.decide(NO_SOLUTION, limit=2, jobs=2, timeout=30, members=(ENDLESS, Member("forward")))
+    assert result.status is Status.NO_SOLUTION
+    assert result.stats["member"] == "forward" and result.stats["members"] == 2
+
+
+def test_the_genetic_member_hands_its_solution_to_the_search():
+    layout = ("#.#..", ".....", "....#", "#....", "..#..")
+    puzzle = puzzle_from_layout(layout, ((1, 5),))
+    result = portfolio.decide(puzzle, limit=2, jobs=1, members=(ENDLESS,))
+    assert result.status is Status.SOLVED and len(set(result.solutions)) == 2
+    assert result.stats["bands"] >= 1                   # the search began around the known solution
+    assert all(rules.is_solved(puzzle, grid) for grid in result.solutions)
+
+
+def test_a_timeout_stops_every_member(monkeypatch):
+    monkeypatch.setattr(portfolio, "ESCALATE_AFTER", 0.0)
+    started = time.perf_counter()
+    result = portfolio.decide(NO_SOLUTION, limit=2, jobs=2, timeout=0.5, members=(ENDLESS, ENDLESS))
+    assert result.status is Status.TIMEOUT
+    assert time.perf_counter() - started < 3.0
+
+
+def test_a_failing_worker_decides_nothing(monkeypatch):
+    monkeypatch.setattr(portfolio, "ESCALATE_AFTER", 0.0)
+    broken = Member("broken", {"no_such_option": True})
+    result = portfolio.decide(NO_SOLUTION, limit=2, jobs=2, timeout=0.5, members=(ENDLESS, broken))
+    assert result.status is Status.TIMEOUT
+
+
+def test_one_job_never_starts_a_process(monkeypatch):
+    monkeypatch.setattr(portfolio, "ESCALATE_AFTER", 0.0)
+    monkeypatch.setattr(portfolio, "_Worker", None)             # would fail if used
+    puzzle = next(random_puzzles(43, 1))
+    result = portfolio.decide(puzzle, limit=2, jobs=1)
+    assert len(result.solutions) == min(brute_force_count(puzzle), 2)
