@@ -144,6 +144,13 @@ class Puzzle:
         return hash((self.rows, self.cols, self.row_tallies, self.col_tallies, self.fleet,
                      tuple(self.hints.items())))
 
+    def __reduce__(self):
+        """Pickle by its fields (the read-only hints view cannot be pickled as it is), so a
+        puzzle can go to another process however that process is started."""
+        values = {f: getattr(self, f) for f in self.__dataclass_fields__}
+        values["hints"] = dict(self.hints)
+        return _puzzle_from_fields, (values,)
+
     @property
     def shape(self) -> tuple[int, int]:
         return self.rows, self.cols
@@ -177,6 +184,10 @@ class Puzzle:
         values = {f: getattr(self, f) for f in self.__dataclass_fields__}
         values.update(changes)
         return Puzzle(**values)
+
+
+def _puzzle_from_fields(values: dict) -> Puzzle:
+    return Puzzle(**values)
 
 
 def empty_grid(rows: int, cols: int) -> Grid:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import multiprocessing
+import pickle
 import time
 
 import pytest
@@ -73,3 +74,12 @@ def test_one_job_never_starts_a_process(monkeypatch):
     puzzle = next(random_puzzles(43, 1))
     result = portfolio.decide(puzzle, limit=2, jobs=1)
     assert len(result.solutions) == min(brute_force_count(puzzle), 2)
+
+
+def test_workers_also_start_where_processes_are_spawned(monkeypatch):
+    # macOS and Windows start processes by spawning: the puzzle and the member go pickled.
+    monkeypatch.setattr(portfolio, "ESCALATE_AFTER", 0.0)
+    monkeypatch.setattr(portfolio, "_context", lambda: multiprocessing.get_context("spawn"))
+    assert pickle.loads(pickle.dumps(NO_SOLUTION)) == NO_SOLUTION
+    result = portfolio.decide(NO_SOLUTION, limit=2, jobs=2, timeout=30, members=(ENDLESS, Member("forward")))
+    assert result.status is Status.NO_SOLUTION and result.stats["member"] == "forward"
