@@ -5,9 +5,9 @@ portfolio is the complete forward search (``solvers.forward``) in a different
 configuration, so every member's answer is exact and the first one to finish decides; the
 others are stopped. On the dense boards without hints (the MiniZinc set) the time to the
 first solution depends on the order of the search far more than on its speed, and no single
-order is best on all of them: the default order and restarts with shuffled branches each
-decide boards the other does not, and on two cores the pair decides more boards within a
-given time than either alone (figures in the README).
+order is best on all of them: the default order and trying water first each decide boards
+the other does not, and on two cores the pair decides more boards within a given time than
+either alone (figures in the README).
 
 The calling process runs the first member itself, so a level decided within
 ``ESCALATE_AFTER`` seconds (nearly all published puzzles) never starts a process. After
