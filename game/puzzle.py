@@ -147,9 +147,7 @@ class Puzzle:
     def __reduce__(self):
         """Pickle by its fields (the read-only hints view cannot be pickled as it is), so a
         puzzle can go to another process however that process is started."""
-        values = {f: getattr(self, f) for f in self.__dataclass_fields__}
-        values["hints"] = dict(self.hints)
-        return _puzzle_from_fields, (values,)
+        return _puzzle_from_fields, ({**self._fields(), "hints": dict(self.hints)},)
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -181,9 +179,10 @@ class Puzzle:
         return (self.row_tallies if axis == "row" else self.col_tallies)[index]
 
     def replace(self, **changes) -> Puzzle:
-        values = {f: getattr(self, f) for f in self.__dataclass_fields__}
-        values.update(changes)
-        return Puzzle(**values)
+        return Puzzle(**{**self._fields(), **changes})
+
+    def _fields(self) -> dict:
+        return {f: getattr(self, f) for f in self.__dataclass_fields__}
 
 
 def _puzzle_from_fields(values: dict) -> Puzzle:

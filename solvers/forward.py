@@ -104,10 +104,8 @@ def events(puzzle: Puzzle, *, trace: bool = True, limit: int = 1, shave_depth: i
     ``water_first``: when the choice is an unknown cell, try it as water before the ships
     that could cover it (the same tree in another order; ``solvers.portfolio`` races orders).
     """
-    search = _Search(puzzle, trace, max(1, limit), shave_depth, restarts, rng or random.Random(0))
-    search.known = tuple(known)
-    search.water_first = water_first
-    yield from search.run()
+    yield from _Search(puzzle, trace, max(1, limit), shave_depth, restarts, rng or random.Random(0),
+                       tuple(known), water_first).run()
 
 
 def count_solutions(puzzle: Puzzle, limit: int = 2) -> int:
@@ -122,7 +120,8 @@ def count_solutions(puzzle: Puzzle, limit: int = 2) -> int:
 
 class _Search:
     def __init__(self, puzzle: Puzzle, trace: bool, limit: int, shave_depth: int | None,
-                 restarts: bool, rng: random.Random) -> None:
+                 restarts: bool, rng: random.Random, known: tuple[Grid, ...] = (),
+                 water_first: bool = False) -> None:
         self.rng = rng
         self.shuffle = False
         self.cut = False
@@ -147,8 +146,8 @@ class _Search:
         self.col_weight = [1] * self.model.geo.cols
         self.root: State | None = None           # the search's start, after the root probing
         self.looked_near = False                 # whether the bands around the first solution were searched
-        self.known: tuple[Grid, ...] = ()        # solutions given by the caller
-        self.water_first = False                 # an unknown cell's water branch before its ships
+        self.known = known                       # solutions given by the caller
+        self.water_first = water_first           # an unknown cell's water branch before its ships
 
     # -- the run ---------------------------------------------------------------------------
     def run(self) -> Iterator[Event]:

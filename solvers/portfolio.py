@@ -118,9 +118,8 @@ def decide(puzzle: Puzzle, *, limit: int = 2, timeout: float | None = None, jobs
             for worker in workers:
                 answer = worker.answer()
                 if answer is not None:
-                    stats = dict(answer.stats, seconds=round(time.perf_counter() - started, 6))
-                    return _tagged(Result(answer.status, answer.grid, stats, answer.solutions, answer.message),
-                                   worker.member.name, 1 + len(workers))
+                    return _tagged(answer, worker.member.name, 1 + len(workers),
+                                   seconds=round(time.perf_counter() - started, 6))
         return Result(Status.ERROR, None, {}, (), "the search ended without a result")
     finally:
         stream.close()
@@ -128,8 +127,8 @@ def decide(puzzle: Puzzle, *, limit: int = 2, timeout: float | None = None, jobs
             worker.stop()
 
 
-def _tagged(result: Result, member: str, count: int) -> Result:
-    stats = dict(result.stats, member=member, members=count)
+def _tagged(result: Result, member: str, count: int, **more: float) -> Result:
+    stats = dict(result.stats, member=member, members=count, **more)
     return Result(result.status, result.grid, stats, result.solutions, result.message)
 
 
