@@ -29,7 +29,12 @@ the water branch first, and weighing probe failures too moved which boards were 
 than how many. Two searches taking turns in one process (water branch last / first, first
 answer wins) decided 27 of 39 within 10 s but only 18 within 2 s (each search alone: 26,
 19); on two cores, each in a process of its own, the pair is worth it (``solvers.portfolio``,
-which ``check`` uses; ``water_first`` is the second order).
+which ``check`` uses; ``water_first`` is the second order). Remembering the residual
+subproblems proved empty (unknown cells, unplaced ship cells, ships left and placed ship
+cells per tallied line: nodes alike in these have the same completions) pruned 0.1-1% of the
+nodes, because the search seldom meets the same residual twice. Visiting the branches that
+leave the most placements alive first (lookahead value ordering) changed which boards gave a
+first solution within 10 s, but not how many (22 of 39 either way).
 
 Once the first solution is found and more are wanted, the search first looks near it (large
 neighbourhood search): it keeps the solution's cells outside a band of a few rows or columns
