@@ -126,10 +126,17 @@ def _solve_text(ref, record: dict) -> str:
 
     head = f"{record['level']}: {record['status'].replace('_', ' ')}"
     if record["status"] == "error":
-        return f"{head}: {record.get('error')}\n"
+        return f"{head}: {_problem(record)}\n"
     stats = ", ".join(f"{k} {v}" for k, v in record["stats"].items() if not isinstance(v, dict))
     board = record.get("solution") or record.get("board")
     return f"{head} ({record['solver']}; {stats})\n{batch.board_text(ref.puzzle, board)}\n"
+
+
+def _problem(record: dict) -> str:
+    """A record's error for a line that already starts with the level's name."""
+    error = record.get("error") or ""
+    name = f"{record['level']}: "
+    return error[len(name):] if error.startswith(name) else error
 
 
 def cmd_check(args) -> int:
@@ -146,7 +153,7 @@ def cmd_check(args) -> int:
         if args.json:
             print(json.dumps(shown), flush=True)
         else:
-            extra = f": {record['error']}" if record.get("error") else ""
+            extra = f": {_problem(record)}" if record.get("error") else ""
             grade = f", {record['difficulty']}" if record.get("difficulty") else ""
             print(f"{record['level']}: {record['status']}{grade}{extra}", flush=True)
     return _exit_code(records, ("unique", "multiple", "none"))

@@ -78,6 +78,14 @@ def test_a_bad_level_gets_its_own_line_and_the_rest_still_run(capsys, level_dir)
     assert sum(r["status"] == "solved" for r in records) == 2
 
 
+@pytest.mark.parametrize("command", ["solve", "check"])
+def test_text_lines_name_the_level_once(capsys, tmp_path, command):
+    path = tmp_path / "empty.bs"
+    path.write_text("")
+    code, _, out = run(capsys, command, str(path))
+    assert code == 2 and out.strip() == f"{path}: error: is empty"
+
+
 def test_missing_file_is_a_level_error_not_a_traceback(capsys, tmp_path):
     code, records, _ = run(capsys, "check", str(tmp_path / "nope.bs"), "--json")
     assert code == 2 and records[0]["status"] == "error" and "no such file" in records[0]["error"]
