@@ -60,7 +60,7 @@ from typing import Iterator
 from game import rules
 from game.puzzle import HINT_CONTINUES, HINT_STOPS, Cell, Grid, Hint, Puzzle
 from solvers.common import verified
-from solvers.events import Event, Progress, Reason, Result, SetCell, Status
+from solvers.events import Event, Found, Progress, Reason, Result, SetCell, Status
 
 HEARTBEAT_NODES = 256
 SHIP, WATER, UNKNOWN = Cell.SHIP, Cell.WATER, Cell.UNKNOWN   # plain names: a class attribute costs more
@@ -186,6 +186,7 @@ class _Backtracker:
                 if index == count:
                     if self._complete():
                         solutions.append(tuple(tuple(row) for row in grid))
+                        yield Found(solutions[-1])
                         if len(solutions) >= self.limit:
                             break
                     index -= 1

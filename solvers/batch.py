@@ -119,7 +119,12 @@ def check_record(ref: LevelRef, timeout: float | None, jobs: int | None = 1) -> 
         return record
     result = portfolio.decide(ref.puzzle, limit=2, timeout=timeout, jobs=jobs)
     if result.status is Status.TIMEOUT:
-        record.update(status="timeout", solutions=None, error=result.message)
+        # What was met before the time ran out still tells the author something.
+        found = {grid for grid in result.solutions if rules.is_solved(ref.puzzle, grid)}
+        message = result.message
+        if found:
+            message += "; it has a solution, but whether it is the only one is not proved"
+        record.update(status="timeout", solutions=None, found=len(found), error=message)
         return record
     if result.status not in (Status.SOLVED, Status.NO_SOLUTION):
         record.update(status="error", solutions=None, error=result.message or result.status.value)

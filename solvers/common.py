@@ -7,7 +7,7 @@ from typing import Iterable
 
 from game import rules
 from game.puzzle import Cell, Grid, Puzzle
-from solvers.events import Event, Result, SetCell, Status
+from solvers.events import Event, Found, Result, SetCell, Status
 
 
 def settle(grid: Grid) -> Grid:
@@ -26,20 +26,24 @@ def verified(puzzle: Puzzle, grid: Grid, stats: dict, solutions: tuple[Grid, ...
 
 
 def run_to_result(stream: Iterable[Event], timeout: float | None = None) -> Result:
-    """Drain a solver's events; stop it with status ``timeout`` after ``timeout`` seconds."""
+    """Drain a solver's events; stop it with status ``timeout`` after ``timeout`` seconds
+    (its ``solutions`` are then those the solver had found, unjudged)."""
     start = time.perf_counter()
     iterator = iter(stream)
     last_stats: dict = {}
+    found: list[Grid] = []
     try:
         for event in iterator:
             if isinstance(event, Result):
                 return event
+            if isinstance(event, Found):
+                found.append(event.grid)
             stats = getattr(event, "stats", None)
             if stats:
                 last_stats = dict(stats)
             if timeout is not None and time.perf_counter() - start > timeout:
                 last_stats["seconds"] = round(time.perf_counter() - start, 6)
-                return Result(Status.TIMEOUT, None, last_stats, (), f"no answer within {timeout:g} s")
+                return Result(Status.TIMEOUT, None, last_stats, tuple(found), f"no answer within {timeout:g} s")
     finally:
         close = getattr(iterator, "close", None)
         if close:

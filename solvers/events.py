@@ -2,9 +2,10 @@
 
 A solver is a function ``events(puzzle, *, trace=True, ...) -> Iterator[Event]``. It yields
 :class:`SetCell` moves (only when ``trace`` is true), :class:`Generation` summaries (genetic
-algorithm), :class:`Progress` heartbeats (at least every few milliseconds of work, so a
-consumer can time out or stop it), and exactly one :class:`Result`, last. It knows nothing
-of threads, queues, clocks of the consumer, or pixels.
+algorithm), :class:`Found` solutions as the exact solvers meet them, :class:`Progress`
+heartbeats (at least every few milliseconds of work, so a consumer can time out or stop
+it), and exactly one :class:`Result`, last. It knows nothing of threads, queues, clocks of
+the consumer, or pixels.
 
 Replaying every ``SetCell`` onto ``initial_grid(puzzle)`` reproduces the final board.
 """
@@ -67,6 +68,15 @@ class Generation:
 
 
 @dataclass(frozen=True)
+class Found:
+    """An exact solver met a solution and goes on if more were asked for. Its ``Result``
+    lists it again; a consumer that stops the run early keeps what was found (and judges it,
+    like every answer)."""
+
+    grid: Grid
+
+
+@dataclass(frozen=True)
 class Progress:
     """A heartbeat with the statistics so far."""
 
@@ -89,7 +99,8 @@ class Result:
 
     ``grid`` is the solved board (verified by ``game.rules``) or, for ``stuck``/``gave_up``,
     the best board reached. ``solutions`` holds every solution found (up to the count limit
-    the solver was asked for), so ``len(solutions)`` answers "is it unique?".
+    the solver was asked for), so ``len(solutions)`` answers "is it unique?"; after a
+    ``timeout``, those found before the time ran out.
     """
 
     status: Status
@@ -106,5 +117,5 @@ class Failure:
     message: str
 
 
-Event = Union[SetCell, Generation, Progress, Result, Failure]
+Event = Union[SetCell, Generation, Found, Progress, Result, Failure]
 EventStream = Iterator[Event]

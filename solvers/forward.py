@@ -68,7 +68,7 @@ from game import rules
 from game.puzzle import Cell, Grid, Puzzle, ship_cells_of, ship_name
 from solvers.board import Model, State, bit_indices, compile_puzzle
 from solvers.common import run_to_result, verified
-from solvers.events import Event, Progress, Reason, Result, SetCell, Status
+from solvers.events import Event, Found, Progress, Reason, Result, SetCell, Status
 from solvers.propagate import Log, propagate, root_state
 
 HEARTBEAT_NODES = 256
@@ -139,6 +139,7 @@ class _Search:
         self.restarts = restarts
         self.solutions: list[int] = []
         self.seen: set[int] = set()
+        self.announced = 0                       # solutions sent out as Found events
         self.stats = {"seconds": 0.0, "nodes": 0, "backtracks": 0, "propagated": 0, "max_depth": 0,
                       "probes": 0, "probe_failures": 0, "restarts": 0, "bands": 0, "solutions": 0}
         self.started = time.perf_counter()
@@ -195,6 +196,7 @@ class _Search:
             stats["max_depth"] = depth
         if state.done:
             self._record(state.ship)
+            yield from self._announce()
             if len(self.solutions) < self.limit and not self.looked_near and stats["nodes"] >= NEAR_AFTER_NODES:
                 yield from self._near(state.ship)
             return
@@ -241,6 +243,7 @@ class _Search:
             if problems:
                 raise ValueError(f"a known solution breaks the rules: {problems[0].message}")
             self._record(sum(geo.bit(r, c) for r, c in ship_cells_of(grid)))
+        yield from self._announce()
         for solution in list(self.solutions):
             if len(self.solutions) >= self.limit:
                 break
@@ -290,6 +293,12 @@ class _Search:
         if solution not in self.seen:                # probes and restarts may meet a solution again
             self.seen.add(solution)
             self.solutions.append(solution)
+
+    def _announce(self) -> Iterator[Event]:
+        """A Found event for each solution recorded since the last call."""
+        while self.announced < len(self.solutions):
+            yield Found(self.model.grid(self.solutions[self.announced]))
+            self.announced += 1
 
     def _blame(self, blame: list, decision: int) -> None:
         """Weigh a dead end: the lines of the failed decision, and the constraint that failed."""
@@ -393,6 +402,7 @@ class _Search:
             trial = propagate(self.model, state, ship=geo.p_cells[p], places=(p,))
             if trial is not None and trial.done:
                 self._record(trial.ship)                 # a probe that completes the board
+                yield from self._announce()
                 if len(self.solutions) >= self.limit:
                     return trial
             if trial is not None:

@@ -12,8 +12,10 @@ either alone (figures in the README).
 The calling process runs the first member itself, so a level decided within
 ``ESCALATE_AFTER`` seconds (nearly all published puzzles) never starts a process. After
 that, each further member runs in a worker process of its own (one per spare core), which
-sends back its result's solutions as text. The caller judges every answer with
-``game.rules`` as it does for a single search (``solvers.batch.check_record``).
+sends back each solution as it meets it and then its result, as text. Solutions are pooled:
+when the members have met ``limit`` different ones between them, that decides it too, and a
+timeout reports those met so far. The caller judges every answer with ``game.rules`` as it
+does for a single search (``solvers.batch.check_record``).
 
 Processes, not threads: the search is pure Python, so threads would share one core. Workers
 are daemons, stopped as soon as the answer is in, on a timeout, and on any exception
@@ -29,10 +31,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Mapping
 
-from game.puzzle import Puzzle, grid_from_strings, grid_to_strings
+from game.puzzle import Grid, Puzzle, grid_from_strings, grid_to_strings
 from solvers import forward, genetic
-from solvers.common import run_to_result
-from solvers.events import Event, Result, Status
+from solvers.events import Event, Found, Result, Status
 
 ESCALATE_AFTER = 0.25          # seconds the first member runs alone
 
@@ -104,22 +105,43 @@ def decide(puzzle: Puzzle, *, limit: int = 2, timeout: float | None = None, jobs
     jobs = max(1, min(jobs or cores(), len(members)))
     started = time.perf_counter()
     workers: list[_Worker] = []
+    found: dict[Grid, str] = {}                 # solutions met so far, and which member met each
+
+    def pooled() -> Result | None:
+        """``limit`` different solutions met by several members decide it too. (When one member
+        met them all, its own result follows at once, with its statistics.)"""
+        names = tuple(dict.fromkeys(found.values()))
+        if len(found) < limit or len(names) < 2:
+            return None
+        stats = {"seconds": round(time.perf_counter() - started, 6), "member": " + ".join(names),
+                 "members": 1 + len(workers)}
+        grids = tuple(found)[:limit]
+        return Result(Status.SOLVED, grids[0], stats, grids)
+
     stream = members[0].events(puzzle, limit)
     try:
         for event in stream:
             if isinstance(event, Result):
                 return _tagged(event, members[0].name, 1 + len(workers))
+            if isinstance(event, Found):
+                found.setdefault(event.grid, members[0].name)
+                if (answer := pooled()) is not None:
+                    return answer
             elapsed = time.perf_counter() - started
             if timeout is not None and elapsed > timeout:
                 return Result(Status.TIMEOUT, None, {"seconds": round(elapsed, 6), "members": 1 + len(workers)},
-                              (), f"no answer within {timeout:g} s")
+                              tuple(found), f"no answer within {timeout:g} s")
             if not workers and jobs > 1 and elapsed > ESCALATE_AFTER:
                 workers = [_Worker(puzzle, member, limit) for member in members[1:jobs]]
             for worker in workers:
-                answer = worker.answer()
+                met, answer = worker.poll()
+                for grid in met:
+                    found.setdefault(grid, worker.member.name)
                 if answer is not None:
                     return _tagged(answer, worker.member.name, 1 + len(workers),
                                    seconds=round(time.perf_counter() - started, 6))
+                if (answer := pooled()) is not None:
+                    return answer
         return Result(Status.ERROR, None, {}, (), "the search ended without a result")
     finally:
         stream.close()
@@ -139,7 +161,7 @@ def _context():
 
 
 class _Worker:
-    """One member in a process of its own; ``answer()`` is its exact result once it has one."""
+    """One member in a process of its own; ``poll()`` gives what it has sent since the last call."""
 
     def __init__(self, puzzle: Puzzle, member: Member, limit: int) -> None:
         self.member = member
@@ -150,18 +172,25 @@ class _Worker:
         outbox.close()
         self.done = False
 
-    def answer(self) -> Result | None:
-        if self.done or not self.inbox.poll():
-            return None
-        self.done = True
-        try:
-            status, solutions, stats, message = self.inbox.recv()
-        except (EOFError, OSError):             # the worker died without a word
-            return None
-        if status not in (Status.SOLVED.value, Status.NO_SOLUTION.value):
-            return None                         # a failed member decides nothing; the others go on
-        grids = tuple(grid_from_strings(lines) for lines in solutions)
-        return Result(Status(status), grids[0] if grids else None, stats, grids, message)
+    def poll(self) -> tuple[list[Grid], Result | None]:
+        """The solutions the worker met since the last call, and its exact result if it has one."""
+        met: list[Grid] = []
+        while not self.done and self.inbox.poll():
+            try:
+                kind, body = self.inbox.recv()
+            except (EOFError, OSError):         # the worker died without a word
+                self.done = True
+                break
+            if kind == "found":
+                met.append(grid_from_strings(body))
+                continue
+            self.done = True
+            status, solutions, stats, message = body
+            if status in (Status.SOLVED.value, Status.NO_SOLUTION.value):
+                grids = tuple(grid_from_strings(lines) for lines in solutions)
+                return met, Result(Status(status), grids[0] if grids else None, stats, grids, message)
+            # a failed member decides nothing; the others go on
+        return met, None
 
     def stop(self) -> None:
         if self.process.is_alive():
@@ -174,14 +203,20 @@ class _Worker:
 
 
 def _work(puzzle: Puzzle, member: Member, limit: int, outbox) -> None:
-    """The worker process: run the member to its end and send back what it found."""
+    """The worker process: run the member to its end, sending each solution as it meets it
+    (``("found", lines)``) and then its result (``("result", ...)``)."""
     try:
-        result = run_to_result(member.events(puzzle, limit))
-        message = (result.status.value, [grid_to_strings(grid) for grid in result.solutions],
-                   dict(result.stats), result.message)
-    except Exception as error:  # noqa: BLE001 - reported to the parent, which goes on without us
-        message = (Status.ERROR.value, [], {}, f"{type(error).__name__}: {error}")
-    try:
-        outbox.send(message)
+        result = Result(Status.ERROR, message="the search ended without a result")
+        try:
+            for event in member.events(puzzle, limit):
+                if isinstance(event, Found):
+                    outbox.send(("found", grid_to_strings(event.grid)))
+                elif isinstance(event, Result):
+                    result = event
+                    break
+        except Exception as error:  # noqa: BLE001 - reported to the parent, which goes on without us
+            result = Result(Status.ERROR, message=f"{type(error).__name__}: {error}")
+        outbox.send(("result", (result.status.value, [grid_to_strings(grid) for grid in result.solutions],
+                                dict(result.stats), result.message)))
     finally:
         outbox.close()

@@ -11,7 +11,7 @@ from game import rules
 from game.puzzle import Hint, Puzzle, initial_grid
 from solvers import backtracking, forward
 from solvers.common import replay, run_to_result
-from solvers.events import Result, SetCell, Status
+from solvers.events import Found, Result, SetCell, Status
 from tests.test_forward import SIX_LAYOUT, brute_force_count, puzzle_from_layout, random_puzzles
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
@@ -57,8 +57,10 @@ def test_clashing_hints_have_no_solution():
 def test_counts_agree_with_brute_force(seed):
     for puzzle in random_puzzles(100 + seed, 8):
         expected = brute_force_count(puzzle)
-        result, _ = run(puzzle, trace=False, limit=1000)
+        result, stream = run(puzzle, trace=False, limit=1000)
         assert len(result.solutions) == expected, puzzle
+        # each solution is announced once, as it is met, in the result's order
+        assert [event.grid for event in stream if isinstance(event, Found)] == list(result.solutions)
         assert all(rules.is_solved(puzzle, grid) for grid in result.solutions)
         assert result.status is (Status.SOLVED if expected else Status.NO_SOLUTION)
 

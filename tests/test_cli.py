@@ -9,7 +9,7 @@ import main
 from game import levels, rules
 from game.puzzle import Hint, Puzzle, grid_from_strings
 from solvers.common import run_to_result
-from solvers.events import Progress, Status
+from solvers.events import Found, Progress, Status
 
 SOLUTION = ("###...", "......", "#.#..#", "#.#...", "......", "#..#..")
 
@@ -121,7 +121,19 @@ def test_run_to_result_stops_an_endless_stream():
             yield Progress({"nodes": 1})
 
     result = run_to_result(endless(), timeout=0.05)
-    assert result.status is Status.TIMEOUT and "0.05" in result.message
+    assert result.status is Status.TIMEOUT and "0.05" in result.message and result.solutions == ()
+
+
+def test_a_timeout_keeps_the_solutions_met_before_it():
+    grid = grid_from_strings(["#.", ".."])
+
+    def one_then_endless():
+        yield Found(grid)
+        while True:
+            yield Progress({"nodes": 1})
+
+    result = run_to_result(one_then_endless(), timeout=0.05)
+    assert result.status is Status.TIMEOUT and result.solutions == (grid,)
 
 
 def test_bench_writes_a_table_and_csv(capsys, level_dir, tmp_path):

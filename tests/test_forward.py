@@ -14,7 +14,7 @@ from game import rules
 from game.puzzle import Cell, Hint, Puzzle, grid_from_strings, initial_grid
 from solvers import forward
 from solvers.common import replay, run_to_result
-from solvers.events import Progress, Result, SetCell, Status
+from solvers.events import Found, Progress, Result, SetCell, Status
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
 
@@ -201,8 +201,10 @@ def test_ship_longer_than_the_board_has_no_solution():
 def test_counts_agree_with_brute_force(seed, options):
     for puzzle in random_puzzles(seed, 8):
         expected = brute_force_count(puzzle)
-        result, _ = run(puzzle, trace=False, limit=1000, **options)
+        result, stream = run(puzzle, trace=False, limit=1000, **options)
         assert len(result.solutions) == expected, puzzle
+        # each solution is announced once, as it is met, in the result's order
+        assert [event.grid for event in stream if isinstance(event, Found)] == list(result.solutions)
         assert all(rules.is_solved(puzzle, grid) for grid in result.solutions)
         assert len(set(result.solutions)) == len(result.solutions)
         assert result.status is (Status.SOLVED if expected else Status.NO_SOLUTION)

@@ -5,19 +5,37 @@ from __future__ import annotations
 import multiprocessing
 import pickle
 import time
+from dataclasses import dataclass
 
 import pytest
 
 from game import rules
 from game.puzzle import Hint
-from solvers import portfolio
-from solvers.events import Status
+from solvers import batch, forward, portfolio
+from solvers.common import run_to_result
+from solvers.events import Found, Progress, Status
 from solvers.portfolio import Member
 from tests.test_forward import brute_force_count, puzzle_from_layout, random_puzzles
 
 # No solution, though every ship fits somewhere: the genetic algorithm never stops on it.
 NO_SOLUTION = puzzle_from_layout(("#.#.", "#...", "...#", "#..."), ((2, 1), (1, 3)), {(0, 0): Hint.SUB})
 ENDLESS = Member("genetic first", genetic_seed=1)
+
+
+@dataclass(frozen=True)
+class Stalls(Member):
+    """Meets one solution (number ``options["pick"]`` of the board's) and then never ends."""
+
+    def events(self, puzzle, limit):
+        result = run_to_result(forward.events(puzzle, trace=False, limit=1000))
+        yield Found(result.solutions[self.options["pick"]])
+        while True:
+            time.sleep(0.001)
+            yield Progress()
+
+
+def several_solutions():
+    return next(p for p in random_puzzles(44, 50) if brute_force_count(p) >= 2)
 
 
 @pytest.fixture(autouse=True)
@@ -66,6 +84,35 @@ def test_a_failing_worker_decides_nothing(monkeypatch):
     broken = Member("broken", {"no_such_option": True})
     result = portfolio.decide(NO_SOLUTION, limit=2, jobs=2, timeout=0.5, members=(ENDLESS, broken))
     assert result.status is Status.TIMEOUT
+
+
+def test_two_solutions_met_by_two_members_decide_it(monkeypatch):
+    monkeypatch.setattr(portfolio, "ESCALATE_AFTER", 0.0)
+    puzzle = several_solutions()
+    members = (Stalls("first", {"pick": 0}), Stalls("second", {"pick": 1}))
+    result = portfolio.decide(puzzle, limit=2, jobs=2, timeout=30, members=members)
+    assert result.status is Status.SOLVED and result.stats["member"] == "first + second"
+    assert len(set(result.solutions)) == 2 and all(rules.is_solved(puzzle, g) for g in result.solutions)
+
+
+def test_one_member_meeting_one_solution_twice_decides_nothing(monkeypatch):
+    monkeypatch.setattr(portfolio, "ESCALATE_AFTER", 0.0)
+    members = (Stalls("first", {"pick": 0}), Stalls("again", {"pick": 0}))
+    result = portfolio.decide(several_solutions(), limit=2, jobs=2, timeout=0.5, members=members)
+    assert result.status is Status.TIMEOUT and len(result.solutions) == 1
+
+
+def test_check_reports_a_solution_met_before_the_timeout(monkeypatch):
+    decide = portfolio.decide
+    monkeypatch.setattr(portfolio, "decide", lambda puzzle, **options: decide(
+        puzzle, **dict(options, members=(Stalls("first", {"pick": 0}),))))
+    record = batch.check_record(batch.LevelRef("board", several_solutions()), timeout=0.2)
+    assert record["status"] == "timeout" and record["found"] == 1
+    assert "has a solution, but whether it is the only one is not proved" in record["error"]
+    monkeypatch.setattr(portfolio, "decide", lambda puzzle, **options: decide(
+        puzzle, **dict(options, members=(ENDLESS,))))
+    record = batch.check_record(batch.LevelRef("board", NO_SOLUTION), timeout=0.2)
+    assert record["status"] == "timeout" and record["found"] == 0 and record["error"] == "no answer within 0.2 s"
 
 
 def test_one_job_never_starts_a_process(monkeypatch):
