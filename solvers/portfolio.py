@@ -107,11 +107,12 @@ def decide(puzzle: Puzzle, *, limit: int = 2, timeout: float | None = None, jobs
     workers: list[_Worker] = []
     found: dict[Grid, str] = {}                 # solutions met so far, and which member met each
 
-    def pooled() -> Result | None:
+    def pooled(waiting: bool = True) -> Result | None:
         """``limit`` different solutions met by several members decide it too. (When one member
-        met them all, its own result follows at once, with its statistics.)"""
+        met them all, its own result follows at once, with its statistics, unless the time is
+        up: ``waiting=False``.)"""
         names = tuple(dict.fromkeys(found.values()))
-        if len(found) < limit or len(names) < 2:
+        if len(found) < limit or (waiting and len(names) < 2):
             return None
         stats = {"seconds": round(time.perf_counter() - started, 6), "member": " + ".join(names),
                  "members": 1 + len(workers)}
@@ -129,6 +130,8 @@ def decide(puzzle: Puzzle, *, limit: int = 2, timeout: float | None = None, jobs
                     return answer
             elapsed = time.perf_counter() - started
             if timeout is not None and elapsed > timeout:
+                if (answer := pooled(waiting=False)) is not None:
+                    return answer
                 return Result(Status.TIMEOUT, None, {"seconds": round(elapsed, 6), "members": 1 + len(workers)},
                               tuple(found), f"no answer within {timeout:g} s")
             if not workers and jobs > 1 and elapsed > ESCALATE_AFTER:

@@ -24,11 +24,13 @@ ENDLESS = Member("genetic first", genetic_seed=1)
 
 @dataclass(frozen=True)
 class Stalls(Member):
-    """Meets one solution (number ``options["pick"]`` of the board's) and then never ends."""
+    """Meets some of the board's solutions (their numbers in ``options["picks"]``) and then
+    never ends."""
 
     def events(self, puzzle, limit):
         result = run_to_result(forward.events(puzzle, trace=False, limit=1000))
-        yield Found(result.solutions[self.options["pick"]])
+        for pick in self.options["picks"]:
+            yield Found(result.solutions[pick])
         while True:
             time.sleep(0.001)
             yield Progress()
@@ -89,7 +91,7 @@ def test_a_failing_worker_decides_nothing(monkeypatch):
 def test_two_solutions_met_by_two_members_decide_it(monkeypatch):
     monkeypatch.setattr(portfolio, "ESCALATE_AFTER", 0.0)
     puzzle = several_solutions()
-    members = (Stalls("first", {"pick": 0}), Stalls("second", {"pick": 1}))
+    members = (Stalls("first", {"picks": (0,)}), Stalls("second", {"picks": (1,)}))
     result = portfolio.decide(puzzle, limit=2, jobs=2, timeout=30, members=members)
     assert result.status is Status.SOLVED and result.stats["member"] == "first + second"
     assert len(set(result.solutions)) == 2 and all(rules.is_solved(puzzle, g) for g in result.solutions)
@@ -97,15 +99,21 @@ def test_two_solutions_met_by_two_members_decide_it(monkeypatch):
 
 def test_one_member_meeting_one_solution_twice_decides_nothing(monkeypatch):
     monkeypatch.setattr(portfolio, "ESCALATE_AFTER", 0.0)
-    members = (Stalls("first", {"pick": 0}), Stalls("again", {"pick": 0}))
+    members = (Stalls("first", {"picks": (0,)}), Stalls("again", {"picks": (0,)}))
     result = portfolio.decide(several_solutions(), limit=2, jobs=2, timeout=0.5, members=members)
     assert result.status is Status.TIMEOUT and len(result.solutions) == 1
+
+
+def test_two_solutions_met_by_one_member_decide_it_when_the_time_is_up():
+    result = portfolio.decide(several_solutions(), limit=2, jobs=1, timeout=0.2,
+                              members=(Stalls("both", {"picks": (0, 1)}),))
+    assert result.status is Status.SOLVED and len(set(result.solutions)) == 2
 
 
 def test_check_reports_a_solution_met_before_the_timeout(monkeypatch):
     decide = portfolio.decide
     monkeypatch.setattr(portfolio, "decide", lambda puzzle, **options: decide(
-        puzzle, **dict(options, members=(Stalls("first", {"pick": 0}),))))
+        puzzle, **dict(options, members=(Stalls("first", {"picks": (0,)}),))))
     record = batch.check_record(batch.LevelRef("board", several_solutions()), timeout=0.2)
     assert record["status"] == "timeout" and record["found"] == 1
     assert "has a solution, but whether it is the only one is not proved" in record["error"]
