@@ -1,9 +1,10 @@
 """The New puzzle dialog: size, difficulty and seed; the generator runs in a worker thread.
 
-The generator (``solvers.generator.generate``) cannot be interrupted, so it is always given a
-time limit (it then returns the closest level it found) and Cancel simply lets the worker's
-answer go unread. The level is saved into the per-user ``generated`` folder before it opens,
-so progress saving and the level browser find it like any other file.
+The generator (``solvers.generator.generate``) is always given a time limit (it then returns
+the closest level it found) and a ``cancelled`` hook: Cancel sets it, the generator stops at
+its next step, and whatever the worker still says goes unread. The level is saved into the
+per-user ``generated`` folder before it opens, so progress saving and the level browser find
+it like any other file.
 """
 
 from __future__ import annotations
