@@ -156,12 +156,17 @@ def find_mistake(puzzle: Puzzle, grid: Sequence[Sequence[Cell]]) -> Deduction | 
     solution = only_solution(puzzle)
     if solution is None:
         return None
-    wrong = [(r, c) for r, row in enumerate(grid) for c, value in enumerate(row)
-             if value != Cell.UNKNOWN and value != solution[r][c]]
+    wrong = wrong_marks(grid, solution)
     if not wrong:
         return None
     where = ", ".join(f"r{r + 1}c{c + 1}" for r, c in wrong[:5]) + (" ..." if len(wrong) > 5 else "")
     return _mistake(f"{len(wrong)} mark{'s are' if len(wrong) > 1 else ' is'} wrong: {where}", wrong)
+
+
+def wrong_marks(grid: Sequence[Sequence[Cell]], solution: Grid) -> list[Coord]:
+    """The marked cells of ``grid`` that disagree with ``solution``, in reading order."""
+    return [(r, c) for r, row in enumerate(grid) for c, value in enumerate(row)
+            if value != Cell.UNKNOWN and value != solution[r][c]]
 
 
 def only_solution(puzzle: Puzzle, seconds: float | None = None) -> Grid | None:

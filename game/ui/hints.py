@@ -76,12 +76,11 @@ class MistakeJudge:
             return self._solution
 
     def find(self, grid: Sequence[Sequence[Cell]]) -> Mistake | None:
+        from solvers import logic
+
         problems = rules.provable_violations(self.puzzle, grid)
         solution = self.solution()
-        wrong = set()
-        if solution is not None:
-            wrong = {(r, c) for r, row in enumerate(grid) for c, value in enumerate(row)
-                     if value != Cell.UNKNOWN and value != solution[r][c]}
+        wrong = set(logic.wrong_marks(grid, solution)) if solution is not None else set()
         cells = {cell for v in problems if v.kind in CELL_KINDS for cell in v.cells} | wrong
         if problems:
             more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
