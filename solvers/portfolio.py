@@ -99,8 +99,10 @@ def decide(puzzle: Puzzle, *, limit: int = 2, timeout: float | None = None, jobs
     """Count ``puzzle``'s solutions up to ``limit`` with up to ``jobs`` members at once.
 
     The result is the first exact answer (``solved``, with up to ``limit`` solutions, or
-    ``no_solution``); its statistics say which member gave it (``member``) and how many
-    searches ran (``members``). ``timeout`` when none answers within ``timeout`` seconds.
+    ``no_solution``), or ``limit`` different solutions met by the members between them; its
+    statistics say which member gave it (``member``, names joined by " + " for pooled
+    solutions) and how many searches ran (``members``). ``timeout`` when neither comes within
+    ``timeout`` seconds, with the solutions met so far.
     """
     jobs = max(1, min(jobs or cores(), len(members)))
     started = time.perf_counter()
