@@ -19,8 +19,9 @@ import json
 import os
 import sys
 
+from solvers.engine.registry import NAMES as SOLVER_CHOICES
+
 COMMANDS = ("play", "solve", "check", "generate", "bench")
-SOLVER_CHOICES = ("backtracking", "forward", "genetic", "logic")
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
 
@@ -91,7 +92,7 @@ def parser() -> argparse.ArgumentParser:
 
 
 def cmd_play(args) -> int:
-    from game.ui.app import main as run_window
+    from window.app import main as run_window
 
     return run_window(level=args.level, solver=args.solver, autorun=args.autorun,
                       exit_after_solve=args.exit_after_solve, screenshot=args.screenshot,
@@ -107,7 +108,7 @@ def _exit_code(records: list[dict], decided: tuple[str, ...]) -> int:
 
 
 def cmd_solve(args) -> int:
-    from solvers import batch
+    from solvers.engine import batch
 
     records = []
     for ref in batch.expand(args.paths):
@@ -122,7 +123,7 @@ def cmd_solve(args) -> int:
 
 
 def _solve_text(ref, record: dict) -> str:
-    from solvers import batch
+    from solvers.engine import batch
 
     head = f"{record['level']}: {record['status'].replace('_', ' ')}"
     if record["status"] == "error":
@@ -140,13 +141,13 @@ def _problem(record: dict) -> str:
 
 
 def cmd_check(args) -> int:
-    from solvers import batch
+    from solvers.engine import batch
 
     records = []
     for ref in batch.expand(args.paths):
         record = batch.check_record(ref, args.timeout, args.jobs or None)
-        if ref.puzzle is not None and record["status"] in ("unique", "multiple", "none"):
-            record.update(_check_extras(ref.puzzle, record["status"]))
+        if ref.puzzle is not None and record["status"] == "unique":
+            record.update(_check_extras(ref.puzzle))
         record["level_error"] = ref.puzzle is None
         records.append(record)
         shown = {k: v for k, v in record.items() if k != "level_error"}
@@ -156,28 +157,26 @@ def cmd_check(args) -> int:
             extra = f": {_problem(record)}" if record.get("error") else ""
             grade = f", {record['difficulty']}" if record.get("difficulty") else ""
             print(f"{record['level']}: {record['status']}{grade}{extra}", flush=True)
-    return _exit_code(records, ("unique", "multiple", "none"))
+    return _exit_code(records, ("impossible", "unique", "ambiguous"))
 
 
-def _check_extras(puzzle, status: str) -> dict:
+def _check_extras(puzzle) -> dict:
     """Grade (by the deduction engine) and redundant hints of a unique level."""
-    if status != "unique":
-        return {}
-    from solvers import grading
+    from solvers.authoring import grading
 
     return {"difficulty": grading.grade(puzzle),
             "redundant_hints": [list(cell) for cell in grading.redundant_hints(puzzle)]}
 
 
 def cmd_bench(args) -> int:
-    from solvers import batch
+    from solvers.engine import batch
 
     if args.runner:
-        from solvers import runner_bench
+        from solvers.engine import runner_bench
 
         return runner_bench.main()
     if args.generate:
-        from solvers import generator_bench
+        from solvers.authoring import generator_bench
 
         return generator_bench.main(args.generate, args.count, args.difficulty, args.fleet, args.seed)
     if not args.paths:
@@ -214,7 +213,7 @@ def _write_csv(path: str, records: list[dict]) -> None:
 
 def cmd_generate(args) -> int:
     from game import levels
-    from solvers import generator
+    from solvers.authoring import generator
 
     if args.pack:
         count = generator.build_pack(args.pack, seed=args.seed)

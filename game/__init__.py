@@ -1,5 +1,5 @@
 """The pure core of Battleship Solitaire: puzzles, the rules, levels and play sessions.
 
-Nothing in this package (outside ``game.ui``) imports pygame, starts threads or imports
+Nothing in this package (outside ``window``) imports pygame, starts threads or imports
 ``solvers``: it is the vocabulary every other part speaks.
 """

@@ -210,6 +210,12 @@ def grid_to_strings(grid: Sequence[Sequence[Cell]], unknown: str = "?") -> tuple
     return tuple("".join(unknown if v == Cell.UNKNOWN else CELL_CHARS[Cell(v)] for v in row) for row in grid)
 
 
+def wrong_marks(grid: Sequence[Sequence[Cell]], solution: Grid) -> list[Coord]:
+    """The marked cells of ``grid`` that disagree with ``solution``, in reading order."""
+    return [(r, c) for r, row in enumerate(grid) for c, value in enumerate(row)
+            if value != Cell.UNKNOWN and value != solution[r][c]]
+
+
 def ship_cells_of(grid: Sequence[Sequence[Cell]]) -> frozenset[Coord]:
     return frozenset((r, c) for r, row in enumerate(grid) for c, v in enumerate(row) if v == Cell.SHIP)
 

@@ -1,18 +1,9 @@
-"""Pure search: every solver is a generator of events (see ``solvers.events``).
+"""Pure search and deduction: no pygame, no settings files, threads only in ``engine.runner``.
 
-``get(name)`` returns the solver's ``events`` function. Nothing here imports pygame, and
-nothing but ``solvers.runner`` starts threads.
+Layers, each using only those before it:
+- ``events``, ``contract``, ``common``: what a solver yields, how it is declared and called,
+  and the judge's check of its answer;
+- ``search``, ``logic``, ``genetic``: the solvers themselves, each a generator of events;
+- ``engine``: the registry, the one verdict (``decide``), the runner and batch runs;
+- ``authoring``: grades, redundant hints and the level generator.
 """
-
-from __future__ import annotations
-
-from importlib import import_module
-from typing import Callable
-
-NAMES = ("backtracking", "forward", "genetic", "logic")
-
-
-def get(name: str) -> Callable:
-    if name not in NAMES:
-        raise ValueError(f"unknown solver {name!r}; choose from {', '.join(NAMES)}")
-    return import_module(f"solvers.{name}").events

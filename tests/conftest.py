@@ -29,7 +29,7 @@ def app(tmp_path, monkeypatch):
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     import pygame
 
-    from game.ui.app import DEFAULT_LEVEL, App
+    from window.app import DEFAULT_LEVEL, App
 
     monkeypatch.setenv("BATTLESHIPS_HOME", str(tmp_path / "home"))
     window = App(window=(1100, 720))

@@ -9,9 +9,10 @@ import pytest
 
 from game import rules
 from game.puzzle import Hint, Puzzle, initial_grid
-from solvers import backtracking, forward
 from solvers.common import replay, run_to_result
+from solvers.engine.verdict import decide
 from solvers.events import Found, Result, SetCell, Status
+from solvers.search import backtracking, forward
 from tests.test_forward import SIX_LAYOUT, brute_force_count, puzzle_from_layout, random_puzzles
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
@@ -38,7 +39,7 @@ def test_six_by_six_with_default_fleet_and_shape_hints():
     result, _ = run(puzzle, trace=False, limit=100)
     assert result.status is Status.SOLVED
     assert all(rules.is_solved(puzzle, grid) for grid in result.solutions)
-    assert len(result.solutions) == forward.count_solutions(puzzle, limit=100)
+    assert len(result.solutions) == len(decide(puzzle, limit=100).solutions)
 
 
 def test_no_solution():

@@ -61,12 +61,12 @@ def test_each_exact_solver_from_the_command_line(capsys, level_dir, solver):
 
 @pytest.mark.parametrize("jobs", [[], ["--jobs", "1"], ["--jobs", "2"]])
 def test_check_counts_solutions_up_to_two(capsys, level_dir, jobs, monkeypatch):
-    from solvers import portfolio
+    from solvers.engine import portfolio
 
     monkeypatch.setattr(portfolio, "ESCALATE_AFTER", 0.0)     # let the workers race, if any
     code, records, _ = run(capsys, "check", str(level_dir), "--json", *jobs)
     assert code == 0
-    assert [(r["status"], r["solutions"]) for r in records] == [("multiple", 2), ("unique", 1), ("none", 0)]
+    assert [(r["status"], r["solutions"]) for r in records] == [("ambiguous", 2), ("unique", 1), ("impossible", 0)]
 
 
 def test_a_bad_level_gets_its_own_line_and_the_rest_still_run(capsys, level_dir):

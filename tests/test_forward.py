@@ -12,9 +12,10 @@ import pytest
 
 from game import rules
 from game.puzzle import Cell, Hint, Puzzle, grid_from_strings, initial_grid
-from solvers import forward
 from solvers.common import replay, run_to_result
+from solvers.engine.verdict import Kind, decide
 from solvers.events import Found, Progress, Result, SetCell, Status
+from solvers.search import forward
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
 
@@ -169,7 +170,7 @@ def test_unknown_tallies_and_shapeless_ship_hints():
     assert result.status is Status.SOLVED
     assert all(rules.is_solved(puzzle, grid) for grid in result.solutions)
     assert len(set(result.solutions)) == len(result.solutions) > 1
-    from solvers import backtracking
+    from solvers.search import backtracking
     assert run_to_result(backtracking.events(puzzle, trace=False, limit=1000)).solutions == result.solutions
 
 
@@ -179,13 +180,13 @@ def test_no_solution():
     result, _ = run(puzzle, trace=False, limit=2)
     assert result.status is Status.NO_SOLUTION
     assert result.solutions == ()
-    assert forward.count_solutions(puzzle) == 0
+    assert decide(puzzle).kind is Kind.IMPOSSIBLE
     assert brute_force_count(puzzle) == 0
 
 
 def test_tallies_that_cannot_add_up_to_the_fleet():
     puzzle = Puzzle(4, 4, (2, 1, 1, 1), (3, 0, 1, 1), ((2, 1), (1, 3)))      # rows 5, columns 5, fleet 5
-    assert forward.count_solutions(puzzle) == brute_force_count(puzzle)
+    assert len(decide(puzzle).solutions) == min(2, brute_force_count(puzzle))
     wrong = puzzle.replace(col_tallies=(3, 0, 1, 2))                        # columns add up to 6
     result, _ = run(wrong, trace=False)
     assert result.status is Status.NO_SOLUTION and result.stats["nodes"] == 0
@@ -193,7 +194,7 @@ def test_tallies_that_cannot_add_up_to_the_fleet():
 
 def test_ship_longer_than_the_board_has_no_solution():
     puzzle = Puzzle(3, 3, (None,) * 3, (None,) * 3, ((4, 1),))
-    assert forward.count_solutions(puzzle) == 0
+    assert decide(puzzle).kind is Kind.IMPOSSIBLE
 
 
 @pytest.mark.parametrize("seed, options", [(0, {}), (1, {}), (2, {"shave_depth": -1}),
@@ -374,8 +375,8 @@ def test_bands_find_the_second_solution_of_an_open_board(monkeypatch):
 
 def test_a_failed_propagation_names_the_line_that_failed():
     # The conflict weights of the branching rule come from here.
-    from solvers.board import compile_puzzle
-    from solvers.propagate import propagate
+    from solvers.search.bitboard import compile_puzzle
+    from solvers.search.propagate import propagate
     puzzle = Puzzle(4, 4, (0, 2, 1, 1), (1, 1, 1, 1), ((2, 1), (1, 2)))
     model = compile_puzzle(puzzle)
     blame: list = []

@@ -11,10 +11,12 @@ import pytest
 
 from game import rules
 from game.puzzle import Hint, Puzzle, initial_grid
-from solvers import genetic
 from solvers.common import replay
+from solvers.contract import OptionError
 from solvers.events import Generation, Progress, Reason, Result, SetCell, Ship, Status
-from solvers.genetic_model import FleetModel, Layout, candidate_ships
+from solvers.genetic import GENETIC
+from solvers.genetic import algorithm as genetic
+from solvers.genetic.fleet import FleetModel, Layout, candidate_ships
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
 
@@ -47,7 +49,7 @@ def layout_of(model: FleetModel, ships) -> list[int]:
 
 
 def run(puzzle: Puzzle, seed: int = 0, trace: bool = True, **params) -> list:
-    return list(genetic.events(puzzle, trace=trace, rng=random.Random(seed), params=params))
+    return list(genetic.events(puzzle, trace=trace, rng=random.Random(seed), **params))
 
 
 # --- the fitness function --------------------------------------------------------------------
@@ -188,12 +190,18 @@ def test_a_ship_that_fits_nowhere_means_no_solution():
     assert run(puzzle)[-1].status is Status.NO_SOLUTION
 
 
-def test_params_override_the_settings_and_unknown_keys_fail():
-    defaults = genetic.parameters()
-    assert genetic.parameters({"population": 7})["population"] == 7
-    assert genetic.parameters({"population": 7})["tournament"] == defaults["tournament"]
-    with pytest.raises(ValueError, match="bogus"):
-        genetic.events(SIX, params={"bogus": 1, "population": 7})
+def test_options_are_declared_checked_and_never_read_from_settings(tmp_path, monkeypatch):
+    assert GENETIC.resolve({"population": 7})["population"] == 7
+    assert GENETIC.resolve({"population": 7})["tournament"] == GENETIC.option("tournament").default
+    with pytest.raises(OptionError, match="bogus"):
+        genetic.events(SIX, bogus=1, population=7)
+    with pytest.raises(OptionError, match="population must be between 2 and 500"):
+        genetic.events(SIX, population=0)
+    # A player's settings file has no say in a solver run: same seed, same run.
+    first = run(SIX, seed=7, trace=False)
+    (tmp_path / "settings.yaml").write_text("genetic:\n  population: 3\n  mutation: 1.0\n")
+    monkeypatch.setenv("BATTLESHIPS_HOME", str(tmp_path))
+    assert run(SIX, seed=7, trace=False)[-1].stats["evaluations"] == first[-1].stats["evaluations"]
 
 
 # --- the corpus (slow) -----------------------------------------------------------------------

@@ -10,9 +10,10 @@ import pytest
 from game import rules
 from game.levels import read_corpus
 from game.puzzle import Cell, Hint, Move, Puzzle, apply_move, grid_from_strings, initial_grid
-from solvers import logic
 from solvers.common import replay
+from solvers.engine.verdict import unique_solution
 from solvers.events import Progress, Reason, Result, SetCell, Status
+from solvers.logic import deduction as logic
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
 
@@ -118,16 +119,6 @@ def test_a_marked_mistake_is_reported():
     assert (1, 1) in step.evidence
 
 
-def test_find_mistake_uses_the_solution():
-    puzzle = five_by_five(hints={(4, 2): Hint.SUB})
-    board = apply_move(initial_grid(puzzle), Move(2, 0, Cell.WATER))   # a submarine is there
-    assert not rules.provable_violations(puzzle, board)
-    step = logic.find_mistake(puzzle, board)
-    assert step.rule == "mistake" and step.evidence == ((2, 0),)
-    assert step.moves == (Move(2, 0, Cell.UNKNOWN),)
-    assert logic.find_mistake(puzzle, initial_grid(puzzle)) is None
-
-
 def _check_run(puzzle: Puzzle, solution) -> Result:
     stream = list(logic.events(puzzle, trace=True))
     result = stream[-1]
@@ -224,7 +215,7 @@ def test_a_hint_search_gives_up_within_its_time_budget(monkeypatch):
             break
         for move in step.moves:
             board = apply_move(board, move)
-    import solvers.logic_probe as probe
+    import solvers.logic.probe as probe
     monkeypatch.setattr(probe, "HEARTBEAT_SECONDS", 0.0)   # a heartbeat after every probe
     assert logic.next_deduction(puzzle, board, seconds=0.0) is None
     assert logic.next_deduction(puzzle, board, seconds=60.0) == step
@@ -232,7 +223,7 @@ def test_a_hint_search_gives_up_within_its_time_budget(monkeypatch):
 
 def test_reveal_gives_a_ship_cell_of_the_solution_in_the_fullest_line():
     puzzle = five_by_five(hints={(4, 2): Hint.SUB})
-    solution = logic.only_solution(puzzle)
+    solution = unique_solution(puzzle)
     assert solution is not None and rules.is_solved(puzzle, solution)
     board = apply_move(initial_grid(puzzle), Move(0, 1, Cell.SHIP))
     step = logic.reveal(puzzle, board, solution)

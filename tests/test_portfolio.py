@@ -11,10 +11,11 @@ import pytest
 
 from game import rules
 from game.puzzle import Hint
-from solvers import batch, forward, portfolio
 from solvers.common import run_to_result
+from solvers.engine import batch, portfolio
+from solvers.engine.portfolio import Member
 from solvers.events import Found, Progress, Status
-from solvers.portfolio import Member
+from solvers.search import forward
 from tests.test_forward import brute_force_count, puzzle_from_layout, random_puzzles
 
 # No solution, though every ship fits somewhere: the genetic algorithm never stops on it.
@@ -50,7 +51,7 @@ def test_answers_are_exact_whichever_member_gives_them(monkeypatch):
     monkeypatch.setattr(portfolio, "ESCALATE_AFTER", 0.0)
     members = (Member("forward"), Member("restarts", {"restarts": True, "seed": 3}))
     for puzzle in random_puzzles(41, 8):
-        result = portfolio.decide(puzzle, limit=2, jobs=2, members=members)
+        result = portfolio.race(puzzle, limit=2, jobs=2, members=members)
         assert result.status in (Status.SOLVED, Status.NO_SOLUTION)
         assert len(result.solutions) == min(brute_force_count(puzzle), 2)
         assert all(rules.is_solved(puzzle, grid) for grid in result.solutions)
@@ -59,7 +60,7 @@ def test_answers_are_exact_whichever_member_gives_them(monkeypatch):
 
 def test_a_worker_answers_while_the_first_member_is_still_busy(monkeypatch):
     monkeypatch.setattr(portfolio, "ESCALATE_AFTER", 0.0)
-    result = portfolio.decide(NO_SOLUTION, limit=2, jobs=2, timeout=30, members=(ENDLESS, Member("forward")))
+    result = portfolio.race(NO_SOLUTION, limit=2, jobs=2, timeout=30, members=(ENDLESS, Member("forward")))
     assert result.status is Status.NO_SOLUTION
     assert result.stats["member"] == "forward" and result.stats["members"] == 2
 
@@ -67,7 +68,7 @@ def test_a_worker_answers_while_the_first_member_is_still_busy(monkeypatch):
 def test_the_genetic_member_hands_its_solution_to_the_search():
     layout = ("#.#..", ".....", "....#", "#....", "..#..")
     puzzle = puzzle_from_layout(layout, ((1, 5),))
-    result = portfolio.decide(puzzle, limit=2, jobs=1, members=(ENDLESS,))
+    result = portfolio.race(puzzle, limit=2, jobs=1, members=(ENDLESS,))
     assert result.status is Status.SOLVED and len(set(result.solutions)) == 2
     assert result.stats["bands"] >= 1                   # the search began around the known solution
     assert all(rules.is_solved(puzzle, grid) for grid in result.solutions)
@@ -76,7 +77,7 @@ def test_the_genetic_member_hands_its_solution_to_the_search():
 def test_a_timeout_stops_every_member(monkeypatch):
     monkeypatch.setattr(portfolio, "ESCALATE_AFTER", 0.0)
     started = time.perf_counter()
-    result = portfolio.decide(NO_SOLUTION, limit=2, jobs=2, timeout=0.5, members=(ENDLESS, ENDLESS))
+    result = portfolio.race(NO_SOLUTION, limit=2, jobs=2, timeout=0.5, members=(ENDLESS, ENDLESS))
     assert result.status is Status.TIMEOUT
     assert time.perf_counter() - started < 3.0
 
@@ -84,7 +85,7 @@ def test_a_timeout_stops_every_member(monkeypatch):
 def test_a_failing_worker_decides_nothing(monkeypatch):
     monkeypatch.setattr(portfolio, "ESCALATE_AFTER", 0.0)
     broken = Member("broken", {"no_such_option": True})
-    result = portfolio.decide(NO_SOLUTION, limit=2, jobs=2, timeout=0.5, members=(ENDLESS, broken))
+    result = portfolio.race(NO_SOLUTION, limit=2, jobs=2, timeout=0.5, members=(ENDLESS, broken))
     assert result.status is Status.TIMEOUT
 
 
@@ -92,7 +93,7 @@ def test_two_solutions_met_by_two_members_decide_it(monkeypatch):
     monkeypatch.setattr(portfolio, "ESCALATE_AFTER", 0.0)
     puzzle = several_solutions()
     members = (Stalls("first", {"picks": (0,)}), Stalls("second", {"picks": (1,)}))
-    result = portfolio.decide(puzzle, limit=2, jobs=2, timeout=30, members=members)
+    result = portfolio.race(puzzle, limit=2, jobs=2, timeout=30, members=members)
     assert result.status is Status.SOLVED and result.stats["member"] == "first + second"
     assert len(set(result.solutions)) == 2 and all(rules.is_solved(puzzle, g) for g in result.solutions)
 
@@ -100,34 +101,31 @@ def test_two_solutions_met_by_two_members_decide_it(monkeypatch):
 def test_one_member_meeting_one_solution_twice_decides_nothing(monkeypatch):
     monkeypatch.setattr(portfolio, "ESCALATE_AFTER", 0.0)
     members = (Stalls("first", {"picks": (0,)}), Stalls("again", {"picks": (0,)}))
-    result = portfolio.decide(several_solutions(), limit=2, jobs=2, timeout=0.5, members=members)
+    result = portfolio.race(several_solutions(), limit=2, jobs=2, timeout=0.5, members=members)
     assert result.status is Status.TIMEOUT and len(result.solutions) == 1
 
 
 def test_two_solutions_met_by_one_member_decide_it_when_the_time_is_up():
-    result = portfolio.decide(several_solutions(), limit=2, jobs=1, timeout=0.2,
+    result = portfolio.race(several_solutions(), limit=2, jobs=1, timeout=0.2,
                               members=(Stalls("both", {"picks": (0, 1)}),))
     assert result.status is Status.SOLVED and len(set(result.solutions)) == 2
 
 
 def test_check_reports_a_solution_met_before_the_timeout(monkeypatch):
-    decide = portfolio.decide
-    monkeypatch.setattr(portfolio, "decide", lambda puzzle, **options: decide(
-        puzzle, **dict(options, members=(Stalls("first", {"picks": (0,)}),))))
+    monkeypatch.setattr(portfolio, "MEMBERS", (Stalls("first", {"picks": (0,)}),))
     record = batch.check_record(batch.LevelRef("board", several_solutions()), timeout=0.2)
-    assert record["status"] == "timeout" and record["found"] == 1
+    assert record["status"] == "undecided" and record["found"] == 1
     assert "has a solution, but whether it is the only one is not proved" in record["error"]
-    monkeypatch.setattr(portfolio, "decide", lambda puzzle, **options: decide(
-        puzzle, **dict(options, members=(ENDLESS,))))
+    monkeypatch.setattr(portfolio, "MEMBERS", (ENDLESS,))
     record = batch.check_record(batch.LevelRef("board", NO_SOLUTION), timeout=0.2)
-    assert record["status"] == "timeout" and record["found"] == 0 and record["error"] == "no answer within 0.2 s"
+    assert record["status"] == "undecided" and record["found"] == 0 and record["error"] == "no answer within 0.2 s"
 
 
 def test_one_job_never_starts_a_process(monkeypatch):
     monkeypatch.setattr(portfolio, "ESCALATE_AFTER", 0.0)
     monkeypatch.setattr(portfolio, "_Worker", None)             # would fail if used
     puzzle = next(random_puzzles(43, 1))
-    result = portfolio.decide(puzzle, limit=2, jobs=1)
+    result = portfolio.race(puzzle, limit=2, jobs=1)
     assert len(result.solutions) == min(brute_force_count(puzzle), 2)
 
 
@@ -136,5 +134,5 @@ def test_workers_also_start_where_processes_are_spawned(monkeypatch):
     monkeypatch.setattr(portfolio, "ESCALATE_AFTER", 0.0)
     monkeypatch.setattr(portfolio, "_context", lambda: multiprocessing.get_context("spawn"))
     assert pickle.loads(pickle.dumps(NO_SOLUTION)) == NO_SOLUTION
-    result = portfolio.decide(NO_SOLUTION, limit=2, jobs=2, timeout=30, members=(ENDLESS, Member("forward")))
+    result = portfolio.race(NO_SOLUTION, limit=2, jobs=2, timeout=30, members=(ENDLESS, Member("forward")))
     assert result.status is Status.NO_SOLUTION and result.stats["member"] == "forward"

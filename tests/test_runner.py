@@ -4,8 +4,8 @@ import threading
 import time
 import tracemalloc
 
+from solvers.engine.runner import SolverRun
 from solvers.events import Failure, Progress, Result, Status
-from solvers.runner import SolverRun
 
 
 def endless(counter=None):

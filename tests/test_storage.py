@@ -4,7 +4,7 @@ import json
 
 from game.puzzle import Hint, Puzzle
 from game.session import Session
-from game.storage import Storage, level_key, write_atomic
+from window.storage import Storage, level_key, write_atomic
 
 
 def small_puzzle(**changes) -> Puzzle:

@@ -10,8 +10,8 @@ import pytest  # noqa: E402
 
 from game import rules  # noqa: E402
 from game.puzzle import Cell  # noqa: E402
-from game.ui import solver_panel  # noqa: E402
 from tests.test_ui_play import cell_center, click, colours_in, press, slow_solver  # noqa: E402
+from window import solver_panel  # noqa: E402
 
 pytest.importorskip("solvers.logic")
 
@@ -101,7 +101,7 @@ def test_third_hint_press_undoes_to_the_mistake(app):
 
 
 def test_when_the_engine_finds_no_step_in_time_the_hint_reveals_a_cell(app, monkeypatch):
-    from solvers import logic
+    from solvers.logic import deduction as logic
     monkeypatch.setattr(logic, "next_deduction", lambda *args, **kwargs: None)   # as if it gave up
     session = app.play.session
     before = session.grid

@@ -9,7 +9,7 @@ import pytest  # noqa: E402
 
 from game import levels, rules  # noqa: E402
 from game.puzzle import Cell, Puzzle  # noqa: E402
-from game.ui import app as app_module  # noqa: E402
+from window import app as app_module  # noqa: E402
 
 
 def all_solutions(puzzle: Puzzle) -> list:
@@ -57,7 +57,7 @@ def test_tutorial_level_has_exactly_one_solution():
 
 
 def test_scripted_run_solves_and_saves_a_screenshot(tmp_path, monkeypatch):
-    pytest.importorskip("solvers.forward")
+    pytest.importorskip("solvers.search.forward")
     monkeypatch.setenv("BATTLESHIPS_HOME", str(tmp_path / "home"))
     shot = tmp_path / "out.png"
     code = app_module.main(solver="forward", autorun=True, exit_after_solve=True, screenshot=str(shot))
@@ -65,7 +65,7 @@ def test_scripted_run_solves_and_saves_a_screenshot(tmp_path, monkeypatch):
 
 
 def test_scripted_run_on_an_unsolvable_level_exits_non_zero(tmp_path, monkeypatch):
-    pytest.importorskip("solvers.forward")
+    pytest.importorskip("solvers.search.forward")
     monkeypatch.setenv("BATTLESHIPS_HOME", str(tmp_path / "home"))
     # The tutorial with its top end turned into a left end: no fleet fits any more.
     broken = tmp_path / "broken.bs"
@@ -88,8 +88,8 @@ def test_malformed_settings_fall_back_to_defaults(tmp_path, monkeypatch):
 
 
 def test_browser_groups_by_size_then_difficulty_and_flags_broken_files(tmp_path):
-    from game.storage import level_key
-    from game.ui.scene_browser import scan_levels
+    from window.scenes.browser import scan_levels
+    from window.storage import level_key
 
     text = Path(app_module.DEFAULT_LEVEL).read_text()
     for where in ("10x10/hard/b.bs", "6x6/hard/c.bs", "6x6/easy/a.bs", "tutorial/first.bs"):

@@ -9,13 +9,13 @@ import pygame  # noqa: E402
 import pytest  # noqa: E402
 
 from game import levels, rules  # noqa: E402
-from game.settings import user_dir  # noqa: E402
-from game.ui import scene_new  # noqa: E402
-from game.ui.app import DEFAULT_LEVEL  # noqa: E402
-from game.ui.scene_new import NewLevelScene  # noqa: E402
 from tests.test_ui_play import click, press  # noqa: E402
+from window.app import DEFAULT_LEVEL  # noqa: E402
+from window.scenes import new_level as scene_new  # noqa: E402
+from window.scenes.new_level import NewLevelScene  # noqa: E402
+from window.settings import user_dir  # noqa: E402
 
-pytest.importorskip("solvers.generator")
+pytest.importorskip("solvers.authoring.generator")
 
 
 def button(scene, label):
@@ -31,7 +31,7 @@ def type_text(app, text):
 
 
 def test_new_button_opens_the_dialog_and_a_6x6_easy_level_opens_unique(app):
-    from solvers.grading import count_solutions
+    from solvers.engine.verdict import Kind, decide
 
     click(app, next(b for b in app.play.toolbar if b.label == "New").rect.center)
     dialog = app.overlay
@@ -50,7 +50,7 @@ def test_new_button_opens_the_dialog_and_a_6x6_easy_level_opens_unique(app):
     assert app.overlay is None and app.play is not first
     puzzle = app.play.puzzle
     assert (puzzle.rows, puzzle.cols, puzzle.difficulty) == (6, 6, "easy")
-    assert count_solutions(puzzle, 2) == 1
+    assert decide(puzzle).kind is Kind.UNIQUE
     assert "easy" in app.play.title and "easy" in pygame.display.get_caption()[0]
     assert app.play.message.startswith("New 6x6 level, graded easy, seed 134")
     saved = user_dir() / "generated" / "6x6-easy-134.bs"
@@ -90,7 +90,7 @@ def test_cancel_drops_the_generation_and_the_game_stays(app, monkeypatch):
 
 
 def test_generator_errors_show_in_the_status_line(app, monkeypatch):
-    from solvers.generator import GeneratorError
+    from solvers.authoring.generator import GeneratorError
 
     def broken(size, difficulty, seed, cancelled=None):
         raise GeneratorError("no room for that fleet")

@@ -8,7 +8,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")   # before pygame is imported
 import pytest  # noqa: E402
 
 from game.puzzle import DEFAULT_FLEETS, Puzzle  # noqa: E402
-from game.ui import app as app_module  # noqa: E402
+from window import app as app_module  # noqa: E402
 
 
 def random_hintless_15x15(seed: int = 0) -> Puzzle:
@@ -33,7 +33,7 @@ def random_hintless_15x15(seed: int = 0) -> Puzzle:
 
 @pytest.mark.slow
 def test_frames_stay_short_while_a_solver_streams(tmp_path, monkeypatch):
-    pytest.importorskip("solvers.forward")
+    pytest.importorskip("solvers.search.forward")
     monkeypatch.setenv("BATTLESHIPS_HOME", str(tmp_path / "home"))
     monkeypatch.setattr(app_module, "SCRIPTED_RUN_LIMIT", 20.0)
     window = app_module.App(window=(1200, 820))

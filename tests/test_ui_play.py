@@ -10,10 +10,10 @@ import pytest  # noqa: E402
 
 from game.puzzle import Cell  # noqa: E402
 from game.session import TallyState  # noqa: E402
-from game.ui import solver_panel  # noqa: E402
-from game.ui.app import DEFAULT_LEVEL, App  # noqa: E402
-from game.ui.panel_views import fleet_placement  # noqa: E402
 from solvers.events import Progress, Reason, Result, SetCell, Status  # noqa: E402
+from window import solver_panel  # noqa: E402
+from window.app import DEFAULT_LEVEL, App  # noqa: E402
+from window.panel_views import fleet_placement  # noqa: E402
 
 
 def cell_center(app, r, c):

@@ -1,0 +1,1 @@
+"""Tools for puzzle authors: difficulty grades, redundant hints and the level generator."""

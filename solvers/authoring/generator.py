@@ -1,0 +1,260 @@
+"""Level generator: a random fleet layout, its tallies, and just enough hints.
+
+1. Lay the fleet at random (seeded ``random.Random(seed)``): longest ships first, each in a
+   place that touches no ship already laid; start again on a dead end.
+2. Tallies come from the layout (``hide_tallies`` of them can be left unknown).
+3. Hints are added, one cell at a time, from the cells the deduction engine could not settle,
+   until the puzzle is solvable with the rules of the requested grade (for ``expert``: until the
+   exact solver proves it unique).
+4. Hints are then removed, in random order, while the puzzle stays solvable at that grade
+   (``expert``: stays unique), and the result is graded by the engine (``solvers.authoring.grading``).
+   A layout that lands on another grade is dropped and the next one is tried.
+
+Same arguments and seed, same level. ``build_pack(folder, seed)`` writes the shipped pack.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+from typing import Callable, Mapping
+
+from game.puzzle import DEFAULT_FLEETS, Cell, Coord, Fleet, Hint, Puzzle, make_fleet
+from solvers.authoring.grading import GRADE_LEVEL, GRADES, grade
+from solvers.engine.verdict import Kind, decide
+from solvers.logic import deduction as logic
+from solvers.logic.analysis import bits, geometry
+
+MAX_LAYOUT_TRIES = 2000
+COUNT_SECONDS = 5.0      # an exact count that takes longer is treated as "not shown unique"
+
+
+class GeneratorCancelled(Exception):
+    """The caller's ``cancelled()`` said stop: no level."""
+
+
+class GeneratorError(ValueError):
+    """The request cannot be met (no default fleet for the size, a fleet that cannot fit...)."""
+
+
+def default_fleet(rows: int, cols: int) -> Fleet:
+    if rows == cols and rows in DEFAULT_FLEETS:
+        return DEFAULT_FLEETS[rows]
+    raise GeneratorError(f"no default fleet for a {rows}x{cols} board: give one, e.g. "
+                         '{"4": 1, "3": 2, "2": 3, "1": 4}')
+
+
+def random_layout(rows: int, cols: int, fleet: Fleet, rng: random.Random) -> frozenset[Coord]:
+    """Ship cells of a random valid layout of ``fleet``."""
+    blank = Puzzle(rows, cols, (None,) * rows, (None,) * cols, fleet)
+    geo = geometry(blank)
+    ships = [length for length, count in fleet for _ in range(count)]
+    for _ in range(MAX_LAYOUT_TRIES):
+        taken = blocked = 0
+        for length in ships:
+            places = [p for p in geo.placements[length] if not p.mask & blocked]
+            if not places:
+                break
+            place = rng.choice(places)
+            taken |= place.mask
+            blocked |= place.mask | place.halo
+        else:
+            return frozenset(geo.coord(i) for i in bits(taken))
+    raise GeneratorError(f"could not lay the fleet {dict(fleet)} on a {rows}x{cols} board")
+
+
+def hint_for(cell: Coord, ships: frozenset[Coord]) -> Hint:
+    """The hint a solved board shows at ``cell``: water, or the ship piece's shape."""
+    r, c = cell
+    if cell not in ships:
+        return Hint.WATER
+    up, down = (r - 1, c) in ships, (r + 1, c) in ships
+    left, right = (r, c - 1) in ships, (r, c + 1) in ships
+    if (up and down) or (left and right):
+        return Hint.MIDDLE
+    return {(False, True, False, False): Hint.TOP, (True, False, False, False): Hint.BOTTOM,
+            (False, False, False, True): Hint.LEFT, (False, False, True, False): Hint.RIGHT}.get(
+        (up, down, left, right), Hint.SUB)
+
+
+def _tallies(rows: int, cols: int, ships: frozenset[Coord], hide: int, rng: random.Random):
+    row_tallies = [sum((r, c) in ships for c in range(cols)) for r in range(rows)]
+    col_tallies = [sum((r, c) in ships for r in range(rows)) for c in range(cols)]
+    lines = [("row", i) for i in range(rows)] + [("col", i) for i in range(cols)]
+    for axis, index in rng.sample(lines, min(hide, len(lines))):
+        (row_tallies if axis == "row" else col_tallies)[index] = None
+    return tuple(row_tallies), tuple(col_tallies)
+
+
+def _pick_cell(grid, ships: frozenset[Coord], hints: Mapping[Coord, Hint], rng: random.Random) -> Coord | None:
+    """A cell the engine could not settle; ship pieces are the more telling hints."""
+    open_cells = [(r, c) for r, row in enumerate(grid) for c, v in enumerate(row)
+                  if v == Cell.UNKNOWN and (r, c) not in hints]
+    if not open_cells:
+        return None
+    ship_cells = [cell for cell in open_cells if cell in ships]
+    if ship_cells and rng.random() < 0.6:
+        return rng.choice(ship_cells)
+    return rng.choice(open_cells)
+
+
+def _few_unknown(grid) -> bool:
+    """Few enough unknown cells left that asking the exact solver is worth it."""
+    cells = sum(len(row) for row in grid)
+    return sum(v == Cell.UNKNOWN for row in grid for v in row) <= max(40, cells // 4)
+
+
+def _unique(puzzle: Puzzle) -> bool:
+    """Shown unique within COUNT_SECONDS (an undecided puzzle counts as not unique)."""
+    return decide(puzzle, timeout=COUNT_SECONDS).kind is Kind.UNIQUE
+
+
+def _solvable(puzzle: Puzzle, level: int) -> bool:
+    if level >= 4:
+        return _unique(puzzle)
+    return logic.solve(puzzle, max_level=level).solved
+
+
+def _add_hints(base: Puzzle, ships: frozenset[Coord], level: int, rng: random.Random,
+               cancelled: Callable[[], bool]) -> Puzzle:
+    puzzle, grid = base, None
+    while True:
+        if cancelled():
+            raise GeneratorCancelled()
+        if level >= 4:
+            outcome = logic.solve(puzzle, max_level=2, grid=grid)
+            if outcome.solved or (_few_unknown(outcome.grid) and _unique(puzzle)):
+                return puzzle
+        else:
+            outcome = logic.solve(puzzle, max_level=level, grid=grid)
+            if outcome.solved:
+                return puzzle
+        if outcome.contradiction:
+            raise GeneratorError(f"generator bug: {outcome.contradiction}")
+        cell = _pick_cell(outcome.grid, ships, puzzle.hints, rng)
+        if cell is None:
+            return puzzle
+        hints = dict(puzzle.hints)
+        hints[cell] = hint_for(cell, ships)
+        puzzle = puzzle.replace(hints=hints)
+        board = [list(row) for row in outcome.grid]
+        board[cell[0]][cell[1]] = Cell.SHIP if cell in ships else Cell.WATER
+        grid = tuple(tuple(row) for row in board)
+
+
+def _remove_hints(puzzle: Puzzle, level: int, rng: random.Random, deadline: float | None,
+                  cancelled: Callable[[], bool]) -> Puzzle:
+    order = list(puzzle.hints)
+    rng.shuffle(order)
+    for cell in order:
+        if cancelled():
+            raise GeneratorCancelled()
+        if deadline is not None and time.perf_counter() > deadline:
+            break
+        hints = dict(puzzle.hints)
+        del hints[cell]
+        candidate = puzzle.replace(hints=hints)
+        if level < 4 and not _unique(candidate):
+            continue   # the exact solver is the quicker "no"
+        if _solvable(candidate, level):
+            puzzle = candidate
+    return puzzle
+
+
+def generate(rows: int, cols: int, fleet: Mapping[int, int] | Fleet | None = None,
+             difficulty: str | None = None, seed: int = 0, minimal: bool = False,
+             timeout: float | None = None, hide_tallies: int = 0,
+             cancelled: Callable[[], bool] | None = None) -> Puzzle:
+    """A unique, graded level. Same arguments, same level.
+
+    ``difficulty`` None: hints are added until the puzzle is unique, then it is graded as it
+    is (``minimal`` then removes every redundant hint first). With a difficulty, layouts are
+    tried until one lands on that grade; if ``timeout`` seconds pass first, the closest level
+    found is returned with its true grade in ``difficulty``. ``cancelled`` is polled between
+    steps (a fraction of a second apart on boards up to 15x15); when it returns True the
+    generator raises :class:`GeneratorCancelled`.
+    """
+    cancelled = cancelled or (lambda: False)
+    if difficulty is not None and difficulty not in GRADE_LEVEL:
+        raise GeneratorError(f"unknown difficulty {difficulty!r}; choose from {', '.join(GRADES)}")
+    fleet = make_fleet(fleet.items() if isinstance(fleet, Mapping) else fleet) if fleet else default_fleet(rows, cols)
+    if sum(length * count for length, count in fleet) > rows * cols // 2:
+        raise GeneratorError(f"the fleet {dict(fleet)} is too big for a {rows}x{cols} board")
+    rng = random.Random(seed)
+    deadline = time.perf_counter() + timeout if timeout else None
+    target = GRADE_LEVEL[difficulty] if difficulty else None
+    best: tuple[int, Puzzle, str, frozenset[Coord]] | None = None
+    while True:
+        ships = random_layout(rows, cols, fleet, rng)
+        row_tallies, col_tallies = _tallies(rows, cols, ships, hide_tallies, rng)
+        base = Puzzle(rows, cols, row_tallies, col_tallies, fleet, {})
+        level = target if target is not None else 4
+        puzzle = _add_hints(base, ships, level, rng, cancelled)
+        if target is not None or minimal:
+            puzzle = _remove_hints(puzzle, level, rng, deadline, cancelled)
+        measured = grade(puzzle)
+        miss = abs(GRADE_LEVEL[measured] - (target or GRADE_LEVEL[measured]))
+        if best is None or miss < best[0]:
+            best = (miss, puzzle, measured, ships)
+        if miss == 0 or (deadline is not None and time.perf_counter() > deadline):
+            break
+    _, puzzle, measured, ships = best
+    solution = tuple("".join("#" if (r, c) in ships else "." for c in range(cols)) for r in range(rows))
+    return puzzle.replace(name=f"Generated {rows}x{cols} {measured} #{seed}", difficulty=measured,
+                          source=f"generated (seed {seed})", solution=solution)
+
+
+PACK_SIZES = (6, 8, 10, 15)
+PACK_ATTEMPTS = 2
+PACK_SECONDS = 45
+
+
+def build_pack(folder: str | Path, seed: int = 0, per_grade: int = 10, sizes=PACK_SIZES,
+               extras: bool = True, log=print) -> list[Path]:
+    """Write the level pack: ``<folder>/<n>x<n>/<grade>/NN.bs`` plus giants and variants."""
+    from game.levels import save
+    folder = Path(folder)
+    written = []
+
+    def emit(puzzle: Puzzle, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        save(puzzle, path)
+        written.append(path)
+        log(f"{path}: {puzzle.name} ({len(puzzle.hints)} hints)")
+
+    # Expert levels are the slowest to find (most layouts land on "hard"): they come last.
+    for difficulty in GRADES:
+        for size in sizes:
+            for number in range(1, per_grade + 1):
+                for attempt in range(PACK_ATTEMPTS):
+                    level_seed = seed * 100_000 + size * 1000 + GRADE_LEVEL[difficulty] * 100 + number
+                    level_seed += attempt * 10_000_000
+                    start = time.perf_counter()
+                    puzzle = generate(size, size, difficulty=difficulty, seed=level_seed, timeout=PACK_SECONDS)
+                    log(f"  {time.perf_counter() - start:.1f} s")
+                    if puzzle.difficulty == difficulty:
+                        emit(puzzle, folder / f"{size}x{size}" / difficulty / f"{number:02d}.bs")
+                        break
+                    log(f"  seed {level_seed} gave {puzzle.difficulty}, not {difficulty}")
+                else:
+                    log(f"  no {size}x{size} {difficulty} level #{number}")
+    if extras:
+        for number, (rows, cols, fleet, hide) in enumerate(EXTRAS, start=1):
+            puzzle = generate(rows, cols, fleet=fleet, seed=seed * 100_000 + 90_000 + number, hide_tallies=hide,
+                              timeout=120)
+            kind = "giants" if rows * cols >= 400 else "variants"
+            emit(puzzle, folder / kind / f"{number:02d}-{rows}x{cols}.bs")
+    return written
+
+
+EXTRAS: tuple[tuple[int, int, dict[int, int] | None, int], ...] = (
+    (20, 20, {5: 2, 4: 3, 3: 4, 2: 6, 1: 6}, 0),
+    (30, 20, {5: 7, 4: 9, 3: 12, 2: 29, 1: 23}, 0),
+    (8, 12, {4: 1, 3: 2, 2: 3, 1: 4}, 0),
+    (6, 10, {3: 1, 2: 2, 1: 3}, 0),
+    (10, 10, None, 3),
+    (8, 8, None, 2),
+    (12, 12, {6: 1, 4: 2, 3: 2, 2: 3, 1: 3}, 0),
+    (9, 9, {5: 1, 3: 2, 2: 2, 1: 3}, 0),
+)

@@ -1,0 +1,37 @@
+"""``main.py bench --generate RxC``: how long the generator takes, each level checked unique."""
+
+from __future__ import annotations
+
+import json
+import statistics
+import time
+
+from solvers.authoring import generator, grading
+from solvers.engine.verdict import Kind, decide
+
+
+def main(shape: str, count: int, difficulty: str | None, fleet_json: str | None, seed: int) -> int:
+    try:
+        rows, cols = (int(part) for part in shape.lower().split("x"))
+        fleet = json.loads(fleet_json) if fleet_json else None
+    except ValueError:
+        print(f"bench: --generate takes ROWSxCOLS (e.g. 10x10), not {shape!r}; --fleet takes JSON")
+        return 2
+    times, solve_times, failures = [], [], 0
+    for index in range(count):
+        started = time.perf_counter()
+        puzzle = generator.generate(rows, cols, fleet=fleet, difficulty=difficulty, seed=seed + index)
+        seconds = time.perf_counter() - started
+        times.append(seconds)
+        verdict = decide(puzzle, timeout=60)
+        unique = verdict.kind is Kind.UNIQUE
+        solve_times.append(float(verdict.stats.get("seconds", 0.0)))
+        graded = grading.grade(puzzle) if unique else "-"
+        failures += not unique or (difficulty is not None and graded != difficulty)
+        print(f"seed {seed + index}: {seconds:6.2f} s, {len(puzzle.hints)} hints, grade {graded}, "
+              f"{verdict.kind.value.upper()} (decided in {solve_times[-1] * 1000:.1f} ms)", flush=True)
+    asked = f" ({difficulty})" if difficulty else ""
+    print(f"generated {count} {rows}x{cols} levels{asked}: median {statistics.median(times):.2f} s, "
+          f"max {max(times):.2f} s; verdict median {statistics.median(solve_times) * 1000:.1f} ms, "
+          f"max {max(solve_times) * 1000:.1f} ms; {failures} not unique or off-grade")
+    return 0 if failures == 0 else 1

@@ -1,0 +1,75 @@
+"""Difficulty grades and redundant hints, measured by the deduction engine.
+
+A grade says which deductions a person needs, not how big the board is:
+
+- easy: level-1 rules only (hint shapes, ship diagonals, segment sides, tallies met or
+  needing every unknown cell, a segment as long as the longest missing ship);
+- medium: level-2 rules too (where each segment's ship or the last ship of a length can lie,
+  cells no missing ship can reach, line filling), but no contradiction;
+- hard: contradictions of depth 1 (assume one cell, apply levels 1-2, see a rule break);
+- expert: more than that. The engine at depth 1 gets stuck, yet the exact solver proves the
+  puzzle has one solution (many such puzzles fall to depth-2 contradictions, some need more).
+
+A puzzle with no solution or with several has no grade: :func:`grade` raises
+:class:`GradeError`. Uniqueness comes from the verdict (``solvers.engine.verdict``); when the
+engine finishes a puzzle, its sound deductions prove uniqueness by themselves.
+"""
+
+from __future__ import annotations
+
+from game.puzzle import Coord, Grid, Puzzle
+from solvers.engine.verdict import Kind, decide
+from solvers.logic import deduction as logic
+
+GRADES = ("easy", "medium", "hard", "expert")
+GRADE_LEVEL = {"easy": 1, "medium": 2, "hard": 3, "expert": 4}
+
+
+class GradeError(ValueError):
+    """The puzzle has no solution or more than one, so it has no grade."""
+
+
+def is_unique(puzzle: Puzzle) -> bool:
+    """Whether the puzzle has exactly one solution: the engine's sound deductions finish it,
+    or the verdict says so."""
+    if logic.solve(puzzle, max_level=2).solved:
+        return True
+    return decide(puzzle).kind is Kind.UNIQUE
+
+
+def measure(puzzle: Puzzle, ceiling: int = 3, grid: Grid | None = None) -> tuple[int, Grid]:
+    """The lowest rule level (1-3) that finishes the puzzle, or ``ceiling + 1``; and the last board.
+
+    Each level starts from the board the level below got stuck on, so no work is repeated.
+    """
+    board = grid
+    for level in range(1, ceiling + 1):
+        outcome = logic.solve(puzzle, max_level=level, grid=board)
+        if outcome.contradiction:
+            raise GradeError(f"the puzzle has no solution: {outcome.contradiction}")
+        if outcome.solved:
+            return level, outcome.grid
+        board = outcome.grid
+    return ceiling + 1, board
+
+
+def grade(puzzle: Puzzle) -> str:
+    """easy | medium | hard | expert (see the module docstring)."""
+    level, _ = measure(puzzle)
+    if level <= 3:
+        return GRADES[level - 1]
+    kind = decide(puzzle).kind
+    if kind is not Kind.UNIQUE:
+        raise GradeError(f"the puzzle is {kind.value}: only a puzzle with one solution has a grade")
+    return "expert"
+
+
+def redundant_hints(puzzle: Puzzle) -> list[Coord]:
+    """Hints whose removal, each on its own, leaves the solution unique."""
+    found = []
+    for cell in puzzle.hints:
+        hints = dict(puzzle.hints)
+        del hints[cell]
+        if is_unique(puzzle.replace(hints=hints)):
+            found.append(cell)
+    return found

@@ -1,0 +1,227 @@
+"""Running solvers over many levels: what ``main.py solve``, ``check`` and ``bench`` do.
+
+A PATH is a ``.bs`` file, a folder (every ``.bs`` below it, sorted) or a corpus ``.jsonl``
+file (one level per line). A bad level becomes a record with status ``error`` and the rest
+still run. Every answer is judged again by ``game.rules`` here, independently of the solver.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Iterator, Union
+
+from game import levels, rules
+from game.puzzle import Puzzle, grid_to_strings
+from solvers.common import run_to_result
+from solvers.engine import registry
+from solvers.engine.verdict import Kind, decide
+from solvers.events import Result, Status
+
+
+@dataclass(frozen=True)
+class LevelRef:
+    """One level to run: its label (path, or path#id for corpus lines) and the puzzle or its error."""
+
+    label: str
+    puzzle: Puzzle | None
+    error: str | None = None
+
+
+def expand(paths: Iterable[str]) -> Iterator[LevelRef]:
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            files = sorted(p for p in path.rglob("*.bs") if p.is_file())
+            if not files:
+                yield LevelRef(raw, None, f"{raw}: folder holds no .bs levels")
+            for file in files:
+                yield _load_one(file)
+        elif path.suffix == ".jsonl":
+            try:
+                for ident, item in levels.iter_corpus(path):
+                    label = f"{raw}#{ident}"
+                    if isinstance(item, levels.LevelError):
+                        yield LevelRef(label, None, str(item))
+                    else:
+                        yield LevelRef(label, item)
+            except levels.LevelError as error:
+                yield LevelRef(raw, None, str(error))
+        else:
+            yield _load_one(path)
+
+
+def _load_one(path: Path) -> LevelRef:
+    try:
+        return LevelRef(str(path), levels.load(path))
+    except levels.LevelError as error:
+        return LevelRef(str(path), None, str(error))
+
+
+def run_solver(puzzle: Puzzle, solver: str, *, timeout: float | None = None, seed: int = 0,
+               limit: int = 1, trace: bool = False) -> Result:
+    """Run one solver quietly to its Result, within ``timeout`` seconds."""
+    started = time.perf_counter()
+    stream = registry.get(solver).events(puzzle, trace=trace, seed=seed, limit=limit)
+    result = run_to_result(stream, timeout=timeout)
+    stats = dict(result.stats)
+    stats.setdefault("seconds", round(time.perf_counter() - started, 6))
+    return Result(result.status, result.grid, stats, result.solutions, result.message)
+
+
+def judge(puzzle: Puzzle, result: Result) -> Result:
+    """Re-check a ``solved`` answer with the rules; a wrong answer becomes an ``error``."""
+    if result.status is Status.SOLVED:
+        problems = rules.violations(puzzle, result.grid) if result.grid is not None else ["no board"]
+        if problems:
+            first = problems[0] if isinstance(problems[0], str) else problems[0].message
+            return Result(Status.ERROR, result.grid, result.stats, result.solutions,
+                          f"answer rejected by the rules: {first}")
+    return result
+
+
+def solve_record(ref: LevelRef, solver: str, timeout: float | None, seed: int) -> dict:
+    record: dict = {"level": ref.label, "solver": solver}
+    if ref.puzzle is None:
+        record.update(status="error", solution=None, stats={}, error=ref.error)
+        return record
+    try:
+        result = judge(ref.puzzle, run_solver(ref.puzzle, solver, timeout=timeout, seed=seed))
+    except Exception as error:  # noqa: BLE001 - one broken level must not end a batch
+        record.update(status="error", solution=None, stats={}, error=f"{type(error).__name__}: {error}")
+        return record
+    status = result.status.value
+    record["status"] = status
+    record["solution"] = list(grid_to_strings(result.grid)) if status == "solved" else None
+    record["stats"] = _clean_stats(result.stats)
+    if status == "stuck" and result.grid is not None:
+        record["board"] = list(grid_to_strings(result.grid))
+    if status == "error":
+        record["error"] = result.message
+    return record
+
+
+def check_record(ref: LevelRef, timeout: float | None, jobs: int | None = 1) -> dict:
+    """The level's verdict (see ``solvers.engine.verdict``) with ``jobs`` searches on as many
+    cores (``None``: every core)."""
+    record: dict = {"level": ref.label}
+    if ref.puzzle is None:
+        record.update(status="error", solutions=None, error=ref.error)
+        return record
+    try:
+        verdict = decide(ref.puzzle, limit=2, timeout=timeout, jobs=jobs)
+    except Exception as error:  # noqa: BLE001 - one broken level must not end a batch
+        record.update(status="error", solutions=None, error=f"{type(error).__name__}: {error}")
+        return record
+    record["status"] = verdict.kind.value
+    record["solutions"] = len(verdict.solutions) if verdict.decided else None
+    record["seconds"] = verdict.stats.get("seconds")
+    if verdict.kind is Kind.UNDECIDED:
+        record.update(found=len(verdict.solutions), error=verdict.message)
+    return record
+
+
+def _clean_stats(stats) -> dict:
+    clean = {}
+    for key, value in stats.items():
+        if isinstance(value, float):
+            clean[key] = round(value, 6)
+        elif isinstance(value, (int, str, bool)) or value is None:
+            clean[key] = value
+        elif isinstance(value, dict):
+            clean[key] = _clean_stats(value)
+    return clean
+
+
+def board_text(puzzle: Puzzle, grid_lines: list[str] | None) -> str:
+    """The board with its tallies, for terminals: '#' ship, '.' water, '?' unknown."""
+    def tally(value: int | None) -> str:
+        return "?" if value is None else str(value)
+
+    width = max(len(tally(t)) for t in puzzle.col_tallies) + 1
+    header = " " * 4 + "".join(tally(t).rjust(width) for t in puzzle.col_tallies)
+    lines = [header]
+    for r in range(puzzle.rows):
+        row = grid_lines[r] if grid_lines else "?" * puzzle.cols
+        cells = "".join(ch.rjust(width) for ch in row)
+        lines.append(f"{tally(puzzle.row_tallies[r]):>3} {cells}")
+    return "\n".join(lines)
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, int(round(fraction * (len(ordered) - 1)))))
+    return ordered[index]
+
+
+Number = Union[int, float]
+
+
+def summarise(records: list[dict]) -> dict[str, Number]:
+    """The bench table's figures for one solver's records."""
+    seconds = [r["stats"].get("seconds", 0.0) for r in records if r.get("stats")]
+    return {
+        "levels": len(records),
+        "solved": sum(r["status"] == "solved" for r in records),
+        "verified": sum(bool(r.get("verified")) for r in records),
+        "median_s": percentile(seconds, 0.5),
+        "p90_s": percentile(seconds, 0.9),
+        "max_s": max(seconds, default=0.0),
+        "total_s": sum(seconds),
+        "nodes": sum(int(r["stats"].get("nodes", 0) or 0) for r in records if r.get("stats")),
+        "backtracks": sum(int(r["stats"].get("backtracks", 0) or 0) for r in records if r.get("stats")),
+    }
+
+
+def status_counts(records: list[dict]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for record in records:
+        counts[record["status"]] = counts.get(record["status"], 0) + 1
+    return counts
+
+
+def summary_table(solver: str, summary: dict[str, Number]) -> str:
+    heads = ["solver", "levels", "solved", "verified", "median s", "p90 s", "max s", "total s", "nodes", "backtracks"]
+    values = [solver, summary["levels"], summary["solved"], summary["verified"],
+              f"{summary['median_s']:.4f}", f"{summary['p90_s']:.4f}", f"{summary['max_s']:.3f}",
+              f"{summary['total_s']:.2f}", summary["nodes"], summary["backtracks"]]
+    widths = [max(len(h), len(str(v))) for h, v in zip(heads, values)]
+    line = "  ".join(h.rjust(w) for h, w in zip(heads, widths))
+    row = "  ".join(str(v).rjust(w) for v, w in zip(values, widths))
+    return f"{line}\n{row}"
+
+
+class ProgressBar:
+    """A one-line progress bar on stderr (redrawn in place when stderr is a terminal)."""
+
+    def __init__(self, total: int, label: str, stream=None) -> None:
+        import sys
+
+        self.total, self.label, self.done = max(total, 1), label, 0
+        self.stream = stream or sys.stderr
+        self.tty = hasattr(self.stream, "isatty") and self.stream.isatty()
+        self.started = time.perf_counter()
+        self.last_status = ""
+
+    def advance(self, status: str) -> None:
+        self.done += 1
+        self.last_status = status
+        if self.tty or self.done == self.total or self.done % max(1, self.total // 10) == 0:
+            self._draw()
+
+    def _draw(self) -> None:
+        width = 30
+        filled = int(width * self.done / self.total)
+        elapsed = time.perf_counter() - self.started
+        text = (f"{self.label} [{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} "
+                f"{elapsed:6.1f}s  last: {self.last_status}")
+        self.stream.write(("\r" + text) if self.tty else text + "\n")
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.tty:
+            self.stream.write("\n")
+            self.stream.flush()

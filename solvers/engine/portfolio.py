@@ -1,0 +1,227 @@
+"""Racing exact searches on every core: the first answer wins (behind ``verdict.decide``).
+
+``decide`` asks whether a level has no, one or several solutions. Every member of the
+portfolio is the complete forward search (``solvers.search.forward``) in a different
+configuration, so every member's answer is exact and the first one to finish decides; the
+others are stopped. On the dense boards without hints (the MiniZinc set) the time to the
+first solution depends on the order of the search far more than on its speed, and no single
+order is best on all of them: the default order and trying water first each decide boards
+the other does not, and on two cores the pair decides more boards within a given time than
+either alone (figures in the README).
+
+The calling process runs the first member itself, so a level decided within
+``ESCALATE_AFTER`` seconds (nearly all published puzzles) never starts a process. After
+that, each further member runs in a worker process of its own (one per spare core), which
+sends back each solution as it meets it and then its result, as text. Solutions are pooled:
+when the members have met ``limit`` different ones between them, that decides it too, and a
+timeout reports those met so far. ``verdict.decide`` judges every answer with ``game.rules``.
+
+Processes, not threads: the search is pure Python, so threads would share one core. Workers
+are daemons, stopped as soon as the answer is in, on a timeout, and on any exception
+(Ctrl-C included), so none outlives the call.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any, Iterator, Mapping
+
+from game.puzzle import Grid, Puzzle, grid_from_strings, grid_to_strings
+from solvers.events import Event, Found, Result, Status
+from solvers.genetic import algorithm as genetic
+from solvers.search import forward
+
+ESCALATE_AFTER = 0.25          # seconds the first member runs alone
+
+
+@dataclass(frozen=True)
+class Member:
+    """One configuration of the forward search: keyword options of ``forward.events``.
+
+    With ``genetic_seed``, the genetic algorithm (seeded so) looks for a first solution
+    before the search starts, and the search takes it as known: it searches the bands around
+    it first, then the whole tree, so the member stays exact.
+    """
+
+    name: str
+    options: Mapping[str, Any] = field(default_factory=dict)
+    genetic_seed: int | None = None
+
+    def events(self, puzzle: Puzzle, limit: int) -> Iterator[Event]:
+        options = dict(self.options)
+        seed = options.pop("seed", None)
+        if seed is not None:
+            options["rng"] = random.Random(seed)
+        if self.genetic_seed is not None:
+            found = yield from _first_by_genetic(puzzle, self.genetic_seed)
+            if found is not None:
+                options["known"] = (found,)
+        yield from forward.events(puzzle, trace=False, limit=limit, **options)
+
+
+def _first_by_genetic(puzzle: Puzzle, seed: int) -> Iterator[Event]:
+    """The genetic algorithm's solution (judged by the rules), or None when it gives up
+    (with the default settings it never does: the portfolio's other members decide)."""
+    result = None
+    for event in genetic.events(puzzle, trace=False, rng=random.Random(seed)):
+        if isinstance(event, Result):
+            result = event
+        else:
+            yield event
+    return result.grid if result is not None and result.status is Status.SOLVED else None
+
+
+# In order of use: a machine with n cores runs the first n. The first two are the pair that
+# decided the most MiniZinc boards on two cores; the genetic algorithm and restarts each
+# find first solutions on boards where both orders stall (see the README).
+MEMBERS = (
+    Member("forward"),
+    Member("forward, water first", {"water_first": True}),
+    Member("genetic, then forward", genetic_seed=1),
+    Member("forward, restarts", {"restarts": True, "seed": 1}),
+)
+
+
+def cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:                      # not on Linux
+        return os.cpu_count() or 1
+
+
+def race(puzzle: Puzzle, *, limit: int = 2, timeout: float | None = None, jobs: int | None = None,
+           members: tuple[Member, ...] = MEMBERS) -> Result:
+    """Count ``puzzle``'s solutions up to ``limit`` with up to ``jobs`` members at once.
+
+    The result is the first exact answer (``solved``, with up to ``limit`` solutions, or
+    ``no_solution``), or ``limit`` different solutions met by the members between them; its
+    statistics say which member gave it (``member``, names joined by " + " for pooled
+    solutions) and how many searches ran (``members``). ``timeout`` when neither comes within
+    ``timeout`` seconds, with the solutions met so far.
+    """
+    jobs = max(1, min(jobs or cores(), len(members)))
+    started = time.perf_counter()
+    workers: list[_Worker] = []
+    found: dict[Grid, str] = {}                 # solutions met so far, and which member met each
+
+    def pooled(waiting: bool = True) -> Result | None:
+        """``limit`` different solutions met by several members decide it too. (When one member
+        met them all, its own result follows at once, with its statistics, unless the time is
+        up: ``waiting=False``.)"""
+        names = tuple(dict.fromkeys(found.values()))
+        if len(found) < limit or (waiting and len(names) < 2):
+            return None
+        stats = {"seconds": round(time.perf_counter() - started, 6), "member": " + ".join(names),
+                 "members": 1 + len(workers)}
+        grids = tuple(found)[:limit]
+        return Result(Status.SOLVED, grids[0], stats, grids)
+
+    stream = members[0].events(puzzle, limit)
+    try:
+        for event in stream:
+            if isinstance(event, Result):
+                return _tagged(event, members[0].name, 1 + len(workers))
+            if isinstance(event, Found):
+                found.setdefault(event.grid, members[0].name)
+                if (answer := pooled()) is not None:
+                    return answer
+            elapsed = time.perf_counter() - started
+            if timeout is not None and elapsed > timeout:
+                if (answer := pooled(waiting=False)) is not None:
+                    return answer
+                return Result(Status.TIMEOUT, None, {"seconds": round(elapsed, 6), "members": 1 + len(workers)},
+                              tuple(found), f"no answer within {timeout:g} s")
+            if not workers and jobs > 1 and elapsed > ESCALATE_AFTER:
+                workers = [_Worker(puzzle, member, limit) for member in members[1:jobs]]
+            for worker in workers:
+                met, answer = worker.poll()
+                for grid in met:
+                    found.setdefault(grid, worker.member.name)
+                if answer is not None:
+                    return _tagged(answer, worker.member.name, 1 + len(workers),
+                                   seconds=round(time.perf_counter() - started, 6))
+                if (answer := pooled()) is not None:
+                    return answer
+        return Result(Status.ERROR, None, {}, (), "the search ended without a result")
+    finally:
+        stream.close()
+        for worker in workers:
+            worker.stop()
+
+
+def _tagged(result: Result, member: str, count: int, **more: float) -> Result:
+    stats = dict(result.stats, member=member, members=count, **more)
+    return Result(result.status, result.grid, stats, result.solutions, result.message)
+
+
+def _context():
+    # fork starts a worker in milliseconds with everything imported; elsewhere, spawn.
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+
+
+class _Worker:
+    """One member in a process of its own; ``poll()`` gives what it has sent since the last call."""
+
+    def __init__(self, puzzle: Puzzle, member: Member, limit: int) -> None:
+        self.member = member
+        context = _context()
+        self.inbox, outbox = context.Pipe(duplex=False)
+        self.process = context.Process(target=_work, args=(puzzle, member, limit, outbox), daemon=True)
+        self.process.start()
+        outbox.close()
+        self.done = False
+
+    def poll(self) -> tuple[list[Grid], Result | None]:
+        """The solutions the worker met since the last call, and its exact result if it has one."""
+        met: list[Grid] = []
+        while not self.done and self.inbox.poll():
+            try:
+                kind, body = self.inbox.recv()
+            except (EOFError, OSError):         # the worker died without a word
+                self.done = True
+                break
+            if kind == "found":
+                met.append(grid_from_strings(body))
+                continue
+            self.done = True
+            status, solutions, stats, message = body
+            if status in (Status.SOLVED.value, Status.NO_SOLUTION.value):
+                grids = tuple(grid_from_strings(lines) for lines in solutions)
+                return met, Result(Status(status), grids[0] if grids else None, stats, grids, message)
+            # a failed member decides nothing; the others go on
+        return met, None
+
+    def stop(self) -> None:
+        if self.process.is_alive():
+            self.process.terminate()
+        self.process.join(timeout=1.0)
+        if self.process.is_alive():
+            self.process.kill()
+            self.process.join()
+        self.inbox.close()
+
+
+def _work(puzzle: Puzzle, member: Member, limit: int, outbox) -> None:
+    """The worker process: run the member to its end, sending each solution as it meets it
+    (``("found", lines)``) and then its result (``("result", ...)``)."""
+    try:
+        result = Result(Status.ERROR, message="the search ended without a result")
+        try:
+            for event in member.events(puzzle, limit):
+                if isinstance(event, Found):
+                    outbox.send(("found", grid_to_strings(event.grid)))
+                elif isinstance(event, Result):
+                    result = event
+                    break
+        except Exception as error:  # noqa: BLE001 - reported to the parent, which goes on without us
+            result = Result(Status.ERROR, message=f"{type(error).__name__}: {error}")
+        outbox.send(("result", (result.status.value, [grid_to_strings(grid) for grid in result.solutions],
+                                dict(result.stats), result.message)))
+    finally:
+        outbox.close()

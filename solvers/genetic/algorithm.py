@@ -1,0 +1,208 @@
+"""A memetic genetic algorithm: a population of fleet layouts, improved by local search.
+
+Each individual is a layout: one candidate placement per ship of the fleet (see
+``solvers.genetic.fleet``). A generation keeps the best ``elite`` share unchanged and breeds
+the rest: two ``tournament``-way selections, one-point crossover over the ship list, a
+mutation that moves one ship anywhere, then ``local_search`` min-conflicts steps (move one
+troubled ship to the placement that lowers the penalty most, with some noise). When the
+best penalty has not improved for ``stagnation`` generations the population is rebuilt.
+
+Statistics: ``generations``, ``evaluations`` (layouts scored, counting every candidate place
+the local search weighs), ``restarts``, ``best_fitness`` (0 when solved), ``seconds``; ``nodes``
+repeats ``evaluations`` and ``backtracks``/``propagated`` stay 0 (no search tree, no deduction).
+
+It is an incomplete solver: it never proves a puzzle unique or impossible (except when a
+ship fits nowhere at all), and it runs until solved, until ``max_generations``, or until
+the consumer closes the generator.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any, Iterator, Mapping
+
+from game.puzzle import Cell, Puzzle, initial_grid
+from solvers.common import verified
+from solvers.events import Event, Generation, Progress, Reason, Result, SetCell, Status
+from solvers.genetic import GENETIC
+from solvers.genetic.fleet import FleetModel, Layout
+
+HEARTBEAT_SECONDS = 0.02
+TROUBLE_FIRST = 0.8      # share of repair steps that pick a ship in conflict rather than any ship
+def _local_search(layout: Layout, steps: int, noise: float, rng: random.Random) -> int:
+    """Min-conflicts: move a troubled ship (or any ship) to its best placement. Returns evaluations."""
+    evaluations = 0
+    slots = len(layout.ids)
+    for _ in range(steps):
+        if layout.fitness == 0 or slots == 0:
+            break
+        troubled = layout.troubled_slots() if rng.random() < TROUBLE_FIRST else []
+        slot = troubled[rng.randrange(len(troubled))] if troubled else rng.randrange(slots)
+        ids, totals, conflicts = layout.scores(slot)
+        evaluations += len(ids)
+        if rng.random() < noise:
+            k = rng.randrange(len(ids))
+        else:
+            ties = (totals == totals.min()).nonzero()[0]
+            k = int(ties[rng.randrange(len(ties))])
+        if ids[k] != layout.ids[slot]:
+            layout.move(slot, int(ids[k]), totals[k], conflicts[k])
+    return evaluations
+
+
+def _canonical(model: FleetModel, layout: Layout) -> Layout:
+    """Ships of one length in increasing candidate order, so crossover lines up like with like."""
+    ids = layout.ids
+    ordered: list[int] = []
+    start = 0
+    while start < len(ids):
+        end = start
+        while end < len(ids) and model.slot_lengths[end] == model.slot_lengths[start]:
+            end += 1
+        ordered.extend(sorted(ids[start:end]))
+        start = end
+    layout.ids = ordered
+    return layout
+
+
+def _random_layout(model: FleetModel, rng: random.Random) -> list[int]:
+    return [int(model.ids_by_length[n][rng.randrange(len(model.ids_by_length[n]))]) for n in model.slot_lengths]
+
+
+def _build(model: FleetModel, rng: random.Random) -> tuple[Layout, int]:
+    """A hint-respecting start: place the ships one by one (in random order), each where it costs least."""
+    layout = Layout(model, _random_layout(model, rng))
+    order = list(range(len(model.slot_lengths)))
+    rng.shuffle(order)
+    # Ships not yet placed sit at their random spot; greedily re-placing each in turn covers
+    # the hints and fills the tallies.
+    evaluations = 0
+    for slot in order:
+        ids, totals, conflicts = layout.scores(slot)
+        evaluations += len(ids)
+        ties = (totals == totals.min()).nonzero()[0]
+        k = int(ties[rng.randrange(len(ties))])
+        layout.move(slot, int(ids[k]), totals[k], conflicts[k])
+    return _canonical(model, layout), evaluations
+
+
+def _tournament(population: list[Layout], size: int, rng: random.Random) -> Layout:
+    contestants = [population[rng.randrange(len(population))] for _ in range(size)]
+    return min(contestants, key=lambda layout: layout.fitness)
+
+
+def _child(model: FleetModel, population: list[Layout], p: Mapping[str, Any], rng: random.Random) -> tuple[Layout, int]:
+    mother = _tournament(population, p["tournament"], rng)
+    father = _tournament(population, p["tournament"], rng)
+    slots = len(model.slot_lengths)
+    if slots > 1 and rng.random() < p["crossover"]:
+        cut = rng.randrange(1, slots)
+        genes = mother.ids[:cut] + father.ids[cut:]
+    else:
+        genes = list(mother.ids)
+    if slots and rng.random() < p["mutation"]:
+        slot = rng.randrange(slots)
+        choices = model.ids_by_length[model.slot_lengths[slot]]
+        genes[slot] = int(choices[rng.randrange(len(choices))])
+    child = Layout(model, genes)
+    evaluations = 1 + _local_search(child, p["local_search"], p["noise"], rng)
+    return _canonical(model, child), evaluations
+
+
+def events(puzzle: Puzzle, *, trace: bool = True, rng: random.Random | None = None, limit: int = 1,
+           **options: Any) -> Iterator[Event]:
+    """Run the genetic algorithm on ``puzzle``; see the module docstring.
+
+    ``options`` are those of ``solvers.genetic.GENETIC`` (defaults for the rest); a bad one
+    raises ``OptionError`` here, at the call, not at the first event. ``limit`` is accepted
+    for the common protocol: the algorithm stops at its first solution.
+    """
+    return _run(puzzle, trace, rng if rng is not None else random.Random(0), GENETIC.resolve(options))
+
+
+def _run(puzzle: Puzzle, trace: bool, rng: random.Random, p: Mapping[str, Any]) -> Iterator[Event]:
+    start = time.perf_counter()
+    model = FleetModel(puzzle)
+    stats: dict[str, float] = {"seconds": 0.0, "nodes": 0, "backtracks": 0, "propagated": 0,
+                               "generations": 0, "evaluations": 0, "restarts": 0, "best_fitness": float("inf")}
+
+    def snapshot() -> dict[str, float]:
+        stats["seconds"] = round(time.perf_counter() - start, 6)
+        return dict(stats)
+
+    missing = model.impossible_length()
+    if missing is not None:
+        yield Result(Status.NO_SOLUTION, None, snapshot(), (), f"no place fits a ship of length {missing}")
+        return
+
+    size = p["population"]
+    elite = max(1, round(p["elite"] * size)) if p["elite"] > 0 else 0
+    last_beat = time.perf_counter()
+    best_ever: Layout | None = None
+    population: list[Layout] = []
+    since_improvement = 0
+    generation = 0
+    while True:
+        if not population:
+            # A fresh (or restarted) population of greedy, hint-respecting fleets.
+            while len(population) < size:
+                layout, evaluations = _build(model, rng)
+                stats["evaluations"] += evaluations
+                population.append(layout)
+                if time.perf_counter() - last_beat > HEARTBEAT_SECONDS:
+                    yield Progress(snapshot())
+                    last_beat = time.perf_counter()
+            round_best = float("inf")
+        else:
+            population.sort(key=lambda layout: layout.fitness)
+            offspring = [layout.copy() for layout in population[:elite]]
+            while len(offspring) < size:
+                child, evaluations = _child(model, population, p, rng)
+                stats["evaluations"] += evaluations
+                offspring.append(child)
+                if child.fitness == 0:
+                    break
+                if time.perf_counter() - last_beat > HEARTBEAT_SECONDS:
+                    yield Progress(snapshot())
+                    last_beat = time.perf_counter()
+            population = offspring
+        population.sort(key=lambda layout: layout.fitness)
+        generation += 1
+        leader = population[0]
+        if best_ever is None or leader.fitness < best_ever.fitness:
+            best_ever = leader.copy()
+        if leader.fitness < round_best:
+            round_best, since_improvement = leader.fitness, 0
+        else:
+            since_improvement += 1
+        stats["generations"] = generation
+        stats["nodes"] = stats["evaluations"]
+        stats["best_fitness"] = best_ever.fitness
+        mean = sum(layout.fitness for layout in population) / len(population)
+        yield Generation(generation, leader.fitness, mean, model.fleet(leader.ids), int(stats["restarts"]))
+        last_beat = time.perf_counter()
+        if best_ever.fitness == 0:
+            break
+        if 0 < p["max_generations"] <= generation:
+            break
+        if since_improvement >= p["stagnation"]:
+            stats["restarts"] += 1
+            population, since_improvement = [], 0
+    board = model.grid(best_ever.ids)
+    if trace:
+        yield from _draw(puzzle, board)
+    if best_ever.fitness == 0:
+        yield verified(puzzle, board, snapshot())
+    else:
+        yield Result(Status.GAVE_UP, board, snapshot(), (),
+                     f"best fleet after {generation} generations still breaks rules (penalty {best_ever.fitness:g})")
+
+
+def _draw(puzzle: Puzzle, board) -> Iterator[SetCell]:
+    """Moves that turn the starting board into ``board`` (ship cells first, then water)."""
+    start = initial_grid(puzzle)
+    changed = [(r, c) for r in range(puzzle.rows) for c in range(puzzle.cols) if start[r][c] != board[r][c]]
+    changed.sort(key=lambda cell: board[cell[0]][cell[1]] != Cell.SHIP)
+    for r, c in changed:
+        yield SetCell(r, c, board[r][c], Reason.FORCED, "best individual")

@@ -1,0 +1,272 @@
+"""The deduction engine: solves by reasoning a person can follow, never by guessing.
+
+``next_deduction(puzzle, grid)`` gives the simplest next step from any board (the hint
+button), optionally within a time budget; ``reveal(puzzle, grid, solution)`` is the hint
+button's last resort, one cell of the solution, for a board where no short deduction is
+found; ``events(puzzle)`` is the
+solver protocol (every move FORCED, its detail the sentence); ``solve(puzzle)`` is the fast
+form the grader and the generator use.
+
+Rules are tried simplest first (see :mod:`solvers.logic.rules`): level 1 (a glance), level 2
+(fleet reasoning), level 3 (a depth-1 contradiction: assume a cell, apply levels 1-2, watch a
+rule break), level 4 (depth 2: the same with depth-1 contradictions inside). Every rule is
+sound, so a board the engine completes is the puzzle's only solution.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Generator, Iterator, Sequence
+
+from game import rules
+from game.puzzle import Cell, Coord, Grid, Move, Puzzle, initial_grid
+from solvers.common import verified
+from solvers.events import Event, Progress, Reason, Result, SetCell, Status
+from solvers.logic.analysis import Analysis, Geometry, bits, geometry
+from solvers.logic.probe import Clock, Valid, find_contradiction, find_deep_contradiction, propagate
+from solvers.logic.rules import LEVEL_ONE, LEVEL_TWO, RULE_LEVELS, Finding
+
+MAX_DEPTH = 2
+
+
+@dataclass(frozen=True)
+class Deduction:
+    """One step a person can follow: which rule, the moves, the cells it reads, a sentence.
+
+    ``level``: 1 a glance, 2 fleet reasoning, 3 a contradiction of depth 1, 4 of depth 2;
+    rule ``mistake`` (level 0) means the board already holds a wrong mark; rule ``reveal``
+    (level 5) is a cell of the solution given without a reason (see :func:`reveal`).
+    """
+
+    rule: str
+    moves: tuple[Move, ...]
+    evidence: tuple[Coord, ...]
+    text: str
+    level: int
+
+
+@dataclass(frozen=True)
+class LogicOutcome:
+    """What the fast solve found: solved or stuck, and how hard it was."""
+
+    solved: bool
+    grid: Grid
+    level: int                    # hardest rule level used (0 if nothing was needed)
+    rules: dict = field(default_factory=dict)
+    steps: int = 0
+    probes: int = 0
+    contradiction: str | None = None   # the puzzle itself is broken
+
+
+def _masks(geo: Geometry, grid: Sequence[Sequence[Cell]]) -> tuple[int, int]:
+    ship, water = geo.hint_ship, geo.hint_water
+    for r, row in enumerate(grid):
+        for c, value in enumerate(row):
+            if value == Cell.SHIP:
+                ship |= 1 << geo.index(r, c)
+            elif value == Cell.WATER:
+                water |= 1 << geo.index(r, c)
+    return ship, water
+
+
+def _grid(geo: Geometry, ship: int, water: int) -> Grid:
+    return tuple(tuple(Cell.SHIP if (ship >> (r * geo.cols + c)) & 1 else
+                       Cell.WATER if (water >> (r * geo.cols + c)) & 1 else Cell.UNKNOWN
+                       for c in range(geo.cols)) for r in range(geo.rows))
+
+
+def _first_finding(geo: Geometry, ship: int, water: int, valid: Valid, max_depth: int,
+                   clock: Clock) -> Generator[None, None, tuple[Finding | None, Analysis]]:
+    """The simplest finding on this board (heartbeats yielded while searching)."""
+    an = Analysis(geo, ship, water, valid)
+    if an.contradiction:
+        return None, an
+    for rule in LEVEL_ONE:
+        for found in rule(an):
+            return found, an
+    _ = an.valid
+    if an.contradiction:
+        return None, an
+    for rule in LEVEL_TWO:
+        for found in rule(an):
+            return found, an
+        if an.contradiction:
+            return None, an
+    if max_depth >= 1:
+        found = yield from find_contradiction(geo, ship, water, an.valid, clock)
+        if found:
+            return found, an
+    if max_depth >= 2:
+        found = yield from find_deep_contradiction(geo, ship, water, an.valid, clock)
+        if found:
+            return found, an
+    return None, an
+
+
+def _deduction(geo: Geometry, found: Finding) -> Deduction:
+    moves = tuple(Move(*geo.coord(i), Cell.SHIP) for i in bits(found.ship))
+    moves += tuple(Move(*geo.coord(i), Cell.WATER) for i in bits(found.water))
+    return Deduction(found.rule, tuple(sorted(moves, key=lambda m: (m.row, m.col))),
+                     tuple(geo.coord(i) for i in bits(found.evidence)), found.text(), found.level)
+
+
+def _mistake(text: str, cells: Sequence[Coord]) -> Deduction:
+    return Deduction("mistake", tuple(Move(r, c, Cell.UNKNOWN) for r, c in cells), tuple(cells), text, 0)
+
+
+def next_deduction(puzzle: Puzzle, grid: Sequence[Sequence[Cell]], max_depth: int = MAX_DEPTH,
+                   seconds: float | None = None) -> Deduction | None:
+    """The simplest next step from ``grid``; a ``mistake`` Deduction if the board is provably wrong.
+
+    ``None`` means no rule up to ``max_depth`` applies (or the board is complete), or, with
+    ``seconds``, that none was found within that many seconds: on the hardest boards a
+    depth-2 search can take a minute, longer than anyone waits for a hint.
+    """
+    deadline = None if seconds is None else time.perf_counter() + seconds
+    problems = rules.provable_violations(puzzle, grid)
+    if problems:
+        return _mistake(problems[0].message, problems[0].cells)
+    geo = geometry(puzzle)
+    ship, water = _masks(geo, grid)
+    search = _first_finding(geo, ship, water, None, max_depth, Clock())
+    try:
+        while True:
+            next(search)                         # a heartbeat: about every 20 ms
+            if deadline is not None and time.perf_counter() > deadline:
+                search.close()
+                return None
+    except StopIteration as stop:
+        found, an = stop.value
+    if an.contradiction:
+        return _mistake(f"Something is wrong already: {an.contradiction}",
+                        [geo.coord(i) for i in bits(an.contradiction_cells)])
+    return _deduction(geo, found) if found else None
+
+
+def reveal(puzzle: Puzzle, grid: Sequence[Sequence[Cell]], solution: Grid) -> Deduction | None:
+    """One unknown cell of ``solution``, for when no short deduction leads on (None if the
+    board is complete). A ship cell is worth more than water, and a cell in a nearly finished
+    line helps most, so the pick is the ship cell whose row or column has fewest unknowns."""
+    unknown_in_row = [sum(value == Cell.UNKNOWN for value in row) for row in grid]
+    unknown_in_col = [sum(row[c] == Cell.UNKNOWN for row in grid) for c in range(puzzle.cols)]
+    cells = [(r, c) for r, row in enumerate(grid) for c, value in enumerate(row) if value == Cell.UNKNOWN]
+    if not cells:
+        return None
+    r, c = min(cells, key=lambda rc: (solution[rc[0]][rc[1]] != Cell.SHIP,
+                                      min(unknown_in_row[rc[0]], unknown_in_col[rc[1]]), rc))
+    value = solution[r][c]
+    text = (f"No short chain of reasoning leads on from here, so here is one cell of the solution: "
+            f"row {r + 1}, column {c + 1} is {'ship' if value == Cell.SHIP else 'water'}")
+    return Deduction("reveal", (Move(r, c, value),), ((r, c),), text, 5)
+
+
+def events(puzzle: Puzzle, *, trace: bool = True, rng: random.Random | None = None, limit: int = 1,
+           max_depth: int = MAX_DEPTH) -> Iterator[Event]:
+    """Solver protocol: one deduction at a time, simplest first; SOLVED or STUCK at the end.
+
+    ``rng`` and ``limit`` are accepted for the common protocol: deduction needs neither.
+    """
+    start = time.perf_counter()
+    geo = geometry(puzzle)
+    clock = Clock()
+    ship, water = _masks(geo, initial_grid(puzzle))
+    valid: Valid = None
+    stats: dict = {"seconds": 0.0, "steps": 0, "nodes": 0, "backtracks": 0, "propagated": 0,
+                   "rules": {}, "deepest": 0}
+
+    def snapshot() -> dict:
+        stats["seconds"] = round(time.perf_counter() - start, 6)
+        stats["nodes"] = clock.probes
+        return dict(stats, rules=dict(stats["rules"]))
+
+    while True:
+        search = _first_finding(geo, ship, water, valid, max_depth, clock)
+        try:
+            while True:
+                next(search)
+                yield Progress(snapshot())
+        except StopIteration as stop:
+            found, an = stop.value
+        if an.contradiction:
+            yield Result(Status.NO_SOLUTION, _grid(geo, ship, water), snapshot(), (),
+                         f"no solution: {an.contradiction}")
+            return
+        if an._valid is not None:
+            valid = an._valid
+        if found is None:
+            break
+        stats["steps"] += 1
+        stats["rules"][found.rule] = stats["rules"].get(found.rule, 0) + 1
+        stats["deepest"] = max(stats["deepest"], found.level - 2)
+        detail = found.text() if trace else ""
+        for value, mask in ((Cell.SHIP, found.ship), (Cell.WATER, found.water)):
+            for i in bits(mask):
+                stats["propagated"] += 1
+                if trace:
+                    yield SetCell(*geo.coord(i), value, Reason.FORCED, detail)
+        ship |= found.ship
+        water |= found.water
+        if clock.due(probe=False):
+            yield Progress(snapshot())
+    board = _grid(geo, ship, water)
+    if not (geo.all & ~ship & ~water):
+        yield verified(puzzle, board, snapshot())
+    else:
+        yield Result(Status.STUCK, board, snapshot(), (), "no deduction applies")
+
+
+def solve(puzzle: Puzzle, max_depth: int = MAX_DEPTH, grid: Grid | None = None,
+          deadline: float | None = None, max_level: int = 4) -> LogicOutcome:
+    """Fast solve for grading: simple rules in bulk, a contradiction only when they stall.
+
+    ``max_level`` limits the rules (1: level one only, 2: no contradictions, 3: depth 1, 4: depth 2);
+    ``grid`` starts from a board already partly deduced; ``deadline`` (a ``time.perf_counter()``
+    value) ends the search early as stuck.
+    """
+    max_depth = min(max_depth, max_level - 2)
+    geo = geometry(puzzle)
+    ship, water = _masks(geo, grid if grid is not None else initial_grid(puzzle))
+    clock, level, used, steps = Clock(), 0, {}, 0
+    valid: Valid = None
+    while True:
+        chain: list[Finding] = []
+        outcome = propagate(geo, ship, water, valid, chain, max_level=min(max_level, 2))
+        for found in chain:
+            used[found.rule] = used.get(found.rule, 0) + 1
+            level = max(level, found.level)
+        steps += len(chain)
+        if outcome.contradiction:
+            return LogicOutcome(False, _grid(geo, ship, water), level, used, steps, clock.probes,
+                                outcome.contradiction)
+        ship, water, valid = outcome.ship, outcome.water, outcome.valid
+        if not geo.all & ~ship & ~water or max_depth < 1:
+            break
+        if deadline is not None and time.perf_counter() > deadline:
+            break
+        found = _drain(find_contradiction(geo, ship, water, valid, clock))
+        if found is None and max_depth >= 2:
+            found = _drain(find_deep_contradiction(geo, ship, water, valid, clock))
+        if found is None:
+            break
+        used[found.rule] = used.get(found.rule, 0) + 1
+        level = max(level, found.level)
+        steps += 1
+        ship |= found.ship
+        water |= found.water
+    board = _grid(geo, ship, water)
+    solved = not geo.all & ~ship & ~water and rules.is_solved(puzzle, board)
+    return LogicOutcome(solved, board, level, used, steps, clock.probes)
+
+
+def _drain(search: Generator[None, None, Finding | None]) -> Finding | None:
+    try:
+        while True:
+            next(search)
+    except StopIteration as stop:
+        return stop.value
+
+
+def rule_level(rule: str) -> int:
+    return RULE_LEVELS.get(rule, 0)

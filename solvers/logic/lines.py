@@ -1,0 +1,129 @@
+"""Line filling: every way one row or column can still hold its tally.
+
+Along a line, ship cells form runs separated by water. A run of one cell is a submarine or
+one cell of a ship crossing the line; a longer run is a whole ship lying along the line, so
+it must be a place still open for a ship of exactly that length (or a ship already closed
+there). A dynamic programme over the line, counting ship cells as a bit set, finds which
+unknown cells are ship in every filling and which in none: the nonogram line solver, with
+the fleet deciding which runs are allowed.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from solvers.logic.analysis import Analysis, bits
+
+CACHE_LIMIT = 50_000
+
+
+def _allowed_runs(an: Analysis) -> tuple[dict[tuple[bool, int], set[tuple[int, int]]], int]:
+    """(line -> {(start, length)} for runs of 2+ cells, mask of cells a one-cell run may use)."""
+    geo, runs, single = an.geo, {}, an.ship
+    for length, places in an.valid.items():
+        for p in places:
+            if length == 1:
+                single |= p.mask
+                continue
+            single |= p.mask
+            runs.setdefault((p.line_is_row, p.line), set()).add((p.col if p.line_is_row else p.row, length))
+    for seg in an.segments:
+        if seg.closed and seg.length > 1:
+            r, c = geo.coord(next(bits(seg.mask)))
+            runs.setdefault((bool(seg.horizontal), r if seg.horizontal else c), set()).add(
+                (c if seg.horizontal else r, seg.length))
+    return runs, single
+
+
+def line_fill(an: Analysis) -> Iterator[tuple[str, int, int, int, int]]:
+    """(line name, tally, mask, cells proved ship, cells proved water) per line that learns something.
+
+    Sets ``an.contradiction`` when a line cannot be filled at all.
+    """
+    geo = an.geo
+    runs, single = _allowed_runs(an)
+    cache = geo.line_cache
+    for axis, index, mask, _need, unknown in an.lines:
+        if unknown == 0:
+            continue
+        is_row = axis == "row"
+        tally = (geo.row_tallies if is_row else geo.col_tallies)[index]
+        cells = geo.line_cells[(is_row, index)]
+        starts = tuple(sorted(runs.get((is_row, index), ())))
+        # Probing revisits the same line states again and again: remember the answers.
+        key = (is_row, index, an.ship & mask, an.water & mask, single & mask, starts)
+        answer = cache.get(key)
+        if answer is None:
+            if len(cache) > CACHE_LIMIT:
+                cache.clear()
+            answer = cache[key] = _solve_line(an, cells, tally, starts, single)
+        ship, water = answer
+        if ship is None:
+            an.fail(f"{axis} {index + 1} cannot hold {tally} ship cells in ships that still fit",
+                    mask)
+            return
+        if ship | water:
+            yield f"{axis.capitalize()} {index + 1}", tally, mask, ship, water
+
+
+def _solve_line(an: Analysis, cells: list[int], tally: int, starts: tuple[tuple[int, int], ...],
+                single: int) -> tuple[int | None, int]:
+    n, ship_mask, water_mask = len(cells), an.ship, an.water
+    is_ship = [(ship_mask >> i) & 1 for i in cells]
+    is_water = [(water_mask >> i) & 1 for i in cells]
+    run_at: list[list[int]] = [[] for _ in range(n)]
+    for i, cell in enumerate(cells):
+        if not is_water[i] and (single >> cell) & 1:
+            run_at[i].append(1)
+    for start, length in starts:
+        if length > 1 and not any(is_water[start:start + length]):
+            run_at[start].append(length)
+    limit = (1 << (tally + 1)) - 1
+    # free[i]: counts of ship cells before i when a run may start at i; sealed[i]: when cell i
+    # follows a run and must be water (or the line ends there).
+    free, sealed = [0] * (n + 1), [0] * (n + 1)
+    free[0] = 1
+    for i in range(n):
+        if not is_ship[i]:
+            free[i + 1] |= free[i] | sealed[i]
+        if free[i]:
+            for length in run_at[i]:
+                sealed[i + length] |= (free[i] << length) & limit
+    if not ((free[n] | sealed[n]) >> tally) & 1:
+        return None, 0
+    back_free, back_sealed = [0] * (n + 1), [0] * (n + 1)   # counts the rest of the line can hold
+    back_free[n] = back_sealed[n] = 1
+    for i in range(n - 1, -1, -1):
+        back_sealed[i] = back_free[i + 1] if not is_ship[i] else 0
+        reach = back_sealed[i]
+        for length in run_at[i]:
+            reach |= back_sealed[i + length] << length
+        back_free[i] = reach & limit
+    can_ship = can_water = 0
+    for i in range(n):
+        if not is_ship[i] and _meets(free[i] | sealed[i], back_free[i + 1], tally):
+            can_water |= 1 << i
+        if free[i]:
+            for length in run_at[i]:
+                if _meets(free[i], back_sealed[i + length] << length, tally):
+                    can_ship |= ((1 << length) - 1) << i
+    ship = water = 0
+    for i, cell in enumerate(cells):
+        if is_ship[i] or is_water[i]:
+            continue
+        if not (can_water >> i) & 1:
+            ship |= 1 << cell
+        elif not (can_ship >> i) & 1:
+            water |= 1 << cell
+    return ship, water
+
+
+def _meets(prefix: int, suffix: int, tally: int) -> bool:
+    """Is there k in ``prefix`` with tally - k in ``suffix``?"""
+    k = 0
+    while prefix and k <= tally:
+        if prefix & 1 and (suffix >> (tally - k)) & 1:
+            return True
+        prefix >>= 1
+        k += 1
+    return False

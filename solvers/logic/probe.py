@@ -1,0 +1,195 @@
+"""Contradictions: assume a cell, apply the simple rules, and see the board break.
+
+Depth 1: assume one cell is ship (or water), apply every level 1-2 rule until nothing
+changes; if a rule is broken, the cell is the other value. Depth 2: after the assumption,
+also use depth-1 contradictions inside, until the assumed board breaks.
+
+The searches are generators: they yield ``None`` every ~20 ms so the caller can send a
+heartbeat or stop, and return their answer (a Finding or ``None``) as the generator's value.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Generator, NamedTuple
+
+from solvers.logic.analysis import Analysis, Geometry, Placement, bits
+from solvers.logic.rules import LEVEL_ONE, LEVEL_TWO, Finding
+
+Valid = dict[int, list[Placement]] | None
+Search = Generator[None, None, Finding | None]
+HEARTBEAT_SECONDS = 0.02
+
+
+class Outcome(NamedTuple):
+    ship: int
+    water: int
+    valid: Valid
+    contradiction: str | None
+
+
+class Clock:
+    """Counts probes and says when a heartbeat is due."""
+
+    def __init__(self) -> None:
+        self.last = time.perf_counter()
+        self.probes = 0
+
+    def due(self, probe: bool = True) -> bool:
+        self.probes += probe
+        now = time.perf_counter()
+        if now - self.last >= HEARTBEAT_SECONDS:
+            self.last = now
+            return True
+        return False
+
+
+def propagate(geo: Geometry, ship: int, water: int, valid: Valid = None,
+              chain: list[Finding] | None = None, max_level: int = 2) -> Outcome:
+    """Apply the level 1-2 rules (or only level 1) until nothing changes or the board breaks."""
+    while True:
+        an = Analysis(geo, ship, water, valid)
+        if an.contradiction:
+            return Outcome(ship, water, valid, an.contradiction)
+        new_ship = new_water = 0
+        for rule in LEVEL_ONE:
+            for found in rule(an):
+                new_ship |= found.ship
+                new_water |= found.water
+                if chain is not None:
+                    chain.append(found)
+        if not (new_ship | new_water) and max_level >= 2:
+            valid = an.valid
+            if an.contradiction:
+                return Outcome(ship, water, valid, an.contradiction)
+            for rule in LEVEL_TWO:
+                for found in rule(an):
+                    new_ship |= found.ship
+                    new_water |= found.water
+                    if chain is not None:
+                        chain.append(found)
+                if an.contradiction:
+                    return Outcome(ship, water, valid, an.contradiction)
+                if new_ship | new_water:
+                    break  # the costlier rules wait until the cheaper ones are done
+        if new_ship & new_water:
+            return Outcome(ship, water, valid, f"{geo.where(new_ship & new_water)} would have to be both ship "
+                                               f"and water")
+        if not (new_ship | new_water):
+            return Outcome(ship, water, valid, None)
+        ship |= new_ship
+        water |= new_water
+
+
+def probe_order(geo: Geometry, ship: int, water: int) -> list[int]:
+    """Unknown cells, most promising first: beside ship cells, then in the tightest lines."""
+    unknown = geo.all & ~ship & ~water
+    near_ship = 0
+    for i in bits(ship):
+        near_ship |= geo.orth[i]
+    slack = {}
+    for masks, tallies in ((geo.row_mask, geo.row_tallies), (geo.col_mask, geo.col_tallies)):
+        for mask, tally in zip(masks, tallies):
+            if tally is None:
+                continue
+            room = (unknown & mask).bit_count() - (tally - (ship & mask).bit_count())
+            for i in bits(unknown & mask):
+                slack[i] = min(slack.get(i, room), room)
+    return sorted(bits(unknown), key=lambda i: (not (near_ship >> i) & 1, slack.get(i, 99), i))
+
+
+def _assume(ship: int, water: int, index: int, as_ship: bool) -> tuple[int, int]:
+    return (ship | (1 << index), water) if as_ship else (ship, water | (1 << index))
+
+
+def _chain_text(chain: list[Finding]) -> str:
+    if not chain:
+        return ""
+    first = chain[0].text()
+    first = first[0].lower() + first[1:]
+    more = f" (and {len(chain) - 1} more step{'s' if len(chain) > 2 else ''})" if len(chain) > 1 else ""
+    return f"{first}{more}; then "
+
+
+def _forced(geo: Geometry, index: int, as_ship: bool, rule: str, level: int, text: str) -> Finding:
+    bit = 1 << index
+    return Finding(rule, level, 0 if as_ship else bit, bit if as_ship else 0, bit, lambda: text)
+
+
+def find_contradiction(geo: Geometry, ship: int, water: int, valid: Valid, clock: Clock) -> Search:
+    """Depth 1: the first cell one of whose values breaks the board after the simple rules."""
+    # A probe that holds proves every cell it set can be assumed without breaking the board
+    # either (it would reach a part of the same board): those probes are skipped.
+    held_ship = held_water = 0
+    for index in probe_order(geo, ship, water):
+        for as_ship in (True, False):
+            if ((held_ship if as_ship else held_water) >> index) & 1:
+                continue
+            chain: list[Finding] = []
+            outcome = propagate(geo, *_assume(ship, water, index, as_ship), valid, chain)
+            if clock.due():
+                yield None
+            if not outcome.contradiction:
+                held_ship |= outcome.ship
+                held_water |= outcome.water
+            else:
+                was, now = ("ship", "water") if as_ship else ("water", "ship")
+                text = (f"If {geo.where(1 << index)} were {was}: {_chain_text(chain)}"
+                        f"{outcome.contradiction}. So it is {now}")
+                return _forced(geo, index, as_ship, "contradiction", 3, text)
+    return None
+
+
+def _breaks_at_depth_one(geo: Geometry, start: Outcome,
+                         clock: Clock) -> Generator[None, None, tuple[str | None, int, int]]:
+    """Settle ``start`` with depth-1 contradictions: (the reason it breaks or None, ship, water)."""
+    ship, water, valid = start.ship, start.water, start.valid
+    changed = True
+    while changed:
+        changed = False
+        held_ship = held_water = 0
+        for index in probe_order(geo, ship, water):
+            if not ((geo.all & ~ship & ~water) >> index) & 1:
+                continue
+            for as_ship in (True, False):
+                if ((held_ship if as_ship else held_water) >> index) & 1:
+                    continue
+                outcome = propagate(geo, *_assume(ship, water, index, as_ship), valid)
+                if clock.due():
+                    yield None
+                if not outcome.contradiction:
+                    held_ship |= outcome.ship
+                    held_water |= outcome.water
+                    continue
+                settled = propagate(geo, *_assume(ship, water, index, not as_ship), valid)
+                if settled.contradiction:
+                    if_ship, if_water = ((outcome, settled) if as_ship else (settled, outcome))
+                    return (f"{geo.where(1 << index)} could be neither ship ({if_ship.contradiction}) "
+                            f"nor water ({if_water.contradiction})", ship, water)
+                ship, water, valid = settled.ship, settled.water, settled.valid
+                changed = True
+                break
+    return None, ship, water
+
+
+def find_deep_contradiction(geo: Geometry, ship: int, water: int, valid: Valid, clock: Clock) -> Search:
+    """Depth 2: assume a cell, settle the board with depth-1 contradictions, watch it break."""
+    held_ship = held_water = 0
+    for index in probe_order(geo, ship, water):
+        for as_ship in (True, False):
+            if ((held_ship if as_ship else held_water) >> index) & 1:
+                continue
+            outcome = propagate(geo, *_assume(ship, water, index, as_ship), valid)
+            was, now = ("ship", "water") if as_ship else ("water", "ship")
+            if outcome.contradiction:
+                text = f"If {geo.where(1 << index)} were {was}, {outcome.contradiction}. So it is {now}"
+                return _forced(geo, index, as_ship, "contradiction", 3, text)
+            reason, settled_ship, settled_water = yield from _breaks_at_depth_one(geo, outcome, clock)
+            if not reason:
+                held_ship |= settled_ship
+                held_water |= settled_water
+            else:
+                text = (f"If {geo.where(1 << index)} were {was}, then after the simple rules and one level of "
+                        f"trial {reason}. So it is {now}")
+                return _forced(geo, index, as_ship, "deep-contradiction", 4, text)
+    return None

@@ -1,0 +1,247 @@
+"""The catalogue of deductions a person can follow, simplest first.
+
+Each rule reads an :class:`~solvers.logic.analysis.Analysis` and yields :class:`Finding` values:
+cells it proves ship or water, the cells that prove it (evidence), and a sentence. The
+sentence is built only when asked for (``Finding.text()``), because the contradiction search
+runs the rules thousands of times without showing them.
+
+Level 1 (a glance): hint shapes, ship diagonals, segment sides, tallies met or needing every
+unknown cell, a segment as long as the longest missing ship.
+Level 2 (fleet reasoning): where each segment's ship can lie, where the last ship of a length
+can lie, cells no missing ship can reach (fleet counting).
+Levels 3 and 4 (contradictions of depth 1 and 2) live in :mod:`solvers.logic.probe`.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Iterator, NamedTuple
+
+from game.puzzle import Hint, ship_name
+from solvers.logic.analysis import Analysis, Placement, bits, fleet_text
+from solvers.logic.lines import line_fill
+
+
+class Finding(NamedTuple):
+    rule: str
+    level: int
+    ship: int          # cells proved ship (all unknown before)
+    water: int         # cells proved water
+    evidence: int      # cells the reasoning reads
+    text: Callable[[], str]
+
+
+def _cells_phrase(an: Analysis, ship: int, water: int) -> str:
+    geo, parts = an.geo, []
+    if ship:
+        parts.append(f"{geo.where(ship)} {'is' if ship.bit_count() == 1 else 'are'} ship")
+    if water:
+        parts.append(f"{geo.where(water)} {'is' if water.bit_count() == 1 else 'are'} water")
+    return " and ".join(parts)
+
+
+_DIRECTION = {Hint.TOP: "down", Hint.BOTTOM: "up", Hint.LEFT: "right", Hint.RIGHT: "left"}
+
+
+def hint_shape(an: Analysis) -> Iterator[Finding]:
+    geo, unknown = an.geo, an.unknown
+    for index, hint, ship_around, water_around in geo.hint_rules:
+        ship, water = ship_around & unknown, water_around & unknown
+        if hint is Hint.MIDDLE:
+            ship, water = _middle(an, index)
+        if ship | water:
+            where = geo.where(1 << index)
+            if hint is Hint.SUB:
+                text = f"The submarine at {where} is a whole ship: the cells around it are water"
+            elif hint is Hint.MIDDLE:
+                text = (f"The middle piece at {where} cannot lie the other way (border, water or a ship "
+                        f"beside it): {_cells_phrase(an, ship, water)}")
+            else:
+                text = (f"The {hint.value} end at {where} continues {_DIRECTION[hint]} and stops on its "
+                        f"other sides: {_cells_phrase(an, ship, water)}")
+            yield Finding("hint-shape", 1, ship, water, 1 << index, lambda t=text: t)
+
+
+def _middle(an: Analysis, index: int) -> tuple[int, int]:
+    geo = an.geo
+    r, c = geo.coord(index)
+    across = geo._mask_of(geo.puzzle, [(r, c - 1), (r, c + 1)])
+    down = geo._mask_of(geo.puzzle, [(r - 1, c), (r + 1, c)])
+    across_open = across.bit_count() == 2 and not across & an.water
+    down_open = down.bit_count() == 2 and not down & an.water
+    if (across & an.ship or not down_open) and across_open:
+        return across & an.unknown, down & an.unknown
+    if (down & an.ship or not across_open) and down_open:
+        return down & an.unknown, across & an.unknown
+    return 0, 0
+
+
+def ship_diagonals(an: Analysis) -> Iterator[Finding]:
+    geo = an.geo
+    for i in bits(an.ship):
+        water = geo.diag[i] & an.unknown
+        if water:
+            yield Finding("ship-diagonals", 1, 0, water, 1 << i,
+                          lambda i=i, w=water: f"Ships never touch, not even diagonally: the cells diagonal to "
+                                               f"{geo.where(1 << i)} are water")
+
+
+def segment_sides(an: Analysis) -> Iterator[Finding]:
+    geo = an.geo
+    for seg in an.segments:
+        if seg.length < 2 or not seg.straight:
+            continue
+        around = 0
+        for i in bits(seg.mask):
+            around |= geo.orth[i]
+        water = around & ~seg.mask & ~seg.ends & an.unknown
+        if water:
+            way = "across" if seg.horizontal else "down"
+            yield Finding("segment-sides", 1, 0, water, seg.mask,
+                          lambda s=seg, w=water, way=way: f"The ship at {geo.where(s.mask)} runs {way}: the cells "
+                                                         f"beside it are water")
+
+
+def tally_met(an: Analysis) -> Iterator[Finding]:
+    for axis, index, mask, need, _ in an.lines:
+        water = mask & an.unknown
+        if need == 0 and water:
+            tally = (an.geo.row_tallies if axis == "row" else an.geo.col_tallies)[index]
+            yield Finding("tally-met", 1, 0, water, mask,
+                          lambda a=axis, i=index, t=tally: _met_text(a, i, t))
+
+
+def _met_text(axis: str, index: int, tally: int) -> str:
+    name = f"{axis.capitalize()} {index + 1}"
+    if tally == 0:
+        return f"{name} has a tally of 0: all its cells are water"
+    if tally == 1:
+        return f"{name} has its 1 ship cell: its other cells are water"
+    return f"{name} has all its {tally} ship cells: its other cells are water"
+
+
+def tally_fill(an: Analysis) -> Iterator[Finding]:
+    for axis, index, mask, need, unknown in an.lines:
+        if need > 0 and need == unknown:
+            ship = mask & an.unknown
+            yield Finding("tally-fill", 1, ship, 0, mask,
+                          lambda a=axis, i=index, n=need: f"{a.capitalize()} {i + 1} needs {n} more ship cell"
+                                                          f"{'s' if n > 1 else ''} and has exactly {n} unknown "
+                                                          f"cell{'s' if n > 1 else ''} left")
+
+
+def ship_complete(an: Analysis) -> Iterator[Finding]:
+    for seg in an.open_segments:
+        water = seg.ends & an.unknown
+        if water and seg.length == an.longest_remaining:
+            yield Finding("ship-complete", 1, 0, water, seg.mask,
+                          lambda s=seg: f"The {s.length}-cell ship at {an.geo.where(s.mask)} is as long as the "
+                                        f"longest ship still missing ({ship_name(s.length)}): its ends are water")
+
+
+def _place_list(places: list[Placement], limit: int = 3) -> str:
+    if len(places) > limit:
+        return f"{len(places)} places"
+    named = [f"{'the ' + ship_name(p.length) + ' ' if len({q.length for q in places}) > 1 else ''}"
+             f"{'at' if p.length == 1 else 'in'} {p.describe()}" for p in places]
+    return " or ".join(named)
+
+
+def segment_places(an: Analysis) -> Iterator[Finding]:
+    geo = an.geo
+    _ = an.valid  # computes an.segment_places
+    for seg, places in an.segment_places:
+        if not places:
+            continue
+        inside, union = geo.all, 0
+        for p in places:
+            inside &= p.mask
+            union |= p.mask
+        around = 0
+        for i in bits(seg.mask):
+            around |= geo.orth[i]
+        ship = inside & an.unknown
+        water = around & ~union & an.unknown
+        if ship | water:
+            yield Finding("segment-places", 2, ship, water, seg.mask,
+                          lambda s=seg, ps=places, sh=ship, w=water:
+                          f"The ship through {geo.where(s.mask)} can only lie {_place_list(ps)}: "
+                          f"{_cells_phrase(an, sh, w)}")
+
+
+def fleet_places(an: Analysis) -> Iterator[Finding]:
+    geo, valid = an.geo, an.valid
+    for length in geo.lengths:
+        missing, places = an.remaining.get(length, 0), valid.get(length, [])
+        if missing <= 0 or not places:
+            continue
+        if missing == 1:
+            inside, near = geo.all, geo.all
+            for p in places:
+                inside &= p.mask
+                near &= p.halo
+            ship, water = inside & an.unknown, near & an.unknown
+        elif len(places) == missing and _apart(places):
+            ship, water = _union(places) & an.unknown, 0
+        else:
+            continue
+        if ship | water:
+            name = ship_name(length)
+            if missing == 1:
+                lead = f"The last {name}" if geo.fleet[length] > 1 else f"The {name}"
+                text = f"{lead} can only lie {_place_list(places)}: {_cells_phrase(an, ship, water)}"
+            else:
+                text = f"The {missing} missing {name}s have exactly {missing} places left: {geo.where(ship)} are ship"
+            yield Finding("fleet-places", 2, ship, water, _union(places) & an.ship,
+                          lambda t=text: t)
+
+
+def _union(places: list[Placement]) -> int:
+    mask = 0
+    for p in places:
+        mask |= p.mask
+    return mask
+
+
+def _apart(places: list[Placement]) -> bool:
+    for k, p in enumerate(places):
+        for q in places[k + 1:]:
+            if p.mask & (q.mask | q.halo):
+                return False
+    return True
+
+
+def unreachable(an: Analysis) -> Iterator[Finding]:
+    cover = 0
+    for places in an.valid.values():
+        for p in places:
+            cover |= p.mask
+    water = an.unknown & ~cover
+    if not water:
+        return
+    geo = an.geo
+    subs = geo.fleet.get(1, 0)
+    if subs and an.remaining.get(1) == 0 and all(not geo.orth[i] & ~an.water for i in bits(water)):
+        yield Finding("unreachable", 2, 0, water, 0,
+                      lambda: f"{f'All {subs} submarines are' if subs > 1 else 'The submarine is'} placed: "
+                              f"{'these single cells are' if water.bit_count() > 1 else 'this single cell is'} "
+                              f"water ({geo.where(water)})")
+        return
+    yield Finding("unreachable", 2, 0, water, 0,
+                  lambda: f"No ship still missing ({fleet_text(an.remaining)}) fits through "
+                          f"{geo.where(water)}: water")
+
+
+def line_runs(an: Analysis) -> Iterator[Finding]:
+    for name, tally, mask, ship, water in line_fill(an):
+        yield Finding("line-fill", 2, ship, water, mask & an.ship,
+                      lambda n=name, t=tally, s=ship, w=water:
+                      f"Every way to fit {t} ship cells into {n.lower()} (runs that are ships still missing, "
+                      f"water between them) makes {_cells_phrase(an, s, w)}")
+
+
+LEVEL_ONE = (hint_shape, ship_diagonals, segment_sides, tally_met, tally_fill, ship_complete)
+LEVEL_TWO = (segment_places, fleet_places, unreachable, line_runs)
+RULES_BY_LEVEL = {1: LEVEL_ONE, 2: LEVEL_TWO}
+RULE_LEVELS = {"hint-shape": 1, "ship-diagonals": 1, "segment-sides": 1, "tally-met": 1, "tally-fill": 1,
+               "ship-complete": 1, "segment-places": 2, "fleet-places": 2, "unreachable": 2, "line-fill": 2,
+               "contradiction": 3, "deep-contradiction": 4}

@@ -1,0 +1,476 @@
+"""Backtracking with forward checking: the complete, fast solver (and the uniqueness checker).
+
+Propagate to a fixpoint (``solvers.search.propagate``), then branch on the most constrained choice,
+propagating after every decision; a contradiction is a ``None`` state, and undoing is free
+because states are immutable. The choices, each a set of mutually exclusive, exhaustive
+branches, so that no solution is ever found twice (solution counting relies on it):
+
+- a ship segment not yet part of a placed ship: one branch per placement that can cover it;
+- a length with one ship left: one branch per placement of it;
+- an unknown cell: one branch per placement covering it, plus one where it is water.
+
+The choice with the fewest branches per conflict weight wins (dom/wdeg): every dead end
+adds one to the weight of the rows and columns of its decision and of the line (or cells)
+whose constraint failed (``propagate(..., blame=...)``), so the search turns to the lines
+that keep failing instead of repeating one bad early choice. Only the order changes: the
+branches of a choice stay exhaustive and exclusive. At every node (near the root only, on
+large boards and on dense ones without hints) failed-literal probing ("shaving") tries each
+alive placement: one whose placing leads to a contradiction is removed. Optionally the
+search restarts with a doubled budget and shuffled branch orders (against heavy tails);
+solutions found twice across restarts are counted once, and the last run always finishes.
+
+Roads not taken (measured on the 303 hard rubin instances and the dense MiniZinc ones):
+probing cells (ship/water) instead of placements found about 10x fewer contradictions; exact
+per-line reasoning (the CP "regular constraint", by dynamic programming) removed <1% of
+the dead ends for its cost; branching on the fullest line, or on the lowest-numbered ship
+of the longest length, did no better than the fewest-branches rule. With conflict weights
+(measured on the 39 MiniZinc boards, limit=2): restarts (shuffled or not, weights kept),
+the water branch first, and weighing probe failures too moved which boards were hard more
+than how many. Two searches taking turns in one process (water branch last / first, first
+answer wins) decided 27 of 39 within 10 s but only 18 within 2 s (each search alone: 26,
+19); on two cores, each in a process of its own, the pair is worth it (``solvers.engine.portfolio``,
+which ``check`` uses; ``water_first`` is the second order). Remembering the residual
+subproblems proved empty (unknown cells, unplaced ship cells, ships left and placed ship
+cells per tallied line: nodes alike in these have the same completions) pruned 0.1-1% of the
+nodes, because the search seldom meets the same residual twice. Visiting the branches that
+leave the most placements alive first (lookahead value ordering) changed which boards gave a
+first solution within 10 s, but not how many (22 of 39 either way).
+
+Once the first solution is found and more are wanted, the search first looks near it (large
+neighbourhood search): it keeps the solution's cells outside a band of a few rows or columns
+and searches the band alone. On boards with many solutions a second one usually differs from
+the first in a few neighbouring lines (a pair of ships swapped, a ship shifted), and a band
+holds only a handful of unknown cells: started from the corpus's own solution of each of
+the 37 MiniZinc boards with several, the bands found a second solution for 33, each within
+221 nodes, where the whole tree can take millions. The bands run only when the first
+solution took a real search (``NEAR_AFTER_NODES``; where it came at once, so does the rest
+of the tree: on unique rubin boards the bands cost 8% and found nothing), for at most as
+much work again (``NEAR_MIN_WORK`` at least). Then the search goes on where it was, so it
+stays complete: a band's solutions are solutions of the whole board, one found twice counts
+once, and a unique board still needs the whole tree. Finding the first solution remains
+the hard part on the undecided boards above.
+
+``events(puzzle, trace=..., limit=n)`` finds up to ``limit`` solutions; ``limit=2`` proves
+uniqueness. Statistics: ``nodes`` (decisions tried), ``backtracks`` (decisions that failed
+at once: the dead ends of the tree), ``propagated`` (cells set by deduction, at the root
+or after a decision or probe), ``max_depth``, ``probes`` and ``probe_failures`` (shaving),
+``restarts``, ``bands`` (searched around the first solution; their nodes count as nodes),
+``solutions``.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Iterator, Sequence
+
+from game import rules
+from game.puzzle import Cell, Grid, Puzzle, ship_cells_of, ship_name
+from solvers.common import verified
+from solvers.events import Event, Found, Progress, Reason, Result, SetCell, Status
+from solvers.search.bitboard import Model, State, bit_indices, compile_puzzle
+from solvers.search.propagate import Log, propagate, root_state
+
+HEARTBEAT_NODES = 256
+HEARTBEAT_SECONDS = 0.02
+# Shaving costs about (alive placements)^2 propagations per node: on boards up to about
+# 10x10 it pays at every node (rubin: 1,400 dead ends instead of 460,000), on larger boards
+# only near the root.
+SHAVE_EVERYWHERE_UP_TO = 700            # alive placements at the root
+SHAVE_DEPTH_LARGE = 1
+# ... and on dense boards without hints (over 30% ship cells, like the MiniZinc ones) only near the
+# root too, whatever their size: there a probe is dear and the conflict weights of many cheap
+# nodes find the way better (MiniZinc, limit=2: 23 of 39 decided within 2 s against 19).
+DENSE_SHARE = 0.3
+RESTART_FIRST_BUDGET = 2000             # nodes + probes of the first run; doubled at each restart
+NEAR_WIDTHS = (2, 3, 4, 5)              # the bands searched around the first solution, narrowest first
+NEAR_AFTER_NODES = 100                  # nodes the first solution must have taken for the bands to be worth it
+NEAR_MIN_WORK = 200                     # nodes the bands may always take
+NEAR_KNOWN_WORK = 1000                  # nodes the bands may take around each solution given as known
+
+Branch = tuple[int, int, tuple[int, ...], str]   # ship cells, water cells, placements to place, meaning
+
+
+def events(puzzle: Puzzle, *, trace: bool = True, limit: int = 1, shave_depth: int | None = None,
+           restarts: bool = False, rng: random.Random | None = None,
+           known: Sequence[Grid] = (), water_first: bool = False) -> Iterator[Event]:
+    """Find up to ``limit`` solutions.
+
+    ``shave_depth``: probe placements at search nodes down to this depth (``None``: chosen
+    from the board, see above; ``-1``: no probing at all). ``restarts``: rerun from the root
+    with a doubled budget and branch orders shuffled by ``rng`` (default ``random.Random(0)``);
+    the last run always completes. Off by default: on the dense MiniZinc boards it decided
+    fewer puzzles (13 of 39 within 2 s against 17 without; with conflict weights, 21 of 39
+    within 5 s against 25).
+
+    ``known``: solutions found elsewhere (by the genetic algorithm, say). Each is judged by
+    ``game.rules`` (``ValueError`` if it breaks a rule) and counts as found; the bands around
+    it are searched first, then the whole tree, so the answer stays exact.
+    ``water_first``: when the choice is an unknown cell, try it as water before the ships
+    that could cover it (the same tree in another order; ``solvers.engine.portfolio`` races orders).
+    """
+    yield from _Search(puzzle, trace, max(1, limit), shave_depth, restarts, rng or random.Random(0),
+                       tuple(known), water_first).run()
+
+
+class _Search:
+    def __init__(self, puzzle: Puzzle, trace: bool, limit: int, shave_depth: int | None,
+                 restarts: bool, rng: random.Random, known: tuple[Grid, ...] = (),
+                 water_first: bool = False) -> None:
+        self.rng = rng
+        self.shuffle = False
+        self.cut = False
+        self.work_limit: int | None = None
+        self.puzzle = puzzle
+        self.model: Model = compile_puzzle(puzzle)
+        self.trace = trace
+        self.limit = limit
+        self.shave_depth = shave_depth
+        self.restarts = restarts
+        self.solutions: list[int] = []
+        self.seen: set[int] = set()
+        self.announced = 0                       # solutions sent out as Found events
+        self.stats = {"seconds": 0.0, "nodes": 0, "backtracks": 0, "propagated": 0, "max_depth": 0,
+                      "probes": 0, "probe_failures": 0, "restarts": 0, "bands": 0, "solutions": 0}
+        self.started = time.perf_counter()
+        self.last_beat = self.started
+        # What the trace has shown so far (the window's board), to emit undo and final moves.
+        self.shown_ship = self.model.hint_ship
+        self.shown_water = self.model.hint_water
+        # Conflict weights (dom/wdeg): how often each row and column took part in a dead end.
+        self.row_weight = [1] * self.model.geo.rows
+        self.col_weight = [1] * self.model.geo.cols
+        self.root: State | None = None           # the search's start, after the root probing
+        self.looked_near = False                 # whether the bands around the first solution were searched
+        self.known = known                       # solutions given by the caller
+        self.water_first = water_first           # an unknown cell's water branch before its ships
+
+    # -- the run ---------------------------------------------------------------------------
+    def run(self) -> Iterator[Event]:
+        log: Log | None = [] if self.trace else None
+        state = root_state(self.model, log)
+        if state is not None:       # cells the root deductions settled count as propagated too
+            hints = self.model.hint_ship | self.model.hint_water
+            self.stats["propagated"] += ((state.ship | state.water) & ~hints).bit_count()
+        yield from self._show_log(log, 0)
+        if state is not None and self.shave_depth is None:
+            few = state.alive.bit_count() <= SHAVE_EVERYWHERE_UP_TO and not self._dense_without_hints()
+            self.shave_depth = self.model.geo.rows * self.model.geo.cols if few else SHAVE_DEPTH_LARGE
+        if state is not None and self.shave_depth >= 0:
+            state = yield from self._shave(state, 0)
+        self.root = state
+        if state is not None and self.known:
+            yield from self._from_known()
+        if state is not None and len(self.solutions) < self.limit:
+            # Restarts with a growing budget and shuffled branch orders cut the heavy tails of
+            # puzzles with many solutions; the last run always finishes, so the count is exact.
+            budget = RESTART_FIRST_BUDGET
+            root_known = state.ship | state.water
+            while True:
+                self.work_limit = self.stats["nodes"] + self.stats["probes"] + budget if self.restarts else None
+                self.cut = False
+                yield from self._search(state, 0)
+                if not self.cut or len(self.solutions) >= self.limit:
+                    break
+                self.stats["restarts"] += 1
+                self.shuffle = True
+                budget *= 2
+                if self.trace:
+                    yield from self._show((self.shown_ship | self.shown_water) & ~root_known, Cell.UNKNOWN,
+                                          Reason.BACKTRACK, "restart", 0)
+        yield from self._finish()
+
+    def _search(self, state: State, depth: int) -> Iterator[Event]:
+        stats = self.stats
+        if depth > stats["max_depth"]:
+            stats["max_depth"] = depth
+        if state.done:
+            self._record(state.ship)
+            yield from self._announce()
+            if len(self.solutions) < self.limit and not self.looked_near and stats["nodes"] >= NEAR_AFTER_NODES:
+                yield from self._near(state.ship)
+            return
+        known = state.ship | state.water
+        branches = self._branches(state)
+        if self.shuffle:
+            self.rng.shuffle(branches)
+        for ship, water, places, meaning in branches:
+            if self.work_limit is not None and stats["nodes"] + stats["probes"] > self.work_limit:
+                self.cut = True
+                return
+            stats["nodes"] += 1
+            now = time.perf_counter()
+            if stats["nodes"] % HEARTBEAT_NODES == 0 or now - self.last_beat > HEARTBEAT_SECONDS:
+                self.last_beat = now
+                yield Progress(self._snapshot())
+            log: Log | None = None
+            if self.trace:
+                log = []
+                yield from self._show(ship, Cell.SHIP, Reason.GUESS, meaning, depth + 1)
+                yield from self._show(water, Cell.WATER, Reason.GUESS, meaning, depth + 1)
+            blame: list = []
+            child = propagate(self.model, state, ship=ship, water=water, places=places, log=log, blame=blame)
+            yield from self._show_log(log, depth + 1)
+            if child is not None and depth + 1 <= self.shave_depth:
+                child = yield from self._shave(child, depth + 1)
+            if child is None:
+                stats["backtracks"] += 1
+                self._blame(blame, ship | water)
+            else:
+                stats["propagated"] += ((child.ship | child.water) & ~known & ~(ship | water)).bit_count()
+                yield from self._search(child, depth + 1)
+                if len(self.solutions) >= self.limit or self.cut:
+                    return
+            if self.trace:
+                yield from self._show((self.shown_ship | self.shown_water) & ~known, Cell.UNKNOWN,
+                                      Reason.BACKTRACK, "undo", depth)
+
+    def _from_known(self) -> Iterator[Event]:
+        """Count the caller's solutions (judged first) and search the bands around them."""
+        geo = self.model.geo
+        for grid in self.known:
+            problems = rules.violations(self.puzzle, grid)
+            if problems:
+                raise ValueError(f"a known solution breaks the rules: {problems[0].message}")
+            self._record(sum(geo.bit(r, c) for r, c in ship_cells_of(grid)))
+        yield from self._announce()
+        for solution in list(self.solutions):
+            if len(self.solutions) >= self.limit:
+                break
+            yield from self._near(solution, NEAR_KNOWN_WORK)
+
+    def _near(self, solution: int, work: int | None = None) -> Iterator[Event]:
+        """Search bands of rows and of columns with the rest of the board fixed to ``solution``
+        (see the module docstring), quietly, until ``limit`` solutions or ``work``
+        more nodes (by default as much work as the first solution took, ``NEAR_MIN_WORK`` at
+        least)."""
+        self.looked_near = True
+        stats = self.stats
+        geo = self.model.geo
+        root = self.root
+        assert root is not None
+        saved = self.trace, self.shave_depth, self.work_limit, self.cut
+        self.trace, self.shave_depth = False, -1
+        if work is None:
+            work = max(NEAR_MIN_WORK, stats["nodes"] + stats["probes"])
+        end = stats["nodes"] + stats["probes"] + work          # in the units of ``work_limit``
+        unknown = root.unknown(geo)
+        for band in self._bands():
+            if not band & unknown:
+                continue                         # settled at the root: nothing to change there
+            if stats["nodes"] + stats["probes"] >= end or len(self.solutions) >= self.limit:
+                break
+            stats["bands"] += 1
+            start = propagate(self.model, root, ship=solution & ~band, water=geo.board & ~solution & ~band)
+            if start is not None:
+                self.work_limit, self.cut = end, False
+                yield from self._search(start, 0)
+        self.trace, self.shave_depth, self.work_limit, self.cut = saved
+
+    def _bands(self) -> Iterator[int]:
+        """Bands of ``NEAR_WIDTHS`` neighbouring rows, then columns, narrowest first."""
+        geo = self.model.geo
+        for width in NEAR_WIDTHS:
+            for masks in (geo.row_masks, geo.col_masks):
+                for first in range(len(masks) - width + 1):
+                    yield sum(masks[first:first + width])
+
+    def _dense_without_hints(self) -> bool:
+        puzzle = self.puzzle
+        return not puzzle.hints and puzzle.ship_cells > DENSE_SHARE * puzzle.rows * puzzle.cols
+
+    def _record(self, solution: int) -> None:
+        if solution not in self.seen:                # probes and restarts may meet a solution again
+            self.seen.add(solution)
+            self.solutions.append(solution)
+
+    def _announce(self) -> Iterator[Event]:
+        """A Found event for each solution recorded since the last call."""
+        while self.announced < len(self.solutions):
+            yield Found(self.model.grid(self.solutions[self.announced]))
+            self.announced += 1
+
+    def _blame(self, blame: list, decision: int) -> None:
+        """Weigh a dead end: the lines of the failed decision, and the constraint that failed."""
+        self._bump(decision)
+        if not blame:
+            return
+        kind, value = blame[0]
+        if kind == "row":
+            self.row_weight[value] += 1
+        elif kind == "col":
+            self.col_weight[value] += 1
+        elif kind == "cells":
+            self._bump(value)
+
+    def _bump(self, mask: int) -> None:
+        """One more conflict for every row and column that ``mask`` touches."""
+        geo = self.model.geo
+        rows: set[int] = set()
+        cols: set[int] = set()
+        for i in bit_indices(mask):
+            r, c = geo.coord(i)
+            rows.add(r)
+            cols.add(c)
+        for r in rows:
+            self.row_weight[r] += 1
+        for c in cols:
+            self.col_weight[c] += 1
+
+    def _branches(self, state: State) -> list[Branch]:
+        """The most constrained choice's branches (see the module docstring): fewest branches
+        divided by the conflict weight of the choice's row and column."""
+        geo = self.model.geo
+        placements = geo.placements
+        alive = state.alive
+        stride = geo.stride
+        row_weight, col_weight = self.row_weight, self.col_weight
+        best: int | None = None           # placement set of the best choice so far
+        best_score = float("inf")
+        best_cell = 0
+        unplaced = state.ship & ~state.placed
+        while unplaced:
+            segment = geo.component(unplaced & -unplaced, unplaced)
+            unplaced &= ~segment
+            cover = alive
+            for i in bit_indices(segment):
+                cover &= geo.covering[i]
+            size = cover.bit_count()
+            r, c = divmod((segment & -segment).bit_length() - 1, stride)
+            score = size / (row_weight[r] + col_weight[c]) if size > 1 else -1.0
+            if score < best_score:
+                best, best_score = cover, score
+        # The last ship of a length concerns every line: weighed by the average line.
+        average = sum(row_weight) / len(row_weight) + sum(col_weight) / len(col_weight)
+        for li, left in enumerate(state.counts):
+            if left == 1:
+                options = alive & geo.length_sets[li]
+                score = options.bit_count() / average
+                if score < best_score:
+                    best, best_score = options, score
+        for i in bit_indices(state.unknown(geo)):
+            r, c = divmod(i, stride)
+            over = alive & geo.covering[i]
+            score = (over.bit_count() + 1) / (row_weight[r] + col_weight[c])
+            if score < best_score:
+                best, best_score, best_cell = over, score, 1 << i
+        branches: list[Branch] = []
+        for p in bit_indices(best or 0):
+            pl = placements[p]
+            branches.append((pl.cells, 0, (p,), f"try a {ship_name(pl.length)} here"))
+        if best_cell:
+            water = (0, best_cell, (), "try water here")
+            if self.water_first:
+                branches.insert(0, water)
+            else:
+                branches.append(water)
+        return branches
+
+    def _shave(self, state: State, depth: int) -> Iterator[Event]:
+        """Probe every alive placement; one whose placing fails is dead (failed-literal probing).
+
+        Goes round the placements until a full round finds nothing; returns the new state,
+        or None if the node itself fails.
+        """
+        stats = self.stats
+        geo = self.model.geo
+        order = list(bit_indices(state.alive))
+        position = since_change = 0
+        supported = 0                            # placements known to survive their probe
+        while since_change < len(order):
+            p = order[position]
+            position = (position + 1) % len(order)
+            since_change += 1
+            if not (state.alive >> p) & 1 or (supported >> p) & 1:
+                continue
+            stats["probes"] += 1
+            if stats["probes"] % 16 == 0:
+                now = time.perf_counter()
+                if now - self.last_beat > HEARTBEAT_SECONDS:
+                    self.last_beat = now
+                    yield Progress(self._snapshot())
+            trial = propagate(self.model, state, ship=geo.p_cells[p], places=(p,))
+            if trial is not None and trial.done:
+                self._record(trial.ship)                 # a probe that completes the board
+                yield from self._announce()
+                if len(self.solutions) >= self.limit:
+                    return trial
+            if trial is not None:
+                # Every ship placed along with this one would survive its own probe too
+                # (propagation is monotone): skip them until the state changes.
+                placed_too = state.alive & ~trial.alive
+                while placed_too:
+                    low = placed_too & -placed_too
+                    placed_too ^= low
+                    q = low.bit_length() - 1
+                    if not geo.p_cells[q] & ~trial.placed and not geo.p_halo[q] & ~trial.water:
+                        supported |= low
+                continue
+            stats["probe_failures"] += 1
+            log: Log | None = [] if self.trace else None
+            before = state.ship | state.water
+            state = propagate(self.model, state, kill=1 << p, log=log)
+            if log:
+                pl = geo.placements[p]
+                where = f"row {pl.row + 1}, column {pl.col + 1}"
+                log = [(mask, value, f"{detail} (a {ship_name(pl.length)} at {where} leads to a contradiction)")
+                       for mask, value, detail in log]
+            yield from self._show_log(log, depth)
+            if state is None:
+                return None
+            stats["propagated"] += ((state.ship | state.water) & ~before).bit_count()
+            since_change = 0
+            supported = 0
+        return state
+
+    # -- the end -----------------------------------------------------------------------------
+    def _finish(self) -> Iterator[Event]:
+        stats = self._snapshot()
+        if not self.solutions:
+            yield Result(Status.NO_SOLUTION, None, stats, (), "no solution")
+            return
+        grids: tuple[Grid, ...] = tuple(self.model.grid(ship) for ship in self.solutions)
+        if self.trace:
+            first = self.solutions[0]
+            board = self.model.geo.board
+            yield from self._show(first & ~self.shown_ship, Cell.SHIP, Reason.FILL, "the first solution", 0)
+            yield from self._show(board & ~first & ~self.shown_water, Cell.WATER, Reason.FILL, "the first solution", 0)
+        for extra in grids[1:]:
+            problems = rules.violations(self.puzzle, extra)
+            if problems:
+                yield Result(Status.ERROR, extra, stats, grids, "solver produced an invalid board: "
+                             + problems[0].message)
+                return
+        yield verified(self.puzzle, grids[0], stats, grids)
+
+    # -- trace helpers -----------------------------------------------------------------------
+    def _snapshot(self) -> dict:
+        self.stats["seconds"] = round(time.perf_counter() - self.started, 6)
+        self.stats["solutions"] = len(self.solutions)
+        return dict(self.stats)
+
+    def _show_log(self, log: Log | None, depth: int) -> Iterator[Event]:
+        for mask, value, detail in log or ():
+            yield from self._show(mask, value, Reason.FORCED, detail, depth)
+
+    def _show(self, mask: int, value: Cell, reason: Reason, detail: str, depth: int) -> Iterator[Event]:
+        """SetCell events for the cells of ``mask`` that the trace does not show as ``value`` yet."""
+        if value == Cell.SHIP:
+            mask &= ~self.shown_ship
+        elif value == Cell.WATER:
+            mask &= ~self.shown_water
+        if not mask:
+            return
+        geo = self.model.geo
+        for i in bit_indices(mask):
+            r, c = geo.coord(i)
+            yield SetCell(r, c, value, reason, detail, depth)
+        if value == Cell.SHIP:
+            self.shown_ship |= mask
+            self.shown_water &= ~mask
+        elif value == Cell.WATER:
+            self.shown_water |= mask
+            self.shown_ship &= ~mask
+        else:
+            self.shown_ship &= ~mask
+            self.shown_water &= ~mask

@@ -1,0 +1,342 @@
+"""The window's entry point and main loop: one App owns pygame, the scenes and the clock.
+
+Scenes: the play scene is always there; the level browser, the file dialog and the New puzzle
+dialog are overlays over it (a small state machine: at most one overlay). The loop sleeps in
+``pygame.event.wait`` while nothing animates, and redraws only when something changed.
+"""
+
+from __future__ import annotations
+
+import gc
+import sys
+import time
+from collections import deque
+from pathlib import Path
+from typing import Union
+
+import pygame
+
+from game import levels
+from window import fonts
+from window import settings as settings_module
+from window.scenes.browser import BrowserScene
+from window.scenes.files import FileScene
+from window.scenes.new_level import NewLevelScene
+from window.scenes.play import PlayScene
+from window.solver_panel import SOLVER_LABELS, speed_index
+from window.storage import Storage
+from window.theme import PALETTES, THEMES, make_theme
+
+REPO = Path(__file__).resolve().parents[1]
+LEVELS_DIR = REPO / "levels"
+DEFAULT_LEVEL = LEVELS_DIR / "tutorial" / "first.bs"
+IDLE_WAIT_MS = 250               # wake up a few times a second to tick the clock display
+SCRIPTED_RUN_LIMIT = 300.0       # seconds: a scripted run that never ends gives up
+FRAME_WORK_BUDGET = 0.008        # seconds of solver events applied per frame at most
+FRAME_TARGET = 0.013             # seconds of work per frame we aim for (60 fps leaves 16.7 ms)
+
+
+class App:
+    def __init__(self, settings_path: Union[str, Path, None] = None,
+                 window: tuple[int, int] | None = None) -> None:
+        self.settings, problems = settings_module.load(Path(settings_path) if settings_path else None)
+        ui = self.settings.get("ui", {})
+        pygame.display.init()      # not pygame.init(): no sound device is needed or wanted
+        pygame.font.init()
+        size = tuple(window or ui.get("window", (1200, 820)))
+        self.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
+        pygame.display.set_caption("Battleship Solitaire")
+        self.theme = make_theme(str(ui.get("theme", "light")), str(ui.get("palette", "standard")))
+        self.fps = int(ui.get("fps", 60)) or 60
+        self.storage = Storage()
+        self.level_cache: dict = {}
+        self.play: PlayScene | None = None
+        self.overlay = None
+        self.running = True
+        self.dirty = True
+        self.full_redraw = True
+        self.last_folder = LEVELS_DIR if LEVELS_DIR.is_dir() else Path.cwd()
+        self.frame_times: deque = deque(maxlen=100_000)   # (start, work seconds) per drawn frame
+        self.startup_message = "; ".join(problems)
+        self.new_level_choice = None          # the New puzzle dialog's last settings
+        # A solver thread shares the interpreter: a short switch interval lets the window take
+        # the GIL back within about a millisecond, which keeps frames even during a fast run.
+        self._switch_interval = sys.getswitchinterval()
+        sys.setswitchinterval(0.001)
+
+    @property
+    def window_size(self) -> tuple[int, int]:
+        return self.screen.get_size()
+
+    # ----- levels and scenes ---------------------------------------------------------------
+
+    def open_level(self, path: Union[str, Path]) -> bool:
+        """Open a level file; on failure the current game stays and the error is shown."""
+        path = Path(path)
+        try:
+            puzzle = levels.load(path)
+        except (levels.LevelError, OSError, UnicodeDecodeError) as error:
+            message = str(error) if isinstance(error, levels.LevelError) else f"{path}: cannot read ({error})"
+            if self.play is not None:
+                self.play.notify(f"Could not open the level: {message}")
+            else:
+                self.startup_message = f"Could not open the level: {message}"
+            self.dirty = True
+            return False
+        if self.play is not None:
+            self.play.close()
+        self.play = PlayScene(self, puzzle, path)
+        if self.startup_message:
+            self.play.notify(self.startup_message)
+            self.startup_message = ""
+        self.last_folder = path.resolve().parent
+        pygame.display.set_caption(f"Battleship Solitaire - {self.play.title}")
+        # Long-lived objects (modules, fonts, the level) leave the collector's view: a full
+        # collection during a fast solver run would otherwise stall one frame by ~40 ms.
+        gc.freeze()
+        self.dirty = True
+        return True
+
+    def notify(self, message: str) -> None:
+        if self.play is not None:
+            self.play.notify(message)
+        else:
+            self.startup_message = message
+        self.dirty = True
+
+    def open_browser(self) -> None:
+        self.overlay = BrowserScene(self, LEVELS_DIR)
+        self.dirty = True
+
+    def open_files(self) -> None:
+        self.overlay = FileScene(self, self.last_folder)
+        self.dirty = True
+
+    def open_new_level(self) -> None:
+        self.overlay = NewLevelScene(self)
+        self.dirty = True
+
+    def close_overlay(self) -> None:
+        self.full_redraw = True
+        self.overlay = None
+        self.dirty = True
+
+    def toggle_theme(self) -> None:
+        self.full_redraw = True
+        name = THEMES[(THEMES.index(self.theme.name) + 1) % len(THEMES)]
+        self.theme = make_theme(name, self.theme.palette)
+        self.dirty = True
+
+    def toggle_palette(self) -> None:
+        self.full_redraw = True
+        palette = PALETTES[(PALETTES.index(self.theme.palette) + 1) % len(PALETTES)]
+        self.theme = make_theme(self.theme.name, palette)
+        self.dirty = True
+
+    # ----- the loop ------------------------------------------------------------------------
+
+    def handle(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.QUIT:
+            self.running = False
+            return
+        if event.type in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED):
+            self.screen = pygame.display.get_surface()
+            self.full_redraw = True
+            for scene in (self.play, self.overlay):
+                if scene is not None:
+                    scene.relayout(self.window_size)
+        elif event.type == pygame.DROPFILE:
+            self.close_overlay()
+            self.open_level(event.file)
+        elif event.type in (pygame.WINDOWEXPOSED, pygame.WINDOWSHOWN, pygame.WINDOWRESTORED):
+            self.full_redraw = True
+        elif self.overlay is not None:
+            self.overlay.handle(event)
+        elif self.play is not None:
+            self.play.handle(event)
+        if event.type not in (pygame.NOEVENT, pygame.MOUSEMOTION) or self.overlay is not None or (
+                event.type == pygame.MOUSEMOTION and (event.buttons[0] or event.buttons[2])):
+            self.dirty = True
+        elif event.type == pygame.MOUSEMOTION and self.play is not None:
+            self.dirty = True     # hover highlights on buttons; cheap, and only while the mouse moves
+
+    @property
+    def animating(self) -> bool:
+        if self.overlay is not None and getattr(self.overlay, "animating", False):
+            return True
+        return self.play is not None and self.play.animating
+
+    def frame(self, dt: float) -> None:
+        """One pass: events already fetched by the caller are handled; update, draw if needed."""
+        if self.play is not None and self.play.update(dt):
+            self.dirty = True
+        if self.overlay is not None and self.overlay.update(dt):
+            self.dirty = True
+        if self.dirty:
+            self.draw()
+        elif self.play is not None and self.play.clock_changed and self.overlay is None:
+            # Only the play clock moved: repaint the status line alone (idle costs next to nothing).
+            self.play.draw_status(self.screen)
+            pygame.display.update(self.play.layout.status)
+
+    def draw(self) -> None:
+        """Draw everything and show it (only the changed areas when the scene can tell)."""
+        areas = self.play.draw(self.screen) if self.play is not None else None
+        if self.overlay is not None:
+            shade = pygame.Surface(self.screen.get_size(), pygame.SRCALPHA)
+            shade.fill((0, 0, 0, 110))
+            self.screen.blit(shade, (0, 0))
+            self.overlay.draw(self.screen)
+        if areas is None or self.overlay is not None or self.full_redraw:
+            pygame.display.flip()
+        else:
+            pygame.display.update(areas)
+        self.full_redraw = False
+        self.dirty = False
+
+    def pump(self, dt: float = 1 / 60, wait: bool = False) -> None:
+        """Handle waiting events and run one frame (tests drive the app with this)."""
+        events = []
+        if wait:
+            first = pygame.event.wait(IDLE_WAIT_MS)
+            if first.type != pygame.NOEVENT:
+                events.append(first)
+        events.extend(pygame.event.get())
+        for event in events:
+            self.handle(event)
+            if not self.running:
+                return
+        self.frame(dt)
+
+    def run(self, script: Script | None = None) -> int:
+        clock = pygame.time.Clock()
+        last = time.perf_counter()
+        code = 0
+        while self.running:
+            busy = self.animating or self.dirty or script is not None
+            if busy:
+                clock.tick(self.fps)
+            now = time.perf_counter()
+            dt, last = now - last, now
+            self.pump(dt, wait=not busy)
+            work = time.perf_counter() - now
+            self.frame_times.append((now, work))
+            self._adapt_solver_budget(work)
+            if script is not None and self.running:
+                finished = script.check(self)
+                if finished is not None:
+                    code = finished
+                    break
+        self.shutdown()
+        return code
+
+    def _adapt_solver_budget(self, work: float) -> None:
+        """Keep whole frames near FRAME_TARGET: the time left after drawing goes to solver events.
+
+        The solver's thread competes for the interpreter, and the machine may be busy, so a
+        fixed share would overrun; the share shrinks after a long frame and grows back slowly.
+        """
+        watch = self.play.solver.watch if self.play is not None else None
+        if watch is None or not watch.running:
+            return
+        if work > FRAME_TARGET:
+            watch.frame_budget = max(0.001, watch.frame_budget * 0.7)
+        elif work < FRAME_TARGET * 0.75:
+            watch.frame_budget = min(FRAME_WORK_BUDGET, watch.frame_budget * 1.1)
+
+    def shutdown(self) -> None:
+        """Stop any solver (the runner answers within 0.2 s), save progress, close the window."""
+        if self.play is not None:
+            self.play.close()
+        fonts.forget()
+        sys.setswitchinterval(self._switch_interval)
+        pygame.display.quit()
+        pygame.quit()
+
+    def screenshot(self, path: Union[str, Path]) -> None:
+        self.draw()
+        out = Path(path)
+        if out.parent and not out.parent.exists():
+            out.parent.mkdir(parents=True, exist_ok=True)
+        pygame.image.save(self.screen, str(out))
+
+
+class Script:
+    """A scripted run: start a solver at full speed, wait for it, screenshot, exit code."""
+
+    def __init__(self, solver: str | None, autorun: bool, exit_after_solve: bool,
+                 screenshot: str | None) -> None:
+        self.solver = solver
+        self.autorun = autorun
+        self.exit_after_solve = exit_after_solve
+        self.screenshot = screenshot
+        self.started = time.perf_counter()
+        self.begun = False
+
+    def begin(self, app: App) -> None:
+        self.begun = True
+        panel = app.play.solver
+        if self.solver:
+            panel.choose(self.solver)
+        if self.autorun:
+            panel.slider.index = speed_index(0)
+            panel.set_speed(0)
+            panel.start()
+
+    def check(self, app: App) -> int | None:
+        """None to go on, or the exit code once the scripted run is over."""
+        if app.play is None:
+            return 1
+        if not self.begun:
+            self.begin(app)
+            return None
+        watch = app.play.solver.watch
+        over = watch is None or watch.finished
+        if not over and time.perf_counter() - self.started > SCRIPTED_RUN_LIMIT:
+            app.play.solver.stop()
+            over = True
+        if not over:
+            return None
+        if self.screenshot:
+            app.screenshot(self.screenshot)
+        solved = watch is not None and watch.solved if self.autorun else app.play.session.solved_now
+        if self.exit_after_solve:
+            return 0 if solved else 1
+        if self.screenshot:
+            return 0
+        return None
+
+
+def main(level: str | None = None, solver: str | None = None, autorun: bool = False,
+         exit_after_solve: bool = False, screenshot: str | None = None,
+         settings_path: str | None = None) -> int:
+    """Open the window on ``level`` (default: the built-in first level) and run until closed.
+
+    Scripted runs: ``autorun`` starts ``solver`` at full speed; ``screenshot`` saves the window
+    once that run is over (or after the first frame without ``autorun``) and then exits;
+    ``exit_after_solve`` exits when the run is over with 0 only if the judge accepts its board
+    (without ``autorun``: if the player's restored board is solved). Otherwise returns 0.
+    """
+    if solver is not None and solver not in SOLVER_LABELS:
+        print(f"unknown solver {solver!r}; choose from {', '.join(SOLVER_LABELS)}")
+        return 2
+    app = App(settings_path)
+    opened = app.open_level(level) if level else False
+    if not opened:
+        if level and exit_after_solve:
+            print(app.startup_message)
+            app.shutdown()
+            return 1
+        if not app.open_level(DEFAULT_LEVEL):
+            print(app.startup_message or f"cannot open the built-in level {DEFAULT_LEVEL.name}")
+            app.shutdown()
+            return 2
+    scripted = autorun or exit_after_solve or screenshot is not None
+    script = Script(solver, autorun, exit_after_solve, screenshot) if scripted else None
+    if script is not None and not autorun and solver:
+        app.play.solver.choose(solver)
+    return app.run(script)
+
+
+if __name__ == "__main__":  # pragma: no cover - `python main.py play` is the real entry point
+    raise SystemExit(main(sys.argv[1] if len(sys.argv) > 1 else None))

@@ -1,0 +1,203 @@
+"""Draws the board: cells, pieces by shape, tallies with their state glyphs, overlays.
+
+Drawing never changes state: everything to show comes in a :class:`BoardPicture`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Mapping, Sequence
+
+import pygame
+
+from game.puzzle import Cell, Coord, Hint, Puzzle
+from game.session import TallyState
+from solvers.events import Reason, Ship
+from window import fonts
+from window.layout import Layout
+from window.shapes import BOTTOM, LEFT, MIDDLE, RIGHT, SUB, TOP, UNKNOWN, joins, piece_shape
+from window.theme import Colour, Theme
+
+
+@dataclass(frozen=True)
+class BoardPicture:
+    """Everything the board view shows for one frame."""
+
+    puzzle: Puzzle
+    grid: Sequence[Sequence[Cell]]
+    row_states: Sequence[TallyState]
+    col_states: Sequence[TallyState]
+    cursor: Coord | None = None
+    error_cells: frozenset = frozenset()
+    reasons: Mapping[Coord, Reason] | None = None     # solver run: why each cell changed
+    backtracked: frozenset = frozenset()                 # cells a solver set back to unknown
+    tried: Coord | None = None                        # the solver's latest guess
+    best_fleet: Sequence[Ship] = field(default_factory=tuple)
+    solved: bool = False
+    highlight: frozenset = frozenset()                   # cells a hint points at
+
+
+def _wave_points(x: int, y: int, width: int, amplitude: float) -> list[tuple[float, float]]:
+    return [(x + i, y + amplitude * math.sin(i / max(1, width) * 2 * math.pi)) for i in range(0, width + 1, 2)]
+
+
+@lru_cache(maxsize=64)
+def water_tile(size: int, fill: Colour, glyph: Colour, given: bool) -> pygame.Surface:
+    """Water: a tint and two small waves (the glyph keeps water readable without colour)."""
+    tile = pygame.Surface((size, size))
+    tile.fill(fill)
+    width = max(4, int(size * 0.5))
+    x = (size - width) // 2
+    thickness = 2 if given or size >= 40 else 1
+    for y in (size * 0.42, size * 0.62):
+        points = _wave_points(x, int(y), width, max(1.0, size * 0.05))
+        if len(points) > 1:
+            pygame.draw.lines(tile, glyph, False, points, thickness + (1 if given else 0))
+    return tile
+
+
+def draw_piece(surface: pygame.Surface, rect: pygame.Rect, shape: str, colour: Colour,
+               sides: frozenset[str] = frozenset()) -> None:
+    """A ship piece; it reaches to the cell edge on the sides where the ship goes on."""
+    pad = max(2, rect.width // 8)
+    inner = rect.inflate(-2 * pad, -2 * pad)
+    radius = inner.width // 2
+    if shape == SUB:
+        pygame.draw.circle(surface, colour, inner.center, radius)
+        return
+    if shape == UNKNOWN:
+        small = rect.inflate(-3 * pad, -3 * pad)
+        pygame.draw.rect(surface, colour, small, border_radius=max(2, small.width // 4))
+        return
+    # Each edge independently: out to the cell's edge where the ship goes on, else the inset.
+    left = rect.left if "left" in sides else inner.left
+    right = rect.right if "right" in sides else inner.right
+    top = rect.top if "up" in sides else inner.top
+    bottom = rect.bottom if "down" in sides else inner.bottom
+    body = pygame.Rect(left, top, right - left, bottom - top)
+    if shape == MIDDLE:
+        pygame.draw.rect(surface, colour, body)
+        return
+    # A rounded end: a half disc on the closed side, a rectangle towards the open side.
+    pygame.draw.circle(surface, colour, inner.center, radius)
+    half = body.copy()
+    if shape == TOP:
+        half.top = inner.centery
+        half.height = body.bottom - inner.centery
+    elif shape == BOTTOM:
+        half.height = inner.centery - body.top
+    elif shape == LEFT:
+        half.left = inner.centerx
+        half.width = body.right - inner.centerx
+    elif shape == RIGHT:
+        half.width = inner.centerx - body.left
+    pygame.draw.rect(surface, colour, half)
+
+
+def _draw_tick(surface: pygame.Surface, rect: pygame.Rect, colour: Colour, width: int) -> None:
+    points = [(rect.x, rect.y + rect.height * 0.55), (rect.x + rect.width * 0.4, rect.bottom),
+              (rect.right, rect.y)]
+    pygame.draw.lines(surface, colour, False, points, width)
+
+
+def _draw_tally(surface: pygame.Surface, rect: pygame.Rect, value: int | None, state: TallyState,
+                theme: Theme) -> None:
+    size = max(10, int(rect.height * 0.6))
+    glyph = pygame.Rect(0, 0, max(5, rect.width // 4), max(5, rect.height // 4))
+    glyph.bottomright = (rect.right - max(2, rect.width // 12), rect.bottom - max(3, rect.height // 8))
+    line = max(1, rect.width // 16)
+    if state is TallyState.UNKNOWN:
+        fonts.blit_text(surface, "?", size, theme.muted, center=rect.center)
+    elif state is TallyState.ERROR:
+        box = rect.inflate(-4, -4)
+        pygame.draw.rect(surface, theme.error, box, max(2, line), border_radius=4)
+        fonts.blit_text(surface, str(value), size, theme.error, bold=True, center=rect.center)
+        # "!" in the corner: the error shows as a glyph, not only as red.
+        mark = pygame.Rect(0, 0, max(4, rect.width // 5), max(6, rect.height // 3))
+        mark.topright = (rect.right - 3, rect.top + 3)
+        pygame.draw.rect(surface, theme.error, mark)
+        fonts.blit_text(surface, "!", int(mark.height * 1.2), theme.panel, bold=True, center=mark.center)
+    elif state is TallyState.MET:
+        fonts.blit_text(surface, str(value), size, theme.met, bold=True, center=rect.center)
+        _draw_tick(surface, glyph, theme.met, max(2, line))
+    elif state is TallyState.COMPLETE:
+        fonts.blit_text(surface, str(value), size, theme.complete, center=rect.center)
+        _draw_tick(surface, glyph, theme.complete, max(1, line))
+    else:
+        fonts.blit_text(surface, str(value), size, theme.text, bold=True, center=rect.center)
+
+
+def _draw_cross(surface: pygame.Surface, rect: pygame.Rect, colour: Colour, width: int) -> None:
+    pygame.draw.line(surface, colour, rect.topleft, rect.bottomright, width)
+    pygame.draw.line(surface, colour, rect.topright, rect.bottomleft, width)
+
+
+def draw_board(surface: pygame.Surface, layout: Layout, picture: BoardPicture, theme: Theme) -> None:
+    puzzle, grid, cell = picture.puzzle, picture.grid, layout.cell
+    reasons = picture.reasons or {}
+    frame = layout.board.inflate(4, 4)
+    pygame.draw.rect(surface, theme.solved if picture.solved else theme.grid_line, frame,
+                     3 if picture.solved else 2)
+    pygame.draw.rect(surface, theme.unknown, layout.board)
+    for r in range(layout.rows):
+        for c in range(layout.cols):
+            value = grid[r][c]
+            rect = layout.cell_rect(r, c)
+            hint = puzzle.hints.get((r, c))
+            reason = reasons.get((r, c))
+            if value == Cell.WATER:
+                glyph = theme.forced if reason is Reason.FORCED else theme.water_glyph
+                if reason is Reason.GUESS:
+                    glyph = theme.guess
+                surface.blit(water_tile(cell, theme.water, glyph, hint is Hint.WATER), rect)
+            elif value == Cell.SHIP:
+                colour = theme.hint_ship if hint is not None else theme.ship
+                if reason is Reason.FORCED:
+                    colour = theme.forced
+                elif reason is Reason.GUESS:
+                    colour = theme.guess
+                sides = joins(grid, r, c)
+                draw_piece(surface, rect, piece_shape(puzzle, grid, r, c), colour, sides)
+                if hint is not None:
+                    # Given pieces carry a dot, so they differ from the player's by shape too.
+                    pygame.draw.circle(surface, theme.hint_mark, rect.center, max(2, cell // 12))
+            if reason is Reason.GUESS and cell >= 14:
+                corner = [(rect.x + 1, rect.y + 1), (rect.x + cell // 3, rect.y + 1), (rect.x + 1, rect.y + cell // 3)]
+                pygame.draw.polygon(surface, theme.guess, corner)
+            if (r, c) in picture.backtracked and value == Cell.UNKNOWN:
+                _draw_cross(surface, rect.inflate(-cell // 2, -cell // 2), theme.backtrack, max(1, cell // 14))
+    for r in range(layout.rows + 1):
+        y = layout.board.y + r * cell
+        pygame.draw.line(surface, theme.grid_line, (layout.board.x, y), (layout.board.right - 1, y))
+    for c in range(layout.cols + 1):
+        x = layout.board.x + c * cell
+        pygame.draw.line(surface, theme.grid_line, (x, layout.board.y), (x, layout.board.bottom - 1))
+    for ship in picture.best_fleet:
+        _draw_ship_outline(surface, layout, ship, theme.best_fleet)
+    for r, c in picture.error_cells:
+        pygame.draw.rect(surface, theme.error, layout.cell_rect(r, c).inflate(-2, -2), max(2, cell // 14))
+    for r, c in picture.highlight:
+        pygame.draw.rect(surface, theme.best_fleet, layout.cell_rect(r, c).inflate(-3, -3), max(3, cell // 10),
+                         border_radius=4)
+    if picture.tried is not None:
+        pygame.draw.rect(surface, theme.guess, layout.cell_rect(*picture.tried).inflate(2, 2), max(3, cell // 10),
+                         border_radius=3)
+    if picture.cursor is not None:
+        pygame.draw.rect(surface, theme.cursor, layout.cell_rect(*picture.cursor).inflate(-1, -1), max(2, cell // 12))
+    for r, value in enumerate(puzzle.row_tallies):
+        _draw_tally(surface, layout.row_tally_rect(r), value, picture.row_states[r], theme)
+    for c, value in enumerate(puzzle.col_tallies):
+        _draw_tally(surface, layout.col_tally_rect(c), value, picture.col_states[c], theme)
+
+
+def _draw_ship_outline(surface: pygame.Surface, layout: Layout, ship: Ship, colour: Colour) -> None:
+    """The genetic algorithm's best fleet: a capsule around each ship's cells."""
+    first = layout.cell_rect(ship.row, ship.col)
+    last_r, last_c = ship.cells()[-1]
+    if not (0 <= last_r < layout.rows and 0 <= last_c < layout.cols):
+        return
+    rect = first.union(layout.cell_rect(last_r, last_c)).inflate(-layout.cell // 5, -layout.cell // 5)
+    pygame.draw.rect(surface, colour, rect, max(2, layout.cell // 10), border_radius=rect.height // 2
+                     if ship.horizontal else rect.width // 2)

@@ -1,0 +1,179 @@
+"""Hint (H) and Check (C): mistakes first, then where to look, which rule, and the move.
+
+Hints come from the deduction engine (``solvers.logic.next_deduction``), the same one that
+grades levels, given HINT_SECONDS to find the next step. Where it finds none in time (the
+hardest boards can need a minute of depth-2 reasoning) or none at all, the hint says so and
+reveals one cell of the solution instead (``logic.reveal``).
+
+Mistakes are what ``rules.provable_violations`` proves plus the marks that disagree with the
+level's one solution (``game.puzzle.wrong_marks``), which follows from the clues.
+That solution depends only on the level, so :class:`MistakeJudge` works it out once per
+level (the exact solver: milliseconds) instead of once per question. Nothing shows it except
+a revealed cell: otherwise only the player's own wrong marks are named.
+
+Questions run in the engine's runner (a worker thread) so the window stays live; a new
+question drops the old one.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from typing import Iterator, Sequence
+
+from game import rules
+from game.puzzle import Cell, Coord, Grid, Puzzle, wrong_marks
+from game.session import last_clean_cursor
+from solvers.engine.runner import SolverRun
+from solvers.engine.verdict import unique_solution
+
+# Violations that sit on cells (row, column and fleet errors show on the tallies and fleet).
+CELL_KINDS = ("touching", "bent", "too_long", "shape", "hint")
+HINT_SECONDS = 3.0              # how long the engine may look for the next step
+SOLUTION_SECONDS = 30.0         # how long the exact solver may take to find the one solution
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """Wrong marks on one board: the cells to outline and a sentence saying what is wrong."""
+
+    cells: frozenset[Coord]
+    text: str
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What the engine said about one board.
+
+    ``purpose`` is "hint" or "check". ``deduction``: the next step (hint without mistake;
+    None if no rule applies). ``undo_to``: with a mistake, the history cursor of the latest
+    board without one (None if there is none to go back to).
+    """
+
+    grid: Grid
+    deduction: object = None
+    mistake: Mistake | None = None
+    purpose: str = "hint"
+    undo_to: int | None = None
+
+
+class MistakeJudge:
+    """Which marks are provably wrong; the level's one solution is computed once, lazily."""
+
+    def __init__(self, puzzle: Puzzle) -> None:
+        self.puzzle = puzzle
+        self._lock = threading.Lock()       # hint and check workers may ask at the same time
+        self._done = False
+        self._solution: Grid | None = None
+
+    def solution(self) -> Grid | None:
+        """The level's one solution (None if it has none or several)."""
+        with self._lock:
+            if not self._done:
+                self._solution = unique_solution(self.puzzle, SOLUTION_SECONDS)
+                self._done = True
+            return self._solution
+
+    def find(self, grid: Sequence[Sequence[Cell]]) -> Mistake | None:
+        problems = rules.provable_violations(self.puzzle, grid)
+        solution = self.solution()
+        wrong = set(wrong_marks(grid, solution)) if solution is not None else set()
+        cells = {cell for v in problems if v.kind in CELL_KINDS for cell in v.cells} | wrong
+        if problems:
+            more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+            return Mistake(frozenset(cells), problems[0].message + more)
+        if wrong:
+            count = len(wrong)
+            what = f"{count} marks cannot be right: they contradict" if count > 1 else \
+                "1 mark cannot be right: it contradicts"
+            return Mistake(frozenset(cells), f"{what} what follows from the clues")
+        return None
+
+    def has_mistake(self, grid: Sequence[Sequence[Cell]]) -> bool:
+        return self.find(grid) is not None
+
+
+class HintHelper:
+    """UI-only state: the current answer, how much of it is shown, and a question in progress."""
+
+    def __init__(self, puzzle: Puzzle) -> None:
+        self.puzzle = puzzle
+        self.judge = MistakeJudge(puzzle)
+        self.answer: Answer | None = None
+        self.stage = 0                       # 0 nothing shown, 1 first rung, 2 second rung
+        self.failure = ""
+        self._run: SolverRun | None = None
+
+    @property
+    def thinking(self) -> bool:
+        return self._run is not None
+
+    def ask(self, grid: Grid, purpose: str = "hint", boards: Sequence[Grid] = ()) -> None:
+        """Start (or restart) a question about ``grid``; ``boards``: the history, for undo-to-mistake."""
+        self.cancel()
+        judge, puzzle = self.judge, self.puzzle
+        history = tuple(boards)
+
+        def stream() -> Iterator[Answer]:
+            mistake = judge.find(grid)
+            if mistake is not None:
+                target = last_clean_cursor(history, judge.has_mistake) if history else None
+                yield Answer(grid, None, mistake, purpose, target)
+                return
+            deduction = None
+            if purpose == "hint":
+                from solvers.logic import deduction as logic
+
+                deduction = logic.next_deduction(puzzle, grid, seconds=HINT_SECONDS)
+                solution = judge.solution() if deduction is None else None
+                if solution is not None:
+                    deduction = logic.reveal(puzzle, grid, solution)
+            yield Answer(grid, deduction, None, purpose)
+
+        self._run = SolverRun(stream, maxsize=1, name=purpose).start()
+
+    def poll(self) -> bool:
+        """True when an answer (or a failure) has just arrived."""
+        if self._run is None:
+            return False
+        for item in self._run.poll(4):
+            self.answer = item if isinstance(item, Answer) else Answer((), None)
+            self.failure = "" if isinstance(item, Answer) else getattr(item, "message", "hint failed")
+        if self._run.finished:
+            self._run = None
+            return True
+        return False
+
+    def cancel(self) -> None:
+        if self._run is not None:
+            self._run.stop(timeout=0.0)
+            self._run = None
+
+    def current_for(self, grid: Grid, purpose: str | None = None) -> Answer | None:
+        """The answer if it is still about this board (any edit makes it stale)."""
+        answer = self.answer
+        if answer is None or answer.grid != grid or (purpose is not None and answer.purpose != purpose):
+            return None
+        return answer
+
+    def cells(self, grid: Grid) -> frozenset[Coord]:
+        """Cells a hint points at (highlighted): its evidence and its moves, from the first rung."""
+        answer = self.current_for(grid)
+        if answer is None or answer.deduction is None or self.stage == 0:
+            return frozenset()
+        deduction = answer.deduction
+        return frozenset(deduction.evidence) | frozenset((m.row, m.col) for m in deduction.moves)
+
+    def wrong_cells(self, grid: Grid) -> frozenset[Coord]:
+        """Wrong marks to outline: at once after Check, on the second rung of a hint."""
+        answer = self.current_for(grid)
+        if answer is None or answer.mistake is None:
+            return frozenset()
+        if answer.purpose == "check" or self.stage >= 2:
+            return answer.mistake.cells
+        return frozenset()
+
+    def undo_target(self, grid: Grid) -> int | None:
+        """The cursor "Undo to first mistake" goes to, while a mistake answer is current."""
+        answer = self.current_for(grid)
+        return None if answer is None or answer.mistake is None else answer.undo_to

@@ -1,0 +1,116 @@
+"""Draws the side panel's read-only parts: the fleet checklist, statistics, guesses, the plot."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import pygame
+
+from game.puzzle import ship_name
+from game.session import FleetLine
+from window import fonts
+from window.theme import Theme
+
+Silhouette = tuple[int, int, pygame.Rect, str]   # (length, index, rect, "done" | "open" | "extra")
+
+
+def fleet_height(lines: Sequence[FleetLine], width: int) -> int:
+    return fleet_placement(lines, pygame.Rect(0, 0, width, 10_000))[1]
+
+
+def fleet_placement(lines: Sequence[FleetLine], area: pygame.Rect) -> tuple[list[Silhouette], int]:
+    """Where each ship silhouette goes in ``area``, and the height used."""
+    total_cells = sum(line.length * max(line.wanted, line.closed) for line in lines)
+    unit = 16 if total_cells <= 60 else (12 if total_cells <= 140 else 9)
+    label_width = 96
+    placed: list[Silhouette] = []
+    y = area.y
+    for line in lines:
+        x = area.x + label_width
+        row_height = unit + 8
+        for index in range(max(line.wanted, line.closed)):
+            width = unit * line.length
+            if x + width > area.right and x > area.x + label_width:
+                x = area.x + label_width
+                y += row_height
+            state = "extra" if index >= line.wanted else ("done" if index < line.closed else "open")
+            placed.append((line.length, index, pygame.Rect(x, y + 4, width, unit), state))
+            x += width + unit // 2 + 2
+        y += row_height
+    return placed, y - area.y
+
+
+def draw_fleet(surface: pygame.Surface, area: pygame.Rect, lines: Sequence[FleetLine],
+               theme: Theme) -> list[Silhouette]:
+    """One silhouette per ship: filled and ticked once closed on the board, red with '!' if extra."""
+    placed, _ = fleet_placement(lines, area)
+    label_y: dict[int, int] = {}
+    for length, _index, rect, state in placed:
+        label_y.setdefault(length, rect.centery)
+        if state == "done":
+            pygame.draw.rect(surface, theme.ship, rect, border_radius=rect.height // 2)
+            tick = rect.inflate(-rect.height // 2, -rect.height // 2)
+            tick.width = min(tick.width, rect.height)
+            tick.centerx = rect.centerx
+            pygame.draw.lines(surface, theme.met, False, [(tick.x, tick.centery), (tick.centerx, tick.bottom),
+                                                          (tick.right, tick.top)], 3)
+        elif state == "extra":
+            pygame.draw.rect(surface, theme.error, rect, border_radius=rect.height // 2)
+            fonts.blit_text(surface, "!", rect.height + 2, theme.panel, bold=True, center=rect.center)
+        else:
+            pygame.draw.rect(surface, theme.muted, rect, 2, border_radius=rect.height // 2)
+        for k in range(1, length):
+            x = rect.x + rect.width * k // length
+            pygame.draw.line(surface, theme.panel, (x, rect.y + 3), (x, rect.bottom - 4))
+    for line in lines:
+        if line.length not in label_y:
+            continue
+        colour = theme.error if line.too_many else (theme.met if line.done else theme.text)
+        name = f"{line.closed}/{line.wanted} {ship_name(line.length)}"
+        fonts.blit_text(surface, fonts.fit_text(name, 17, 92), 17, colour, midleft=(area.x, label_y[line.length]))
+    return placed
+
+
+def draw_lines(surface: pygame.Surface, area: pygame.Rect, rows: Sequence[tuple[str, str]], theme: Theme,
+               size: int = 18) -> int:
+    """Label / value pairs, two columns; returns the height used."""
+    y = area.y
+    half = area.width // 2
+    for i, (label, value) in enumerate(rows):
+        x = area.x + (i % 2) * half
+        fonts.blit_text(surface, label, size, theme.muted, topleft=(x, y))
+        fonts.blit_text(surface, fonts.fit_text(value, size, half - 80), size, theme.text, bold=True,
+                        topleft=(x + 78, y))
+        if i % 2 == 1 or i == len(rows) - 1:
+            y += size + 3
+    return y - area.y
+
+
+def draw_plot(surface: pygame.Surface, area: pygame.Rect, points: Sequence[tuple[int, float, float]],
+              theme: Theme) -> None:
+    """Best and mean fitness per generation (lower or higher, whatever the solver reports)."""
+    pygame.draw.rect(surface, theme.unknown, area)
+    pygame.draw.rect(surface, theme.panel_edge, area, 1)
+    if len(points) < 2:
+        fonts.blit_text(surface, "fitness plot: waiting for generations", 15, theme.muted, center=area.center)
+        return
+    inner = area.inflate(-12, -26)
+    inner.y = area.y + 18
+    gens = [p[0] for p in points]
+    values = [p[1] for p in points] + [p[2] for p in points]
+    low, high = min(values), max(values)
+    if high - low < 1e-9:
+        high = low + 1.0
+    first, last = gens[0], max(gens[-1], gens[0] + 1)
+
+    def to_xy(gen: float, value: float) -> tuple[float, float]:
+        return (inner.x + (gen - first) / (last - first) * inner.width,
+                inner.bottom - (value - low) / (high - low) * inner.height)
+
+    for column, colour in ((2, theme.plot_mean), (1, theme.plot_best)):
+        line = [to_xy(p[0], p[column]) for p in points]
+        pygame.draw.lines(surface, colour, False, line, 2)
+    fonts.blit_text(surface, "best", 14, theme.plot_best, bold=True, topleft=(area.x + 6, area.y + 3))
+    fonts.blit_text(surface, "mean", 14, theme.plot_mean, bold=True, topleft=(area.x + 46, area.y + 3))
+    fonts.blit_text(surface, f"{high:g}", 13, theme.muted, midright=(area.right - 4, area.y + 9))
+    fonts.blit_text(surface, f"{low:g}  gen {gens[-1]}", 13, theme.muted, midright=(area.right - 4, area.bottom - 7))

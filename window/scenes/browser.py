@@ -1,0 +1,100 @@
+"""The level browser: every ``.bs`` file under the level folder, grouped by size and difficulty."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pygame
+
+from game import levels
+from window.host import Host
+from window.layout import dialog_box
+from window.list_view import ListView, Row
+from window.storage import generated_dir, level_key
+from window.widgets import Button, draw_dialog
+
+_DIFFICULTY_ORDER = {"tutorial": 0, "easy": 1, "medium": 2, "hard": 3, "expert": 4}
+
+
+def _group_order(group: str) -> tuple:
+    """tutorial first, then by board size (numbers in the name), then by difficulty."""
+    numbers = tuple(int(n) for n in re.findall(r"\d+", group))
+    words = [w for w in re.split(r"[/\\x\d_-]+", group.lower()) if w]
+    rank = min((_DIFFICULTY_ORDER.get(w, 9) for w in words), default=9)
+    return (0 if "tutorial" in group else 1, numbers, rank, group)
+
+
+def scan_levels(root: Path, solved: set[str], cache: dict, group_name: str | None = None) -> list[Row]:
+    """Rows for the browser; ``cache`` maps (path, mtime) to (name, key, error) across openings.
+
+    ``group_name`` puts every level under one heading (the player's generated levels).
+    """
+    groups: dict[str, list[Row]] = {}
+    for path in sorted(root.rglob("*.bs")):
+        try:
+            stamp = (str(path), path.stat().st_mtime_ns)
+        except OSError:
+            continue
+        if stamp not in cache:
+            try:
+                puzzle = levels.load(path)
+                cache[stamp] = (puzzle.name or path.stem, level_key(puzzle), "", f"{puzzle.rows}x{puzzle.cols}")
+            except (levels.LevelError, OSError) as error:
+                cache[stamp] = (path.stem, "", str(error), "cannot load")
+        name, key, error, note = cache[stamp]
+        group = str(path.parent.relative_to(root)).replace("\\", "/")
+        group = "levels" if group == "." else group
+        group = group_name or group
+        groups.setdefault(group, []).append(Row(name, path, note + ("  solved" if key in solved else ""),
+                                                ticked=key in solved, error=bool(error)))
+    rows: list[Row] = []
+    for group in sorted(groups, key=_group_order):
+        done = sum(r.ticked for r in groups[group])
+        rows.append(Row(f"{group}   ({done}/{len(groups[group])} solved)"))
+        rows.extend(groups[group])
+    return rows
+
+
+class BrowserScene:
+    animating = False
+
+    def __init__(self, app: Host, root: Path) -> None:
+        self.app = app
+        self.root = root
+        solved = set(app.storage.solved())
+        rows = scan_levels(root, solved, app.level_cache) if root.is_dir() else []
+        generated = generated_dir()      # where the New puzzle dialog saves
+        if generated.is_dir():
+            rows += scan_levels(generated, solved, app.level_cache, group_name="Generated")
+        self.list = ListView(rows or [Row(f"No levels found in {root.name}/")])
+        self.close_button = Button("Close", app.close_overlay)
+        self.open_button = Button("Open file...", app.open_files)
+        self.relayout(app.window_size)
+
+    def relayout(self, size: tuple[int, int]) -> None:
+        box = self.box = dialog_box(size)
+        self.close_button.rect = pygame.Rect(box.right - 110, box.y + 10, 100, 32)
+        self.open_button.rect = pygame.Rect(box.right - 250, box.y + 10, 130, 32)
+        self.list.rect = pygame.Rect(box.x + 10, box.y + 52, box.width - 20, box.height - 62)
+
+    def handle(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+            self.app.close_overlay()
+            return
+        if self.close_button.handle(event) or self.open_button.handle(event):
+            return
+        chosen = self.list.handle(event)
+        if chosen is not None:
+            self.app.close_overlay()
+            self.app.open_level(chosen)
+
+    def update(self, dt: float) -> bool:
+        return False
+
+    def draw(self, surface: pygame.Surface) -> None:
+        theme = self.app.theme
+        draw_dialog(surface, theme, self.box, "Levels")
+        self.close_button.draw(surface, theme)
+        self.open_button.draw(surface, theme)
+        self.list.draw(surface, theme)

@@ -1,0 +1,101 @@
+"""Open a level from anywhere: a folder listing, a typed path, keyboard and mouse."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pygame
+
+from window import fonts
+from window.host import Host
+from window.layout import dialog_box
+from window.list_view import ListView, Row
+from window.widgets import Button, draw_dialog
+
+
+class FileScene:
+    animating = False
+
+    def __init__(self, app: Host, folder: Path) -> None:
+        self.app = app
+        self.folder = folder
+        self.typed = ""
+        self.error = ""
+        self.list = ListView([])
+        self.close_button = Button("Cancel", app.close_overlay)
+        self.up_button = Button("Up", lambda: self.enter(self.folder.parent))
+        self.enter(folder)
+        self.relayout(app.window_size)
+
+    def enter(self, folder: Path) -> None:
+        try:
+            entries = sorted(folder.iterdir(), key=lambda p: (not p.is_dir(), p.name.lower()))
+        except OSError as error:
+            self.error = f"Cannot open {folder}: {error.strerror or error}"
+            return
+        self.folder = folder.resolve()
+        self.typed = str(self.folder) + os.sep
+        self.error = ""
+        rows = [Row(".. (parent folder)", self.folder.parent)] if self.folder.parent != self.folder else []
+        for entry in entries:
+            if entry.name.startswith("."):
+                continue
+            if entry.is_dir():
+                rows.append(Row(entry.name + "/", entry, "folder"))
+            elif entry.suffix.lower() == ".bs":
+                rows.append(Row(entry.name, entry, "level"))
+        self.list = ListView(rows or [Row("(no folders or .bs files here)")])
+        self.list.rect = getattr(self, "list_rect", pygame.Rect(0, 0, 0, 0))
+
+    def choose(self, path: Path) -> None:
+        if path.is_dir():
+            self.enter(path)
+        else:
+            self.app.close_overlay()
+            self.app.open_level(path)
+
+    def relayout(self, size: tuple[int, int]) -> None:
+        box = self.box = dialog_box(size)
+        self.close_button.rect = pygame.Rect(box.right - 110, box.y + 10, 100, 32)
+        self.up_button.rect = pygame.Rect(box.right - 200, box.y + 10, 80, 32)
+        self.input_rect = pygame.Rect(box.x + 10, box.y + 52, box.width - 20, 32)
+        self.list_rect = pygame.Rect(box.x + 10, box.y + 96, box.width - 20, box.height - 130)
+        self.list.rect = self.list_rect
+
+    def handle(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN:
+            if event.key == pygame.K_ESCAPE:
+                self.app.close_overlay()
+            elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+                self.choose(Path(self.typed).expanduser())
+            elif event.key == pygame.K_BACKSPACE:
+                self.typed = self.typed[:-1]
+            return
+        if event.type == pygame.TEXTINPUT:
+            self.typed += event.text
+            return
+        if self.close_button.handle(event) or self.up_button.handle(event):
+            return
+        chosen = self.list.handle(event)
+        if chosen is not None:
+            self.choose(chosen)
+
+    def update(self, dt: float) -> bool:
+        return False
+
+    def draw(self, surface: pygame.Surface) -> None:
+        theme = self.app.theme
+        draw_dialog(surface, theme, self.box, "Open a level (.bs)")
+        self.close_button.draw(surface, theme)
+        self.up_button.draw(surface, theme)
+        pygame.draw.rect(surface, theme.unknown, self.input_rect)
+        pygame.draw.rect(surface, theme.button_active, self.input_rect, 2)
+        shown = self.typed
+        while shown and fonts.font(18).size(shown + "|")[0] > self.input_rect.width - 16:
+            shown = shown[1:]
+        fonts.blit_text(surface, shown + "|", 18, theme.text, midleft=(self.input_rect.x + 8, self.input_rect.centery))
+        self.list.draw(surface, theme)
+        hint = self.error or "Click a folder to enter it, a level to open it; or type a path and press Enter."
+        fonts.blit_text(surface, fonts.fit_text(hint, 16, self.box.width - 24), 16,
+                        theme.error if self.error else theme.muted, topleft=(self.box.x + 12, self.box.bottom - 26))

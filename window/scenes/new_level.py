@@ -1,0 +1,302 @@
+"""The New puzzle dialog: size, difficulty and seed; the generator runs in a worker thread.
+
+The generator (``solvers.authoring.generator.generate``) is always given a time limit (it then returns
+the closest level it found) and a ``cancelled`` hook: Cancel sets it, the generator stops at
+its next step, and whatever the worker still says goes unread. The level is saved into the
+per-user ``generated`` folder before it opens, so progress saving and the level browser find
+it like any other file.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+import pygame
+
+from game import levels
+from game.puzzle import DEFAULT_FLEETS, SHIP_NAMES, Fleet, Puzzle
+from solvers.engine.runner import SolverRun
+from window import fonts
+from window.host import Host
+from window.storage import generated_dir, level_key
+from window.widgets import Button, draw_dialog, layout_row
+
+SIZES = (6, 8, 10, 15)
+DIFFICULTIES = ("easy", "medium", "hard", "expert")
+GENERATE_SECONDS = 30.0      # the generator's own limit: after it, the closest level found comes back
+MAX_SEED_DIGITS = 9
+
+
+def fleet_text(fleet: Fleet) -> str:
+    """'1 battleship, 2 cruisers, ...' for the dialog."""
+    parts = []
+    for length, count in fleet:
+        name = SHIP_NAMES.get(length, f"ship of {length}")
+        parts.append(f"{count} {name}{'s' if count > 1 else ''}")
+    return ", ".join(parts)
+
+
+def generate_level(size: int, difficulty: str, seed: int, cancelled=None) -> Puzzle:
+    """The generator call (a seam: tests replace it with a slow stand-in to test Cancel)."""
+    from solvers.authoring.generator import generate
+
+    return generate(size, size, difficulty=difficulty, seed=seed, timeout=GENERATE_SECONDS,
+                    cancelled=cancelled)
+
+
+def _free_path(path: Path, puzzle: Puzzle) -> Path:
+    """``path``, unless it holds another level: the same seed gives the same level, except when
+    the time limit cut the search short, and then the old level must not be overwritten."""
+    try:
+        if not path.exists() or level_key(levels.load(path)) == level_key(puzzle):
+            return path
+    except levels.LevelError:
+        pass
+    return path.with_name(f"{path.stem}-{level_key(puzzle)[:8]}.bs")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What the worker hands back: a level, or why there is none."""
+
+    puzzle: Puzzle | None
+    error: str = ""
+
+
+@dataclass
+class Choice:
+    """The dialog's settings; the app keeps the last one so the dialog reopens the same way."""
+
+    size: int = 8
+    difficulty: str = "easy"
+    seed: str = ""
+    random_seed: bool = True
+
+
+class NewLevelScene:
+    def __init__(self, app: Host) -> None:
+        self.app = app
+        self.choice: Choice = getattr(app, "new_level_choice", None) or Choice()
+        app.new_level_choice = self.choice
+        self.size_buttons = [Button(f"{n}x{n}", lambda n=n: self.choose_size(n)) for n in SIZES]
+        self.grade_buttons = [Button(d.capitalize(), lambda d=d: self.choose_difficulty(d)) for d in DIFFICULTIES]
+        self.random_button = Button("Random", self.toggle_random)
+        self.generate_button = Button("Generate", self.generate)
+        self.cancel_button = Button("Cancel", self.cancel)
+        self.seed_rect = pygame.Rect(0, 0, 0, 0)
+        self.error = ""
+        self.started = 0.0
+        self.asked = ""                       # "10x10 hard, seed 123" while generating
+        self._run: SolverRun | None = None
+        self._cancel_flag = threading.Event()
+        self._outcome: Outcome | None = None     # the worker's answer, once read
+        self._sync()
+        self.relayout(app.window_size)
+
+    # ----- state ---------------------------------------------------------------------------
+
+    @property
+    def busy(self) -> bool:
+        return self._run is not None
+
+    @property
+    def animating(self) -> bool:
+        return self.busy                      # the spinner turns
+
+    @property
+    def buttons(self) -> list[Button]:
+        return [*self.size_buttons, *self.grade_buttons, self.random_button, self.generate_button,
+                self.cancel_button]
+
+    def _sync(self) -> None:
+        for button, size in zip(self.size_buttons, SIZES):
+            button.active = size == self.choice.size
+            button.enabled = not self.busy
+        for button, difficulty in zip(self.grade_buttons, DIFFICULTIES):
+            button.active = difficulty == self.choice.difficulty
+            button.enabled = not self.busy
+        self.random_button.active = self.choice.random_seed
+        self.random_button.enabled = not self.busy
+        self.generate_button.enabled = not self.busy
+        self.cancel_button.label = "Cancel" if self.busy else "Close"
+
+    # ----- actions -------------------------------------------------------------------------
+
+    def choose_size(self, size: int) -> None:
+        self.choice.size = size
+        self._sync()
+
+    def choose_difficulty(self, difficulty: str) -> None:
+        self.choice.difficulty = difficulty
+        self._sync()
+
+    def toggle_random(self) -> None:
+        self.choice.random_seed = not self.choice.random_seed
+        self._sync()
+
+    def type_seed(self, event: pygame.event.Event) -> None:
+        """Digits and Backspace edit the seed; typing one turns "random" off."""
+        if event.key == pygame.K_BACKSPACE:
+            self.choice.seed = self.choice.seed[:-1]
+        elif event.unicode.isdigit() and len(self.choice.seed) < MAX_SEED_DIGITS:
+            self.choice.seed += event.unicode
+        else:
+            return
+        self.choice.random_seed = False
+        self._sync()
+
+    def generate(self) -> None:
+        if self.busy:
+            return
+        choice = self.choice
+        if choice.random_seed or not choice.seed:
+            choice.seed = str(random.randrange(1, 10 ** 6))
+        seed, size, difficulty = int(choice.seed), choice.size, choice.difficulty
+        self.error = ""
+        self.asked = f"{size}x{size} {difficulty}, seed {seed}"
+
+        cancel_flag = threading.Event()
+        self._cancel_flag = cancel_flag
+
+        def stream() -> Iterator[Outcome]:
+            from solvers.authoring.generator import GeneratorCancelled, GeneratorError
+
+            try:
+                yield Outcome(generate_level(size, difficulty, seed, cancelled=cancel_flag.is_set))
+            except GeneratorCancelled:
+                return
+            except GeneratorError as error:
+                yield Outcome(None, str(error))
+
+        self.started = time.monotonic()
+        self._outcome = None
+        self._run = SolverRun(stream, maxsize=1, name="generator").start()
+        self._sync()
+
+    def cancel(self) -> None:
+        """Cancel a generation (its answer is dropped), or close the dialog when idle."""
+        if self._run is None:
+            self.app.close_overlay()
+            return
+        self._cancel_flag.set()           # the worker stops at its next step and ends
+        self._run.stop(timeout=0.0)
+        self._run = None
+        self._outcome = None
+        self.error = f"Cancelled ({self.asked})"
+        self._notify(self.error)
+        self._sync()
+
+    def _notify(self, message: str) -> None:
+        self.app.notify(message)
+
+    # ----- per frame -----------------------------------------------------------------------
+
+    def update(self, dt: float) -> bool:
+        """Collect the worker's answer; True while the spinner needs redrawing."""
+        if self._run is None:
+            return False
+        for item in self._run.poll(4):
+            self._outcome = item if isinstance(item, Outcome) else Outcome(None, getattr(item, "message", str(item)))
+        if not self._run.finished:
+            return True
+        self._run = None
+        outcome, self._outcome = self._outcome, None
+        self._sync()
+        if outcome is None or outcome.puzzle is None:
+            self.error = f"Could not generate {self.asked}: {outcome.error if outcome else 'no answer'}"
+            self._notify(self.error)
+            return True
+        self._open(outcome.puzzle)
+        return True
+
+    def _open(self, puzzle: Puzzle) -> None:
+        seconds = time.monotonic() - self.started
+        size, seed = f"{puzzle.rows}x{puzzle.cols}", self.choice.seed
+        path = generated_dir() / f"{size}-{puzzle.difficulty}-{seed}.bs"
+        try:
+            path = _free_path(path, puzzle)
+            levels.save(puzzle, path)
+        except OSError as error:
+            self.error = f"Could not save the new level: {error}"
+            self._notify(self.error)
+            return
+        self.app.close_overlay()
+        if not self.app.open_level(path):
+            return
+        note = "" if puzzle.difficulty == self.choice.difficulty else (
+            f" (no {self.choice.difficulty} level found in {GENERATE_SECONDS:.0f} s: this is the closest)")
+        self._notify(f"New {size} level, graded {puzzle.difficulty}, seed {seed}, made in {seconds:.1f} s{note}")
+
+    # ----- events, layout, drawing ---------------------------------------------------------
+
+    def handle(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN:
+            if event.key == pygame.K_ESCAPE:
+                busy = self.busy
+                self.cancel()                 # idle: this closes the dialog already
+                if busy:
+                    self.app.close_overlay()
+            elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+                self.generate()
+            elif not self.busy:
+                self.type_seed(event)
+            return
+        for button in self.buttons:
+            if button.handle(event) and event.type != pygame.MOUSEMOTION:
+                return
+
+    def relayout(self, size: tuple[int, int]) -> None:
+        width, height = size
+        box = pygame.Rect(0, 0, min(560, width - 40), min(380, height - 40))
+        box.center = (width // 2, height // 2)
+        self.box = box
+        inner = box.inflate(-40, 0)
+        layout_row(self.size_buttons, pygame.Rect(inner.x + 110, box.y + 70, inner.width - 110, 34))
+        layout_row(self.grade_buttons, pygame.Rect(inner.x + 110, box.y + 150, inner.width - 110, 34))
+        self.seed_rect = pygame.Rect(inner.x + 110, box.y + 200, 150, 34)
+        self.random_button.rect = pygame.Rect(self.seed_rect.right + 10, box.y + 200, 100, 34)
+        self.generate_button.rect = pygame.Rect(box.right - 270, box.bottom - 54, 130, 38)
+        self.cancel_button.rect = pygame.Rect(box.right - 130, box.bottom - 54, 110, 38)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        theme, box = self.app.theme, self.box
+        draw_dialog(surface, theme, box, "New puzzle", title_at=(20, 18))
+        left = box.x + 20
+        for label, y in (("Size", 87), ("Difficulty", 167), ("Seed", 217)):
+            fonts.blit_text(surface, label, 20, theme.text, bold=True, midleft=(left, box.y + y))
+        fleet = DEFAULT_FLEETS.get(self.choice.size, ())
+        fonts.blit_text(surface, fonts.fit_text(f"Fleet: {fleet_text(fleet)}", 17, box.width - 150), 17, theme.muted,
+                        topleft=(left + 110, box.y + 112))
+        pygame.draw.rect(surface, theme.unknown, self.seed_rect, border_radius=4)
+        pygame.draw.rect(surface, theme.panel_edge, self.seed_rect, 1, border_radius=4)
+        seed = "random" if self.choice.random_seed else (self.choice.seed or "0")
+        colour = theme.muted if self.choice.random_seed else theme.text
+        fonts.blit_text(surface, seed, 20, colour, midleft=(self.seed_rect.x + 8, self.seed_rect.centery))
+        fonts.blit_text(surface, "type digits to fix a seed", 15, theme.muted,
+                        topleft=(self.seed_rect.x, self.seed_rect.bottom + 4))
+        for button in self.buttons:
+            button.draw(surface, theme)
+        # Progress and errors get a line of their own above the buttons.
+        status = pygame.Rect(left, self.generate_button.rect.y - 48, box.width - 40, 34)
+        if self.busy:
+            elapsed = time.monotonic() - self.started
+            self._draw_spinner(surface, (status.x + 14, status.centery), elapsed)
+            text = fonts.fit_text(f"Generating {self.asked}... {elapsed:.1f} s", 17, status.width - 34)
+            fonts.blit_text(surface, text, 17, theme.text, midleft=(status.x + 34, status.centery))
+        elif self.error:
+            fonts.blit_text(surface, fonts.fit_text(self.error, 17, status.width), 17, theme.error,
+                            midleft=(status.x, status.centery))
+
+    def _draw_spinner(self, surface: pygame.Surface, center: tuple[int, int], elapsed: float) -> None:
+        theme = self.app.theme
+        rect = pygame.Rect(0, 0, 24, 24)
+        rect.center = center
+        start = -elapsed * 2 * math.pi          # one turn a second
+        pygame.draw.arc(surface, theme.panel_edge, rect, 0, 2 * math.pi, 3)
+        pygame.draw.arc(surface, theme.button_active, rect, start, start + math.pi * 0.6, 4)

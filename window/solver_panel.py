@@ -1,0 +1,258 @@
+"""The solver part of the side panel: pick a solver, Run/Pause/Step/Stop/Reset, speed, stats.
+
+It owns the current :class:`SolverWatch` (if any). While a watch exists the board shows the
+solver's copy; :meth:`reset` (or "Keep board", handled by the play scene) gives the board back.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping
+
+import pygame
+
+from game.puzzle import Puzzle
+from solvers.engine import registry
+from window import fonts
+from window.panel_views import draw_lines, draw_plot
+from window.solver_watch import SolverWatch, make_stream
+from window.theme import Theme
+from window.widgets import Button, StepSlider, layout_row
+
+SOLVER_LABELS = {name: spec.label for name, spec in registry.SOLVERS.items()}
+SPEEDS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 5000, 0)
+SPEED_LABELS = tuple("instant" if s == 0 else f"{s} moves/s" for s in SPEEDS)
+ROW = 30
+GAP = 8
+
+
+def speed_index(speed: float) -> int:
+    if speed <= 0:
+        return len(SPEEDS) - 1
+    return min(range(len(SPEEDS) - 1), key=lambda i: abs(SPEEDS[i] - speed))
+
+
+class SolverPanel:
+    def __init__(self, puzzle: Puzzle, settings: Mapping[str, Any], notify: Callable[[str], None],
+                 on_keep: Callable[[], None]) -> None:
+        self.puzzle = puzzle
+        self.settings = settings
+        self.notify = notify
+        self.solver = str(settings.get("ui", {}).get("solver", "forward"))
+        if self.solver not in SOLVER_LABELS:
+            self.solver = "forward"
+        self.speed = float(settings.get("ui", {}).get("speed", 60))
+        self.watch: SolverWatch | None = None
+        self.runs = 0
+        self.choices = [Button(label, lambda n=name: self.choose(n)) for name, label in SOLVER_LABELS.items()]
+        self.run_button = Button("Run", self.run_or_pause)
+        self.step_button = Button("Step", self.step)
+        self.stop_button = Button("Stop", self.stop)
+        self.reset_button = Button("Reset", self.reset)
+        self.keep_button = Button("Keep solver's board", on_keep)
+        self.slider = StepSlider(SPEEDS, SPEED_LABELS, speed_index(self.speed), self.set_speed)
+        self.area = pygame.Rect(0, 0, 0, 0)
+        self.stats_area = pygame.Rect(0, 0, 0, 0)
+        self._sync()
+
+    @property
+    def widgets(self) -> list:
+        return [*self.choices, self.run_button, self.step_button, self.stop_button, self.reset_button,
+                self.keep_button, self.slider]
+
+    @property
+    def showing(self) -> bool:
+        """The board shows the solver's copy instead of the player's marks."""
+        return self.watch is not None
+
+    @property
+    def running(self) -> bool:
+        return self.watch is not None and self.watch.running
+
+    # ----- actions -------------------------------------------------------------------------
+
+    def choose(self, name: str) -> None:
+        self.solver = name
+        self._sync()
+
+    def set_speed(self, speed: float) -> None:
+        self.speed = speed
+        if self.watch is not None:
+            self.watch.speed = speed
+
+    def start(self, paused: bool = False) -> bool:
+        self.reset()
+        options: Mapping[str, Any] = self.settings.get(self.solver) or {}
+        seed = int(self.settings.get("ui", {}).get("seed", 1))
+        try:
+            make = make_stream(self.solver, self.puzzle, dict(options or {}), seed + self.runs)
+        except (ImportError, ValueError, AttributeError) as error:
+            self.notify(f"The {self.solver} solver is not available: {error}")
+            return False
+        self.runs += 1
+        self.watch = SolverWatch(self.puzzle, self.solver, make, speed=self.speed)
+        self.watch.paused = paused
+        self.notify(f"{SOLVER_LABELS[self.solver]} solver started; the board shows its copy")
+        self._sync()
+        return True
+
+    def run_or_pause(self) -> None:
+        if self.running:
+            self.watch.pause()
+            self.notify(self.watch.status_text())
+        else:
+            self.start()
+        self._sync()
+
+    def step(self) -> None:
+        if not self.running and not self.start(paused=True):
+            return
+        self.watch.step()
+        self._sync()
+
+    def stop(self) -> None:
+        if self.running:
+            self.watch.stop()
+            self.notify("Stopped: keep the solver's board, or Reset to get your own marks back")
+        self._sync()
+
+    def reset(self) -> None:
+        """Safe at any time: stops a run and shows the player's board again."""
+        if self.watch is not None:
+            self.watch.stop()
+            self.watch = None
+        self._sync()
+
+    def close(self) -> None:
+        self.reset()
+
+    def _sync(self) -> None:
+        for button, name in zip(self.choices, SOLVER_LABELS):
+            button.active = name == self.solver
+            button.enabled = not self.running
+        paused = self.running and self.watch.paused
+        self.run_button.label = "Resume" if paused else ("Pause" if self.running else "Run")
+        self.stop_button.enabled = self.running
+        self.reset_button.enabled = self.showing
+        self.keep_button.enabled = self.showing and not self.running
+
+    # ----- per frame -----------------------------------------------------------------------
+
+    def update(self, dt: float) -> bool:
+        if self.watch is None:
+            return False
+        was_running = self.watch.running
+        changed = self.watch.pump(dt)
+        if was_running and self.watch.finished:
+            self.notify(self.watch.status_text() + " - Keep its board, or Reset")
+            self._sync()
+        # Elapsed time and moves/s tick while running even when no move arrives.
+        return changed or self.watch.running
+
+    def handle(self, event: pygame.event.Event) -> bool:
+        for widget in self.widgets:
+            if widget.handle(event) and event.type != pygame.MOUSEMOTION:
+                self._sync()
+                return True
+        return False
+
+    # ----- layout and drawing --------------------------------------------------------------
+
+    def place(self, area: pygame.Rect) -> None:
+        """Widgets in ``area`` (top part of it); the statistics take the rest."""
+        self.area = area
+        y = area.y + 26
+        layout_row(self.choices, pygame.Rect(area.x, y, area.width, ROW), gap=4)
+        y += ROW + GAP
+        layout_row([self.run_button, self.step_button, self.stop_button, self.reset_button],
+                   pygame.Rect(area.x, y, area.width, ROW), gap=4)
+        y += ROW + GAP + 20
+        self.slider.rect = pygame.Rect(area.x + 10, y, area.width - 20, 16)
+        y += 24
+        self.keep_button.rect = pygame.Rect(area.x, y, area.width, ROW)
+        y += ROW + GAP
+        self.stats_area = pygame.Rect(area.x, y, area.width, area.bottom - y)
+
+    def draw(self, surface: pygame.Surface, theme: Theme) -> None:
+        fonts.blit_text(surface, "Solver", 22, theme.text, bold=True, topleft=(self.area.x, self.area.y))
+        for widget in self.widgets:
+            widget.draw(surface, theme)
+        fonts.blit_text(surface, f"Speed: {SPEED_LABELS[self.slider.index]}", 17, theme.muted,
+                        topleft=(self.area.x, self.slider.rect.y - 20))
+        self._draw_stats(surface, theme)
+
+    def _draw_stats(self, surface: pygame.Surface, theme: Theme) -> None:
+        area = self.stats_area
+        fonts.blit_text(surface, "Statistics", 22, theme.text, bold=True, topleft=(area.x, area.y))
+        watch = self.watch
+        if watch is None:
+            fonts.blit_text(surface, "Run a solver to watch it work on a copy of the board.", 16, theme.muted,
+                            topleft=(area.x, area.y + 26))
+            return
+        stats = watch.stats
+
+        def number(key: str) -> str:
+            value = stats.get(key)
+            return "-" if value is None else f"{int(value):,}"
+
+        rows = [("nodes", number("nodes")), ("backtracks", number("backtracks")),
+                ("propagated", number("propagated")), ("elapsed", f"{watch.elapsed:.1f} s"),
+                ("moves", f"{watch.moves:,}"), ("moves/s", f"{watch.moves_per_second:,.0f}")]
+        if watch.generation is not None:
+            g = watch.generation
+            rows += [("generation", f"{g.number:,}"), ("restarts", str(g.restarts)),
+                     ("best", f"{g.best:g}"), ("mean", f"{g.mean:.2f}")]
+        y = area.y + 26
+        y += draw_lines(surface, pygame.Rect(area.x, y, area.width, 200), rows, theme) + 4
+        y = self._draw_legend(surface, theme, area.x, y) + 6
+        fonts.blit_text(surface, fonts.fit_text(watch.status_text(), 17, area.width), 17,
+                        theme.solved if watch.solved else theme.text, bold=True, topleft=(area.x, y))
+        y += 22
+        if watch.last_detail:
+            fonts.blit_text(surface, fonts.fit_text("last: " + watch.last_detail, 16, area.width), 16, theme.muted,
+                            topleft=(area.x, y))
+            y += 20
+        if watch.generation is not None or watch.name == "genetic":
+            plot = pygame.Rect(area.x, y + 4, area.width, min(150, max(80, area.bottom - y - 8)))
+            draw_plot(surface, plot, list(watch.generations), theme)
+            y = plot.bottom + 8
+        self._draw_guesses(surface, theme, pygame.Rect(area.x, y, area.width, area.bottom - y))
+
+    def _draw_legend(self, surface: pygame.Surface, theme: Theme, x: int, y: int) -> int:
+        """What the move colours and glyphs mean."""
+        for label, colour, glyph in (("forced", theme.forced, "square"), ("guess", theme.guess, "corner"),
+                                     ("backtracked", theme.backtrack, "cross"), ("tried", theme.guess, "ring")):
+            box = pygame.Rect(x, y + 3, 12, 12)
+            if glyph == "square":
+                pygame.draw.rect(surface, colour, box, border_radius=2)
+            elif glyph == "corner":
+                pygame.draw.polygon(surface, colour, [box.topleft, box.topright, box.bottomleft])
+            elif glyph == "cross":
+                pygame.draw.line(surface, colour, box.topleft, box.bottomright, 2)
+                pygame.draw.line(surface, colour, box.topright, box.bottomleft, 2)
+            else:
+                pygame.draw.rect(surface, colour, box, 2, border_radius=2)
+            x = fonts.blit_text(surface, label, 15, theme.muted, midleft=(box.right + 4, box.centery)).right + 12
+        return y + 18
+
+    def _draw_guesses(self, surface: pygame.Surface, theme: Theme, area: pygame.Rect) -> None:
+        guesses = self.watch.guesses
+        if area.height < 40 or (not guesses and self.watch.name in ("genetic", "logic")):
+            return
+        fonts.blit_text(surface, f"Guesses in force: {len(guesses)}", 17, theme.text, bold=True,
+                        topleft=(area.x, area.y))
+        room = max(0, (area.height - 22) // 18)
+        shown = guesses[-room:] if room else []
+        y = area.y + 22
+        if len(guesses) > len(shown) and shown:
+            shown = shown[1:]
+            fonts.blit_text(surface, f"... {len(guesses) - len(shown)} deeper", 15, theme.muted, topleft=(area.x, y))
+            y += 18
+        for guess in shown:
+            r, c = guess.cells[0]
+            kind = "ship" if int(guess.value) == 2 else "water"
+            what = guess.detail or f"row {r + 1}, col {c + 1} = {kind}"
+            more = f" ({len(guess.cells)} cells)" if len(guess.cells) > 1 else ""
+            pygame.draw.rect(surface, theme.guess, (area.x, y + 3, 10, 10))
+            fonts.blit_text(surface, fonts.fit_text(f"{guess.depth:>2}. {what}{more}", 15, area.width - 16), 15,
+                            theme.text, topleft=(area.x + 16, y))
+            y += 18

@@ -1,0 +1,258 @@
+"""Watching a solver: pace its events onto a copy of the board, keep its statistics.
+
+The solver runs in the engine's runner (a worker thread and a bounded queue). Each frame the
+window calls :meth:`SolverWatch.pump` with the time since the last frame; the watch takes as
+many moves as the speed allows (``speed`` moves per second, 0 = instant) and never works
+longer than ``frame_budget`` seconds, so frames stay short even when the solver is fast.
+Because the queue is bounded, a solver faster than the animation simply waits.
+
+The player's board is never touched here; the window decides whether to keep the result.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+from game import rules
+from game.puzzle import Cell, Coord, Grid, Puzzle, initial_grid
+from solvers.engine import registry
+from solvers.engine.runner import SolverRun
+from solvers.events import Event, Failure, Generation, Progress, Reason, Result, SetCell, Ship, Status
+
+MAX_PLOT_POINTS = 600
+POLL_BATCH = 256
+
+
+@dataclass(frozen=True)
+class Guess:
+    """One decision in force: the cells it set (a ship placement sets several at once)."""
+
+    cells: tuple[Coord, ...]
+    value: Cell
+    depth: int
+    detail: str = ""
+
+
+def make_stream(name: str, puzzle: Puzzle, options: Mapping[str, Any], seed: int) -> Callable:
+    """A factory for the runner: the registered solver's traced run. Options are checked
+    here, so a bad one is reported before any thread starts (``OptionError``)."""
+    spec = registry.get(name)
+    chosen = spec.resolve(options)
+    return lambda: spec.events(puzzle, trace=True, seed=seed, options=chosen)
+
+
+class SolverWatch:
+    """One solver run shown on the board: its copy of the grid, reasons, guesses and stats."""
+
+    def __init__(self, puzzle: Puzzle, name: str, make: Callable, speed: float = 60,
+                 frame_budget: float = 0.006, queue_size: int = 1024) -> None:
+        self.puzzle = puzzle
+        self.name = name
+        self.board: list[list[Cell]] = [list(row) for row in initial_grid(puzzle)]
+        self.reasons: dict[Coord, Reason] = {}
+        self.backtracked: set[Coord] = set()
+        self.guesses: list[Guess] = []
+        self.tried: Coord | None = None
+        self.last_detail = ""
+        self.stats: dict[str, float] = {}
+        self.generations: deque = deque()      # (number, best, mean), thinned when long
+        self.generation: Generation | None = None
+        self.result: Result | None = None
+        self.failure: str | None = None
+        self.speed = speed
+        self.frame_budget = frame_budget
+        self.paused = False
+        self.moves = 0
+        self.version = 0                       # bumped whenever something visible changed
+        self._credit = 0.0
+        self._steps = 0
+        self._pending: deque = deque()
+        self._grid: Grid = ()
+        self._grid_version = -1
+        self._last_guess = False        # the previous move was a guess: same-depth guesses join it
+        self._started = time.perf_counter()
+        self._ended: float | None = None
+        self._run = SolverRun(make, maxsize=queue_size).start()
+
+    # ----- state ---------------------------------------------------------------------------
+
+    @property
+    def finished(self) -> bool:
+        """The run is over (result, failure or stop) and nothing is left to show."""
+        return self._ended is not None
+
+    @property
+    def running(self) -> bool:
+        return not self.finished
+
+    @property
+    def solved(self) -> bool:
+        """Solved per the judge, not per the solver's word."""
+        return (self.result is not None and self.result.status is Status.SOLVED and self.result.grid is not None
+                and rules.is_solved(self.puzzle, self.result.grid))
+
+    @property
+    def elapsed(self) -> float:
+        return (self._ended or time.perf_counter()) - self._started
+
+    @property
+    def moves_per_second(self) -> float:
+        return self.moves / self.elapsed if self.elapsed > 0 else 0.0
+
+    def grid(self) -> Grid:
+        """The run's board as a value (rebuilt only when a move changed it)."""
+        if self._grid_version != self.version:
+            self._grid = tuple(tuple(row) for row in self.board)
+            self._grid_version = self.version
+        return self._grid
+
+    def status_text(self) -> str:
+        if self.failure:
+            return f"{self.name}: {self.failure}"
+        if self.result is not None:
+            text = {Status.SOLVED: "solved", Status.NO_SOLUTION: "no solution exists", Status.STUCK: "stuck",
+                    Status.GAVE_UP: "gave up", Status.TIMEOUT: "timed out", Status.STOPPED: "stopped",
+                    Status.ERROR: "error"}[self.result.status]
+            if self.result.status is Status.SOLVED and not self.solved:
+                text = "claimed a solution the judge rejects"
+            extra = f" - {self.result.message}" if self.result.message else ""
+            return f"{self.name}: {text}{extra}"
+        if self.finished:
+            return f"{self.name}: stopped"
+        return f"{self.name}: {'paused' if self.paused else 'running'}"
+
+    # ----- control -------------------------------------------------------------------------
+
+    def pause(self, paused: bool | None = None) -> None:
+        self.paused = (not self.paused) if paused is None else paused
+        self._credit = 0.0
+        self.version += 1
+
+    def step(self) -> None:
+        """Show exactly one more move (the run stays paused)."""
+        self.paused = True
+        self._steps += 1
+
+    def stop(self) -> None:
+        """Immediate: the worker is told to stop; whatever was not shown yet is dropped."""
+        if not self.finished:
+            self._run.stop()
+            self._pending.clear()
+            self._ended = time.perf_counter()
+            self.version += 1
+
+    # ----- the frame pump ------------------------------------------------------------------
+
+    def pump(self, dt: float) -> bool:
+        """Take this frame's share of events; True if anything visible changed."""
+        if self.finished:
+            return False
+        before = self.version
+        if self.paused:
+            allowance = float(self._steps)
+            self._steps = 0
+        elif self.speed <= 0:
+            allowance = float("inf")
+        else:
+            # Credit carries fractions between frames but not a backlog after a stall.
+            self._credit = min(self._credit + self.speed * dt, max(1.0, self.speed * 0.1))
+            allowance = self._credit
+        deadline = time.perf_counter() + self.frame_budget
+        used = 0
+        while allowance - used >= 1 or (self.paused is False and self.speed <= 0):
+            if not self._pending:
+                self._pending.extend(self._run.poll(POLL_BATCH))
+                if not self._pending:
+                    if self._run.finished:
+                        self._end()
+                    break
+            event = self._pending.popleft()
+            if self._apply(event):
+                used += 1
+            if self.finished or time.perf_counter() > deadline:
+                break
+        if self.speed > 0 and not self.paused:
+            self._credit = max(0.0, self._credit - used)
+        return self.version != before
+
+    def _end(self) -> None:
+        if self._ended is None:
+            self._ended = time.perf_counter()
+            self.version += 1
+
+    def _apply(self, event: Event) -> bool:
+        """Apply one event; True if it counts as a move for the pace."""
+        if isinstance(event, SetCell):
+            self._apply_set_cell(event)
+            return True
+        if isinstance(event, Generation):
+            self.generation = event
+            self.generations.append((event.number, event.best, event.mean))
+            if len(self.generations) > MAX_PLOT_POINTS:
+                # Keep the plot's whole history in a bounded list: drop every other point.
+                self.generations = deque(list(self.generations)[::2])
+            self.version += 1
+            return True
+        if isinstance(event, Progress):
+            self.stats.update(event.stats)
+            self.version += 1
+            return False
+        if isinstance(event, Result):
+            self.result = event
+            self.stats.update(event.stats)
+            if event.grid is not None:
+                self.board = [list(row) for row in event.grid]
+            if event.status is Status.SOLVED:
+                self.tried = None
+            self._end()
+            return False
+        if isinstance(event, Failure):
+            self.failure = event.message
+            self._end()
+            return False
+        return False
+
+    def _apply_set_cell(self, event: SetCell) -> None:
+        cell = (event.row, event.col)
+        self.board[event.row][event.col] = Cell(event.value)
+        self.moves += 1
+        self.last_detail = event.detail
+        joins_guess = self._last_guess
+        self._last_guess = event.reason is Reason.GUESS
+        if event.reason is Reason.BACKTRACK:
+            self.reasons.pop(cell, None)
+            self.backtracked.add(cell)
+            # A backtrack at depth d means the decisions deeper than d are gone.
+            self._drop_guesses_deeper_than(event.depth)
+            if self.tried == cell:
+                self.tried = None
+        else:
+            self.reasons[cell] = event.reason
+            self.backtracked.discard(cell)
+            if event.reason is Reason.GUESS:
+                # ``depth`` counts the guesses in force, this one included. Consecutive guess
+                # moves at one depth are one decision (a ship and the water around it).
+                last = self.guesses[-1] if self.guesses else None
+                if joins_guess and last is not None and last.depth == event.depth:
+                    self.guesses[-1] = Guess(last.cells + (cell,), last.value, last.depth, last.detail)
+                else:
+                    self._drop_guesses_deeper_than(event.depth - 1)
+                    self.guesses.append(Guess((cell,), Cell(event.value), event.depth, event.detail))
+                self.tried = cell
+            else:
+                self._drop_guesses_deeper_than(event.depth)
+        self.version += 1
+
+    def _drop_guesses_deeper_than(self, depth: int) -> None:
+        # The stack is ordered by depth, so popping from the end is enough (and cheap per move).
+        guesses = self.guesses
+        while guesses and guesses[-1].depth > depth:
+            guesses.pop()
+
+    def best_fleet(self) -> tuple[Ship, ...]:
+        if self.generation is None or self.solved:
+            return ()
+        return tuple(self.generation.best_fleet)

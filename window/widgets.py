@@ -1,0 +1,129 @@
+"""Small widgets: buttons, a stepped slider and the dialogs' frame. They draw themselves and report clicks.
+
+A widget keeps only UI state (hover, the dragged knob); what a click means is up to the scene.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+import pygame
+
+from window import fonts
+from window.theme import Theme
+
+
+def draw_dialog(surface: pygame.Surface, theme: Theme, box: pygame.Rect, title: str,
+                title_at: tuple[int, int] = (14, 14)) -> None:
+    """A dialog's panel, its edge and its title (``title_at``: offset from the top left)."""
+    pygame.draw.rect(surface, theme.panel, box, border_radius=10)
+    pygame.draw.rect(surface, theme.panel_edge, box, 2, border_radius=10)
+    fonts.blit_text(surface, title, 28, theme.text, bold=True, topleft=(box.x + title_at[0], box.y + title_at[1]))
+
+
+@dataclass
+class Button:
+    label: str
+    action: Callable[[], None]
+    rect: pygame.Rect = field(default_factory=lambda: pygame.Rect(0, 0, 0, 0))
+    enabled: bool = True
+    active: bool = False              # a toggled or selected state, drawn filled
+    tooltip: str = ""
+    hover: bool = False
+
+    def handle(self, event: pygame.event.Event) -> bool:
+        """True if the event was a click on this button (the action has run)."""
+        if event.type == pygame.MOUSEMOTION:
+            self.hover = self.rect.collidepoint(event.pos)
+            return False
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and self.rect.collidepoint(event.pos):
+            if self.enabled:
+                self.action()
+            return True
+        return False
+
+    def draw(self, surface: pygame.Surface, theme: Theme) -> None:
+        if self.rect.width <= 0:
+            return
+        fill = theme.button_active if self.active else (theme.button_hover if self.hover and self.enabled
+                                                          else theme.button)
+        pygame.draw.rect(surface, fill, self.rect, border_radius=6)
+        pygame.draw.rect(surface, theme.panel_edge, self.rect, 1, border_radius=6)
+        colour = theme.panel if self.active else (theme.button_text if self.enabled else theme.muted)
+        size = max(14, min(22, self.rect.height - 12))
+        # A narrow button first tries a smaller font, and only then cuts its label short.
+        while size > 14 and fonts.font(size).size(self.label)[0] > self.rect.width - 8:
+            size -= 1
+        label = fonts.fit_text(self.label, size, self.rect.width - 8)
+        fonts.blit_text(surface, label, size, colour, center=self.rect.center)
+
+
+def layout_row(buttons: Sequence[Button], area: pygame.Rect, gap: int = 6,
+               widths: Sequence[int] | None = None) -> None:
+    """Place buttons left to right in ``area``; equal widths unless given."""
+    if not buttons:
+        return
+    if widths is None:
+        each = (area.width - gap * (len(buttons) - 1)) // len(buttons)
+        widths = [each] * len(buttons)
+    x = area.x
+    for button, width in zip(buttons, widths):
+        button.rect = pygame.Rect(x, area.y, width, area.height)
+        x += width + gap
+
+
+@dataclass
+class StepSlider:
+    """A slider over a fixed list of values (e.g. speeds from 1 move/s to instant)."""
+
+    values: Sequence[float]
+    labels: Sequence[str]
+    index: int
+    on_change: Callable[[float], None]
+    rect: pygame.Rect = field(default_factory=lambda: pygame.Rect(0, 0, 0, 0))
+    dragging: bool = False
+
+    @property
+    def value(self) -> float:
+        return self.values[self.index]
+
+    def _index_at(self, x: int) -> int:
+        span = max(1, self.rect.width)
+        fraction = min(1.0, max(0.0, (x - self.rect.x) / span))
+        return round(fraction * (len(self.values) - 1))
+
+    def set_index(self, index: int) -> None:
+        index = max(0, min(len(self.values) - 1, index))
+        if index != self.index:
+            self.index = index
+            self.on_change(self.value)
+
+    def handle(self, event: pygame.event.Event) -> bool:
+        grab = self.rect.inflate(12, 16)
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and grab.collidepoint(event.pos):
+            self.dragging = True
+            self.set_index(self._index_at(event.pos[0]))
+            return True
+        if event.type == pygame.MOUSEMOTION and self.dragging:
+            self.set_index(self._index_at(event.pos[0]))
+            return True
+        if event.type == pygame.MOUSEBUTTONUP and event.button == 1 and self.dragging:
+            self.dragging = False
+            return True
+        return False
+
+    def draw(self, surface: pygame.Surface, theme: Theme) -> None:
+        if self.rect.width <= 0:
+            return
+        track = pygame.Rect(self.rect.x, self.rect.centery - 2, self.rect.width, 4)
+        pygame.draw.rect(surface, theme.panel_edge, track, border_radius=2)
+        steps = len(self.values) - 1
+        for i in range(steps + 1):
+            x = self.rect.x + self.rect.width * i // max(1, steps)
+            pygame.draw.line(surface, theme.muted, (x, self.rect.centery + 5), (x, self.rect.centery + 8))
+        knob_x = self.rect.x + self.rect.width * self.index // max(1, steps)
+        filled = pygame.Rect(self.rect.x, track.y, knob_x - self.rect.x, 4)
+        pygame.draw.rect(surface, theme.button_active, filled, border_radius=2)
+        pygame.draw.circle(surface, theme.button_active, (knob_x, self.rect.centery), 8)
+        pygame.draw.circle(surface, theme.panel, (knob_x, self.rect.centery), 3)
