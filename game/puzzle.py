@@ -55,38 +55,21 @@ class Hint(str, Enum):
         return self is not Hint.WATER
 
     def fits(self, length: int, horizontal: bool, index: int) -> bool:
-        """Whether a ship of ``length`` lying across (or down) shows this hint at its ``index``-th cell."""
-        last = length - 1
-        if self is Hint.WATER:
-            return False
-        if self is Hint.SHIP:
-            return True
-        if self is Hint.SUB:
-            return length == 1
-        if self is Hint.MIDDLE:
-            return 0 < index < last
-        if length == 1:
-            return False
-        if self in (Hint.TOP, Hint.BOTTOM):
-            return not horizontal and index == (0 if self is Hint.TOP else last)
-        return horizontal and index == (0 if self is Hint.LEFT else last)
+        """Whether a ship of ``length`` lying across (or down) can show this hint at its
+        ``index``-th cell: the one statement of what each hint means."""
+        return self is Hint.SHIP or (self is not Hint.WATER and piece(length, horizontal, index) is self)
 
 
-# Where a ship hint says the ship continues (d_row, d_col), and where it says it does not.
-HINT_CONTINUES: Mapping[Hint, tuple[Coord, ...]] = MappingProxyType({
-    Hint.TOP: ((1, 0),),
-    Hint.BOTTOM: ((-1, 0),),
-    Hint.LEFT: ((0, 1),),
-    Hint.RIGHT: ((0, -1),),
-    Hint.SUB: (),
-})
-HINT_STOPS: Mapping[Hint, tuple[Coord, ...]] = MappingProxyType({
-    Hint.TOP: ((-1, 0), (0, -1), (0, 1)),
-    Hint.BOTTOM: ((1, 0), (0, -1), (0, 1)),
-    Hint.LEFT: ((0, -1), (-1, 0), (1, 0)),
-    Hint.RIGHT: ((0, 1), (-1, 0), (1, 0)),
-    Hint.SUB: ((-1, 0), (1, 0), (0, -1), (0, 1)),
-})
+def piece(length: int, horizontal: bool, index: int) -> Hint:
+    """The piece the ``index``-th cell of a ship shows: a submarine, an end or a middle."""
+    if length == 1:
+        return Hint.SUB
+    if index == 0:
+        return Hint.LEFT if horizontal else Hint.TOP
+    if index == length - 1:
+        return Hint.RIGHT if horizontal else Hint.BOTTOM
+    return Hint.MIDDLE
+
 
 Fleet = tuple[tuple[int, int], ...]
 """(length, count) pairs, longest ship first, counts positive."""

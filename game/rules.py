@@ -2,8 +2,9 @@
 
 ``violations(puzzle, grid)`` lists everything wrong with a finished board (unknown cells
 count as water). ``provable_violations(puzzle, grid)`` lists only what is already certainly
-wrong with a partial board, whatever the unknown cells turn out to be: the window's red
-tallies and the "Check" button use it. Nothing else in the project decides "solved".
+wrong with a partial board, whatever the unknown cells turn out to be. ``judge`` gives both
+verdicts and the fleet checklist in one reading, for a window that judges once per change.
+Ships are read with the placement model (``game.ships``). Nothing else decides "solved".
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Sequence
 
-from game.puzzle import HINT_CONTINUES, HINT_STOPS, Cell, Coord, Hint, Puzzle, ship_name
+from game.puzzle import Cell, Coord, Hint, Puzzle, ship_name
+from game.ships import Geometry, Segment, geometry, geometry_of, segments
 
 Board = Sequence[Sequence[Cell]]
 
@@ -28,112 +30,115 @@ class Violation:
 
 
 @dataclass(frozen=True)
-class Segment:
-    """A straight run of ship cells. ``closed``: it cannot grow (water or border all round)."""
+class Judgement:
+    """One board judged: what is provably wrong, whether it is a solution, and how many ships
+    of each length it shows closed (the fleet checklist)."""
 
-    cells: tuple[Coord, ...]
-    closed: bool
-
-    @property
-    def length(self) -> int:
-        return len(self.cells)
+    problems: tuple[Violation, ...]
+    solved: bool
+    closed: Counter
 
 
-def _is_ship(board: Board, r: int, c: int) -> bool:
-    return 0 <= r < len(board) and 0 <= c < len(board[0]) and board[r][c] == Cell.SHIP
+class _Reading:
+    """A board as masks, read once: its cells, its segments, and unknown cells as water or not."""
 
+    def __init__(self, puzzle: Puzzle, board: Board, partial: bool) -> None:
+        if len(board) != puzzle.rows or any(len(row) != puzzle.cols for row in board):
+            raise ValueError(f"board is not {puzzle.rows}x{puzzle.cols}")
+        self.puzzle, self.board, self.partial = puzzle, board, partial
+        self.geo: Geometry = geometry(puzzle.rows, puzzle.cols, ())
+        self.ship, water = self.geo.masks(board)
+        self.water = water if partial else self.geo.board & ~self.ship
+        self.segments: list[Segment] = segments(self.geo, self.ship, self.water)
 
-def _is_sealed(board: Board, r: int, c: int, unknown_is_water: bool) -> bool:
-    """Border or water (or, on a finished board, unknown)."""
-    if not (0 <= r < len(board) and 0 <= c < len(board[0])):
-        return True
-    value = board[r][c]
-    return value == Cell.WATER or (unknown_is_water and value == Cell.UNKNOWN)
+    def violations(self) -> list[Violation]:
+        return self._tallies() + _touching(self.board) + self._hints() + self._fleet()
 
-
-def ship_components(board: Board) -> list[tuple[Coord, ...]]:
-    """Groups of orthogonally connected ship cells, each sorted, in reading order."""
-    seen: set[Coord] = set()
-    groups = []
-    for r, row in enumerate(board):
-        for c, value in enumerate(row):
-            if value != Cell.SHIP or (r, c) in seen:
-                continue
-            stack, group = [(r, c)], []
-            seen.add((r, c))
-            while stack:
-                cr, cc = stack.pop()
-                group.append((cr, cc))
-                for nr, nc in ((cr - 1, cc), (cr + 1, cc), (cr, cc - 1), (cr, cc + 1)):
-                    if _is_ship(board, nr, nc) and (nr, nc) not in seen:
-                        seen.add((nr, nc))
-                        stack.append((nr, nc))
-            groups.append(tuple(sorted(group)))
-    return groups
-
-
-def _straight(group: tuple[Coord, ...]) -> bool:
-    rows = {r for r, _ in group}
-    cols = {c for _, c in group}
-    return len(rows) == 1 or len(cols) == 1
-
-
-def segments(board: Board, unknown_is_water: bool = False) -> list[Segment]:
-    """Straight ship runs and whether each is closed. Bent groups are left out."""
-    result = []
-    for group in ship_components(board):
-        if not _straight(group):
-            continue
-        (r0, c0), (r1, c1) = group[0], group[-1]
-        if len(group) == 1:
-            ends = [(r0 - 1, c0), (r0 + 1, c0), (r0, c0 - 1), (r0, c0 + 1)]
-        elif r0 == r1:
-            ends = [(r0, c0 - 1), (r1, c1 + 1)]
-        else:
-            ends = [(r0 - 1, c0), (r1 + 1, c1)]
-        closed = all(_is_sealed(board, r, c, unknown_is_water) for r, c in ends)
-        result.append(Segment(group, closed))
-    return result
-
-
-def _line_cells(puzzle: Puzzle, axis: str, index: int) -> list[Coord]:
-    if axis == "row":
-        return [(index, c) for c in range(puzzle.cols)]
-    return [(r, index) for r in range(puzzle.rows)]
-
-
-def _tally_violations(puzzle: Puzzle, board: Board, partial: bool) -> list[Violation]:
-    found = []
-    for axis, tallies in (("row", puzzle.row_tallies), ("col", puzzle.col_tallies)):
-        for index, tally in enumerate(tallies):
-            if tally is None:
-                continue
-            cells = _line_cells(puzzle, axis, index)
-            ships = sum(board[r][c] == Cell.SHIP for r, c in cells)
-            unknown = sum(board[r][c] == Cell.UNKNOWN for r, c in cells) if partial else 0
+    def _tallies(self) -> list[Violation]:
+        found = []
+        geo = self.geo
+        unknown = geo.board & ~self.ship & ~self.water
+        for axis, masks, tallies in (("row", geo.row_masks, self.puzzle.row_tallies),
+                                     ("col", geo.col_masks, self.puzzle.col_tallies)):
             name = "Row" if axis == "row" else "Column"
-            if ships > tally:
-                found.append(Violation(axis, f"{name} {index + 1} has {ships} ship cells, its tally is {tally}",
-                                       tuple(cells), index))
-            elif ships + unknown < tally:
-                if partial:
-                    message = (f"{name} {index + 1} can reach at most {ships + unknown} ship cells, "
-                               f"its tally is {tally}")
-                else:
-                    message = f"{name} {index + 1} has {ships} ship cells, its tally is {tally}"
-                found.append(Violation(axis, message, tuple(cells), index))
-    return found
+            for index, (mask, tally) in enumerate(zip(masks, tallies)):
+                if tally is None:
+                    continue
+                ships, free = (self.ship & mask).bit_count(), (unknown & mask).bit_count()
+                if ships > tally or ships + free < tally:
+                    if self.partial and ships <= tally:
+                        message = f"{name} {index + 1} can reach at most {ships + free} ship cells, its tally is {tally}"
+                    else:
+                        message = f"{name} {index + 1} has {ships} ship cells, its tally is {tally}"
+                    found.append(Violation(axis, message, tuple(geo.coords(mask)), index))
+        return found
+
+    def _hints(self) -> list[Violation]:
+        puzzle = self.puzzle
+        if not puzzle.hints:
+            return []
+        fleet = geometry_of(puzzle)
+        found = []
+        for (r, c), hint in puzzle.hints.items():
+            value = self.board[r][c]
+            where = f"row {r + 1}, column {c + 1}"
+            if hint is Hint.WATER:
+                if value == Cell.SHIP:
+                    found.append(Violation("hint", f"The given water at {where} is marked as ship", ((r, c),)))
+                continue
+            if value == Cell.WATER or (not self.partial and value == Cell.UNKNOWN):
+                found.append(Violation("hint", f"The given ship piece at {where} is not ship", ((r, c),)))
+                continue
+            # Some ship showing this piece here must still be possible (on a finished board:
+            # the ship through the cell must be one).
+            if not any(not p.cells & self.water and not p.halo & self.ship
+                       and hint.fits(p.length, p.horizontal, (r - p.row) + (c - p.col)) for p in fleet.through(r, c)):
+                around = self.geo.component(self.geo.bit(r, c), self.ship)
+                found.append(Violation("shape", f"The given {hint.value} piece at {where} does not fit its ship",
+                                       ((r, c), *(cell for cell in self.geo.coords(around) if cell != (r, c)))))
+        return found
+
+    def _fleet(self) -> list[Violation]:
+        found = []
+        fleet = self.puzzle.fleet_counts
+        longest = self.puzzle.longest_ship
+        geo = self.geo
+        runs = [seg for seg in self.segments if seg.straight]
+        for seg in runs:
+            if seg.length > longest:
+                found.append(Violation("too_long", f"A ship of {seg.length} cells is longer than the longest "
+                                       f"in the fleet ({longest})", tuple(geo.coords(seg.cells)), seg.length))
+        closed = self.closed()
+        for length, count in sorted(closed.items()):
+            wanted = fleet.get(length, 0)
+            if length <= longest and count > wanted:
+                found.append(Violation("fleet", f"{count} ships of length {length} ({ship_name(length)}), "
+                                       f"the fleet has {wanted}", (), length))
+        if not self.partial:
+            for length, wanted in sorted(fleet.items()):
+                if closed.get(length, 0) < wanted:
+                    found.append(Violation("fleet", f"{closed.get(length, 0)} ships of length {length} "
+                                           f"({ship_name(length)}), the fleet has {wanted}", (), length))
+        return found
+
+    def closed(self) -> Counter:
+        return Counter(seg.length for seg in self.segments if seg.closed)
 
 
-def _touching_violations(board: Board) -> list[Violation]:
+def _touching(board: Board) -> list[Violation]:
     found = []
+    rows, cols = len(board), len(board[0]) if board else 0
+
+    def ship(r: int, c: int) -> bool:
+        return 0 <= r < rows and 0 <= c < cols and board[r][c] == Cell.SHIP
+
     for r, row in enumerate(board):
         for c, value in enumerate(row):
             if value != Cell.SHIP:
                 continue
             for dc in (-1, 1):
-                if _is_ship(board, r + 1, c + dc):
-                    bent = _is_ship(board, r, c + dc) or _is_ship(board, r + 1, c)
+                if ship(r + 1, c + dc):
+                    bent = ship(r, c + dc) or ship(r + 1, c)
                     kind = "bent" if bent else "touching"
                     message = (f"Ship bends at row {r + 1}, column {c + 1}" if bent else
                                f"Ships touch diagonally at rows {r + 1}-{r + 2}, columns "
@@ -142,73 +147,14 @@ def _touching_violations(board: Board) -> list[Violation]:
     return found
 
 
-def _hint_violations(puzzle: Puzzle, board: Board, partial: bool) -> list[Violation]:
-    found = []
-    for (r, c), hint in puzzle.hints.items():
-        value = board[r][c]
-        where = f"row {r + 1}, column {c + 1}"
-        if hint is Hint.WATER:
-            if value == Cell.SHIP:
-                found.append(Violation("hint", f"The given water at {where} is marked as ship", ((r, c),)))
-            continue
-        if value == Cell.WATER or (not partial and value == Cell.UNKNOWN):
-            found.append(Violation("hint", f"The given ship piece at {where} is not ship", ((r, c),)))
-            continue
-        wrong: list[Coord] = []
-        for dr, dc in HINT_CONTINUES.get(hint, ()):
-            if _is_sealed(board, r + dr, c + dc, unknown_is_water=not partial):
-                wrong.append((r + dr, c + dc))
-        for dr, dc in HINT_STOPS.get(hint, ()):
-            if _is_ship(board, r + dr, c + dc):
-                wrong.append((r + dr, c + dc))
-        if hint is Hint.MIDDLE:
-            across = [_is_ship(board, r, c + d) for d in (-1, 1)]
-            down = [_is_ship(board, r + d, c) for d in (-1, 1)]
-            across_open = [not _is_sealed(board, r, c + d, not partial) for d in (-1, 1)]
-            down_open = [not _is_sealed(board, r + d, c, not partial) for d in (-1, 1)]
-            if (any(across) and any(down)) or not (all(across_open) or all(down_open)):
-                wrong.append((r, c))
-        if wrong:
-            found.append(Violation("shape", f"The given {hint.value} piece at {where} does not fit its ship",
-                                   ((r, c), *wrong)))
-    return found
-
-
-def _fleet_violations(puzzle: Puzzle, board: Board, partial: bool) -> list[Violation]:
-    found = []
-    fleet = puzzle.fleet_counts
-    longest = puzzle.longest_ship
-    runs = segments(board, unknown_is_water=not partial)
-    for seg in runs:
-        if seg.length > longest:
-            found.append(Violation("too_long", f"A ship of {seg.length} cells is longer than the longest "
-                                   f"in the fleet ({longest})", seg.cells, seg.length))
-    closed = Counter(seg.length for seg in runs if seg.closed)
-    for length, count in sorted(closed.items()):
-        wanted = fleet.get(length, 0)
-        if length <= longest and count > wanted:
-            found.append(Violation("fleet", f"{count} ships of length {length} ({ship_name(length)}), "
-                                   f"the fleet has {wanted}", (), length))
-    if not partial:
-        for length, wanted in sorted(fleet.items()):
-            if closed.get(length, 0) < wanted:
-                found.append(Violation("fleet", f"{closed.get(length, 0)} ships of length {length} "
-                                       f"({ship_name(length)}), the fleet has {wanted}", (), length))
-    return found
-
-
 def violations(puzzle: Puzzle, board: Board) -> list[Violation]:
     """Everything wrong with a finished board (unknown cells count as water)."""
-    _check_shape(puzzle, board)
-    return (_tally_violations(puzzle, board, partial=False) + _touching_violations(board)
-            + _hint_violations(puzzle, board, partial=False) + _fleet_violations(puzzle, board, partial=False))
+    return _Reading(puzzle, board, partial=False).violations()
 
 
 def provable_violations(puzzle: Puzzle, board: Board) -> list[Violation]:
     """What is wrong with a partial board whatever its unknown cells become."""
-    _check_shape(puzzle, board)
-    return (_tally_violations(puzzle, board, partial=True) + _touching_violations(board)
-            + _hint_violations(puzzle, board, partial=True) + _fleet_violations(puzzle, board, partial=True))
+    return _Reading(puzzle, board, partial=True).violations()
 
 
 def is_solved(puzzle: Puzzle, board: Board) -> bool:
@@ -217,9 +163,13 @@ def is_solved(puzzle: Puzzle, board: Board) -> bool:
 
 def closed_ships(puzzle: Puzzle, board: Board) -> Counter:
     """Ship length -> how many closed ships of that length the board shows (the fleet checklist)."""
-    return Counter(seg.length for seg in segments(board) if seg.closed)
+    return _Reading(puzzle, board, partial=True).closed()
 
 
-def _check_shape(puzzle: Puzzle, board: Board) -> None:
-    if len(board) != puzzle.rows or any(len(row) != puzzle.cols for row in board):
-        raise ValueError(f"board is not {puzzle.rows}x{puzzle.cols}")
+def judge(puzzle: Puzzle, board: Board) -> Judgement:
+    """Both readings of a board at once. A provable problem is wrong for every way of
+    finishing the board, so only a board without one is read again as finished."""
+    partial = _Reading(puzzle, board, partial=True)
+    problems = tuple(partial.violations())
+    solved = not problems and not _Reading(puzzle, board, partial=False).violations()
+    return Judgement(problems, solved, partial.closed())

@@ -74,7 +74,7 @@ def test_random_layout_is_a_valid_fleet():
     rows = tuple(sum(v == Cell.SHIP for v in row) for row in grid)
     cols = tuple(sum(grid[r][c] == Cell.SHIP for r in range(10)) for c in range(10))
     assert rules.is_solved(Puzzle(10, 10, rows, cols, fleet), grid)
-    assert {hint_for(cell, ships).is_ship for cell in ships} == {True}
+    assert {hint_for(grid, cell).is_ship for cell in ships} == {True}
 
 
 def test_errors_say_what_is_wrong():

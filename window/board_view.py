@@ -14,10 +14,10 @@ import pygame
 
 from game.puzzle import Cell, Coord, Hint, Puzzle
 from game.session import TallyState
+from game.ships import piece_on_board
 from solvers.events import Reason, Ship
 from window import fonts
 from window.layout import Layout
-from window.shapes import BOTTOM, LEFT, MIDDLE, RIGHT, SUB, TOP, UNKNOWN, joins, piece_shape
 from window.theme import Colour, Theme
 
 
@@ -58,16 +58,27 @@ def water_tile(size: int, fill: Colour, glyph: Colour, given: bool) -> pygame.Su
     return tile
 
 
-def draw_piece(surface: pygame.Surface, rect: pygame.Rect, shape: str, colour: Colour,
+SIDES = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
+
+
+def joins(grid: Sequence[Sequence[Cell]], r: int, c: int) -> frozenset[str]:
+    """The sides on which this ship cell touches another ship cell (so the drawing connects)."""
+    rows, cols = len(grid), len(grid[0])
+    return frozenset(name for name, (dr, dc) in SIDES.items()
+                     if 0 <= r + dr < rows and 0 <= c + dc < cols and grid[r + dr][c + dc] == Cell.SHIP)
+
+
+def draw_piece(surface: pygame.Surface, rect: pygame.Rect, shape: Hint | None, colour: Colour,
                sides: frozenset[str] = frozenset()) -> None:
-    """A ship piece; it reaches to the cell edge on the sides where the ship goes on."""
+    """A ship piece (None: shape not known yet); it reaches to the cell edge on the sides
+    where the ship goes on."""
     pad = max(2, rect.width // 8)
     inner = rect.inflate(-2 * pad, -2 * pad)
     radius = inner.width // 2
-    if shape == SUB:
+    if shape is Hint.SUB:
         pygame.draw.circle(surface, colour, inner.center, radius)
         return
-    if shape == UNKNOWN:
+    if shape is None:
         small = rect.inflate(-3 * pad, -3 * pad)
         pygame.draw.rect(surface, colour, small, border_radius=max(2, small.width // 4))
         return
@@ -77,21 +88,21 @@ def draw_piece(surface: pygame.Surface, rect: pygame.Rect, shape: str, colour: C
     top = rect.top if "up" in sides else inner.top
     bottom = rect.bottom if "down" in sides else inner.bottom
     body = pygame.Rect(left, top, right - left, bottom - top)
-    if shape == MIDDLE:
+    if shape is Hint.MIDDLE:
         pygame.draw.rect(surface, colour, body)
         return
     # A rounded end: a half disc on the closed side, a rectangle towards the open side.
     pygame.draw.circle(surface, colour, inner.center, radius)
     half = body.copy()
-    if shape == TOP:
+    if shape is Hint.TOP:
         half.top = inner.centery
         half.height = body.bottom - inner.centery
-    elif shape == BOTTOM:
+    elif shape is Hint.BOTTOM:
         half.height = inner.centery - body.top
-    elif shape == LEFT:
+    elif shape is Hint.LEFT:
         half.left = inner.centerx
         half.width = body.right - inner.centerx
-    elif shape == RIGHT:
+    elif shape is Hint.RIGHT:
         half.width = inner.centerx - body.left
     pygame.draw.rect(surface, colour, half)
 
@@ -159,7 +170,7 @@ def draw_board(surface: pygame.Surface, layout: Layout, picture: BoardPicture, t
                 elif reason is Reason.GUESS:
                     colour = theme.guess
                 sides = joins(grid, r, c)
-                draw_piece(surface, rect, piece_shape(puzzle, grid, r, c), colour, sides)
+                draw_piece(surface, rect, piece_on_board(grid, r, c, hint), colour, sides)
                 if hint is not None:
                     # Given pieces carry a dot, so they differ from the player's by shape too.
                     pygame.draw.circle(surface, theme.hint_mark, rect.center, max(2, cell // 12))

@@ -20,11 +20,11 @@ import time
 from pathlib import Path
 from typing import Callable, Mapping
 
-from game.puzzle import DEFAULT_FLEETS, Cell, Coord, Fleet, Hint, Puzzle, make_fleet
+from game.puzzle import DEFAULT_FLEETS, Cell, Coord, Fleet, Grid, Hint, Puzzle, make_fleet
+from game.ships import geometry, piece_on_board
 from solvers.authoring.grading import GRADE_LEVEL, GRADES, grade
 from solvers.engine.verdict import Kind, decide
 from solvers.logic import deduction as logic
-from solvers.logic.analysis import bits, geometry
 
 MAX_LAYOUT_TRIES = 2000
 COUNT_SECONDS = 5.0      # an exact count that takes longer is treated as "not shown unique"
@@ -47,35 +47,27 @@ def default_fleet(rows: int, cols: int) -> Fleet:
 
 def random_layout(rows: int, cols: int, fleet: Fleet, rng: random.Random) -> frozenset[Coord]:
     """Ship cells of a random valid layout of ``fleet``."""
-    blank = Puzzle(rows, cols, (None,) * rows, (None,) * cols, fleet)
-    geo = geometry(blank)
+    geo = geometry(rows, cols, tuple(length for length, _ in fleet))
+    by_length = {length: [p for p in geo.placements if p.length == length] for length, _ in fleet}
     ships = [length for length, count in fleet for _ in range(count)]
     for _ in range(MAX_LAYOUT_TRIES):
         taken = blocked = 0
         for length in ships:
-            places = [p for p in geo.placements[length] if not p.mask & blocked]
+            places = [p for p in by_length[length] if not p.cells & blocked]
             if not places:
                 break
             place = rng.choice(places)
-            taken |= place.mask
-            blocked |= place.mask | place.halo
+            taken |= place.cells
+            blocked |= place.cells | place.halo
         else:
-            return frozenset(geo.coord(i) for i in bits(taken))
+            return frozenset(geo.coords(taken))
     raise GeneratorError(f"could not lay the fleet {dict(fleet)} on a {rows}x{cols} board")
 
 
-def hint_for(cell: Coord, ships: frozenset[Coord]) -> Hint:
+def hint_for(solution: Grid, cell: Coord) -> Hint:
     """The hint a solved board shows at ``cell``: water, or the ship piece's shape."""
     r, c = cell
-    if cell not in ships:
-        return Hint.WATER
-    up, down = (r - 1, c) in ships, (r + 1, c) in ships
-    left, right = (r, c - 1) in ships, (r, c + 1) in ships
-    if (up and down) or (left and right):
-        return Hint.MIDDLE
-    return {(False, True, False, False): Hint.TOP, (True, False, False, False): Hint.BOTTOM,
-            (False, False, False, True): Hint.LEFT, (False, False, True, False): Hint.RIGHT}.get(
-        (up, down, left, right), Hint.SUB)
+    return piece_on_board(solution, r, c) if solution[r][c] == Cell.SHIP else Hint.WATER
 
 
 def _tallies(rows: int, cols: int, ships: frozenset[Coord], hide: int, rng: random.Random):
@@ -118,6 +110,8 @@ def _solvable(puzzle: Puzzle, level: int) -> bool:
 
 def _add_hints(base: Puzzle, ships: frozenset[Coord], level: int, rng: random.Random,
                cancelled: Callable[[], bool]) -> Puzzle:
+    solution = tuple(tuple(Cell.SHIP if (r, c) in ships else Cell.WATER for c in range(base.cols))
+                     for r in range(base.rows))
     puzzle, grid = base, None
     while True:
         if cancelled():
@@ -136,7 +130,7 @@ def _add_hints(base: Puzzle, ships: frozenset[Coord], level: int, rng: random.Ra
         if cell is None:
             return puzzle
         hints = dict(puzzle.hints)
-        hints[cell] = hint_for(cell, ships)
+        hints[cell] = hint_for(solution, cell)
         puzzle = puzzle.replace(hints=hints)
         board = [list(row) for row in outcome.grid]
         board[cell[0]][cell[1]] = Cell.SHIP if cell in ships else Cell.WATER

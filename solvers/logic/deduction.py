@@ -61,20 +61,12 @@ class LogicOutcome:
 
 
 def _masks(geo: Geometry, grid: Sequence[Sequence[Cell]]) -> tuple[int, int]:
-    ship, water = geo.hint_ship, geo.hint_water
-    for r, row in enumerate(grid):
-        for c, value in enumerate(row):
-            if value == Cell.SHIP:
-                ship |= 1 << geo.index(r, c)
-            elif value == Cell.WATER:
-                water |= 1 << geo.index(r, c)
-    return ship, water
+    ship, water = geo.shared.masks(grid)
+    return ship | geo.hint_ship, water | geo.hint_water
 
 
 def _grid(geo: Geometry, ship: int, water: int) -> Grid:
-    return tuple(tuple(Cell.SHIP if (ship >> (r * geo.cols + c)) & 1 else
-                       Cell.WATER if (water >> (r * geo.cols + c)) & 1 else Cell.UNKNOWN
-                       for c in range(geo.cols)) for r in range(geo.rows))
+    return geo.shared.grid(ship, water)
 
 
 def _first_finding(geo: Geometry, ship: int, water: int, valid: Valid, max_depth: int,

@@ -23,13 +23,13 @@ def _allowed_runs(an: Analysis) -> tuple[dict[tuple[bool, int], set[tuple[int, i
     for length, places in an.valid.items():
         for p in places:
             if length == 1:
-                single |= p.mask
+                single |= p.cells
                 continue
-            single |= p.mask
+            single |= p.cells
             runs.setdefault((p.line_is_row, p.line), set()).add((p.col if p.line_is_row else p.row, length))
     for seg in an.segments:
         if seg.closed and seg.length > 1:
-            r, c = geo.coord(next(bits(seg.mask)))
+            r, c = geo.coord(next(bits(seg.cells)))
             runs.setdefault((bool(seg.horizontal), r if seg.horizontal else c), set()).add(
                 (c if seg.horizontal else r, seg.length))
     return runs, single

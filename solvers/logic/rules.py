@@ -17,7 +17,8 @@ from __future__ import annotations
 from typing import Callable, Iterator, NamedTuple
 
 from game.puzzle import Hint, ship_name
-from solvers.logic.analysis import Analysis, Placement, bits, fleet_text
+from game.ships import Placement
+from solvers.logic.analysis import Analysis, bits, fleet_text
 from solvers.logic.lines import line_fill
 
 
@@ -55,17 +56,19 @@ def hint_shape(an: Analysis) -> Iterator[Finding]:
             elif hint is Hint.MIDDLE:
                 text = (f"The middle piece at {where} cannot lie the other way (border, water or a ship "
                         f"beside it): {_cells_phrase(an, ship, water)}")
+            elif hint is Hint.SHIP:
+                text = f"Every ship that can cover the ship piece at {where} makes {_cells_phrase(an, ship, water)}"
             else:
-                text = (f"The {hint.value} end at {where} continues {_DIRECTION[hint]} and stops on its "
-                        f"other sides: {_cells_phrase(an, ship, water)}")
+                text = (f"The {hint.value} end at {where} continues {_DIRECTION[hint]}, and no other ship may "
+                        f"touch its ship: {_cells_phrase(an, ship, water)}")
             yield Finding("hint-shape", 1, ship, water, 1 << index, lambda t=text: t)
 
 
 def _middle(an: Analysis, index: int) -> tuple[int, int]:
     geo = an.geo
     r, c = geo.coord(index)
-    across = geo._mask_of(geo.puzzle, [(r, c - 1), (r, c + 1)])
-    down = geo._mask_of(geo.puzzle, [(r - 1, c), (r + 1, c)])
+    across = geo.mask_of([(r, c - 1), (r, c + 1)])
+    down = geo.mask_of([(r - 1, c), (r + 1, c)])
     across_open = across.bit_count() == 2 and not across & an.water
     down_open = down.bit_count() == 2 and not down & an.water
     if (across & an.ship or not down_open) and across_open:
@@ -91,13 +94,13 @@ def segment_sides(an: Analysis) -> Iterator[Finding]:
         if seg.length < 2 or not seg.straight:
             continue
         around = 0
-        for i in bits(seg.mask):
+        for i in bits(seg.cells):
             around |= geo.orth[i]
-        water = around & ~seg.mask & ~seg.ends & an.unknown
+        water = around & ~seg.cells & ~seg.ends & an.unknown
         if water:
             way = "across" if seg.horizontal else "down"
-            yield Finding("segment-sides", 1, 0, water, seg.mask,
-                          lambda s=seg, w=water, way=way: f"The ship at {geo.where(s.mask)} runs {way}: the cells "
+            yield Finding("segment-sides", 1, 0, water, seg.cells,
+                          lambda s=seg, w=water, way=way: f"The ship at {geo.where(s.cells)} runs {way}: the cells "
                                                          f"beside it are water")
 
 
@@ -133,8 +136,8 @@ def ship_complete(an: Analysis) -> Iterator[Finding]:
     for seg in an.open_segments:
         water = seg.ends & an.unknown
         if water and seg.length == an.longest_remaining:
-            yield Finding("ship-complete", 1, 0, water, seg.mask,
-                          lambda s=seg: f"The {s.length}-cell ship at {an.geo.where(s.mask)} is as long as the "
+            yield Finding("ship-complete", 1, 0, water, seg.cells,
+                          lambda s=seg: f"The {s.length}-cell ship at {an.geo.where(s.cells)} is as long as the "
                                         f"longest ship still missing ({ship_name(s.length)}): its ends are water")
 
 
@@ -154,17 +157,17 @@ def segment_places(an: Analysis) -> Iterator[Finding]:
             continue
         inside, union = geo.all, 0
         for p in places:
-            inside &= p.mask
-            union |= p.mask
+            inside &= p.cells
+            union |= p.cells
         around = 0
-        for i in bits(seg.mask):
+        for i in bits(seg.cells):
             around |= geo.orth[i]
         ship = inside & an.unknown
         water = around & ~union & an.unknown
         if ship | water:
-            yield Finding("segment-places", 2, ship, water, seg.mask,
+            yield Finding("segment-places", 2, ship, water, seg.cells,
                           lambda s=seg, ps=places, sh=ship, w=water:
-                          f"The ship through {geo.where(s.mask)} can only lie {_place_list(ps)}: "
+                          f"The ship through {geo.where(s.cells)} can only lie {_place_list(ps)}: "
                           f"{_cells_phrase(an, sh, w)}")
 
 
@@ -177,7 +180,7 @@ def fleet_places(an: Analysis) -> Iterator[Finding]:
         if missing == 1:
             inside, near = geo.all, geo.all
             for p in places:
-                inside &= p.mask
+                inside &= p.cells
                 near &= p.halo
             ship, water = inside & an.unknown, near & an.unknown
         elif len(places) == missing and _apart(places):
@@ -198,14 +201,14 @@ def fleet_places(an: Analysis) -> Iterator[Finding]:
 def _union(places: list[Placement]) -> int:
     mask = 0
     for p in places:
-        mask |= p.mask
+        mask |= p.cells
     return mask
 
 
 def _apart(places: list[Placement]) -> bool:
     for k, p in enumerate(places):
         for q in places[k + 1:]:
-            if p.mask & (q.mask | q.halo):
+            if p.cells & (q.cells | q.halo):
                 return False
     return True
 
@@ -214,7 +217,7 @@ def unreachable(an: Analysis) -> Iterator[Finding]:
     cover = 0
     for places in an.valid.values():
         for p in places:
-            cover |= p.mask
+            cover |= p.cells
     water = an.unknown & ~cover
     if not water:
         return

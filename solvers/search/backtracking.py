@@ -58,7 +58,8 @@ from functools import cache
 from typing import Iterator
 
 from game import rules
-from game.puzzle import HINT_CONTINUES, HINT_STOPS, Cell, Grid, Hint, Puzzle
+from game.puzzle import Cell, Grid, Hint, Puzzle
+from game.ships import compatible, geometry_of, hint_reach
 from solvers.common import verified
 from solvers.events import Event, Found, Progress, Reason, Result, SetCell, Status
 
@@ -94,35 +95,19 @@ def events(puzzle: Puzzle, *, trace: bool = True, limit: int = 1,
 
 
 def required_cells(puzzle: Puzzle) -> dict[tuple[int, int], Cell] | None:
-    """The cells the hints decide (the hint cells and what their shapes say), or None if they clash."""
-    required: dict[tuple[int, int], Cell] = {}
-
-    def need(r: int, c: int, value: Cell) -> bool:
-        if not puzzle.inside(r, c):
-            return value == Cell.WATER          # the border is water
-        if required.setdefault((r, c), value) != value:
-            return False
-        return True
-
-    for (r, c), hint in puzzle.hints.items():
-        if not need(r, c, Cell.SHIP if hint.is_ship else Cell.WATER):
-            return None
-        continues = list(HINT_CONTINUES.get(hint, ()))
-        stops = list(HINT_STOPS.get(hint, ()))
-        if hint is Hint.MIDDLE:
-            # On an edge a middle piece can only lie along it.
-            if r in (0, puzzle.rows - 1):
-                continues += [(0, -1), (0, 1)]
-                stops += [(-1, 0), (1, 0)]
-            if c in (0, puzzle.cols - 1):
-                continues += [(-1, 0), (1, 0)]
-                stops += [(0, -1), (0, 1)]
-        for dr, dc in continues:
-            if not need(r + dr, c + dc, Cell.SHIP):
-                return None
-        for dr, dc in stops:
-            if not need(r + dr, c + dc, Cell.WATER):
-                return None
+    """The cells the hints decide: the hint cells, and around each given ship piece what every
+    ship that can show it agrees on (``game.ships.hint_reach``). None if they clash, or if a
+    given piece fits no ship at all."""
+    geo = geometry_of(puzzle)
+    reaches = hint_reach(puzzle, geo, compatible(puzzle, geo))
+    if len(reaches) < sum(hint.is_ship for hint in puzzle.hints.values()):
+        return None
+    required = {cell: Cell.SHIP if hint.is_ship else Cell.WATER for cell, hint in puzzle.hints.items()}
+    for reach in reaches:
+        for mask, value in ((reach.ship, Cell.SHIP), (reach.water, Cell.WATER)):
+            for cell in geo.coords(mask):
+                if required.setdefault(cell, value) != value:
+                    return None
     return required
 
 

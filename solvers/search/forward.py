@@ -66,9 +66,10 @@ from typing import Iterator, Sequence
 
 from game import rules
 from game.puzzle import Cell, Grid, Puzzle, ship_cells_of, ship_name
+from game.ships import bits as bit_indices
 from solvers.common import verified
 from solvers.events import Event, Found, Progress, Reason, Result, SetCell, Status
-from solvers.search.bitboard import Model, State, bit_indices, compile_puzzle
+from solvers.search.bitboard import Model, State, compile_puzzle
 from solvers.search.propagate import Log, propagate, root_state
 
 HEARTBEAT_NODES = 256
@@ -287,7 +288,7 @@ class _Search:
     def _announce(self) -> Iterator[Event]:
         """A Found event for each solution recorded since the last call."""
         while self.announced < len(self.solutions):
-            yield Found(self.model.grid(self.solutions[self.announced]))
+            yield Found(self.model.geo.grid(self.solutions[self.announced]))
             self.announced += 1
 
     def _blame(self, blame: list, decision: int) -> None:
@@ -429,7 +430,7 @@ class _Search:
         if not self.solutions:
             yield Result(Status.NO_SOLUTION, None, stats, (), "no solution")
             return
-        grids: tuple[Grid, ...] = tuple(self.model.grid(ship) for ship in self.solutions)
+        grids: tuple[Grid, ...] = tuple(self.model.geo.grid(ship) for ship in self.solutions)
         if self.trace:
             first = self.solutions[0]
             board = self.model.geo.board

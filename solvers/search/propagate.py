@@ -31,7 +31,8 @@ from __future__ import annotations
 from typing import Iterable
 
 from game.puzzle import Cell, ship_name
-from solvers.search.bitboard import Model, State, bit_indices
+from game.ships import bits as bit_indices
+from solvers.search.bitboard import Model, State
 
 Log = list[tuple[int, Cell, str]]
 

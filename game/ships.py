@@ -1,0 +1,397 @@
+"""Ships on a board: where each ship can lie, and reading the ships off a board.
+
+This is the one placement model: the solvers search over its placements, the judge reads
+ships with it, and the window draws ship pieces from it.
+
+Glossary
+- *bit*: cell ``(r, c)`` is bit ``r * stride + c`` with ``stride = cols + 1``; the padding
+  column keeps a shift by one from wrapping onto the next row. A set of cells is an int.
+- *placement*: a ship of some length at ``(row, col)``, lying across or down: its ``cells``,
+  its ``halo`` (every cell around it, diagonals included: water in any solution that uses
+  it) and its ``ends`` (the cells just past each end; a submarine's four neighbours).
+  Placements are numbered, so a set of them is an int too.
+- *compatible*: a placement that agrees with the given hints: no given water under it, no
+  given ship piece in its halo, and every given piece it covers is the piece it shows
+  there (:meth:`game.puzzle.Hint.fits`). Every ship of every solution is compatible.
+- *segment*: a group of orthogonally connected ship cells on a board; *closed* when it is
+  straight and every cell past its ends is water or border, so it is a whole ship.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
+from typing import Iterator, Sequence
+
+from game.puzzle import Cell, Coord, Grid, Hint, Puzzle, piece
+
+Board = Sequence[Sequence[Cell]]
+
+
+def bits(mask: int) -> Iterator[int]:
+    """Indices of the set bits, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    index: int
+    length: int
+    row: int
+    col: int
+    horizontal: bool               # a submarine counts as lying across
+    cells: int
+    halo: int
+    ends: int
+    line_is_row: bool              # the ship lies along a row (the same as ``horizontal``)
+    line: int                      # the index of that row, or of its column
+
+    def coords(self) -> tuple[Coord, ...]:
+        dr, dc = (0, 1) if self.horizontal else (1, 0)
+        return tuple((self.row + dr * i, self.col + dc * i) for i in range(self.length))
+
+    def piece_at(self, row: int, col: int) -> Hint:
+        """The piece this ship shows at one of its cells."""
+        return piece(self.length, self.horizontal, (col - self.col) + (row - self.row))
+
+    def describe(self) -> str:
+        """Where it lies, 1-based, as the window numbers rows and columns."""
+        if self.length == 1:
+            return f"row {self.row + 1}, column {self.col + 1}"
+        if self.horizontal:
+            return f"row {self.row + 1}, columns {self.col + 1}-{self.col + self.length}"
+        return f"column {self.col + 1}, rows {self.row + 1}-{self.row + self.length}"
+
+
+class Geometry:
+    """Every placement of every ship length on a board of one size, with its bit masks.
+
+    Depends only on the board's size and the fleet's lengths, so it is shared (see
+    :func:`geometry`). The per-cell tables (``covering``, ``surrounding``) are built on first
+    use: the judge and the deduction engine need only the placements.
+    """
+
+    def __init__(self, rows: int, cols: int, lengths: tuple[int, ...]) -> None:
+        self.rows, self.cols, self.lengths = rows, cols, lengths
+        self.stride = stride = cols + 1
+        self.row_masks = tuple(((1 << cols) - 1) << (r * stride) for r in range(rows))
+        column = sum(1 << (r * stride) for r in range(rows))
+        self.col_masks = tuple(column << c for c in range(cols))
+        self.board = sum(self.row_masks)
+        placements: list[Placement] = []
+        length_sets = []
+        self._first: dict[tuple[int, bool], int] = {}     # first index of each (length, across)
+        for length in lengths:
+            first = len(placements)
+            for horizontal in ((True,) if length == 1 else (True, False)):
+                self._first[(length, horizontal)] = len(placements)
+                dr, dc = (0, 1) if horizontal else (1, 0)
+                for r in range(rows - dr * (length - 1)):
+                    for c in range(cols - dc * (length - 1)):
+                        placements.append(self._placement(len(placements), length, r, c, horizontal))
+            length_sets.append(((1 << len(placements)) - 1) ^ ((1 << first) - 1))
+        self.placements: tuple[Placement, ...] = tuple(placements)
+        self.length_sets: tuple[int, ...] = tuple(length_sets)     # per length index: its placements
+        self.length_index = {length: i for i, length in enumerate(lengths)}
+        self.all_placements = (1 << len(placements)) - 1
+        # The placements' fields as flat tuples: the search loops read them millions of times.
+        self.p_cells = tuple(p.cells for p in placements)
+        self.p_halo = tuple(p.halo for p in placements)
+        self.p_length = tuple(p.length for p in placements)
+        self.p_length_index = tuple(self.length_index[p.length] for p in placements)
+
+    def _placement(self, index: int, length: int, r: int, c: int, horizontal: bool) -> Placement:
+        dr, dc = (0, 1) if horizontal else (1, 0)
+        cells = sum(self.bit(r + dr * i, c + dc * i) for i in range(length))
+        halo = (cells | self.orthogonal(cells) | self.diagonal(cells)) & ~cells
+        if length == 1:
+            ends = self.orthogonal(cells)
+        else:
+            ends = self.bit(r - dr, c - dc) | self.bit(r + dr * length, c + dc * length)
+        return Placement(index, length, r, c, horizontal, cells, halo, ends, horizontal, r if horizontal else c)
+
+    # -- cells ------------------------------------------------------------------------------
+    def bit(self, row: int, col: int) -> int:
+        """The cell's bit; 0 outside the board."""
+        return 1 << (row * self.stride + col) if 0 <= row < self.rows and 0 <= col < self.cols else 0
+
+    def index(self, row: int, col: int) -> int:
+        return row * self.stride + col
+
+    def coord(self, index: int) -> Coord:
+        return divmod(index, self.stride)
+
+    def coords(self, mask: int) -> list[Coord]:
+        return [divmod(i, self.stride) for i in bits(mask)]
+
+    def mask_of(self, cells) -> int:
+        """The bits of ``(row, col)`` cells; cells outside the board are left out."""
+        mask = 0
+        for r, c in cells:
+            mask |= self.bit(r, c)
+        return mask
+
+    def orthogonal(self, mask: int) -> int:
+        s = self.stride
+        return ((mask << 1) | (mask >> 1) | (mask << s) | (mask >> s)) & self.board
+
+    def diagonal(self, mask: int) -> int:
+        s = self.stride
+        return ((mask << (s + 1)) | (mask << (s - 1)) | (mask >> (s + 1)) | (mask >> (s - 1))) & self.board
+
+    def component(self, seed: int, within: int) -> int:
+        """The orthogonally connected part of ``within`` that holds ``seed``."""
+        grown = seed
+        while True:
+            wider = (grown | self.orthogonal(grown)) & within
+            if wider == grown:
+                return grown
+            grown = wider
+
+    def masks(self, grid: Board) -> tuple[int, int]:
+        """(ship cells, water cells) of a board."""
+        ship = water = 0
+        for r, row in enumerate(grid):
+            base = r * self.stride
+            for c, value in enumerate(row):
+                if value == Cell.SHIP:
+                    ship |= 1 << (base + c)
+                elif value == Cell.WATER:
+                    water |= 1 << (base + c)
+        return ship, water
+
+    def grid(self, ship: int, water: int | None = None) -> Grid:
+        """The board for masks (``water=None``: every cell that is not ship is water)."""
+        rows = []
+        for r in range(self.rows):
+            row = []
+            for c in range(self.cols):
+                b = 1 << (r * self.stride + c)
+                row.append(Cell.SHIP if ship & b else Cell.WATER if water is None or water & b else Cell.UNKNOWN)
+            rows.append(tuple(row))
+        return tuple(rows)
+
+    # -- placements -------------------------------------------------------------------------
+    def placement(self, length: int, horizontal: bool, row: int, col: int) -> Placement | None:
+        """The placement with these coordinates (None if the fleet has no such length or it
+        does not fit on the board)."""
+        horizontal = horizontal or length == 1
+        first = self._first.get((length, horizontal))
+        width = self.cols - (length - 1 if horizontal else 0)
+        height = self.rows - (0 if horizontal else length - 1)
+        if first is None or not (0 <= row < height and 0 <= col < width):
+            return None
+        return self.placements[first + row * width + col]
+
+    def through(self, row: int, col: int) -> Iterator[Placement]:
+        """Every placement that covers the cell, without the per-cell tables."""
+        for length in self.lengths:
+            for horizontal in ((True,) if length == 1 else (True, False)):
+                for k in range(length):
+                    p = self.placement(length, horizontal, row - (0 if horizontal else k),
+                                       col - (k if horizontal else 0))
+                    if p is not None:
+                        yield p
+
+    @cached_property
+    def covering(self) -> tuple[int, ...]:
+        """Per cell bit: the set of placements whose cells hold it."""
+        table = [0] * (self.rows * self.stride)
+        for p in self.placements:
+            for i in bits(p.cells):
+                table[i] |= 1 << p.index
+        return tuple(table)
+
+    @cached_property
+    def surrounding(self) -> tuple[int, ...]:
+        """Per cell bit: the set of placements whose halo holds it."""
+        table = [0] * (self.rows * self.stride)
+        for p in self.placements:
+            for i in bits(p.halo):
+                table[i] |= 1 << p.index
+        return tuple(table)
+
+    @cached_property
+    def row_lines(self) -> tuple[int, ...]:
+        """Per row: the placements of two or more cells lying along it."""
+        return self._lines(True, self.rows)
+
+    @cached_property
+    def col_lines(self) -> tuple[int, ...]:
+        """Per column: the placements of two or more cells lying along it."""
+        return self._lines(False, self.cols)
+
+    def _lines(self, across: bool, count: int) -> tuple[int, ...]:
+        table = [0] * count
+        for p in self.placements:
+            if p.length >= 2 and p.horizontal == across:
+                table[p.line] |= 1 << p.index
+        return tuple(table)
+
+    def set_of(self, placements) -> int:
+        """The placement set (an int) of some placements."""
+        found = 0
+        for p in placements:
+            found |= 1 << p.index
+        return found
+
+    def members(self, placement_set: int) -> Iterator[Placement]:
+        placements = self.placements
+        return (placements[i] for i in bits(placement_set))
+
+
+@lru_cache(maxsize=32)
+def geometry(rows: int, cols: int, lengths: tuple[int, ...]) -> Geometry:
+    return Geometry(rows, cols, lengths)
+
+
+def geometry_of(puzzle: Puzzle) -> Geometry:
+    return geometry(puzzle.rows, puzzle.cols, tuple(length for length, _ in puzzle.fleet))
+
+
+def fits_hints(puzzle: Puzzle, geo: Geometry, p: Placement) -> bool:
+    """Whether the placement agrees with the given hints (see the glossary)."""
+    for (r, c), hint in puzzle.hints.items():
+        b = geo.bit(r, c)
+        if p.cells & b:
+            if not hint.fits(p.length, p.horizontal, (r - p.row) + (c - p.col)):
+                return False
+        elif p.halo & b and hint.is_ship:
+            return False
+    return True
+
+
+def compatible(puzzle: Puzzle, geo: Geometry | None = None) -> int:
+    """The set of placements that agree with the puzzle's hints."""
+    geo = geo or geometry_of(puzzle)
+    alive = geo.all_placements
+    for (r, c), hint in puzzle.hints.items():
+        if hint is Hint.WATER:
+            for p in geo.through(r, c):
+                alive &= ~(1 << p.index)
+            continue
+        for p in geo.through(r, c):
+            if not hint.fits(p.length, p.horizontal, (r - p.row) + (c - p.col)):
+                alive &= ~(1 << p.index)
+        for nr in (r - 1, r, r + 1):                   # a ship beside a given piece would touch it
+            for nc in (c - 1, c, c + 1):
+                if (nr, nc) != (r, c):
+                    for p in geo.through(nr, nc):
+                        if not p.cells & geo.bit(r, c):
+                            alive &= ~(1 << p.index)
+    return alive
+
+
+@dataclass(frozen=True)
+class HintReach:
+    """What one given ship piece says about its neighbourhood, whatever ship it belongs to:
+    the cells every compatible placement through it covers, and those all their halos hold."""
+
+    cell: Coord
+    hint: Hint
+    ship: int
+    water: int
+
+
+def hint_reach(puzzle: Puzzle, geo: Geometry, alive: int) -> list[HintReach]:
+    """For each given ship piece, the cells its compatible placements (within ``alive``)
+    all agree on. With no compatible placement, the piece says nothing here: the search and
+    the judge find that out themselves."""
+    found = []
+    for (r, c), hint in puzzle.hints.items():
+        if not hint.is_ship:
+            continue
+        ship = water = geo.board
+        through = [p for p in geo.through(r, c) if alive >> p.index & 1]
+        for p in through:
+            ship &= p.cells
+            water &= p.halo
+        if through:
+            found.append(HintReach((r, c), hint, ship & ~geo.bit(r, c), water))
+    return found
+
+
+# -- reading ships off a board -------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Segment:
+    """Connected ship cells (see the glossary). ``horizontal`` is None for a single cell."""
+
+    cells: int
+    length: int
+    straight: bool
+    horizontal: bool | None
+    ends: int
+    closed: bool
+
+    def placement(self, geo: Geometry) -> Placement | None:
+        """The ship this closed segment is, as a placement (None if its length is not in the fleet)."""
+        if not self.straight:
+            return None
+        row, col = geo.coord((self.cells & -self.cells).bit_length() - 1)
+        return geo.placement(self.length, bool(self.horizontal), row, col)
+
+
+def segments(geo: Geometry, ship: int, water: int) -> list[Segment]:
+    """The board's segments, in reading order of their first cell. ``water`` decides which
+    are closed (pass every non-ship cell to read a finished board)."""
+    found = []
+    rest = ship
+    while rest:
+        group = geo.component(rest & -rest, ship)
+        rest &= ~group
+        cells = geo.coords(group)
+        rows = {r for r, _ in cells}
+        cols = {c for _, c in cells}
+        length = len(cells)
+        straight = len(rows) == 1 or len(cols) == 1
+        horizontal = None if length == 1 else len(rows) == 1
+        if length == 1:
+            ends = geo.orthogonal(group)
+        elif not straight:
+            ends = 0
+        elif horizontal:
+            (r,) = rows
+            ends = geo.bit(r, min(cols) - 1) | geo.bit(r, max(cols) + 1)
+        else:
+            (c,) = cols
+            ends = geo.bit(min(rows) - 1, c) | geo.bit(max(rows) + 1, c)
+        found.append(Segment(group, length, straight, horizontal, ends, straight and not ends & ~water))
+    return found
+
+
+def piece_on_board(grid: Board, row: int, col: int, given: Hint | None = None) -> Hint | None:
+    """The piece a ship cell shows as far as the board tells (the window draws it; on a
+    solved board it is the hint the cell would give): a ``given`` piece keeps its shape;
+    otherwise an end where the ship provably stops on one side and goes on at the other, a
+    middle where it goes on both ways, a submarine when water or the border is all round.
+    None while nothing is known of its shape (or the cell is part of a bend)."""
+    if given is not None and given not in (Hint.SHIP, Hint.WATER):
+        return given
+    rows, cols = len(grid), len(grid[0])
+
+    def ship(r: int, c: int) -> bool:
+        return 0 <= r < rows and 0 <= c < cols and grid[r][c] == Cell.SHIP
+
+    def sealed(r: int, c: int) -> bool:
+        return not (0 <= r < rows and 0 <= c < cols) or grid[r][c] == Cell.WATER
+
+    up, down, left, right = ship(row - 1, col), ship(row + 1, col), ship(row, col - 1), ship(row, col + 1)
+    if (up or down) and (left or right):
+        return None
+    if up and down or left and right:
+        return Hint.MIDDLE
+    if down:
+        return Hint.TOP if sealed(row - 1, col) else Hint.MIDDLE
+    if up:
+        return Hint.BOTTOM if sealed(row + 1, col) else Hint.MIDDLE
+    if right:
+        return Hint.LEFT if sealed(row, col - 1) else Hint.MIDDLE
+    if left:
+        return Hint.RIGHT if sealed(row, col + 1) else Hint.MIDDLE
+    if all(sealed(r, c) for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1))):
+        return Hint.SUB
+    return None
