@@ -6,6 +6,7 @@
     python main.py check PATH...        validate levels and count their solutions (0, 1, 2+)
     python main.py generate ...         make a new level with a unique solution
     python main.py bench PATH...        solve, verify and time a set of levels
+    python main.py print PATH... -o F   printable sheets (PDF, or PNG pages), with solutions if asked
 
 Exit status: 0 all levels loaded and decided; 1 something timed out or failed; 2 usage or
 level errors. This file parses arguments and prints; the work is in game/ and solvers/.
@@ -21,7 +22,7 @@ import sys
 
 from solvers.engine.registry import NAMES as SOLVER_CHOICES
 
-COMMANDS = ("play", "solve", "check", "generate", "bench")
+COMMANDS = ("play", "solve", "check", "generate", "bench", "print")
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
 
@@ -81,12 +82,23 @@ def _add_generate(sub) -> None:
     gen.add_argument("--pack", metavar="FOLDER", help="build the whole shipped level pack into FOLDER")
 
 
+def _add_print(sub) -> None:
+    sheet = sub.add_parser("print", help="lay levels out on A4 pages as a PDF or PNG pages")
+    sheet.add_argument("paths", nargs="+", metavar="PATH", help=".bs files, folders or corpus .jsonl")
+    sheet.add_argument("-o", "--output", required=True, metavar="FILE", help="FILE.pdf, or FILE.png (one per page)")
+    sheet.add_argument("--per-page", type=int, default=1, choices=(1, 2, 4, 6, 9), metavar="N",
+                       help="puzzles per page: 1, 2, 4, 6 or 9 (default 1)")
+    sheet.add_argument("--solutions", action="store_true", help="add the solutions on the last pages")
+    sheet.add_argument("--timeout", type=float, default=30.0, metavar="SECONDS",
+                       help="per level, to prove the solution unique (with --solutions)")
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="main.py", description=__doc__.split("\n\n")[0],
                                   formatter_class=argparse.RawDescriptionHelpFormatter,
                                   epilog="Run 'main.py COMMAND --help' for a command's options.")
     sub = top.add_subparsers(dest="command", metavar="COMMAND")
-    for add in (_add_play, _add_solve, _add_check, _add_generate, _add_bench):
+    for add in (_add_play, _add_solve, _add_check, _add_generate, _add_bench, _add_print):
         add(sub)
     return top
 
@@ -236,13 +248,47 @@ def cmd_generate(args) -> int:
     return EXIT_OK
 
 
+def cmd_print(args) -> int:
+    from pathlib import Path
+
+    from solvers.engine.batch import expand
+    from solvers.engine.verdict import Kind, decide
+    from window import sheets
+
+    output = Path(args.output)
+    if output.suffix.lower() not in (".pdf", ".png"):
+        print(f"print: {args.output}: the output must end in .pdf or .png", file=sys.stderr)
+        return EXIT_USAGE
+    puzzles, solutions = [], []
+    for ref in expand(args.paths):
+        if ref.puzzle is None:
+            print(ref.error, file=sys.stderr)
+            return EXIT_USAGE
+        title = sheets.title_of(ref.puzzle, Path(ref.label).stem)
+        puzzles.append(sheets.Item(ref.puzzle, title))
+        if args.solutions:
+            verdict = decide(ref.puzzle, timeout=args.timeout)
+            if verdict.kind is not Kind.UNIQUE:
+                print(f"{ref.label}: has no single solution to print ({verdict.kind.value})", file=sys.stderr)
+                return EXIT_USAGE
+            solutions.append(sheets.Item(ref.puzzle, f"Solution: {title}", verdict.solution))
+    try:
+        written = sheets.write(puzzles + solutions, output, args.per_page)
+    except OSError as error:
+        print(f"print: {args.output}: cannot be written ({error.strerror or error})", file=sys.stderr)
+        return EXIT_USAGE
+    print(f"wrote {', '.join(str(p) for p in written)}: {len(puzzles)} puzzles"
+          + (" and their solutions" if solutions else ""))
+    return EXIT_OK
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if not argv or (argv[0] not in COMMANDS and not argv[0].startswith("-")):
         argv = ["play", *argv]
     args = parser().parse_args(argv)
     handler = {"play": cmd_play, "solve": cmd_solve, "check": cmd_check,
-               "generate": cmd_generate, "bench": cmd_bench}[args.command or "play"]
+               "generate": cmd_generate, "bench": cmd_bench, "print": cmd_print}[args.command or "play"]
     try:
         return handler(args)
     except KeyboardInterrupt:
