@@ -65,6 +65,9 @@ def _add_bench(sub) -> None:
     bench.add_argument("--runner", action="store_true",
                        help="measure the thread runner instead: stop latency and memory over a million events")
     bench.add_argument("--generate", metavar="RxC", help="measure the generator instead, e.g. 10x10")
+    bench.add_argument("--hints", action="store_true",
+                       help="measure hints instead: play each level from the start by hints alone")
+    bench.add_argument("--json", action="store_true", help="with --hints: JSON lines")
     bench.add_argument("--count", type=int, default=10, help="levels to generate (with --generate)")
     bench.add_argument("--difficulty", choices=("easy", "medium", "hard", "expert"), help="with --generate")
     bench.add_argument("--fleet", help="with --generate: ship length -> count as JSON")
@@ -195,6 +198,8 @@ def cmd_bench(args) -> int:
         print("bench: give at least one PATH (or --runner)", file=sys.stderr)
         return EXIT_USAGE
     refs = list(batch.expand(args.paths))
+    if args.hints:
+        return _bench_hints(refs, args.json)
     records = []
     bar = batch.ProgressBar(len(refs), f"bench {args.solver}")
     for ref in refs:
@@ -210,6 +215,30 @@ def cmd_bench(args) -> int:
     statuses = ", ".join(f"{s} {n}" for s, n in batch.status_counts(records).items())
     print(f"statuses: {statuses}\nrows written to {path}")
     return EXIT_OK if summary["solved"] == summary["levels"] else EXIT_FAILED
+
+
+def _bench_hints(refs, as_json: bool) -> int:
+    from solvers.engine import hints
+
+    bad = [ref for ref in refs if ref.puzzle is None]
+    for ref in bad:
+        print(ref.error, file=sys.stderr)
+    runs = list(hints.bench((ref.label, ref.puzzle) for ref in refs if ref.puzzle is not None))
+    summary = hints.summary(runs)
+    worst = sorted(runs, key=lambda run: -max(run.seconds, default=0.0))
+    if as_json:
+        for run in runs:
+            print(json.dumps(run.record()))
+        print(json.dumps({"summary": True, **summary}))
+    else:
+        for run in worst[:10]:
+            record = run.record()
+            print(f"{run.label}: {record['hints']} hints, slowest {record['max_ms']} ms, "
+                  f"{record['without_reason']} without a reason" + (f", {run.error}" if run.error else ""))
+        print(", ".join(f"{key} {value}" for key, value in summary.items()))
+    if bad:
+        return EXIT_USAGE
+    return EXIT_OK if summary["unfinished"] == 0 else EXIT_FAILED
 
 
 def _write_csv(path: str, records: list[dict]) -> None:
