@@ -137,8 +137,9 @@ def _add_hints(base: Puzzle, ships: frozenset[Coord], level: int, rng: random.Ra
         grid = tuple(tuple(row) for row in board)
 
 
-def _remove_hints(puzzle: Puzzle, level: int, rng: random.Random, deadline: float | None,
-                  cancelled: Callable[[], bool]) -> Puzzle:
+def remove_hints(puzzle: Puzzle, level: int, rng: random.Random, deadline: float | None,
+                 cancelled: Callable[[], bool]) -> Puzzle:
+    """Remove hints in ``rng``'s order while the puzzle stays solvable at ``level`` (4: unique)."""
     order = list(puzzle.hints)
     rng.shuffle(order)
     for cell in order:
@@ -186,7 +187,7 @@ def generate(rows: int, cols: int, fleet: Mapping[int, int] | Fleet | None = Non
         level = target if target is not None else 4
         puzzle = _add_hints(base, ships, level, rng, cancelled)
         if target is not None or minimal:
-            puzzle = _remove_hints(puzzle, level, rng, deadline, cancelled)
+            puzzle = remove_hints(puzzle, level, rng, deadline, cancelled)
         measured = grade(puzzle)
         miss = abs(GRADE_LEVEL[measured] - (target or GRADE_LEVEL[measured]))
         if best is None or miss < best[0]:
