@@ -1,8 +1,19 @@
 """The level editor's model: design and transcribe drafts, their problems, undo, and the
 authoring answers (verdict, the most cutting hint, minimize)."""
 
-from game.editor import Editor, Mode, blank, cycle_hint, from_puzzle, paint, set_ships, set_tally, switch_mode, \
-    toggle_given, with_puzzle_hints
+from game.editor import (
+    Editor,
+    Mode,
+    blank,
+    cycle_hint,
+    from_puzzle,
+    paint,
+    set_ships,
+    set_tally,
+    switch_mode,
+    toggle_given,
+    with_puzzle_hints,
+)
 from game.puzzle import Cell, Hint, grid_from_strings
 from solvers.authoring import editing
 from solvers.engine.verdict import Kind
