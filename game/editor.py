@@ -165,6 +165,20 @@ def from_puzzle(puzzle: Puzzle, solution: Grid | None = None) -> Draft:
     return Draft(puzzle.rows, puzzle.cols, Mode.DESIGN, layout, frozenset(puzzle.hints), **common)
 
 
+def resize(draft: Draft, rows: int, cols: int) -> Draft:
+    """The draft on a board of another size (within the limits): what fits is kept."""
+    rows, cols = max(1, min(MAX_SIDE, rows)), max(1, min(MAX_SIDE, cols))
+
+    def fit(line: tuple, n: int, fill) -> tuple:
+        return tuple(line[:n]) + (fill,) * max(0, n - len(line))
+
+    layout = tuple(fit(draft.layout[r] if r < draft.rows else (), cols, Cell.WATER) for r in range(rows))
+    inside = lambda cell: cell[0] < rows and cell[1] < cols  # noqa: E731
+    return replace(draft, rows=rows, cols=cols, layout=layout, given=frozenset(filter(inside, draft.given)),
+                   typed_hints={k: v for k, v in draft.typed_hints.items() if inside(k)},
+                   typed_rows=fit(draft.typed_rows, rows, 0), typed_cols=fit(draft.typed_cols, cols, 0))
+
+
 def paint(draft: Draft, cell: Coord, ship: bool) -> Draft:
     """Design: make a cell of the layout ship or water (a given cell keeps being given)."""
     r, c = cell

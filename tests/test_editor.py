@@ -8,6 +8,7 @@ from game.editor import (
     cycle_hint,
     from_puzzle,
     paint,
+    resize,
     set_ships,
     set_tally,
     switch_mode,
@@ -71,6 +72,14 @@ def test_transcribe_typed_clues_and_their_problems():
     assert too_big.puzzle() is None
     crowded = set_ships(draft, 10, 3)
     assert any("cannot fit" in p.text or "longer than the board" in p.text for p in crowded.problems())
+
+
+def test_resizing_keeps_what_fits():
+    draft = toggle_given(designed(), (5, 0))
+    small = resize(draft, 4, 6)
+    assert small.rows == 4 and small.layout == draft.layout[:4] and small.given == frozenset()
+    assert resize(small, 6, 6).layout[4:] == ((Cell.WATER,) * 6,) * 2
+    assert resize(draft, 1000, 0).rows == 60 and resize(draft, 1000, 0).cols == 1
 
 
 def test_undo_and_redo_cover_every_edit_and_skip_no_ops():

@@ -20,6 +20,7 @@ from game import levels
 from window import fonts
 from window import settings as settings_module
 from window.scenes.browser import BrowserScene
+from window.scenes.editor import EditorScene
 from window.scenes.files import FileScene
 from window.scenes.new_level import NewLevelScene
 from window.scenes.play import PlayScene
@@ -116,7 +117,15 @@ class App:
         self.overlay = NewLevelScene(self)
         self.dirty = True
 
+    def open_editor(self, blank: bool = False) -> None:
+        """The level editor, on the current level (or a blank board)."""
+        puzzle = None if blank or self.play is None else self.play.puzzle
+        self.overlay = EditorScene(self, puzzle)
+        self.dirty = True
+
     def close_overlay(self) -> None:
+        if self.overlay is not None and hasattr(self.overlay, "close"):
+            self.overlay.close()
         self.full_redraw = True
         self.overlay = None
         self.dirty = True
@@ -152,6 +161,8 @@ class App:
             self.full_redraw = True
         elif self.overlay is not None:
             self.overlay.handle(event)
+        elif event.type == pygame.KEYDOWN and event.key == pygame.K_e and not event.mod & pygame.KMOD_CTRL:
+            self.open_editor(blank=bool(event.mod & pygame.KMOD_SHIFT))
         elif self.play is not None:
             self.play.handle(event)
         if event.type not in (pygame.NOEVENT, pygame.MOUSEMOTION) or self.overlay is not None or (
