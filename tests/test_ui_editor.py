@@ -102,3 +102,11 @@ def test_transcribe_shows_a_bad_tally_and_never_raises(app):
     click(app, scene.fleet_buttons[(4, 1)].rect.center)
     assert scene.draft.typed_fleet == ((4, 1),)
     assert scene.draft.layout[0][0] == Cell.WATER
+
+
+def test_ctrl_p_exports_the_level_as_a_printable_page(app):
+    press(app, pygame.K_p, pygame.KMOD_CTRL)
+    path = app.play.message.rsplit(" ", 1)[-1]
+    assert app.play.message.startswith("Printable sheet saved to")
+    with open(path, "rb") as page:
+        assert page.read(8) == b"\x89PNG\r\n\x1a\n"

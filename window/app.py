@@ -25,7 +25,7 @@ from window.scenes.files import FileScene
 from window.scenes.new_level import NewLevelScene
 from window.scenes.play import PlayScene
 from window.solver_panel import SOLVER_LABELS, speed_index
-from window.storage import Storage
+from window.storage import Storage, generated_dir
 from window.theme import PALETTES, THEMES, make_theme
 
 REPO = Path(__file__).resolve().parents[1]
@@ -123,6 +123,23 @@ class App:
         self.overlay = EditorScene(self, puzzle)
         self.dirty = True
 
+    def export_sheet(self) -> Path | None:
+        """Ctrl+P: the current level as a printable PNG page in the per-user folder."""
+        if self.play is None:
+            return None
+        from window import sheets
+
+        puzzle = self.play.puzzle
+        path = generated_dir() / f"{self.play.path.stem if self.play.path else 'level'}-sheet.png"
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            (written,) = sheets.write([sheets.Item(puzzle, sheets.title_of(puzzle, path.stem))], path, per_page=1)
+        except OSError as error:
+            self.notify(f"Could not export the sheet: {error.strerror or error}")
+            return None
+        self.notify(f"Printable sheet saved to {written}")
+        return written
+
     def close_overlay(self) -> None:
         if self.overlay is not None and hasattr(self.overlay, "close"):
             self.overlay.close()
@@ -163,6 +180,8 @@ class App:
             self.overlay.handle(event)
         elif event.type == pygame.KEYDOWN and event.key == pygame.K_e and not event.mod & pygame.KMOD_CTRL:
             self.open_editor(blank=bool(event.mod & pygame.KMOD_SHIFT))
+        elif event.type == pygame.KEYDOWN and event.key == pygame.K_p and event.mod & pygame.KMOD_CTRL:
+            self.export_sheet()
         elif self.play is not None:
             self.play.handle(event)
         if event.type not in (pygame.NOEVENT, pygame.MOUSEMOTION) or self.overlay is not None or (
