@@ -344,7 +344,7 @@ def cmd_convert(args) -> int:
                   f"{', ...' if len(ids) > 10 else ''})", file=sys.stderr)
             return EXIT_USAGE
         puzzles, ids = [puzzles[ids.index(args.board)]], [args.board]
-    folder = len(puzzles) > 1
+    folder = len(puzzles) > 1 or args.output.endswith(("/", os.sep)) or os.path.isdir(args.output)
     target = args.target_format or ("bs" if folder or args.output == "-" else formats.format_for(args.output))
     if target is None:
         print(f"convert: cannot tell the format to write from {args.output!r}; give --to "

@@ -254,6 +254,8 @@ def test_convert_a_file_of_several_boards(tmp_path, capsys):
     (tmp_path / "rubin.txt").write_text(CSPLIB)
     assert main.main(["convert", str(tmp_path / "rubin.txt"), str(tmp_path / "out")]) == 0
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["7.bs", "8.bs"]
+    assert main.main(["convert", str(tmp_path / "rubin.txt"), str(tmp_path / "one") + "/", "--board", "7"]) == 0
+    assert [p.name for p in (tmp_path / "one").iterdir()] == ["7.bs"]
     assert main.main(["convert", str(tmp_path / "rubin.txt"), "-", "--board", "8", "--to", "dzn"]) == 0
     assert "height = 6;" in capsys.readouterr().out
     assert main.main(["convert", str(tmp_path / "rubin.txt"), "-", "--board", "9"]) == 2
