@@ -273,3 +273,26 @@ def test_convert_errors_are_one_line_and_exit_2(tmp_path, capsys):
     assert main.main(["convert", str(tmp_path / "b.txt"), str(tmp_path / "x.png")]) == 2
     assert "give --to" in capsys.readouterr().err
     assert not (tmp_path / "x.bs").exists()
+
+
+# --------------------------------------------------------------------------- real files
+
+
+def _corpus_puzzles(corpus_dir, name: str) -> dict:
+    return {ident: puzzle for ident, puzzle in levels.iter_corpus(corpus_dir / name)
+            if not isinstance(puzzle, levels.LevelError)}
+
+
+def test_the_published_csplib_and_minizinc_samples_read_as_the_corpus_has_them(corpus_dir):
+    """The raw files beside the corpus, read by these readers, give the corpus's puzzles (the
+    corpus was converted independently of this code)."""
+    rubin = _corpus_puzzles(corpus_dir, "csplib_prob014_rubin.jsonl")
+    boards = formats.read(corpus_dir / "raw" / "csplib-rubin-sample.txt")
+    assert len(boards) == 3
+    for board in boards:
+        expected = rubin[f"rubin-{board.name.split()[-1]}"]
+        assert board.replace(name=None) == expected.replace(name=None, source=None)
+        assert board.solution == expected.solution
+    minizinc = _corpus_puzzles(corpus_dir, "csplib_prob014_minizinc.jsonl")["minizinc-sb_12_12_5_0"]
+    assert formats.load_any(corpus_dir / "raw" / "sb_12_12_5_0.dzn") == minizinc.replace(
+        name=None, source=None, solution=None)
