@@ -7,6 +7,7 @@
     python main.py generate ...         make a new level with a unique solution
     python main.py bench PATH...        solve, verify and time a set of levels
     python main.py print PATH... -o F   printable sheets (PDF, or PNG pages), with solutions if asked
+    python main.py convert IN OUT       convert a level between .bs and the formats in circulation
 
 Exit status: 0 all levels loaded and decided; 1 something timed out or failed; 2 usage or
 level errors. This file parses arguments and prints; the work is in game/ and solvers/.
@@ -22,7 +23,7 @@ import sys
 
 from solvers.engine.registry import NAMES as SOLVER_CHOICES
 
-COMMANDS = ("play", "solve", "check", "generate", "bench", "print")
+COMMANDS = ("play", "solve", "check", "generate", "bench", "print", "convert")
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
 
@@ -101,7 +102,7 @@ def parser() -> argparse.ArgumentParser:
                                   formatter_class=argparse.RawDescriptionHelpFormatter,
                                   epilog="Run 'main.py COMMAND --help' for a command's options.")
     sub = top.add_subparsers(dest="command", metavar="COMMAND")
-    for add in (_add_play, _add_solve, _add_check, _add_generate, _add_bench, _add_print):
+    for add in (_add_play, _add_solve, _add_check, _add_generate, _add_bench, _add_print, _add_convert):
         add(sub)
     return top
 
@@ -311,13 +312,77 @@ def cmd_print(args) -> int:
     return EXIT_OK
 
 
+def _add_convert(sub) -> None:
+    from game.formats import FORMATS, WRITABLE
+
+    convert = sub.add_parser("convert", help="convert a level between .bs and the formats in circulation",
+                             description="Read a level in any known format (recognised from its content) and "
+                                         "write it in another (chosen by OUT's suffix: .bs, .txt for the "
+                                         "assignment text, .dzn). OUT '-' prints it. A file of several boards "
+                                         "(CSPLib) gives a folder OUT with one file per board, or --board picks one.")
+    convert.add_argument("input", metavar="IN")
+    convert.add_argument("output", metavar="OUT")
+    convert.add_argument("--from", dest="source_format", choices=FORMATS, help="read IN as this format")
+    convert.add_argument("--to", dest="target_format", choices=WRITABLE, help="write this format")
+    convert.add_argument("--board", metavar="ID", help="the board to take from a file of several")
+
+
+def cmd_convert(args) -> int:
+    from pathlib import Path
+
+    from game import formats, levels
+
+    try:
+        puzzles = formats.read(args.input, args.source_format)
+    except levels.LevelError as error:
+        print(error, file=sys.stderr)
+        return EXIT_USAGE
+    ids = formats.board_ids(puzzles)
+    if args.board is not None:
+        if args.board not in ids:
+            print(f"{args.input}: no board {args.board!r} (boards: {', '.join(ids[:10])}"
+                  f"{', ...' if len(ids) > 10 else ''})", file=sys.stderr)
+            return EXIT_USAGE
+        puzzles, ids = [puzzles[ids.index(args.board)]], [args.board]
+    folder = len(puzzles) > 1 or args.output.endswith(("/", os.sep)) or os.path.isdir(args.output)
+    target = args.target_format or ("bs" if folder or args.output == "-" else formats.format_for(args.output))
+    if target is None:
+        print(f"convert: cannot tell the format to write from {args.output!r}; give --to "
+              f"({', '.join(formats.WRITABLE)})", file=sys.stderr)
+        return EXIT_USAGE
+    if folder and args.output == "-":
+        print(f"{args.input}: holds {len(puzzles)} boards; give a folder as OUT or pick one with --board",
+              file=sys.stderr)
+        return EXIT_USAGE
+    suffix = {"bs": ".bs", "assignment": ".txt", "bimaru": ".txt", "dzn": ".dzn"}[target]
+    out = Path(args.output)
+    try:
+        texts = [(out / f"{ident}{suffix}" if folder else out, formats.dumps(puzzle, target))
+                 for ident, puzzle in zip(ids, puzzles)]
+    except levels.LevelError as error:
+        print(f"{args.output}: cannot be written as {error.source}: {error.reason}", file=sys.stderr)
+        return EXIT_USAGE
+    if args.output == "-":
+        sys.stdout.write(texts[0][1])
+        return EXIT_OK
+    try:
+        for path, text in texts:
+            levels.atomic_write_text(path, text)
+    except OSError as error:
+        print(f"{args.output}: cannot be written ({error.strerror or error})", file=sys.stderr)
+        return EXIT_USAGE
+    print(f"wrote {len(texts)} levels under {out}" if folder else f"wrote {out}")
+    return EXIT_OK
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if not argv or (argv[0] not in COMMANDS and not argv[0].startswith("-")):
         argv = ["play", *argv]
     args = parser().parse_args(argv)
     handler = {"play": cmd_play, "solve": cmd_solve, "check": cmd_check,
-               "generate": cmd_generate, "bench": cmd_bench, "print": cmd_print}[args.command or "play"]
+               "generate": cmd_generate, "bench": cmd_bench, "print": cmd_print,
+               "convert": cmd_convert}[args.command or "play"]
     try:
         return handler(args)
     except KeyboardInterrupt:
