@@ -110,3 +110,12 @@ def test_ctrl_p_exports_the_level_as_a_printable_page(app):
     assert app.play.message.startswith("Printable sheet saved to")
     with open(path, "rb") as page:
         assert page.read(8) == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_window_opens_a_level_in_a_published_text_format(app, tmp_path):
+    from game import formats
+
+    path = tmp_path / "assignment.txt"
+    path.write_text(formats.write_assignment(app.play.puzzle))
+    assert app.open_level(path)
+    assert app.play.path == path and app.play.puzzle.row_tallies == formats.read(path)[0].row_tallies

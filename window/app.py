@@ -16,7 +16,7 @@ from typing import Union
 
 import pygame
 
-from game import levels
+from game import formats, levels
 from window import fonts
 from window import settings as settings_module
 from window.scenes.browser import BrowserScene
@@ -75,7 +75,7 @@ class App:
         """Open a level file; on failure the current game stays and the error is shown."""
         path = Path(path)
         try:
-            puzzle = levels.load(path)
+            puzzle = formats.load_any(path)
         except (levels.LevelError, OSError, UnicodeDecodeError) as error:
             message = str(error) if isinstance(error, levels.LevelError) else f"{path}: cannot read ({error})"
             if self.play is not None:
