@@ -24,11 +24,11 @@ from game import levels
 from game.editor import Draft, Editor, Mode
 from game.limits import MAX_SHIP_LENGTH, MAX_SIDE
 from game.puzzle import Cell, Coord, Puzzle, piece
-from game.ships import piece_on_board
 from solvers.engine.runner import SolverRun
 from window import fonts
-from window.board_view import draw_piece, joins, water_tile
+from window.board_view import draw_piece
 from window.host import Host
+from window.mini_board import draw_mini_board
 from window.storage import generated_dir
 from window.widgets import Button, layout_row
 
@@ -394,28 +394,19 @@ class EditorScene:
         bad = frozenset().union(*(p.cells for p in problems)) if problems else frozenset()
         redundant = frozenset(self.assessment.redundant) if self.assessment is not None and \
             self.assessed == draft.puzzle() else frozenset()
-        design = draft.mode is Mode.DESIGN
-        for r in range(draft.rows):
-            for c in range(draft.cols):
-                rect = self.cell_rect(r, c)
-                given = hints.get((r, c))
-                ship = draft.layout[r][c] == Cell.SHIP if design else (given is not None and given.is_ship)
-                if not ship and (given is not None or design):
-                    surface.blit(water_tile(self.cell, theme.water if given is not None else theme.unknown,
-                                            theme.water_glyph, given is not None) if given is not None
-                                 else _plain(self.cell, theme.unknown), rect)
-                else:
-                    pygame.draw.rect(surface, theme.unknown, rect)
-                if ship:
-                    colour = theme.hint_ship if given is not None else theme.ship
-                    shape = piece_on_board(draft.layout, r, c, given) if design else given
-                    sides = joins(draft.layout, r, c) if design else frozenset()
-                    draw_piece(surface, rect, shape, colour, sides)
-                if (r, c) in redundant:
-                    pygame.draw.rect(surface, theme.guess, rect.inflate(-4, -4), 2)
-                if (r, c) in bad:
-                    pygame.draw.rect(surface, theme.error, rect, 3)
-                pygame.draw.rect(surface, theme.grid_line, rect, 1)
+        if draft.mode is Mode.DESIGN:          # the painted fleet; water shows where it is given
+            shown = tuple(tuple(v if v == Cell.SHIP or (r, c) in hints else Cell.UNKNOWN
+                                for c, v in enumerate(row)) for r, row in enumerate(draft.layout))
+        else:                                  # only what is typed
+            shown = tuple(tuple(Cell.UNKNOWN if (r, c) not in hints else
+                                Cell.SHIP if hints[(r, c)].is_ship else Cell.WATER
+                                for c in range(draft.cols)) for r in range(draft.rows))
+        shapes = draft.layout if draft.mode is Mode.DESIGN else None
+        draw_mini_board(surface, theme, self.origin, self.cell, shown, hints, shapes=shapes)
+        for cells, colour, width in ((redundant, theme.guess, 2), (bad, theme.error, 3)):
+            for r, c in cells:
+                inset = 4 if colour == theme.guess else 0
+                pygame.draw.rect(surface, colour, self.cell_rect(r, c).inflate(-inset, -inset), width)
         size = max(12, min(26, self.cell * 2 // 3))
         for axis, tallies in (("row", draft.row_tallies), ("col", draft.col_tallies)):
             for i, tally in enumerate(tallies):
@@ -483,8 +474,3 @@ class EditorScene:
             fonts.blit_text(surface, fonts.fit_text(line, 17, width), 17, colour if i == 0 else theme.text,
                             topleft=(x, y + i * 22))
 
-
-def _plain(size: int, colour) -> pygame.Surface:
-    tile = pygame.Surface((size, size))
-    tile.fill(colour)
-    return tile
