@@ -12,7 +12,7 @@ import sys
 import time
 from collections import deque
 from pathlib import Path
-from typing import Union
+from typing import Sequence, Union
 
 import pygame
 
@@ -24,6 +24,7 @@ from window.scenes.editor import EditorScene
 from window.scenes.files import FileScene
 from window.scenes.new_level import NewLevelScene
 from window.scenes.play import PlayScene
+from window.scenes.race import RaceScene
 from window.solver_panel import SOLVER_LABELS, speed_index
 from window.storage import Storage, generated_dir
 from window.theme import PALETTES, THEMES, make_theme
@@ -123,6 +124,12 @@ class App:
         self.overlay = EditorScene(self, puzzle)
         self.dirty = True
 
+    def open_race(self, solvers: Sequence[str] | None = None) -> None:
+        """The race on the current level: solvers side by side."""
+        if self.play is not None:
+            self.overlay = RaceScene(self, self.play.puzzle, self.play.title, solvers)
+            self.dirty = True
+
     def export_sheet(self) -> Path | None:
         """Ctrl+P: the current level as a printable PNG page in the per-user folder."""
         if self.play is None:
@@ -182,6 +189,8 @@ class App:
             self.open_editor(blank=bool(event.mod & pygame.KMOD_SHIFT))
         elif event.type == pygame.KEYDOWN and event.key == pygame.K_p and event.mod & pygame.KMOD_CTRL:
             self.export_sheet()
+        elif event.type == pygame.KEYDOWN and event.key == pygame.K_v and not event.mod & pygame.KMOD_CTRL:
+            self.open_race()
         elif self.play is not None:
             self.play.handle(event)
         if event.type not in (pygame.NOEVENT, pygame.MOUSEMOTION) or self.overlay is not None or (
