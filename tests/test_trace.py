@@ -131,7 +131,8 @@ def replayed_elsewhere(lines):
     (lambda lines: lines + [lines[1]], "last", "follows the result"),
     (lambda lines: ['{"size": 6}'] + lines[1:], 1, "not a trace"),
     (lambda lines: [lines[0].replace('"version":1', '"version":9')] + lines[1:], 1, "newer"),
-    (lambda lines: [lines[0], lines[1].replace('"row":', '"row":1234567890123')] + lines[2:], 2, "digits"),
+    (lambda lines: lines[:-1] + [lines[-1].replace('"nodes":', '"nodes":1234567890123')], "last", "digits"),
+    (lambda lines: [lines[0], lines[1].replace('"row":', '"row":1' + '0' * 5000)] + lines[2:], 2, "JSON"),
     (lambda lines: [lines[0], lines[1].replace('"state":"', '"state":"x')] + lines[2:], 2, "state"),
     (lambda lines: [lines[0], lines[1].replace('"row":', '"row":9')] + lines[2:], 2, "outside"),
     (lambda lines: [lines[0], lines[1][:-1] + ',"extra":1}'] + lines[2:], 2, "unknown key"),
@@ -181,3 +182,33 @@ def test_solve_trace_takes_one_level(capsys, tmp_path):
     code = main.main(["solve", str(LEVEL), str(HARDER), "--trace", str(tmp_path / "t.jsonl")])
     assert code == 2 and "one run" in capsys.readouterr().err
     assert not (tmp_path / "t.jsonl").exists()
+
+
+def test_a_very_long_trace_keeps_a_bounded_number_of_checkpoints(long_run, monkeypatch):
+    out, _ = long_run
+    monkeypatch.setattr(trace, "CHECKPOINT_EVERY", 16)
+    monkeypatch.setattr(trace, "MAX_CHECKPOINTS", 8)
+    run = trace.read_trace(out)
+    assert len(run._checkpoints) <= 8 + 1
+    for n in (0, 15, 16, 17, run.events // 3, run.events):
+        expected, _ = rebuild(out, upto=n)
+        assert list(grid_to_strings(trace.board_at(run, n))) == expected
+
+
+def test_numbers_json_cannot_hold_are_written_as_null():
+    import io
+
+    from solvers.events import Generation, Progress
+
+    buffer = io.StringIO()
+    writer = trace.TraceWriter(buffer, levels.load(LEVEL), "genetic", {}, 0)
+    writer.event(Generation(1, float("inf"), float("nan"), ()))
+    writer.event(Progress({"best_fitness": float("inf")}))
+    writer.flush()
+
+    def refuse(name):
+        raise ValueError(name)
+
+    generation, progress = (json.loads(line, parse_constant=refuse) for line in buffer.getvalue().splitlines()[1:])
+    assert generation["stats"]["best"] is None and generation["stats"]["mean"] is None
+    assert progress["stats"]["best_fitness"] is None
