@@ -212,3 +212,25 @@ def test_numbers_json_cannot_hold_are_written_as_null():
     generation, progress = (json.loads(line, parse_constant=refuse) for line in buffer.getvalue().splitlines()[1:])
     assert generation["stats"]["best"] is None and generation["stats"]["mean"] is None
     assert progress["stats"]["best_fitness"] is None
+
+
+def test_a_solver_that_breaks_ends_its_trace_with_an_error(tmp_path, monkeypatch):
+    from solvers.engine import registry
+
+    def broken(puzzle, **_):
+        yield from ()
+        raise RuntimeError("boom")
+
+    spec = registry.SOLVERS["forward"]
+    monkeypatch.setattr(type(spec), "function", property(lambda self: broken))
+    out = tmp_path / "run.jsonl"
+    result = trace.record_run(levels.load(LEVEL), "forward", out)
+    run = trace.read_trace(out)
+    assert result.status.value == run.verdict == "error" and "boom" in run.message
+    assert run.events == 1 and json.loads(out.read_text().splitlines()[1])["kind"] == "failure"
+
+
+def test_solve_trace_into_a_missing_folder_is_one_line_and_exit_2(capsys, tmp_path):
+    assert main.main(["solve", str(LEVEL), "--trace", str(tmp_path / "no" / "t.jsonl")]) == 2
+    err = capsys.readouterr().err
+    assert "cannot be written" in err and err.count("\n") == 1

@@ -162,7 +162,12 @@ def record_run(puzzle: Puzzle, solver: str, path: Union[str, os.PathLike], *, se
             writer = TraceWriter(handle, puzzle, solver, chosen, seed, limit)
             started = time.perf_counter()
             stream = spec.events(puzzle, trace=True, seed=seed, limit=limit, options=chosen)
-            result = run_to_result(recorded(stream, writer), timeout=timeout)
+            try:
+                result = run_to_result(recorded(stream, writer), timeout=timeout)
+            except Exception as error:  # noqa: BLE001 - a solver bug is recorded as the run's end
+                message = f"solver failed: {type(error).__name__}: {error}"
+                writer.event(Failure(message))
+                result = Result(Status.ERROR, None, {}, (), message)
             stats = dict(result.stats)
             stats.setdefault("seconds", round(time.perf_counter() - started, 6))
             result = judge(puzzle, Result(result.status, result.grid, stats, result.solutions, result.message))
