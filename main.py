@@ -8,6 +8,8 @@
     python main.py bench PATH...        solve, verify and time a set of levels
     python main.py print PATH... -o F   printable sheets (PDF, or PNG pages), with solutions if asked
     python main.py convert IN OUT       convert a level between .bs and the formats in circulation
+    python main.py race LEVEL           run several solvers on one level and rank them
+    python main.py replay TRACE.jsonl   show the board at any event of a saved run
 
 Exit status: 0 all levels loaded and decided; 1 something timed out or failed; 2 usage or
 level errors. This file parses arguments and prints; the work is in game/ and solvers/.
@@ -23,7 +25,7 @@ import sys
 
 from solvers.engine.registry import NAMES as SOLVER_CHOICES
 
-COMMANDS = ("play", "solve", "check", "generate", "bench", "print", "convert")
+COMMANDS = ("play", "solve", "check", "generate", "bench", "print", "convert", "race", "replay")
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
 
@@ -45,6 +47,7 @@ def _add_solve(sub) -> None:
     solve.add_argument("--seed", type=int, default=0, help="random seed (genetic)")
     solve.add_argument("--timeout", type=float, default=60.0, metavar="SECONDS", help="per level (default 60)")
     solve.add_argument("--json", action="store_true", help="one JSON object per level")
+    solve.add_argument("--trace", metavar="FILE.jsonl", help="save the run (one level) as a trace")
 
 
 def _add_check(sub) -> None:
@@ -97,12 +100,31 @@ def _add_print(sub) -> None:
                        help="per level, to prove the solution unique (with --solutions)")
 
 
+def _add_race(sub) -> None:
+    race = sub.add_parser("race", help="run several solvers on one level, one after another, and rank them")
+    race.add_argument("level", metavar="LEVEL")
+    race.add_argument("--solvers", metavar="A,B,...",
+                      help="solvers to race (default: every solver that can run on the level)")
+    race.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS", help="per solver (default 10)")
+    race.add_argument("--seed", type=int, default=0, help="random seed (genetic)")
+    race.add_argument("--json", action="store_true", help="one JSON object per solver, ranked")
+    race.add_argument("--csv", metavar="FILE", help="also write the ranked table to this CSV file")
+
+
+def _add_replay(sub) -> None:
+    replay = sub.add_parser("replay", help="the board at any event of a saved trace")
+    replay.add_argument("trace", metavar="TRACE.jsonl")
+    replay.add_argument("--at", type=int, metavar="N", help="event number (default: the last)")
+    replay.add_argument("--print", action="store_true", help="print the board as text (no window)")
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="main.py", description=__doc__.split("\n\n")[0],
                                   formatter_class=argparse.RawDescriptionHelpFormatter,
                                   epilog="Run 'main.py COMMAND --help' for a command's options.")
     sub = top.add_subparsers(dest="command", metavar="COMMAND")
-    for add in (_add_play, _add_solve, _add_check, _add_generate, _add_bench, _add_print, _add_convert):
+    for add in (_add_play, _add_solve, _add_check, _add_generate, _add_bench, _add_print, _add_convert,
+                _add_race, _add_replay):
         add(sub)
     return top
 
@@ -126,6 +148,8 @@ def _exit_code(records: list[dict], decided: tuple[str, ...]) -> int:
 def cmd_solve(args) -> int:
     from solvers.engine import batch
 
+    if args.trace:
+        return cmd_solve_trace(args)
     records = []
     for ref in batch.expand(args.paths):
         record = batch.solve_record(ref, args.solver, args.timeout, args.seed)
@@ -136,6 +160,29 @@ def cmd_solve(args) -> int:
         else:
             print(_solve_text(ref, record), flush=True)
     return _exit_code(records, ("solved", "no_solution", "stuck"))
+
+
+def cmd_solve_trace(args) -> int:
+    """``solve LEVEL --trace FILE``: one run, recorded; printed as ``solve`` prints it."""
+    from game.levels import LevelError
+    from solvers.engine import batch, trace
+
+    refs = list(batch.expand(args.paths))
+    if len(refs) != 1:
+        print(f"solve: --trace records one run; {len(refs)} levels were given", file=sys.stderr)
+        return EXIT_USAGE
+    ref = refs[0]
+    if ref.puzzle is None:
+        print(ref.error, file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        result = trace.record_run(ref.puzzle, args.solver, args.trace, seed=args.seed, timeout=args.timeout)
+    except (OSError, LevelError) as error:
+        print(f"{args.trace}: cannot be written ({getattr(error, 'strerror', None) or error})", file=sys.stderr)
+        return EXIT_USAGE
+    record = batch.result_record(ref, args.solver, result)
+    print(json.dumps(record) if args.json else _solve_text(ref, record), flush=True)
+    return _exit_code([record], ("solved", "no_solution", "stuck"))
 
 
 def _solve_text(ref, record: dict) -> str:
@@ -251,6 +298,56 @@ def _write_csv(path: str, records: list[dict]) -> None:
             writer.writerow([r["level"], r["solver"], r["status"], int(bool(r.get("verified"))),
                              stats.get("seconds", ""), stats.get("nodes", ""), stats.get("backtracks", ""),
                              r.get("error", "")])
+
+
+def cmd_race(args) -> int:
+    from game import levels
+    from solvers.engine import race
+
+    try:
+        puzzle = levels.load(args.level)
+        names = race.choose(puzzle, args.solvers.split(",") if args.solvers else None)
+    except (levels.LevelError, ValueError) as error:
+        print(f"race: {error}" if not isinstance(error, levels.LevelError) else str(error), file=sys.stderr)
+        return EXIT_USAGE
+    records = race.race(puzzle, names, timeout=args.timeout, seed=args.seed)
+    if args.csv:
+        try:
+            race.write_csv(args.csv, records)
+        except OSError as error:
+            print(f"{args.csv}: cannot be written ({error.strerror or error})", file=sys.stderr)
+            return EXIT_USAGE
+    if args.json:
+        for record in records:
+            print(json.dumps(record), flush=True)
+    else:
+        print(race.text(puzzle, records), flush=True)
+    return EXIT_OK if all(r["verdict"] in ("solved", "no_solution", "stuck") for r in records) else EXIT_FAILED
+
+
+def cmd_replay(args) -> int:
+    from game.levels import LevelError
+    from solvers.engine import batch, trace
+
+    if not args.print:
+        print("replay: the window replay is not available yet; add --print for the board as text",
+              file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        run = trace.read_trace(args.trace)
+        at = run.events if args.at is None else args.at
+        if not 0 <= at <= run.events:
+            print(f"replay: --at {at} is outside 0..{run.events} (the events of {args.trace})", file=sys.stderr)
+            return EXIT_USAGE
+        board = trace.board_at(run, at)
+    except LevelError as error:
+        print(error, file=sys.stderr)
+        return EXIT_USAGE
+    from game.puzzle import grid_to_strings
+
+    print(f"{args.trace}: event {at} of {run.events} ({run.solver}, {run.verdict.replace('_', ' ')})")
+    print(batch.board_text(run.puzzle, list(grid_to_strings(board))))
+    return EXIT_OK
 
 
 def cmd_generate(args) -> int:
@@ -382,7 +479,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     handler = {"play": cmd_play, "solve": cmd_solve, "check": cmd_check,
                "generate": cmd_generate, "bench": cmd_bench, "print": cmd_print,
-               "convert": cmd_convert}[args.command or "play"]
+               "convert": cmd_convert, "race": cmd_race, "replay": cmd_replay}[args.command or "play"]
     try:
         return handler(args)
     except KeyboardInterrupt:

@@ -91,6 +91,12 @@ def solve_record(ref: LevelRef, solver: str, timeout: float | None, seed: int) -
     except Exception as error:  # noqa: BLE001 - one broken level must not end a batch
         record.update(status="error", solution=None, stats={}, error=f"{type(error).__name__}: {error}")
         return record
+    return result_record(ref, solver, result)
+
+
+def result_record(ref: LevelRef, solver: str, result: Result) -> dict:
+    """The record of one judged run (see ``judge``) of ``solver`` on ``ref``'s level."""
+    record: dict = {"level": ref.label, "solver": solver}
     status = result.status.value
     record["status"] = status
     record["solution"] = list(grid_to_strings(result.grid)) if status == "solved" else None
