@@ -10,7 +10,7 @@ import pygame  # noqa: E402
 
 from game import rules  # noqa: E402
 from tests.test_ui_play import click, press  # noqa: E402
-from window.scenes.race import RaceScene, ranked  # noqa: E402
+from window.scenes.race import RaceScene  # noqa: E402
 
 
 def run_to_end(app, scene, seconds=30.0):
@@ -27,11 +27,11 @@ def test_v_opens_a_race_and_every_lane_finishes_verified(app):
     click(app, scene.toggles["genetic"].rect.center)         # three lanes
     assert "genetic" not in scene.chosen
     click(app, scene.start_button.rect.center)
-    assert len(scene.lanes) == 3 and scene.running
+    assert len(scene.lanes) == 3          # at "instant" a small level may be done already
     run_to_end(app, scene)
     records = scene.records()
     assert [r["rank"] for r in records] == [1, 2, 3]
-    assert all(r["verified"] and r["verdict"] == "solved" for r in records)
+    assert all(r["solution"] and r["verdict"] == "solved" for r in records)
     for lane in scene.lanes:
         assert rules.judge(app.play.puzzle, lane.grid()).solved
     assert [r["time_s"] for r in records] == sorted(r["time_s"] for r in records)
@@ -57,11 +57,8 @@ def test_at_an_animation_speed_lanes_move_at_the_same_pace(app):
     assert all(lane.finished for lane in scene.lanes)
 
 
-def test_one_solver_is_not_a_race_and_the_ranking_puts_verified_first(app):
+def test_one_solver_is_not_a_race(app):
     app.open_race(["forward"])
     scene = app.overlay
     scene.start()
     assert not scene.lanes and "two to four" in scene.status
-    records = [{"solver": "a", "verdict": "gave_up", "verified": False, "time_s": 0.1, "moves": 5},
-               {"solver": "b", "verdict": "solved", "verified": True, "time_s": 2.0, "moves": 9}]
-    assert [r["solver"] for r in ranked(records)] == ["b", "a"]

@@ -8,14 +8,13 @@ on wall time. When every lane has finished, a table ranks them; it can be saved 
 
 from __future__ import annotations
 
-import csv
 from pathlib import Path
 from typing import Sequence
 
 import pygame
 
-from game.puzzle import Cell, Coord, Puzzle
-from solvers.engine import registry
+from game.puzzle import Cell, Coord, Puzzle, grid_to_strings
+from solvers.engine import race, registry
 from solvers.events import Reason, Status
 from window import fonts
 from window.host import Host
@@ -27,33 +26,20 @@ from window.widgets import Button, StepSlider, layout_row
 SPEEDS = (1, 5, 20, 100, 500, 0)
 SPEED_LABELS = ("1/s", "5/s", "20/s", "100/s", "500/s", "instant")
 FRAME_WORK = 0.012                  # seconds of solver events per frame, shared by the lanes
-FIELDS = ("rank", "solver", "verdict", "verified", "time_s", "nodes", "backtracks", "guesses",
-          "generations", "moves")
 
 
 def lane_record(watch: SolverWatch) -> dict:
-    """One lane's row in the results table (and the CSV)."""
+    """One lane's record, in the fields of a headless race (``solvers.engine.race``)."""
     stats = watch.stats
     status = watch.result.status.value if watch.result is not None else ("error" if watch.failure else "stopped")
-    return {"solver": watch.name, "verdict": status, "verified": watch.solved,
-            "time_s": round(watch.elapsed, 3), "nodes": int(stats.get("nodes", 0)),
-            "backtracks": int(stats.get("backtracks", 0)), "guesses": int(stats.get("guesses", 0)),
+    if status == Status.SOLVED.value and not watch.solved:
+        status = Status.ERROR.value                 # the judge rejects the claim
+    return {"solver": watch.name, "verdict": status, "time_s": round(watch.elapsed, 3),
+            "nodes": int(stats.get("nodes", 0)), "backtracks": int(stats.get("backtracks", 0)),
+            "guesses": int(stats.get("guesses", 0)),
             "generations": int(stats.get("generations", watch.generation.number if watch.generation else 0)),
-            "moves": watch.moves}
-
-
-def ranked(records: Sequence[dict]) -> list[dict]:
-    """Verified solutions first, then the other answers, each by time, then moves."""
-    order = sorted(records, key=lambda r: (not r["verified"], r["verdict"] != Status.NO_SOLUTION.value,
-                                           r["time_s"], r["moves"]))
-    return [{"rank": k, **record} for k, record in enumerate(order, start=1)]
-
-
-def write_csv(path: Path, records: Sequence[dict]) -> None:
-    with open(path, "w", newline="", encoding="utf-8") as out:
-        writer = csv.DictWriter(out, fieldnames=FIELDS)
-        writer.writeheader()
-        writer.writerows(records)
+            "moves": watch.moves,
+            "solution": list(grid_to_strings(watch.grid())) if watch.solved else None}
 
 
 class RaceScene:
@@ -61,8 +47,7 @@ class RaceScene:
         self.app = app
         self.puzzle = puzzle
         self.title = title
-        usable = [name for name, spec in registry.SOLVERS.items() if self._can_run(spec)]
-        self.chosen: list[str] = list(chosen or usable)[:4]
+        self.chosen: list[str] = list(chosen or race.choose(puzzle))[:4]
         self.lanes: list[SolverWatch] = []
         self.status = ""
         self.toggles = {name: Button(registry.SOLVERS[name].label, lambda n=name: self.toggle(n))
@@ -73,10 +58,6 @@ class RaceScene:
         self.close_button = Button("Close", self.close_scene)
         self.speed = StepSlider(SPEEDS, SPEED_LABELS, len(SPEEDS) - 1, self._set_speed)
         self.relayout(app.window_size)
-
-    def _can_run(self, spec) -> bool:
-        unknown_tallies = None in self.puzzle.row_tallies or None in self.puzzle.col_tallies
-        return spec.unknown_tallies or not unknown_tallies
 
     # ----- control -------------------------------------------------------------------------
 
@@ -134,7 +115,7 @@ class RaceScene:
     close = stop                        # the app calls close() when the overlay goes away
 
     def records(self) -> list[dict]:
-        return ranked([lane_record(lane) for lane in self.lanes])
+        return race.rank([lane_record(lane) for lane in self.lanes])
 
     def save_csv(self) -> Path | None:
         if not self.finished:
@@ -143,7 +124,7 @@ class RaceScene:
         path = generated_dir() / f"race-{self.title}.csv"
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            write_csv(path, self.records())
+            race.write_csv(path, self.records())
         except OSError as error:
             self.status = f"Could not save: {error.strerror or error}"
             return None
@@ -198,7 +179,7 @@ class RaceScene:
                         bold=True, topleft=(20, 14))
         for name, button in self.toggles.items():
             button.active = name in self.chosen
-            button.enabled = not self.running and self._can_run(registry.SOLVERS[name])
+            button.enabled = not self.running and race.runnable(registry.SOLVERS[name], self.puzzle)
         self.start_button.enabled = not self.running
         self.stop_button.enabled = self.running
         self.save_button.enabled = self.finished
@@ -260,10 +241,10 @@ class RaceScene:
         if len(points) < 2:
             return
         top = max(max(best, mean) for _, best, mean in points) or 1.0
-        last = points[-1][0] or 1
+        first, span = points[0][0], max(1, points[-1][0] - points[0][0])
 
         def at(n, value):
-            return (area.x + area.width * n / last, area.bottom - area.height * value / top)
+            return (area.x + area.width * (n - first) / span, area.bottom - area.height * value / top)
 
         for index, colour in ((2, theme.plot_mean), (1, theme.plot_best)):
             pygame.draw.lines(surface, colour, False, [at(p[0], p[index]) for p in points], 2)
@@ -284,8 +265,8 @@ class RaceScene:
             for i, name in enumerate(columns):
                 value = record[name]
                 text = f"{value:.2f}" if name == "time_s" else f"{value:,}" if isinstance(value, int) else str(value)
-                if name == "verdict" and record["verified"]:
-                    text += " (verified)"
+                if name == "verdict" and record["solution"] is not None:
+                    text += " (judged)"
                 fonts.blit_text(surface, text, 15, theme.text, topleft=(box.x + 10 + i * step, box.y + 6 + 24 * row))
         if self.status:
             fonts.blit_text(surface, self.status, 15, theme.text, bottomleft=(box.x, box.y - 4))
