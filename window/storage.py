@@ -160,6 +160,8 @@ def read_json(path: Path) -> Any:
     :class:`Damaged` when it cannot be used (too big, not a file, not UTF-8, not JSON...)."""
     try:
         info = os.stat(path)
+    except NotADirectoryError:
+        raise FileNotFoundError(path) from None
     except FileNotFoundError:
         raise
     except OSError as error:
