@@ -158,6 +158,19 @@ def test_damaged_solved_entries_are_dropped_and_the_good_kept(tmp_path):
     assert storage.take_messages() == []
 
 
+def test_solved_list_is_not_rewritten_when_it_cannot_be_kept_aside(tmp_path, monkeypatch):
+    def refuse(*args):
+        raise PermissionError(13, "Permission denied", str(args[1]))
+
+    storage = Storage(tmp_path)
+    original = '{"good": {"seconds": 1, "name": "", "when": ""}, "bad": 5}'
+    storage.solved_path.write_text(original)
+    monkeypatch.setattr("window.storage.shutil.copyfile", refuse)
+    assert set(storage.solved()) == {"good"}
+    assert storage.solved_path.read_text() == original
+    assert "could not be moved aside" in storage.take_messages()[0]
+
+
 def test_mark_solved_over_a_damaged_time_does_not_raise(tmp_path):
     storage = Storage(tmp_path)
     storage.solved_path.write_text('{"abc": {"seconds": "slow", "name": "", "when": ""}}')

@@ -290,15 +290,16 @@ class Storage:
         messages, self._messages = self._messages, []
         return messages
 
-    def _move_aside(self, path: Path, problem: str, copy: bool = False) -> None:
+    def _move_aside(self, path: Path, problem: str, copy: bool = False) -> bool:
         """Keep a damaged file beside the good ones (renamed, or copied when it is rewritten)."""
         target = aside_path(path)
         try:
             (shutil.copyfile if copy else os.replace)(path, target)
         except OSError as error:
             self.tell(f"{path}: {problem}; it could not be moved aside ({_reason(error)}) and is ignored")
-            return
+            return False
         self.tell(f"{path}: {problem}; kept as {target.name}")
+        return True
 
     def _saved(self, ok_or_error: OSError | None) -> bool:
         if ok_or_error is None:
@@ -359,12 +360,12 @@ class Storage:
         good = {key: entry for key, entry in data.items() if check_solved_entry(key, entry)}
         if len(good) != len(data):
             bad = len(data) - len(good)
-            self._move_aside(path, f"{bad} damaged record{'s' if bad > 1 else ''} of solved levels dropped",
-                             copy=True)
-            try:
-                write_atomic(path, json.dumps(good, indent=1, sort_keys=True))
-            except OSError as error:
-                self._saved(error)
+            if self._move_aside(path, f"{bad} damaged record{'s' if bad > 1 else ''} of solved levels dropped",
+                                copy=True):
+                try:
+                    write_atomic(path, json.dumps(good, indent=1, sort_keys=True))
+                except OSError as error:
+                    self._saved(error)
         return good
 
     def is_solved(self, key: str) -> bool:
