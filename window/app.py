@@ -32,10 +32,24 @@ from window.theme import PALETTES, THEMES, make_theme
 REPO = Path(__file__).resolve().parents[1]
 LEVELS_DIR = REPO / "levels"
 DEFAULT_LEVEL = LEVELS_DIR / "tutorial" / "first.bs"
+DEFAULT_WINDOW = (1200, 820)
 IDLE_WAIT_MS = 250               # wake up a few times a second to tick the clock display
 SCRIPTED_RUN_LIMIT = 300.0       # seconds: a scripted run that never ends gives up
 FRAME_WORK_BUDGET = 0.008        # seconds of solver events applied per frame at most
 FRAME_TARGET = 0.013             # seconds of work per frame we aim for (60 fps leaves 16.7 ms)
+
+
+def caption(text: str) -> str:
+    """A window title the system can show: characters UTF-8 cannot encode become "?"."""
+    return text.encode("utf-8", errors="replace").decode("utf-8")[:200]
+
+
+def fit_to_display(size: tuple[int, int]) -> tuple[int, int]:
+    """``size`` made no larger than the desktop, or than the default size on a smaller one
+    (a huge setting would otherwise allocate gigabytes)."""
+    desktops = pygame.display.get_desktop_sizes() or [DEFAULT_WINDOW]
+    return (min(size[0], max(desktops[0][0], DEFAULT_WINDOW[0])),
+            min(size[1], max(desktops[0][1], DEFAULT_WINDOW[1])))
 
 
 class App:
@@ -45,7 +59,9 @@ class App:
         ui = self.settings.get("ui", {})
         pygame.display.init()      # not pygame.init(): no sound device is needed or wanted
         pygame.font.init()
-        size = tuple(window or ui.get("window", (1200, 820)))
+        for problem in problems:
+            print(problem, file=sys.stderr)
+        size = tuple(window) if window else fit_to_display(tuple(ui.get("window", DEFAULT_WINDOW)))
         self.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
         pygame.display.set_caption("Battleship Solitaire")
         self.theme = make_theme(str(ui.get("theme", "light")), str(ui.get("palette", "standard")))
@@ -88,11 +104,13 @@ class App:
         if self.play is not None:
             self.play.close()
         self.play = PlayScene(self, puzzle, path)
-        if self.startup_message:
-            self.play.notify(self.startup_message)
+        told = [self.startup_message] if self.startup_message else []
+        told += self.storage.take_messages()     # the level's saved play, if damaged, was set aside
+        if told:
+            self.play.notify("; ".join(told))
             self.startup_message = ""
         self.last_folder = path.resolve().parent
-        pygame.display.set_caption(f"Battleship Solitaire - {self.play.title}")
+        pygame.display.set_caption(caption(f"Battleship Solitaire - {self.play.title}"))
         # Long-lived objects (modules, fonts, the level) leave the collector's view: a full
         # collection during a fast solver run would otherwise stall one frame by ~40 ms.
         gc.freeze()
@@ -207,6 +225,9 @@ class App:
 
     def frame(self, dt: float) -> None:
         """One pass: events already fetched by the caller are handled; update, draw if needed."""
+        told = self.storage.take_messages()    # a damaged file set aside, a save that failed
+        if told:
+            self.notify("; ".join(told))
         if self.play is not None and self.play.update(dt):
             self.dirty = True
         if self.overlay is not None and self.overlay.update(dt):

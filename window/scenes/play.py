@@ -51,7 +51,7 @@ class PlayScene(CoachActions):
         self.puzzle = puzzle
         self.path = path
         self.key = level_key(puzzle)
-        saved = app.storage.load_progress(self.key)
+        saved = app.storage.load_progress(self.key, puzzle)
         self.session = Session.from_dict(puzzle, saved) if saved else Session(puzzle)
         self.was_solved = self.session.solved
         self.saved_version = self.session.version
