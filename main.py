@@ -116,6 +116,7 @@ def _add_replay(sub) -> None:
     replay.add_argument("trace", metavar="TRACE.jsonl")
     replay.add_argument("--at", type=int, metavar="N", help="event number (default: the last)")
     replay.add_argument("--print", action="store_true", help="print the board as text (no window)")
+    replay.add_argument("--screenshot", metavar="PNG", help="save the window at event N to this file and exit")
 
 
 def parser() -> argparse.ArgumentParser:
@@ -330,9 +331,9 @@ def cmd_replay(args) -> int:
     from solvers.engine import batch, trace
 
     if not args.print:
-        print("replay: the window replay is not available yet; add --print for the board as text",
-              file=sys.stderr)
-        return EXIT_USAGE
+        from window.app import replay
+
+        return replay(args.trace, args.at, args.screenshot)
     try:
         run = trace.read_trace(args.trace)
         at = run.events if args.at is None else args.at

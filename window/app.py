@@ -25,6 +25,7 @@ from window.scenes.files import FileScene
 from window.scenes.new_level import NewLevelScene
 from window.scenes.play import PlayScene
 from window.scenes.race import RaceScene
+from window.scenes.replay import ReplayScene
 from window.solver_panel import SOLVER_LABELS, speed_index
 from window.storage import Storage, generated_dir
 from window.theme import PALETTES, THEMES, make_theme
@@ -148,6 +149,19 @@ class App:
             self.overlay = RaceScene(self, self.play.puzzle, self.play.title, solvers)
             self.dirty = True
 
+    def open_replay(self, path: Union[str, Path]) -> bool:
+        """A saved trace with its timeline; a damaged one is refused with its one-line error."""
+        from solvers.engine import trace
+
+        try:
+            run = trace.read_trace(path)
+        except levels.LevelError as error:
+            self.notify(f"Could not open the trace: {error}")
+            return False
+        self.overlay = ReplayScene(self, run)
+        self.dirty = True
+        return True
+
     def export_sheet(self) -> Path | None:
         """Ctrl+P: the current level as a printable PNG page in the per-user folder."""
         if self.play is None:
@@ -166,6 +180,8 @@ class App:
         return written
 
     def close_overlay(self) -> None:
+        if self.play is None:                  # a replay opened on its own: closing it ends the app
+            self.running = False
         if self.overlay is not None and hasattr(self.overlay, "close"):
             self.overlay.close()
         self.full_redraw = True
@@ -396,6 +412,28 @@ def main(level: str | None = None, solver: str | None = None, autorun: bool = Fa
     if script is not None and not autorun and solver:
         app.play.solver.choose(solver)
     return app.run(script)
+
+
+def replay(path: str, at: int | None = None, screenshot: str | None = None) -> int:
+    """Open the window on a saved trace's timeline (at event ``at``; default the last).
+    With ``screenshot``, save the window there and exit. 2 when the trace is refused."""
+    app = App()
+    if not app.open_replay(path):
+        print(app.startup_message)
+        app.shutdown()
+        return 2
+    scene = app.overlay
+    if at is not None:
+        if not 0 <= at <= scene.run.events:
+            print(f"{path}: --at {at} is outside 0..{scene.run.events}")
+            app.shutdown()
+            return 2
+        scene.goto(at)
+    if screenshot:
+        app.screenshot(screenshot)
+        app.shutdown()
+        return 0
+    return app.run()
 
 
 if __name__ == "__main__":  # pragma: no cover - `python main.py play` is the real entry point
