@@ -16,6 +16,7 @@ import json
 import math
 import os
 import re
+import reprlib
 import stat
 import tempfile
 from pathlib import Path
@@ -57,9 +58,14 @@ def _is_unicode(text: str) -> bool:
     return True
 
 
+_SHORT_REPR = reprlib.Repr()
+_SHORT_REPR.maxlevel, _SHORT_REPR.maxstring, _SHORT_REPR.maxother = 3, 36, 36
+
+
 def _show(value: Any, width: int = 40) -> str:
-    """``repr(value)`` cut to ``width`` characters, so a message stays one short line."""
-    text = repr(value)
+    """A short ``repr`` of value (never built whole), cut to ``width`` characters, so a
+    message stays one short line however large the value."""
+    text = _SHORT_REPR.repr(value)
     return text if len(text) <= width else text[:width - 3] + "..."
 
 
