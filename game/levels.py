@@ -161,6 +161,8 @@ def open_regular(path: Union[str, os.PathLike]) -> BinaryIO:
         if Path(path).is_dir():
             raise LevelError(path, "is a folder, not a level file") from None
         raise LevelError(path, f"cannot be read ({error.strerror or error})") from None
+    except ValueError as error:  # a name the system cannot take (a NUL byte)
+        raise LevelError(repr(str(path)), f"cannot be read ({error})") from None
     try:
         mode = os.fstat(fd).st_mode
         if stat.S_ISDIR(mode):

@@ -276,6 +276,11 @@ def test_a_link_to_a_device_is_refused(tmp_path):
         list(levels.iter_corpus(corpus))
 
 
+def test_a_name_the_system_cannot_take_is_a_level_error():
+    with pytest.raises(LevelError, match="cannot be read"):
+        levels.load("bad\0name.bs")
+
+
 def test_a_file_is_read_with_a_bounded_read(tmp_path):
     path = tmp_path / "big.bs"
     path.write_bytes(b" " * 11)
