@@ -6,7 +6,8 @@ one solution, several or none is for the solvers (``main.py check``).
 
 Every problem is a :class:`LevelError` whose message names the file and what is wrong,
 e.g. ``levels/x.bs: row_numbers has 9 entries, board has 10 rows``. Loading never
-half-loads: a level is returned whole or not at all.
+half-loads: a level is returned whole or not at all. Everything read is held to the
+limits in :mod:`game.limits` (board size, file size, nesting, digits, fleet, ship length).
 """
 
 from __future__ import annotations
@@ -65,7 +66,10 @@ _SHORT_REPR.maxlevel, _SHORT_REPR.maxstring, _SHORT_REPR.maxother = 3, 36, 36
 def _show(value: Any, width: int = 40) -> str:
     """A short ``repr`` of value (never built whole), cut to ``width`` characters, so a
     message stays one short line however large the value."""
-    text = _SHORT_REPR.repr(value)
+    try:
+        text = _SHORT_REPR.repr(value)
+    except ValueError:  # an int beyond Python's int-string limit (from a caller, not JSON)
+        text = f"a {value.bit_length():,}-bit number" if isinstance(value, int) else type(value).__name__
     return text if len(text) <= width else text[:width - 3] + "..."
 
 
@@ -256,7 +260,7 @@ def _read_shape(data: Mapping[str, Any], source: str) -> tuple[int, int]:
             if not _is_int(value):
                 raise LevelError(source, f"{key} must be a whole number, not {_show(value)}")
             if not 1 <= value <= MAX_SIDE:
-                raise LevelError(source, f"{key} is {value}; it must be between 1 and {MAX_SIDE}")
+                raise LevelError(source, f"{key} is {_show(value)}; it must be between 1 and {MAX_SIDE}")
             dims[key] = value
     size = dims.get("size")
     rows, cols = dims.get("rows", size), dims.get("cols", size)
@@ -302,7 +306,7 @@ def read_fleet(value: Any, source: str) -> Fleet:
         counts[length] = count
     ships = sum(counts.values())
     if ships > MAX_FLEET_SHIPS:
-        raise LevelError(source, f"fleet has {ships:,} ships; at most {MAX_FLEET_SHIPS} are allowed")
+        raise LevelError(source, f"fleet has {_show(ships)} ships; at most {MAX_FLEET_SHIPS} are allowed")
     fleet = make_fleet(counts)
     if not fleet:
         raise LevelError(source, "fleet has no ships")
@@ -331,9 +335,9 @@ def _read_tallies(data: Mapping[str, Any], key: str, count: int, other: int, wha
         if not _is_int(tally):
             raise LevelError(source, f"{key}[{index}] must be a whole number or null, not {_show(tally)}")
         if tally < 0:
-            raise LevelError(source, f"{key}[{index}] is negative ({tally})")
+            raise LevelError(source, f"{key}[{index}] is negative ({_show(tally)})")
         if tally > other:
-            raise LevelError(source, f"{key}[{index}] is {tally} but the line has only {other} cells")
+            raise LevelError(source, f"{key}[{index}] is {_show(tally)} but the line has only {other} cells")
     return tuple(value)
 
 

@@ -276,6 +276,14 @@ def test_a_link_to_a_device_is_refused(tmp_path):
         list(levels.iter_corpus(corpus))
 
 
+def test_huge_python_ints_from_a_caller_are_level_errors_too():
+    data = json.loads(ORIGINAL)
+    for changes in ({"size": 10 ** 5000}, {"row_numbers": [1, 4, 1, 0, 5, 1, 2, 3, 1, 10 ** 5000]},
+                    {"fleet": {"1": 10 ** 5000}}):
+        with pytest.raises(LevelError, match="bit number"):
+            levels.from_dict({**data, **changes}, "x.bs")
+
+
 def test_a_name_the_system_cannot_take_is_a_level_error():
     with pytest.raises(LevelError, match="cannot be read"):
         levels.load("bad\0name.bs")
