@@ -20,13 +20,69 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import math
 import os
 import sys
 
+from game.limits import MAX_DIGITS, MAX_SECONDS, MAX_SIDE
 from solvers.engine.registry import NAMES as SOLVER_CHOICES
 
 COMMANDS = ("play", "solve", "check", "generate", "bench", "print", "convert", "race", "replay")
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+MAX_JOBS = 1024
+
+# ----------------------------------------------------------------- flag values
+# Every flag is checked as it is parsed, so a bad value is a usage error (exit 2) with one
+# line, never a traceback or a run that cannot mean anything (a NaN timeout, -3 jobs).
+
+
+def _whole(low: int, high: int):
+    def whole(text: str) -> int:
+        digits = text.strip()
+        if not (digits.isascii() and digits.lstrip("-").isdigit()) or len(digits) > MAX_DIGITS + 1:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number from {low} to {high}")
+        value = int(digits)
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{value} is not a whole number from {low} to {high}")
+        return value
+    return whole
+
+
+_seed = _whole(0, 10 ** MAX_DIGITS - 1)
+_side = _whole(1, MAX_SIDE)
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text) if len(text) <= 4 * MAX_DIGITS else math.nan
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and 0 <= value <= MAX_SECONDS):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds from 0 to {MAX_SECONDS:,}")
+    return value
+
+
+def _fleet(text: str) -> str:
+    """A fleet as JSON, checked like a level's fleet; returned as canonical JSON text."""
+    from game import levels
+
+    try:
+        fleet = levels.parse_fleet(text, "--fleet")
+    except levels.LevelError as error:
+        raise argparse.ArgumentTypeError(error.reason) from None
+    return json.dumps({str(length): count for length, count in fleet})
+
+
+def _shape(text: str) -> str:
+    """ROWSxCOLS, each side from 1 to MAX_SIDE."""
+    parts = text.lower().split("x")
+    if len(parts) != 2:
+        raise argparse.ArgumentTypeError(f"{text!r} is not ROWSxCOLS (e.g. 10x10)")
+    try:
+        rows, cols = (_side(part) for part in parts)
+    except argparse.ArgumentTypeError as error:
+        raise argparse.ArgumentTypeError(f"{text!r} is not ROWSxCOLS: {error}") from None
+    return f"{rows}x{cols}"
 
 
 def _add_play(sub) -> None:
@@ -44,8 +100,8 @@ def _add_solve(sub) -> None:
     solve = sub.add_parser("solve", help="solve levels and print the boards (or JSON lines)")
     solve.add_argument("paths", nargs="+", metavar="PATH")
     solve.add_argument("--solver", choices=SOLVER_CHOICES, default="forward")
-    solve.add_argument("--seed", type=int, default=0, help="random seed (genetic)")
-    solve.add_argument("--timeout", type=float, default=60.0, metavar="SECONDS", help="per level (default 60)")
+    solve.add_argument("--seed", type=_seed, default=0, help="random seed (genetic)")
+    solve.add_argument("--timeout", type=_seconds, default=60.0, metavar="SECONDS", help="per level (default 60)")
     solve.add_argument("--json", action="store_true", help="one JSON object per level")
     solve.add_argument("--trace", metavar="FILE.jsonl", help="save the run (one level) as a trace")
 
@@ -53,9 +109,9 @@ def _add_solve(sub) -> None:
 def _add_check(sub) -> None:
     check = sub.add_parser("check", help="validate levels and count solutions up to two")
     check.add_argument("paths", nargs="+", metavar="PATH")
-    check.add_argument("--timeout", type=float, default=60.0, metavar="SECONDS")
-    check.add_argument("--jobs", type=int, default=0, metavar="N",
-                       help="searches racing on N cores for a level that takes time (default 0: every core)")
+    check.add_argument("--timeout", type=_seconds, default=60.0, metavar="SECONDS")
+    check.add_argument("--jobs", type=_whole(1, MAX_JOBS), default=None, metavar="N",
+                       help="searches racing on N cores for a level that takes time (default: every core)")
     check.add_argument("--json", action="store_true")
 
 
@@ -63,27 +119,27 @@ def _add_bench(sub) -> None:
     bench = sub.add_parser("bench", help="solve, verify and time every level; write a CSV")
     bench.add_argument("paths", nargs="*", metavar="PATH")
     bench.add_argument("--solver", choices=SOLVER_CHOICES, default="forward")
-    bench.add_argument("--seed", type=int, default=0)
-    bench.add_argument("--timeout", type=float, default=60.0, metavar="SECONDS")
+    bench.add_argument("--seed", type=_seed, default=0)
+    bench.add_argument("--timeout", type=_seconds, default=60.0, metavar="SECONDS")
     bench.add_argument("--csv", metavar="FILE", help="where to write the rows (default bench-<solver>.csv)")
     bench.add_argument("--runner", action="store_true",
                        help="measure the thread runner instead: stop latency and memory over a million events")
-    bench.add_argument("--generate", metavar="RxC", help="measure the generator instead, e.g. 10x10")
+    bench.add_argument("--generate", metavar="RxC", type=_shape, help="measure the generator instead, e.g. 10x10")
+    bench.add_argument("--count", type=_whole(1, 1_000_000), default=10, help="levels to generate (with --generate)")
     bench.add_argument("--hints", action="store_true",
                        help="measure hints instead: play each level from the start by hints alone")
     bench.add_argument("--json", action="store_true", help="with --hints: JSON lines")
-    bench.add_argument("--count", type=int, default=10, help="levels to generate (with --generate)")
     bench.add_argument("--difficulty", choices=("easy", "medium", "hard", "expert"), help="with --generate")
-    bench.add_argument("--fleet", help="with --generate: ship length -> count as JSON")
+    bench.add_argument("--fleet", type=_fleet, help="with --generate: ship length -> count as JSON")
 
 
 def _add_generate(sub) -> None:
     gen = sub.add_parser("generate", help="make a level with a unique solution")
-    gen.add_argument("--rows", type=int, default=10)
-    gen.add_argument("--cols", type=int, default=None, help="default: same as --rows")
-    gen.add_argument("--fleet", help='ship length -> count as JSON, e.g. \'{"4":1,"3":2}\'')
+    gen.add_argument("--rows", type=_side, default=10)
+    gen.add_argument("--cols", type=_side, default=None, help="default: same as --rows")
+    gen.add_argument("--fleet", type=_fleet, help='ship length -> count as JSON, e.g. \'{"4":1,"3":2}\'')
     gen.add_argument("--difficulty", choices=("easy", "medium", "hard", "expert"))
-    gen.add_argument("--seed", type=int, default=0)
+    gen.add_argument("--seed", type=_seed, default=0)
     gen.add_argument("--minimal", action="store_true", help="remove every redundant hint")
     gen.add_argument("-o", "--output", metavar="FILE", help="write the level here (default: print it)")
     gen.add_argument("--pack", metavar="FOLDER", help="build the whole shipped level pack into FOLDER")
@@ -209,7 +265,7 @@ def cmd_check(args) -> int:
 
     records = []
     for ref in batch.expand(args.paths):
-        record = batch.check_record(ref, args.timeout, args.jobs or None)
+        record = batch.check_record(ref, args.timeout, args.jobs)
         if ref.puzzle is not None and record["status"] == "unique":
             record.update(_check_extras(ref.puzzle))
         record["level_error"] = ref.puzzle is None
@@ -258,7 +314,11 @@ def cmd_bench(args) -> int:
         bar.advance(record["status"])
     bar.close()
     path = args.csv or f"bench-{args.solver}.csv"
-    _write_csv(path, records)
+    try:
+        _write_csv(path, records)
+    except OSError as error:
+        print(f"{path}: cannot be written ({error.strerror or error})", file=sys.stderr)
+        return EXIT_USAGE
     summary = batch.summarise(records)
     print(batch.summary_table(args.solver, summary))
     statuses = ", ".join(f"{s} {n}" for s, n in batch.status_counts(records).items())
@@ -356,20 +416,26 @@ def cmd_generate(args) -> int:
     from solvers.authoring import generator
 
     if args.pack:
-        count = generator.build_pack(args.pack, seed=args.seed)
-        print(f"wrote {count} levels under {args.pack}")
+        try:
+            written = generator.build_pack(args.pack, seed=args.seed)
+        except OSError as error:
+            print(f"{args.pack}: cannot be written ({error.strerror or error})", file=sys.stderr)
+            return EXIT_USAGE
+        print(f"wrote {len(written)} levels under {args.pack}")
         return EXIT_OK
     try:
-        fleet = json.loads(args.fleet) if args.fleet else None
-        if fleet is not None and not isinstance(fleet, dict):
-            raise ValueError("--fleet must be a JSON object")
+        fleet = json.loads(args.fleet) if args.fleet else None  # checked by _fleet
         puzzle = generator.generate(args.rows, args.cols or args.rows, fleet=fleet, difficulty=args.difficulty,
                                     seed=args.seed, minimal=args.minimal)
     except (ValueError, levels.LevelError) as error:
         print(f"generate: {error}", file=sys.stderr)
         return EXIT_USAGE
     if args.output:
-        levels.save(puzzle, args.output)
+        try:
+            levels.save(puzzle, args.output)
+        except OSError as error:
+            print(f"{args.output}: cannot be written ({error.strerror or error})", file=sys.stderr)
+            return EXIT_USAGE
         print(f"wrote {args.output} ({puzzle.rows}x{puzzle.cols}, {puzzle.difficulty}, {len(puzzle.hints)} hints)")
     else:
         sys.stdout.write(levels.dumps(puzzle))
