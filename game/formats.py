@@ -620,19 +620,7 @@ def read_text(text: str, source: str = "<level>", fmt: str | None = None) -> lis
 def read(path: Union[str, os.PathLike], fmt: str | None = None) -> list[Puzzle]:
     """Every level in a file of any known format; a LevelError naming the file otherwise."""
     path = Path(path)
-    try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise levels.LevelError(path, f"file is {size:,} bytes; a level file is at most {MAX_FILE_BYTES:,}")
-        data = path.read_bytes()
-    except levels.LevelError:
-        raise
-    except IsADirectoryError:
-        raise levels.LevelError(path, "is a folder, not a level file") from None
-    except FileNotFoundError:
-        raise levels.LevelError(path, "no such file") from None
-    except OSError as error:
-        raise levels.LevelError(path, f"cannot be read ({error.strerror or error})") from None
+    data = levels.read_bounded(path)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:

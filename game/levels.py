@@ -449,11 +449,15 @@ def dumps(puzzle: Puzzle) -> str:
     return "\n".join(lines) + "\n"
 
 
+TEMP_PREFIX, TEMP_SUFFIX = ".battleships-", ".tmp"     # a save in progress (see remove_orphans)
+
+
 def atomic_write_text(path: Union[str, os.PathLike], text: str) -> None:
-    """Write through a temporary file and rename, so a crash never leaves half a file."""
+    """Write through a synced temporary file and rename, so readers see the old file or the
+    new one, never a mix, and a crash never leaves half a file."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
             handle.write(text)

@@ -22,18 +22,14 @@ import math
 import os
 import re
 import shutil
-import stat
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-from game.limits import MAX_DIGITS, MAX_FILE_BYTES, MAX_NESTING
+from game.levels import TEMP_PREFIX, TEMP_SUFFIX, LevelError, atomic_write_text, decode_json, read_bounded
 from game.puzzle import Move, Puzzle, initial_grid
 from window.settings import user_dir
 
-TEMP_PREFIX = ".battleships-"
-TEMP_SUFFIX = ".tmp"
 # A temporary file this old cannot belong to a write still in progress (a write takes
 # milliseconds), even one by a second window open on the same folder.
 ORPHAN_AGE = 60.0
@@ -66,22 +62,7 @@ def level_key(puzzle: Puzzle) -> str:
 # ----- writing ------------------------------------------------------------------------------
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` so that readers see the old file or the new one, never a mix."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temp_name = tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX, dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temp_name, path)
-    except BaseException:
-        try:
-            os.unlink(temp_name)
-        except OSError:
-            pass
-        raise
+write_atomic = atomic_write_text
 
 
 def remove_orphan_temp_files(folder: Path, older_than: float = ORPHAN_AGE) -> list[Path]:
@@ -118,77 +99,18 @@ def aside_path(path: Path) -> Path:
 # ----- reading ------------------------------------------------------------------------------
 
 
-def _nesting(text: str) -> int:
-    """How deeply the brackets of a JSON text nest, not counting brackets inside strings."""
-    depth = deepest = 0
-    for token in re.finditer(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', text, re.DOTALL):
-        bracket = token.group()
-        if bracket in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif bracket in "]}":
-            depth -= 1
-    return deepest
-
-
-def _number(text: str) -> int | float:
-    digits = sum(ch.isdigit() for ch in re.split("[eE]", text, maxsplit=1)[0])
-    if digits > MAX_DIGITS or len(text) > 4 * MAX_DIGITS:
-        raise Damaged(f"a number has more than {MAX_DIGITS} digits")
-    value = float(text) if any(ch in text for ch in ".eE") else int(text)
-    if not math.isfinite(value):
-        raise Damaged("a number is out of range")
-    return value
-
-
-def _no_constant(name: str) -> Any:
-    raise Damaged(f"{name} is not a number")
-
-
-def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    result: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in result:
-            raise Damaged(f"key {key[:40]!r} is given twice")
-        result[key] = value
-    return result
-
-
 def read_json(path: Path) -> Any:
-    """The JSON document in ``path`` within the limits; FileNotFoundError when there is none,
-    :class:`Damaged` when it cannot be used (too big, not a file, not UTF-8, not JSON...)."""
+    """The JSON document in ``path`` within the limits (``game.levels`` reads it, as it reads
+    levels); FileNotFoundError when there is none, :class:`Damaged` when it cannot be used."""
+    if not os.path.lexists(path):
+        raise FileNotFoundError(path)
     try:
-        info = os.stat(path)
-    except NotADirectoryError:
-        raise FileNotFoundError(path) from None
-    except FileNotFoundError:
-        raise
-    except OSError as error:
-        raise Damaged(f"cannot be read ({error.strerror or error})") from None
-    if not stat.S_ISREG(info.st_mode):
-        raise Damaged("is not a regular file")
-    if info.st_size > MAX_FILE_BYTES:
-        raise Damaged(f"is {info.st_size:,} bytes; at most {MAX_FILE_BYTES:,} are allowed")
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_FILE_BYTES + 1)
-    except OSError as error:
-        raise Damaged(f"cannot be read ({error.strerror or error})") from None
-    if len(data) > MAX_FILE_BYTES:
-        raise Damaged(f"is more than {MAX_FILE_BYTES:,} bytes")
-    try:
-        text = data.decode("utf-8")
+        data = read_bounded(path)
+        return decode_json(data.decode("utf-8"), str(path))
+    except LevelError as error:
+        raise Damaged(error.reason) from None
     except UnicodeDecodeError:
         raise Damaged("is not UTF-8 text") from None
-    if _nesting(text) > MAX_NESTING:
-        raise Damaged(f"is nested more than {MAX_NESTING} levels deep")
-    try:
-        return json.loads(text, parse_int=_number, parse_float=_number, parse_constant=_no_constant,
-                          object_pairs_hook=_object)
-    except Damaged:
-        raise
-    except (ValueError, RecursionError) as error:
-        raise Damaged(f"is not valid JSON ({str(error)[:60]})") from None
 
 
 # ----- schemas ------------------------------------------------------------------------------
