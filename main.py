@@ -126,9 +126,12 @@ def _add_bench(sub) -> None:
                        help="measure the thread runner instead: stop latency and memory over a million events")
     bench.add_argument("--generate", metavar="RxC", type=_shape, help="measure the generator instead, e.g. 10x10")
     bench.add_argument("--count", type=_whole(1, 1_000_000), default=10, help="levels to generate (with --generate)")
+    bench.add_argument("--window", action="store_true",
+                       help="measure the window instead: race the solvers at full speed on LEVEL, frame times")
+    bench.add_argument("--solvers", help="with --window: solvers to race, comma-separated (default: all that can)")
     bench.add_argument("--hints", action="store_true",
                        help="measure hints instead: play each level from the start by hints alone")
-    bench.add_argument("--json", action="store_true", help="with --hints: JSON lines")
+    bench.add_argument("--json", action="store_true", help="with --hints or --window: JSON")
     bench.add_argument("--difficulty", choices=("easy", "medium", "hard", "expert"), help="with --generate")
     bench.add_argument("--fleet", type=_fleet, help="with --generate: ship length -> count as JSON")
 
@@ -302,6 +305,8 @@ def cmd_bench(args) -> int:
     if not args.paths:
         print("bench: give at least one PATH (or --runner)", file=sys.stderr)
         return EXIT_USAGE
+    if args.window:
+        return _bench_window(args)
     refs = list(batch.expand(args.paths))
     if args.hints:
         return _bench_hints(refs, args.json)
@@ -324,6 +329,26 @@ def cmd_bench(args) -> int:
     statuses = ", ".join(f"{s} {n}" for s, n in batch.status_counts(records).items())
     print(f"statuses: {statuses}\nrows written to {path}")
     return EXIT_OK if summary["solved"] == summary["levels"] else EXIT_FAILED
+
+
+def _bench_window(args) -> int:
+    from solvers.engine import race
+    from window import race_bench
+
+    if len(args.paths) != 1:
+        print("bench --window: give one LEVEL", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        from game import formats
+
+        puzzle = formats.load_any(args.paths[0])
+        names = race.choose(puzzle, args.solvers.split(",") if args.solvers else None)
+        record = race_bench.run(args.paths[0], names, seconds=args.timeout)
+    except ValueError as error:
+        print(f"bench --window: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    print(json.dumps(record) if args.json else ", ".join(f"{k} {v}" for k, v in record.items()))
+    return EXIT_OK
 
 
 def _bench_hints(refs, as_json: bool) -> int:

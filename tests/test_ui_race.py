@@ -62,3 +62,23 @@ def test_one_solver_is_not_a_race(app):
     scene = app.overlay
     scene.start()
     assert not scene.lanes and "two to four" in scene.status
+
+
+def test_a_lane_board_redraws_only_the_cells_that_changed(monkeypatch):
+    from game.puzzle import Cell
+    from window.mini_board import MiniBoard
+    from window.theme import make_theme
+
+    surface = pygame.Surface((200, 200))
+    board, theme, drawn = MiniBoard(), make_theme(), []
+    original = MiniBoard._draw_cell
+    monkeypatch.setattr(MiniBoard, "_draw_cell", lambda self, *a: (drawn.append(a[2:4]), original(self, *a)))
+    grid = [[Cell.UNKNOWN] * 6 for _ in range(6)]
+    board.draw(surface, theme, (0, 0), 20, grid, {})
+    assert len(drawn) == 36
+    drawn.clear()
+    board.draw(surface, theme, (0, 0), 20, grid, {})
+    assert drawn == []                                       # nothing changed: nothing redrawn
+    grid[0][0] = Cell.SHIP
+    board.draw(surface, theme, (0, 0), 20, grid, {})
+    assert sorted(drawn) == [(0, 0), (0, 1), (1, 0), (1, 1)]   # the cell and its neighbours

@@ -257,11 +257,13 @@ class App:
 
     def draw(self) -> None:
         """Draw everything and show it (only the changed areas when the scene can tell)."""
-        areas = self.play.draw(self.screen) if self.play is not None else None
+        covered = getattr(self.overlay, "covers_window", False)
+        areas = self.play.draw(self.screen) if self.play is not None and not covered else None
         if self.overlay is not None:
-            shade = pygame.Surface(self.screen.get_size(), pygame.SRCALPHA)
-            shade.fill((0, 0, 0, 110))
-            self.screen.blit(shade, (0, 0))
+            if not covered:
+                shade = pygame.Surface(self.screen.get_size(), pygame.SRCALPHA)
+                shade.fill((0, 0, 0, 110))
+                self.screen.blit(shade, (0, 0))
             self.overlay.draw(self.screen)
         if areas is None or self.overlay is not None or self.full_redraw:
             pygame.display.flip()

@@ -61,6 +61,7 @@ class SolverWatch:
         self.generations: deque = deque()      # (number, best, mean), thinned when long
         self.generation: Generation | None = None
         self.result: Result | None = None
+        self._judged: tuple | None = None       # (result, its judgement)
         self.failure: str | None = None
         self.speed = speed
         self.frame_budget = frame_budget
@@ -90,9 +91,12 @@ class SolverWatch:
 
     @property
     def solved(self) -> bool:
-        """Solved per the judge, not per the solver's word."""
-        return (self.result is not None and self.result.status is Status.SOLVED and self.result.grid is not None
-                and rules.is_solved(self.puzzle, self.result.grid))
+        """Solved per the judge, not per the solver's word (judged once per result)."""
+        if self._judged is None or self._judged[0] is not self.result:
+            result = self.result
+            self._judged = (result, result is not None and result.status is Status.SOLVED
+                            and result.grid is not None and rules.is_solved(self.puzzle, result.grid))
+        return self._judged[1]
 
     @property
     def elapsed(self) -> float:

@@ -49,6 +49,8 @@ class Answer:
 
 
 class EditorScene:
+    covers_window = True
+
     def __init__(self, app: Host, puzzle: Puzzle | None = None, solution=None) -> None:
         self.app = app
         draft = model.from_puzzle(puzzle, solution) if puzzle is not None else model.blank(10, 10)

@@ -18,7 +18,7 @@ from solvers.engine import race, registry
 from solvers.events import Reason, Status
 from window import fonts
 from window.host import Host
-from window.mini_board import draw_mini_board
+from window.mini_board import MiniBoard
 from window.solver_watch import SolverWatch, make_stream
 from window.storage import generated_dir
 from window.widgets import Button, StepSlider, layout_row
@@ -43,12 +43,15 @@ def lane_record(watch: SolverWatch) -> dict:
 
 
 class RaceScene:
+    covers_window = True                # the app need not draw the play scene beneath
+
     def __init__(self, app: Host, puzzle: Puzzle, title: str = "level", chosen: Sequence[str] | None = None) -> None:
         self.app = app
         self.puzzle = puzzle
         self.title = title
         self.chosen: list[str] = list(chosen or race.choose(puzzle))[:4]
         self.lanes: list[SolverWatch] = []
+        self.pictures: list[MiniBoard] = []
         self.status = ""
         self.toggles = {name: Button(registry.SOLVERS[name].label, lambda n=name: self.toggle(n))
                         for name in registry.NAMES}
@@ -92,6 +95,7 @@ class RaceScene:
             make = make_stream(name, self.puzzle, {}, seed=0)
             lane = SolverWatch(self.puzzle, registry.SOLVERS[name].label, make, speed=self.speed.value)
             self.lanes.append(lane)
+        self.pictures = [MiniBoard() for _ in self.lanes]
         self._share_frame()
         self.status = ""
         self.relayout(self.app.window_size)
@@ -192,14 +196,14 @@ class RaceScene:
             hint = self.status or "Pick two to four solvers, a speed, and Start (Enter)"
             fonts.blit_text(surface, hint, 18, theme.muted, topleft=(20, 120))
             return
-        for lane, rect in zip(self.lanes, self.lane_rects):
-            self._draw_lane(surface, lane, rect)
+        for lane, picture, rect in zip(self.lanes, self.pictures, self.lane_rects):
+            self._draw_lane(surface, lane, picture, rect)
         if self.finished:
             self._draw_table(surface)
         elif self.status:
             fonts.blit_text(surface, self.status, 16, theme.text, bottomleft=(20, self.size[1] - 4))
 
-    def _draw_lane(self, surface: pygame.Surface, lane: SolverWatch, rect: pygame.Rect) -> None:
+    def _draw_lane(self, surface: pygame.Surface, lane: SolverWatch, picture: MiniBoard, rect: pygame.Rect) -> None:
         theme, puzzle = self.app.theme, self.puzzle
         pygame.draw.rect(surface, theme.panel, rect, border_radius=8)
         pygame.draw.rect(surface, theme.panel_edge, rect, 1, border_radius=8)
@@ -221,8 +225,8 @@ class RaceScene:
                         shown[r][c] = Cell.SHIP
                         colours[(r, c)] = theme.best_fleet
             grid = tuple(tuple(row) for row in shown)
-        draw_mini_board(surface, theme, origin, cell, grid, puzzle.hints,
-                        (puzzle.row_tallies, puzzle.col_tallies), colours)
+        picture.draw(surface, theme, origin, cell, grid, puzzle.hints, (puzzle.row_tallies, puzzle.col_tallies),
+                     colours)
         y = origin[1] + (puzzle.rows + 1) * cell + 8
         record = lane_record(lane)
         for key in ("time_s", "moves", "nodes", "backtracks", "guesses", "generations"):

@@ -18,7 +18,7 @@ from game.puzzle import Coord
 from solvers.engine import trace as traces
 from window import fonts
 from window.host import Host
-from window.mini_board import draw_mini_board
+from window.mini_board import MiniBoard
 from window.widgets import Button
 
 KIND_CODE = {kind: code for code, kind in enumerate(traces.KINDS)}
@@ -55,8 +55,11 @@ class Timeline:
 
 
 class ReplayScene:
+    covers_window = True
+
     def __init__(self, app: Host, run: traces.Trace) -> None:
         self.app = app
+        self.picture = MiniBoard()
         self.run = run
         self.timeline = Timeline(run)
         self.at = run.events
@@ -142,8 +145,8 @@ class ReplayScene:
         fonts.blit_text(surface, fonts.fit_text(title, 24, self.size[0] - 160), 24, theme.text, bold=True,
                         topleft=(20, 14))
         puzzle = run.puzzle
-        draw_mini_board(surface, theme, (20, 60), self.cell, self.board(), puzzle.hints,
-                        (puzzle.row_tallies, puzzle.col_tallies), self._colours())
+        self.picture.draw(surface, theme, (20, 60), self.cell, self.board(), puzzle.hints,
+                          (puzzle.row_tallies, puzzle.col_tallies), self._colours())
         self._draw_details(surface, pygame.Rect(40 + (puzzle.cols + 1) * self.cell, 60, 0, 0))
         for button in self.buttons:
             button.draw(surface, theme)
