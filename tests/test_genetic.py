@@ -104,9 +104,9 @@ def test_moving_ships_keeps_the_running_fitness_exact(puzzle):
         layout = Layout(model, [int(rng.choice(model.ids_by_length[n])) for n in model.slot_lengths])
         for _ in range(10):
             slot = rng.randrange(len(layout.ids))
-            ids, totals, conflicts = layout.scores(slot)
+            ids, totals = layout.scores(slot)
             k = rng.randrange(len(ids))
-            layout.move(slot, int(ids[k]), totals[k], conflicts[k])
+            layout.move(slot, int(ids[k]), totals[k])
             assert layout.fitness == model.fitness(layout.ids)
 
 
@@ -127,7 +127,7 @@ def test_candidates_are_the_shared_placements_with_their_cells_and_halo():
     cells = SIX.rows * SIX.cols
     for i, ship in enumerate(model.ships):
         p = geo.placement(ship.length, ship.horizontal, ship.row, ship.col)
-        puts = {int(k) for k in model.puts[i] if k != model.dummy}
+        puts = {int(k) for k in model.puts[i] if k != model.sink}
         zone = {divmod(k, SIX.cols) for k in puts if k < cells}
         cover = {divmod(k - cells, SIX.cols) for k in puts if k >= cells}
         assert cover == set(p.coords()) == set(ship.cells())

@@ -39,7 +39,7 @@ def _local_search(layout: Layout, steps: int, noise: float, rng: random.Random) 
             break
         troubled = layout.troubled_slots() if rng.random() < TROUBLE_FIRST else []
         slot = troubled[rng.randrange(len(troubled))] if troubled else rng.randrange(slots)
-        ids, totals, conflicts = layout.scores(slot)
+        ids, totals = layout.scores(slot)
         evaluations += len(ids)
         if rng.random() < noise:
             k = rng.randrange(len(ids))
@@ -47,7 +47,7 @@ def _local_search(layout: Layout, steps: int, noise: float, rng: random.Random) 
             ties = (totals == totals.min()).nonzero()[0]
             k = int(ties[rng.randrange(len(ties))])
         if ids[k] != layout.ids[slot]:
-            layout.move(slot, int(ids[k]), totals[k], conflicts[k])
+            layout.move(slot, int(ids[k]), totals[k])
     return evaluations
 
 
@@ -79,11 +79,11 @@ def _build(model: FleetModel, rng: random.Random) -> tuple[Layout, int]:
     # the hints and fills the tallies.
     evaluations = 0
     for slot in order:
-        ids, totals, conflicts = layout.scores(slot)
+        ids, totals = layout.scores(slot)
         evaluations += len(ids)
         ties = (totals == totals.min()).nonzero()[0]
         k = int(ties[rng.randrange(len(ties))])
-        layout.move(slot, int(ids[k]), totals[k], conflicts[k])
+        layout.move(slot, int(ids[k]), totals[k])
     return _canonical(model, layout), evaluations
 
 

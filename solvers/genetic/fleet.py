@@ -10,9 +10,9 @@ Glossary
   the layout is a solution (the judge in ``game.rules`` still has the last word).
 
 Each candidate is stored as short rows of indices: the cells it covers, its zone (cells
-and neighbours) and the lines it adds to, padded with a dummy cell or line that always
-counts 0. Scoring every candidate of a length is then a few gathers over those rows, and
-memory grows with candidates x ship length, never with candidates x board cells.
+and neighbours) and the lines it adds to. Scoring every candidate of a length is then a few
+gathers over those rows, and memory grows with candidates x ship length, never with
+candidates x board cells (see docs/design/genetic.md).
 """
 
 from __future__ import annotations
@@ -90,12 +90,13 @@ def candidate_ships(puzzle: Puzzle, length: int) -> list[Ship]:
 class FleetModel:
     """Static tables for one puzzle: slots, candidates as index rows, targets.
 
-    A layout's counts live in one vector ``[zone | cover | dummy]``: per cell, how many
-    ships' zones hold it, then how many ships cover it (cells are ``row * cols + col``);
-    its lines in ``[rows | columns | dummy]``. Per candidate, ``puts`` are the entries it
-    adds 1 to (its zone, its cells), ``reads`` those whose sum is its conflict with the
-    others (zones at its cells, ships in its zone), ``line``/``line_add`` the lines it adds
-    to and by how much. Rows are padded with the dummy, which always holds 0.
+    A layout's counts live in one vector ``[zone | cover | zero | sink]``: per cell, how
+    many ships' zones hold it, then how many ships cover it (cells are ``row * cols + col``);
+    its lines in ``[rows | columns | zero]``. Per candidate, ``puts`` are the entries it adds
+    1 to (its zone, its cells), ``reads`` those whose sum is its conflict with the others
+    (zones at its cells, ships in its zone), ``own`` its cells, ``line``/``line_add`` the
+    lines it adds to and by how much. Rows that read are padded with ``zero``, which always
+    holds 0; ``puts`` with ``sink``, which is never read; ``line`` with the zero line (adding 0).
     """
 
     def __init__(self, puzzle: Puzzle) -> None:
@@ -106,14 +107,16 @@ class FleetModel:
         found = candidates(puzzle, geometry_of(puzzle))    # longest first, as the slots are
         self.ships: list[Ship] = [_ship(p) for p in found]
         self.cells = cells = rows * cols
-        self.dummy = dummy = 2 * cells
+        self.zero = zero = 2 * cells
+        self.sink = sink = zero + 1
         self.lines = lines = rows + cols
         count, longest = len(found), max((p.length for p in found), default=1)
         width = 4 * longest + 6                              # cells plus a 3 x (length + 2) zone
-        self.puts = np.full((count, width), dummy, dtype=np.intp)
-        self.reads = np.full((count, width), dummy, dtype=np.intp)
+        self.puts = np.full((count, width), sink, dtype=np.intp)
+        self.reads = np.full((count, width), zero, dtype=np.intp)
+        self.own = np.full((count, longest), zero, dtype=np.intp)
         self.line = np.full((count, longest + 1), lines, dtype=np.intp)
-        self.line_add = np.zeros((count, longest + 1), dtype=np.int64)
+        self.line_add = np.zeros((count, longest + 1))      # line counts are floats: BLAS sums them
         row = np.array([p.row for p in found], dtype=np.intp)
         col = np.array([p.col for p in found], dtype=np.intp)
         length = np.array([p.length for p in found], dtype=np.intp)
@@ -121,8 +124,8 @@ class FleetModel:
         self.ids_by_length: dict[int, np.ndarray] = {}
         self.by_length: dict[int, tuple] = {}
         tallies = puzzle.row_tallies + puzzle.col_tallies
-        self.line_target = np.array([t or 0 for t in tallies] + [0], dtype=np.int64)
-        self.line_known = np.array([t is not None for t in tallies] + [False], dtype=np.int64)
+        self.line_target = np.array([t or 0 for t in tallies] + [0], dtype=float)
+        self.line_known = np.array([t is not None for t in tallies] + [False], dtype=float)
         for n in sorted({n for n, _ in puzzle.fleet}, reverse=True):
             ids = np.flatnonzero(length == n)
             self.ids_by_length[n] = ids
@@ -133,13 +136,14 @@ class FleetModel:
             if len(ids):   # candidates of one length are numbered consecutively: slices are views
                 part, used = slice(ids[0], ids[-1] + 1), 4 * n + 6
                 line_at = self.line[part, :n + 1]
-                self.by_length[n] = (ids, self.reads[part, :used], self.puts[part, used - n:used], line_at,
-                                     self.line_add[part, :n + 1], self.line_target[line_at],
+                self.by_length[n] = (ids, self.reads[part, :used], line_at, self.line_add[part, :n + 1],
                                      self.line_known[line_at])
         self.all_known = all(t is not None for t in tallies)
-        self.is_hint = np.zeros(dummy + 1, dtype=bool)                 # in the cover part
-        for r, c in self.ship_hint_cells:
-            self.is_hint[cells + r * cols + c] = True
+        self.line_cap = np.where(self.line_known > 0, self.line_target, np.inf)
+        self.ones = np.ones(width)
+        self.slot_length_array = np.array(self.slot_lengths, dtype=np.int64)
+        self.hint_at = np.array([r * cols + c for r, c in self.ship_hint_cells], dtype=np.intp)
+        self.hint_cover = cells + self.hint_at
 
     def _fill(self, ids: np.ndarray, row: np.ndarray, col: np.ndarray, n: int, across: bool) -> None:
         rows, cols, cells = self.puzzle.rows, self.puzzle.cols, self.cells
@@ -153,9 +157,9 @@ class FleetModel:
         inside = (zr >= 0) & (zr < rows) & (zc >= 0) & (zc < cols)
         zone = zr * cols + zc
         used = 4 * n + 6
-        self.reads[ids, :used - n] = np.where(inside, cells + zone, self.dummy)   # ships in its zone
-        self.reads[ids, used - n:used] = own                                      # zones at its cells
-        self.puts[ids, :used - n] = np.where(inside, zone, self.dummy)            # its zone
+        self.reads[ids, :used - n] = np.where(inside, cells + zone, self.zero)    # ships in its zone
+        self.reads[ids, used - n:used] = self.own[ids, :n] = own                  # zones at its cells
+        self.puts[ids, :used - n] = np.where(inside, zone, self.sink)             # its zone
         self.puts[ids, used - n:used] = cells + own                               # its cells
         # The ship's own line gains n cells; each line crossing it gains one.
         line, crossing = (row, rows + along[1]) if across else (rows + col, along[0])
@@ -183,20 +187,19 @@ class FleetModel:
         return tuple(tuple(row) for row in board)
 
     def counts(self, layout: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
-        """A layout's ``[zone | cover | dummy]`` and ``[rows | columns | dummy]`` counts."""
+        """A layout's ``[zone | cover | zero | sink]`` and ``[rows | columns | zero]`` counts."""
         ids = np.asarray(layout, dtype=np.intp)
-        state = np.bincount(self.puts[ids].ravel(), minlength=self.dummy + 1)
+        state = np.bincount(self.puts[ids].ravel(), minlength=self.sink + 1)
         lines = np.bincount(self.line[ids].ravel(), self.line_add[ids].ravel(), minlength=self.lines + 1)
-        state[-1] = 0
-        return state, lines.astype(np.int64)
+        return state, lines
 
     def penalties(self, layout: Sequence[int]) -> Penalties:
         """Score a whole layout from scratch (the reference the local search must agree with)."""
         state, lines = self.counts(layout)
-        zone, cover = state[:self.cells], state[self.cells:self.dummy]
+        zone, cover = state[:self.cells], state[self.cells:self.zero]
         overlap = float(cover @ (cover - 1))
         touching = float(cover @ (zone - cover))
-        uncovered = float((self.is_hint & (state == 0)).sum())
+        uncovered = float((cover[self.hint_at] == 0).sum())
         tallies = float(np.abs(lines - self.line_target) @ self.line_known)
         return Penalties(overlap, touching, uncovered, tallies)
 
@@ -231,61 +234,51 @@ class Layout:
     def _total(self) -> float:
         m = self.model
         tallies = float(np.abs(self.lines - m.line_target) @ m.line_known)
-        uncovered = float((m.is_hint & (self.state == 0)).sum())
+        uncovered = float(np.count_nonzero(self.state[m.hint_cover] == 0))
         return CONFLICT_WEIGHT * self.conflict + HINT_WEIGHT * uncovered + TALLY_WEIGHT * tallies
 
-    def _take_off(self, i: int) -> float:
-        """Take candidate ``i``'s counts off (in place); the conflict it had with the others."""
-        m = self.model
-        state, puts = self.state, m.puts[i]
-        state[puts] -= 1
-        self.lines[m.line[i]] -= m.line_add[i]
-        state[-1] = self.lines[-1] = 0
-        return float(_sum(state[m.reads[i]]))
-
-    def _put_on(self, i: int) -> None:
-        m = self.model
-        self.state[m.puts[i]] += 1
-        self.lines[m.line[i]] += m.line_add[i]
-        self.state[-1] = self.lines[-1] = 0
-
-    def scores(self, slot: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(candidate ids, fitness with the slot's ship at each, conflict with it at each)."""
+    def scores(self, slot: int) -> tuple[np.ndarray, np.ndarray]:
+        """(candidate ids, the fitness with the slot's ship at each)."""
         m, i = self.model, self.ids[slot]
-        ids, reads, cover_at, line_at, line_add, target, known = m.by_length[m.slot_lengths[slot]]
-        lost = self._take_off(i)
-        state, lines = self.state, self.lines
-        conflict = (self.conflict - lost) + _sum(state[reads], axis=1)
-        away = lines[line_at] - target
+        ids, reads, line_at, line_add, known = m.by_length[m.slot_lengths[slot]]
+        state = self.state.copy()                         # the counts without the slot's ship
+        state[m.puts[i]] -= 1
+        lost = float(_sum(state[m.reads[i]]))
+        off = self.lines - m.line_target                  # how far each line is from its tally
+        off[m.line[i]] -= m.line_add[i]
+        # One gather gives each candidate's conflict and the given pieces it would cover: the
+        # entries at its cells (zone counts) also carry minus the weight of a piece left uncovered.
+        weights = CONFLICT_WEIGHT * state
+        free = state[m.hint_cover] == 0
+        weights[m.hint_at] -= HINT_WEIGHT * free
+        away = off[line_at]
         change = np.abs(away + line_add) - np.abs(away)
         if not m.all_known:
             change *= known
-        totals = (CONFLICT_WEIGHT * conflict
-                  + TALLY_WEIGHT * (float(np.abs(lines - m.line_target) @ m.line_known) + _sum(change, axis=1)))
-        if m.ship_hint_cells:
-            free = m.is_hint & (state == 0)
-            totals += HINT_WEIGHT * (float(_sum(free)) - _sum(free[cover_at], axis=1))
-        self._put_on(i)
-        return ids, totals, conflict
+        fixed = (CONFLICT_WEIGHT * (self.conflict - lost) + HINT_WEIGHT * float(np.count_nonzero(free))
+                 + TALLY_WEIGHT * float(np.abs(off) @ m.line_known))
+        ones = m.ones[:reads.shape[1]]
+        return ids, fixed + (weights[reads] @ ones + TALLY_WEIGHT * (change @ ones[:change.shape[1]]))
 
-    def move(self, slot: int, candidate: int, fitness: float | None = None,
-             conflict: float | None = None) -> None:
-        """Put the slot's ship on ``candidate``; ``fitness``/``conflict`` from ``scores`` save a rescoring."""
-        lost = self._take_off(self.ids[slot])
-        if conflict is None:
-            conflict = (self.conflict - lost) + float(_sum(self.state[self.model.reads[candidate]]))
-        self._put_on(candidate)
+    def move(self, slot: int, candidate: int, fitness: float | None = None) -> None:
+        """Put the slot's ship on ``candidate``; ``fitness`` from ``scores`` saves a rescoring."""
+        m, state, old = self.model, self.state, self.ids[slot]
+        state[m.puts[old]] -= 1
+        lost = _sum(state[m.reads[old]])
+        self.conflict = (self.conflict - float(lost)) + float(_sum(state[m.reads[candidate]]))
+        state[m.puts[candidate]] += 1
+        self.lines[m.line[old]] -= m.line_add[old]
+        self.lines[m.line[candidate]] += m.line_add[candidate]
         self.ids[slot] = candidate
-        self.conflict = float(conflict)
         self.fitness = self._total() if fitness is None else float(fitness)
 
     def troubled_slots(self) -> list[int]:
-        """Slots whose ship overlaps or touches another, or lies on an over-full line."""
+        """Slots whose ship overlaps or touches another, or lies on an over-full line.
+
+        A ship's own zone holds each of its cells once, so it is in trouble with another
+        ship exactly when the zone counts at its cells add up to more than its length.
+        """
         m = self.model
         ids = np.asarray(self.ids, dtype=np.intp)
-        cells = m.cells
-        crowded = np.zeros(m.dummy + 1, dtype=bool)     # read at a ship's cells, in the cover part
-        crowded[cells:2 * cells] = (self.state[cells:2 * cells] > 0) & (self.state[:cells] > 1)
-        over = (self.lines > m.line_target) & (m.line_known > 0)
-        hits = crowded[m.puts[ids]].any(axis=1) | over[m.line[ids]].any(axis=1)
-        return hits.nonzero()[0].tolist()
+        crowded = _sum(self.state[m.own[ids]], axis=1) > m.slot_length_array
+        return (crowded | (self.lines > m.line_cap)[m.line[ids]].any(axis=1)).nonzero()[0].tolist()
