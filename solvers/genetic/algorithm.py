@@ -1,19 +1,14 @@
 """A memetic genetic algorithm: a population of fleet layouts, improved by local search.
 
-Each individual is a layout: one candidate placement per ship of the fleet (see
-``solvers.genetic.fleet``). A generation keeps the best ``elite`` share unchanged and breeds
-the rest: two ``tournament``-way selections, one-point crossover over the ship list, a
-mutation that moves one ship anywhere, then ``local_search`` min-conflicts steps (move one
-troubled ship to the placement that lowers the penalty most, with some noise). When the
-best penalty has not improved for ``stagnation`` generations the population is rebuilt.
+An individual is one candidate placement per ship (``solvers.genetic.fleet``). Each
+generation keeps an elite and breeds the rest by tournament selection, one-point crossover,
+a mutation and min-conflicts repair; a population that stops improving is rebuilt. The
+operators and their options are described in docs/design/genetic.md.
 
-Statistics: ``generations``, ``evaluations`` (layouts scored, counting every candidate place
-the local search weighs), ``restarts``, ``best_fitness`` (0 when solved), ``seconds``; ``nodes``
-repeats ``evaluations`` and ``backtracks``/``propagated`` stay 0 (no search tree, no deduction).
-
-It is an incomplete solver: it never proves a puzzle unique or impossible (except when a
-ship fits nowhere at all), and it runs until solved, until ``max_generations``, or until
-the consumer closes the generator.
+Statistics: ``generations``, ``evaluations`` (candidate places scored), ``restarts``,
+``best_fitness`` (0 when solved), ``seconds``; ``nodes`` repeats ``evaluations``.
+Incomplete: it never proves a puzzle unique or impossible (except when a ship fits
+nowhere), and runs until solved, until ``max_generations``, or until the consumer stops it.
 """
 
 from __future__ import annotations
