@@ -22,8 +22,8 @@ from typing import Sequence
 
 import numpy as np
 
-from game.puzzle import Cell, Grid, Hint, Puzzle
-from game.ships import Geometry, Placement, bits, geometry_of
+from game.puzzle import Cell, Grid, Puzzle
+from game.ships import Geometry, Placement, compatible, geometry_of
 from solvers.events import Ship
 
 # How much each kind of broken rule costs. Overlap and touching are counted per ordered pair
@@ -53,28 +53,15 @@ class Penalties:
 def candidates(puzzle: Puzzle, geo: Geometry) -> list[Placement]:
     """The placements some solution could use: compatible with the hints, and never more
     cells in a line than its tally."""
-    water = ship = zero = 0
-    ship_hints: dict[int, Hint] = {}
-    for (r, c), hint in puzzle.hints.items():
-        if hint is Hint.WATER:
-            water |= geo.bit(r, c)
-        else:
-            ship |= geo.bit(r, c)
-            ship_hints[geo.index(r, c)] = hint
+    alive = compatible(puzzle, geo)
+    zero = 0
     for masks, tallies in ((geo.row_masks, puzzle.row_tallies), (geo.col_masks, puzzle.col_tallies)):
         zero |= sum(mask for mask, tally in zip(masks, tallies) if tally == 0)
     found = []
-    for p in geo.placements:
-        if p.cells & (water | zero) or p.halo & ship:
-            continue
+    for p in geo.members(alive):
         tally = (puzzle.row_tallies if p.line_is_row else puzzle.col_tallies)[p.line]
-        if p.length > 1 and tally is not None and tally < p.length:
-            continue
-        if p.cells & ship and not all(
-                ship_hints[i].fits(p.length, p.horizontal, sum(divmod(i, geo.stride)) - p.row - p.col)
-                for i in bits(p.cells & ship)):
-            continue
-        found.append(p)
+        if not p.cells & zero and not (p.length > 1 and tally is not None and tally < p.length):
+            found.append(p)
     return found
 
 
