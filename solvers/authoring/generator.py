@@ -20,6 +20,8 @@ import time
 from pathlib import Path
 from typing import Callable, Mapping
 
+from game import levels
+from game.limits import MAX_FLEET_SHIPS, MAX_SHIP_LENGTH, MAX_SIDE
 from game.puzzle import DEFAULT_FLEETS, Cell, Coord, Fleet, Grid, Hint, Puzzle, make_fleet
 from game.ships import geometry, piece_on_board
 from solvers.authoring.grading import GRADE_LEVEL, GRADES, grade
@@ -43,6 +45,39 @@ def default_fleet(rows: int, cols: int) -> Fleet:
         return DEFAULT_FLEETS[rows]
     raise GeneratorError(f"no default fleet for a {rows}x{cols} board: give one, e.g. "
                          '{"4": 1, "3": 2, "2": 3, "1": 4}')
+
+
+def _whole(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def checked_request(rows, cols, fleet: Mapping[int, int] | Fleet | None) -> Fleet:
+    """The fleet to lay, once the board and the fleet are within ``game.limits`` (the
+    loader's limits, so every level generated loads back); :class:`GeneratorError` otherwise."""
+    for name, value in (("rows", rows), ("columns", cols)):
+        if not _whole(value) or not 1 <= value <= MAX_SIDE:
+            raise GeneratorError(f"a board has 1 to {MAX_SIDE} {name}, not {value!r}")
+    if not fleet:
+        return default_fleet(rows, cols)
+    counts: dict[int, int] = {}
+    for key, count in (fleet.items() if isinstance(fleet, Mapping) else fleet):
+        length = int(key) if _whole(key) or (isinstance(key, str) and key.strip().isdigit()) else None
+        if length is None or not 1 <= length <= MAX_SHIP_LENGTH:
+            raise GeneratorError(f"fleet: ship lengths are 1 to {MAX_SHIP_LENGTH}, not {key!r}")
+        if not _whole(count) or count < 0:
+            raise GeneratorError(f"fleet: the count of length {length} must be a whole number >= 0, not {count!r}")
+        counts[length] = counts.get(length, 0) + count
+    made = make_fleet(counts)
+    ships = sum(count for _, count in made)
+    if not 1 <= ships <= MAX_FLEET_SHIPS:
+        raise GeneratorError(f"fleet: a fleet has 1 to {MAX_FLEET_SHIPS} ships, not {ships}")
+    if sum(length * count for length, count in made) > rows * cols // 2:
+        raise GeneratorError(f"the fleet {dict(made)} is too big for a {rows}x{cols} board")
+    try:
+        levels.check_consistency(Puzzle(rows, cols, (None,) * rows, (None,) * cols, made), "fleet")
+    except levels.LevelError as error:
+        raise GeneratorError(f"fleet: {error.reason}") from None
+    return made
 
 
 def random_layout(rows: int, cols: int, fleet: Fleet, rng: random.Random) -> frozenset[Coord]:
@@ -173,9 +208,7 @@ def generate(rows: int, cols: int, fleet: Mapping[int, int] | Fleet | None = Non
     cancelled = cancelled or (lambda: False)
     if difficulty is not None and difficulty not in GRADE_LEVEL:
         raise GeneratorError(f"unknown difficulty {difficulty!r}; choose from {', '.join(GRADES)}")
-    fleet = make_fleet(fleet.items() if isinstance(fleet, Mapping) else fleet) if fleet else default_fleet(rows, cols)
-    if sum(length * count for length, count in fleet) > rows * cols // 2:
-        raise GeneratorError(f"the fleet {dict(fleet)} is too big for a {rows}x{cols} board")
+    fleet = checked_request(rows, cols, fleet)
     rng = random.Random(seed)
     deadline = time.perf_counter() + timeout if timeout else None
     target = GRADE_LEVEL[difficulty] if difficulty else None
@@ -196,8 +229,13 @@ def generate(rows: int, cols: int, fleet: Mapping[int, int] | Fleet | None = Non
             break
     _, puzzle, measured, ships = best
     solution = tuple("".join("#" if (r, c) in ships else "." for c in range(cols)) for r in range(rows))
-    return puzzle.replace(name=f"Generated {rows}x{cols} {measured} #{seed}", difficulty=measured,
-                          source=f"generated (seed {seed})", solution=solution)
+    puzzle = puzzle.replace(name=f"Generated {rows}x{cols} {measured} #{seed}", difficulty=measured,
+                            source=f"generated (seed {seed})", solution=solution)
+    try:                                   # what is written must read back: the loader has the last word
+        levels.loads(levels.dumps(puzzle), puzzle.name)
+    except levels.LevelError as error:
+        raise GeneratorError(f"generator bug: the level would not load ({error.reason})") from None
+    return puzzle
 
 
 PACK_SIZES = (6, 8, 10, 15)
@@ -208,13 +246,12 @@ PACK_SECONDS = 45
 def build_pack(folder: str | Path, seed: int = 0, per_grade: int = 10, sizes=PACK_SIZES,
                extras: bool = True, log=print) -> list[Path]:
     """Write the level pack: ``<folder>/<n>x<n>/<grade>/NN.bs`` plus giants and variants."""
-    from game.levels import save
     folder = Path(folder)
     written = []
 
     def emit(puzzle: Puzzle, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
-        save(puzzle, path)
+        levels.save(puzzle, path)
         written.append(path)
         log(f"{path}: {puzzle.name} ({len(puzzle.hints)} hints)")
 
