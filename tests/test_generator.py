@@ -91,12 +91,12 @@ def test_errors_say_what_is_wrong():
     (61, 61, {1: 1}, "1 to 60 rows, not 61"),
     (1000, 1000, {1: 1}, "1 to 60 rows, not 1000"),
     (6, 101, {1: 1}, "1 to 60 columns, not 101"),
-    (60, 60, {11: 1}, "ship lengths are 1 to 10, not 11"),
-    (60, 60, {"x": 1}, "ship lengths are 1 to 10, not 'x'"),
+    (60, 60, {11: 1}, "ships of length 11; at most 10 is allowed"),
+    (60, 60, {"x": 1}, "fleet key 'x' is not a ship length"),
     (60, 60, {2: -1}, "whole number >= 0"),
-    (60, 60, {1: 201}, "1 to 200 ships, not 201"),
-    (60, 60, {2: 0}, "1 to 200 ships, not 0"),
-    (4, 4, {4: 3}, "too big"),
+    (60, 60, {1: 201}, "fleet has 201 ships; at most 200 are allowed"),
+    (60, 60, {2: 0}, "fleet has no ships"),
+    (4, 4, {4: 3}, "cannot fit on a 4x4 board"),
     (6, 6, {7: 1}, "longer than a 6x6 board"),
 ])
 def test_requests_outside_the_limits_are_refused_before_any_work(rows, cols, fleet, message):

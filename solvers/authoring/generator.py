@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Callable, Mapping
 
 from game import levels
-from game.limits import MAX_FLEET_SHIPS, MAX_SHIP_LENGTH, MAX_SIDE
-from game.puzzle import DEFAULT_FLEETS, Cell, Coord, Fleet, Grid, Hint, Puzzle, make_fleet
+from game.limits import MAX_SIDE
+from game.puzzle import DEFAULT_FLEETS, Cell, Coord, Fleet, Grid, Hint, Puzzle
 from game.ships import geometry, piece_on_board
 from solvers.authoring.grading import GRADE_LEVEL, GRADES, grade
 from solvers.engine.verdict import Kind, decide
@@ -52,31 +52,21 @@ def _whole(value) -> bool:
 
 
 def checked_request(rows, cols, fleet: Mapping[int, int] | Fleet | None) -> Fleet:
-    """The fleet to lay, once the board and the fleet are within ``game.limits`` (the
-    loader's limits, so every level generated loads back); :class:`GeneratorError` otherwise."""
+    """The fleet to lay, once the board and the fleet are within ``game.limits`` (checked by the
+    loader's own rules, so every level generated loads back); :class:`GeneratorError` otherwise."""
     for name, value in (("rows", rows), ("columns", cols)):
         if not _whole(value) or not 1 <= value <= MAX_SIDE:
             raise GeneratorError(f"a board has 1 to {MAX_SIDE} {name}, not {value!r}")
     if not fleet:
         return default_fleet(rows, cols)
-    counts: dict[int, int] = {}
-    for key, count in (fleet.items() if isinstance(fleet, Mapping) else fleet):
-        length = int(key) if _whole(key) or (isinstance(key, str) and key.strip().isdigit()) else None
-        if length is None or not 1 <= length <= MAX_SHIP_LENGTH:
-            raise GeneratorError(f"fleet: ship lengths are 1 to {MAX_SHIP_LENGTH}, not {key!r}")
-        if not _whole(count) or count < 0:
-            raise GeneratorError(f"fleet: the count of length {length} must be a whole number >= 0, not {count!r}")
-        counts[length] = counts.get(length, 0) + count
-    made = make_fleet(counts)
-    ships = sum(count for _, count in made)
-    if not 1 <= ships <= MAX_FLEET_SHIPS:
-        raise GeneratorError(f"fleet: a fleet has 1 to {MAX_FLEET_SHIPS} ships, not {ships}")
-    if sum(length * count for length, count in made) > rows * cols // 2:
-        raise GeneratorError(f"the fleet {dict(made)} is too big for a {rows}x{cols} board")
+    pairs = fleet.items() if isinstance(fleet, Mapping) else fleet
     try:
+        made = levels.read_fleet({str(length): count for length, count in pairs}, "fleet")
         levels.check_consistency(Puzzle(rows, cols, (None,) * rows, (None,) * cols, made), "fleet")
     except levels.LevelError as error:
-        raise GeneratorError(f"fleet: {error.reason}") from None
+        raise GeneratorError(error.reason) from None
+    if sum(length * count for length, count in made) > rows * cols // 2:
+        raise GeneratorError(f"the fleet {dict(made)} is too big for a {rows}x{cols} board")
     return made
 
 
