@@ -179,7 +179,7 @@ def _add_replay(sub) -> None:
 
 
 def parser() -> argparse.ArgumentParser:
-    top = argparse.ArgumentParser(prog="main.py", description=__doc__.split("\n\n")[0],
+    top = argparse.ArgumentParser(prog=os.path.basename(sys.argv[0]) or "main.py", description=__doc__.split("\n\n")[0],
                                   formatter_class=argparse.RawDescriptionHelpFormatter,
                                   epilog="Run 'main.py COMMAND --help' for a command's options.")
     sub = top.add_subparsers(dest="command", metavar="COMMAND")

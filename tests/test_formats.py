@@ -296,3 +296,12 @@ def test_the_published_csplib_and_minizinc_samples_read_as_the_corpus_has_them(c
     minizinc = _corpus_puzzles(corpus_dir, "csplib_prob014_minizinc.jsonl")["minizinc-sb_12_12_5_0"]
     assert formats.load_any(corpus_dir / "raw" / "sb_12_12_5_0.dzn") == minizinc.replace(
         name=None, source=None, solution=None)
+
+
+def test_solve_and_check_read_every_format_the_converter_reads(tmp_path, capsys):
+    puzzle = levels.load("levels/6x6/easy/01.bs")
+    (tmp_path / "one.txt").write_text(formats.write_assignment(puzzle))
+    (tmp_path / "one.dzn").write_text(formats.write_dzn(puzzle))
+    assert main.main(["check", str(tmp_path / "one.txt"), str(tmp_path / "one.dzn")]) == 0
+    out = capsys.readouterr().out
+    assert out.count("unique") == 2

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Iterator, Union
 
-from game import levels, rules
+from game import formats, levels, rules
 from game.puzzle import Puzzle, grid_to_strings
 from solvers.common import run_to_result
 from solvers.engine import registry
@@ -38,7 +38,7 @@ def expand(paths: Iterable[str]) -> Iterator[LevelRef]:
             if not files:
                 yield LevelRef(raw, None, f"{raw}: folder holds no .bs levels")
             for file in files:
-                yield _load_one(file)
+                yield from _load_one(file)
         elif path.suffix == ".jsonl":
             try:
                 for ident, item in levels.iter_corpus(path):
@@ -49,14 +49,21 @@ def expand(paths: Iterable[str]) -> Iterator[LevelRef]:
             except levels.LevelError as error:
                 yield LevelRef(raw, None, str(error))
         else:
-            yield _load_one(path)
+            yield from _load_one(path)
 
 
-def _load_one(path: Path) -> LevelRef:
+def _load_one(path: Path) -> Iterator[LevelRef]:
+    """The levels in one file of any format the converter reads (a CSPLib file holds several)."""
     try:
-        return LevelRef(str(path), levels.load(path))
+        found = formats.read(path)
     except levels.LevelError as error:
-        return LevelRef(str(path), None, str(error))
+        yield LevelRef(str(path), None, str(error))
+        return
+    if len(found) == 1:
+        yield LevelRef(str(path), found[0])
+        return
+    for ident, puzzle in zip(formats.board_ids(found), found):
+        yield LevelRef(f"{path}#{ident}", puzzle)
 
 
 def run_solver(puzzle: Puzzle, solver: str, *, timeout: float | None = None, seed: int = 0,
