@@ -176,6 +176,7 @@ def _add_replay(sub) -> None:
     replay.add_argument("--at", type=int, metavar="N", help="event number (default: the last)")
     replay.add_argument("--print", action="store_true", help="print the board as text (no window)")
     replay.add_argument("--screenshot", metavar="PNG", help="save the window at event N to this file and exit")
+    replay.add_argument("--gif", metavar="GIF", help="save the run as an animated GIF and exit")
 
 
 def parser() -> argparse.ArgumentParser:
@@ -418,7 +419,7 @@ def cmd_replay(args) -> int:
     if not args.print:
         from window.app import replay
 
-        return replay(args.trace, args.at, args.screenshot)
+        return replay(args.trace, args.at, args.screenshot, args.gif)
     try:
         run = trace.read_trace(args.trace)
         at = run.events if args.at is None else args.at

@@ -58,3 +58,18 @@ def test_replay_screenshot_at_an_event_and_a_damaged_trace(tmp_path, capsys):
     assert main.main(["replay", str(path), "--screenshot", str(shot)]) == 2
     out = capsys.readouterr()
     assert f"{path}:4" in out.out + out.err
+
+
+def test_a_run_exported_as_an_animated_gif(tmp_path, capsys):
+    from PIL import Image
+
+    path = saved_run(tmp_path, capsys)
+    gif = tmp_path / "run.gif"
+    assert main.main(["replay", str(path), "--gif", str(gif)]) == 0
+    with Image.open(gif) as image:
+        assert image.n_frames == 120
+        image.seek(image.n_frames - 1)
+        last = image.convert("RGB")
+    with Image.open(gif) as image:
+        first = image.convert("RGB")
+    assert first.tobytes() != last.tobytes()              # the board fills in as the run goes

@@ -416,7 +416,7 @@ def main(level: str | None = None, solver: str | None = None, autorun: bool = Fa
     return app.run(script)
 
 
-def replay(path: str, at: int | None = None, screenshot: str | None = None) -> int:
+def replay(path: str, at: int | None = None, screenshot: str | None = None, gif: str | None = None) -> int:
     """Open the window on a saved trace's timeline (at event ``at``; default the last).
     With ``screenshot``, save the window there and exit. 2 when the trace is refused."""
     app = App()
@@ -431,8 +431,12 @@ def replay(path: str, at: int | None = None, screenshot: str | None = None) -> i
             app.shutdown()
             return 2
         scene.goto(at)
-    if screenshot:
-        app.screenshot(screenshot)
+    if screenshot or gif:
+        if screenshot:
+            app.screenshot(screenshot)
+        if gif and scene.export_gif(Path(gif)) is None:
+            app.shutdown()
+            return 2
         app.shutdown()
         return 0
     return app.run()

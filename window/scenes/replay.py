@@ -11,6 +11,7 @@ the search depth over the whole run (the sawtooth) with guesses and backtracks m
 from __future__ import annotations
 
 from array import array
+from pathlib import Path
 
 import pygame
 
@@ -19,7 +20,36 @@ from solvers.engine import trace as traces
 from window import fonts
 from window.host import Host
 from window.mini_board import MiniBoard
+from window.storage import generated_dir
 from window.widgets import Button
+
+GIF_FRAMES = 120
+GIF_SECONDS = 6.0            # the whole run, whatever its length
+
+
+def write_gif(run: traces.Trace, path: Path, theme, frames: int = GIF_FRAMES) -> int:
+    """Draw the board at ``frames`` events spread evenly over the run (the first and the
+    last included) and save them as an animated GIF with Pillow; the number of frames."""
+    from PIL import Image
+
+    puzzle = run.puzzle
+    cell = max(8, min(32, 480 // max(puzzle.rows, puzzle.cols)))
+    surface = pygame.Surface(((puzzle.cols + 1) * cell, (puzzle.rows + 1) * cell))
+    picture = MiniBoard()
+    count = max(2, min(frames, run.events + 1))
+    images = []
+    for k in range(count):
+        n = round(k * run.events / (count - 1))
+        surface.fill(theme.background)
+        picture.draw(surface, theme, (0, 0), cell, traces.board_at(run, n), puzzle.hints,
+                     (puzzle.row_tallies, puzzle.col_tallies))
+        image = Image.frombytes("RGB", surface.get_size(), pygame.image.tobytes(surface, "RGB"))
+        images.append(image.quantize(colors=64))
+    duration = max(20, round(GIF_SECONDS * 1000 / count))
+    images[0].save(path, save_all=True, append_images=images[1:], duration=duration, loop=0,
+                   optimize=False)
+    return count
+
 
 KIND_CODE = {kind: code for code, kind in enumerate(traces.KINDS)}
 GUESS, BACKTRACK, FOUND = KIND_CODE["guess"], KIND_CODE["backtrack"], KIND_CODE["found"]
@@ -71,6 +101,7 @@ class ReplayScene:
             self.buttons.append(Button(f"< {what}", lambda w=what: self.goto(self.timeline.jump(self.at, w, False))))
             self.buttons.append(Button(f"{what} >", lambda w=what: self.goto(self.timeline.jump(self.at, w, True))))
         self.buttons.append(Button("solution", lambda: self.goto(self.timeline.jump(self.at, "solution", True))))
+        self.buttons.append(Button("Export GIF", self.export_gif))
         self.buttons.append(Button("Close", app.close_overlay))
         self.relayout(app.window_size)
 
@@ -92,6 +123,17 @@ class ReplayScene:
 
     def update(self, dt: float) -> bool:
         return False
+
+    def export_gif(self, path: Path | None = None, frames: int = GIF_FRAMES) -> Path | None:
+        """The run as an animated GIF of the board at ``frames`` events spread over it."""
+        path = path or generated_dir() / f"{Path(self.run.path).stem}.gif"
+        try:
+            write_gif(self.run, path, self.app.theme, frames)
+        except OSError as error:
+            self.app.notify(f"Could not export: {error.strerror or error}")
+            return None
+        self.app.notify(f"Saved {path}")
+        return path
 
     # ----- input and layout ----------------------------------------------------------------
 
