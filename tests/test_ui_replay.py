@@ -73,3 +73,19 @@ def test_a_run_exported_as_an_animated_gif(tmp_path, capsys):
     with Image.open(gif) as image:
         first = image.convert("RGB")
     assert first.tobytes() != last.tobytes()              # the board fills in as the run goes
+
+
+def test_a_logic_run_lists_its_deductions_and_a_click_goes_there(app, tmp_path, capsys):
+    path = tmp_path / "logic.jsonl"
+    assert main.main(["solve", "levels/10x10/hard/01.bs", "--solver", "logic", "--trace", str(path)]) == 0
+    capsys.readouterr()
+    assert app.open_replay(path)
+    scene = app.overlay
+    steps = scene.timeline.steps
+    assert len(steps) >= 5 and all(text for _, text in steps)
+    assert steps == sorted(steps) and steps[0][0] == 1
+    n, text = steps[3]
+    row_y = scene.steps.rect.y + 3 * 30 + 15
+    click(app, (scene.steps.rect.x + 60, row_y))
+    assert scene.at == n and scene.event()["detail"] == text
+    app.draw()

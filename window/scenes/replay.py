@@ -16,9 +16,11 @@ from pathlib import Path
 import pygame
 
 from game.puzzle import Coord
+from solvers.engine import registry
 from solvers.engine import trace as traces
 from window import fonts
 from window.host import Host
+from window.list_view import ListView, Row
 from window.mini_board import MiniBoard
 from window.storage import generated_dir
 from window.widgets import Button
@@ -61,9 +63,14 @@ class Timeline:
     def __init__(self, run: traces.Trace) -> None:
         self.kinds = bytearray(run.events + 1)
         self.depths = array("H", bytes(2 * (run.events + 1)))
+        self.steps: list[tuple[int, str]] = []     # a deduction's first event and its sentence
+        explains = registry.get(run.solver).explains if run.solver in registry.SOLVERS else False
         for n, data in traces.events(run):
             self.kinds[n] = KIND_CODE.get(data.get("kind"), 0)
             self.depths[n] = min(65535, int(data.get("depth", 0) or 0))
+            detail = data.get("detail") or ""
+            if explains and detail and (not self.steps or self.steps[-1][1] != detail):
+                self.steps.append((n, detail))
         self.dead_ends = bytearray(run.events + 1)
         for n in range(1, run.events):
             if self.kinds[n + 1] == BACKTRACK and self.kinds[n] != BACKTRACK:
@@ -103,6 +110,7 @@ class ReplayScene:
         self.buttons.append(Button("solution", lambda: self.goto(self.timeline.jump(self.at, "solution", True))))
         self.buttons.append(Button("Export GIF", self.export_gif))
         self.buttons.append(Button("Close", app.close_overlay))
+        self.steps = ListView([Row(f"{k + 1}. {text}", n) for k, (n, text) in enumerate(self.timeline.steps)])
         self.relayout(app.window_size)
 
     animating = False
@@ -150,6 +158,11 @@ class ReplayScene:
         for button in self.buttons:
             if button.handle(event) and event.type != pygame.MOUSEMOTION:
                 return
+        if self.timeline.steps:
+            chosen = self.steps.handle(event)
+            if chosen is not None:
+                self.goto(chosen)
+                return
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and \
                 self.track.inflate(0, 24).collidepoint(event.pos):
             self.dragging = True
@@ -177,6 +190,8 @@ class ReplayScene:
         puzzle = self.run.puzzle
         area_h = height - 196 - 70
         self.cell = max(4, min(44, (width // 2) // (puzzle.cols + 1), area_h // (puzzle.rows + 1)))
+        left = 40 + (puzzle.cols + 1) * self.cell
+        self.steps.rect = pygame.Rect(left, 60 + 5 * 24, width - left - 20, max(60, height - 196 - 16 - 180))
 
     # ----- drawing -------------------------------------------------------------------------
 
@@ -192,6 +207,10 @@ class ReplayScene:
         self._draw_details(surface, pygame.Rect(40 + (puzzle.cols + 1) * self.cell, 60, 0, 0))
         for button in self.buttons:
             button.draw(surface, theme)
+        if self.timeline.steps:
+            current = max((k for k, (n, _) in enumerate(self.timeline.steps) if n <= self.at), default=-1)
+            self.steps.rows = [Row(row.label, row.value, ticked=k == current) for k, row in enumerate(self.steps.rows)]
+            self.steps.draw(surface, theme)
         self._draw_plot(surface)
         self._draw_track(surface)
 
@@ -214,7 +233,7 @@ class ReplayScene:
         else:
             lines.append("the starting board")
         width = self.size[0] - at.x - 20
-        for i, line in enumerate(lines[:14]):
+        for i, line in enumerate(lines[:5 if self.timeline.steps else 14]):
             fonts.blit_text(surface, fonts.fit_text(line, 17, width), 17, theme.text if i else theme.muted,
                             topleft=(at.x, at.y + i * 24))
 
