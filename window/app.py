@@ -25,7 +25,7 @@ from window.scenes.files import FileScene
 from window.scenes.new_level import NewLevelScene
 from window.scenes.play import PlayScene
 from window.scenes.race import RaceScene
-from window.scenes.replay import ReplayScene
+from window.scenes.replay import ReplayScene, Timeline
 from window.solver_panel import SOLVER_LABELS, speed_index
 from window.storage import Storage, generated_dir
 from window.theme import PALETTES, THEMES, make_theme
@@ -151,14 +151,12 @@ class App:
 
     def open_replay(self, path: Union[str, Path]) -> bool:
         """A saved trace with its timeline; a damaged one is refused with its one-line error."""
-        from solvers.engine import trace
-
         try:
-            run = trace.read_trace(path)
+            run, timeline = Timeline.read(path)
         except levels.LevelError as error:
             self.notify(f"Could not open the trace: {error}")
             return False
-        self.overlay = ReplayScene(self, run)
+        self.overlay = ReplayScene(self, run, timeline)
         self.dirty = True
         return True
 

@@ -22,7 +22,7 @@ import time
 from bisect import bisect_right
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, Iterator, Mapping, Union
+from typing import IO, Any, Callable, Iterator, Mapping, Union
 
 from game import levels, rules
 from game.levels import LevelError
@@ -361,10 +361,11 @@ def _event_extras(data: dict, rows: int, cols: int) -> None:
         raise _Bad("fleet must be a list of [row, col, length, \"h\" or \"v\"]")
 
 
-def read_trace(path: Union[str, os.PathLike]) -> Trace:
+def read_trace(path: Union[str, os.PathLike], each: Callable[[int, dict], None] | None = None) -> Trace:
     """Read and check a whole trace; ``LevelError`` ("<file>:<line>: <problem>") if it is
     damaged or not a trace. A solved trace's solution is judged by the rules, and replaying
-    its events must reach it."""
+    its events must reach it. ``each(n, line)`` sees the header (n = 0) and every event line
+    as it is read (the window's timeline indexes the run in this one pass)."""
     name = str(path)
     try:
         handle = open(path, "rb")
@@ -383,6 +384,8 @@ def read_trace(path: Union[str, os.PathLike]) -> Trace:
         _, offset, data = first
         try:
             puzzle, header = _header(data, name)
+            if each is not None:
+                each(0, header)
             rows, cols = puzzle.rows, puzzle.cols
             start = initial_grid(puzzle)
             board = bytearray(value for row in start for value in row)
@@ -398,6 +401,8 @@ def read_trace(path: Union[str, os.PathLike]) -> Trace:
                 count += 1
                 for row, col, value in _event(data, count, rows, cols):
                     board[row * cols + col] = value
+                if each is not None:
+                    each(count, data)
                 if count % every == 0:
                     checkpoints.append((count, offset, bytes(board)))
                     if len(checkpoints) > MAX_CHECKPOINTS:

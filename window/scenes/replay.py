@@ -58,24 +58,43 @@ GUESS, BACKTRACK, FOUND = KIND_CODE["guess"], KIND_CODE["backtrack"], KIND_CODE[
 
 
 class Timeline:
-    """What each event of a trace is (its kind and search depth), for jumps and the depth plot."""
+    """What each event of a trace is (its kind and search depth), for jumps and the depth plot;
+    filled line by line while the trace is read (``read_trace(path, timeline.add)``)."""
 
-    def __init__(self, run: traces.Trace) -> None:
-        self.kinds = bytearray(run.events + 1)
-        self.depths = array("H", bytes(2 * (run.events + 1)))
+    def __init__(self) -> None:
+        self.explains = False                      # the solver explains its steps: list them
+        self.kinds = bytearray(1)                  # event 0 is the starting board
+        self.depths = array("H", [0])
         self.steps: list[tuple[int, str]] = []     # a deduction's first event and its sentence
-        explains = registry.get(run.solver).explains if run.solver in registry.SOLVERS else False
-        for n, data in traces.events(run):
-            self.kinds[n] = KIND_CODE.get(data.get("kind"), 0)
-            self.depths[n] = min(65535, int(data.get("depth", 0) or 0))
-            detail = data.get("detail") or ""
-            if explains and detail and (not self.steps or self.steps[-1][1] != detail):
-                self.steps.append((n, detail))
-        self.dead_ends = bytearray(run.events + 1)
-        for n in range(1, run.events):
+        self.dead_ends = bytearray()
+        self.solution_at = 0
+
+    def add(self, n: int, data: dict) -> None:
+        if n == 0:                                 # the header
+            solver = data.get("solver")
+            self.explains = solver in registry.SOLVERS and registry.get(solver).explains
+            return
+        self.kinds.append(KIND_CODE.get(data.get("kind"), 0))
+        self.depths.append(min(65535, int(data.get("depth", 0) or 0)))
+        detail = data.get("detail") or ""
+        if self.explains and detail and (not self.steps or self.steps[-1][1] != detail):
+            self.steps.append((n, detail))
+
+    def finish(self, run: traces.Trace) -> Timeline:
+        events = run.events
+        self.dead_ends = bytearray(events + 1)
+        for n in range(1, events):
             if self.kinds[n + 1] == BACKTRACK and self.kinds[n] != BACKTRACK:
                 self.dead_ends[n] = 1
-        self.solution_at = next((n for n in range(1, run.events + 1) if self.kinds[n] == FOUND), run.events)
+        self.solution_at = next((n for n in range(1, events + 1) if self.kinds[n] == FOUND), events)
+        return self
+
+    @classmethod
+    def read(cls, path) -> tuple[traces.Trace, Timeline]:
+        """Read and check a trace, indexing it in the same pass (LevelError if damaged)."""
+        timeline = cls()
+        run = traces.read_trace(path, timeline.add)
+        return run, timeline.finish(run)
 
     def jump(self, now: int, what: str, forward: bool) -> int:
         """The nearest event of that kind after (or before) ``now``; ``now`` if there is none."""
@@ -94,11 +113,11 @@ class Timeline:
 class ReplayScene:
     covers_window = True
 
-    def __init__(self, app: Host, run: traces.Trace) -> None:
+    def __init__(self, app: Host, run: traces.Trace, timeline: Timeline) -> None:
         self.app = app
         self.picture = MiniBoard()
         self.run = run
-        self.timeline = Timeline(run)
+        self.timeline = timeline
         self.at = run.events
         self._board = None
         self._board_at = -1
