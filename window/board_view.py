@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Mapping, Sequence
+from typing import Callable, Mapping, Sequence
 
 import pygame
 
@@ -212,3 +212,76 @@ def _draw_ship_outline(surface: pygame.Surface, layout: Layout, ship: Ship, colo
     rect = first.union(layout.cell_rect(last_r, last_c)).inflate(-layout.cell // 5, -layout.cell // 5)
     pygame.draw.rect(surface, colour, rect, max(2, layout.cell // 10), border_radius=rect.height // 2
                      if ship.horizontal else rect.width // 2)
+
+
+class BoardView:
+    """The board on screen: its last picture rendered off screen, re-rendered only when the
+    picture changes (a frame with the same picture costs one blit).
+
+    The caller names the picture by a cheap ``key`` (board version, cursor, overlays); the
+    picture itself is built only when the key changes, and rendered only when it differs.
+    """
+
+    def __init__(self) -> None:
+        self.renders = 0                      # how many times the cells were drawn (tests count)
+        self.picture: BoardPicture | None = None
+        self._key: object = None
+        self._surface: pygame.Surface | None = None
+        self._drawn: tuple | None = None      # (picture, layout, theme) in the off-screen copy
+
+    def draw(self, surface: pygame.Surface, layout: Layout, theme: Theme, key: object,
+             make_picture: Callable[[], BoardPicture]) -> list[pygame.Rect] | None:
+        """Show the board; return the screen areas that changed since the last call (None: all)."""
+        if self._surface is None or self._surface.get_size() != surface.get_size():
+            self._surface = pygame.Surface(surface.get_size())
+            self._drawn = None
+        if key != self._key or self.picture is None:
+            self.picture = make_picture()
+            self._key = key
+        picture, area = self.picture, board_area(layout)
+        drawn = self._drawn
+        areas: list[pygame.Rect] | None = []
+        if drawn is None or drawn[1] is not layout or drawn[2] is not theme:
+            areas = None
+        elif drawn[0] != picture:
+            areas = changed_cells(drawn[0], picture, layout)
+        if areas is None or areas:
+            self._surface.set_clip(area)
+            self._surface.fill(theme.background, area)
+            draw_board(self._surface, layout, picture, theme)
+            self._surface.set_clip(None)
+            self._drawn = (picture, layout, theme)
+            self.renders += 1
+        surface.blit(self._surface, area, area)
+        return areas
+
+
+def board_area(layout: Layout) -> pygame.Rect:
+    """The screen area the board view owns: the cells, the tallies and the frame around them."""
+    return pygame.Rect(layout.board.x - layout.cell, layout.board.y - layout.cell,
+                       layout.board.width + layout.cell, layout.board.height + layout.cell).inflate(8, 8)
+
+
+def changed_cells(old: BoardPicture, new: BoardPicture, layout: Layout) -> list[pygame.Rect] | None:
+    """Screen areas where two pictures differ: changed cells (with their neighbours, whose
+    shapes depend on them) and changed tallies; None when the whole board must go."""
+    if old.puzzle is not new.puzzle or old.solved != new.solved or tuple(old.best_fleet) != tuple(new.best_fleet):
+        return None
+    cells: set = set()
+    old_reasons, new_reasons = old.reasons or {}, new.reasons or {}
+    for r in range(layout.rows):
+        old_row, new_row = old.grid[r], new.grid[r]
+        for c in range(layout.cols):
+            if (old_row[c] != new_row[c] or old_reasons.get((r, c)) != new_reasons.get((r, c))
+                    or ((r, c) in old.backtracked) != ((r, c) in new.backtracked)):
+                cells.update(((r, c), (r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)))
+    for attribute in ("cursor", "tried"):
+        for cell in (getattr(old, attribute), getattr(new, attribute)):
+            if getattr(old, attribute) != getattr(new, attribute) and cell is not None:
+                cells.add(cell)
+    cells |= old.highlight ^ new.highlight
+    cells |= old.error_cells ^ new.error_cells
+    areas = [layout.cell_rect(r, c).inflate(8, 8) for r, c in cells if 0 <= r < layout.rows and 0 <= c < layout.cols]
+    areas += [layout.row_tally_rect(r) for r in range(layout.rows) if old.row_states[r] != new.row_states[r]]
+    areas += [layout.col_tally_rect(c) for c in range(layout.cols) if old.col_states[c] != new.col_states[c]]
+    return areas
