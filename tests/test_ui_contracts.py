@@ -97,19 +97,42 @@ def test_every_board_change_is_a_session_move(app, monkeypatch):
 def test_a_frame_with_nothing_new_renders_nothing_again(app):
     view = app.play.view
     app.draw()
-    board, panel, toolbar = view.board_view.renders, view._panel.renders, view._toolbar.renders
+    board, panel, toolbar = view.board_view.renders, view.renders["panel"], view.renders["toolbar"]
     for _ in range(3):
         app.draw()
-    assert (view.board_view.renders, view._panel.renders, view._toolbar.renders) == (board, panel, toolbar)
+    assert (view.board_view.renders, view.renders["panel"], view.renders["toolbar"]) == (board, panel, toolbar)
     # The mouse over a toolbar button: only the toolbar is drawn again.
     button = app.play.toolbar[0].rect
     pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=button.center, rel=(1, 0), buttons=(0, 0, 0)))
     app.pump()
-    assert view._toolbar.renders == toolbar + 1
-    assert (view.board_view.renders, view._panel.renders) == (board, panel)
+    assert view.renders["toolbar"] == toolbar + 1
+    assert (view.board_view.renders, view.renders["panel"]) == (board, panel)
     # A mark: the board is drawn again, once, and the screen still shows the whole scene.
     app.play.session.set_cell(4, 4, Cell.WATER)
     app.draw()
     app.draw()
     assert view.board_view.renders == board + 1
     assert tuple(app.screen.get_at(app.play.layout.cell_rect(4, 4).move(3, 3).topleft))[:3] == app.theme.water
+
+
+def test_drawing_only_what_changed_leaves_the_screen_as_a_full_drawing_would(app, monkeypatch):
+    monkeypatch.setattr(solver_panel, "make_stream",
+                        lambda name, puzzle, options, seed: slow_solver(puzzle, cells=5, pause=0))
+    layout = app.play.layout
+    click(app, cell_center(app, 3, 3))
+    click(app, layout.row_tally_rect(1).center)
+    pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=app.play.toolbar[1].rect.center, rel=(1, 0),
+                                         buttons=(0, 0, 0)))
+    press(app, pygame.K_DOWN)
+    panel = app.play.solver
+    panel.set_speed(0)
+    click(app, panel.run_button.rect.center)
+    deadline = time.perf_counter() + 5
+    while panel.running and time.perf_counter() < deadline:
+        app.pump()
+    click(app, panel.reset_button.rect.center)
+    app.play.session.tick(-app.play.session.elapsed)      # the same clock in both drawings
+    app.draw()
+    step_by_step = app.screen.copy()
+    app.play.draw(app.screen, full=True)
+    assert pygame.image.tobytes(step_by_step, "RGB") == pygame.image.tobytes(app.screen, "RGB")

@@ -181,7 +181,9 @@ class App:
 
     def draw(self) -> None:
         """Draw everything and show it (only the changed areas when the scene can tell)."""
-        areas = self.play.draw(self.screen) if self.play is not None else None
+        # Under an overlay, or once something else drew over it, the scene draws everything.
+        full = self.full_redraw or self.overlay is not None
+        areas = self.play.draw(self.screen, full) if self.play is not None else None
         if self.overlay is not None:
             shade = pygame.Surface(self.screen.get_size(), pygame.SRCALPHA)
             shade.fill((0, 0, 0, 110))

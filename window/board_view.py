@@ -215,45 +215,36 @@ def _draw_ship_outline(surface: pygame.Surface, layout: Layout, ship: Ship, colo
 
 
 class BoardView:
-    """The board on screen: its last picture rendered off screen, re-rendered only when the
-    picture changes (a frame with the same picture costs one blit).
+    """The board on screen, drawn again only when its picture changes.
 
     The caller names the picture by a cheap ``key`` (board version, cursor, overlays); the
-    picture itself is built only when the key changes, and rendered only when it differs.
+    picture is built only when the key changes, and drawn only when it differs from the one
+    on screen (or when the screen was overwritten: ``full``).
     """
 
     def __init__(self) -> None:
         self.renders = 0                      # how many times the cells were drawn (tests count)
         self.picture: BoardPicture | None = None
         self._key: object = None
-        self._surface: pygame.Surface | None = None
-        self._drawn: tuple | None = None      # (picture, layout, theme) in the off-screen copy
+        self._shown: BoardPicture | None = None
 
     def draw(self, surface: pygame.Surface, layout: Layout, theme: Theme, key: object,
-             make_picture: Callable[[], BoardPicture]) -> list[pygame.Rect] | None:
-        """Show the board; return the screen areas that changed since the last call (None: all)."""
-        if self._surface is None or self._surface.get_size() != surface.get_size():
-            self._surface = pygame.Surface(surface.get_size())
-            self._drawn = None
+             make_picture: Callable[[], BoardPicture], full: bool = False) -> list[pygame.Rect] | None:
+        """Bring the board on screen up to date; the screen areas that changed."""
         if key != self._key or self.picture is None:
             self.picture = make_picture()
             self._key = key
-        picture, area = self.picture, board_area(layout)
-        drawn = self._drawn
-        areas: list[pygame.Rect] | None = []
-        if drawn is None or drawn[1] is not layout or drawn[2] is not theme:
-            areas = None
-        elif drawn[0] != picture:
-            areas = changed_cells(drawn[0], picture, layout)
-        if areas is None or areas:
-            self._surface.set_clip(area)
-            self._surface.fill(theme.background, area)
-            draw_board(self._surface, layout, picture, theme)
-            self._surface.set_clip(None)
-            self._drawn = (picture, layout, theme)
-            self.renders += 1
-        surface.blit(self._surface, area, area)
-        return areas
+        picture, shown = self.picture, self._shown
+        if not full and shown is not None and shown == picture:
+            return []
+        area = board_area(layout)
+        areas = None if full or shown is None else changed_cells(shown, picture, layout)
+        # Only the ring around the cells needs clearing (tallies, frame): draw_board fills the cells.
+        pygame.draw.rect(surface, theme.background, area, layout.cell + 4)
+        draw_board(surface, layout, picture, theme)
+        self._shown = picture
+        self.renders += 1
+        return [area] if areas is None else areas
 
 
 def board_area(layout: Layout) -> pygame.Rect:

@@ -1,14 +1,17 @@
 """What the play scene shows and how it reaches the screen.
 
-The scene's parts are drawn into off-screen copies (the toolbar, the board, the side panel),
-each drawn again only when what it shows has changed; a frame blits them and reports the
-screen areas that differ from the last frame, so the window sends only those to the display.
-The status line is small and redrawn with every frame (the clock ticks in it).
+The screen keeps the last frame, so a frame draws again only the parts whose look changed
+(the toolbar, the board, the side panel) and reports those areas; the window sends only them
+to the display. Each part's look is a cheap key (versions, widget states), compared per frame.
+The status line is small and drawn with every frame (the clock ticks in it). When the screen
+was overwritten (an overlay, a new theme, a resize) the window asks for everything (``full``).
+Drawing goes straight to the screen: every fill or blit lets a solver's thread take the
+interpreter for a moment, so off-screen copies would cost more than they save.
 """
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from typing import Sequence
 
 import pygame
 
@@ -54,32 +57,6 @@ class StatusLine:
         fonts.blit_text(surface, message, 18, theme.text, midleft=(bar.x + 12, bar.centery))
 
 
-class Cached:
-    """One part of the scene kept off screen and drawn again only when its ``key`` changes."""
-
-    def __init__(self, render: Callable[[pygame.Surface], None]) -> None:
-        self.render = render
-        self.renders = 0
-        self._key: object = None
-        self._surface: pygame.Surface | None = None
-
-    def draw(self, surface: pygame.Surface, area: pygame.Rect, background, key: object) -> bool:
-        """Blit the part; True if it had to be drawn again."""
-        fresh = self._surface is None or self._surface.get_size() != surface.get_size()
-        if fresh:
-            self._surface = pygame.Surface(surface.get_size())
-        changed = fresh or key != self._key
-        if changed:
-            self._surface.set_clip(area)
-            self._surface.fill(background, area)
-            self.render(self._surface)
-            self._surface.set_clip(None)
-            self._key = key
-            self.renders += 1
-        surface.blit(self._surface, area, area)
-        return changed
-
-
 class PlayView:
     """Draws the play scene from its parts; never changes them."""
 
@@ -94,11 +71,8 @@ class PlayView:
         self.mistake_button = mistake_button
         self.status = status
         self.board_view = BoardView()
-        self._layout: Layout | None = None
-        self._theme: Theme | None = None
-        self._toolbar = Cached(self._draw_toolbar)
-        self._panel = Cached(self._draw_panel)
-        self._banner: bool | None = None
+        self.renders = {"toolbar": 0, "panel": 0}     # how often each part was drawn (tests count)
+        self._keys: dict[str, object] = {}            # each part's look when last drawn
 
     # ----- what is shown -------------------------------------------------------------------
 
@@ -141,37 +115,46 @@ class PlayView:
 
     # ----- drawing -------------------------------------------------------------------------
 
-    def draw(self, surface: pygame.Surface, layout: Layout, theme: Theme) -> list[pygame.Rect] | None:
-        """Draw the whole scene; return the areas that differ from the last frame (None: all)."""
-        self._layout, self._theme = layout, theme
+    def draw(self, surface: pygame.Surface, layout: Layout, theme: Theme,
+             full: bool = False) -> list[pygame.Rect] | None:
+        """Draw what changed since the last frame (everything if ``full``); the areas drawn (None: all)."""
         banner = bool(self.board.celebrate_until)
-        surface.fill(theme.background)
-        toolbar_key = (layout.toolbar, theme, self.title, tuple(b.look() for b in self.toolbar))
-        toolbar = self._toolbar.draw(surface, layout.toolbar, theme.background, toolbar_key)
-        board_areas = self.board_view.draw(surface, layout, theme, (layout, theme, self.picture_key()), self.picture)
-        panel_area = layout.panel.inflate(4, 4)
-        panel_key = (layout, theme, self.fleet(), self.solver.look())
-        panel = self._panel.draw(surface, panel_area, theme.background, panel_key)
-        if banner:
+        # The banner reaches past the board, so showing or hiding it repaints the scene.
+        full = full or self._keys.get("scene") != (layout, theme, banner)
+        self._keys["scene"] = (layout, theme, banner)
+        if full:
+            self._keys = {"scene": self._keys["scene"]}
+            surface.fill(theme.background)
+        areas = []
+        if self._changed("toolbar", (self.title, tuple(b.look() for b in self.toolbar))):
+            self._draw_toolbar(surface, layout, theme)
+            areas.append(layout.toolbar)
+        board = self.board_view.draw(surface, layout, theme, self.picture_key(), self.picture, full)
+        areas += board
+        if self._changed("panel", (self.fleet(), self.solver.look())):
+            panel = layout.panel.inflate(4, 4)
+            pygame.draw.rect(surface, theme.background, panel, 12)     # the rounded corners' outside
+            self._draw_panel(surface, layout, theme)
+            areas.append(panel)
+        if banner and (board or full):
             self._draw_banner(surface, layout, theme)
         self.draw_status(surface, layout, theme)
-        full = board_areas is None or banner != self._banner
-        self._banner = banner
-        if full:
-            return None
-        areas = list(board_areas) + [layout.status]
-        if toolbar:
-            areas.append(layout.toolbar)
-        if panel:
-            areas.append(panel_area)
-        return areas
+        areas.append(layout.status)
+        return None if full else areas
+
+    def _changed(self, part: str, key: object) -> bool:
+        """Whether ``part`` looks different from when it was last drawn (then it counts as drawn)."""
+        if part in self._keys and self._keys[part] == key:
+            return False
+        self._keys[part] = key
+        self.renders[part] += 1
+        return True
 
     def draw_status(self, surface: pygame.Surface, layout: Layout, theme: Theme) -> None:
         self.status.draw(surface, theme, layout.status, self.board,
                          self.mistake_button if self.coach.offering_undo else None)
 
-    def _draw_toolbar(self, surface: pygame.Surface) -> None:
-        layout, theme = self._layout, self._theme
+    def _draw_toolbar(self, surface: pygame.Surface, layout: Layout, theme: Theme) -> None:
         pygame.draw.rect(surface, theme.panel, layout.toolbar)
         for button in self.toolbar:
             button.draw(surface, theme)
@@ -181,8 +164,7 @@ class PlayView:
             fonts.blit_text(surface, fonts.fit_text(self.title, 20, space, bold=True), 20, theme.text, bold=True,
                             midright=(right, layout.toolbar.centery))
 
-    def _draw_panel(self, surface: pygame.Surface) -> None:
-        layout, theme = self._layout, self._theme
+    def _draw_panel(self, surface: pygame.Surface, layout: Layout, theme: Theme) -> None:
         pygame.draw.rect(surface, theme.panel, layout.panel, border_radius=8)
         pygame.draw.rect(surface, theme.panel_edge, layout.panel, 1, border_radius=8)
         inner = layout.panel.inflate(-20, -20)

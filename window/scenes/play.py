@@ -180,13 +180,14 @@ class PlayScene:
         # The banner goes away: one more redraw.
         return self.board.celebration_over() or changed
 
-    def draw(self, surface: pygame.Surface) -> list[pygame.Rect] | None:
-        """Draw the scene; the areas that differ from the last frame (None: all).
+    def draw(self, surface: pygame.Surface, full: bool = False) -> list[pygame.Rect] | None:
+        """Draw what changed since the last frame, or everything when the screen was overwritten
+        (``full``); the areas drawn (None: all).
 
         The window sends only those areas to the screen, which matters when the display is
         remote or unaccelerated.
         """
-        return self.view.draw(surface, self.layout, self.app.theme)
+        return self.view.draw(surface, self.layout, self.app.theme, full)
 
     def draw_status(self, surface: pygame.Surface) -> None:
         self.view.draw_status(surface, self.layout, self.app.theme)
