@@ -18,7 +18,6 @@ import pygame
 from game.puzzle import Puzzle
 from game.session import Session
 from window.board_input import BoardInput
-from window.board_view import BoardPicture
 from window.coach import Coach
 from window.host import Host
 from window.layout import Layout, compute_layout
@@ -62,7 +61,7 @@ class PlayScene:
         self.layout: Layout = compute_layout(app.window_size, puzzle.rows, puzzle.cols)
         self.relayout(app.window_size)
 
-    # ----- the parts, as the window and tests see them -------------------------------------
+    # ----- what the window asks of the scene ----------------------------------------------
 
     @property
     def title(self) -> str:
@@ -72,36 +71,8 @@ class PlayScene:
     def session(self) -> Session:
         return self.board.session
 
-    @property
-    def message(self) -> str:
-        return self.status.message
-
-    @property
-    def cursor(self):
-        return self.board_input.cursor
-
-    @property
-    def hints(self):
-        return self.coach.hints
-
-    @property
-    def offering_undo(self) -> bool:
-        return self.coach.offering_undo
-
     def notify(self, message: str) -> None:
         self.status.notify(message)
-
-    def picture(self) -> BoardPicture:
-        return self.view.picture()
-
-    def shown_grid(self):
-        return self.view.shown().grid
-
-    def shown_fleet(self):
-        return self.view.fleet()
-
-    def fleet_area(self) -> pygame.Rect:
-        return self.view.fleet_area(self.layout)
 
     def relayout(self, size: tuple[int, int]) -> None:
         self.layout = compute_layout(size, self.puzzle.rows, self.puzzle.cols)
