@@ -110,6 +110,7 @@ class Session:
         self._merge_open = False
         self._report: Report | None = None
         self._report_version = -1
+        self._replaying = False             # restoring saved progress: judge the last board only
 
     # ----- queries -------------------------------------------------------------------------
 
@@ -284,7 +285,7 @@ class Session:
         self.version += 1
         # Once solved, a level stays solved for the record even if the player keeps clicking.
         # (This reading is the one cached in ``report``: the judge still runs once per change.)
-        if self.player and not self.solved and self.report.solved:
+        if self.player and not self._replaying and not self.solved and self.report.solved:
             self.solved = True
 
     @property
@@ -307,6 +308,7 @@ class Session:
     def from_dict(cls, puzzle: Puzzle, data: Mapping[str, Any]) -> Session:
         """Rebuild a play by redoing its saved history; anything that does not fit is dropped."""
         session = cls(puzzle)
+        session._replaying = True
         try:
             steps = [(str(s.get("label", "")), [Move.parse(t) for t in s["moves"]]) for s in data.get("history", [])]
             cursor = int(data.get("cursor", len(steps)))
@@ -317,7 +319,8 @@ class Session:
             while session.cursor > max(0, cursor):
                 session.undo()
             session.elapsed = float(data.get("elapsed", 0.0))
-            session.solved = bool(data.get("solved", False)) or session.solved
+            session._replaying = False
+            session.solved = bool(data.get("solved", False)) or session.report.solved
         except (ValueError, KeyError, TypeError, AttributeError):
             return cls(puzzle)
         return session

@@ -189,3 +189,19 @@ def test_a_programs_copy_keeps_no_history_and_is_judged_only_when_asked(monkeypa
     assert calls == [] and not copy.solved
     assert copy.report.rows[1] is TallyState.ERROR and len(calls) == 1
     assert copy.replace_board(grid_from_strings(SOLUTION)) and copy.report.solved and not copy.solved
+
+
+def test_restoring_progress_judges_the_restored_board_only(monkeypatch):
+    puzzle = tutorial_like()
+    session = Session(puzzle)
+    for r, c in ((5, 5), (4, 4), (3, 3), (2, 2)):
+        session.set_cell(r, c, Cell.WATER)
+    data = session.to_dict()
+    calls = []
+    judge = rules.judge
+    monkeypatch.setattr(rules, "judge", lambda puzzle, grid: calls.append(grid) or judge(puzzle, grid))
+    copy = Session.from_dict(puzzle, data)
+    assert calls == [copy.grid] and copy.grid == session.grid and not copy.solved
+    solved = Session(puzzle)
+    solved.replace_board(grid_from_strings(SOLUTION))
+    assert Session.from_dict(puzzle, {**solved.to_dict(), "solved": False}).solved   # the board itself says so
