@@ -6,6 +6,10 @@
     python main.py check PATH...        validate levels and count their solutions (0, 1, 2+)
     python main.py generate ...         make a new level with a unique solution
     python main.py bench PATH...        solve, verify and time a set of levels
+    python main.py print PATH... -o F   printable sheets (PDF, or PNG pages), with solutions if asked
+    python main.py convert IN OUT       convert a level between .bs and the formats in circulation
+    python main.py race LEVEL           run several solvers on one level and rank them
+    python main.py replay TRACE.jsonl   show the board at any event of a saved run
 
 Exit status: 0 all levels loaded and decided; 1 something timed out or failed; 2 usage or
 level errors. This file parses arguments and prints; the work is in game/ and solvers/.
@@ -16,13 +20,69 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import math
 import os
 import sys
 
+from game.limits import MAX_DIGITS, MAX_SECONDS, MAX_SIDE
 from solvers.engine.registry import NAMES as SOLVER_CHOICES
 
-COMMANDS = ("play", "solve", "check", "generate", "bench")
+COMMANDS = ("play", "solve", "check", "generate", "bench", "print", "convert", "race", "replay")
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+MAX_JOBS = 1024
+
+# ----------------------------------------------------------------- flag values
+# Every flag is checked as it is parsed, so a bad value is a usage error (exit 2) with one
+# line, never a traceback or a run that cannot mean anything (a NaN timeout, -3 jobs).
+
+
+def _whole(low: int, high: int):
+    def whole(text: str) -> int:
+        digits = text.strip()
+        if not (digits.isascii() and digits.lstrip("-").isdigit()) or len(digits) > MAX_DIGITS + 1:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number from {low} to {high}")
+        value = int(digits)
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{value} is not a whole number from {low} to {high}")
+        return value
+    return whole
+
+
+_seed = _whole(0, 10 ** MAX_DIGITS - 1)
+_side = _whole(1, MAX_SIDE)
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text) if len(text) <= 4 * MAX_DIGITS else math.nan
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and 0 <= value <= MAX_SECONDS):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds from 0 to {MAX_SECONDS:,}")
+    return value
+
+
+def _fleet(text: str) -> str:
+    """A fleet as JSON, checked like a level's fleet; returned as canonical JSON text."""
+    from game import levels
+
+    try:
+        fleet = levels.parse_fleet(text, "--fleet")
+    except levels.LevelError as error:
+        raise argparse.ArgumentTypeError(error.reason) from None
+    return json.dumps({str(length): count for length, count in fleet})
+
+
+def _shape(text: str) -> str:
+    """ROWSxCOLS, each side from 1 to MAX_SIDE."""
+    parts = text.lower().split("x")
+    if len(parts) != 2:
+        raise argparse.ArgumentTypeError(f"{text!r} is not ROWSxCOLS (e.g. 10x10)")
+    try:
+        rows, cols = (_side(part) for part in parts)
+    except argparse.ArgumentTypeError as error:
+        raise argparse.ArgumentTypeError(f"{text!r} is not ROWSxCOLS: {error}") from None
+    return f"{rows}x{cols}"
 
 
 def _add_play(sub) -> None:
@@ -40,17 +100,18 @@ def _add_solve(sub) -> None:
     solve = sub.add_parser("solve", help="solve levels and print the boards (or JSON lines)")
     solve.add_argument("paths", nargs="+", metavar="PATH")
     solve.add_argument("--solver", choices=SOLVER_CHOICES, default="forward")
-    solve.add_argument("--seed", type=int, default=0, help="random seed (genetic)")
-    solve.add_argument("--timeout", type=float, default=60.0, metavar="SECONDS", help="per level (default 60)")
+    solve.add_argument("--seed", type=_seed, default=0, help="random seed (genetic)")
+    solve.add_argument("--timeout", type=_seconds, default=60.0, metavar="SECONDS", help="per level (default 60)")
     solve.add_argument("--json", action="store_true", help="one JSON object per level")
+    solve.add_argument("--trace", metavar="FILE.jsonl", help="save the run (one level) as a trace")
 
 
 def _add_check(sub) -> None:
     check = sub.add_parser("check", help="validate levels and count solutions up to two")
     check.add_argument("paths", nargs="+", metavar="PATH")
-    check.add_argument("--timeout", type=float, default=60.0, metavar="SECONDS")
-    check.add_argument("--jobs", type=int, default=0, metavar="N",
-                       help="searches racing on N cores for a level that takes time (default 0: every core)")
+    check.add_argument("--timeout", type=_seconds, default=60.0, metavar="SECONDS")
+    check.add_argument("--jobs", type=_whole(1, MAX_JOBS), default=None, metavar="N",
+                       help="searches racing on N cores for a level that takes time (default: every core)")
     check.add_argument("--json", action="store_true")
 
 
@@ -58,27 +119,63 @@ def _add_bench(sub) -> None:
     bench = sub.add_parser("bench", help="solve, verify and time every level; write a CSV")
     bench.add_argument("paths", nargs="*", metavar="PATH")
     bench.add_argument("--solver", choices=SOLVER_CHOICES, default="forward")
-    bench.add_argument("--seed", type=int, default=0)
-    bench.add_argument("--timeout", type=float, default=60.0, metavar="SECONDS")
+    bench.add_argument("--seed", type=_seed, default=0)
+    bench.add_argument("--timeout", type=_seconds, default=60.0, metavar="SECONDS")
     bench.add_argument("--csv", metavar="FILE", help="where to write the rows (default bench-<solver>.csv)")
     bench.add_argument("--runner", action="store_true",
                        help="measure the thread runner instead: stop latency and memory over a million events")
-    bench.add_argument("--generate", metavar="RxC", help="measure the generator instead, e.g. 10x10")
-    bench.add_argument("--count", type=int, default=10, help="levels to generate (with --generate)")
+    bench.add_argument("--generate", metavar="RxC", type=_shape, help="measure the generator instead, e.g. 10x10")
+    bench.add_argument("--count", type=_whole(1, 1_000_000), default=10, help="levels to generate (with --generate)")
+    bench.add_argument("--window", action="store_true",
+                       help="measure the window instead: race the solvers at full speed on LEVEL, frame times")
+    bench.add_argument("--solvers", help="with --window: solvers to race, comma-separated (default: all that can)")
+    bench.add_argument("--hints", action="store_true",
+                       help="measure hints instead: play each level from the start by hints alone")
+    bench.add_argument("--json", action="store_true", help="with --hints or --window: JSON")
     bench.add_argument("--difficulty", choices=("easy", "medium", "hard", "expert"), help="with --generate")
-    bench.add_argument("--fleet", help="with --generate: ship length -> count as JSON")
+    bench.add_argument("--fleet", type=_fleet, help="with --generate: ship length -> count as JSON")
 
 
 def _add_generate(sub) -> None:
     gen = sub.add_parser("generate", help="make a level with a unique solution")
-    gen.add_argument("--rows", type=int, default=10)
-    gen.add_argument("--cols", type=int, default=None, help="default: same as --rows")
-    gen.add_argument("--fleet", help='ship length -> count as JSON, e.g. \'{"4":1,"3":2}\'')
+    gen.add_argument("--rows", type=_side, default=10)
+    gen.add_argument("--cols", type=_side, default=None, help="default: same as --rows")
+    gen.add_argument("--fleet", type=_fleet, help='ship length -> count as JSON, e.g. \'{"4":1,"3":2}\'')
     gen.add_argument("--difficulty", choices=("easy", "medium", "hard", "expert"))
-    gen.add_argument("--seed", type=int, default=0)
+    gen.add_argument("--seed", type=_seed, default=0)
     gen.add_argument("--minimal", action="store_true", help="remove every redundant hint")
     gen.add_argument("-o", "--output", metavar="FILE", help="write the level here (default: print it)")
     gen.add_argument("--pack", metavar="FOLDER", help="build the whole shipped level pack into FOLDER")
+
+
+def _add_print(sub) -> None:
+    sheet = sub.add_parser("print", help="lay levels out on A4 pages as a PDF or PNG pages")
+    sheet.add_argument("paths", nargs="+", metavar="PATH", help=".bs files, folders or corpus .jsonl")
+    sheet.add_argument("-o", "--output", required=True, metavar="FILE", help="FILE.pdf, or FILE.png (one per page)")
+    sheet.add_argument("--per-page", type=int, default=1, choices=(1, 2, 4, 6, 9), metavar="N",
+                       help="puzzles per page: 1, 2, 4, 6 or 9 (default 1)")
+    sheet.add_argument("--solutions", action="store_true", help="add the solutions on the last pages")
+    sheet.add_argument("--timeout", type=float, default=30.0, metavar="SECONDS",
+                       help="per level, to prove the solution unique (with --solutions)")
+
+
+def _add_race(sub) -> None:
+    race = sub.add_parser("race", help="run several solvers on one level, one after another, and rank them")
+    race.add_argument("level", metavar="LEVEL")
+    race.add_argument("--solvers", metavar="A,B,...",
+                      help="solvers to race (default: every solver that can run on the level)")
+    race.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS", help="per solver (default 10)")
+    race.add_argument("--seed", type=int, default=0, help="random seed (genetic)")
+    race.add_argument("--json", action="store_true", help="one JSON object per solver, ranked")
+    race.add_argument("--csv", metavar="FILE", help="also write the ranked table to this CSV file")
+
+
+def _add_replay(sub) -> None:
+    replay = sub.add_parser("replay", help="the board at any event of a saved trace")
+    replay.add_argument("trace", metavar="TRACE.jsonl")
+    replay.add_argument("--at", type=int, metavar="N", help="event number (default: the last)")
+    replay.add_argument("--print", action="store_true", help="print the board as text (no window)")
+    replay.add_argument("--screenshot", metavar="PNG", help="save the window at event N to this file and exit")
 
 
 def parser() -> argparse.ArgumentParser:
@@ -86,7 +183,8 @@ def parser() -> argparse.ArgumentParser:
                                   formatter_class=argparse.RawDescriptionHelpFormatter,
                                   epilog="Run 'main.py COMMAND --help' for a command's options.")
     sub = top.add_subparsers(dest="command", metavar="COMMAND")
-    for add in (_add_play, _add_solve, _add_check, _add_generate, _add_bench):
+    for add in (_add_play, _add_solve, _add_check, _add_generate, _add_bench, _add_print, _add_convert,
+                _add_race, _add_replay):
         add(sub)
     return top
 
@@ -110,6 +208,8 @@ def _exit_code(records: list[dict], decided: tuple[str, ...]) -> int:
 def cmd_solve(args) -> int:
     from solvers.engine import batch
 
+    if args.trace:
+        return cmd_solve_trace(args)
     records = []
     for ref in batch.expand(args.paths):
         record = batch.solve_record(ref, args.solver, args.timeout, args.seed)
@@ -120,6 +220,29 @@ def cmd_solve(args) -> int:
         else:
             print(_solve_text(ref, record), flush=True)
     return _exit_code(records, ("solved", "no_solution", "stuck"))
+
+
+def cmd_solve_trace(args) -> int:
+    """``solve LEVEL --trace FILE``: one run, recorded; printed as ``solve`` prints it."""
+    from game.levels import LevelError
+    from solvers.engine import batch, trace
+
+    refs = list(batch.expand(args.paths))
+    if len(refs) != 1:
+        print(f"solve: --trace records one run; {len(refs)} levels were given", file=sys.stderr)
+        return EXIT_USAGE
+    ref = refs[0]
+    if ref.puzzle is None:
+        print(ref.error, file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        result = trace.record_run(ref.puzzle, args.solver, args.trace, seed=args.seed, timeout=args.timeout)
+    except (OSError, LevelError) as error:
+        print(f"{args.trace}: cannot be written ({getattr(error, 'strerror', None) or error})", file=sys.stderr)
+        return EXIT_USAGE
+    record = batch.result_record(ref, args.solver, result)
+    print(json.dumps(record) if args.json else _solve_text(ref, record), flush=True)
+    return _exit_code([record], ("solved", "no_solution", "stuck"))
 
 
 def _solve_text(ref, record: dict) -> str:
@@ -145,7 +268,7 @@ def cmd_check(args) -> int:
 
     records = []
     for ref in batch.expand(args.paths):
-        record = batch.check_record(ref, args.timeout, args.jobs or None)
+        record = batch.check_record(ref, args.timeout, args.jobs)
         if ref.puzzle is not None and record["status"] == "unique":
             record.update(_check_extras(ref.puzzle))
         record["level_error"] = ref.puzzle is None
@@ -182,7 +305,11 @@ def cmd_bench(args) -> int:
     if not args.paths:
         print("bench: give at least one PATH (or --runner)", file=sys.stderr)
         return EXIT_USAGE
+    if args.window:
+        return _bench_window(args)
     refs = list(batch.expand(args.paths))
+    if args.hints:
+        return _bench_hints(refs, args.json)
     records = []
     bar = batch.ProgressBar(len(refs), f"bench {args.solver}")
     for ref in refs:
@@ -192,12 +319,60 @@ def cmd_bench(args) -> int:
         bar.advance(record["status"])
     bar.close()
     path = args.csv or f"bench-{args.solver}.csv"
-    _write_csv(path, records)
+    try:
+        _write_csv(path, records)
+    except OSError as error:
+        print(f"{path}: cannot be written ({error.strerror or error})", file=sys.stderr)
+        return EXIT_USAGE
     summary = batch.summarise(records)
     print(batch.summary_table(args.solver, summary))
     statuses = ", ".join(f"{s} {n}" for s, n in batch.status_counts(records).items())
     print(f"statuses: {statuses}\nrows written to {path}")
     return EXIT_OK if summary["solved"] == summary["levels"] else EXIT_FAILED
+
+
+def _bench_window(args) -> int:
+    from solvers.engine import race
+    from window import race_bench
+
+    if len(args.paths) != 1:
+        print("bench --window: give one LEVEL", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        from game import formats
+
+        puzzle = formats.load_any(args.paths[0])
+        names = race.choose(puzzle, args.solvers.split(",") if args.solvers else None)
+        record = race_bench.run(args.paths[0], names, seconds=args.timeout)
+    except ValueError as error:
+        print(f"bench --window: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    print(json.dumps(record) if args.json else ", ".join(f"{k} {v}" for k, v in record.items()))
+    return EXIT_OK
+
+
+def _bench_hints(refs, as_json: bool) -> int:
+    from solvers.engine import hints
+
+    bad = [ref for ref in refs if ref.puzzle is None]
+    for ref in bad:
+        print(ref.error, file=sys.stderr)
+    runs = list(hints.bench((ref.label, ref.puzzle) for ref in refs if ref.puzzle is not None))
+    summary = hints.summary(runs)
+    worst = sorted(runs, key=lambda run: -max(run.seconds, default=0.0))
+    if as_json:
+        for run in runs:
+            print(json.dumps(run.record()))
+        print(json.dumps({"summary": True, **summary}))
+    else:
+        for run in worst[:10]:
+            record = run.record()
+            print(f"{run.label}: {record['hints']} hints, slowest {record['max_ms']} ms, "
+                  f"{record['without_reason']} without a reason" + (f", {run.error}" if run.error else ""))
+        print(", ".join(f"{key} {value}" for key, value in summary.items()))
+    if bad:
+        return EXIT_USAGE
+    return EXIT_OK if summary["unfinished"] == 0 else EXIT_FAILED
 
 
 def _write_csv(path: str, records: list[dict]) -> None:
@@ -211,28 +386,181 @@ def _write_csv(path: str, records: list[dict]) -> None:
                              r.get("error", "")])
 
 
+def cmd_race(args) -> int:
+    from game import levels
+    from solvers.engine import race
+
+    try:
+        puzzle = levels.load(args.level)
+        names = race.choose(puzzle, args.solvers.split(",") if args.solvers else None)
+    except (levels.LevelError, ValueError) as error:
+        print(f"race: {error}" if not isinstance(error, levels.LevelError) else str(error), file=sys.stderr)
+        return EXIT_USAGE
+    records = race.race(puzzle, names, timeout=args.timeout, seed=args.seed)
+    if args.csv:
+        try:
+            race.write_csv(args.csv, records)
+        except OSError as error:
+            print(f"{args.csv}: cannot be written ({error.strerror or error})", file=sys.stderr)
+            return EXIT_USAGE
+    if args.json:
+        for record in records:
+            print(json.dumps(record), flush=True)
+    else:
+        print(race.text(puzzle, records), flush=True)
+    return EXIT_OK if all(r["verdict"] in ("solved", "no_solution", "stuck") for r in records) else EXIT_FAILED
+
+
+def cmd_replay(args) -> int:
+    from game.levels import LevelError
+    from solvers.engine import batch, trace
+
+    if not args.print:
+        from window.app import replay
+
+        return replay(args.trace, args.at, args.screenshot)
+    try:
+        run = trace.read_trace(args.trace)
+        at = run.events if args.at is None else args.at
+        if not 0 <= at <= run.events:
+            print(f"replay: --at {at} is outside 0..{run.events} (the events of {args.trace})", file=sys.stderr)
+            return EXIT_USAGE
+        board = trace.board_at(run, at)
+    except LevelError as error:
+        print(error, file=sys.stderr)
+        return EXIT_USAGE
+    from game.puzzle import grid_to_strings
+
+    print(f"{args.trace}: event {at} of {run.events} ({run.solver}, {run.verdict.replace('_', ' ')})")
+    print(batch.board_text(run.puzzle, list(grid_to_strings(board))))
+    return EXIT_OK
+
+
 def cmd_generate(args) -> int:
     from game import levels
     from solvers.authoring import generator
 
     if args.pack:
-        count = generator.build_pack(args.pack, seed=args.seed)
-        print(f"wrote {count} levels under {args.pack}")
+        try:
+            written = generator.build_pack(args.pack, seed=args.seed)
+        except OSError as error:
+            print(f"{args.pack}: cannot be written ({error.strerror or error})", file=sys.stderr)
+            return EXIT_USAGE
+        print(f"wrote {len(written)} levels under {args.pack}")
         return EXIT_OK
     try:
-        fleet = json.loads(args.fleet) if args.fleet else None
-        if fleet is not None and not isinstance(fleet, dict):
-            raise ValueError("--fleet must be a JSON object")
+        fleet = json.loads(args.fleet) if args.fleet else None  # checked by _fleet
         puzzle = generator.generate(args.rows, args.cols or args.rows, fleet=fleet, difficulty=args.difficulty,
                                     seed=args.seed, minimal=args.minimal)
     except (ValueError, levels.LevelError) as error:
         print(f"generate: {error}", file=sys.stderr)
         return EXIT_USAGE
     if args.output:
-        levels.save(puzzle, args.output)
+        try:
+            levels.save(puzzle, args.output)
+        except OSError as error:
+            print(f"{args.output}: cannot be written ({error.strerror or error})", file=sys.stderr)
+            return EXIT_USAGE
         print(f"wrote {args.output} ({puzzle.rows}x{puzzle.cols}, {puzzle.difficulty}, {len(puzzle.hints)} hints)")
     else:
         sys.stdout.write(levels.dumps(puzzle))
+    return EXIT_OK
+
+
+def cmd_print(args) -> int:
+    from pathlib import Path
+
+    from solvers.engine.batch import expand
+    from solvers.engine.verdict import Kind, decide
+    from window import sheets
+
+    output = Path(args.output)
+    if output.suffix.lower() not in (".pdf", ".png"):
+        print(f"print: {args.output}: the output must end in .pdf or .png", file=sys.stderr)
+        return EXIT_USAGE
+    puzzles, solutions = [], []
+    for ref in expand(args.paths):
+        if ref.puzzle is None:
+            print(ref.error, file=sys.stderr)
+            return EXIT_USAGE
+        title = sheets.title_of(ref.puzzle, Path(ref.label).stem)
+        puzzles.append(sheets.Item(ref.puzzle, title))
+        if args.solutions:
+            verdict = decide(ref.puzzle, timeout=args.timeout)
+            if verdict.kind is not Kind.UNIQUE:
+                print(f"{ref.label}: has no single solution to print ({verdict.kind.value})", file=sys.stderr)
+                return EXIT_USAGE
+            solutions.append(sheets.Item(ref.puzzle, f"Solution: {title}", verdict.solution))
+    try:
+        written = sheets.write(puzzles + solutions, output, args.per_page)
+    except OSError as error:
+        print(f"print: {args.output}: cannot be written ({error.strerror or error})", file=sys.stderr)
+        return EXIT_USAGE
+    print(f"wrote {', '.join(str(p) for p in written)}: {len(puzzles)} puzzles"
+          + (" and their solutions" if solutions else ""))
+    return EXIT_OK
+
+
+def _add_convert(sub) -> None:
+    from game.formats import FORMATS, WRITABLE
+
+    convert = sub.add_parser("convert", help="convert a level between .bs and the formats in circulation",
+                             description="Read a level in any known format (recognised from its content) and "
+                                         "write it in another (chosen by OUT's suffix: .bs, .txt for the "
+                                         "assignment text, .dzn). OUT '-' prints it. A file of several boards "
+                                         "(CSPLib) gives a folder OUT with one file per board, or --board picks one.")
+    convert.add_argument("input", metavar="IN")
+    convert.add_argument("output", metavar="OUT")
+    convert.add_argument("--from", dest="source_format", choices=FORMATS, help="read IN as this format")
+    convert.add_argument("--to", dest="target_format", choices=WRITABLE, help="write this format")
+    convert.add_argument("--board", metavar="ID", help="the board to take from a file of several")
+
+
+def cmd_convert(args) -> int:
+    from pathlib import Path
+
+    from game import formats, levels
+
+    try:
+        puzzles = formats.read(args.input, args.source_format)
+    except levels.LevelError as error:
+        print(error, file=sys.stderr)
+        return EXIT_USAGE
+    ids = formats.board_ids(puzzles)
+    if args.board is not None:
+        if args.board not in ids:
+            print(f"{args.input}: no board {args.board!r} (boards: {', '.join(ids[:10])}"
+                  f"{', ...' if len(ids) > 10 else ''})", file=sys.stderr)
+            return EXIT_USAGE
+        puzzles, ids = [puzzles[ids.index(args.board)]], [args.board]
+    folder = len(puzzles) > 1 or args.output.endswith(("/", os.sep)) or os.path.isdir(args.output)
+    target = args.target_format or ("bs" if folder or args.output == "-" else formats.format_for(args.output))
+    if target is None:
+        print(f"convert: cannot tell the format to write from {args.output!r}; give --to "
+              f"({', '.join(formats.WRITABLE)})", file=sys.stderr)
+        return EXIT_USAGE
+    if folder and args.output == "-":
+        print(f"{args.input}: holds {len(puzzles)} boards; give a folder as OUT or pick one with --board",
+              file=sys.stderr)
+        return EXIT_USAGE
+    suffix = {"bs": ".bs", "assignment": ".txt", "bimaru": ".txt", "dzn": ".dzn"}[target]
+    out = Path(args.output)
+    try:
+        texts = [(out / f"{ident}{suffix}" if folder else out, formats.dumps(puzzle, target))
+                 for ident, puzzle in zip(ids, puzzles)]
+    except levels.LevelError as error:
+        print(f"{args.output}: cannot be written as {error.source}: {error.reason}", file=sys.stderr)
+        return EXIT_USAGE
+    if args.output == "-":
+        sys.stdout.write(texts[0][1])
+        return EXIT_OK
+    try:
+        for path, text in texts:
+            levels.atomic_write_text(path, text)
+    except OSError as error:
+        print(f"{args.output}: cannot be written ({error.strerror or error})", file=sys.stderr)
+        return EXIT_USAGE
+    print(f"wrote {len(texts)} levels under {out}" if folder else f"wrote {out}")
     return EXIT_OK
 
 
@@ -242,7 +570,8 @@ def main(argv: list[str] | None = None) -> int:
         argv = ["play", *argv]
     args = parser().parse_args(argv)
     handler = {"play": cmd_play, "solve": cmd_solve, "check": cmd_check,
-               "generate": cmd_generate, "bench": cmd_bench}[args.command or "play"]
+               "generate": cmd_generate, "bench": cmd_bench, "print": cmd_print,
+               "convert": cmd_convert, "race": cmd_race, "replay": cmd_replay}[args.command or "play"]
     try:
         return handler(args)
     except KeyboardInterrupt:

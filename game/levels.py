@@ -6,21 +6,25 @@ one solution, several or none is for the solvers (``main.py check``).
 
 Every problem is a :class:`LevelError` whose message names the file and what is wrong,
 e.g. ``levels/x.bs: row_numbers has 9 entries, board has 10 rows``. Loading never
-half-loads: a level is returned whole or not at all.
+half-loads: a level is returned whole or not at all. Everything read is held to the
+limits in :mod:`game.limits` (board size, file size, nesting, digits, fleet, ship length).
 """
 
 from __future__ import annotations
 
+import itertools
 import json
+import math
 import os
+import re
+import reprlib
+import stat
 import tempfile
 from pathlib import Path
-from typing import Any, Iterator, Mapping, Union
+from typing import Any, BinaryIO, Iterator, Mapping, Union
 
+from game.limits import MAX_DIGITS, MAX_FILE_BYTES, MAX_FLEET_SHIPS, MAX_NESTING, MAX_SHIP_LENGTH, MAX_SIDE
 from game.puzzle import DEFAULT_FLEETS, Coord, Fleet, Hint, Puzzle, make_fleet
-
-MAX_FILE_BYTES = 1_000_000
-MAX_SIDE = 100
 
 HINT_CODES: Mapping[str, Hint] = {
     "sw": Hint.WATER, "ss": Hint.SUB, "ms": Hint.MIDDLE, "us": Hint.TOP,
@@ -46,25 +50,163 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _is_unicode(text: str) -> bool:
+    """False for text with a lone surrogate (JSON allows the escape, UTF-8 cannot write it)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+_SHORT_REPR = reprlib.Repr()
+_SHORT_REPR.maxlevel, _SHORT_REPR.maxstring, _SHORT_REPR.maxother = 3, 36, 36
+
+
+def _show(value: Any, width: int = 40) -> str:
+    """A short ``repr`` of value (never built whole), cut to ``width`` characters, so a
+    message stays one short line however large the value."""
+    try:
+        text = _SHORT_REPR.repr(value)
+    except ValueError:  # an int beyond Python's int-string limit (from a caller, not JSON)
+        text = f"a {value.bit_length():,}-bit number" if isinstance(value, int) else type(value).__name__
+    return text if len(text) <= width else text[:width - 3] + "..."
+
+
+# --------------------------------------------------------------------------- safe JSON
+#
+# Every document passes the limits before and while it is decoded: nesting is measured on
+# the raw text (so a deep document never reaches the recursive decoder), numbers are
+# refused by digit count before Python converts them, and a key given twice in one object
+# is an error instead of the last one silently winning.
+
+
+class _Refused(Exception):
+    """Raised inside the JSON decoder's hooks; turned into a LevelError naming the file."""
+
+
+_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_BRACKETS = re.compile(r"[\[\]{}]")
+
+
+def nesting_depth(text: str) -> int:
+    """How deeply the brackets of a JSON text nest, ignoring brackets inside strings."""
+    outside = _STRINGS.sub("", text)
+    steps = (1 if bracket in "[{" else -1 for bracket in _BRACKETS.findall(outside))
+    return max(itertools.accumulate(steps, initial=0))
+
+
+def _digits(number: str) -> int:
+    mantissa = re.split(r"[eE]", number, maxsplit=1)[0]
+    return sum(ch.isdigit() for ch in mantissa)
+
+
+def _parse_int(number: str) -> int:
+    if len(number) > MAX_DIGITS + 1 and _digits(number) > MAX_DIGITS:
+        raise _Refused(f"a number has {_digits(number):,} digits; at most {MAX_DIGITS} are allowed")
+    return int(number)
+
+
+def _parse_float(number: str) -> float:
+    if _digits(number) > MAX_DIGITS or len(number) > 4 * MAX_DIGITS:
+        raise _Refused(f"number {_show(number, 24)} is longer than {MAX_DIGITS} digits")
+    value = float(number)
+    if not math.isfinite(value):
+        raise _Refused(f"number {_show(number, 24)} is too large")
+    return value
+
+
+def _parse_constant(name: str) -> Any:
+    raise _Refused(f"{name} is not a number JSON allows")
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in result:
+            raise _Refused(f"key {_show(key)} is given twice in one object")
+        result[key] = value
+    return result
+
+
+def decode_json(text: str, source: str) -> Any:
+    """JSON text within the limits (nesting, digits, no repeated keys), or a LevelError."""
+    depth = nesting_depth(text)
+    if depth > MAX_NESTING:
+        raise LevelError(source, f"is nested {depth:,} levels deep; at most {MAX_NESTING} are allowed")
+    try:
+        return json.loads(text, parse_int=_parse_int, parse_float=_parse_float,
+                          parse_constant=_parse_constant, object_pairs_hook=_object)
+    except _Refused as refused:
+        raise LevelError(source, str(refused)) from None
+    except json.JSONDecodeError as error:
+        raise LevelError(source, f"is not valid JSON: {error.msg} at line {error.lineno}, "
+                                 f"column {error.colno}") from None
+    except (RecursionError, ValueError) as error:  # a limit of the decoder itself
+        raise LevelError(source, f"is not valid JSON ({_show(str(error), 60)})") from None
+
+
+# --------------------------------------------------------------------------- reading files
+
+
+def open_regular(path: Union[str, os.PathLike]) -> BinaryIO:
+    """Open a file for reading only if it is a regular file (after following links).
+
+    A pipe, device or socket is refused before anything is read, so ``check`` never waits on
+    a FIFO nor reads /dev/zero; the non-blocking open makes opening a FIFO itself return.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        raise LevelError(path, "no such file") from None
+    except IsADirectoryError:
+        raise LevelError(path, "is a folder, not a level file") from None
+    except OSError as error:
+        if Path(path).is_dir():
+            raise LevelError(path, "is a folder, not a level file") from None
+        raise LevelError(path, f"cannot be read ({error.strerror or error})") from None
+    except ValueError as error:  # a name the system cannot take (a NUL byte)
+        raise LevelError(repr(str(path)), f"cannot be read ({error})") from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise LevelError(path, "is a folder, not a level file")
+        if not stat.S_ISREG(mode):
+            raise LevelError(path, "is not a regular file (a pipe, device or socket); refused")
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def read_bounded(path: Union[str, os.PathLike], limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes, else a LevelError.
+
+    At most ``limit + 1`` bytes are ever read, so a file that grows while it is read is
+    refused as well.
+    """
+    with open_regular(path) as handle:
+        try:
+            size = os.fstat(handle.fileno()).st_size
+            if size > limit:
+                raise LevelError(path, f"file is {size:,} bytes; a level is at most {limit:,}")
+            data = handle.read(limit + 1)
+        except OSError as error:
+            raise LevelError(path, f"cannot be read ({error.strerror or error})") from None
+    if len(data) > limit:
+        raise LevelError(path, f"file is more than {limit:,} bytes; a level is at most {limit:,}")
+    return data
+
+
 # --------------------------------------------------------------------------- reading .bs
 
 
 def load(path: Union[str, os.PathLike]) -> Puzzle:
     """Read a ``.bs`` file; raise :class:`LevelError` naming the file on any problem."""
     path = Path(path)
-    try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise LevelError(path, f"file is {size:,} bytes; a level is at most {MAX_FILE_BYTES:,}")
-        data = path.read_bytes()
-    except LevelError:
-        raise
-    except IsADirectoryError:
-        raise LevelError(path, "is a folder, not a level file") from None
-    except FileNotFoundError:
-        raise LevelError(path, "no such file") from None
-    except OSError as error:
-        raise LevelError(path, f"cannot be read ({error.strerror or error})") from None
+    data = read_bounded(path)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
@@ -78,14 +220,7 @@ def loads(text: str, source: str = "<level>") -> Puzzle:
         raise LevelError(source, f"text is {len(text):,} characters; a level is at most {MAX_FILE_BYTES:,}")
     if not text.strip():
         raise LevelError(source, "is empty")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise LevelError(source, f"is not valid JSON: {error.msg} at line {error.lineno}, "
-                                 f"column {error.colno}") from None
-    except RecursionError:
-        raise LevelError(source, "is not valid JSON: nested too deeply") from None
-    return from_dict(data, source)
+    return from_dict(decode_json(text, source), source)
 
 
 def from_dict(data: Any, source: str = "<level>") -> Puzzle:
@@ -94,7 +229,8 @@ def from_dict(data: Any, source: str = "<level>") -> Puzzle:
         raise LevelError(source, f"a level is a JSON object, not {type(data).__name__}")
     unknown = [key for key in data if key not in ORIGINAL_KEYS + EXTENSION_KEYS]
     if unknown:
-        raise LevelError(source, f"unknown key {unknown[0]!r} (allowed: {', '.join(ORIGINAL_KEYS + EXTENSION_KEYS)})")
+        allowed = ", ".join(ORIGINAL_KEYS + EXTENSION_KEYS)
+        raise LevelError(source, f"unknown key {_show(unknown[0])} (allowed: {allowed})")
     rows, cols = _read_shape(data, source)
     fleet = _read_fleet(data.get("fleet"), rows, cols, source)
     row_tallies = _read_tallies(data, "row_numbers", rows, cols, "rows", source)
@@ -107,6 +243,8 @@ def from_dict(data: Any, source: str = "<level>") -> Puzzle:
         if key in data and data[key] is not None:
             if not isinstance(data[key], str):
                 raise LevelError(source, f"{key} must be text, not {type(data[key]).__name__}")
+            if not _is_unicode(data[key]):
+                raise LevelError(source, f"{key} is not valid Unicode text (a lone surrogate escape)")
             texts[key] = data[key]
     solution = _read_solution(data.get("solution"), rows, cols, source)
     puzzle = Puzzle(rows, cols, row_tallies, col_tallies, fleet, hints, solution=solution, **texts)
@@ -120,9 +258,9 @@ def _read_shape(data: Mapping[str, Any], source: str) -> tuple[int, int]:
         if key in data:
             value = data[key]
             if not _is_int(value):
-                raise LevelError(source, f"{key} must be a whole number, not {value!r}")
+                raise LevelError(source, f"{key} must be a whole number, not {_show(value)}")
             if not 1 <= value <= MAX_SIDE:
-                raise LevelError(source, f"{key} is {value}; it must be between 1 and {MAX_SIDE}")
+                raise LevelError(source, f"{key} is {_show(value)}; it must be between 1 and {MAX_SIDE}")
             dims[key] = value
     size = dims.get("size")
     rows, cols = dims.get("rows", size), dims.get("cols", size)
@@ -140,25 +278,46 @@ def _read_fleet(value: Any, rows: int, cols: int, source: str) -> Fleet:
         sizes = ", ".join(str(s) for s in DEFAULT_FLEETS)
         raise LevelError(source, f"missing key 'fleet': a {rows}x{cols} board has no default fleet "
                                  f"(square sizes {sizes} do)")
+    return read_fleet(value, source)
+
+
+_NUMBER_KEY = re.compile(r"[0-9]+")
+
+
+def read_fleet(value: Any, source: str) -> Fleet:
+    """A decoded ``{"length": count}`` object as a Fleet, within the limits, or a LevelError."""
     if not isinstance(value, dict) or not value:
-        raise LevelError(source, f"fleet must be an object like {{\"4\": 1, \"3\": 2}}, not {value!r}")
+        raise LevelError(source, f"fleet must be an object like {{\"4\": 1, \"3\": 2}}, not {_show(value)}")
     counts = {}
     for key, count in value.items():
-        try:
-            length = int(str(key).strip())
-        except ValueError:
-            raise LevelError(source, f"fleet key {key!r} is not a ship length") from None
+        if not (isinstance(key, str) and _NUMBER_KEY.fullmatch(key) and len(key) <= MAX_DIGITS):
+            raise LevelError(source, f"fleet key {_show(key)} is not a ship length (digits 0-9)")
+        length = int(key)
         if length < 1:
             raise LevelError(source, f"fleet has ships of length {length}; lengths start at 1")
+        if length > MAX_SHIP_LENGTH:
+            raise LevelError(source, f"fleet has ships of length {length}; "
+                                     f"at most {MAX_SHIP_LENGTH} is allowed")
         if not _is_int(count) or count < 0:
-            raise LevelError(source, f"fleet count for length {length} must be a whole number >= 0, not {count!r}")
+            raise LevelError(source, f"fleet count for length {length} must be a whole number >= 0, "
+                                     f"not {_show(count)}")
         if length in counts:
             raise LevelError(source, f"fleet names length {length} twice")
         counts[length] = count
+    ships = sum(counts.values())
+    if ships > MAX_FLEET_SHIPS:
+        raise LevelError(source, f"fleet has {_show(ships)} ships; at most {MAX_FLEET_SHIPS} are allowed")
     fleet = make_fleet(counts)
     if not fleet:
         raise LevelError(source, "fleet has no ships")
     return fleet
+
+
+def parse_fleet(text: str, source: str = "fleet") -> Fleet:
+    """A fleet given as JSON text (the command line's ``--fleet``), or a LevelError."""
+    if len(text) > MAX_FILE_BYTES:
+        raise LevelError(source, f"is longer than {MAX_FILE_BYTES:,} characters")
+    return read_fleet(decode_json(text, source), source)
 
 
 def _read_tallies(data: Mapping[str, Any], key: str, count: int, other: int, what: str,
@@ -174,22 +333,23 @@ def _read_tallies(data: Mapping[str, Any], key: str, count: int, other: int, wha
         if tally is None:
             continue
         if not _is_int(tally):
-            raise LevelError(source, f"{key}[{index}] must be a whole number or null, not {tally!r}")
+            raise LevelError(source, f"{key}[{index}] must be a whole number or null, not {_show(tally)}")
         if tally < 0:
-            raise LevelError(source, f"{key}[{index}] is negative ({tally})")
+            raise LevelError(source, f"{key}[{index}] is negative ({_show(tally)})")
         if tally > other:
-            raise LevelError(source, f"{key}[{index}] is {tally} but the line has only {other} cells")
+            raise LevelError(source, f"{key}[{index}] is {_show(tally)} but the line has only {other} cells")
     return tuple(value)
 
 
+_HINT_KEY = re.compile(rf"([0-9]{{1,{MAX_DIGITS}}}),([0-9]{{1,{MAX_DIGITS}}})")
+
+
 def _parse_coord(key: Any, rows: int, cols: int, source: str) -> Coord:
-    parts = str(key).split(",")
-    try:
-        if len(parts) != 2:
-            raise ValueError
-        row, col = int(parts[0].strip()), int(parts[1].strip())
-    except ValueError:
-        raise LevelError(source, f"hint key {key!r} is not \"row,col\"") from None
+    # Only ASCII digits, no signs or spaces: int() would also take "+1", " 1" and "١".
+    match = _HINT_KEY.fullmatch(key) if isinstance(key, str) else None
+    if match is None:
+        raise LevelError(source, f"hint key {_show(key)} is not \"row,col\" (digits 0-9)")
+    row, col = int(match.group(1)), int(match.group(2))
     if not (0 <= row < rows and 0 <= col < cols):
         raise LevelError(source, f"hint {key!r} is outside a {rows}x{cols} board")
     return row, col
@@ -202,7 +362,7 @@ def _read_board(value: Any, rows: int, cols: int, source: str) -> dict[Coord, Hi
     for key, code in value.items():
         where = _parse_coord(key, rows, cols, source)
         if not isinstance(code, str) or code.strip().lower() not in HINT_CODES:
-            raise LevelError(source, f"hint {key!r} has unknown code {code!r} "
+            raise LevelError(source, f"hint {key!r} has unknown code {_show(code)} "
                                      f"(known: {', '.join(HINT_CODES)})")
         if where in hints:
             raise LevelError(source, f"hint {key!r} names cell {where[0]},{where[1]} a second time")
@@ -217,7 +377,8 @@ def _read_solution(value: Any, rows: int, cols: int, source: str) -> tuple[str, 
         raise LevelError(source, f"solution must be a list of {rows} row strings")
     for index, line in enumerate(value):
         if not isinstance(line, str) or len(line) != cols or set(line) - {".", "#"}:
-            raise LevelError(source, f"solution row {index} must be {cols} characters of '.' and '#', not {line!r}")
+            raise LevelError(source, f"solution row {index} must be {cols} characters of '.' and '#', "
+                                     f"not {_show(line)}")
     return tuple(value)
 
 
@@ -288,11 +449,15 @@ def dumps(puzzle: Puzzle) -> str:
     return "\n".join(lines) + "\n"
 
 
+TEMP_PREFIX, TEMP_SUFFIX = ".battleships-", ".tmp"     # a save in progress (see remove_orphans)
+
+
 def atomic_write_text(path: Union[str, os.PathLike], text: str) -> None:
-    """Write through a temporary file and rename, so a crash never leaves half a file."""
+    """Write through a synced temporary file and rename, so readers see the old file or the
+    new one, never a mix, and a crash never leaves half a file."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
             handle.write(text)
@@ -319,56 +484,91 @@ def from_corpus_record(record: Any, source: str) -> Puzzle:
     if not isinstance(record, dict):
         raise LevelError(source, "a corpus line is a JSON object")
     try:
-        rows, cols = record["rows"], record["cols"]
-        hints_in = record.get("hints") or []
         data = {
-            "rows": rows, "cols": cols,
+            "rows": record["rows"], "cols": record["cols"],
             "fleet": record["fleet"],
             "row_numbers": record["row_tallies"],
             "col_numbers": record["col_tallies"],
-            "board": {},
-            "name": str(record.get("id", "")) or None,
+            "name": corpus_ident(record) or None,
             "source": record.get("source"),
             "solution": record.get("solution"),
         }
     except KeyError as error:
         raise LevelError(source, f"corpus line lacks {error.args[0]!r}") from None
+    hints_in = record.get("hints")
+    if hints_in is None:
+        hints_in = []
     if not isinstance(hints_in, list):
         raise LevelError(source, "hints must be a list of [row, col, kind]")
     board: dict[str, str] = {}
     for item in hints_in:
-        if not (isinstance(item, list) and len(item) == 3 and item[2] in CORPUS_KINDS):
-            raise LevelError(source, f"hint {item!r} is not [row, col, kind]")
-        board[f"{item[0]},{item[1]}"] = CODE_OF_HINT[CORPUS_KINDS[item[2]]]
+        if not (isinstance(item, list) and len(item) == 3 and _is_int(item[0]) and _is_int(item[1])
+                and isinstance(item[2], str) and item[2] in CORPUS_KINDS):
+            raise LevelError(source, f"hint {_show(item)} is not [row, col, kind] "
+                                     f"(kinds: {', '.join(CORPUS_KINDS)})")
+        if item[0] < 0 or item[1] < 0:
+            raise LevelError(source, f"hint {_show(item)} is outside the board")
+        key = f"{item[0]},{item[1]}"
+        if key in board:
+            raise LevelError(source, f"hint {_show(item)} names cell {key} a second time")
+        board[key] = CODE_OF_HINT[CORPUS_KINDS[item[2]]]
     data["board"] = board
     return from_dict(data, source)
 
 
+_IDENT = re.compile(r"[\w.+-]{1,100}", re.ASCII)
+
+
+def corpus_ident(record: Mapping[str, Any]) -> str:
+    """A record's ``id`` when it is a plain name (it becomes part of labels); else ''."""
+    ident = record.get("id")
+    if _is_int(ident) or isinstance(ident, str):
+        ident = str(ident)
+        return ident if _IDENT.fullmatch(ident) else ""
+    return ""
+
+
 def iter_corpus(path: Union[str, os.PathLike]) -> Iterator[tuple[str, Union[Puzzle, LevelError]]]:
-    """(id, puzzle or the error for that line) for each non-blank line of a ``.jsonl`` file."""
+    """(id, puzzle or the error for that line) for each non-blank line of a ``.jsonl`` file.
+
+    Every line is read, decoded and checked on its own, within the limits (a line is at
+    most MAX_FILE_BYTES), so one bad line is one error and the rest still load.
+    """
     path = Path(path)
-    try:
-        handle = open(path, encoding="utf-8")
-    except OSError as error:
-        raise LevelError(path, f"cannot be read ({error.strerror or error})") from None
-    with handle:
-        try:
-            for number, line in enumerate(handle, start=1):
-                if not line.strip():
-                    continue
-                where = f"{path}:{number}"
-                try:
-                    record = json.loads(line)
-                except json.JSONDecodeError as error:
-                    yield f"line{number}", LevelError(where, f"is not valid JSON: {error.msg}")
-                    continue
-                ident = str(record.get("id", f"line{number}")) if isinstance(record, dict) else f"line{number}"
-                try:
-                    yield ident, from_corpus_record(record, f"{path}#{ident}")
-                except LevelError as error:
-                    yield ident, error
-        except UnicodeDecodeError:
-            yield "?", LevelError(path, "is not UTF-8 text")
+    with open_regular(path) as handle:
+        for number in itertools.count(1):
+            try:
+                raw = handle.readline(MAX_FILE_BYTES + 1)
+            except OSError as error:
+                yield f"line{number}", LevelError(path, f"cannot be read ({error.strerror or error})")
+                return
+            if not raw:
+                return
+            where = f"{path}:{number}"
+            if len(raw) > MAX_FILE_BYTES:
+                while raw and not raw.endswith(b"\n"):  # skip the rest of the line, bounded reads
+                    raw = handle.readline(MAX_FILE_BYTES)
+                yield f"line{number}", LevelError(where, f"line is longer than {MAX_FILE_BYTES:,} bytes")
+                continue
+            if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
+                raw = raw[3:]
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as error:
+                yield f"line{number}", LevelError(where, f"is not UTF-8 text (bad byte at offset {error.start})")
+                continue
+            if not line.strip():
+                continue
+            try:
+                record = decode_json(line, where)
+            except LevelError as error:
+                yield f"line{number}", error
+                continue
+            ident = (corpus_ident(record) if isinstance(record, dict) else "") or f"line{number}"
+            try:
+                yield ident, from_corpus_record(record, where)
+            except LevelError as error:
+                yield ident, error
 
 
 def read_corpus(path: Union[str, os.PathLike]) -> Iterator[tuple[str, Puzzle]]:

@@ -12,3 +12,4 @@ MAX_FLEET_SHIPS = 200       # ships in a fleet
 MAX_FILE_BYTES = 1_000_000  # a level, a corpus line, a per-user file
 MAX_NESTING = 32            # JSON/YAML nesting depth
 MAX_DIGITS = 12             # digits in any number
+MAX_SECONDS = 1_000_000     # a time limit given on the command line (about 11 days)

@@ -172,10 +172,6 @@ def _puzzle_from_fields(values: dict) -> Puzzle:
     return Puzzle(**values)
 
 
-def empty_grid(rows: int, cols: int) -> Grid:
-    return tuple(tuple(Cell.UNKNOWN for _ in range(cols)) for _ in range(rows))
-
-
 def initial_grid(puzzle: Puzzle) -> Grid:
     """The board a play or a solver run starts from: hint cells set, the rest unknown."""
     board = [[Cell.UNKNOWN] * puzzle.cols for _ in range(puzzle.rows)]

@@ -67,7 +67,8 @@ class _Reading:
                 ships, free = (self.ship & mask).bit_count(), (unknown & mask).bit_count()
                 if ships > tally or ships + free < tally:
                     if self.partial and ships <= tally:
-                        message = f"{name} {index + 1} can reach at most {ships + free} ship cells, its tally is {tally}"
+                        message = (f"{name} {index + 1} can reach at most {ships + free} ship cells, "
+                                   f"its tally is {tally}")
                     else:
                         message = f"{name} {index + 1} has {ships} ship cells, its tally is {tally}"
                     found.append(Violation(axis, message, tuple(geo.coords(mask)), index))

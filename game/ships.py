@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import Iterator, Sequence
 
-from game.puzzle import Cell, Coord, Grid, Hint, Puzzle, piece
+from game.puzzle import Cell, Coord, Grid, Hint, Puzzle
 
 Board = Sequence[Sequence[Cell]]
 
@@ -52,10 +52,6 @@ class Placement:
     def coords(self) -> tuple[Coord, ...]:
         dr, dc = (0, 1) if self.horizontal else (1, 0)
         return tuple((self.row + dr * i, self.col + dc * i) for i in range(self.length))
-
-    def piece_at(self, row: int, col: int) -> Hint:
-        """The piece this ship shows at one of its cells."""
-        return piece(self.length, self.horizontal, (col - self.col) + (row - self.row))
 
     def describe(self) -> str:
         """Where it lies, 1-based, as the window numbers rows and columns."""
@@ -231,13 +227,6 @@ class Geometry:
                 table[p.line] |= 1 << p.index
         return tuple(table)
 
-    def set_of(self, placements) -> int:
-        """The placement set (an int) of some placements."""
-        found = 0
-        for p in placements:
-            found |= 1 << p.index
-        return found
-
     def members(self, placement_set: int) -> Iterator[Placement]:
         placements = self.placements
         return (placements[i] for i in bits(placement_set))
@@ -250,18 +239,6 @@ def geometry(rows: int, cols: int, lengths: tuple[int, ...]) -> Geometry:
 
 def geometry_of(puzzle: Puzzle) -> Geometry:
     return geometry(puzzle.rows, puzzle.cols, tuple(length for length, _ in puzzle.fleet))
-
-
-def fits_hints(puzzle: Puzzle, geo: Geometry, p: Placement) -> bool:
-    """Whether the placement agrees with the given hints (see the glossary)."""
-    for (r, c), hint in puzzle.hints.items():
-        b = geo.bit(r, c)
-        if p.cells & b:
-            if not hint.fits(p.length, p.horizontal, (r - p.row) + (c - p.col)):
-                return False
-        elif p.halo & b and hint.is_ship:
-            return False
-    return True
 
 
 def compatible(puzzle: Puzzle, geo: Geometry | None = None) -> int:

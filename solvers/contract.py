@@ -55,10 +55,6 @@ class Option:
             raise OptionError(f"{where} must be between {self.low:g} and {self.high:g}, not {value!r}")
         return value
 
-    @property
-    def range_text(self) -> str:
-        return f"{self.low:g}..{self.high:g}" if self.low is not None and self.high is not None else ""
-
 
 @dataclass(frozen=True)
 class SolverSpec:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Iterator, Mapping, Union
+from typing import Mapping, Union
 
 from game.puzzle import Cell, Coord, Grid, Move
 
@@ -118,4 +118,3 @@ class Failure:
 
 
 Event = Union[SetCell, Generation, Found, Progress, Result, Failure]
-EventStream = Iterator[Event]

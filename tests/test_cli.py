@@ -166,3 +166,99 @@ def test_generate_is_reproducible_unique_and_graded(capsys, tmp_path):
 def test_generate_without_a_fleet_for_an_odd_size_is_a_usage_error(capsys):
     assert main.main(["generate", "--rows", "7"]) == 2
     assert "no default fleet for a 7x7 board" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------- hostile input and flags
+
+
+@pytest.mark.parametrize("argv", [
+    ["check", "x.bs", "--timeout", "nan"],
+    ["check", "x.bs", "--timeout", "inf"],
+    ["check", "x.bs", "--timeout", "-1"],
+    ["check", "x.bs", "--timeout", "-0.001"],
+    ["check", "x.bs", "--timeout", "1e300"],
+    ["check", "x.bs", "--jobs", "-3"],
+    ["check", "x.bs", "--jobs", "0"],
+    ["check", "x.bs", "--jobs", "1" * 5000],
+    ["solve", "x.bs", "--seed", "-1"],
+    ["solve", "x.bs", "--timeout", "NaN"],
+    ["bench", "x.bs", "--seed", "1" + "0" * 20],
+    ["bench", "x.bs", "--timeout", "-5"],
+    ["bench", "--generate", "0x10"],
+    ["bench", "--generate", "10"],
+    ["bench", "--generate", "10x10", "--count", "0"],
+    ["bench", "--generate", "10x10", "--fleet", "[1]"],
+    ["generate", "--rows", "-4"],
+    ["generate", "--rows", "100000"],
+    ["generate", "--cols", "0"],
+    ["generate", "--seed", "-2"],
+    ["generate", "--fleet", '{"4": 1e999}'],
+    ["generate", "--fleet", '{"4": -1}'],
+    ["generate", "--fleet", '{"40": 1}'],
+    ["generate", "--fleet", "{" * 100],
+])
+def test_every_flag_is_checked_when_parsed(capsys, argv):
+    with pytest.raises(SystemExit) as caught:
+        main.main(argv)
+    err = capsys.readouterr().err
+    assert caught.value.code == 2 and "Traceback" not in err and "error: argument" in err
+
+
+def test_generate_pack_reports_a_count(capsys, monkeypatch, tmp_path):
+    from solvers.authoring import generator
+
+    monkeypatch.setattr(generator, "build_pack", lambda folder, seed=0: [tmp_path / "a.bs", tmp_path / "b.bs"])
+    assert main.main(["generate", "--pack", str(tmp_path)]) == 0
+    assert capsys.readouterr().out.strip() == f"wrote 2 levels under {tmp_path}"
+
+
+def test_a_folder_batch_reports_huge_numbers_pipes_and_devices_and_runs_the_rest(capsys, level_dir):
+    import os
+
+    (level_dir / "d_huge.bs").write_text('{"size": ' + "9" * 5000 + ', "board": {}}')
+    os.mkfifo(level_dir / "e_pipe.bs")
+    (level_dir / "f_zero.bs").symlink_to("/dev/null")
+    code, _, out = run(capsys, "check", str(level_dir))
+    lines = out.splitlines()
+    assert code == 2 and len(lines) == 6
+    assert [line.split(": ")[1].split(",")[0] for line in lines[:3]] == ["ambiguous", "unique", "impossible"]
+    assert "d_huge.bs: error: a number has 5,000 digits; at most 12 are allowed" in lines[3]
+    assert lines[4].endswith("e_pipe.bs: error: is not a regular file (a pipe, device or socket); refused")
+    assert lines[5].endswith("f_zero.bs: error: is not a regular file (a pipe, device or socket); refused")
+
+
+def test_a_corpus_batch_reports_each_bad_line_and_runs_the_rest(capsys, tmp_path):
+    good = {"id": "tiny-1", "rows": 1, "cols": 3, "row_tallies": [1], "col_tallies": [0, 1, 0],
+            "fleet": {"1": 1}, "hints": []}
+    lines = [json.dumps({**good, "hints": [[0, 0, []]]}), json.dumps({**good, "hints": [[0, 0, {}]]}),
+             json.dumps(good).replace('"rows": 1', '"rows": ' + "1" * 5000),
+             "[" * 100_000 + "]" * 100_000, json.dumps(good)]
+    path = tmp_path / "set.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    code, _, out = run(capsys, "solve", str(path))
+    shown = [line for line in out.splitlines() if line.strip()]
+    assert code == 2
+    for number in range(1, 5):
+        assert shown[number - 1].startswith(f"{path}:{number}: error: "), shown[number - 1]
+    assert shown[4].startswith(f"{path}#tiny-1: solved")
+
+
+def test_an_unwritable_csv_is_one_line_and_exit_2(capsys, level_dir, tmp_path):
+    (level_dir / "c_none.bs").unlink()
+    code = main.main(["bench", str(level_dir / "b_unique.bs"), "--csv", str(tmp_path / "no" / "such" / "x.csv")])
+    err = capsys.readouterr().err
+    assert code == 2 and "x.csv: cannot be written" in err and "Traceback" not in err
+
+
+def test_runner_bench_fails_on_faults_only_not_on_timing_noise(capsys, monkeypatch):
+    from solvers.engine import runner_bench
+
+    samples = [30_000, 1_560_000, 400_000] + [400_000] * 7
+    monkeypatch.setattr(runner_bench, "stop_latencies", lambda: [0.3] * 20)   # slow, but every stop honoured
+    monkeypatch.setattr(runner_bench, "million_events", lambda: (runner_bench.MILLION, 12.0, samples, 1_560_000))
+    assert runner_bench.main() == 0
+    assert "median 300.0 ms" in capsys.readouterr().out
+    monkeypatch.setattr(runner_bench, "million_events", lambda: (runner_bench.MILLION - 1, 12.0, samples, 1_560_000))
+    assert runner_bench.main() == 1 and "events received" in capsys.readouterr().out
+    assert runner_bench.faults([float("inf")], runner_bench.MILLION, samples) != []
+    assert runner_bench.faults([0.01], runner_bench.MILLION, [1_000_000, 50_000_000]) != []

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from game import rules
-from game.levels import dumps
+from game.levels import dumps, load, save
 from game.puzzle import Cell, Puzzle, grid_from_strings
 from solvers.authoring.generator import GeneratorError, generate, hint_for, random_layout
 from solvers.authoring.grading import GradeError, grade, redundant_hints
@@ -84,6 +84,32 @@ def test_errors_say_what_is_wrong():
         generate(6, 6, difficulty="fiendish")
     with pytest.raises(GradeError):
         grade(Puzzle(2, 2, (None, None), (None, None), ((1, 1),)))
+
+
+@pytest.mark.parametrize("rows, cols, fleet, message", [
+    (0, 6, {1: 1}, "1 to 60 rows, not 0"),
+    (61, 61, {1: 1}, "1 to 60 rows, not 61"),
+    (1000, 1000, {1: 1}, "1 to 60 rows, not 1000"),
+    (6, 101, {1: 1}, "1 to 60 columns, not 101"),
+    (60, 60, {11: 1}, "ships of length 11; at most 10 is allowed"),
+    (60, 60, {"x": 1}, "fleet key 'x' is not a ship length"),
+    (60, 60, {2: -1}, "whole number >= 0"),
+    (60, 60, {1: 201}, "fleet has 201 ships; at most 200 are allowed"),
+    (60, 60, {2: 0}, "fleet has no ships"),
+    (4, 4, {4: 3}, "cannot fit on a 4x4 board"),
+    (6, 6, {7: 1}, "longer than a 6x6 board"),
+])
+def test_requests_outside_the_limits_are_refused_before_any_work(rows, cols, fleet, message):
+    with pytest.raises(GeneratorError, match=message):
+        generate(rows, cols, fleet=fleet)
+
+
+@pytest.mark.parametrize("rows, cols, fleet, hide", [(6, 6, None, 0), (5, 9, {"3": 1, "2": 1, "1": 2}, 3)])
+def test_every_generated_level_loads_back_as_it_was(tmp_path, rows, cols, fleet, hide):
+    puzzle = generate(rows, cols, fleet=fleet, seed=11, hide_tallies=hide)
+    save(puzzle, tmp_path / "level.bs")
+    again = load(tmp_path / "level.bs")
+    assert again == puzzle and again.solution == puzzle.solution and again.name == puzzle.name
 
 
 @pytest.mark.slow

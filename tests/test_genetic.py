@@ -7,10 +7,12 @@ import random
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from game import rules
 from game.puzzle import Hint, Puzzle, initial_grid
+from game.ships import geometry_of
 from solvers.common import replay
 from solvers.contract import OptionError
 from solvers.events import Generation, Progress, Reason, Result, SetCell, Ship, Status
@@ -94,16 +96,17 @@ def test_an_uncovered_hint_is_penalised():
     assert penalties.hints == 1 and penalties.total > 0
 
 
-def test_moving_ships_keeps_the_running_fitness_exact():
+@pytest.mark.parametrize("puzzle", [SIX, SIX.replace(row_tallies=(3, None, 2, 2, None, 3), hints={})])
+def test_moving_ships_keeps_the_running_fitness_exact(puzzle):
     rng = random.Random(7)
-    model = FleetModel(SIX)
+    model = FleetModel(puzzle)
     for _ in range(30):
         layout = Layout(model, [int(rng.choice(model.ids_by_length[n])) for n in model.slot_lengths])
         for _ in range(10):
             slot = rng.randrange(len(layout.ids))
-            ids, totals, conflicts = layout.scores(slot)
+            ids, totals = layout.scores(slot)
             k = rng.randrange(len(ids))
-            layout.move(slot, int(ids[k]), totals[k], conflicts[k])
+            layout.move(slot, int(ids[k]), totals[k])
             assert layout.fitness == model.fitness(layout.ids)
 
 
@@ -116,6 +119,49 @@ def test_candidates_respect_hints_water_and_zero_lines():
         assert (4, 4) not in ship.cells()
         for r, c in ship.cells():
             assert SIX.row_tallies[r] and SIX.col_tallies[c]
+
+
+def test_candidates_are_the_shared_placements_with_their_cells_and_halo():
+    model = FleetModel(SIX)
+    geo = geometry_of(SIX)
+    cells = SIX.rows * SIX.cols
+    for i, ship in enumerate(model.ships):
+        p = geo.placement(ship.length, ship.horizontal, ship.row, ship.col)
+        puts = {int(k) for k in model.puts[i] if k != model.sink}
+        zone = {divmod(k, SIX.cols) for k in puts if k < cells}
+        cover = {divmod(k - cells, SIX.cols) for k in puts if k >= cells}
+        assert cover == set(p.coords()) == set(ship.cells())
+        assert zone == set(geo.coords(p.cells | p.halo))
+
+
+def test_the_model_grows_with_ship_length_not_with_board_area():
+    # Dense candidate x cell tables took 4 x 900 numbers per candidate here (and gigabytes at 60x60).
+    puzzle = Puzzle(30, 30, (None,) * 30, (None,) * 30, ((4, 1), (3, 2), (2, 3), (1, 4)))
+    model = FleetModel(puzzle)
+    stored = sum(value.nbytes for value in vars(model).values() if isinstance(value, np.ndarray))
+    assert len(model.ships) > 5000
+    assert stored / len(model.ships) <= 64 * 8
+
+
+MEASURE = """
+import random, resource, sys
+from game.puzzle import Puzzle
+from solvers.genetic import algorithm
+fleet = {10: 2, 9: 2, 8: 3, 7: 3, 6: 5, 5: 10, 4: 25, 3: 40, 2: 50, 1: 60}
+puzzle = Puzzle(60, 60, (None,) * 60, (None,) * 60, fleet)
+for event in algorithm.events(puzzle, trace=False, rng=random.Random(0), max_generations=1):
+    pass
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+
+
+@pytest.mark.slow
+def test_a_largest_board_with_a_largest_fleet_stays_well_under_a_gigabyte():
+    import subprocess
+    import sys
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run([sys.executable, "-c", MEASURE], cwd=root, capture_output=True, text=True, check=True)
+    assert int(done.stdout.split()[-1]) < 400 * 1024          # kilobytes (Linux)
 
 
 # --- the event stream ------------------------------------------------------------------------

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
 
 from game import rules
-from game.levels import read_corpus
+from game.levels import LevelError, iter_corpus, read_corpus
 from game.puzzle import Cell, Hint, Move, Puzzle, apply_move, grid_from_strings, initial_grid
 from solvers.common import replay
-from solvers.engine.verdict import unique_solution
+from solvers.engine.verdict import Kind, decide, unique_solution
 from solvers.events import Progress, Reason, Result, SetCell, Status
 from solvers.logic import deduction as logic
 
@@ -164,6 +165,58 @@ def test_no_solution_is_reported():
     puzzle = Puzzle(2, 2, (2, 0), (1, 1), {1: 2})    # two submarines side by side
     result = list(logic.events(puzzle))[-1]
     assert result.status is Status.NO_SOLUTION
+
+
+# csc384-04-6x6-input_easy1 from the shared corpus: two submarines given side by side. The
+# simple rules close the pair into one two-cell ship before anything else notices.
+ADJACENT_SUBS = Puzzle(6, 6, (2, 1, 1, 2, 2, 2), (1, 4, 0, 2, 1, 2), {3: 1, 2: 2, 1: 3},
+                       {(0, 0): Hint.SUB, (0, 1): Hint.SUB, (1, 4): Hint.SUB, (4, 5): Hint.WATER})
+
+
+def test_a_ship_closed_against_its_hints_means_no_solution():
+    assert unique_solution(ADJACENT_SUBS) is None
+    for max_depth in (0, 1, 2):
+        result = list(logic.events(ADJACENT_SUBS, max_depth=max_depth))[-1]
+        assert result.status is Status.NO_SOLUTION, (max_depth, result.message)
+    outcome = logic.solve(ADJACENT_SUBS)
+    assert not outcome.solved and outcome.contradiction
+
+
+def test_the_unsolvable_corpus_puzzles_are_reported_so():
+    if not CORPUS.is_dir():
+        pytest.skip("the shared corpus is not beside the repository")
+    for path in sorted(CORPUS.glob("*.jsonl")):
+        counts = {json.loads(line)["id"]: json.loads(line).get("n_solutions")
+                  for line in path.read_text().splitlines()}
+        for ident, puzzle in iter_corpus(path):
+            if counts.get(ident) != 0 or isinstance(puzzle, LevelError):   # the loader refuses some
+                continue
+            result = list(logic.events(puzzle, trace=False))[-1]
+            assert result.status in (Status.NO_SOLUTION, Status.STUCK), (ident, result.message)
+
+
+def _random_tallies(rng: random.Random, n: int, ship_cells: int) -> tuple:
+    counts = [0] * n
+    for _ in range(ship_cells):
+        counts[rng.randrange(n)] += 1
+    return tuple(None if rng.random() < 0.15 else min(t, n) for t in counts)
+
+
+def test_small_random_puzzles_end_as_the_exact_verdict_allows():
+    # Mostly impossible ones: given pieces no ship of the fleet can show, tallies that clash.
+    rng = random.Random(0)
+    fleets = ({2: 1, 1: 2}, {3: 1, 1: 2}, {3: 1, 2: 1, 1: 1}, {2: 2, 1: 1}, {1: 3})
+    for _ in range(400):
+        n, fleet = rng.choice((4, 5, 6)), rng.choice(fleets)
+        cells = sum(length * count for length, count in fleet.items())
+        hints = {(rng.randrange(n), rng.randrange(n)): rng.choice(list(Hint)) for _ in range(rng.randrange(4))}
+        row_tallies, col_tallies = _random_tallies(rng, n, cells), _random_tallies(rng, n, cells)
+        puzzle = Puzzle(n, n, row_tallies, col_tallies, fleet, hints)
+        kind = decide(puzzle).kind
+        result = list(logic.events(puzzle, trace=False))[-1]
+        allowed = {Kind.IMPOSSIBLE: {Status.NO_SOLUTION, Status.STUCK}, Kind.UNIQUE: {Status.SOLVED, Status.STUCK},
+                   Kind.AMBIGUOUS: {Status.STUCK}}[kind]
+        assert result.status in allowed, (puzzle, result.message)
 
 
 def test_a_contradiction_is_explained_as_a_chain():

@@ -12,28 +12,45 @@ import sys
 import time
 from collections import deque
 from pathlib import Path
-from typing import Union
+from typing import Sequence, Union
 
 import pygame
 
-from game import levels
+from game import formats, levels
 from window import fonts
 from window import settings as settings_module
 from window.scenes.browser import BrowserScene
+from window.scenes.editor import EditorScene
 from window.scenes.files import FileScene
 from window.scenes.new_level import NewLevelScene
 from window.scenes.play import PlayScene
+from window.scenes.race import RaceScene
+from window.scenes.replay import ReplayScene
 from window.solver_panel import SOLVER_LABELS, speed_index
-from window.storage import Storage
+from window.storage import Storage, generated_dir
 from window.theme import PALETTES, THEMES, make_theme
 
 REPO = Path(__file__).resolve().parents[1]
 LEVELS_DIR = REPO / "levels"
 DEFAULT_LEVEL = LEVELS_DIR / "tutorial" / "first.bs"
+DEFAULT_WINDOW = (1200, 820)
 IDLE_WAIT_MS = 250               # wake up a few times a second to tick the clock display
 SCRIPTED_RUN_LIMIT = 300.0       # seconds: a scripted run that never ends gives up
 FRAME_WORK_BUDGET = 0.008        # seconds of solver events applied per frame at most
 FRAME_TARGET = 0.013             # seconds of work per frame we aim for (60 fps leaves 16.7 ms)
+
+
+def caption(text: str) -> str:
+    """A window title the system can show: characters UTF-8 cannot encode become "?"."""
+    return text.encode("utf-8", errors="replace").decode("utf-8")[:200]
+
+
+def fit_to_display(size: tuple[int, int]) -> tuple[int, int]:
+    """``size`` made no larger than the desktop, or than the default size on a smaller one
+    (a huge setting would otherwise allocate gigabytes)."""
+    desktops = pygame.display.get_desktop_sizes() or [DEFAULT_WINDOW]
+    return (min(size[0], max(desktops[0][0], DEFAULT_WINDOW[0])),
+            min(size[1], max(desktops[0][1], DEFAULT_WINDOW[1])))
 
 
 class App:
@@ -43,7 +60,9 @@ class App:
         ui = self.settings.get("ui", {})
         pygame.display.init()      # not pygame.init(): no sound device is needed or wanted
         pygame.font.init()
-        size = tuple(window or ui.get("window", (1200, 820)))
+        for problem in problems:
+            print(problem, file=sys.stderr)
+        size = tuple(window) if window else fit_to_display(tuple(ui.get("window", DEFAULT_WINDOW)))
         self.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
         pygame.display.set_caption("Battleship Solitaire")
         self.theme = make_theme(str(ui.get("theme", "light")), str(ui.get("palette", "standard")))
@@ -74,7 +93,7 @@ class App:
         """Open a level file; on failure the current game stays and the error is shown."""
         path = Path(path)
         try:
-            puzzle = levels.load(path)
+            puzzle = formats.load_any(path)
         except (levels.LevelError, OSError, UnicodeDecodeError) as error:
             message = str(error) if isinstance(error, levels.LevelError) else f"{path}: cannot read ({error})"
             if self.play is not None:
@@ -86,11 +105,13 @@ class App:
         if self.play is not None:
             self.play.close()
         self.play = PlayScene(self, puzzle, path)
-        if self.startup_message:
-            self.play.notify(self.startup_message)
+        told = [self.startup_message] if self.startup_message else []
+        told += self.storage.take_messages()     # the level's saved play, if damaged, was set aside
+        if told:
+            self.play.notify("; ".join(told))
             self.startup_message = ""
         self.last_folder = path.resolve().parent
-        pygame.display.set_caption(f"Battleship Solitaire - {self.play.title}")
+        pygame.display.set_caption(caption(f"Battleship Solitaire - {self.play.title}"))
         # Long-lived objects (modules, fonts, the level) leave the collector's view: a full
         # collection during a fast solver run would otherwise stall one frame by ~40 ms.
         gc.freeze()
@@ -116,7 +137,53 @@ class App:
         self.overlay = NewLevelScene(self)
         self.dirty = True
 
+    def open_editor(self, blank: bool = False) -> None:
+        """The level editor, on the current level (or a blank board)."""
+        puzzle = None if blank or self.play is None else self.play.puzzle
+        self.overlay = EditorScene(self, puzzle)
+        self.dirty = True
+
+    def open_race(self, solvers: Sequence[str] | None = None) -> None:
+        """The race on the current level: solvers side by side."""
+        if self.play is not None:
+            self.overlay = RaceScene(self, self.play.puzzle, self.play.title, solvers)
+            self.dirty = True
+
+    def open_replay(self, path: Union[str, Path]) -> bool:
+        """A saved trace with its timeline; a damaged one is refused with its one-line error."""
+        from solvers.engine import trace
+
+        try:
+            run = trace.read_trace(path)
+        except levels.LevelError as error:
+            self.notify(f"Could not open the trace: {error}")
+            return False
+        self.overlay = ReplayScene(self, run)
+        self.dirty = True
+        return True
+
+    def export_sheet(self) -> Path | None:
+        """Ctrl+P: the current level as a printable PNG page in the per-user folder."""
+        if self.play is None:
+            return None
+        from window import sheets
+
+        puzzle = self.play.puzzle
+        path = generated_dir() / f"{self.play.path.stem if self.play.path else 'level'}-sheet.png"
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            (written,) = sheets.write([sheets.Item(puzzle, sheets.title_of(puzzle, path.stem))], path, per_page=1)
+        except OSError as error:
+            self.notify(f"Could not export the sheet: {error.strerror or error}")
+            return None
+        self.notify(f"Printable sheet saved to {written}")
+        return written
+
     def close_overlay(self) -> None:
+        if self.play is None:                  # a replay opened on its own: closing it ends the app
+            self.running = False
+        if self.overlay is not None and hasattr(self.overlay, "close"):
+            self.overlay.close()
         self.full_redraw = True
         self.overlay = None
         self.dirty = True
@@ -152,6 +219,12 @@ class App:
             self.full_redraw = True
         elif self.overlay is not None:
             self.overlay.handle(event)
+        elif event.type == pygame.KEYDOWN and event.key == pygame.K_e and not event.mod & pygame.KMOD_CTRL:
+            self.open_editor(blank=bool(event.mod & pygame.KMOD_SHIFT))
+        elif event.type == pygame.KEYDOWN and event.key == pygame.K_p and event.mod & pygame.KMOD_CTRL:
+            self.export_sheet()
+        elif event.type == pygame.KEYDOWN and event.key == pygame.K_v and not event.mod & pygame.KMOD_CTRL:
+            self.open_race()
         elif self.play is not None:
             self.play.handle(event)
         if event.type not in (pygame.NOEVENT, pygame.MOUSEMOTION) or self.overlay is not None or (
@@ -168,6 +241,9 @@ class App:
 
     def frame(self, dt: float) -> None:
         """One pass: events already fetched by the caller are handled; update, draw if needed."""
+        told = self.storage.take_messages()    # a damaged file set aside, a save that failed
+        if told:
+            self.notify("; ".join(told))
         if self.play is not None and self.play.update(dt):
             self.dirty = True
         if self.overlay is not None and self.overlay.update(dt):
@@ -181,13 +257,15 @@ class App:
 
     def draw(self) -> None:
         """Draw everything and show it (only the changed areas when the scene can tell)."""
+        covered = getattr(self.overlay, "covers_window", False)
         # Under an overlay, or once something else drew over it, the scene draws everything.
         full = self.full_redraw or self.overlay is not None
-        areas = self.play.draw(self.screen, full) if self.play is not None else None
+        areas = self.play.draw(self.screen, full) if self.play is not None and not covered else None
         if self.overlay is not None:
-            shade = pygame.Surface(self.screen.get_size(), pygame.SRCALPHA)
-            shade.fill((0, 0, 0, 110))
-            self.screen.blit(shade, (0, 0))
+            if not covered:
+                shade = pygame.Surface(self.screen.get_size(), pygame.SRCALPHA)
+                shade.fill((0, 0, 0, 110))
+                self.screen.blit(shade, (0, 0))
             self.overlay.draw(self.screen)
         if areas is None or self.overlay is not None or self.full_redraw:
             pygame.display.flip()
@@ -338,6 +416,28 @@ def main(level: str | None = None, solver: str | None = None, autorun: bool = Fa
     if script is not None and not autorun and solver:
         app.play.solver.choose(solver)
     return app.run(script)
+
+
+def replay(path: str, at: int | None = None, screenshot: str | None = None) -> int:
+    """Open the window on a saved trace's timeline (at event ``at``; default the last).
+    With ``screenshot``, save the window there and exit. 2 when the trace is refused."""
+    app = App()
+    if not app.open_replay(path):
+        print(app.startup_message)
+        app.shutdown()
+        return 2
+    scene = app.overlay
+    if at is not None:
+        if not 0 <= at <= scene.run.events:
+            print(f"{path}: --at {at} is outside 0..{scene.run.events}")
+            app.shutdown()
+            return 2
+        scene.goto(at)
+    if screenshot:
+        app.screenshot(screenshot)
+        app.shutdown()
+        return 0
+    return app.run()
 
 
 if __name__ == "__main__":  # pragma: no cover - `python main.py play` is the real entry point

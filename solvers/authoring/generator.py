@@ -20,7 +20,9 @@ import time
 from pathlib import Path
 from typing import Callable, Mapping
 
-from game.puzzle import DEFAULT_FLEETS, Cell, Coord, Fleet, Grid, Hint, Puzzle, make_fleet
+from game import levels
+from game.limits import MAX_SIDE
+from game.puzzle import DEFAULT_FLEETS, Cell, Coord, Fleet, Grid, Hint, Puzzle
 from game.ships import geometry, piece_on_board
 from solvers.authoring.grading import GRADE_LEVEL, GRADES, grade
 from solvers.engine.verdict import Kind, decide
@@ -43,6 +45,29 @@ def default_fleet(rows: int, cols: int) -> Fleet:
         return DEFAULT_FLEETS[rows]
     raise GeneratorError(f"no default fleet for a {rows}x{cols} board: give one, e.g. "
                          '{"4": 1, "3": 2, "2": 3, "1": 4}')
+
+
+def _whole(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def checked_request(rows, cols, fleet: Mapping[int, int] | Fleet | None) -> Fleet:
+    """The fleet to lay, once the board and the fleet are within ``game.limits`` (checked by the
+    loader's own rules, so every level generated loads back); :class:`GeneratorError` otherwise."""
+    for name, value in (("rows", rows), ("columns", cols)):
+        if not _whole(value) or not 1 <= value <= MAX_SIDE:
+            raise GeneratorError(f"a board has 1 to {MAX_SIDE} {name}, not {value!r}")
+    if not fleet:
+        return default_fleet(rows, cols)
+    pairs = fleet.items() if isinstance(fleet, Mapping) else fleet
+    try:
+        made = levels.read_fleet({str(length): count for length, count in pairs}, "fleet")
+        levels.check_consistency(Puzzle(rows, cols, (None,) * rows, (None,) * cols, made), "fleet")
+    except levels.LevelError as error:
+        raise GeneratorError(error.reason) from None
+    if sum(length * count for length, count in made) > rows * cols // 2:
+        raise GeneratorError(f"the fleet {dict(made)} is too big for a {rows}x{cols} board")
+    return made
 
 
 def random_layout(rows: int, cols: int, fleet: Fleet, rng: random.Random) -> frozenset[Coord]:
@@ -137,8 +162,9 @@ def _add_hints(base: Puzzle, ships: frozenset[Coord], level: int, rng: random.Ra
         grid = tuple(tuple(row) for row in board)
 
 
-def _remove_hints(puzzle: Puzzle, level: int, rng: random.Random, deadline: float | None,
-                  cancelled: Callable[[], bool]) -> Puzzle:
+def remove_hints(puzzle: Puzzle, level: int, rng: random.Random, deadline: float | None,
+                 cancelled: Callable[[], bool]) -> Puzzle:
+    """Remove hints in ``rng``'s order while the puzzle stays solvable at ``level`` (4: unique)."""
     order = list(puzzle.hints)
     rng.shuffle(order)
     for cell in order:
@@ -172,9 +198,7 @@ def generate(rows: int, cols: int, fleet: Mapping[int, int] | Fleet | None = Non
     cancelled = cancelled or (lambda: False)
     if difficulty is not None and difficulty not in GRADE_LEVEL:
         raise GeneratorError(f"unknown difficulty {difficulty!r}; choose from {', '.join(GRADES)}")
-    fleet = make_fleet(fleet.items() if isinstance(fleet, Mapping) else fleet) if fleet else default_fleet(rows, cols)
-    if sum(length * count for length, count in fleet) > rows * cols // 2:
-        raise GeneratorError(f"the fleet {dict(fleet)} is too big for a {rows}x{cols} board")
+    fleet = checked_request(rows, cols, fleet)
     rng = random.Random(seed)
     deadline = time.perf_counter() + timeout if timeout else None
     target = GRADE_LEVEL[difficulty] if difficulty else None
@@ -186,7 +210,7 @@ def generate(rows: int, cols: int, fleet: Mapping[int, int] | Fleet | None = Non
         level = target if target is not None else 4
         puzzle = _add_hints(base, ships, level, rng, cancelled)
         if target is not None or minimal:
-            puzzle = _remove_hints(puzzle, level, rng, deadline, cancelled)
+            puzzle = remove_hints(puzzle, level, rng, deadline, cancelled)
         measured = grade(puzzle)
         miss = abs(GRADE_LEVEL[measured] - (target or GRADE_LEVEL[measured]))
         if best is None or miss < best[0]:
@@ -195,8 +219,13 @@ def generate(rows: int, cols: int, fleet: Mapping[int, int] | Fleet | None = Non
             break
     _, puzzle, measured, ships = best
     solution = tuple("".join("#" if (r, c) in ships else "." for c in range(cols)) for r in range(rows))
-    return puzzle.replace(name=f"Generated {rows}x{cols} {measured} #{seed}", difficulty=measured,
-                          source=f"generated (seed {seed})", solution=solution)
+    puzzle = puzzle.replace(name=f"Generated {rows}x{cols} {measured} #{seed}", difficulty=measured,
+                            source=f"generated (seed {seed})", solution=solution)
+    try:                                   # what is written must read back: the loader has the last word
+        levels.loads(levels.dumps(puzzle), puzzle.name)
+    except levels.LevelError as error:
+        raise GeneratorError(f"generator bug: the level would not load ({error.reason})") from None
+    return puzzle
 
 
 PACK_SIZES = (6, 8, 10, 15)
@@ -207,13 +236,12 @@ PACK_SECONDS = 45
 def build_pack(folder: str | Path, seed: int = 0, per_grade: int = 10, sizes=PACK_SIZES,
                extras: bool = True, log=print) -> list[Path]:
     """Write the level pack: ``<folder>/<n>x<n>/<grade>/NN.bs`` plus giants and variants."""
-    from game.levels import save
     folder = Path(folder)
     written = []
 
     def emit(puzzle: Puzzle, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
-        save(puzzle, path)
+        levels.save(puzzle, path)
         written.append(path)
         log(f"{path}: {puzzle.name} ({len(puzzle.hints)} hints)")
 

@@ -33,7 +33,8 @@ def expand(paths: Iterable[str]) -> Iterator[LevelRef]:
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            files = sorted(p for p in path.rglob("*.bs") if p.is_file())
+            # every entry named *.bs that is not a folder: a pipe or device is reported, not skipped
+            files = sorted(p for p in path.rglob("*.bs") if not p.is_dir())
             if not files:
                 yield LevelRef(raw, None, f"{raw}: folder holds no .bs levels")
             for file in files:
@@ -41,11 +42,10 @@ def expand(paths: Iterable[str]) -> Iterator[LevelRef]:
         elif path.suffix == ".jsonl":
             try:
                 for ident, item in levels.iter_corpus(path):
-                    label = f"{raw}#{ident}"
-                    if isinstance(item, levels.LevelError):
-                        yield LevelRef(label, None, str(item))
+                    if isinstance(item, levels.LevelError):  # labelled file:line
+                        yield LevelRef(item.source, None, str(item))
                     else:
-                        yield LevelRef(label, item)
+                        yield LevelRef(f"{raw}#{ident}", item)
             except levels.LevelError as error:
                 yield LevelRef(raw, None, str(error))
         else:
@@ -91,6 +91,12 @@ def solve_record(ref: LevelRef, solver: str, timeout: float | None, seed: int) -
     except Exception as error:  # noqa: BLE001 - one broken level must not end a batch
         record.update(status="error", solution=None, stats={}, error=f"{type(error).__name__}: {error}")
         return record
+    return result_record(ref, solver, result)
+
+
+def result_record(ref: LevelRef, solver: str, result: Result) -> dict:
+    """The record of one judged run (see ``judge``) of ``solver`` on ``ref``'s level."""
+    record: dict = {"level": ref.label, "solver": solver}
     status = result.status.value
     record["status"] = status
     record["solution"] = list(grid_to_strings(result.grid)) if status == "solved" else None

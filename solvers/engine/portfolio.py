@@ -1,24 +1,13 @@
 """Racing exact searches on every core: the first answer wins (behind ``verdict.decide``).
 
-``decide`` asks whether a level has no, one or several solutions. Every member of the
-portfolio is the complete forward search (``solvers.search.forward``) in a different
-configuration, so every member's answer is exact and the first one to finish decides; the
-others are stopped. On the dense boards without hints (the MiniZinc set) the time to the
-first solution depends on the order of the search far more than on its speed, and no single
-order is best on all of them: the default order and trying water first each decide boards
-the other does not, and on two cores the pair decides more boards within a given time than
-either alone (figures in the README).
-
-The calling process runs the first member itself, so a level decided within
-``ESCALATE_AFTER`` seconds (nearly all published puzzles) never starts a process. After
-that, each further member runs in a worker process of its own (one per spare core), which
-sends back each solution as it meets it and then its result, as text. Solutions are pooled:
-when the members have met ``limit`` different ones between them, that decides it too, and a
-timeout reports those met so far. ``verdict.decide`` judges every answer with ``game.rules``.
-
-Processes, not threads: the search is pure Python, so threads would share one core. Workers
-are daemons, stopped as soon as the answer is in, on a timeout, and on any exception
-(Ctrl-C included), so none outlives the call.
+Every member is the complete forward search in a different configuration, so every answer is
+exact and the first decides; the others are stopped. The calling process runs the first member
+itself, so a level decided within ``ESCALATE_AFTER`` seconds never starts a process; each
+further member runs in a worker process of its own (threads would share one core), sending
+back each solution as it meets it. Solutions are pooled: ``limit`` different ones met between
+the members decide too, and a timeout reports those met so far. Workers are daemons, stopped
+as soon as the answer is in, on a timeout and on any exception. Why a portfolio:
+docs/design/portfolio.md.
 """
 
 from __future__ import annotations

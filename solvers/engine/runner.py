@@ -137,10 +137,6 @@ class SolverRun:
     def running(self) -> bool:
         return self._thread.is_alive()
 
-    @property
-    def stopping(self) -> bool:
-        return self._stop.is_set()
-
     def stop(self, timeout: float = 0.2) -> bool:
         """Ask the solver to stop and wait up to ``timeout`` s; True if the worker ended."""
         self._stop.set()

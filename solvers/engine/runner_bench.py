@@ -1,4 +1,10 @@
-"""``main.py bench --runner``: the runner's stop latency and memory over a million events."""
+"""``main.py bench --runner``: the runner's stop latency and memory over a million events.
+
+It reports what it measures (median and worst stop latency over many stops, traced memory
+sampled every 100,000 events) and fails only on faults, never on timing noise: a stop that
+takes more than a second (the runner hangs), an event lost, or traced memory that grows
+with the number of events (a leak; the bounded queue keeps it flat).
+"""
 
 from __future__ import annotations
 
@@ -10,6 +16,12 @@ from solvers.engine.runner import SolverRun
 from solvers.events import Progress, Result, Status
 
 MILLION = 1_000_000
+SAMPLE_EVERY = 100_000
+STOP_TRIALS = 20
+STOP_FAULT = 1.0                # seconds: a stop slower than this is a hang, not noise
+LEAK_FAULT = 8_000_000          # bytes of growth from the first to the last sample: 10 bytes
+                                # per event over 800,000 events; the bounded queue's own
+                                # swing (up to a few thousand events in flight) is under 2 MB
 
 
 def _busy_solver():
@@ -20,7 +32,8 @@ def _busy_solver():
         yield Progress({"nodes": nodes})
 
 
-def stop_latencies(trials: int = 20) -> list[float]:
+def stop_latencies(trials: int = STOP_TRIALS) -> list[float]:
+    """Seconds each of ``trials`` stops took; ``inf`` for a stop not honoured within STOP_FAULT."""
     latencies = []
     for index in range(trials):
         run = SolverRun(_busy_solver, maxsize=64).start()
@@ -30,39 +43,61 @@ def stop_latencies(trials: int = 20) -> list[float]:
         else:
             time.sleep(0.01)
         started = time.perf_counter()
-        if not run.stop(timeout=1.0):
-            raise RuntimeError("runner did not stop within a second")
-        latencies.append(time.perf_counter() - started)
+        stopped = run.stop(timeout=STOP_FAULT)
+        latencies.append(time.perf_counter() - started if stopped else float("inf"))
     return latencies
 
 
-def million_events() -> tuple[int, float, int, int]:
-    """(events received, seconds, traced memory after 100k events, peak traced memory)."""
+def million_events() -> tuple[int, float, list[int], int]:
+    """(events received, seconds, traced memory sampled every SAMPLE_EVERY events, peak)."""
     def stream():
         for index in range(MILLION - 1):
             yield Progress({"nodes": index})
         yield Result(Status.SOLVED)
 
     tracemalloc.start()
-    received, early = 0, 0
+    received, samples = 0, []
     started = time.perf_counter()
     with SolverRun(stream, maxsize=1024) as run:
         while not run.finished:
             received += len(run.poll(4096))
-            if not early and received >= 100_000:
-                early = tracemalloc.get_traced_memory()[0]
+            if received >= SAMPLE_EVERY * (len(samples) + 1):
+                samples.append(tracemalloc.get_traced_memory()[0])
     seconds = time.perf_counter() - started
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
-    return received, seconds, early, peak
+    return received, seconds, samples, peak
+
+
+def faults(latencies: list[float], received: int, samples: list[int]) -> list[str]:
+    """What went wrong, if anything; timing and memory noise below the fault lines is not."""
+    found = []
+    slow = sum(latency > STOP_FAULT for latency in latencies)
+    if slow:
+        found.append(f"{slow} of {len(latencies)} stops not honoured within {STOP_FAULT:.0f} s")
+    if received != MILLION:
+        found.append(f"{received:,} events received of {MILLION:,}")
+    if len(samples) >= 2 and samples[-1] - samples[0] > LEAK_FAULT:
+        found.append(f"traced memory grew by {(samples[-1] - samples[0]) / 1e6:.1f} MB between the "
+                     f"{SAMPLE_EVERY:,}th and the {SAMPLE_EVERY * len(samples):,}th event (a leak)")
+    return found
 
 
 def main() -> int:
     latencies = stop_latencies()
-    print(f"stop latency over {len(latencies)} runs: median {statistics.median(latencies) * 1000:.1f} ms, "
-          f"max {max(latencies) * 1000:.1f} ms (target < 200 ms)")
-    received, seconds, early, peak = million_events()
-    print(f"{received:,} events in {seconds:.1f} s ({received / seconds:,.0f}/s); traced memory after "
-          f"100k events {early / 1e6:.2f} MB, peak over the run {peak / 1e6:.2f} MB (flat: bounded queue)")
-    ok = max(latencies) < 0.2 and received == MILLION and peak < early * 2 + 1_000_000
-    return 0 if ok else 1
+    honoured = [latency for latency in latencies if latency <= STOP_FAULT]
+    if honoured:
+        print(f"stop latency over {len(latencies)} stops: median {statistics.median(honoured) * 1000:.1f} ms, "
+              f"max {max(honoured) * 1000:.1f} ms")
+    received, seconds, samples, peak = million_events()
+    mb = [sample / 1e6 for sample in samples]
+    print(f"{received:,} events in {seconds:.1f} s ({received / seconds:,.0f}/s); traced memory every "
+          f"{SAMPLE_EVERY:,} events: median {statistics.median(mb) if mb else 0:.2f} MB, "
+          f"first {mb[0] if mb else 0:.2f} MB, last {mb[-1] if mb else 0:.2f} MB; peak {peak / 1e6:.2f} MB")
+    found = faults(latencies, received, samples)
+    for fault in found:
+        print(f"FAULT: {fault}")
+    if not found:
+        print(f"no faults (a fault is a stop over {STOP_FAULT:.0f} s, a lost event, or growth over "
+              f"{LEAK_FAULT / 1e6:.0f} MB)")
+    return 1 if found else 0

@@ -1,19 +1,14 @@
 """A memetic genetic algorithm: a population of fleet layouts, improved by local search.
 
-Each individual is a layout: one candidate placement per ship of the fleet (see
-``solvers.genetic.fleet``). A generation keeps the best ``elite`` share unchanged and breeds
-the rest: two ``tournament``-way selections, one-point crossover over the ship list, a
-mutation that moves one ship anywhere, then ``local_search`` min-conflicts steps (move one
-troubled ship to the placement that lowers the penalty most, with some noise). When the
-best penalty has not improved for ``stagnation`` generations the population is rebuilt.
+An individual is one candidate placement per ship (``solvers.genetic.fleet``). Each
+generation keeps an elite and breeds the rest by tournament selection, one-point crossover,
+a mutation and min-conflicts repair; a population that stops improving is rebuilt. The
+operators and their options are described in docs/design/genetic.md.
 
-Statistics: ``generations``, ``evaluations`` (layouts scored, counting every candidate place
-the local search weighs), ``restarts``, ``best_fitness`` (0 when solved), ``seconds``; ``nodes``
-repeats ``evaluations`` and ``backtracks``/``propagated`` stay 0 (no search tree, no deduction).
-
-It is an incomplete solver: it never proves a puzzle unique or impossible (except when a
-ship fits nowhere at all), and it runs until solved, until ``max_generations``, or until
-the consumer closes the generator.
+Statistics: ``generations``, ``evaluations`` (candidate places scored), ``restarts``,
+``best_fitness`` (0 when solved), ``seconds``; ``nodes`` repeats ``evaluations``.
+Incomplete: it never proves a puzzle unique or impossible (except when a ship fits
+nowhere), and runs until solved, until ``max_generations``, or until the consumer stops it.
 """
 
 from __future__ import annotations
@@ -39,7 +34,7 @@ def _local_search(layout: Layout, steps: int, noise: float, rng: random.Random) 
             break
         troubled = layout.troubled_slots() if rng.random() < TROUBLE_FIRST else []
         slot = troubled[rng.randrange(len(troubled))] if troubled else rng.randrange(slots)
-        ids, totals, conflicts = layout.scores(slot)
+        ids, totals = layout.scores(slot)
         evaluations += len(ids)
         if rng.random() < noise:
             k = rng.randrange(len(ids))
@@ -47,7 +42,7 @@ def _local_search(layout: Layout, steps: int, noise: float, rng: random.Random) 
             ties = (totals == totals.min()).nonzero()[0]
             k = int(ties[rng.randrange(len(ties))])
         if ids[k] != layout.ids[slot]:
-            layout.move(slot, int(ids[k]), totals[k], conflicts[k])
+            layout.move(slot, int(ids[k]), totals[k])
     return evaluations
 
 
@@ -79,11 +74,11 @@ def _build(model: FleetModel, rng: random.Random) -> tuple[Layout, int]:
     # the hints and fills the tallies.
     evaluations = 0
     for slot in order:
-        ids, totals, conflicts = layout.scores(slot)
+        ids, totals = layout.scores(slot)
         evaluations += len(ids)
         ties = (totals == totals.min()).nonzero()[0]
         k = int(ties[rng.randrange(len(ties))])
-        layout.move(slot, int(ids[k]), totals[k], conflicts[k])
+        layout.move(slot, int(ids[k]), totals[k])
     return _canonical(model, layout), evaluations
 
 

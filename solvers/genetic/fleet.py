@@ -2,18 +2,17 @@
 
 Glossary
 - *slot*: one ship of the puzzle's fleet (a 10x10 fleet has 10 slots), longest first.
-- *candidate*: one placement (row, col, length, orientation) a slot of that length may take.
-  Candidates are filtered once, soundly: never on given water, never over a line whose
-  tally is too small for it, never beside a given ship piece without covering it, and
-  covering a given piece only with the shape the piece shows. Every solution uses only
-  candidates, so an empty candidate list proves the puzzle has no solution.
+- *candidate*: a placement of :mod:`game.ships` that a slot of its length may take: one the
+  hints allow (``compatible`` there) and that no line's tally is too small for. Every
+  solution uses only candidates, so an empty candidate list proves there is no solution.
 - *layout*: one candidate per slot (an individual of the population).
 - *penalty*: overlap + touching + uncovered ship hints + tally errors, weighted; 0 means
   the layout is a solution (the judge in ``game.rules`` still has the last word).
 
-Cells are numbered ``row * cols + col``. The incidence matrices (candidate x cell, candidate
-x row, ...) let numpy score every candidate of a ship length in a few vector operations,
-which is what the local search does most of the time.
+Each candidate is stored as short rows of indices: the cells it covers, its zone (cells
+and neighbours) and the lines it adds to. Scoring every candidate of a length is then a few
+gathers over those rows, and memory grows with candidates x ship length, never with
+candidates x board cells (see docs/design/genetic.md).
 """
 
 from __future__ import annotations
@@ -23,7 +22,8 @@ from typing import Sequence
 
 import numpy as np
 
-from game.puzzle import Cell, Coord, Grid, Hint, Puzzle
+from game.puzzle import Cell, Grid, Puzzle
+from game.ships import Geometry, Placement, compatible, geometry_of
 from solvers.events import Ship
 
 # How much each kind of broken rule costs. Overlap and touching are counted per ordered pair
@@ -31,6 +31,8 @@ from solvers.events import Ship
 CONFLICT_WEIGHT = 1.0
 HINT_WEIGHT = 2.0
 TALLY_WEIGHT = 1.0
+
+_sum = np.add.reduce     # ndarray.sum without its Python wrapper: the local search calls it most
 
 
 @dataclass(frozen=True)
@@ -48,98 +50,110 @@ class Penalties:
                 + TALLY_WEIGHT * self.tallies)
 
 
-def _ship_zone(ship: Ship, rows: int, cols: int) -> set[Coord]:
-    """The ship's cells and their eight neighbours inside the board."""
-    zone = set()
-    for r, c in ship.cells():
-        for dr in (-1, 0, 1):
-            for dc in (-1, 0, 1):
-                if 0 <= r + dr < rows and 0 <= c + dc < cols:
-                    zone.add((r + dr, c + dc))
-    return zone
+def candidates(puzzle: Puzzle, geo: Geometry) -> list[Placement]:
+    """The placements some solution could use: compatible with the hints, and never more
+    cells in a line than its tally."""
+    alive = compatible(puzzle, geo)
+    zero = 0
+    for masks, tallies in ((geo.row_masks, puzzle.row_tallies), (geo.col_masks, puzzle.col_tallies)):
+        zero |= sum(mask for mask, tally in zip(masks, tallies) if tally == 0)
+    found = []
+    for p in geo.members(alive):
+        tally = (puzzle.row_tallies if p.line_is_row else puzzle.col_tallies)[p.line]
+        if not p.cells & zero and not (p.length > 1 and tally is not None and tally < p.length):
+            found.append(p)
+    return found
+
+
+def _ship(p: Placement) -> Ship:
+    return Ship(p.row, p.col, p.length, p.horizontal and p.length > 1)   # a submarine lies "down"
 
 
 def candidate_ships(puzzle: Puzzle, length: int) -> list[Ship]:
     """Every placement of a ship of ``length`` that some solution could use."""
-    rows, cols = puzzle.rows, puzzle.cols
-    ship_hints = {cell: hint for cell, hint in puzzle.hints.items() if hint.is_ship}
-    found = []
-    for horizontal in ((False,) if length == 1 else (True, False)):
-        height, width = (1, length) if horizontal else (length, 1)
-        for row in range(rows - height + 1):
-            for col in range(cols - width + 1):
-                ship = Ship(row, col, length, horizontal)
-                if _fits(puzzle, ship, ship_hints):
-                    found.append(ship)
-    return found
-
-
-def _fits(puzzle: Puzzle, ship: Ship, ship_hints: dict[Coord, Hint]) -> bool:
-    cells = ship.cells()
-    for index, cell in enumerate(cells):
-        hint = puzzle.hints.get(cell)
-        if hint is Hint.WATER:
-            return False
-        if hint is not None and not hint.fits(ship.length, ship.horizontal, index):
-            return False
-    row_need = {r: sum(1 for rr, _ in cells if rr == r) for r, _ in cells}
-    col_need = {c: sum(1 for _, cc in cells if cc == c) for _, c in cells}
-    if any(puzzle.row_tallies[r] is not None and puzzle.row_tallies[r] < n for r, n in row_need.items()):
-        return False
-    if any(puzzle.col_tallies[c] is not None and puzzle.col_tallies[c] < n for c, n in col_need.items()):
-        return False
-    # A ship next to a given ship piece it does not cover would touch whichever ship covers it.
-    own = set(cells)
-    return not any(cell in ship_hints for cell in _ship_zone(ship, puzzle.rows, puzzle.cols) - own)
+    return [_ship(p) for p in candidates(puzzle, geometry_of(puzzle)) if p.length == length]
 
 
 class FleetModel:
-    """Static tables for one puzzle: slots, candidates, incidence matrices, targets."""
+    """Static tables for one puzzle: slots, candidates as index rows, targets.
+
+    A layout's counts live in one vector ``[zone | cover | zero | sink]``: per cell, how
+    many ships' zones hold it, then how many ships cover it (cells are ``row * cols + col``);
+    its lines in ``[rows | columns | zero]``. Per candidate, ``puts`` are the entries it adds
+    1 to (its zone, its cells), ``reads`` those whose sum is its conflict with the others
+    (zones at its cells, ships in its zone), ``own`` its cells, ``line``/``line_add`` the
+    lines it adds to and by how much. Rows that read are padded with ``zero``, which always
+    holds 0; ``puts`` with ``sink``, which is never read; ``line`` with the zero line (adding 0).
+    """
 
     def __init__(self, puzzle: Puzzle) -> None:
         self.puzzle = puzzle
         rows, cols = puzzle.rows, puzzle.cols
         self.slot_lengths: tuple[int, ...] = tuple(length for length, count in puzzle.fleet for _ in range(count))
-        self.ship_hint_cells: tuple[Coord, ...] = tuple(c for c, h in puzzle.hints.items() if h.is_ship)
-        self.ships: list[Ship] = []
+        self.ship_hint_cells = tuple(cell for cell, hint in puzzle.hints.items() if hint.is_ship)
+        found = candidates(puzzle, geometry_of(puzzle))    # longest first, as the slots are
+        self.ships: list[Ship] = [_ship(p) for p in found]
+        self.cells = cells = rows * cols
+        self.zero = zero = 2 * cells
+        self.sink = sink = zero + 1
+        self.lines = lines = rows + cols
+        count, longest = len(found), max((p.length for p in found), default=1)
+        width = 4 * longest + 6                              # cells plus a 3 x (length + 2) zone
+        self.puts = np.full((count, width), sink, dtype=np.intp)
+        self.reads = np.full((count, width), zero, dtype=np.intp)
+        self.own = np.full((count, longest), zero, dtype=np.intp)
+        self.line = np.full((count, longest + 1), lines, dtype=np.intp)
+        self.line_add = np.zeros((count, longest + 1))      # line counts are floats: BLAS sums them
+        row = np.array([p.row for p in found], dtype=np.intp)
+        col = np.array([p.col for p in found], dtype=np.intp)
+        length = np.array([p.length for p in found], dtype=np.intp)
+        across = np.array([p.horizontal for p in found], dtype=bool)
         self.ids_by_length: dict[int, np.ndarray] = {}
-        for length in sorted({n for n, _ in puzzle.fleet}, reverse=True):
-            found = candidate_ships(puzzle, length)
-            self.ids_by_length[length] = np.arange(len(self.ships), len(self.ships) + len(found))
-            self.ships.extend(found)
-        count = len(self.ships)
-        hint_index = {cell: i for i, cell in enumerate(self.ship_hint_cells)}
-        self.cover = np.zeros((count, rows * cols))
-        self.zone = np.zeros((count, rows * cols))
-        self.row_inc = np.zeros((count, rows))
-        self.col_inc = np.zeros((count, cols))
-        self.hint_inc = np.zeros((count, len(self.ship_hint_cells)))
-        for i, ship in enumerate(self.ships):
-            for r, c in ship.cells():
-                self.cover[i, r * cols + c] = 1
-                self.row_inc[i, r] += 1
-                self.col_inc[i, c] += 1
-                if (r, c) in hint_index:
-                    self.hint_inc[i, hint_index[(r, c)]] = 1
-            for r, c in _ship_zone(ship, rows, cols):
-                self.zone[i, r * cols + c] = 1
-        self.row_target = np.array([t or 0 for t in puzzle.row_tallies], dtype=float)
-        self.row_known = np.array([t is not None for t in puzzle.row_tallies], dtype=float)
-        self.col_target = np.array([t or 0 for t in puzzle.col_tallies], dtype=float)
-        self.col_known = np.array([t is not None for t in puzzle.col_tallies], dtype=float)
-        # The local search works on concatenations: [cover | zone] @ [zone | cover] of the other
-        # ships is the conflict a placement adds, and rows and columns are one vector of lines.
-        self.cover_zone = np.hstack([self.cover, self.zone])
-        self.zone_cover = np.hstack([self.zone, self.cover])
-        cells = rows * cols
-        self.cover, self.zone = self.cover_zone[:, :cells], self.cover_zone[:, cells:]   # views, not copies
-        self.line_inc = np.hstack([self.row_inc, self.col_inc])
-        self.line_target = np.concatenate([self.row_target, self.col_target])
-        self.line_known = np.concatenate([self.row_known, self.col_known])
-        self.cover_line = np.hstack([self.cover, self.line_inc])
-        # Per length, the candidates' rows of each matrix, sliced once for the local search.
-        self.by_length = {length: (ids, self.cover_zone[ids], self.line_inc[ids], self.hint_inc[ids])
-                          for length, ids in self.ids_by_length.items()}
+        self.by_length: dict[int, tuple] = {}
+        tallies = puzzle.row_tallies + puzzle.col_tallies
+        self.line_target = np.array([t or 0 for t in tallies] + [0], dtype=float)
+        self.line_known = np.array([t is not None for t in tallies] + [False], dtype=float)
+        for n in sorted({n for n, _ in puzzle.fleet}, reverse=True):
+            ids = np.flatnonzero(length == n)
+            self.ids_by_length[n] = ids
+            for lying in (True, False):
+                which = ids[across[ids] == lying]
+                if len(which):
+                    self._fill(which, row[which], col[which], n, lying)
+            if len(ids):   # candidates of one length are numbered consecutively: slices are views
+                part, used = slice(ids[0], ids[-1] + 1), 4 * n + 6
+                line_at = self.line[part, :n + 1]
+                self.by_length[n] = (ids, self.reads[part, :used], line_at, self.line_add[part, :n + 1],
+                                     self.line_known[line_at])
+        self.all_known = all(t is not None for t in tallies)
+        self.line_cap = np.where(self.line_known > 0, self.line_target, np.inf)
+        self.ones = np.ones(width)
+        self.slot_length_array = np.array(self.slot_lengths, dtype=np.int64)
+        self.hint_at = np.array([r * cols + c for r, c in self.ship_hint_cells], dtype=np.intp)
+        self.hint_cover = cells + self.hint_at
+
+    def _fill(self, ids: np.ndarray, row: np.ndarray, col: np.ndarray, n: int, across: bool) -> None:
+        rows, cols, cells = self.puzzle.rows, self.puzzle.cols, self.cells
+        step = np.arange(n)
+        along = (row[:, None], col[:, None] + step) if across else (row[:, None] + step, col[:, None])
+        own = along[0] * cols + along[1]
+        # The zone is the (3 x n+2) or (n+2 x 3) rectangle around the ship, clipped to the board.
+        dr, dc = np.meshgrid(np.arange(-1, 2 if across else n + 1), np.arange(-1, n + 1 if across else 2),
+                             indexing="ij")
+        zr, zc = row[:, None] + dr.ravel(), col[:, None] + dc.ravel()
+        inside = (zr >= 0) & (zr < rows) & (zc >= 0) & (zc < cols)
+        zone = zr * cols + zc
+        used = 4 * n + 6
+        self.reads[ids, :used - n] = np.where(inside, cells + zone, self.zero)    # ships in its zone
+        self.reads[ids, used - n:used] = self.own[ids, :n] = own                  # zones at its cells
+        self.puts[ids, :used - n] = np.where(inside, zone, self.sink)             # its zone
+        self.puts[ids, used - n:used] = cells + own                               # its cells
+        # The ship's own line gains n cells; each line crossing it gains one.
+        line, crossing = (row, rows + along[1]) if across else (rows + col, along[0])
+        self.line[ids, 0] = line
+        self.line[ids, 1:n + 1] = crossing
+        self.line_add[ids, 0] = n
+        self.line_add[ids, 1:n + 1] = 1
 
     def impossible_length(self) -> int | None:
         """A ship length no candidate fits (the puzzle then has no solution), if any."""
@@ -159,18 +173,21 @@ class FleetModel:
                 board[r][c] = Cell.SHIP
         return tuple(tuple(row) for row in board)
 
+    def counts(self, layout: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+        """A layout's ``[zone | cover | zero | sink]`` and ``[rows | columns | zero]`` counts."""
+        ids = np.asarray(layout, dtype=np.intp)
+        state = np.bincount(self.puts[ids].ravel(), minlength=self.sink + 1)
+        lines = np.bincount(self.line[ids].ravel(), self.line_add[ids].ravel(), minlength=self.lines + 1)
+        return state, lines
+
     def penalties(self, layout: Sequence[int]) -> Penalties:
         """Score a whole layout from scratch (the reference the local search must agree with)."""
-        ids = np.asarray(layout, dtype=int)
-        cover = self.cover[ids].sum(axis=0)
-        zone = self.zone[ids].sum(axis=0)
+        state, lines = self.counts(layout)
+        zone, cover = state[:self.cells], state[self.cells:self.zero]
         overlap = float(cover @ (cover - 1))
         touching = float(cover @ (zone - cover))
-        uncovered = float((self.hint_inc[ids].sum(axis=0) == 0).sum()) if len(self.ship_hint_cells) else 0.0
-        rows = self.row_inc[ids].sum(axis=0)
-        cols = self.col_inc[ids].sum(axis=0)
-        tallies = float(np.abs(rows - self.row_target) @ self.row_known
-                        + np.abs(cols - self.col_target) @ self.col_known)
+        uncovered = float((cover[self.hint_at] == 0).sum())
+        tallies = float(np.abs(lines - self.line_target) @ self.line_known)
         return Penalties(overlap, touching, uncovered, tallies)
 
     def fitness(self, layout: Sequence[int]) -> float:
@@ -180,69 +197,75 @@ class FleetModel:
 class Layout:
     """A mutable layout with running totals, so one ship can be moved and rescored cheaply.
 
-    ``state`` is ``[zone | cover]``: per cell, how many ships' zones hold it, then how many
-    ships cover it; ``lines`` counts ship cells per row then per column; ``hints`` how many
-    ships cover each given ship piece; ``conflict`` is overlap + touching.
+    ``state`` and ``lines`` are the counts described in :class:`FleetModel`; ``conflict``
+    is overlap + touching.
     """
 
-    __slots__ = ("model", "ids", "state", "lines", "hints", "conflict", "fitness")
+    __slots__ = ("model", "ids", "state", "lines", "conflict", "fitness")
 
     def __init__(self, model: FleetModel, ids: Sequence[int]) -> None:
         self.model = model
         self.ids = list(ids)
-        index = np.asarray(self.ids, dtype=int)
-        self.state = model.zone_cover[index].sum(axis=0)
-        self.lines = model.line_inc[index].sum(axis=0)
-        self.hints = model.hint_inc[index].sum(axis=0)
-        cells = model.puzzle.rows * model.puzzle.cols
-        zone, cover = self.state[:cells], self.state[cells:]
-        self.conflict = float(cover @ (zone - 1))
+        self.state, self.lines = model.counts(self.ids)
+        cells = model.cells
+        self.conflict = float(self.state[cells:2 * cells] @ (self.state[:cells] - 1))
         self.fitness = self._total()
 
     def copy(self) -> Layout:
         twin = object.__new__(Layout)
         twin.model, twin.ids = self.model, list(self.ids)
-        twin.state, twin.lines, twin.hints = self.state.copy(), self.lines.copy(), self.hints.copy()
+        twin.state, twin.lines = self.state.copy(), self.lines.copy()
         twin.conflict, twin.fitness = self.conflict, self.fitness
         return twin
 
     def _total(self) -> float:
         m = self.model
         tallies = float(np.abs(self.lines - m.line_target) @ m.line_known)
-        uncovered = float((self.hints == 0).sum())
+        uncovered = float(np.count_nonzero(self.state[m.hint_cover] == 0))
         return CONFLICT_WEIGHT * self.conflict + HINT_WEIGHT * uncovered + TALLY_WEIGHT * tallies
 
-    def scores(self, slot: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(candidate ids, fitness with the slot's ship at each, conflict with it at each)."""
+    def scores(self, slot: int) -> tuple[np.ndarray, np.ndarray]:
+        """(candidate ids, the fitness with the slot's ship at each)."""
         m, i = self.model, self.ids[slot]
-        ids, cover_zone, line_inc, hint_inc = m.by_length[m.slot_lengths[slot]]
-        state = self.state - m.zone_cover[i]
-        lines = self.lines - m.line_inc[i]
-        free_hints = (self.hints - m.hint_inc[i]) == 0
-        conflict = (self.conflict - m.cover_zone[i] @ state) + cover_zone @ state
-        tallies = np.abs(lines + line_inc - m.line_target) @ m.line_known
-        uncovered = float(free_hints.sum()) - hint_inc @ free_hints
-        return ids, CONFLICT_WEIGHT * conflict + HINT_WEIGHT * uncovered + TALLY_WEIGHT * tallies, conflict
+        ids, reads, line_at, line_add, known = m.by_length[m.slot_lengths[slot]]
+        state = self.state.copy()                         # the counts without the slot's ship
+        state[m.puts[i]] -= 1
+        lost = float(_sum(state[m.reads[i]]))
+        off = self.lines - m.line_target                  # how far each line is from its tally
+        off[m.line[i]] -= m.line_add[i]
+        # One gather gives each candidate's conflict and the given pieces it would cover: the
+        # entries at its cells (zone counts) also carry minus the weight of a piece left uncovered.
+        weights = CONFLICT_WEIGHT * state
+        free = state[m.hint_cover] == 0
+        weights[m.hint_at] -= HINT_WEIGHT * free
+        away = off[line_at]
+        change = np.abs(away + line_add) - np.abs(away)
+        if not m.all_known:
+            change *= known
+        fixed = (CONFLICT_WEIGHT * (self.conflict - lost) + HINT_WEIGHT * float(np.count_nonzero(free))
+                 + TALLY_WEIGHT * float(np.abs(off) @ m.line_known))
+        ones = m.ones[:reads.shape[1]]
+        return ids, fixed + (weights[reads] @ ones + TALLY_WEIGHT * (change @ ones[:change.shape[1]]))
 
-    def move(self, slot: int, candidate: int, fitness: float | None = None,
-             conflict: float | None = None) -> None:
-        """Put the slot's ship on ``candidate``; ``fitness``/``conflict`` from ``scores`` save a rescoring."""
-        m, old = self.model, self.ids[slot]
-        self.state -= m.zone_cover[old]
-        if conflict is None:
-            conflict = (self.conflict - m.cover_zone[old] @ self.state) + m.cover_zone[candidate] @ self.state
-        self.state += m.zone_cover[candidate]
-        self.lines += m.line_inc[candidate] - m.line_inc[old]
-        self.hints += m.hint_inc[candidate] - m.hint_inc[old]
+    def move(self, slot: int, candidate: int, fitness: float | None = None) -> None:
+        """Put the slot's ship on ``candidate``; ``fitness`` from ``scores`` saves a rescoring."""
+        m, state, old = self.model, self.state, self.ids[slot]
+        state[m.puts[old]] -= 1
+        lost = _sum(state[m.reads[old]])
+        self.conflict = (self.conflict - float(lost)) + float(_sum(state[m.reads[candidate]]))
+        state[m.puts[candidate]] += 1
+        self.lines[m.line[old]] -= m.line_add[old]
+        self.lines[m.line[candidate]] += m.line_add[candidate]
         self.ids[slot] = candidate
-        self.conflict = float(conflict)
         self.fitness = self._total() if fitness is None else float(fitness)
 
     def troubled_slots(self) -> list[int]:
-        """Slots whose ship overlaps or touches another, or lies on an over-full line."""
+        """Slots whose ship overlaps or touches another, or lies on an over-full line.
+
+        A ship's own zone holds each of its cells once, so it is in trouble with another
+        ship exactly when the zone counts at its cells add up to more than its length.
+        """
         m = self.model
-        cells = m.puzzle.rows * m.puzzle.cols
-        zone, cover = self.state[:cells], self.state[cells:]
-        trouble = np.concatenate([(cover > 0) & (zone > 1), (self.lines > m.line_target) & (m.line_known > 0)])
-        hits = m.cover_line[self.ids] @ trouble
-        return hits.nonzero()[0].tolist()
+        ids = np.asarray(self.ids, dtype=np.intp)
+        crowded = _sum(self.state[m.own[ids]], axis=1) > m.slot_length_array
+        return (crowded | (self.lines > m.line_cap)[m.line[ids]].any(axis=1)).nonzero()[0].tolist()

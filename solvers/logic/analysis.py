@@ -38,7 +38,7 @@ class Geometry:
         self.longest = max(self.lengths, default=0)
         self.hint_ship = shared.mask_of(cell for cell, h in puzzle.hints.items() if h.is_ship)
         self.hint_water = shared.mask_of(cell for cell, h in puzzle.hints.items() if not h.is_ship)
-        alive = compatible(puzzle, shared)
+        alive = self.alive = compatible(puzzle, shared)
         self.placements = {length: tuple(p for p in shared.placements if p.length == length and alive >> p.index & 1)
                            for length in self.lengths}
         # For each given ship piece: (cell index, hint, cells every ship through it covers, water around all).
@@ -135,6 +135,10 @@ class Analysis:
                           f"({geo.longest})", seg.cells)
             elif seg.closed:
                 closed[seg.length] = closed.get(seg.length, 0) + 1
+                # A whole ship must be one the hints allow (a given piece shows its shape).
+                placed = seg.placement(geo.shared)
+                if placed is not None and not geo.alive >> placed.index & 1:
+                    self.fail(f"the ship at {geo.where(seg.cells)} would not match the given pieces", seg.cells)
             for i in bits(seg.cells):
                 if geo.diag[i] & self.ship:
                     self.fail(f"ships would touch at {geo.where(seg.cells)}", seg.cells)

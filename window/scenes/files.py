@@ -7,11 +7,14 @@ from pathlib import Path
 
 import pygame
 
+from game.formats import SUFFIXES
 from window import fonts
 from window.host import Host
 from window.layout import dialog_box
 from window.list_view import ListView, Row
 from window.widgets import Button, draw_dialog
+
+LEVEL_SUFFIXES = tuple(SUFFIXES)          # .bs, and the text formats in circulation
 
 
 class FileScene:
@@ -43,9 +46,9 @@ class FileScene:
                 continue
             if entry.is_dir():
                 rows.append(Row(entry.name + "/", entry, "folder"))
-            elif entry.suffix.lower() == ".bs":
+            elif entry.suffix.lower() in LEVEL_SUFFIXES:
                 rows.append(Row(entry.name, entry, "level"))
-        self.list = ListView(rows or [Row("(no folders or .bs files here)")])
+        self.list = ListView(rows or [Row("(no folders or level files here)")])
         self.list.rect = getattr(self, "list_rect", pygame.Rect(0, 0, 0, 0))
 
     def choose(self, path: Path) -> None:
@@ -86,7 +89,7 @@ class FileScene:
 
     def draw(self, surface: pygame.Surface) -> None:
         theme = self.app.theme
-        draw_dialog(surface, theme, self.box, "Open a level (.bs)")
+        draw_dialog(surface, theme, self.box, "Open a level")
         self.close_button.draw(surface, theme)
         self.up_button.draw(surface, theme)
         pygame.draw.rect(surface, theme.unknown, self.input_rect)

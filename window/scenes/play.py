@@ -37,7 +37,7 @@ class PlayScene:
         self.puzzle = puzzle
         self.path = path
         self.key = level_key(puzzle)
-        saved = app.storage.load_progress(self.key)
+        saved = app.storage.load_progress(self.key, puzzle)
         session = Session.from_dict(puzzle, saved) if saved else Session(puzzle)
         self.status = StatusLine("Progress restored" if saved else
                                  "Left click: water, then ship. Right click: the other way.")
@@ -70,6 +70,15 @@ class PlayScene:
     @property
     def session(self) -> Session:
         return self.board.session
+
+    @property
+    def message(self) -> str:
+        """The status line's message (what the player was last told)."""
+        return self.status.message
+
+    @message.setter
+    def message(self, message: str) -> None:
+        self.status.notify(message)
 
     def notify(self, message: str) -> None:
         self.status.notify(message)

@@ -1,0 +1,269 @@
+"""A level being written, in one of two ways, as values with an undo history.
+
+*Design*: the author paints the fleet (the intended solution); tallies and fleet follow from
+it, and chosen cells become given hints showing what the layout has there. *Transcribe*: the
+author types the tallies, the fleet and the given cells as printed in a book. Either way the
+draft becomes a :class:`Puzzle` (or a list of what is wrong, shown on the board: nothing the
+author types raises). Every edit is a function from draft to draft; :class:`Editor` keeps the
+history.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from types import MappingProxyType
+from typing import Mapping
+
+from game import rules
+from game.limits import MAX_SHIP_LENGTH, MAX_SIDE
+from game.puzzle import Cell, Coord, Fleet, Grid, Hint, Puzzle, make_fleet
+from game.ships import geometry, piece_on_board, segments
+
+# The order a click cycles a transcribed cell through.
+HINT_CYCLE = (None, Hint.WATER, Hint.SUB, Hint.TOP, Hint.RIGHT, Hint.BOTTOM, Hint.LEFT, Hint.MIDDLE, Hint.SHIP)
+# The judge's findings that sit on cells of a layout.
+CELL_PROBLEMS = ("touching", "bent", "too_long", "hint")
+
+
+class Mode(StrEnum):
+    DESIGN = "design"
+    TRANSCRIBE = "transcribe"
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Something that keeps the draft from being a level, with the cells or lines it is about."""
+
+    text: str
+    cells: frozenset[Coord] = frozenset()
+
+
+def _blank(rows: int, cols: int, value: Cell = Cell.WATER) -> Grid:
+    return tuple(tuple(value for _ in range(cols)) for _ in range(rows))
+
+
+@dataclass(frozen=True)
+class Draft:
+    rows: int
+    cols: int
+    mode: Mode = Mode.DESIGN
+    layout: Grid = ()                                  # design: ship or water per cell
+    given: frozenset[Coord] = frozenset()              # design: the cells shown as hints
+    typed_hints: Mapping[Coord, Hint] = field(default_factory=dict)        # transcribe
+    typed_rows: tuple[int | None, ...] = ()            # transcribe: tallies, None = unknown
+    typed_cols: tuple[int | None, ...] = ()
+    typed_fleet: Fleet = ()                            # transcribe
+    name: str = ""
+    author: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.layout:
+            object.__setattr__(self, "layout", _blank(self.rows, self.cols))
+        if not self.typed_rows:
+            object.__setattr__(self, "typed_rows", (0,) * self.rows)
+        if not self.typed_cols:
+            object.__setattr__(self, "typed_cols", (0,) * self.cols)
+        object.__setattr__(self, "typed_hints", MappingProxyType(dict(self.typed_hints)))
+
+    # ----- what the draft says ------------------------------------------------------------
+
+    @property
+    def hints(self) -> dict[Coord, Hint]:
+        if self.mode is Mode.TRANSCRIBE:
+            return dict(self.typed_hints)
+        return {cell: _shown(self.layout, cell) for cell in sorted(self.given)}
+
+    @property
+    def row_tallies(self) -> tuple[int | None, ...]:
+        if self.mode is Mode.TRANSCRIBE:
+            return self.typed_rows
+        return tuple(sum(v == Cell.SHIP for v in row) for row in self.layout)
+
+    @property
+    def col_tallies(self) -> tuple[int | None, ...]:
+        if self.mode is Mode.TRANSCRIBE:
+            return self.typed_cols
+        return tuple(sum(row[c] == Cell.SHIP for row in self.layout) for c in range(self.cols))
+
+    @property
+    def fleet(self) -> Fleet:
+        if self.mode is Mode.TRANSCRIBE:
+            return self.typed_fleet
+        geo = geometry(self.rows, self.cols, ())
+        ship, _ = geo.masks(self.layout)
+        counts: dict[int, int] = {}
+        for segment in segments(geo, ship, geo.board & ~ship):
+            if segment.straight:
+                counts[segment.length] = counts.get(segment.length, 0) + 1
+        return make_fleet(counts)
+
+    def _puzzle(self) -> Puzzle:
+        return Puzzle(self.rows, self.cols, self.row_tallies, self.col_tallies, self.fleet, self.hints,
+                      name=self.name or None, author=self.author or None,
+                      solution=_solution_text(self.layout) if self.mode is Mode.DESIGN else None)
+
+    def problems(self) -> list[Problem]:
+        """Why the draft is not yet a level; empty when :meth:`puzzle` gives one."""
+        found = []
+        if self.mode is Mode.DESIGN:
+            judgement = rules.judge(self._puzzle(), self.layout)
+            for v in judgement.problems:
+                if v.kind in CELL_PROBLEMS:
+                    found.append(Problem(v.message, frozenset(v.cells)))
+            if not self.fleet:
+                found.append(Problem("paint the fleet: no ship yet"))
+        else:
+            for axis, tallies, length in (("row", self.typed_rows, self.cols), ("column", self.typed_cols, self.rows)):
+                for i, tally in enumerate(tallies):
+                    if tally is not None and tally > length:
+                        found.append(Problem(f"{axis} {i + 1}: a tally of {tally} is more than its {length} cells"))
+            cells = sum(length * count for length, count in self.typed_fleet)
+            if not self.typed_fleet:
+                found.append(Problem("give the fleet: no ship yet"))
+            elif cells > (self.rows * self.cols + 1) // 2:
+                found.append(Problem(f"a fleet of {cells} ship cells cannot fit on {self.rows}x{self.cols}"))
+            elif max(length for length, _ in self.typed_fleet) > max(self.rows, self.cols):
+                found.append(Problem("a ship is longer than the board"))
+            for axis, tallies in (("rows", self.typed_rows), ("columns", self.typed_cols)):
+                if None not in tallies and self.typed_fleet and sum(tallies) != cells:
+                    found.append(Problem(f"the {axis} add up to {sum(tallies)}, the fleet has {cells} ship cells"))
+        return found
+
+    def puzzle(self) -> Puzzle | None:
+        return None if self.problems() else self._puzzle()
+
+
+def _shown(layout: Grid, cell: Coord) -> Hint:
+    r, c = cell
+    if layout[r][c] != Cell.SHIP:
+        return Hint.WATER
+    return piece_on_board(layout, r, c) or Hint.SHIP
+
+
+def _solution_text(layout: Grid) -> tuple[str, ...]:
+    return tuple("".join("#" if v == Cell.SHIP else "." for v in row) for row in layout)
+
+
+# ----- edits: draft -> draft ---------------------------------------------------------------
+
+
+def blank(rows: int, cols: int, mode: Mode = Mode.DESIGN) -> Draft:
+    rows, cols = max(1, min(MAX_SIDE, rows)), max(1, min(MAX_SIDE, cols))
+    return Draft(rows, cols, mode)
+
+
+def from_puzzle(puzzle: Puzzle, solution: Grid | None = None) -> Draft:
+    """A draft of an existing level: designed from its solution when one is known, else typed."""
+    common = dict(typed_hints=puzzle.hints, typed_rows=puzzle.row_tallies, typed_cols=puzzle.col_tallies,
+                  typed_fleet=puzzle.fleet, name=puzzle.name or "", author=puzzle.author or "")
+    if solution is None and puzzle.solution is not None:
+        solution = tuple(tuple(Cell.SHIP if ch == "#" else Cell.WATER for ch in line) for line in puzzle.solution)
+    if solution is None:
+        return Draft(puzzle.rows, puzzle.cols, Mode.TRANSCRIBE, **common)
+    layout = tuple(tuple(Cell.SHIP if v == Cell.SHIP else Cell.WATER for v in row) for row in solution)
+    return Draft(puzzle.rows, puzzle.cols, Mode.DESIGN, layout, frozenset(puzzle.hints), **common)
+
+
+def resize(draft: Draft, rows: int, cols: int) -> Draft:
+    """The draft on a board of another size (within the limits): what fits is kept."""
+    rows, cols = max(1, min(MAX_SIDE, rows)), max(1, min(MAX_SIDE, cols))
+
+    def fit(line: tuple, n: int, fill) -> tuple:
+        return tuple(line[:n]) + (fill,) * max(0, n - len(line))
+
+    layout = tuple(fit(draft.layout[r] if r < draft.rows else (), cols, Cell.WATER) for r in range(rows))
+    inside = lambda cell: cell[0] < rows and cell[1] < cols  # noqa: E731
+    return replace(draft, rows=rows, cols=cols, layout=layout, given=frozenset(filter(inside, draft.given)),
+                   typed_hints={k: v for k, v in draft.typed_hints.items() if inside(k)},
+                   typed_rows=fit(draft.typed_rows, rows, 0), typed_cols=fit(draft.typed_cols, cols, 0))
+
+
+def paint(draft: Draft, cell: Coord, ship: bool) -> Draft:
+    """Design: make a cell of the layout ship or water (a given cell keeps being given)."""
+    r, c = cell
+    board = [list(row) for row in draft.layout]
+    board[r][c] = Cell.SHIP if ship else Cell.WATER
+    return replace(draft, layout=tuple(tuple(row) for row in board))
+
+
+def toggle_given(draft: Draft, cell: Coord) -> Draft:
+    """Design: show a cell as a hint, or stop showing it."""
+    return replace(draft, given=draft.given ^ {cell})
+
+
+def cycle_hint(draft: Draft, cell: Coord, forward: bool = True) -> Draft:
+    """Transcribe: the next kind of given cell (none, water, the ship pieces, an unknown piece)."""
+    now = HINT_CYCLE.index(draft.typed_hints.get(cell))
+    new = HINT_CYCLE[(now + (1 if forward else -1)) % len(HINT_CYCLE)]
+    hints = dict(draft.typed_hints)
+    hints.pop(cell, None)
+    if new is not None:
+        hints[cell] = new
+    return replace(draft, typed_hints=hints)
+
+
+def set_tally(draft: Draft, axis: str, index: int, value: int | None) -> Draft:
+    """Transcribe: a row or column tally (None: not printed). Out-of-range values are kept and
+    shown as a problem, so what the author typed is never silently changed."""
+    key = "typed_rows" if axis == "row" else "typed_cols"
+    tallies = list(getattr(draft, key))
+    tallies[index] = value
+    return replace(draft, **{key: tuple(tallies)})
+
+
+def set_ships(draft: Draft, length: int, count: int) -> Draft:
+    """Transcribe: how many ships of a length the fleet has."""
+    counts = dict(draft.typed_fleet)
+    counts[length] = max(0, count)
+    return replace(draft, typed_fleet=make_fleet({k: v for k, v in counts.items() if v and 1 <= k <= MAX_SHIP_LENGTH}))
+
+
+def switch_mode(draft: Draft, solution: Grid | None = None) -> Draft:
+    """Design <-> transcribe. To transcribe, the design's clues are written out as typed; to
+    design, a solution of the clues (when one is known) becomes the layout."""
+    if draft.mode is Mode.DESIGN:
+        return replace(draft, mode=Mode.TRANSCRIBE, typed_hints=draft.hints, typed_rows=draft.row_tallies,
+                       typed_cols=draft.col_tallies, typed_fleet=draft.fleet)
+    layout = draft.layout if solution is None else tuple(
+        tuple(Cell.SHIP if v == Cell.SHIP else Cell.WATER for v in row) for row in solution)
+    return replace(draft, mode=Mode.DESIGN, layout=layout, given=frozenset(draft.typed_hints))
+
+
+def with_puzzle_hints(draft: Draft, puzzle: Puzzle) -> Draft:
+    """The draft with ``puzzle``'s given cells (after "make unique" or "minimize")."""
+    if draft.mode is Mode.DESIGN:
+        return replace(draft, given=frozenset(puzzle.hints))
+    return replace(draft, typed_hints=dict(puzzle.hints))
+
+
+class Editor:
+    """A draft and its history: every edit is undoable; an edit that changes nothing is not kept."""
+
+    def __init__(self, draft: Draft) -> None:
+        self.history = [draft]
+        self.cursor = 0
+
+    @property
+    def draft(self) -> Draft:
+        return self.history[self.cursor]
+
+    def apply(self, new: Draft) -> bool:
+        if new == self.draft:
+            return False
+        del self.history[self.cursor + 1:]
+        self.history.append(new)
+        self.cursor += 1
+        return True
+
+    def undo(self) -> bool:
+        if self.cursor == 0:
+            return False
+        self.cursor -= 1
+        return True
+
+    def redo(self) -> bool:
+        if self.cursor + 1 >= len(self.history):
+            return False
+        self.cursor += 1
+        return True

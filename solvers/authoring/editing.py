@@ -1,0 +1,74 @@
+"""What the level editor asks while an author works: the verdict and grade of a draft, the hint
+that cuts the most solutions, and the hints that can go.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+from game.puzzle import Cell, Coord, Grid, Puzzle
+from solvers.authoring import grading
+from solvers.authoring.generator import GeneratorCancelled, hint_for, remove_hints
+from solvers.authoring.grading import GRADE_LEVEL
+from solvers.engine.verdict import Kind, decide
+
+SAMPLE = 64                  # solutions met to choose the most cutting hint
+
+
+@dataclass(frozen=True)
+class Assessment:
+    """The live verdict on a draft: its kind, and for a unique level its grade and the hints
+    that could each be removed."""
+
+    kind: Kind
+    grade: str = ""
+    redundant: tuple[Coord, ...] = ()
+    solution: Grid | None = None
+    message: str = ""
+
+
+def assess(puzzle: Puzzle, timeout: float = 5.0) -> Assessment:
+    verdict = decide(puzzle, limit=2, timeout=timeout)
+    if verdict.kind is not Kind.UNIQUE:
+        first = verdict.solutions[0] if verdict.solutions else None
+        return Assessment(verdict.kind, solution=first, message=verdict.message)
+    try:
+        grade = grading.grade(puzzle)
+    except grading.GradeError as error:          # cannot happen for a unique level; said if it does
+        return Assessment(verdict.kind, solution=verdict.solution, message=str(error))
+    return Assessment(verdict.kind, grade, tuple(grading.redundant_hints(puzzle)), verdict.solution)
+
+
+def most_cutting_hint(puzzle: Puzzle, target: Grid, timeout: float = 5.0) -> Puzzle | None:
+    """``puzzle`` with one more hint, taken from ``target`` (the intended solution): the cell where
+    the most of the other solutions met disagree with it. None when ``target`` is already the
+    only solution (or none of the solutions met differs from it)."""
+    verdict = decide(puzzle, limit=SAMPLE, timeout=timeout)
+    others = [s for s in verdict.solutions if s != target]
+    if not others:
+        return None
+    best: tuple[int, Coord] | None = None
+    for r in range(puzzle.rows):
+        for c in range(puzzle.cols):
+            if (r, c) in puzzle.hints:
+                continue
+            cut = sum(s[r][c] != target[r][c] for s in others)
+            if cut and (best is None or cut > best[0] or (cut == best[0] and target[r][c] == Cell.SHIP)):
+                best = (cut, (r, c))
+    if best is None:
+        return None
+    hints = dict(puzzle.hints)
+    hints[best[1]] = hint_for(target, best[1])
+    return puzzle.replace(hints=hints)
+
+
+def minimize(puzzle: Puzzle, timeout: float = 20.0, cancelled: Callable[[], bool] = lambda: False) -> Puzzle:
+    """Remove hints while the level stays unique (the generator's own pruning, in a fixed
+    order); stops at ``timeout`` with what it has."""
+    try:
+        return remove_hints(puzzle, GRADE_LEVEL["expert"], random.Random(0), time.perf_counter() + timeout, cancelled)
+    except GeneratorCancelled:
+        return puzzle

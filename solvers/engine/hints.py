@@ -1,0 +1,92 @@
+"""A player's hint, and playing a level by hints alone (``main.py bench --hints``).
+
+A hint is the deduction engine's simplest next step, given ``HINT_SECONDS`` to find it; where
+it finds none in time (or none at all), one cell of the level's solution instead, without a
+reason. The window asks the same function the benchmark measures.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Iterator, Sequence
+
+from game import rules
+from game.puzzle import Cell, Grid, Puzzle, apply_move, initial_grid
+from solvers.engine.batch import percentile
+from solvers.engine.verdict import unique_solution
+from solvers.logic import deduction as logic
+
+HINT_SECONDS = 3.0              # how long the engine may look for the next step
+SOLUTION_SECONDS = 30.0         # how long the exact solver may take to find the one solution
+
+
+def next_hint(puzzle: Puzzle, grid: Sequence[Sequence[Cell]], solution: Callable[[], Grid | None],
+              seconds: float = HINT_SECONDS) -> logic.Deduction | None:
+    """The next step from ``grid``: a deduction, a ``mistake`` if the board is provably wrong,
+    or a ``reveal`` of one cell of ``solution()`` (called only then) when no step is found in
+    ``seconds``. None when the board is complete or the level has no one solution to reveal."""
+    found = logic.next_deduction(puzzle, grid, seconds=seconds)
+    if found is not None:
+        return found
+    known = solution()
+    return None if known is None else logic.reveal(puzzle, grid, known)
+
+
+@dataclass
+class HintRun:
+    """One level played by hints: how long each took and how it ended."""
+
+    label: str
+    seconds: list[float] = field(default_factory=list)
+    without_reason: int = 0
+    solved: bool = False
+    error: str = ""
+
+    def record(self) -> dict:
+        ms = sorted(s * 1000 for s in self.seconds)
+        return {"level": self.label, "hints": len(ms), "max_ms": round(ms[-1], 1) if ms else 0.0,
+                "without_reason": self.without_reason, "solved": self.solved,
+                **({"error": self.error} if self.error else {})}
+
+
+def play_by_hints(puzzle: Puzzle, label: str, seconds: float = HINT_SECONDS) -> HintRun:
+    """Start from the level's first board and apply hint after hint until the judge says solved."""
+    run = HintRun(label)
+    cache: list[Grid | None] = []
+
+    def solution() -> Grid | None:
+        if not cache:
+            cache.append(unique_solution(puzzle, timeout=SOLUTION_SECONDS))
+        return cache[0]
+
+    grid = initial_grid(puzzle)
+    for _ in range(puzzle.rows * puzzle.cols + 1):
+        if rules.judge(puzzle, grid).solved:
+            run.solved = True
+            return run
+        started = time.perf_counter()
+        hint = next_hint(puzzle, grid, solution, seconds)
+        run.seconds.append(time.perf_counter() - started)
+        if hint is None or hint.rule == "mistake":
+            run.error = "no hint" if hint is None else f"hint found a mistake: {hint.text}"
+            return run
+        run.without_reason += hint.rule == "reveal"
+        for move in hint.moves:
+            grid = apply_move(grid, move)
+    run.error = "did not finish"
+    return run
+
+
+def summary(runs: Sequence[HintRun]) -> dict:
+    ms = [s * 1000 for run in runs for s in run.seconds]
+    return {"levels": len(runs), "hints": len(ms), "p50_ms": round(percentile(ms, 0.5), 1),
+            "p95_ms": round(percentile(ms, 0.95), 1), "max_ms": round(max(ms, default=0.0), 1),
+            "over_500_ms": sum(m > 500 for m in ms),
+            "without_reason": sum(run.without_reason for run in runs),
+            "unfinished": sum(not run.solved for run in runs)}
+
+
+def bench(puzzles: Iterator[tuple[str, Puzzle]], seconds: float = HINT_SECONDS) -> Iterator[HintRun]:
+    for label, puzzle in puzzles:
+        yield play_by_hints(puzzle, label, seconds)

@@ -1,0 +1,164 @@
+"""A race: several solvers on one puzzle, each judged and measured, then ranked.
+
+Headless races run the solvers one after another in this thread: Python runs one thread at a
+time, so solvers sharing a core would only slow each other and blur their times. Each run is
+its solver's event stream (with its moves, so they can be counted), stopped at the first
+event after its ``timeout``; solvers yield at least every few milliseconds, so a stop takes
+effect within a fraction of a second. Every solution is judged by the rules (``batch.judge``).
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import time
+from typing import Iterable, Union
+
+from game.puzzle import Hint, Puzzle, grid_to_strings
+from solvers.contract import SolverSpec
+from solvers.engine import registry
+from solvers.engine.batch import board_text, judge
+from solvers.events import Event, Failure, Found, Generation, Reason, Result, SetCell, Status
+
+FIELDS = ("rank", "solver", "verdict", "time_s", "nodes", "backtracks", "guesses", "generations", "moves",
+          "solution")
+ANSWERED = (Status.SOLVED.value, Status.NO_SOLUTION.value)
+
+
+class Tally:
+    """Counts what a run did from its events: moves (cell changes), guesses (search decisions;
+    consecutive guess moves at one depth are one decision, a ship and the water around it),
+    generations, and the latest statistics."""
+
+    def __init__(self) -> None:
+        self.moves = 0
+        self.guesses = 0
+        self.generations = 0
+        self.stats: dict = {}
+        self.found: list = []
+        self.failure = ""
+        self._guess_depth = -1
+
+    def add(self, event: Event) -> None:
+        if isinstance(event, SetCell):
+            self.moves += 1
+            if event.reason is Reason.GUESS:
+                if event.depth != self._guess_depth:
+                    self.guesses += 1
+                self._guess_depth = event.depth
+            else:
+                self._guess_depth = -1
+            return
+        if isinstance(event, Generation):
+            self.generations += 1
+        elif isinstance(event, Found):
+            self.found.append(event.grid)
+        elif isinstance(event, Failure):
+            self.failure = event.message
+        stats = getattr(event, "stats", None)
+        if stats:
+            self.stats.update(stats)
+
+
+def runnable(spec: SolverSpec, puzzle: Puzzle) -> bool:
+    """Whether the solver handles what the level holds (unknown tallies, ship pieces of unknown shape)."""
+    unknown_tallies = None in puzzle.row_tallies or None in puzzle.col_tallies
+    unknown_shapes = Hint.SHIP in puzzle.hints.values()
+    return (spec.unknown_tallies or not unknown_tallies) and (spec.unknown_shapes or not unknown_shapes)
+
+
+def choose(puzzle: Puzzle, names: Iterable[str] | None = None) -> list[str]:
+    """The solvers to race: ``names`` checked (ValueError naming the problem), or every
+    registered solver that can run on the level."""
+    if names is None:
+        return [name for name, spec in registry.SOLVERS.items() if runnable(spec, puzzle)]
+    chosen = []
+    for name in (n.strip() for n in names):
+        spec = registry.get(name)
+        if not runnable(spec, puzzle):
+            raise ValueError(f"solver {name!r} cannot run on this level (unknown tallies or ship shapes)")
+        if name not in chosen:
+            chosen.append(name)
+    if not chosen:
+        raise ValueError("no solver to race")
+    return chosen
+
+
+def run_one(puzzle: Puzzle, name: str, timeout: float | None = None, seed: int = 0) -> dict:
+    """One solver's record (unranked): its judged verdict, wall time and counts."""
+    tally = Tally()
+    started = time.perf_counter()
+    stream = registry.get(name).events(puzzle, trace=True, seed=seed, limit=1)
+    result: Result | None = None
+    try:
+        for event in stream:
+            if isinstance(event, Result):
+                result = event
+                break
+            tally.add(event)
+            if timeout is not None and time.perf_counter() - started > timeout:
+                result = Result(Status.TIMEOUT, None, tally.stats, tuple(tally.found),
+                                f"no answer within {timeout:g} s")
+                break
+    except Exception as error:  # noqa: BLE001 - a broken solver loses the race, the others still run
+        result = Result(Status.ERROR, None, tally.stats, (), f"solver failed: {type(error).__name__}: {error}")
+    finally:
+        stream.close()
+    elapsed = time.perf_counter() - started
+    if result is None:
+        result = Result(Status.ERROR, None, tally.stats, (), tally.failure or "solver ended without a result")
+    tally.stats.update(result.stats)
+    result = judge(puzzle, result)
+    stats = tally.stats
+    record = {
+        "solver": name, "verdict": result.status.value, "time_s": round(elapsed, 6),
+        "nodes": int(stats.get("nodes", 0) or 0), "backtracks": int(stats.get("backtracks", 0) or 0),
+        "guesses": tally.guesses, "generations": int(stats.get("generations", tally.generations) or 0),
+        "moves": tally.moves,
+        "solution": list(grid_to_strings(result.grid)) if result.status is Status.SOLVED else None,
+    }
+    if result.message:
+        record["message"] = result.message
+    return record
+
+
+def rank(records: list[dict]) -> list[dict]:
+    """Answers first (solved or no solution), then the rest; faster first within each; each
+    record gets its ``rank`` (1 = best) in front."""
+    ordered = sorted(records, key=lambda r: (r["verdict"] not in ANSWERED, r["time_s"]))
+    return [{"rank": place, **record} for place, record in enumerate(ordered, start=1)]
+
+
+def race(puzzle: Puzzle, names: Iterable[str], timeout: float | None = None, seed: int = 0) -> list[dict]:
+    """Run each solver in turn, each within ``timeout`` seconds; the ranked records."""
+    return rank([run_one(puzzle, name, timeout, seed) for name in names])
+
+
+def write_csv(path: Union[str, os.PathLike], records: list[dict]) -> None:
+    """The race table as CSV: one row per solver in ``FIELDS`` order, the solution's rows
+    joined by '/' ('' when there is none)."""
+    with open(path, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(FIELDS)
+        for record in records:
+            writer.writerow([("/".join(record[f]) if record[f] else "") if f == "solution" else record.get(f, "")
+                             for f in FIELDS])
+
+
+def text(puzzle: Puzzle, records: list[dict]) -> str:
+    """The ranked table, then each distinct solution once with the solvers that found it."""
+    heads = [f for f in FIELDS if f != "solution"]
+    rows = [[str(record[f]) if f != "time_s" else f"{record[f]:.3f}" for f in heads] for record in records]
+    widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(heads)]
+    lines = ["  ".join(h.rjust(w) for h, w in zip(heads, widths))]
+    lines += ["  ".join(v.rjust(w) for v, w in zip(row, widths)) for row in rows]
+    for record in records:
+        if record.get("message"):
+            lines.append(f"{record['solver']}: {record['message']}")
+    solutions: dict[tuple, list[str]] = {}
+    for record in records:
+        if record["solution"]:
+            solutions.setdefault(tuple(record["solution"]), []).append(record["solver"])
+    for solution, solvers in solutions.items():
+        lines.append(f"\nsolution (verified) of {', '.join(solvers)}:\n{board_text(puzzle, list(solution))}")
+    return "\n".join(lines)

@@ -1,0 +1,488 @@
+"""Traces: a solver's run saved as JSON lines, and read back to rebuild the board at any event.
+
+A trace is self-contained: line 1 (the header) holds the level as its ``.bs`` object, the
+solver, its options and seed and the starting board; then one line per event of the solver's
+stream (``solvers.events``), numbered from 1, each with the cells it changes; the last line
+is the judged result. Replaying the cell changes of events 1..n onto the starting board gives
+the board at event n. README, "Traces", documents every key so that other programs can read
+traces without this code.
+
+``read_trace`` validates a whole file in one pass with bounded memory: it keeps the header,
+the result and a board every ``CHECKPOINT_EVERY`` events with the file offset that follows,
+so ``board_at`` replays at most that many lines from the nearest checkpoint. Every problem is
+a ``LevelError`` naming the file and the line.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import time
+from bisect import bisect_right
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any, Iterator, Mapping, Union
+
+from game import levels, rules
+from game.levels import LevelError
+from game.limits import MAX_DIGITS, MAX_FILE_BYTES, MAX_SIDE
+from game.puzzle import Cell, Grid, Puzzle, grid_to_strings, initial_grid
+from solvers.common import run_to_result, settle
+from solvers.engine import registry
+from solvers.engine.batch import judge
+from solvers.events import Event, Failure, Found, Generation, Progress, Reason, Result, SetCell, Status
+
+FORMAT = "battleship-solitaire-trace"
+VERSION = 1
+CHECKPOINT_EVERY = 1024
+MAX_CHECKPOINTS = 4096
+MAX_LINE_BYTES = MAX_FILE_BYTES     # a line holds at most a level and some statistics
+
+STATE_OF_CELL = {Cell.UNKNOWN: "unknown", Cell.WATER: "water", Cell.SHIP: "ship"}
+CELL_OF_STATE = {name: cell for cell, name in STATE_OF_CELL.items()}
+CELL_KINDS = tuple(reason.value for reason in Reason)            # forced, guess, backtrack, fill
+KINDS = CELL_KINDS + ("generation", "progress", "found", "failure")
+VERDICTS = tuple(status.value for status in Status)
+
+_EVENT_KEYS = {"n", "kind", "cells", "depth", "detail", "stats", "fleet", "solution", "message"}
+_RESULT_KEYS = {"kind", "verdict", "solution", "stats", "message", "events"}
+_HEADER_KEYS = {"format", "version", "solver", "options", "seed", "limit", "level", "start"}
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def _json(value: Any) -> str:
+    # Statistics may hold numpy numbers; they are written as plain numbers.
+    return json.dumps(_finite(value), separators=(",", ":"), default=float, ensure_ascii=False)
+
+
+def _finite(value: Any) -> Any:
+    """JSON has no infinity or NaN (e.g. the fitness of a generation with no valid fleet): null."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {key: _finite(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_finite(item) for item in value]
+    return value
+
+
+class TraceWriter:
+    """Writes one run to an open text file: the header at once, then ``event`` for each event
+    of the stream and ``result`` once at the end. Cell events are formatted by hand, with their
+    constant parts cached: they are most of a trace, and recording must stay cheap."""
+
+    def __init__(self, handle: IO[str], puzzle: Puzzle, solver: str, options: Mapping[str, Any],
+                 seed: int, limit: int = 1) -> None:
+        self.handle = handle
+        self.puzzle = puzzle
+        self.count = 0
+        self._pending: list[str] = []
+        cols = puzzle.cols
+        # '"cells":[...]' for each (cell, state), indexed by (row * cols + col) * 3 + state
+        self._cells = [f'"cells":[{{"row":{index // 3 // cols},"col":{index // 3 % cols},'
+                       f'"state":"{STATE_OF_CELL[Cell(index % 3)]}"}}]' for index in range(puzzle.rows * cols * 3)]
+        self._tails: dict[tuple[str, int, str], str] = {}
+        header = {"format": FORMAT, "version": VERSION, "solver": solver, "options": dict(options),
+                  "seed": seed, "limit": limit, "level": levels.to_dict(puzzle),
+                  "start": list(grid_to_strings(initial_grid(puzzle)))}
+        handle.write(_json(header) + "\n")
+
+    def event(self, event: Event) -> None:
+        """Write one event (a ``Result`` is written by ``result``, after it is judged)."""
+        if type(event) is SetCell:
+            self.count += 1
+            key = (event.reason._value_, event.depth, event.detail)
+            tail = self._tails.get(key)
+            if tail is None:
+                tail = self._tails[key] = f'"depth":{key[1]},"detail":{json.dumps(key[2], ensure_ascii=False)}}}\n'
+            pending = self._pending
+            pending.append(f'{{"n":{self.count},"kind":"{key[0]}",'
+                           f'{self._cells[(event.row * self.puzzle.cols + event.col) * 3 + event.value]},{tail}')
+            if len(pending) >= 4096:
+                self.flush()
+            return
+        if isinstance(event, Result):
+            return
+        self.count += 1
+        line: dict[str, Any] = {"n": self.count}
+        if isinstance(event, Generation):
+            line.update(kind="generation", cells=[],
+                        stats={"generation": event.number, "best": event.best, "mean": event.mean,
+                               "restarts": event.restarts},
+                        fleet=[[s.row, s.col, s.length, "h" if s.horizontal else "v"] for s in event.best_fleet])
+        elif isinstance(event, Progress):
+            line.update(kind="progress", cells=[], stats=dict(event.stats))
+        elif isinstance(event, Found):
+            line.update(kind="found", cells=[], solution=list(grid_to_strings(event.grid)))
+        elif isinstance(event, Failure):
+            line.update(kind="failure", cells=[], message=event.message)
+        else:
+            raise TypeError(f"not a solver event: {event!r}")
+        self._pending.append(_json(line) + "\n")
+
+    def flush(self) -> None:
+        self.handle.write("".join(self._pending))
+        self._pending.clear()
+
+    def result(self, result: Result) -> None:
+        self.flush()
+        solution = list(grid_to_strings(result.grid)) if result.status is Status.SOLVED else None
+        line = {"kind": "result", "verdict": result.status.value, "solution": solution,
+                "stats": dict(result.stats), "message": result.message, "events": self.count}
+        self.handle.write(_json(line) + "\n")
+
+
+def recorded(stream: Iterator[Event], writer: TraceWriter) -> Iterator[Event]:
+    """The events of ``stream``, each written to the trace as it passes."""
+    try:
+        for event in stream:
+            writer.event(event)
+            yield event
+    finally:
+        close = getattr(stream, "close", None)
+        if close is not None:
+            close()
+
+
+def record_run(puzzle: Puzzle, solver: str, path: Union[str, os.PathLike], *, seed: int = 0,
+               timeout: float | None = None, options: Mapping[str, Any] | None = None,
+               limit: int = 1) -> Result:
+    """Run ``solver`` on ``puzzle`` and save the run as a trace at ``path``. The result is
+    judged by the rules (``batch.judge``) before it is written, and returned. The file is
+    written beside ``path`` and renamed at the end, so a crash never leaves half a trace."""
+    spec = registry.get(solver)
+    chosen = spec.resolve(options)
+    path = Path(path)
+    temporary = path.with_name(f".{path.name}.tmp")
+    try:
+        with open(temporary, "w", encoding="utf-8", newline="\n", buffering=1 << 20) as handle:
+            writer = TraceWriter(handle, puzzle, solver, chosen, seed, limit)
+            started = time.perf_counter()
+            stream = spec.events(puzzle, trace=True, seed=seed, limit=limit, options=chosen)
+            try:
+                result = run_to_result(recorded(stream, writer), timeout=timeout)
+            except Exception as error:  # noqa: BLE001 - a solver bug is recorded as the run's end
+                message = f"solver failed: {type(error).__name__}: {error}"
+                writer.event(Failure(message))
+                result = Result(Status.ERROR, None, {}, (), message)
+            stats = dict(result.stats)
+            stats.setdefault("seconds", round(time.perf_counter() - started, 6))
+            result = judge(puzzle, Result(result.status, result.grid, stats, result.solutions, result.message))
+            writer.result(result)
+        os.replace(temporary, path)
+    except BaseException:
+        if temporary.exists():
+            temporary.unlink()
+        raise
+    return result
+
+
+# --------------------------------------------------------------------------- reading
+
+
+@dataclass
+class Trace:
+    """A validated trace: what its header and result say, and checkpoints for ``board_at``."""
+
+    path: str
+    puzzle: Puzzle
+    solver: str
+    options: dict
+    seed: int
+    limit: int
+    start: Grid
+    events: int
+    verdict: str
+    solution: Grid | None
+    stats: dict
+    message: str
+    _checkpoints: list[tuple[int, int, bytes]] = field(default_factory=list, repr=False)
+
+
+class _Bad(ValueError):
+    """A problem with one line; the reader adds the file and the line number."""
+
+
+def _refuse_constant(name: str) -> Any:
+    raise _Bad(f"{name} is not a number JSON allows")
+
+
+def _decode(raw: bytes) -> Any:
+    try:
+        return json.loads(raw.decode("utf-8"), parse_constant=_refuse_constant)
+    except UnicodeDecodeError as error:
+        raise _Bad(f"is not UTF-8 text (bad byte at offset {error.start})") from None
+    except json.JSONDecodeError as error:
+        raise _Bad(f"is not valid JSON: {error.msg} at column {error.colno}") from None
+    except RecursionError:
+        raise _Bad("is not valid JSON: nested too deeply") from None
+    except ValueError as error:     # e.g. an integer with thousands of digits
+        raise _Bad(f"is not valid JSON: {error}") from None
+
+
+def _lines(handle: IO[bytes], path: str, first: int = 1) -> Iterator[tuple[int, int, Any]]:
+    """(line number, offset after the line, decoded JSON) of each line, at most
+    ``MAX_LINE_BYTES`` long; blank lines are refused (a trace never has them)."""
+    number = first - 1
+    while True:
+        raw = handle.readline(MAX_LINE_BYTES + 1)
+        if not raw:
+            return
+        number += 1
+        try:
+            if len(raw) > MAX_LINE_BYTES:
+                raise _Bad(f"line is longer than {MAX_LINE_BYTES:,} bytes")
+            if not raw.strip():
+                raise _Bad("is blank (a trace has no blank lines)")
+            data = _decode(raw)
+        except _Bad as error:
+            raise LevelError(f"{path}:{number}", str(error)) from None
+        yield number, handle.tell(), data
+
+
+def _is_int(value: Any) -> bool:
+    return type(value) is int
+
+
+def _number(value: Any, key: str) -> None:
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and abs(value) >= _TOO_BIG:
+        raise _Bad(f"{key} has more than {MAX_DIGITS} digits")
+
+
+_TOO_BIG = 10 ** MAX_DIGITS
+
+
+def _plain_stats(value: Any, key: str = "stats") -> dict:
+    """Statistics: names to numbers, text, true/false or null, with one level of grouping."""
+    if not isinstance(value, dict):
+        raise _Bad(f"{key} must be an object")
+    for name, item in value.items():
+        if isinstance(item, dict) and key == "stats":
+            _plain_stats(item, f"stats.{name}")
+        elif not (item is None or isinstance(item, (int, float, str, bool))):
+            raise _Bad(f"{key}.{name} must be a number, text, true/false or null")
+        _number(item, f"{key}.{name}")
+    return value
+
+
+def _board_lines(value: Any, puzzle: Puzzle, key: str, allowed: str) -> Grid:
+    if (not isinstance(value, list) or len(value) != puzzle.rows
+            or any(not isinstance(line, str) or len(line) != puzzle.cols or set(line) - set(allowed)
+                   for line in value)):
+        raise _Bad(f"{key} must be {puzzle.rows} rows of {puzzle.cols} characters from {allowed!r}")
+    chars = {".": Cell.WATER, "#": Cell.SHIP, "?": Cell.UNKNOWN}
+    return tuple(tuple(chars[ch] for ch in line) for line in value)
+
+
+def _header(data: Any, path: str) -> tuple[Puzzle, dict]:
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise _Bad(f"is not a trace (line 1 has no \"format\": \"{FORMAT}\")")
+    version = data.get("version")
+    if not _is_int(version) or version < 1:
+        raise _Bad(f"version must be a whole number >= 1, not {version!r}")
+    if version > VERSION:
+        raise _Bad(f"trace format version {version} is newer than this program reads ({VERSION})")
+    unknown = sorted(set(data) - _HEADER_KEYS)
+    if unknown:
+        raise _Bad(f"unknown key {unknown[0]!r} in the header")
+    missing = sorted(_HEADER_KEYS - set(data))
+    if missing:
+        raise _Bad(f"the header lacks {missing[0]!r}")
+    if not isinstance(data["solver"], str) or not data["solver"]:
+        raise _Bad("solver must be a name")
+    _plain_stats(data["options"], "options")
+    for key in ("seed", "limit"):
+        if not _is_int(data[key]):
+            raise _Bad(f"{key} must be a whole number")
+        _number(data[key], key)
+    puzzle = levels.from_dict(data["level"], f"{path}:1 (level)")
+    if max(puzzle.rows, puzzle.cols) > MAX_SIDE:
+        raise _Bad(f"the level is {puzzle.rows}x{puzzle.cols}; a side is at most {MAX_SIDE}")
+    start = _board_lines(data["start"], puzzle, "start", ".#?")
+    if start != initial_grid(puzzle):
+        raise _Bad("start is not the level's starting board (its hints, the rest unknown)")
+    return puzzle, data
+
+
+_CELL_KEYS = {"row", "col", "state"}
+_KIND_SET = frozenset(KINDS)
+_VALUE_OF_STATE = {name: int(cell) for name, cell in CELL_OF_STATE.items()}
+
+
+def _event(data: Any, expected: int, rows: int, cols: int) -> list[tuple[int, int, int]]:
+    """Check one event line; its cell changes as (row, col, cell value). The common case (a
+    well-formed line) takes the first branch of each test, so reading stays fast."""
+    if type(data) is not dict:
+        raise _Bad("an event line is a JSON object")
+    if not data.keys() <= _EVENT_KEYS:
+        raise _Bad(f"unknown key {sorted(set(data) - _EVENT_KEYS)[0]!r} in an event")
+    number = data.get("n")
+    if number != expected or type(number) is not int:
+        raise _Bad(f"event number is {number!r}, expected {expected} (a line is missing, repeated or out of order)")
+    if data.get("kind") not in _KIND_SET:
+        raise _Bad(f"kind {data.get('kind')!r} is not one of {', '.join(KINDS)}")
+    cells = data.get("cells")
+    if type(cells) is not list:
+        raise _Bad("cells must be a list")
+    changes = []
+    for cell in cells:
+        if type(cell) is not dict or cell.keys() != _CELL_KEYS:
+            raise _Bad("each cell change is an object with row, col and state")
+        row, col, value = cell["row"], cell["col"], _VALUE_OF_STATE.get(cell["state"])
+        if type(row) is not int or type(col) is not int or not (0 <= row < rows and 0 <= col < cols):
+            raise _Bad(f"cell {row!r},{col!r} is outside the {rows}x{cols} board")
+        if value is None:
+            raise _Bad(f"state {cell['state']!r} is not ship, water or unknown")
+        changes.append((row, col, value))
+    depth = data.get("depth", 0)
+    if type(depth) is not int or not 0 <= depth <= rows * cols:
+        raise _Bad(f"depth must be a whole number from 0 to {rows * cols}")
+    if type(data.get("detail", "")) is not str or type(data.get("message", "")) is not str:
+        raise _Bad("detail and message must be text")
+    if len(data) > 5:
+        _event_extras(data, rows, cols)
+    return changes
+
+
+def _event_extras(data: dict, rows: int, cols: int) -> None:
+    if "stats" in data:
+        _plain_stats(data["stats"])
+    if "solution" in data:
+        value = data["solution"]
+        if (not isinstance(value, list) or len(value) != rows
+                or any(not isinstance(line, str) or len(line) != cols or set(line) - {".", "#"} for line in value)):
+            raise _Bad(f"solution must be {rows} rows of {cols} characters from '.#'")
+    if "fleet" in data and not (isinstance(data["fleet"], list) and all(
+            isinstance(s, list) and len(s) == 4 and all(_is_int(v) for v in s[:3]) and s[3] in ("h", "v")
+            for s in data["fleet"])):
+        raise _Bad("fleet must be a list of [row, col, length, \"h\" or \"v\"]")
+
+
+def read_trace(path: Union[str, os.PathLike]) -> Trace:
+    """Read and check a whole trace; ``LevelError`` ("<file>:<line>: <problem>") if it is
+    damaged or not a trace. A solved trace's solution is judged by the rules, and replaying
+    its events must reach it."""
+    name = str(path)
+    try:
+        handle = open(path, "rb")
+    except IsADirectoryError:
+        raise LevelError(name, "is a folder, not a trace") from None
+    except FileNotFoundError:
+        raise LevelError(name, "no such file") from None
+    except OSError as error:
+        raise LevelError(name, f"cannot be read ({error.strerror or error})") from None
+    number = 1
+    with handle:
+        lines = _lines(handle, name)
+        first = next(lines, None)
+        if first is None:
+            raise LevelError(name, "is empty")
+        _, offset, data = first
+        try:
+            puzzle, header = _header(data, name)
+            rows, cols = puzzle.rows, puzzle.cols
+            start = initial_grid(puzzle)
+            board = bytearray(value for row in start for value in row)
+            checkpoints = [(0, offset, bytes(board))]
+            every = CHECKPOINT_EVERY
+            count, result = 0, None
+            for number, offset, data in lines:
+                if result is not None:
+                    raise _Bad("a line follows the result line")
+                if type(data) is dict and data.get("kind") == "result":
+                    result, result_line = data, number
+                    continue
+                count += 1
+                for row, col, value in _event(data, count, rows, cols):
+                    board[row * cols + col] = value
+                if count % every == 0:
+                    checkpoints.append((count, offset, bytes(board)))
+                    if len(checkpoints) > MAX_CHECKPOINTS:
+                        # A very long trace: keep half the checkpoints, twice as far apart.
+                        checkpoints[1:] = checkpoints[2::2]
+                        every *= 2
+            if result is None:
+                number += 1
+                raise _Bad("the trace ends without a result line (cut short?)")
+            number = result_line
+            verdict, solution = _result(result, count, puzzle, board)
+        except _Bad as error:
+            raise LevelError(f"{name}:{number}", str(error)) from None
+    return Trace(name, puzzle, header["solver"], header["options"], header["seed"], header["limit"], start,
+                 count, verdict, solution, result["stats"], result["message"], checkpoints)
+
+
+def _result(data: dict, count: int, puzzle: Puzzle, board: bytearray) -> tuple[str, Grid | None]:
+    unknown = sorted(set(data) - _RESULT_KEYS)
+    missing = sorted(_RESULT_KEYS - set(data))
+    if unknown or missing:
+        raise _Bad(f"the result line has an unknown key {unknown[0]!r}" if unknown
+                   else f"the result line lacks {missing[0]!r}")
+    if data["verdict"] not in VERDICTS:
+        raise _Bad(f"verdict {data['verdict']!r} is not one of {', '.join(VERDICTS)}")
+    if data["events"] != count:
+        raise _Bad(f"the result counts {data['events']!r} events, the trace has {count}")
+    _plain_stats(data["stats"])
+    if not isinstance(data["message"], str):
+        raise _Bad("message must be text")
+    if data["verdict"] != Status.SOLVED.value:
+        if data["solution"] is not None:
+            raise _Bad(f"a {data['verdict']} result has no solution (null)")
+        return data["verdict"], None
+    solution = _board_lines(data["solution"], puzzle, "solution", ".#")
+    problems = rules.violations(puzzle, solution)
+    if problems:
+        raise _Bad(f"the solution breaks the rules: {problems[0].message}")
+    if settle(_grid(board, puzzle)) != solution:
+        raise _Bad("replaying the events does not reach the solution")
+    return data["verdict"], solution
+
+
+def _grid(board: bytes, puzzle: Puzzle) -> Grid:
+    cols = puzzle.cols
+    return tuple(tuple(Cell(board[r * cols + c]) for c in range(cols)) for r in range(puzzle.rows))
+
+
+def _from_checkpoint(trace: Trace, n: int) -> Iterator[tuple[int, Any, bytearray]]:
+    """Seek to the last checkpoint at or before event n; yield (count, event line, board)
+    for each event after it, the board already changed by that event."""
+    checkpoints = trace._checkpoints
+    index = bisect_right([c[0] for c in checkpoints], n) - 1
+    count, offset, saved = checkpoints[index]
+    board = bytearray(saved)
+    rows, cols = trace.puzzle.rows, trace.puzzle.cols
+    yield count, None, board
+    with open(trace.path, "rb") as handle:
+        handle.seek(offset)
+        for number, _, data in _lines(handle, trace.path, first=count + 2):
+            if count == trace.events:
+                return
+            count += 1
+            try:
+                changes = _event(data, count, rows, cols)
+            except _Bad as error:
+                raise LevelError(f"{trace.path}:{number}", f"{error} (the file changed since it was read)") from None
+            for row, col, value in changes:
+                board[row * cols + col] = value
+            yield count, data, board
+
+
+def events(trace: Trace, first: int = 1) -> Iterator[tuple[int, dict]]:
+    """(n, event line) for the events from ``first`` on, read from the file again."""
+    for count, data, _ in _from_checkpoint(trace, max(0, first - 1)):
+        if count >= first:
+            yield count, data
+
+
+def board_at(trace: Trace, n: int) -> Grid:
+    """The board after events 1..n (n = 0: the starting board), rebuilt from the file by
+    replaying forward from the nearest checkpoint."""
+    if not 0 <= n <= trace.events:
+        raise ValueError(f"event {n} is outside 0..{trace.events}")
+    for count, _, board in _from_checkpoint(trace, n):
+        if count == n:
+            return _grid(board, trace.puzzle)
+    raise LevelError(trace.path, f"the file ends before event {n} (it changed since it was read)")

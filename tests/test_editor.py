@@ -1,0 +1,121 @@
+"""The level editor's model: design and transcribe drafts, their problems, undo, and the
+authoring answers (verdict, the most cutting hint, minimize)."""
+
+from game.editor import (
+    Editor,
+    Mode,
+    blank,
+    cycle_hint,
+    from_puzzle,
+    paint,
+    resize,
+    set_ships,
+    set_tally,
+    switch_mode,
+    toggle_given,
+    with_puzzle_hints,
+)
+from game.puzzle import Cell, Hint, grid_from_strings
+from solvers.authoring import editing
+from solvers.engine.verdict import Kind
+
+SOLUTION = ("###...", "......", "#.#..#", "#.#...", "......", "#..#..")
+
+
+def designed():
+    draft = blank(6, 6)
+    for r, line in enumerate(SOLUTION):
+        for c, ch in enumerate(line):
+            if ch == "#":
+                draft = paint(draft, (r, c), True)
+    return draft
+
+
+def test_design_tallies_and_fleet_follow_the_painted_layout():
+    draft = designed()
+    assert draft.row_tallies == (3, 0, 3, 2, 0, 2)
+    assert draft.col_tallies == (4, 1, 3, 1, 0, 1)
+    assert draft.fleet == ((3, 1), (2, 2), (1, 3))
+    puzzle = draft.puzzle()
+    assert puzzle is not None and puzzle.solution == SOLUTION and puzzle.hints == {}
+
+
+def test_given_cells_show_what_the_layout_has_there():
+    draft = toggle_given(toggle_given(designed(), (0, 0)), (1, 1))
+    assert draft.hints == {(0, 0): Hint.LEFT, (1, 1): Hint.WATER}
+    draft = paint(draft, (0, 2), False)                  # the cruiser becomes a destroyer
+    assert draft.hints[(0, 0)] is Hint.LEFT and draft.fleet == ((2, 3), (1, 3))
+    assert toggle_given(draft, (0, 0)).hints == {(1, 1): Hint.WATER}
+
+
+def test_a_layout_that_breaks_the_rules_is_shown_on_its_cells_not_raised():
+    draft = paint(paint(designed(), (1, 3), True), (1, 1), True)     # touches diagonally; a bend
+    problems = draft.problems()
+    assert draft.puzzle() is None
+    assert any((1, 3) in p.cells for p in problems)
+    assert all(p.text for p in problems)
+    assert blank(4, 4).problems()[0].text.startswith("paint the fleet")
+
+
+def test_transcribe_typed_clues_and_their_problems():
+    draft = blank(6, 6, Mode.TRANSCRIBE)
+    draft = set_ships(set_ships(draft, 2, 1), 1, 1)
+    for i, tally in enumerate((2, 0, 1, 0, 0, 0)):
+        draft = set_tally(draft, "row", i, tally)
+    for i, tally in enumerate((1, 1, 1, 0, 0, 0)):
+        draft = set_tally(draft, "col", i, tally)
+    draft = cycle_hint(cycle_hint(draft, (0, 0)), (0, 0))             # none -> water -> sub
+    assert draft.hints == {(0, 0): Hint.SUB}
+    assert draft.puzzle() is not None
+    too_big = set_tally(draft, "row", 1, 7)
+    assert any("more than its 6 cells" in p.text for p in too_big.problems())
+    assert too_big.puzzle() is None
+    crowded = set_ships(draft, 10, 3)
+    assert any("cannot fit" in p.text or "longer than the board" in p.text for p in crowded.problems())
+
+
+def test_resizing_keeps_what_fits():
+    draft = toggle_given(designed(), (5, 0))
+    small = resize(draft, 4, 6)
+    assert small.rows == 4 and small.layout == draft.layout[:4] and small.given == frozenset()
+    assert resize(small, 6, 6).layout[4:] == ((Cell.WATER,) * 6,) * 2
+    assert resize(draft, 1000, 0).rows == 60 and resize(draft, 1000, 0).cols == 1
+
+
+def test_undo_and_redo_cover_every_edit_and_skip_no_ops():
+    editor = Editor(blank(6, 6))
+    assert editor.apply(paint(editor.draft, (0, 0), True))
+    assert not editor.apply(paint(editor.draft, (0, 0), True))
+    assert editor.apply(toggle_given(editor.draft, (0, 0)))
+    assert editor.undo() and editor.draft.given == frozenset()
+    assert editor.undo() and editor.draft.layout[0][0] == Cell.WATER
+    assert not editor.undo()
+    assert editor.redo() and editor.redo() and not editor.redo()
+    assert editor.draft.hints == {(0, 0): Hint.SUB}
+
+
+def test_modes_carry_the_clues_across():
+    draft = toggle_given(designed(), (5, 0))
+    typed = switch_mode(draft)
+    assert typed.mode is Mode.TRANSCRIBE and typed.puzzle() == draft.puzzle().replace(solution=None)
+    back = switch_mode(typed, grid_from_strings(SOLUTION))
+    assert back.mode is Mode.DESIGN and back.puzzle() == draft.puzzle()
+    assert from_puzzle(draft.puzzle()).layout == draft.layout
+
+
+def test_make_unique_then_minimize():
+    draft = designed()
+    target = grid_from_strings(SOLUTION)
+    puzzle = draft.puzzle()
+    assert editing.assess(puzzle).kind is Kind.AMBIGUOUS
+    steps = 0
+    while editing.assess(puzzle).kind is not Kind.UNIQUE:
+        puzzle = editing.most_cutting_hint(puzzle, target)
+        steps += 1
+        assert puzzle is not None and steps <= 36
+    assessment = editing.assess(puzzle)
+    assert assessment.solution == target and assessment.grade
+    minimal = editing.minimize(puzzle)
+    assert editing.assess(minimal).kind is Kind.UNIQUE and len(minimal.hints) <= len(puzzle.hints)
+    assert editing.most_cutting_hint(minimal, target) is None
+    assert with_puzzle_hints(draft, minimal).puzzle() == minimal

@@ -1,0 +1,298 @@
+"""The formats in circulation: each reader on small hand-written samples, round trips through
+every writer, recognition by content, and errors that name the file and the line."""
+
+from pathlib import Path
+
+import pytest
+
+import main
+from game import formats, levels
+from game.limits import MAX_DIGITS, MAX_FILE_BYTES, MAX_SIDE
+from game.puzzle import Hint, Puzzle
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# One 6x6 level written in each format by hand. Its solution:
+#   ###...      a cruiser across the top,
+#   ......      destroyers down columns 0 and 2 (rows 2-3),
+#   #.#..#      submarines at (2,5), (5,0) and (5,3)
+#   #.#...
+#   ......
+#   #..#..
+SIX = Puzzle(6, 6, (3, 0, 3, 2, 0, 2), (4, 1, 3, 1, 0, 1), {3: 1, 2: 2, 1: 3},
+             {(0, 0): Hint.LEFT, (0, 1): Hint.MIDDLE, (1, 1): Hint.WATER, (2, 2): Hint.TOP, (5, 3): Hint.SUB})
+
+ASSIGNMENT = """303202
+413101
+321
+<M0000
+0.0000
+00^000
+000000
+000000
+000S00
+"""
+
+# the same board as a 10x10 Bimaru file would need the standard fleet: a 10x10 sample instead
+BIMARU = "ROW\t3\t4\t1\t4\t0\t2\t0\t1\t4\t1\nCOLUMN\t1\t1\t4\t0\t5\t3\t2\t2\t1\t1\n3\n" \
+         "HINT\t0\t9\tC\nHINT\t8\t8\tR\nHINT\t8\t5\tM\n\n\n"
+
+CSPLIB = """Some header text
+=====
+
+Board ID: 7
+Nodes: 12
+Solutions: 3
+START-NEW-BOARD       6 6
+Hint: 0 0 Left 2
+Hint: 1 1 Water 1
+PLACESHIP     3 0 0 E
+PLACESHIP     2 2 0 S
+PLACESHIP     2 2 2 S
+PLACESHIP     1 2 5 S
+PLACESHIP     1 5 0 S
+PLACESHIP     1 5 3 S
+
+Row tallies:      3  0  3  2  0  2
+Column tallies:   4  1  3  1  0  1
+
+DisplayBoardASCII: After generating a board
+
+Lmr... 3
+.W.... 0
+t.t..c 3
+b.b... 2
+...... 0
+c..c.. 2
+413101
+
+=====
+
+Board ID: 8
+Nodes: 1
+Solutions: 1
+START-NEW-BOARD       6 6
+Hint: 5 3 Circle 9
+Row tallies:      3  0  3  2  0  2
+Column tallies:   4  1  3  1  0  1
+"""
+
+DZN = """% a hand-made board
+height = 6; width=6;
+maxship = 3;
+ship = [3, 2, 1];
+hint = [|3, 7, 0, 0, 0, 0
+        |0, 1, 0, 0, 0, 0 |0, 0, 5, 0, 0, 0
+        |0, 0, 0, 0, 0, 0|0, 0, 0, 0, 0, 0|
+         0, 0, 0, 2, 0, 0 |];
+rowsum = [3,0,3,2,0,2];
+colsum = [4, 1, 3, 1, 0, 1,];
+%  1 1 1 . . .
+"""
+
+
+def test_the_assignment_text_reads_as_the_level():
+    assert formats.read_assignment(ASSIGNMENT, "six.txt") == SIX
+
+
+def test_the_dzn_reads_as_the_level_comments_and_layout_aside():
+    assert formats.read_dzn(DZN, "six.dzn") == SIX
+
+
+def test_the_bimaru_text_reads_with_the_standard_fleet():
+    puzzle = formats.read_bimaru(BIMARU, "b.txt")
+    assert puzzle.shape == (10, 10) and puzzle.fleet == ((4, 1), (3, 2), (2, 3), (1, 4))
+    assert puzzle.row_tallies == (3, 4, 1, 4, 0, 2, 0, 1, 4, 1)
+    assert dict(puzzle.hints) == {(0, 9): Hint.SUB, (8, 8): Hint.RIGHT, (8, 5): Hint.MIDDLE}
+
+
+def test_a_csplib_file_yields_every_board_with_the_placed_solution():
+    first, second = formats.read_csplib(CSPLIB, "rubin.txt")
+    assert first.replace(name=None, solution=None) == SIX.replace(hints={(0, 0): Hint.LEFT, (1, 1): Hint.WATER})
+    assert first.name == "Board 7"
+    assert first.solution == ("###...", "......", "#.#..#", "#.#...", "......", "#..#..")
+    # no PLACESHIP lines: the standard fleet of the size, no solution
+    assert second.name == "Board 8" and second.solution is None and second.fleet == SIX.fleet
+    assert formats.board_ids([first, second]) == ["7", "8"]
+
+
+@pytest.mark.parametrize("fmt", ["bs", "assignment", "dzn"])
+def test_a_level_goes_through_each_writer_and_back_unchanged(fmt):
+    assert formats.read_text(formats.dumps(SIX, fmt), "x", fmt) == [SIX]
+
+
+def test_bimaru_round_trip():
+    puzzle = formats.read_bimaru(BIMARU)
+    assert formats.read_bimaru(formats.write_bimaru(puzzle)) == puzzle
+
+
+def test_bs_to_assignment_to_bs_is_the_same_file_for_the_built_in_levels():
+    converted = 0
+    for path in sorted((ROOT / "levels").rglob("*.bs")):
+        text = path.read_text(encoding="utf-8")
+        puzzle = levels.loads(text, str(path))
+        try:
+            assignment = formats.write_assignment(puzzle)
+        except levels.LevelError:
+            continue                              # a tally above 9: the assignment text cannot hold it
+        back = formats.read_assignment(assignment, "x.txt").replace(
+            name=puzzle.name, author=puzzle.author, difficulty=puzzle.difficulty, source=puzzle.source,
+            solution=puzzle.solution)
+        assert levels.dumps(back) == levels.dumps(puzzle), path
+        converted += 1
+    assert converted >= 100
+
+
+@pytest.mark.parametrize("text, fmt", [(ASSIGNMENT, "assignment"), (BIMARU, "bimaru"), (CSPLIB, "csplib"),
+                                       (DZN, "dzn"), (levels.dumps(SIX), "bs")])
+def test_the_format_is_recognised_from_the_content(text, fmt):
+    assert formats.detect(text) == fmt
+
+
+def test_the_format_can_be_forced():
+    with pytest.raises(formats.FormatError, match=r"^b\.txt: line 1: 'R' in column 1 is not a digit"):
+        formats.read_text(BIMARU, "b.txt", "assignment")
+
+
+def _replace_line(text: str, number: int, line: str) -> str:
+    lines = text.splitlines()
+    lines[number - 1] = line
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("fmt, text, line, problem", [
+    ("assignment", _replace_line(ASSIGNMENT, 2, "413102"), 2, "col_numbers add up to 11, the fleet has 10"),
+    ("assignment", _replace_line(ASSIGNMENT, 2, "41310"), 4, "grid row 0 has 6 cells, the column tallies give 5"),
+    ("assignment", _replace_line(ASSIGNMENT, 5, "0.000"), 5, "grid row 1 has 5 cells"),
+    ("assignment", _replace_line(ASSIGNMENT, 6, "00^00x"), 6, "'x' in column 6 is not one of"),
+    ("assignment", ASSIGNMENT + "000000\n", 10, "a grid row beyond the 6"),
+    ("assignment", "\n".join(ASSIGNMENT.splitlines()[:6]), 7, "the grid has 3 rows"),
+    ("assignment", _replace_line(ASSIGNMENT, 3, "3a1"), 3, "'a' in column 2 is not a digit"),
+    ("assignment", _replace_line(ASSIGNMENT, 1, "9" * 6), 1, "row_numbers[0] is 9 but the line has only 6 cells"),
+    ("bimaru", BIMARU.replace("COLUMN", "COLUMNS"), 2, "expected a COLUMN line"),
+    ("bimaru", BIMARU.replace("HINT\t8\t8\tR", "HINT\t8\t8\tX"), 5, "hint kind 'X' is not one of"),
+    ("bimaru", BIMARU.replace("HINT\t8\t8\tR", "HINT\t8\t10\tR"), 5, "outside the 10x10 board"),
+    ("bimaru", BIMARU.replace("HINT\t8\t8\tR", "HINT\t0\t9\tR"), 5, "a second hint for row 0, column 9"),
+    ("bimaru", BIMARU.replace("\n3\n", "\n4\n"), 3, "announces 4 hints, the file has 3"),
+    ("bimaru", BIMARU.replace("\n3\n", "\n2\n"), 6, "more HINT lines than the 2"),
+    ("bimaru", BIMARU.replace("ROW\t3", "ROW\tthree"), 1, "row tally 0 must be a whole number"),
+    ("csplib", CSPLIB.replace("Hint: 1 1 Water 1", "Hint: 1 1 Wave 1"), 9, "hint kind 'Wave'"),
+    ("csplib", CSPLIB.replace("PLACESHIP     1 5 3 S", "PLACESHIP     1 5 6 S"), 15, "runs off the 6x6 board"),
+    ("csplib", CSPLIB.replace("PLACESHIP     1 5 3 S", "PLACESHIP     1 5 0 S"), 15, "overlaps another"),
+    ("csplib", CSPLIB.replace("Column tallies:   4  1  3  1  0  1\n\nDisp",
+                              "Column tallies:   4  1  3  0  1  1\n\nDisp"), 18, "disagree with the PLACESHIP"),
+    ("csplib", CSPLIB.replace("START-NEW-BOARD       6 6\nHint: 5", "START-NEW-BOARD       6 6 6\nHint: 5"),
+     35, "START-NEW-BOARD takes"),
+    ("csplib", CSPLIB.replace("Nodes: 1\n", "Nodes: 1\nFoo bar\n"), 34, "unrecognised line 'Foo bar'"),
+    ("csplib", CSPLIB.replace("Row tallies:      3  0  3  2  0  2\nColumn", "Row tallies:  3 0 3\nColumn"),
+     17, "3 row tallies, the board has 6"),
+    ("dzn", DZN.replace("ship = [3, 2, 1];", "ship = [3, 2, 1;"), 4, "expected ',' or ']'"),
+    ("dzn", DZN.replace("maxship = 3;", "maxship = 4;"), 3, "maxship is 4, ship lists 3"),
+    ("dzn", DZN.replace("0, 0, 0, 2, 0, 0", "0, 0, 0, 9, 0, 0"), 5, "hint code 9 at row 5, column 3"),
+    ("dzn", DZN.replace("|0, 1, 0, 0, 0, 0 |", "|0, 1, 0, 0, 0 |"), 5, "hint must be a 6x6 table"),
+    ("dzn", DZN.replace("rowsum = [3,0,3,2,0,2];", "rowsum = [3,0,3,2,0];"), 9, "rowsum must list 6"),
+    ("dzn", DZN.replace("colsum", "colsums"), 12, "no 'colsum = ...;'"),
+    ("dzn", DZN.replace("width=6;", "width=6"), 3, "expected ';' after width"),
+    ("dzn", DZN.replace("width=6;", "width=6; #"), 2, "cannot read '#'"),
+])
+def test_each_error_names_the_file_and_the_line(fmt, text, line, problem):
+    with pytest.raises(formats.FormatError) as caught:
+        formats.read_text(text, "in.txt", fmt)
+    message = str(caught.value)
+    assert message.startswith(f"in.txt: line {line}: "), message
+    assert problem in message
+    assert "\n" not in message and caught.value.line == line
+
+
+def test_the_limits_hold_in_every_format():
+    side = MAX_SIDE + 1
+    wide = "1" * side + "\n1\n1\n" + "0\n" * side
+    with pytest.raises(formats.FormatError, match=f"line 1: {side} row tallies; a board has 1 to {MAX_SIDE}"):
+        formats.read_assignment(wide, "x")
+    with pytest.raises(formats.FormatError, match=f"line 2: {side} rows"):
+        formats.read_dzn(DZN.replace("height = 6", f"height = {side}"), "x")
+    long_number = "1" * (MAX_DIGITS + 1)
+    with pytest.raises(formats.FormatError, match=f"line 9: .*{MAX_DIGITS + 1} digits"):
+        formats.read_dzn(DZN.replace("rowsum = [3", f"rowsum = [{long_number}"), "x")
+    with pytest.raises(formats.FormatError, match="line 3: ship counts for 11 lengths; ships are at most 10"):
+        formats.read_dzn(DZN.replace("maxship = 3;\nship = [3, 2, 1];", "ship = [3,2,1,0,0,0,0,0,0,0,1];"), "x")
+    with pytest.raises(levels.LevelError, match="a level file is at most"):
+        formats.read_text(" " * (MAX_FILE_BYTES + 1), "x")
+
+
+def test_writers_refuse_what_their_format_cannot_hold():
+    with pytest.raises(levels.LevelError, match="one digit per tally"):
+        formats.write_assignment(Puzzle(1, 12, (10,), (1,) * 10 + (0, 0), {10: 1}))
+    with pytest.raises(levels.LevelError, match="unknown shape"):
+        formats.write_dzn(SIX.replace(hints={(0, 0): Hint.SHIP}))
+    with pytest.raises(levels.LevelError, match="no tally"):
+        formats.write_bimaru(formats.read_bimaru(BIMARU).replace(row_tallies=(None,) * 10))
+    with pytest.raises(levels.LevelError, match="standard fleet"):
+        formats.write_bimaru(SIX.replace(fleet={1: 10}))
+
+
+def test_load_any_reads_every_format(tmp_path):
+    for name, text in (("a.txt", ASSIGNMENT), ("d.dzn", DZN), ("c.txt", CSPLIB), ("s.bs", levels.dumps(SIX))):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+        assert formats.load_any(tmp_path / name).replace(name=None, solution=None, hints=SIX.hints) == SIX
+    with pytest.raises(levels.LevelError, match="no such file"):
+        formats.load_any(tmp_path / "missing.txt")
+
+
+# --------------------------------------------------------------------------- the convert command
+
+
+def test_convert_bs_to_assignment_and_back(tmp_path, capsys):
+    levels.save(SIX, tmp_path / "six.bs")
+    assert main.main(["convert", str(tmp_path / "six.bs"), str(tmp_path / "six.txt")]) == 0
+    assert (tmp_path / "six.txt").read_text() == ASSIGNMENT
+    assert main.main(["convert", str(tmp_path / "six.txt"), str(tmp_path / "back.bs")]) == 0
+    assert (tmp_path / "back.bs").read_text() == (tmp_path / "six.bs").read_text()
+
+
+def test_convert_a_file_of_several_boards(tmp_path, capsys):
+    (tmp_path / "rubin.txt").write_text(CSPLIB)
+    assert main.main(["convert", str(tmp_path / "rubin.txt"), str(tmp_path / "out")]) == 0
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["7.bs", "8.bs"]
+    assert main.main(["convert", str(tmp_path / "rubin.txt"), str(tmp_path / "one") + "/", "--board", "7"]) == 0
+    assert [p.name for p in (tmp_path / "one").iterdir()] == ["7.bs"]
+    assert main.main(["convert", str(tmp_path / "rubin.txt"), "-", "--board", "8", "--to", "dzn"]) == 0
+    assert "height = 6;" in capsys.readouterr().out
+    assert main.main(["convert", str(tmp_path / "rubin.txt"), "-", "--board", "9"]) == 2
+    assert "no board '9'" in capsys.readouterr().err
+
+
+def test_convert_errors_are_one_line_and_exit_2(tmp_path, capsys):
+    (tmp_path / "bad.txt").write_text(_replace_line(ASSIGNMENT, 6, "00^00x"))
+    assert main.main(["convert", str(tmp_path / "bad.txt"), str(tmp_path / "x.bs")]) == 2
+    err = capsys.readouterr().err
+    assert err == f"{tmp_path / 'bad.txt'}: line 6: 'x' in column 6 is not one of 0 . S < > ^ v M\n"
+    (tmp_path / "b.txt").write_text(BIMARU)
+    assert main.main(["convert", str(tmp_path / "b.txt"), str(tmp_path / "x.txt"), "--from", "dzn"]) == 2
+    assert capsys.readouterr().err.startswith(f"{tmp_path / 'b.txt'}: line 1: ")
+    assert main.main(["convert", str(tmp_path / "b.txt"), str(tmp_path / "x.png")]) == 2
+    assert "give --to" in capsys.readouterr().err
+    assert not (tmp_path / "x.bs").exists()
+
+
+# --------------------------------------------------------------------------- real files
+
+
+def _corpus_puzzles(corpus_dir, name: str) -> dict:
+    return {ident: puzzle for ident, puzzle in levels.iter_corpus(corpus_dir / name)
+            if not isinstance(puzzle, levels.LevelError)}
+
+
+def test_the_published_csplib_and_minizinc_samples_read_as_the_corpus_has_them(corpus_dir):
+    """The raw files beside the corpus, read by these readers, give the corpus's puzzles (the
+    corpus was converted independently of this code)."""
+    rubin = _corpus_puzzles(corpus_dir, "csplib_prob014_rubin.jsonl")
+    boards = formats.read(corpus_dir / "raw" / "csplib-rubin-sample.txt")
+    assert len(boards) == 3
+    for board in boards:
+        expected = rubin[f"rubin-{board.name.split()[-1]}"]
+        assert board.replace(name=None) == expected.replace(name=None, source=None)
+        assert board.solution == expected.solution
+    minizinc = _corpus_puzzles(corpus_dir, "csplib_prob014_minizinc.jsonl")["minizinc-sb_12_12_5_0"]
+    assert formats.load_any(corpus_dir / "raw" / "sb_12_12_5_0.dzn") == minizinc.replace(
+        name=None, source=None, solution=None)

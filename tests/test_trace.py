@@ -1,0 +1,236 @@
+"""Traces: written by ``solve --trace``, rebuilt by the format alone, damaged files refused."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+import main
+from game import levels, rules
+from game.levels import LevelError
+from game.puzzle import grid_from_strings, grid_to_strings
+from solvers.engine import trace
+
+ROOT = Path(__file__).resolve().parents[1]
+LEVEL = ROOT / "levels" / "6x6" / "easy" / "01.bs"
+HARDER = ROOT / "levels" / "10x10" / "easy" / "01.bs"
+
+
+def rebuild(path: Path, upto: int | None = None) -> tuple[list[str], dict]:
+    """An independent reader, by the README's description only: start from the header's
+    ``start`` rows, apply each event's cells in order; the result line is last."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    chars = {"ship": "#", "water": ".", "unknown": "?"}
+    board = [list(row) for row in header["start"]]
+    for line in lines[1:-1]:
+        event = json.loads(line)
+        if upto is not None and event["n"] > upto:
+            break
+        for cell in event["cells"]:
+            board[cell["row"]][cell["col"]] = chars[cell["state"]]
+    return ["".join(row).replace("?", ".") if upto is None else "".join(row) for row in board], json.loads(lines[-1])
+
+
+def solve(capsys, *argv) -> tuple[int, dict]:
+    code = main.main(["solve", *argv, "--json"])
+    return code, json.loads(capsys.readouterr().out)
+
+
+@pytest.mark.parametrize("solver", ["forward", "backtracking", "logic", "genetic"])
+def test_a_trace_replays_by_the_format_alone_to_the_printed_solution(capsys, tmp_path, solver):
+    out = tmp_path / "run.jsonl"
+    code, record = solve(capsys, str(HARDER), "--solver", solver, "--trace", str(out))
+    assert code == 0 and record["status"] == "solved"
+    board, result = rebuild(out)
+    assert board == record["solution"] == result["solution"]
+    # the same run untraced prints the same solution
+    code, plain = solve(capsys, str(HARDER), "--solver", solver)
+    assert plain["solution"] == record["solution"]
+    assert rules.is_solved(levels.load(HARDER), grid_from_strings(board))
+
+
+def test_the_header_holds_the_level_solver_options_and_seed(tmp_path):
+    out = tmp_path / "run.jsonl"
+    puzzle = levels.load(LEVEL)
+    trace.record_run(puzzle, "genetic", out, seed=7, options={"population": 30})
+    header = json.loads(out.read_text().splitlines()[0])
+    assert header["format"] == trace.FORMAT and header["version"] == trace.VERSION
+    assert levels.from_dict(header["level"]) == puzzle
+    assert header["solver"] == "genetic" and header["seed"] == 7 and header["options"]["population"] == 30
+    kinds = {json.loads(line).get("kind") for line in out.read_text().splitlines()[1:]}
+    assert "generation" in kinds and "result" in kinds
+
+
+@pytest.fixture(scope="module")
+def long_run(tmp_path_factory):
+    """A backtracking run of some thousand events, read with a checkpoint every 64."""
+    out = tmp_path_factory.mktemp("trace") / "run.jsonl"
+    trace.record_run(levels.load(HARDER), "backtracking", out)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(trace, "CHECKPOINT_EVERY", 64)
+        return out, trace.read_trace(out)
+
+
+def test_board_at_agrees_with_the_independent_reader_at_every_step(long_run):
+    out, run = long_run
+    assert run.events > 1000 and len(run._checkpoints) > 10
+    for n in (0, 1, 63, 64, 65, 777, run.events // 2, run.events):
+        expected, _ = rebuild(out, upto=n)
+        assert list(grid_to_strings(trace.board_at(run, n))) == expected
+
+
+def test_scrubbing_backward_then_forward_gives_identical_boards(long_run):
+    _, run = long_run
+    steps = list(range(run.events, -1, -397))
+    backward = [trace.board_at(run, n) for n in steps]
+    forward = [trace.board_at(run, n) for n in reversed(steps)]
+    assert backward == forward[::-1]
+    assert trace.board_at(run, run.events) != trace.board_at(run, 0)
+    assert [n for n, _ in trace.events(run, run.events - 2)] == [run.events - 2, run.events - 1, run.events]
+
+
+def test_a_timed_out_run_is_a_valid_trace_without_solution(tmp_path):
+    out = tmp_path / "run.jsonl"
+    result = trace.record_run(levels.load(HARDER), "backtracking", out, timeout=0)
+    run = trace.read_trace(out)
+    assert result.status.value == run.verdict == "timeout" and run.solution is None
+
+
+@pytest.fixture
+def good(tmp_path) -> Path:
+    out = tmp_path / "good.jsonl"
+    trace.record_run(levels.load(LEVEL), "backtracking", out)
+    return out
+
+
+def damage(path: Path, edit) -> Path:
+    lines = path.read_text().splitlines()
+    lines = edit(lines)
+    broken = path.with_name("broken.jsonl")
+    broken.write_text("\n".join(lines) + "\n")
+    return broken
+
+
+def wrong_solution(lines):
+    result = json.loads(lines[-1])
+    result["solution"][0] = "".join("#" if ch == "." else "." for ch in result["solution"][0])
+    return lines[:-1] + [json.dumps(result)]
+
+
+def replayed_elsewhere(lines):
+    event = json.loads(lines[1])
+    event["cells"] = [{"row": 0, "col": 0, "state": "unknown"}]
+    return [lines[0], json.dumps(event), *lines[2:]]
+
+
+@pytest.mark.parametrize("edit, line, words", [
+    (lambda lines: lines[:-1], "last+1", "without a result"),
+    (lambda lines: lines[:3] + ["{not json"] + lines[4:], 4, "not valid JSON"),
+    (lambda lines: lines[:2] + lines[3:], 3, "expected 2"),
+    (lambda lines: lines + [lines[1]], "last", "follows the result"),
+    (lambda lines: ['{"size": 6}'] + lines[1:], 1, "not a trace"),
+    (lambda lines: [lines[0].replace('"version":1', '"version":9')] + lines[1:], 1, "newer"),
+    (lambda lines: lines[:-1] + [lines[-1].replace('"nodes":', '"nodes":1234567890123')], "last", "digits"),
+    (lambda lines: [lines[0], lines[1].replace('"row":', '"row":1' + '0' * 5000)] + lines[2:], 2, "JSON"),
+    (lambda lines: [lines[0], lines[1].replace('"state":"', '"state":"x')] + lines[2:], 2, "state"),
+    (lambda lines: [lines[0], lines[1].replace('"row":', '"row":9')] + lines[2:], 2, "outside"),
+    (lambda lines: [lines[0], lines[1][:-1] + ',"extra":1}'] + lines[2:], 2, "unknown key"),
+    (wrong_solution, "last", "breaks the rules"),
+    (replayed_elsewhere, "last", "does not reach the solution"),
+])
+def test_a_damaged_or_foreign_trace_is_refused_naming_the_file_and_line(good, edit, line, words):
+    broken = damage(good, edit)
+    count = len(broken.read_text().splitlines())
+    number = {"last": count, "last+1": count + 1}.get(line, line)
+    with pytest.raises(LevelError) as caught:
+        trace.read_trace(broken)
+    message = str(caught.value)
+    assert message.startswith(f"{broken}:{number}") and words in message and "\n" not in message
+
+
+def test_a_level_file_is_not_a_trace(tmp_path):
+    with pytest.raises(LevelError, match=r":1 .*level|:1: .*"):
+        trace.read_trace(LEVEL)
+    with pytest.raises(LevelError, match="empty"):
+        (tmp_path / "empty.jsonl").write_text("")
+        trace.read_trace(tmp_path / "empty.jsonl")
+
+
+def test_replay_prints_the_board_at_an_event(capsys, good):
+    run = trace.read_trace(good)
+    assert main.main(["replay", str(good), "--at", "0", "--print"]) == 0
+    out = capsys.readouterr().out
+    assert f"event 0 of {run.events}" in out
+    assert out.count("?") > 10
+    assert main.main(["replay", str(good), "--print"]) == 0
+    out = capsys.readouterr().out
+    assert "?" not in out.split("\n", 2)[2]
+
+
+def test_replay_of_a_bad_trace_or_event_is_one_line_and_exit_2(capsys, good, tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("hello\n")
+    assert main.main(["replay", str(bad), "--print"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"{bad}:1") and err.count("\n") == 1
+    assert main.main(["replay", str(good), "--at", "999999", "--print"]) == 2
+    assert "outside" in capsys.readouterr().err
+
+
+def test_solve_trace_takes_one_level(capsys, tmp_path):
+    code = main.main(["solve", str(LEVEL), str(HARDER), "--trace", str(tmp_path / "t.jsonl")])
+    assert code == 2 and "one run" in capsys.readouterr().err
+    assert not (tmp_path / "t.jsonl").exists()
+
+
+def test_a_very_long_trace_keeps_a_bounded_number_of_checkpoints(long_run, monkeypatch):
+    out, _ = long_run
+    monkeypatch.setattr(trace, "CHECKPOINT_EVERY", 16)
+    monkeypatch.setattr(trace, "MAX_CHECKPOINTS", 8)
+    run = trace.read_trace(out)
+    assert len(run._checkpoints) <= 8 + 1
+    for n in (0, 15, 16, 17, run.events // 3, run.events):
+        expected, _ = rebuild(out, upto=n)
+        assert list(grid_to_strings(trace.board_at(run, n))) == expected
+
+
+def test_numbers_json_cannot_hold_are_written_as_null():
+    import io
+
+    from solvers.events import Generation, Progress
+
+    buffer = io.StringIO()
+    writer = trace.TraceWriter(buffer, levels.load(LEVEL), "genetic", {}, 0)
+    writer.event(Generation(1, float("inf"), float("nan"), ()))
+    writer.event(Progress({"best_fitness": float("inf")}))
+    writer.flush()
+
+    def refuse(name):
+        raise ValueError(name)
+
+    generation, progress = (json.loads(line, parse_constant=refuse) for line in buffer.getvalue().splitlines()[1:])
+    assert generation["stats"]["best"] is None and generation["stats"]["mean"] is None
+    assert progress["stats"]["best_fitness"] is None
+
+
+def test_a_solver_that_breaks_ends_its_trace_with_an_error(tmp_path, monkeypatch):
+    from solvers.engine import registry
+
+    def broken(puzzle, **_):
+        yield from ()
+        raise RuntimeError("boom")
+
+    spec = registry.SOLVERS["forward"]
+    monkeypatch.setattr(type(spec), "function", property(lambda self: broken))
+    out = tmp_path / "run.jsonl"
+    result = trace.record_run(levels.load(LEVEL), "forward", out)
+    run = trace.read_trace(out)
+    assert result.status.value == run.verdict == "error" and "boom" in run.message
+    assert run.events == 1 and json.loads(out.read_text().splitlines()[1])["kind"] == "failure"
+
+
+def test_solve_trace_into_a_missing_folder_is_one_line_and_exit_2(capsys, tmp_path):
+    assert main.main(["solve", str(LEVEL), "--trace", str(tmp_path / "no" / "t.jsonl")]) == 2
+    err = capsys.readouterr().err
+    assert "cannot be written" in err and err.count("\n") == 1

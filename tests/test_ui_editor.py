@@ -1,0 +1,121 @@
+"""The level editor scene, driven by real pygame events: paint, give, verdict, undo, save, play."""
+
+import os
+import time
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")   # before pygame is imported
+
+import pygame  # noqa: E402
+
+from game import levels  # noqa: E402
+from game.editor import Mode  # noqa: E402
+from game.puzzle import Cell, Hint  # noqa: E402
+from tests.test_ui_play import click, press  # noqa: E402
+from window.scenes.editor import EditorScene  # noqa: E402
+
+SOLUTION = ("###...", "......", "#.#..#", "#.#...", "......", "#..#..")
+
+
+def wait_for_verdict(app, scene, seconds=20.0):
+    deadline = time.perf_counter() + seconds
+    scene.quiet = 1.0
+    while time.perf_counter() < deadline:
+        app.pump()
+        if scene.assessed == scene.draft.puzzle() and scene._run is None:
+            return scene.assessment
+        time.sleep(0.01)
+    raise AssertionError("no verdict")
+
+
+def test_e_opens_the_editor_on_the_current_level_and_design_takes_its_solution(app):
+    press(app, pygame.K_e)
+    scene = app.overlay
+    assert isinstance(scene, EditorScene)
+    puzzle = app.play.puzzle
+    # the level stores no solution: its clues are there to edit as typed
+    assert scene.draft.mode is Mode.TRANSCRIBE and scene.draft.puzzle() == puzzle.replace(source=None, difficulty=None)
+    assessment = wait_for_verdict(app, scene)
+    assert assessment.kind.value == "unique"
+    click(app, scene.buttons["design"].rect.center)
+    assert scene.draft.mode is Mode.DESIGN and scene.draft.layout == assessment.solution
+    assert scene.draft.puzzle().hints == puzzle.hints
+    press(app, pygame.K_ESCAPE)
+    assert app.overlay is None
+
+
+def test_design_a_level_make_it_unique_save_and_play(app, tmp_path):
+    app.open_editor(blank=True)
+    scene = app.overlay
+    press(app, pygame.K_e)                       # keys go to the editor, not the play scene
+    for _ in range(4):
+        click(app, scene.buttons["rows-"].rect.center)
+        click(app, scene.buttons["cols-"].rect.center)
+    assert (scene.draft.rows, scene.draft.cols) == (6, 6)
+    for r, line in enumerate(SOLUTION):
+        for c, ch in enumerate(line):
+            if ch == "#":
+                click(app, scene.cell_rect(r, c).center)
+    assert scene.draft.fleet == ((3, 1), (2, 2), (1, 3)) and not scene.draft.problems()
+    click(app, scene.cell_rect(0, 0).center, button=3)          # right click: a given cell
+    assert scene.draft.hints == {(0, 0): Hint.LEFT}
+    assert wait_for_verdict(app, scene).kind.value == "ambiguous"
+    for _ in range(20):
+        if scene.assessment.kind.value == "unique":
+            break
+        click(app, scene.buttons["unique"].rect.center)
+        deadline = time.perf_counter() + 20
+        while scene._run is not None and time.perf_counter() < deadline:
+            app.pump()
+            time.sleep(0.01)
+        wait_for_verdict(app, scene)
+    assert scene.assessment.kind.value == "unique" and scene.assessment.grade
+    hints = len(scene.draft.hints)
+    press(app, pygame.K_z, pygame.KMOD_CTRL)
+    assert len(scene.draft.hints) == hints - 1
+    press(app, pygame.K_y, pygame.KMOD_CTRL)
+    wait_for_verdict(app, scene)
+    click(app, scene.text_rects["name"].center)
+    for char in "Six":
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=ord(char.lower()), mod=0, unicode=char, scancode=0))
+    app.pump()
+    wait_for_verdict(app, scene)
+    click(app, scene.buttons["play"].rect.center)
+    assert app.overlay is None and app.play.puzzle.name == "Six"
+    saved = levels.load(app.play.path)
+    assert saved == app.play.puzzle and saved.difficulty == scene.assessment.grade
+
+
+def test_transcribe_shows_a_bad_tally_and_never_raises(app):
+    app.open_editor(blank=True)
+    scene = app.overlay
+    click(app, scene.buttons["transcribe"].rect.center)
+    assert scene.draft.mode is Mode.TRANSCRIBE
+    click(app, scene.cell_rect(0, 0).center)                     # a given water
+    assert scene.draft.hints == {(0, 0): Hint.WATER}
+    click(app, scene.cell_rect(0, scene.draft.cols).center)      # row 1's tally
+    for char in "99":
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=ord(char), mod=0, unicode=char, scancode=0))
+    app.pump()
+    assert scene.draft.typed_rows[0] == 99
+    assert any("more than its 10 cells" in p.text for p in scene.draft.problems())
+    app.draw()                                                   # drawn, not raised
+    click(app, scene.fleet_buttons[(4, 1)].rect.center)
+    assert scene.draft.typed_fleet == ((4, 1),)
+    assert scene.draft.layout[0][0] == Cell.WATER
+
+
+def test_ctrl_p_exports_the_level_as_a_printable_page(app):
+    press(app, pygame.K_p, pygame.KMOD_CTRL)
+    path = app.play.message.rsplit(" ", 1)[-1]
+    assert app.play.message.startswith("Printable sheet saved to")
+    with open(path, "rb") as page:
+        assert page.read(8) == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_window_opens_a_level_in_a_published_text_format(app, tmp_path):
+    from game import formats
+
+    path = tmp_path / "assignment.txt"
+    path.write_text(formats.write_assignment(app.play.puzzle))
+    assert app.open_level(path)
+    assert app.play.path == path and app.play.puzzle.row_tallies == formats.read(path)[0].row_tallies

@@ -1,0 +1,84 @@
+"""The race scene: lanes side by side, equal pace, a ranked table of verified results."""
+
+import csv
+import os
+import time
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")   # before pygame is imported
+
+import pygame  # noqa: E402
+
+from game import rules  # noqa: E402
+from tests.test_ui_play import click, press  # noqa: E402
+from window.scenes.race import RaceScene  # noqa: E402
+
+
+def run_to_end(app, scene, seconds=30.0):
+    deadline = time.perf_counter() + seconds
+    while scene.running and time.perf_counter() < deadline:
+        app.pump()
+    assert scene.finished
+
+
+def test_v_opens_a_race_and_every_lane_finishes_verified(app):
+    press(app, pygame.K_v)
+    scene = app.overlay
+    assert isinstance(scene, RaceScene) and len(scene.chosen) == 4
+    click(app, scene.toggles["genetic"].rect.center)         # three lanes
+    assert "genetic" not in scene.chosen
+    click(app, scene.start_button.rect.center)
+    assert len(scene.lanes) == 3          # at "instant" a small level may be done already
+    run_to_end(app, scene)
+    records = scene.records()
+    assert [r["rank"] for r in records] == [1, 2, 3]
+    assert all(r["solution"] and r["verdict"] == "solved" for r in records)
+    for lane in scene.lanes:
+        assert rules.judge(app.play.puzzle, lane.grid()).solved
+    assert [r["time_s"] for r in records] == sorted(r["time_s"] for r in records)
+    path = scene.save_csv()
+    with open(path, newline="") as table:
+        rows = list(csv.DictReader(table))
+    assert [row["solver"] for row in rows] == [r["solver"] for r in records]
+
+
+def test_at_an_animation_speed_lanes_move_at_the_same_pace(app):
+    app.open_race(["backtracking", "forward"])
+    scene = app.overlay
+    scene.speed.set_index(2)                                # 20 moves a second
+    scene.start()
+    for _ in range(30):
+        app.pump(1 / 30)
+        time.sleep(1 / 60)                                  # let the workers fill their queues
+    moves = [lane.moves for lane in scene.lanes]
+    assert min(moves) > 0 and max(moves) - min(moves) <= 2
+    started = time.perf_counter()
+    press(app, pygame.K_ESCAPE)                             # closing stops every lane at once
+    assert app.overlay is None and time.perf_counter() - started < 0.5
+    assert all(lane.finished for lane in scene.lanes)
+
+
+def test_one_solver_is_not_a_race(app):
+    app.open_race(["forward"])
+    scene = app.overlay
+    scene.start()
+    assert not scene.lanes and "two to four" in scene.status
+
+
+def test_a_lane_board_redraws_only_the_cells_that_changed(monkeypatch):
+    from game.puzzle import Cell
+    from window.mini_board import MiniBoard
+    from window.theme import make_theme
+
+    surface = pygame.Surface((200, 200))
+    board, theme, drawn = MiniBoard(), make_theme(), []
+    original = MiniBoard._draw_cell
+    monkeypatch.setattr(MiniBoard, "_draw_cell", lambda self, *a: (drawn.append(a[2:4]), original(self, *a)))
+    grid = [[Cell.UNKNOWN] * 6 for _ in range(6)]
+    board.draw(surface, theme, (0, 0), 20, grid, {})
+    assert len(drawn) == 36
+    drawn.clear()
+    board.draw(surface, theme, (0, 0), 20, grid, {})
+    assert drawn == []                                       # nothing changed: nothing redrawn
+    grid[0][0] = Cell.SHIP
+    board.draw(surface, theme, (0, 0), 20, grid, {})
+    assert sorted(drawn) == [(0, 0), (0, 1), (1, 0), (1, 1)]   # the cell and its neighbours

@@ -1,0 +1,97 @@
+"""A board drawn at any size from a grid and the given cells: the editor's board, the race's
+lanes and the replay. (The play scene's board, with its cursor and hover, is
+``window.board_view``; both draw their pieces with its ``draw_piece`` and ``water_tile``.)
+
+A :class:`MiniBoard` keeps its picture and redraws only the cells that changed since the last
+frame (and their neighbours, whose ship shapes may follow), so a lane that a solver changes a
+few cells a frame costs a few cells a frame.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping, Sequence
+
+import pygame
+
+from game.puzzle import Cell, Coord, Hint
+from game.ships import piece_on_board
+from window import fonts
+from window.board_view import draw_piece, joins, water_tile
+from window.theme import Theme
+
+Board = Sequence[Sequence[Cell]]
+
+
+class MiniBoard:
+    def __init__(self) -> None:
+        self._key = None
+        self._picture: pygame.Surface | None = None
+        self._shown: tuple = ()
+        self._colours: Mapping[Coord, tuple] = {}
+
+    def draw(self, surface: pygame.Surface, theme: Theme, origin: tuple[int, int], cell: int, grid: Board,
+             hints: Mapping[Coord, Hint], tallies: tuple[Sequence[int | None], Sequence[int | None]] | None = None,
+             colours: Mapping[Coord, tuple[int, int, int]] | None = None, shapes: Board | None = None) -> None:
+        """Cells, pieces and grid lines, with the tallies right and below when given.
+        ``colours``: a ship colour per cell (e.g. by the reason a solver set it); ``shapes``:
+        the board the pieces' shapes are read from, when it knows more than the one shown."""
+        rows, cols = len(grid), len(grid[0]) if grid else 0
+        colours = colours or {}
+        shapes = shapes or grid
+        key = (theme, cell, rows, cols, frozenset(hints.items()), tuple(map(tuple, tallies)) if tallies else None)
+        shown = tuple(tuple(row) for row in shapes) if shapes is not grid else ()
+        if key != self._key or self._picture is None:
+            self._key = key
+            self._picture = pygame.Surface(((cols + 1) * cell, (rows + 1) * cell), pygame.SRCALPHA)
+            changed = {(r, c) for r in range(rows) for c in range(cols)}
+            self._draw_tallies(theme, cell, rows, cols, tallies)
+        else:
+            changed = self._changes(grid, colours, shown)
+        for r, c in changed:
+            self._draw_cell(theme, cell, r, c, grid, hints, colours, shapes)
+        self._grid = tuple(tuple(row) for row in grid)
+        self._shown, self._colours = shown, dict(colours)
+        surface.blit(self._picture, origin)
+
+    def _changes(self, grid: Board, colours: Mapping[Coord, tuple], shown: tuple) -> set[Coord]:
+        rows, cols = len(grid), len(grid[0])
+        old = self._grid
+        found = {(r, c) for r in range(rows) for c in range(cols) if grid[r][c] != old[r][c]}
+        if shown != self._shown:
+            found |= {(r, c) for r in range(rows) for c in range(cols)}
+        old_colours = self._colours
+        found |= set(colours) ^ set(old_colours) | {k for k in colours if colours[k] != old_colours.get(k)}
+        # a ship cell's shape and joins depend on its neighbours
+        around = {(r + dr, c + dc) for r, c in found for dr in (-1, 0, 1) for dc in (-1, 0, 1)}
+        return {(r, c) for r, c in found | around if 0 <= r < rows and 0 <= c < cols}
+
+    def _draw_cell(self, theme: Theme, cell: int, r: int, c: int, grid: Board, hints: Mapping[Coord, Hint],
+                   colours: Mapping[Coord, tuple], shapes: Board) -> None:
+        picture = self._picture
+        rect = pygame.Rect(c * cell, r * cell, cell, cell)
+        value, given = grid[r][c], hints.get((r, c))
+        if value == Cell.WATER:
+            picture.blit(water_tile(cell, theme.water, theme.water_glyph, given is not None), rect)
+        else:
+            pygame.draw.rect(picture, theme.unknown, rect)
+        if value == Cell.SHIP:
+            colour = theme.hint_ship if given is not None else colours.get((r, c), theme.ship)
+            draw_piece(picture, rect, piece_on_board(shapes, r, c, given), colour, joins(shapes, r, c))
+        pygame.draw.rect(picture, theme.grid_line, rect, 1)
+
+    def _draw_tallies(self, theme: Theme, cell: int, rows: int, cols: int, tallies) -> None:
+        if tallies is None:
+            return
+        size = max(10, min(24, cell * 2 // 3))
+        for r, tally in enumerate(tallies[0]):
+            fonts.blit_text(self._picture, "?" if tally is None else str(tally), size, theme.text,
+                            center=(cols * cell + cell // 2, r * cell + cell // 2))
+        for c, tally in enumerate(tallies[1]):
+            fonts.blit_text(self._picture, "?" if tally is None else str(tally), size, theme.text,
+                            center=(c * cell + cell // 2, rows * cell + cell // 2))
+
+
+def draw_mini_board(surface: pygame.Surface, theme: Theme, origin: tuple[int, int], cell: int, grid: Board,
+                    hints: Mapping[Coord, Hint], tallies=None, colours=None, shapes: Board | None = None) -> None:
+    """Draw once, without keeping a picture (see :meth:`MiniBoard.draw`)."""
+    MiniBoard().draw(surface, theme, origin, cell, grid, hints, tallies, colours, shapes)

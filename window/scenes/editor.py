@@ -1,0 +1,478 @@
+"""The level editor: design a level by painting its fleet, or transcribe one from a book.
+
+The draft and its undo history are pure values (``game.editor``); this scene turns clicks and
+keys into edits and draws. After each edit a worker thread asks for the draft's verdict, its
+grade and its redundant hints (``solvers.authoring.editing``); an answer about an older draft
+is dropped. "Make unique" and "Minimize" run in the same worker.
+
+Design: left click or drag paints ship or water, right click makes a cell given (or not).
+Transcribe: left and right click cycle a given cell through water and the ship pieces; click a
+tally and type its number (``?`` for one not printed); the fleet has - and + per ship length.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Callable, Iterator
+
+import pygame
+
+from game import editor as model
+from game import levels
+from game.editor import Draft, Editor, Mode
+from game.limits import MAX_SHIP_LENGTH, MAX_SIDE
+from game.puzzle import Cell, Coord, Puzzle, piece
+from solvers.engine.runner import SolverRun
+from window import fonts
+from window.board_view import draw_piece
+from window.host import Host
+from window.mini_board import draw_mini_board
+from window.storage import generated_dir
+from window.widgets import Button, layout_row
+
+ASK_AFTER = 0.25              # seconds of quiet after an edit before the verdict is asked
+VERDICT_SECONDS = 5.0
+PANEL_WIDTH = 330
+MAX_TEXT = 60
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The worker's reply: about which puzzle, the assessment, or a changed puzzle."""
+
+    about: Puzzle
+    assessment: object = None
+    changed: Puzzle | None = None
+    note: str = ""
+
+
+class EditorScene:
+    covers_window = True
+
+    def __init__(self, app: Host, puzzle: Puzzle | None = None, solution=None) -> None:
+        self.app = app
+        draft = model.from_puzzle(puzzle, solution) if puzzle is not None else model.blank(10, 10)
+        self.editor = Editor(draft)
+        self.assessment = None            # for self.assessed
+        self.assessed: Puzzle | None = None
+        self.quiet = 0.0                  # seconds since the last edit
+        self.busy = ""                    # what the worker is doing, for the status line
+        self._run: SolverRun | None = None
+        self._answer: Answer | None = None    # the worker's reply, read before its run ends
+        self.focus: tuple[str, int] | str | None = None   # ("row", i), ("col", i), "name", "author"
+        self.painting: bool | None = None
+        self.status = ""
+        self.buttons = {
+            "design": Button("Design", lambda: self.set_mode(Mode.DESIGN)),
+            "transcribe": Button("Transcribe", lambda: self.set_mode(Mode.TRANSCRIBE)),
+            "rows-": Button("-", lambda: self.grow(-1, 0)), "rows+": Button("+", lambda: self.grow(1, 0)),
+            "cols-": Button("-", lambda: self.grow(0, -1)), "cols+": Button("+", lambda: self.grow(0, 1)),
+            "undo": Button("Undo", self.undo), "redo": Button("Redo", self.redo),
+            "unique": Button("Make unique", self.make_unique), "minimize": Button("Minimize", self.minimize),
+            "save": Button("Save", self.save), "play": Button("Play", self.play),
+            "close": Button("Close", app.close_overlay),
+        }
+        self.fleet_buttons: dict[tuple[int, int], Button] = {
+            (length, step): Button("+" if step > 0 else "-", lambda n=length, s=step: self.add_ship(n, s))
+            for length in range(1, MAX_SHIP_LENGTH + 1) for step in (-1, 1)}
+        self.relayout(app.window_size)
+
+    # ----- state ---------------------------------------------------------------------------
+
+    @property
+    def draft(self) -> Draft:
+        return self.editor.draft
+
+    @property
+    def animating(self) -> bool:
+        return self._run is not None or (self.assessed != self.draft.puzzle() and self.draft.puzzle() is not None)
+
+    def edit(self, new: Draft) -> None:
+        if self.editor.apply(new):
+            self._changed()
+
+    def _changed(self) -> None:
+        self.quiet = 0.0
+        self.status = ""
+        if self.editor.draft.rows != self.board_shape[0] or self.editor.draft.cols != self.board_shape[1]:
+            self.relayout(self.app.window_size)
+
+    def undo(self) -> None:
+        if self.editor.undo():
+            self._changed()
+
+    def redo(self) -> None:
+        if self.editor.redo():
+            self._changed()
+
+    def set_mode(self, mode: Mode) -> None:
+        if mode is not self.draft.mode:
+            solution = self.assessment.solution if self.assessment is not None else None
+            self.edit(model.switch_mode(self.draft, solution))
+
+    def grow(self, rows: int, cols: int) -> None:
+        self.edit(model.resize(self.draft, self.draft.rows + rows, self.draft.cols + cols))
+
+    def add_ship(self, length: int, step: int) -> None:
+        if self.draft.mode is Mode.TRANSCRIBE:
+            count = dict(self.draft.typed_fleet).get(length, 0)
+            self.edit(model.set_ships(self.draft, length, count + step))
+
+    # ----- the worker ----------------------------------------------------------------------
+
+    def _ask(self, what: str, job: Callable[[], Answer]) -> None:
+        if self._run is not None:
+            self._run.stop(timeout=0.0)
+
+        def stream() -> Iterator[Answer]:
+            yield job()
+
+        self.busy, self._answer = what, None
+        self._run = SolverRun(stream, maxsize=1, name="editor").start()
+
+    def _assess_now(self, puzzle: Puzzle) -> None:
+        from solvers.authoring.editing import assess
+
+        self._ask("checking", lambda: Answer(puzzle, assess(puzzle, VERDICT_SECONDS)))
+
+    def make_unique(self) -> None:
+        from solvers.authoring.editing import most_cutting_hint
+
+        puzzle = self.draft.puzzle()
+        target = self._target()
+        if puzzle is None or target is None:
+            self.status = "Make unique needs a level with a solution (paint the fleet, or fix what is shown)"
+            return
+
+        def job() -> Answer:
+            better = most_cutting_hint(puzzle, target, VERDICT_SECONDS)
+            return Answer(puzzle, changed=better, note="" if better else "it is unique already")
+
+        self._ask("looking for the most telling hint", job)
+
+    def minimize(self) -> None:
+        from solvers.authoring.editing import minimize
+
+        puzzle = self.draft.puzzle()
+        if puzzle is None or self.assessment is None or self.assessed != puzzle or \
+                self.assessment.kind.value != "unique":
+            self.status = "Minimize needs a unique level"
+            return
+        self._ask("removing the hints not needed", lambda: Answer(puzzle, changed=minimize(puzzle)))
+
+    def _target(self):
+        """The solution the author means: the painted layout, or the first solution met."""
+        if self.draft.mode is Mode.DESIGN:
+            return self.draft.layout
+        return self.assessment.solution if self.assessment is not None else None
+
+    def update(self, dt: float) -> bool:
+        self.quiet += dt
+        puzzle = self.draft.puzzle()
+        if self._run is None and puzzle is not None and puzzle != self.assessed and self.quiet >= ASK_AFTER:
+            self._assess_now(puzzle)
+        if self._run is None:
+            return False
+        for item in self._run.poll(4):
+            if isinstance(item, Answer):
+                self._answer = item
+            else:
+                self.status = f"The editor's worker failed: {getattr(item, 'message', item)}"
+        if not self._run.finished:
+            return True
+        answer, self._answer = self._answer, None
+        self._run, self.busy = None, ""
+        if answer is None or answer.about != self.draft.puzzle():
+            return True                               # about an older draft
+        if answer.changed is not None:
+            self.edit(model.with_puzzle_hints(self.draft, answer.changed))
+        elif answer.assessment is not None:
+            self.assessed, self.assessment = answer.about, answer.assessment
+        if answer.note:
+            self.status = answer.note
+        return True
+
+    def close(self) -> None:
+        if self._run is not None:
+            self._run.stop(timeout=0.2)
+            self._run = None
+
+    # ----- saving and playing --------------------------------------------------------------
+
+    def _final_puzzle(self) -> Puzzle | None:
+        puzzle = self.draft.puzzle()
+        if puzzle is None:
+            self.status = "Not a level yet: " + self.draft.problems()[0].text
+            return None
+        grade = None
+        if self.assessment is not None and self.assessed == puzzle:
+            grade = self.assessment.grade or None
+        return puzzle.replace(difficulty=grade, source="level editor")
+
+    def save(self) -> Path | None:
+        puzzle = self._final_puzzle()
+        if puzzle is None:
+            return None
+        slug = re.sub(r"[^A-Za-z0-9]+", "-", puzzle.name or "").strip("-").lower() or "untitled"
+        path = generated_dir() / f"made-{slug}-{puzzle.rows}x{puzzle.cols}.bs"
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            levels.save(puzzle, path)
+        except OSError as error:
+            self.status = f"Could not save: {error.strerror or error}"
+            return None
+        self.status = f"Saved {path.name}"
+        self.app.notify(f"Saved the level to {path}")
+        return path
+
+    def play(self) -> None:
+        path = self.save()
+        if path is not None:
+            self.close()
+            self.app.close_overlay()
+            self.app.open_level(path)
+
+    # ----- input ---------------------------------------------------------------------------
+
+    def handle(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN:
+            self._key(event)
+            return
+        for button in self._visible_buttons():
+            if button.handle(event) and event.type != pygame.MOUSEMOTION:
+                return
+        if event.type == pygame.MOUSEBUTTONDOWN:
+            self._click(event.pos, event.button)
+        elif event.type == pygame.MOUSEMOTION and self.painting is not None and event.buttons[0]:
+            cell = self.cell_at(event.pos)
+            if cell is not None:
+                self.edit(model.paint(self.draft, cell, self.painting))
+        elif event.type == pygame.MOUSEBUTTONUP:
+            self.painting = None
+
+    def _click(self, pos, button: int) -> None:
+        self.focus = None
+        for key, rect in self.text_rects.items():
+            if rect.collidepoint(pos):
+                self.focus = key
+                return
+        tally = self.tally_at(pos)
+        if tally is not None and self.draft.mode is Mode.TRANSCRIBE:
+            self.focus = tally
+            return
+        cell = self.cell_at(pos)
+        if cell is None:
+            return
+        if self.draft.mode is Mode.DESIGN:
+            if button == 1:
+                self.painting = self.draft.layout[cell[0]][cell[1]] != Cell.SHIP
+                self.edit(model.paint(self.draft, cell, self.painting))
+            elif button == 3:
+                self.edit(model.toggle_given(self.draft, cell))
+        elif button in (1, 3):
+            self.edit(model.cycle_hint(self.draft, cell, forward=button == 1))
+
+    def _key(self, event: pygame.event.Event) -> None:
+        ctrl = event.mod & pygame.KMOD_CTRL
+        if ctrl and event.key == pygame.K_z:
+            self.undo()
+        elif ctrl and event.key == pygame.K_y:
+            self.redo()
+        elif ctrl and event.key == pygame.K_s:
+            self.save()
+        elif event.key == pygame.K_ESCAPE:
+            if self.focus is not None:
+                self.focus = None
+            else:
+                self.close()
+                self.app.close_overlay()
+        elif isinstance(self.focus, tuple):
+            self._type_tally(event)
+        elif self.focus in ("name", "author"):
+            self._type_text(event)
+
+    def _type_tally(self, event: pygame.event.Event) -> None:
+        axis, index = self.focus
+        tallies = self.draft.typed_rows if axis == "row" else self.draft.typed_cols
+        now = tallies[index]
+        if event.key == pygame.K_BACKSPACE:
+            value = None if now is None or now < 10 else now // 10
+            value = 0 if value is None and now is not None else value
+        elif event.unicode == "?":
+            value = None
+        elif event.unicode.isascii() and event.unicode.isdigit():
+            value = int(event.unicode) if now is None else min(99, now * 10 + int(event.unicode))
+        elif event.key in (pygame.K_TAB, pygame.K_RETURN):
+            count = len(tallies)
+            self.focus = (axis, (index + 1) % count)
+            return
+        else:
+            return
+        self.edit(model.set_tally(self.draft, axis, index, value))
+
+    def _type_text(self, event: pygame.event.Event) -> None:
+        key = self.focus
+        text = getattr(self.draft, key)
+        if event.key == pygame.K_BACKSPACE:
+            text = text[:-1]
+        elif event.unicode and event.unicode.isprintable() and len(text) < MAX_TEXT:
+            text = text + event.unicode
+        else:
+            return
+        self.edit(replace(self.draft, **{key: text}))
+
+    # ----- layout --------------------------------------------------------------------------
+
+    def _visible_buttons(self) -> list[Button]:
+        shown = list(self.buttons.values())
+        if self.draft.mode is Mode.TRANSCRIBE:
+            longest = min(MAX_SHIP_LENGTH, max(self.draft.rows, self.draft.cols))
+            shown += [b for (length, _), b in self.fleet_buttons.items() if length <= longest]
+        return shown
+
+    def relayout(self, size: tuple[int, int]) -> None:
+        width, height = size
+        rows, cols = self.draft.rows, self.draft.cols
+        self.board_shape = (rows, cols)
+        area = pygame.Rect(20, 64, max(100, width - PANEL_WIDTH - 60), max(100, height - 110))
+        self.cell = max(6, min(48, area.width // (cols + 1), area.height // (rows + 1)))
+        self.origin = (area.x, area.y)
+        x = width - PANEL_WIDTH - 20
+        self.panel = pygame.Rect(x, 20, PANEL_WIDTH, height - 40)
+        b = self.buttons
+        layout_row([b["design"], b["transcribe"]], pygame.Rect(x + 10, 30, PANEL_WIDTH - 20, 34))
+        for y, keys in ((80, ("rows-", "rows+")), (118, ("cols-", "cols+"))):
+            b[keys[0]].rect = pygame.Rect(x + 150, y, 34, 30)
+            b[keys[1]].rect = pygame.Rect(x + 190, y, 34, 30)
+        self.text_rects = {"name": pygame.Rect(x + 80, 160, PANEL_WIDTH - 90, 28),
+                           "author": pygame.Rect(x + 80, 194, PANEL_WIDTH - 90, 28)}
+        self.fleet_top = 236
+        longest = min(MAX_SHIP_LENGTH, max(rows, cols))
+        for (length, step), button in self.fleet_buttons.items():
+            y = self.fleet_top + 22 + (longest - length) * 26
+            button.rect = pygame.Rect(x + (230 if step < 0 else 266), y, 30, 24)
+        bottom = height - 40
+        layout_row([b["undo"], b["redo"]], pygame.Rect(x + 10, bottom - 124, PANEL_WIDTH - 20, 34))
+        layout_row([b["unique"], b["minimize"]], pygame.Rect(x + 10, bottom - 84, PANEL_WIDTH - 20, 34))
+        layout_row([b["save"], b["play"], b["close"]], pygame.Rect(x + 10, bottom - 44, PANEL_WIDTH - 20, 34))
+
+    def cell_rect(self, r: int, c: int) -> pygame.Rect:
+        return pygame.Rect(self.origin[0] + c * self.cell, self.origin[1] + r * self.cell, self.cell, self.cell)
+
+    def cell_at(self, pos) -> Coord | None:
+        c = (pos[0] - self.origin[0]) // self.cell
+        r = (pos[1] - self.origin[1]) // self.cell
+        if 0 <= r < self.draft.rows and 0 <= c < self.draft.cols:
+            return (r, c)
+        return None
+
+    def tally_at(self, pos) -> tuple[str, int] | None:
+        c = (pos[0] - self.origin[0]) // self.cell
+        r = (pos[1] - self.origin[1]) // self.cell
+        if c == self.draft.cols and 0 <= r < self.draft.rows:
+            return ("row", r)
+        if r == self.draft.rows and 0 <= c < self.draft.cols:
+            return ("col", c)
+        return None
+
+    # ----- drawing -------------------------------------------------------------------------
+
+    def draw(self, surface: pygame.Surface) -> None:
+        theme = self.app.theme
+        surface.fill(theme.background)
+        mode = "Design: paint the fleet; right click makes a cell given" if self.draft.mode is Mode.DESIGN else \
+            "Transcribe: click cells for the given pieces, click a tally and type it"
+        fonts.blit_text(surface, "Level editor", 26, theme.text, bold=True, topleft=(20, 18))
+        fonts.blit_text(surface, fonts.fit_text(mode, 16, self.panel.x - 240), 16, theme.muted, topleft=(220, 26))
+        self._draw_board(surface)
+        self._draw_panel(surface)
+
+    def _draw_board(self, surface: pygame.Surface) -> None:
+        theme, draft = self.app.theme, self.draft
+        hints = draft.hints
+        problems = draft.problems()
+        bad = frozenset().union(*(p.cells for p in problems)) if problems else frozenset()
+        redundant = frozenset(self.assessment.redundant) if self.assessment is not None and \
+            self.assessed == draft.puzzle() else frozenset()
+        if draft.mode is Mode.DESIGN:          # the painted fleet; water shows where it is given
+            shown = tuple(tuple(v if v == Cell.SHIP or (r, c) in hints else Cell.UNKNOWN
+                                for c, v in enumerate(row)) for r, row in enumerate(draft.layout))
+        else:                                  # only what is typed
+            shown = tuple(tuple(Cell.UNKNOWN if (r, c) not in hints else
+                                Cell.SHIP if hints[(r, c)].is_ship else Cell.WATER
+                                for c in range(draft.cols)) for r in range(draft.rows))
+        shapes = draft.layout if draft.mode is Mode.DESIGN else None
+        draw_mini_board(surface, theme, self.origin, self.cell, shown, hints, shapes=shapes)
+        for cells, colour, width in ((redundant, theme.guess, 2), (bad, theme.error, 3)):
+            for r, c in cells:
+                inset = 4 if colour == theme.guess else 0
+                pygame.draw.rect(surface, colour, self.cell_rect(r, c).inflate(-inset, -inset), width)
+        size = max(12, min(26, self.cell * 2 // 3))
+        for axis, tallies in (("row", draft.row_tallies), ("col", draft.col_tallies)):
+            for i, tally in enumerate(tallies):
+                rect = self.cell_rect(i, draft.cols) if axis == "row" else self.cell_rect(draft.rows, i)
+                if self.focus == (axis, i):
+                    pygame.draw.rect(surface, theme.cursor, rect, 2)
+                length = draft.cols if axis == "row" else draft.rows
+                colour = theme.error if tally is not None and tally > length else theme.text
+                fonts.blit_text(surface, "?" if tally is None else str(tally), size, colour, center=rect.center)
+
+    def _draw_panel(self, surface: pygame.Surface) -> None:
+        theme, draft, x = self.app.theme, self.draft, self.panel.x
+        pygame.draw.rect(surface, theme.panel, self.panel, border_radius=8)
+        pygame.draw.rect(surface, theme.panel_edge, self.panel, 1, border_radius=8)
+        self.buttons["design"].active = draft.mode is Mode.DESIGN
+        self.buttons["transcribe"].active = draft.mode is Mode.TRANSCRIBE
+        self.buttons["undo"].enabled = self.editor.cursor > 0
+        self.buttons["redo"].enabled = self.editor.cursor + 1 < len(self.editor.history)
+        for text, y in ((f"Rows {draft.rows}", 95), (f"Columns {draft.cols}", 133)):
+            fonts.blit_text(surface, text, 18, theme.text, midleft=(x + 12, y))
+        fonts.blit_text(surface, f"(1-{MAX_SIDE})", 15, theme.muted, midleft=(x + 232, 114))
+        for key, rect in self.text_rects.items():
+            fonts.blit_text(surface, key.capitalize(), 17, theme.text, midleft=(x + 12, rect.centery))
+            pygame.draw.rect(surface, theme.unknown, rect, border_radius=4)
+            pygame.draw.rect(surface, theme.cursor if self.focus == key else theme.panel_edge, rect, 1, border_radius=4)
+            value = getattr(draft, key) + ("|" if self.focus == key else "")
+            fonts.blit_text(surface, fonts.fit_text(value, 17, rect.width - 10), 17, theme.text,
+                            midleft=(rect.x + 6, rect.centery))
+        fonts.blit_text(surface, "Fleet", 18, theme.text, bold=True, topleft=(x + 12, self.fleet_top))
+        counts = dict(draft.fleet)
+        longest = min(MAX_SHIP_LENGTH, max(draft.rows, draft.cols))
+        shown = range(longest, 0, -1) if draft.mode is Mode.TRANSCRIBE else sorted(counts, reverse=True)
+        for k, length in enumerate(shown):
+            y = self.fleet_top + 22 + k * 26
+            for i in range(length):
+                rect = pygame.Rect(x + 12 + i * 18, y + 3, 18, 18)
+                shape = piece(length, True, i)
+                draw_piece(surface, rect, shape, theme.ship if counts.get(length) else theme.panel_edge,
+                           frozenset(s for s, ok in (("left", i > 0), ("right", i < length - 1)) if ok))
+            fonts.blit_text(surface, f"x {counts.get(length, 0)}", 17, theme.text, midleft=(x + 200 - 10, y + 12))
+        for button in self._visible_buttons():
+            button.draw(surface, theme)
+        self._draw_verdict(surface)
+
+    def _draw_verdict(self, surface: pygame.Surface) -> None:
+        theme, draft = self.app.theme, self.draft
+        x, y, width = self.panel.x + 12, self.panel.bottom - 210, self.panel.width - 24
+        problems = draft.problems()
+        if problems:
+            lines, colour = [f"Not a level yet: {problems[0].text}"], theme.error
+        elif self.busy:
+            lines, colour = [f"{self.busy.capitalize()}..."], theme.muted
+        elif self.assessment is not None and self.assessed == draft.puzzle():
+            a = self.assessment
+            kind = a.kind.value
+            lines = [f"Verdict: {kind}" + (f", graded {a.grade}" if a.grade else "")]
+            if a.redundant:
+                lines.append(f"{len(a.redundant)} hints could go (outlined)")
+            colour = theme.solved if kind == "unique" else theme.error if kind == "impossible" else theme.guess
+        else:
+            lines, colour = ["Verdict: ..."], theme.muted
+        if self.status:
+            lines.append(self.status)
+        for i, line in enumerate(lines[:3]):
+            fonts.blit_text(surface, fonts.fit_text(line, 17, width), 17, colour if i == 0 else theme.text,
+                            topleft=(x, y + i * 22))
+

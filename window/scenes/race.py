@@ -1,0 +1,276 @@
+"""The race: two to four solvers on the same puzzle, side by side, each in a lane of its own.
+
+Each lane is a :class:`SolverWatch` (its board, statistics and, for the genetic algorithm, its
+fitness plot). At an animation speed every lane takes the same number of moves per second, so
+the race is on work; at "instant" each lane gets an equal share of the frame and the race is
+on wall time. When every lane has finished, a table ranks them; it can be saved as CSV.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Sequence
+
+import pygame
+
+from game.puzzle import Cell, Coord, Puzzle, grid_to_strings
+from solvers.engine import race, registry
+from solvers.events import Reason, Status
+from window import fonts
+from window.host import Host
+from window.mini_board import MiniBoard
+from window.solver_watch import SolverWatch, make_stream
+from window.storage import generated_dir
+from window.widgets import Button, StepSlider, layout_row
+
+SPEEDS = (1, 5, 20, 100, 500, 0)
+SPEED_LABELS = ("1/s", "5/s", "20/s", "100/s", "500/s", "instant")
+FRAME_WORK = 0.012                  # seconds of solver events per frame, shared by the lanes
+
+
+def lane_record(watch: SolverWatch) -> dict:
+    """One lane's record, in the fields of a headless race (``solvers.engine.race``)."""
+    stats = watch.stats
+    status = watch.result.status.value if watch.result is not None else ("error" if watch.failure else "stopped")
+    if status == Status.SOLVED.value and not watch.solved:
+        status = Status.ERROR.value                 # the judge rejects the claim
+    return {"solver": watch.name, "verdict": status, "time_s": round(watch.elapsed, 3),
+            "nodes": int(stats.get("nodes", 0)), "backtracks": int(stats.get("backtracks", 0)),
+            "guesses": int(stats.get("guesses", 0)),
+            "generations": int(stats.get("generations", watch.generation.number if watch.generation else 0)),
+            "moves": watch.moves,
+            "solution": list(grid_to_strings(watch.grid())) if watch.solved else None}
+
+
+class RaceScene:
+    covers_window = True                # the app need not draw the play scene beneath
+
+    def __init__(self, app: Host, puzzle: Puzzle, title: str = "level", chosen: Sequence[str] | None = None) -> None:
+        self.app = app
+        self.puzzle = puzzle
+        self.title = title
+        self.chosen: list[str] = list(chosen or race.choose(puzzle))[:4]
+        self.lanes: list[SolverWatch] = []
+        self.pictures: list[MiniBoard] = []
+        self.status = ""
+        self.toggles = {name: Button(registry.SOLVERS[name].label, lambda n=name: self.toggle(n))
+                        for name in registry.NAMES}
+        self.start_button = Button("Start", self.start)
+        self.stop_button = Button("Stop", self.stop)
+        self.save_button = Button("Save CSV", self.save_csv)
+        self.close_button = Button("Close", self.close_scene)
+        self.speed = StepSlider(SPEEDS, SPEED_LABELS, len(SPEEDS) - 1, self._set_speed)
+        self.relayout(app.window_size)
+
+    # ----- control -------------------------------------------------------------------------
+
+    @property
+    def running(self) -> bool:
+        return any(lane.running for lane in self.lanes)
+
+    @property
+    def finished(self) -> bool:
+        return bool(self.lanes) and not self.running
+
+    @property
+    def animating(self) -> bool:
+        return self.running
+
+    def toggle(self, name: str) -> None:
+        if self.running:
+            return
+        if name in self.chosen:
+            self.chosen.remove(name)
+        elif len(self.chosen) < 4:
+            self.chosen.append(name)
+
+    def start(self) -> None:
+        if self.running:
+            return
+        if len(self.chosen) < 2:
+            self.status = "Pick two to four solvers"
+            return
+        self.lanes = []
+        for name in sorted(self.chosen, key=registry.NAMES.index):
+            make = make_stream(name, self.puzzle, {}, seed=0)
+            lane = SolverWatch(self.puzzle, registry.SOLVERS[name].label, make, speed=self.speed.value)
+            self.lanes.append(lane)
+        self.pictures = [MiniBoard() for _ in self.lanes]
+        self._share_frame()
+        self.status = ""
+        self.relayout(self.app.window_size)
+
+    def _share_frame(self) -> None:
+        for lane in self.lanes:
+            lane.frame_budget = FRAME_WORK / max(1, len(self.lanes))
+
+    def _set_speed(self, speed: float) -> None:
+        for lane in self.lanes:
+            lane.speed = speed
+
+    def stop(self) -> None:
+        for lane in self.lanes:
+            lane.stop()
+
+    def close_scene(self) -> None:
+        self.stop()
+        self.app.close_overlay()
+
+    close = stop                        # the app calls close() when the overlay goes away
+
+    def records(self) -> list[dict]:
+        return race.rank([lane_record(lane) for lane in self.lanes])
+
+    def save_csv(self) -> Path | None:
+        if not self.finished:
+            self.status = "The table is ready when every lane has finished"
+            return None
+        path = generated_dir() / f"race-{self.title}.csv"
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            race.write_csv(path, self.records())
+        except OSError as error:
+            self.status = f"Could not save: {error.strerror or error}"
+            return None
+        self.status = f"Saved {path}"
+        return path
+
+    def update(self, dt: float) -> bool:
+        changed = False
+        for lane in self.lanes:
+            changed |= lane.pump(dt)
+        return changed or self.running
+
+    # ----- input and layout ----------------------------------------------------------------
+
+    @property
+    def buttons(self) -> list[Button]:
+        return [*self.toggles.values(), self.start_button, self.stop_button, self.save_button, self.close_button]
+
+    def handle(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN:
+            if event.key == pygame.K_ESCAPE:
+                self.close_scene()
+            elif event.key in (pygame.K_RETURN, pygame.K_SPACE):
+                self.start() if not self.running else self.stop()
+            return
+        if self.speed.handle(event):
+            return
+        for button in self.buttons:
+            if button.handle(event) and event.type != pygame.MOUSEMOTION:
+                return
+
+    def relayout(self, size: tuple[int, int]) -> None:
+        width, height = size
+        self.size = size
+        toggles = list(self.toggles.values())
+        layout_row(toggles, pygame.Rect(20, 56, min(560, width // 2), 32))
+        self.start_button.rect = pygame.Rect(width // 2 + 40, 56, 90, 32)
+        self.stop_button.rect = pygame.Rect(width // 2 + 136, 56, 90, 32)
+        self.speed.rect = pygame.Rect(width // 2 + 250, 72, max(80, width // 2 - 390), 4)
+        self.save_button.rect = pygame.Rect(width - 250, 14, 110, 32)
+        self.close_button.rect = pygame.Rect(width - 130, 14, 110, 32)
+        count = max(1, len(self.lanes))
+        lane_w = (width - 40) // count
+        self.lane_rects = [pygame.Rect(20 + k * lane_w, 104, lane_w - 12, height - 124) for k in range(count)]
+
+    # ----- drawing -------------------------------------------------------------------------
+
+    def draw(self, surface: pygame.Surface) -> None:
+        theme = self.app.theme
+        surface.fill(theme.background)
+        fonts.blit_text(surface, fonts.fit_text(f"Race: {self.title}", 26, self.size[0] - 300), 26, theme.text,
+                        bold=True, topleft=(20, 14))
+        for name, button in self.toggles.items():
+            button.active = name in self.chosen
+            button.enabled = not self.running and race.runnable(registry.SOLVERS[name], self.puzzle)
+        self.start_button.enabled = not self.running
+        self.stop_button.enabled = self.running
+        self.save_button.enabled = self.finished
+        for button in self.buttons:
+            button.draw(surface, theme)
+        self.speed.draw(surface, theme)
+        fonts.blit_text(surface, SPEED_LABELS[self.speed.index], 15, theme.muted,
+                        midleft=(self.speed.rect.right + 14, self.speed.rect.centery))
+        if not self.lanes:
+            hint = self.status or "Pick two to four solvers, a speed, and Start (Enter)"
+            fonts.blit_text(surface, hint, 18, theme.muted, topleft=(20, 120))
+            return
+        for lane, picture, rect in zip(self.lanes, self.pictures, self.lane_rects):
+            self._draw_lane(surface, lane, picture, rect)
+        if self.finished:
+            self._draw_table(surface)
+        elif self.status:
+            fonts.blit_text(surface, self.status, 16, theme.text, bottomleft=(20, self.size[1] - 4))
+
+    def _draw_lane(self, surface: pygame.Surface, lane: SolverWatch, picture: MiniBoard, rect: pygame.Rect) -> None:
+        theme, puzzle = self.app.theme, self.puzzle
+        pygame.draw.rect(surface, theme.panel, rect, border_radius=8)
+        pygame.draw.rect(surface, theme.panel_edge, rect, 1, border_radius=8)
+        fonts.blit_text(surface, lane.name, 20, theme.text, bold=True, topleft=(rect.x + 10, rect.y + 8))
+        colour = theme.solved if lane.solved else theme.muted
+        fonts.blit_text(surface, fonts.fit_text(lane.status_text(), 15, rect.width - 20), 15, colour,
+                        topleft=(rect.x + 10, rect.y + 34))
+        board_h = rect.height * 3 // 5
+        cell = max(4, min((rect.width - 20) // (puzzle.cols + 1), (board_h - 60) // (puzzle.rows + 1)))
+        origin = (rect.x + 10, rect.y + 58)
+        grid = lane.grid()
+        reasons = {Reason.FORCED: theme.forced, Reason.GUESS: theme.guess}
+        colours: dict[Coord, tuple] = {cell_: reasons[r] for cell_, r in lane.reasons.items() if r in reasons}
+        if lane.best_fleet():
+            shown = [[Cell.UNKNOWN] * puzzle.cols for _ in range(puzzle.rows)]
+            for ship in lane.best_fleet():
+                for r, c in ship.cells():
+                    if 0 <= r < puzzle.rows and 0 <= c < puzzle.cols:
+                        shown[r][c] = Cell.SHIP
+                        colours[(r, c)] = theme.best_fleet
+            grid = tuple(tuple(row) for row in shown)
+        picture.draw(surface, theme, origin, cell, grid, puzzle.hints, (puzzle.row_tallies, puzzle.col_tallies),
+                     colours)
+        y = origin[1] + (puzzle.rows + 1) * cell + 8
+        record = lane_record(lane)
+        for key in ("time_s", "moves", "nodes", "backtracks", "guesses", "generations"):
+            if record[key] or key in ("time_s", "moves"):
+                fonts.blit_text(surface, f"{key.replace('_s', ' (s)')}: {record[key]:,}" if key != "time_s"
+                                else f"time: {record[key]:.2f} s", 15, theme.text, topleft=(rect.x + 12, y))
+                y += 19
+        if lane.generations:
+            self._draw_plot(surface, lane, pygame.Rect(rect.x + 10, y + 6, rect.width - 20,
+                                                        max(30, min(160, rect.bottom - y - 16))))
+
+    def _draw_plot(self, surface: pygame.Surface, lane: SolverWatch, area: pygame.Rect) -> None:
+        theme = self.app.theme
+        points = list(lane.generations)
+        pygame.draw.rect(surface, theme.unknown, area)
+        if len(points) < 2:
+            return
+        top = max(max(best, mean) for _, best, mean in points) or 1.0
+        first, span = points[0][0], max(1, points[-1][0] - points[0][0])
+
+        def at(n, value):
+            return (area.x + area.width * (n - first) / span, area.bottom - area.height * value / top)
+
+        for index, colour in ((2, theme.plot_mean), (1, theme.plot_best)):
+            pygame.draw.lines(surface, colour, False, [at(p[0], p[index]) for p in points], 2)
+
+    def _draw_table(self, surface: pygame.Surface) -> None:
+        theme = self.app.theme
+        records = self.records()
+        width = self.size[0] - 40
+        box = pygame.Rect(20, self.size[1] - 30 - 24 * (len(records) + 1), width, 24 * (len(records) + 1) + 14)
+        pygame.draw.rect(surface, theme.panel, box, border_radius=8)
+        pygame.draw.rect(surface, theme.panel_edge, box, 2, border_radius=8)
+        columns = ("rank", "solver", "verdict", "time_s", "nodes", "backtracks", "guesses", "generations", "moves")
+        step = width // len(columns)
+        for i, name in enumerate(columns):
+            fonts.blit_text(surface, name.replace("_s", " (s)"), 15, theme.muted, bold=True,
+                            topleft=(box.x + 10 + i * step, box.y + 6))
+        for row, record in enumerate(records, start=1):
+            for i, name in enumerate(columns):
+                value = record[name]
+                text = f"{value:.2f}" if name == "time_s" else f"{value:,}" if isinstance(value, int) else str(value)
+                if name == "verdict" and record["solution"] is not None:
+                    text += " (judged)"
+                fonts.blit_text(surface, text, 15, theme.text, topleft=(box.x + 10 + i * step, box.y + 6 + 24 * row))
+        if self.status:
+            fonts.blit_text(surface, self.status, 15, theme.text, bottomleft=(box.x, box.y - 4))

@@ -1,0 +1,222 @@
+"""Replaying a saved trace: a timeline to scrub through every event of a run.
+
+The board at any event is rebuilt from the trace file (``solvers.engine.trace.board_at``:
+forward from the nearest checkpoint), so a long run costs no memory here beyond one byte of
+kind and two of depth per event, read once when the trace opens. Drag the timeline, or use
+the arrow keys (Shift: 100 events), Home and End; the buttons jump to the previous or next
+guess, backtrack, dead end (the event before a backtrack) and solution. Above the timeline,
+the search depth over the whole run (the sawtooth) with guesses and backtracks marked.
+"""
+
+from __future__ import annotations
+
+from array import array
+
+import pygame
+
+from game.puzzle import Coord
+from solvers.engine import trace as traces
+from window import fonts
+from window.host import Host
+from window.mini_board import MiniBoard
+from window.widgets import Button
+
+KIND_CODE = {kind: code for code, kind in enumerate(traces.KINDS)}
+GUESS, BACKTRACK, FOUND = KIND_CODE["guess"], KIND_CODE["backtrack"], KIND_CODE["found"]
+
+
+class Timeline:
+    """What each event of a trace is (its kind and search depth), for jumps and the depth plot."""
+
+    def __init__(self, run: traces.Trace) -> None:
+        self.kinds = bytearray(run.events + 1)
+        self.depths = array("H", bytes(2 * (run.events + 1)))
+        for n, data in traces.events(run):
+            self.kinds[n] = KIND_CODE.get(data.get("kind"), 0)
+            self.depths[n] = min(65535, int(data.get("depth", 0) or 0))
+        self.dead_ends = bytearray(run.events + 1)
+        for n in range(1, run.events):
+            if self.kinds[n + 1] == BACKTRACK and self.kinds[n] != BACKTRACK:
+                self.dead_ends[n] = 1
+        self.solution_at = next((n for n in range(1, run.events + 1) if self.kinds[n] == FOUND), run.events)
+
+    def jump(self, now: int, what: str, forward: bool) -> int:
+        """The nearest event of that kind after (or before) ``now``; ``now`` if there is none."""
+        if what == "solution":
+            return self.solution_at
+        marks = self.dead_ends if what == "dead end" else None
+        code = None if marks is not None else KIND_CODE[what]
+        steps = range(now + 1, len(self.kinds)) if forward else range(now - 1, 0, -1)
+        for n in steps:
+            if (marks[n] if marks is not None else self.kinds[n] == code):
+                # a guess or backtrack that sets several cells is one step: land on its first event
+                return n
+        return now
+
+
+class ReplayScene:
+    covers_window = True
+
+    def __init__(self, app: Host, run: traces.Trace) -> None:
+        self.app = app
+        self.picture = MiniBoard()
+        self.run = run
+        self.timeline = Timeline(run)
+        self.at = run.events
+        self._board = None
+        self._board_at = -1
+        self.dragging = False
+        self.buttons: list[Button] = []
+        for what in ("guess", "backtrack", "dead end"):
+            self.buttons.append(Button(f"< {what}", lambda w=what: self.goto(self.timeline.jump(self.at, w, False))))
+            self.buttons.append(Button(f"{what} >", lambda w=what: self.goto(self.timeline.jump(self.at, w, True))))
+        self.buttons.append(Button("solution", lambda: self.goto(self.timeline.jump(self.at, "solution", True))))
+        self.buttons.append(Button("Close", app.close_overlay))
+        self.relayout(app.window_size)
+
+    animating = False
+
+    def goto(self, n: int) -> None:
+        self.at = max(0, min(self.run.events, n))
+
+    def board(self):
+        if self._board_at != self.at:
+            self._board, self._board_at = traces.board_at(self.run, self.at), self.at
+        return self._board
+
+    def event(self) -> dict:
+        """The line of the event the timeline is on (empty at event 0)."""
+        if self.at == 0:
+            return {}
+        return next(traces.events(self.run, self.at))[1]
+
+    def update(self, dt: float) -> bool:
+        return False
+
+    # ----- input and layout ----------------------------------------------------------------
+
+    def handle(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN:
+            step = 100 if event.mod & pygame.KMOD_SHIFT else 1
+            moves = {pygame.K_LEFT: self.at - step, pygame.K_RIGHT: self.at + step,
+                     pygame.K_HOME: 0, pygame.K_END: self.run.events}
+            if event.key in moves:
+                self.goto(moves[event.key])
+            elif event.key == pygame.K_ESCAPE:
+                self.app.close_overlay()
+            return
+        for button in self.buttons:
+            if button.handle(event) and event.type != pygame.MOUSEMOTION:
+                return
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and \
+                self.track.inflate(0, 24).collidepoint(event.pos):
+            self.dragging = True
+            self.goto(self._event_at(event.pos[0]))
+        elif event.type == pygame.MOUSEMOTION and self.dragging:
+            self.goto(self._event_at(event.pos[0]))
+        elif event.type == pygame.MOUSEBUTTONUP:
+            self.dragging = False
+
+    def _event_at(self, x: int) -> int:
+        fraction = min(1.0, max(0.0, (x - self.track.x) / max(1, self.track.width)))
+        return round(fraction * self.run.events)
+
+    def relayout(self, size: tuple[int, int]) -> None:
+        width, height = size
+        self.size = size
+        self.track = pygame.Rect(20, height - 50, width - 40, 8)
+        self.plot = pygame.Rect(20, height - 150, width - 40, 84)
+        x = 20
+        for button in self.buttons:
+            w = 110 if button.label != "Close" else 90
+            button.rect = pygame.Rect(x, height - 196, w, 30) if button.label != "Close" else \
+                pygame.Rect(width - 110, 14, 90, 32)
+            x += w + 6
+        puzzle = self.run.puzzle
+        area_h = height - 196 - 70
+        self.cell = max(4, min(44, (width // 2) // (puzzle.cols + 1), area_h // (puzzle.rows + 1)))
+
+    # ----- drawing -------------------------------------------------------------------------
+
+    def draw(self, surface: pygame.Surface) -> None:
+        theme, run = self.app.theme, self.run
+        surface.fill(theme.background)
+        title = f"Replay: {run.puzzle.name or 'level'} - {run.solver}, {run.events:,} events, {run.verdict}"
+        fonts.blit_text(surface, fonts.fit_text(title, 24, self.size[0] - 160), 24, theme.text, bold=True,
+                        topleft=(20, 14))
+        puzzle = run.puzzle
+        self.picture.draw(surface, theme, (20, 60), self.cell, self.board(), puzzle.hints,
+                          (puzzle.row_tallies, puzzle.col_tallies), self._colours())
+        self._draw_details(surface, pygame.Rect(40 + (puzzle.cols + 1) * self.cell, 60, 0, 0))
+        for button in self.buttons:
+            button.draw(surface, theme)
+        self._draw_plot(surface)
+        self._draw_track(surface)
+
+    def _colours(self) -> dict[Coord, tuple]:
+        if self.at == 0:
+            return {}
+        data = self.event()
+        colour = {"guess": self.app.theme.guess, "forced": self.app.theme.forced}.get(data.get("kind"))
+        return {(c["row"], c["col"]): colour for c in data.get("cells", ())} if colour else {}
+
+    def _draw_details(self, surface: pygame.Surface, at: pygame.Rect) -> None:
+        theme = self.app.theme
+        data = self.event()
+        lines = [f"event {self.at:,} of {self.run.events:,}"]
+        if data:
+            lines.append(f"{data.get('kind')}" + (f": {data['detail']}" if data.get("detail") else ""))
+            lines.append(f"guesses in force: {data.get('depth', 0)}")
+            for key, value in sorted((data.get("stats") or {}).items()):
+                lines.append(f"{key}: {value:,}" if isinstance(value, int) else f"{key}: {value}")
+        else:
+            lines.append("the starting board")
+        width = self.size[0] - at.x - 20
+        for i, line in enumerate(lines[:14]):
+            fonts.blit_text(surface, fonts.fit_text(line, 17, width), 17, theme.text if i else theme.muted,
+                            topleft=(at.x, at.y + i * 24))
+
+    def _draw_plot(self, surface: pygame.Surface) -> None:
+        """Search depth per pixel column (its deepest), guesses above, backtracks below; drawn
+        once per size and theme, since it covers the whole run."""
+        key = (self.plot.size, self.app.theme)
+        if getattr(self, "_plot_key", None) != key:
+            self._plot_key, self._plot_picture = key, self._plot_surface()
+        surface.blit(self._plot_picture, self.plot)
+
+    def _plot_surface(self) -> pygame.Surface:
+        theme, timeline, events = self.app.theme, self.timeline, self.run.events
+        width, height = self.plot.size
+        picture = pygame.Surface((width, height))
+        picture.fill(theme.unknown)
+        if events == 0:
+            return picture
+        top = max(1, max(timeline.depths))
+        per = events / width
+        points = []
+        for x in range(width):
+            first, last = int(x * per) + 1, min(events, int((x + 1) * per) + 1)
+            if first > events:
+                break
+            depth = max(timeline.depths[first:last + 1] or [0])
+            points.append((x, height - 4 - (height - 12) * depth / top))
+            window = timeline.kinds[first:last + 1]
+            if GUESS in window:
+                pygame.draw.line(picture, theme.guess, (x, 0), (x, 4))
+            if BACKTRACK in window:
+                pygame.draw.line(picture, theme.backtrack, (x, height - 4), (x, height))
+        if len(points) > 1:
+            pygame.draw.lines(picture, theme.forced, False, points, 1)
+        fonts.blit_text(picture, f"search depth (max {top}); guesses above, backtracks below", 14, theme.muted,
+                        topleft=(4, 6))
+        return picture
+
+    def _draw_track(self, surface: pygame.Surface) -> None:
+        theme, track = self.app.theme, self.track
+        pygame.draw.rect(surface, theme.panel_edge, track, border_radius=4)
+        x = track.x + round(track.width * self.at / max(1, self.run.events))
+        pygame.draw.rect(surface, theme.button_active, (track.x, track.y, x - track.x, track.height), border_radius=4)
+        pygame.draw.circle(surface, theme.button_active, (x, track.centery), 9)
+        pygame.draw.line(surface, theme.cursor, (x, self.plot.y), (x, self.plot.bottom), 1)
+        fonts.blit_text(surface, "arrows, Shift+arrows, Home, End; drag", 14, theme.muted,
+                        topleft=(track.x, track.bottom + 8))

@@ -1,0 +1,275 @@
+"""Printable sheets: puzzles laid out on A4 pages as puzzle books print them.
+
+Each puzzle gets its title, the grid with its given cells, the tallies (rows on the right,
+columns below) and an empty fleet checklist; with solutions, the solved grids follow on the
+last pages. The layout is computed once in millimetres and drawn by one of two canvases: PDF
+(fpdf2: vector lines and standard fonts, so sheets print sharp at any size) or PNG pages
+(Pillow, which fpdf2 already brings).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol, Sequence
+
+from game.puzzle import Cell, Grid, Hint, Puzzle, initial_grid, piece
+from game.ships import piece_on_board
+
+PAGE_W, PAGE_H = 210.0, 297.0          # A4, millimetres
+MARGIN = 14.0
+PER_PAGE = (1, 2, 4, 6, 9)
+INK, GREY, LIGHT = (0, 0, 0), (110, 110, 110), (215, 215, 215)
+
+
+class Canvas(Protocol):
+    def page(self) -> None: ...
+    def line(self, x1: float, y1: float, x2: float, y2: float, width: float, colour=INK) -> None: ...
+    def rect(self, x: float, y: float, w: float, h: float, colour=INK, filled: bool = True) -> None: ...
+    def disc(self, cx: float, cy: float, r: float, colour=INK) -> None: ...
+    def text(self, x: float, y: float, text: str, size: float, align: str = "left", colour=INK) -> None: ...
+
+
+@dataclass(frozen=True)
+class Item:
+    """One puzzle to draw: its grid is the solution, or None for the blank puzzle."""
+
+    puzzle: Puzzle
+    title: str
+    grid: Grid | None = None
+
+
+def arrange(per_page: int) -> tuple[int, int]:
+    """Columns and rows of puzzle slots on a page."""
+    cols = 1 if per_page <= 2 else 2 if per_page <= 6 else 3
+    return cols, math.ceil(per_page / cols)
+
+
+def draw_pages(items: Sequence[Item], canvas: Canvas, per_page: int) -> int:
+    """Draw the items, ``per_page`` to a page, and return the number of pages."""
+    cols, rows = arrange(per_page)
+    slot_w = (PAGE_W - 2 * MARGIN) / cols
+    slot_h = (PAGE_H - 2 * MARGIN) / rows
+    pages = 0
+    for start in range(0, len(items), per_page):
+        canvas.page()
+        pages += 1
+        for k, item in enumerate(items[start:start + per_page]):
+            x = MARGIN + (k % cols) * slot_w
+            y = MARGIN + (k // cols) * slot_h
+            _draw_item(canvas, item, x, y, slot_w, slot_h)
+    return pages
+
+
+def _draw_item(canvas: Canvas, item: Item, x: float, y: float, w: float, h: float) -> None:
+    puzzle = item.puzzle
+    pad = 4.0
+    title_size = 11.0 if w > 100 else 9.0
+    canvas.text(x + pad, y + pad + title_size * 0.35, item.title, title_size)
+    top = y + pad + title_size * 0.8
+    fleet_h = 0.0 if item.grid is not None else _fleet_height(puzzle, w - 2 * pad)
+    # The grid, its tallies (one cell wide) and the checklist share the slot.
+    cell = min((w - 2 * pad) / (puzzle.cols + 1.2), (h - (top - y) - pad - fleet_h) / (puzzle.rows + 1.2), 12.0)
+    grid = item.grid if item.grid is not None else initial_grid(puzzle)
+    _draw_grid(canvas, puzzle, grid, x + pad, top, cell, solved=item.grid is not None)
+    if item.grid is None:
+        _draw_fleet(canvas, puzzle, x + pad, top + (puzzle.rows + 1.2) * cell + 2.0, w - 2 * pad)
+
+
+def _draw_grid(canvas: Canvas, puzzle: Puzzle, grid: Grid, x: float, y: float, cell: float, solved: bool) -> None:
+    rows, cols = puzzle.rows, puzzle.cols
+    for r in range(rows):
+        for c in range(cols):
+            value = grid[r][c]
+            given = puzzle.hints.get((r, c))
+            cx, cy = x + c * cell, y + r * cell
+            if value == Cell.SHIP:
+                shape = piece_on_board(grid, r, c, given) if solved else given
+                _draw_piece(canvas, shape or Hint.SHIP, cx, cy, cell, GREY if solved and given is None else INK)
+            elif value == Cell.WATER and given is not None:
+                _draw_water(canvas, cx, cy, cell)
+    thin, thick = max(0.15, cell * 0.02), max(0.4, cell * 0.06)
+    for r in range(rows + 1):
+        canvas.line(x, y + r * cell, x + cols * cell, y + r * cell, thick if r in (0, rows) else thin)
+    for c in range(cols + 1):
+        canvas.line(x + c * cell, y, x + c * cell, y + rows * cell, thick if c in (0, cols) else thin)
+    size = cell * 1.6                   # points; a cell is in millimetres
+    for r, tally in enumerate(puzzle.row_tallies):
+        canvas.text(x + (cols + 0.55) * cell, y + (r + 0.5) * cell + size * 0.12, _tally(tally), size, "center")
+    for c, tally in enumerate(puzzle.col_tallies):
+        canvas.text(x + (c + 0.5) * cell, y + (rows + 0.6) * cell + size * 0.12, _tally(tally), size, "center")
+
+
+def _tally(value: int | None) -> str:
+    return "?" if value is None else str(value)
+
+
+def _draw_piece(canvas: Canvas, shape: Hint, x: float, y: float, cell: float, colour) -> None:
+    """A ship piece inside the cell at (x, y): round where the ship ends, square where it goes on."""
+    inset = cell * 0.14
+    left, top, size = x + inset, y + inset, cell - 2 * inset
+    r, cx, cy = size / 2, x + cell / 2, y + cell / 2
+    if shape is Hint.SUB:
+        canvas.disc(cx, cy, r, colour)
+    elif shape is Hint.SHIP:
+        canvas.rect(left + size * 0.2, top + size * 0.2, size * 0.6, size * 0.6, colour)
+    elif shape is Hint.MIDDLE:
+        canvas.rect(left, top, size, size, colour)
+    else:
+        canvas.disc(cx, cy, r, colour)
+        half = {Hint.TOP: (left, cy, size, r), Hint.BOTTOM: (left, top, size, r),
+                Hint.LEFT: (cx, top, r, size), Hint.RIGHT: (left, top, r, size)}[shape]
+        canvas.rect(*half, colour)
+
+
+def _draw_water(canvas: Canvas, x: float, y: float, cell: float) -> None:
+    """Two small waves: a given water cell."""
+    width = max(0.2, cell * 0.05)
+    for row in (0.4, 0.65):
+        points = [(x + cell * (0.2 + 0.6 * i / 8), y + cell * row + math.sin(i / 8 * 2 * math.pi) * cell * 0.06)
+                  for i in range(9)]
+        for (x1, y1), (x2, y2) in zip(points, points[1:]):
+            canvas.line(x1, y1, x2, y2, width)
+
+
+FLEET_CELL = 4.0
+TICK_BOXES = 8                          # more ships of a length than this: their count instead
+
+
+def _fleet_columns(puzzle: Puzzle, width: float) -> tuple[int, float]:
+    column_w = FLEET_CELL * (puzzle.longest_ship + 1) + TICK_BOXES * 4.5 + 6.0
+    return (2 if 2 * column_w <= width else 1), column_w
+
+
+def _fleet_height(puzzle: Puzzle, width: float) -> float:
+    columns, _ = _fleet_columns(puzzle, width)
+    return 2.0 + (FLEET_CELL + 1.5) * math.ceil(len(puzzle.fleet) / columns)
+
+
+def _draw_fleet(canvas: Canvas, puzzle: Puzzle, x: float, y: float, width: float) -> None:
+    """The fleet checklist: each ship drawn small, with an empty box to tick per ship."""
+    columns, column_w = _fleet_columns(puzzle, width)
+    for k, (length, count) in enumerate(puzzle.fleet):
+        lx = x + (k % columns) * column_w
+        ly = y + (k // columns) * (FLEET_CELL + 1.5)
+        for i in range(length):
+            _draw_piece(canvas, piece(length, True, i), lx + i * FLEET_CELL, ly, FLEET_CELL, INK)
+        bx = lx + (length + 0.6) * FLEET_CELL
+        if count > TICK_BOXES:
+            canvas.text(bx, ly + 3.0, f"x {count}", 8)
+            continue
+        for j in range(count):
+            canvas.rect(bx + j * 4.5, ly + 0.6, 3.2, 3.2, GREY, filled=False)
+
+
+# --------------------------------------------------------------------------- canvases
+
+
+class PdfCanvas:
+    """Draws on an fpdf2 document in millimetres."""
+
+    def __init__(self) -> None:
+        from fpdf import FPDF
+
+        self.pdf = FPDF(unit="mm", format="A4")
+        self.pdf.set_auto_page_break(False)
+        self.pdf.set_creator("Battleship Solitaire")
+
+    def page(self) -> None:
+        self.pdf.add_page()
+
+    def line(self, x1, y1, x2, y2, width, colour=INK) -> None:
+        self.pdf.set_draw_color(*colour)
+        self.pdf.set_line_width(width)
+        self.pdf.line(x1, y1, x2, y2)
+
+    def rect(self, x, y, w, h, colour=INK, filled=True) -> None:
+        self.pdf.set_draw_color(*colour)
+        self.pdf.set_fill_color(*colour)
+        self.pdf.set_line_width(0.25)
+        self.pdf.rect(x, y, w, h, style="F" if filled else "D")
+
+    def disc(self, cx, cy, r, colour=INK) -> None:
+        self.pdf.set_fill_color(*colour)
+        self.pdf.ellipse(cx - r, cy - r, 2 * r, 2 * r, style="F")
+
+    def text(self, x, y, text, size, align="left", colour=INK) -> None:
+        self.pdf.set_font("Helvetica", size=size)
+        self.pdf.set_text_color(*colour)
+        # The standard PDF fonts hold Latin-1 only: anything else prints as "?".
+        text = text.encode("latin-1", "replace").decode("latin-1")
+        width = self.pdf.get_string_width(text)
+        offset = {"left": 0.0, "center": width / 2, "right": width}[align]
+        self.pdf.text(x - offset, y, text)
+
+    def save(self, path: Path) -> None:
+        self.pdf.output(str(path))
+
+
+class ImageCanvas:
+    """Draws PNG pages with Pillow at ``dpi`` dots per inch."""
+
+    def __init__(self, dpi: int = 150) -> None:
+        self.scale = dpi / 25.4
+        self.images: list = []
+
+    def page(self) -> None:
+        from PIL import Image, ImageDraw
+
+        image = Image.new("RGB", (round(PAGE_W * self.scale), round(PAGE_H * self.scale)), "white")
+        self.images.append(image)
+        self.draw = ImageDraw.Draw(image)
+
+    def _p(self, value: float) -> float:
+        return value * self.scale
+
+    def line(self, x1, y1, x2, y2, width, colour=INK) -> None:
+        self.draw.line([(self._p(x1), self._p(y1)), (self._p(x2), self._p(y2))], fill=colour,
+                       width=max(1, round(self._p(width))))
+
+    def rect(self, x, y, w, h, colour=INK, filled=True) -> None:
+        box = [self._p(x), self._p(y), self._p(x + w), self._p(y + h)]
+        if filled:
+            self.draw.rectangle(box, fill=colour)
+        else:
+            self.draw.rectangle(box, outline=colour, width=max(1, round(self._p(0.25))))
+
+    def disc(self, cx, cy, r, colour=INK) -> None:
+        self.draw.ellipse([self._p(cx - r), self._p(cy - r), self._p(cx + r), self._p(cy + r)], fill=colour)
+
+    def text(self, x, y, text, size, align="left", colour=INK) -> None:
+        from PIL import ImageFont
+
+        font = ImageFont.load_default(size=self._p(size * 0.3528))      # points to millimetres
+        anchor = {"left": "ls", "center": "ms", "right": "rs"}[align]
+        self.draw.text((self._p(x), self._p(y)), text, fill=colour, font=font, anchor=anchor)
+
+    def save(self, path: Path) -> list[Path]:
+        """One file per page: ``path`` itself for a single page, else ``name-1.png``, ..."""
+        if len(self.images) == 1:
+            paths = [path]
+        else:
+            paths = [path.with_name(f"{path.stem}-{k}{path.suffix}") for k in range(1, len(self.images) + 1)]
+        for image, target in zip(self.images, paths):
+            image.save(target)
+        return paths
+
+
+def title_of(puzzle: Puzzle, fallback: str) -> str:
+    """The name, then the size and the grade where the name does not already say them."""
+    name = puzzle.name or fallback
+    words = [name] + [w for w in (f"{puzzle.rows}x{puzzle.cols}", puzzle.difficulty) if w and w not in name]
+    return "  ·  ".join(words)
+
+
+def write(items: Sequence[Item], path: Path, per_page: int) -> list[Path]:
+    """Write the sheets to ``path`` (``.pdf``, or ``.png`` pages); return the files written."""
+    if path.suffix.lower() == ".pdf":
+        canvas = PdfCanvas()
+        draw_pages(items, canvas, per_page)
+        canvas.save(path)
+        return [path]
+    canvas = ImageCanvas()
+    draw_pages(items, canvas, per_page)
+    return canvas.save(path)
