@@ -32,7 +32,7 @@ class Coach:
 
     def look(self) -> tuple:
         """What the board shows of the coach, cheap to compare: the answer and its rung."""
-        return id(self.hints.answer), self.hints.stage
+        return self.hints.answer, self.hints.stage
 
     def wrong_cells(self) -> frozenset[Coord]:
         return self.hints.wrong_cells(self.board.session.grid)

@@ -97,7 +97,7 @@ class PlayView:
         """Names the board picture cheaply: it changes whenever the picture may."""
         watch = self.solver.watch
         if watch is not None:
-            return "solver", id(watch), watch.version, self.board_input.cursor
+            return "solver", watch, watch.version, self.board_input.cursor
         return "player", self.board.session.version, self.board_input.cursor, self.coach.look()
 
     def picture(self) -> BoardPicture:
