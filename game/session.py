@@ -5,8 +5,11 @@ Glossary
   a line fill, a restart or "keep the solver's board" is a compound step).
 - *cursor*: how many steps of the history are in force; undo moves it back, redo forward.
 
-Every change of the board goes through :func:`game.puzzle.apply_move`, forwards and
-backwards, so undo, redo, restoring saved progress and replaying all exercise the same code.
+Every change of the board is a :class:`Move` applied by :meth:`Session.apply` (through
+:func:`game.puzzle.apply_move`, forwards and backwards), so undo, redo, restoring saved
+progress and replaying all exercise the same code. The judge (``rules.judge``) reads each
+board once: :attr:`Session.report` caches its verdict per board version, and every consumer
+(tallies, fleet checklist, wrong cells, "solved") reads that one.
 UI-only state (keyboard cursor, drag in progress, hover) does not live here.
 Nothing in this module knows about pygame, threads or files.
 """
@@ -22,6 +25,8 @@ from game.puzzle import Cell, Coord, Grid, Move, Puzzle, apply_move, initial_gri
 
 # Left click cycles forwards, right click backwards (UX.md).
 CYCLE = (Cell.UNKNOWN, Cell.WATER, Cell.SHIP)
+# Violations that sit on cells (row, column and fleet errors show on the tallies and fleet).
+CELL_KINDS = ("touching", "bent", "too_long", "shape", "hint")
 
 
 class TallyState(StrEnum):
@@ -60,11 +65,41 @@ class FleetLine:
         return self.closed > self.wanted
 
 
-class Session:
-    """The player's board for one puzzle, with undo/redo over steps and a play clock."""
+@dataclass(frozen=True)
+class Report:
+    """The judge's reading of one board, in the terms the window shows."""
 
-    def __init__(self, puzzle: Puzzle) -> None:
+    judgement: rules.Judgement
+    rows: tuple[TallyState, ...]
+    cols: tuple[TallyState, ...]
+    fleet: tuple[FleetLine, ...]
+    wrong_cells: frozenset[Coord]           # cells of the provable problems that sit on cells
+
+    @property
+    def solved(self) -> bool:
+        return self.judgement.solved
+
+    @classmethod
+    def of(cls, puzzle: Puzzle, grid: Sequence[Sequence[Cell]]) -> Report:
+        """One call of the judge, everything else derived from its verdict."""
+        judgement = rules.judge(puzzle, grid)
+        rows, cols = tally_states(puzzle, grid, judgement.problems)
+        wrong = frozenset(cell for v in judgement.problems if v.kind in CELL_KINDS for cell in v.cells)
+        return cls(judgement, rows, cols, fleet_lines(puzzle, grid, judgement.closed), wrong)
+
+
+class Session:
+    """A board for one puzzle changed only by moves, with undo/redo over steps and a play clock.
+
+    ``player=False`` makes a program's copy (a solver being watched): no undo history is kept
+    (a run can make millions of moves), given cells take whatever the program says (so a wrong
+    solver shows as wrong), the board is judged only when someone asks, and it never counts
+    as the player's solve.
+    """
+
+    def __init__(self, puzzle: Puzzle, player: bool = True) -> None:
         self.puzzle = puzzle
+        self.player = player
         self.start: Grid = initial_grid(puzzle)
         self.grid: Grid = self.start
         self.history: list[Step] = []
@@ -73,6 +108,9 @@ class Session:
         self.solved = False
         self.version = 0                    # bumped on every change, so views know when to redraw
         self._merge_open = False
+        self._report: Report | None = None
+        self._report_version = -1
+        self._replaying = False             # restoring saved progress: judge the last board only
 
     # ----- queries -------------------------------------------------------------------------
 
@@ -94,15 +132,24 @@ class Session:
     def moves_made(self) -> int:
         return self.cursor
 
+    @property
+    def report(self) -> Report:
+        """The judge's verdict on the board in force: computed once per board version."""
+        if self._report_version != self.version or self._report is None:
+            self._report = Report.of(self.puzzle, self.grid)
+            self._report_version = self.version
+        return self._report
+
     def tally_states(self) -> tuple[tuple[TallyState, ...], tuple[TallyState, ...]]:
         """(rows, cols) states; errors only where the judge proves them."""
-        return tally_states(self.puzzle, self.grid)
+        report = self.report
+        return report.rows, report.cols
 
     def fleet_lines(self) -> tuple[FleetLine, ...]:
-        return fleet_lines(self.puzzle, self.grid)
+        return self.report.fleet
 
     def problems(self) -> list[rules.Violation]:
-        return rules.provable_violations(self.puzzle, self.grid)
+        return list(self.report.judgement.problems)
 
     # ----- changes -------------------------------------------------------------------------
 
@@ -116,13 +163,16 @@ class Session:
         applied: list[Move] = []
         before: list[Cell] = []
         for move in moves:
-            if self.is_hint(move.row, move.col) or grid[move.row][move.col] == move.value:
+            if (self.player and self.is_hint(move.row, move.col)) or grid[move.row][move.col] == move.value:
                 continue
             before.append(grid[move.row][move.col])
             applied.append(move)
             grid = apply_move(grid, move)
         if not applied:
             return False
+        if not self.player:
+            self._set_grid(grid)
+            return True
         del self.history[self.cursor:]      # a new move forgets the redo branch
         if merge and self._merge_open and self.history:
             last = self.history.pop()
@@ -234,13 +284,14 @@ class Session:
         self.grid = grid
         self.version += 1
         # Once solved, a level stays solved for the record even if the player keeps clicking.
-        if not self.solved and rules.is_solved(self.puzzle, grid):
+        # (This reading is the one cached in ``report``: the judge still runs once per change.)
+        if self.player and not self._replaying and not self.solved and self.report.solved:
             self.solved = True
 
     @property
     def solved_now(self) -> bool:
         """Whether the board on screen is a solution (it may have been solved earlier)."""
-        return rules.is_solved(self.puzzle, self.grid)
+        return self.report.solved
 
     # ----- saving --------------------------------------------------------------------------
 
@@ -257,6 +308,7 @@ class Session:
     def from_dict(cls, puzzle: Puzzle, data: Mapping[str, Any]) -> Session:
         """Rebuild a play by redoing its saved history; anything that does not fit is dropped."""
         session = cls(puzzle)
+        session._replaying = True
         try:
             steps = [(str(s.get("label", "")), [Move.parse(t) for t in s["moves"]]) for s in data.get("history", [])]
             cursor = int(data.get("cursor", len(steps)))
@@ -267,7 +319,8 @@ class Session:
             while session.cursor > max(0, cursor):
                 session.undo()
             session.elapsed = float(data.get("elapsed", 0.0))
-            session.solved = bool(data.get("solved", False)) or session.solved
+            session._replaying = False
+            session.solved = bool(data.get("solved", False)) or session.report.solved
         except (ValueError, KeyError, TypeError, AttributeError):
             return cls(puzzle)
         return session
@@ -295,10 +348,14 @@ def line_cells(puzzle: Puzzle, axis: str, index: int) -> list[Coord]:
     return [(r, index) for r in range(puzzle.rows)]
 
 
-def tally_states(puzzle: Puzzle, grid: Sequence[Sequence[Cell]]) -> tuple[tuple[TallyState, ...],
-                                                                           tuple[TallyState, ...]]:
-    """Each tally's state. Errors come from ``rules.provable_violations`` only."""
-    wrong = {(v.kind, v.index) for v in rules.provable_violations(puzzle, grid) if v.kind in ("row", "col")}
+def tally_states(puzzle: Puzzle, grid: Sequence[Sequence[Cell]],
+                 problems: Sequence[rules.Violation] | None = None) -> tuple[tuple[TallyState, ...],
+                                                                            tuple[TallyState, ...]]:
+    """Each tally's state. Errors come from the judge's provable problems only (``problems``:
+    already judged; judged here when not given)."""
+    if problems is None:
+        problems = rules.provable_violations(puzzle, grid)
+    wrong = {(v.kind, v.index) for v in problems if v.kind in ("row", "col")}
     result = []
     for axis, tallies in (("row", puzzle.row_tallies), ("col", puzzle.col_tallies)):
         states = []
@@ -320,9 +377,12 @@ def tally_states(puzzle: Puzzle, grid: Sequence[Sequence[Cell]]) -> tuple[tuple[
     return result[0], result[1]
 
 
-def fleet_lines(puzzle: Puzzle, grid: Sequence[Sequence[Cell]]) -> tuple[FleetLine, ...]:
-    """The checklist: per fleet length (plus any closed length the fleet lacks), wanted vs closed."""
-    closed = rules.closed_ships(puzzle, grid)
+def fleet_lines(puzzle: Puzzle, grid: Sequence[Sequence[Cell]],
+                closed: Mapping[int, int] | None = None) -> tuple[FleetLine, ...]:
+    """The checklist: per fleet length (plus any closed length the fleet lacks), wanted vs closed
+    (``closed``: the judge's count when already judged)."""
+    if closed is None:
+        closed = rules.closed_ships(puzzle, grid)
     wanted = puzzle.fleet_counts
     lengths = sorted(set(wanted) | set(closed), reverse=True)
     return tuple(FleetLine(n, wanted.get(n, 0), closed.get(n, 0)) for n in lengths)

@@ -1,7 +1,7 @@
 """The play model: marks, undo/redo over compound steps, tallies, fleet checklist, saving."""
 
 from game import rules
-from game.puzzle import Cell, Hint, Puzzle, grid_from_strings
+from game.puzzle import Cell, Hint, Move, Puzzle, grid_from_strings
 from game.session import Session, TallyState, fleet_lines, tally_states
 
 # Two submarines on a 2x3 board: "#.." over "..#", or "..#" over "#..": two valid answers.
@@ -158,3 +158,50 @@ def test_boards_and_undo_to_the_last_board_without_a_mistake():
     session.set_cell(5, 5, Cell.WATER)        # fixes it (and drops the redo branch)
     session.set_cell(3, 3, Cell.SHIP)         # a new mistake
     assert last_clean_cursor(session.boards(), wrong) == session.cursor - 1
+
+
+def test_the_judge_reads_each_board_once(monkeypatch):
+    calls = []
+    judge = rules.judge
+    monkeypatch.setattr(rules, "judge", lambda puzzle, grid: calls.append(grid) or judge(puzzle, grid))
+    for name in ("violations", "provable_violations", "is_solved", "closed_ships"):
+        monkeypatch.setattr(rules, name, lambda *args, name=name: calls.append(name))   # must not be used
+    session = Session(tutorial_like())
+    session.set_cell(5, 5, Cell.WATER)
+    assert len(calls) == 1                                  # the change: is it solved?
+    for _ in range(3):
+        session.tally_states(), session.fleet_lines(), session.problems(), session.solved_now
+        assert session.report.wrong_cells == frozenset()
+    assert len(calls) == 1                                  # every other reader shares that verdict
+    session.undo()
+    session.redo()
+    assert len(calls) == 3 and all(not isinstance(call, str) for call in calls)
+
+
+def test_a_programs_copy_keeps_no_history_and_is_judged_only_when_asked(monkeypatch):
+    calls = []
+    judge = rules.judge
+    monkeypatch.setattr(rules, "judge", lambda puzzle, grid: calls.append(grid) or judge(puzzle, grid))
+    copy = Session(tutorial_like(), player=False)
+    for col in range(6):
+        assert copy.apply([Move(1, col, Cell.SHIP)])        # a given water too: the copy shows what it is told
+    assert copy.grid[1] == (Cell.SHIP,) * 6 and not copy.history and not copy.can_undo
+    assert calls == [] and not copy.solved
+    assert copy.report.rows[1] is TallyState.ERROR and len(calls) == 1
+    assert copy.replace_board(grid_from_strings(SOLUTION)) and copy.report.solved and not copy.solved
+
+
+def test_restoring_progress_judges_the_restored_board_only(monkeypatch):
+    puzzle = tutorial_like()
+    session = Session(puzzle)
+    for r, c in ((5, 5), (4, 4), (3, 3), (2, 2)):
+        session.set_cell(r, c, Cell.WATER)
+    data = session.to_dict()
+    calls = []
+    judge = rules.judge
+    monkeypatch.setattr(rules, "judge", lambda puzzle, grid: calls.append(grid) or judge(puzzle, grid))
+    copy = Session.from_dict(puzzle, data)
+    assert calls == [copy.grid] and copy.grid == session.grid and not copy.solved
+    solved = Session(puzzle)
+    solved.replace_board(grid_from_strings(SOLUTION))
+    assert Session.from_dict(puzzle, {**solved.to_dict(), "solved": False}).solved   # the board itself says so

@@ -21,11 +21,11 @@ SHIPS = {(0, 0), (0, 1), (0, 2), (0, 4), (2, 0), (3, 0), (2, 2), (3, 2), (2, 5),
 
 def wait_for_answer(app, seconds=10.0):
     deadline = time.perf_counter() + seconds
-    while app.play.hints.thinking and time.perf_counter() < deadline:
+    while app.play.coach.hints.thinking and time.perf_counter() < deadline:
         app.pump()
         time.sleep(0.005)
     app.pump()
-    assert not app.play.hints.thinking
+    assert not app.play.coach.hints.thinking
 
 
 def mark(app, cells, value):
@@ -37,7 +37,7 @@ def mark(app, cells, value):
 
 
 def outlined(app):
-    return app.play.picture().error_cells
+    return app.play.view.picture().error_cells
 
 
 def test_check_outlines_a_planted_mistake_only(app):
@@ -47,7 +47,7 @@ def test_check_outlines_a_planted_mistake_only(app):
     press(app, pygame.K_c)
     wait_for_answer(app)
     assert outlined(app) == {(5, 5)}
-    assert "cannot be right" in app.play.message and "(outlined)" in app.play.message
+    assert "cannot be right" in app.play.status.message and "(outlined)" in app.play.status.message
     assert app.theme.error in colours_in(app.screen, app.play.layout.cell_rect(5, 5))
     assert app.theme.error not in colours_in(app.screen, app.play.layout.cell_rect(0, 0).inflate(-4, -4))
     # Nothing of the answer leaks: no unknown cell changed, no other cell outlined.
@@ -61,8 +61,8 @@ def test_check_says_nothing_is_wrong_on_a_correct_partial_board(app):
     mark(app, [(1, 0), (4, 4), (5, 5)], Cell.WATER)
     click(app, next(b for b in app.play.toolbar if b.label == "Check").rect.center)
     wait_for_answer(app)
-    assert app.play.message == "No mistakes found so far" and outlined(app) == set()
-    assert not app.play.offering_undo
+    assert app.play.status.message == "No mistakes found so far" and outlined(app) == set()
+    assert not app.play.coach.offering_undo
 
 
 def test_hint_names_the_mistake_first_then_undoes_to_before_it(app):
@@ -74,16 +74,16 @@ def test_hint_names_the_mistake_first_then_undoes_to_before_it(app):
     mark(app, [(4, 0), (4, 1)], Cell.WATER)
     press(app, pygame.K_h)
     wait_for_answer(app)
-    assert app.play.message.startswith("There is a mistake") and outlined(app) == set()
-    assert app.play.offering_undo
+    assert app.play.status.message.startswith("There is a mistake") and outlined(app) == set()
+    assert app.play.coach.offering_undo
     press(app, pygame.K_h)                       # second rung: where
-    assert outlined(app) == {(5, 5)} and app.play.message.startswith("Mistake")
+    assert outlined(app) == {(5, 5)} and app.play.status.message.startswith("Mistake")
     app.draw()
     button = app.play.mistake_button.rect
     assert app.play.layout.status.contains(button)
     click(app, button.center)                    # the status-line button
     assert session.grid == good and session.cursor == 1
-    assert "before the first mistake" in app.play.message and not app.play.offering_undo
+    assert "before the first mistake" in app.play.status.message and not app.play.coach.offering_undo
     assert all(session.grid[r][c] in (Cell.UNKNOWN, Cell.SHIP if (r, c) in SHIPS else Cell.WATER)
                for r in range(6) for c in range(6))
     press(app, pygame.K_y, pygame.KMOD_CTRL)     # redo keeps the rest, one step at a time
@@ -107,9 +107,9 @@ def test_when_the_engine_finds_no_step_in_time_the_hint_reveals_a_cell(app, monk
     before = session.grid
     press(app, pygame.K_h)
     wait_for_answer(app)
-    assert app.play.message.startswith("Hint: look at the highlighted cells")
+    assert app.play.status.message.startswith("Hint: look at the highlighted cells")
     press(app, pygame.K_h)                       # which rule: none short, so a cell of the solution
-    assert "one cell of the solution" in app.play.message
+    assert "one cell of the solution" in app.play.status.message
     press(app, pygame.K_h)                       # the move
     changed = [(r, c) for r in range(6) for c in range(6) if session.grid[r][c] != before[r][c]]
     assert len(changed) == 1

@@ -82,7 +82,7 @@ def test_malformed_settings_fall_back_to_defaults(tmp_path, monkeypatch):
     window = app_module.App(settings_path=settings, window=(800, 600))
     try:
         assert window.open_level(app_module.DEFAULT_LEVEL)
-        assert "settings" in window.play.message and window.theme.name == "light"
+        assert "settings" in window.play.status.message and window.theme.name == "light"
     finally:
         window.shutdown()
 

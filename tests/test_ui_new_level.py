@@ -52,7 +52,7 @@ def test_new_button_opens_the_dialog_and_a_6x6_easy_level_opens_unique(app):
     assert (puzzle.rows, puzzle.cols, puzzle.difficulty) == (6, 6, "easy")
     assert decide(puzzle).kind is Kind.UNIQUE
     assert "easy" in app.play.title and "easy" in pygame.display.get_caption()[0]
-    assert app.play.message.startswith("New 6x6 level, graded easy, seed 134")
+    assert app.play.status.message.startswith("New 6x6 level, graded easy, seed 134")
     saved = user_dir() / "generated" / "6x6-easy-134.bs"
     assert app.play.path == saved and levels.load(saved) == puzzle
     assert not rules.provable_violations(puzzle, app.play.session.grid)
@@ -80,7 +80,7 @@ def test_cancel_drops_the_generation_and_the_game_stays(app, monkeypatch):
     started = time.perf_counter()
     click(app, button(dialog, "Cancel").rect.center)
     assert time.perf_counter() - started < 0.2 and not dialog.busy
-    assert app.overlay is dialog and "Cancelled" in dialog.error and "Cancelled" in app.play.message
+    assert app.overlay is dialog and "Cancelled" in dialog.error and "Cancelled" in app.play.status.message
     time.sleep(0.6)                              # the stand-in finishes: its answer is not read
     for _ in range(3):
         app.pump()
@@ -102,4 +102,4 @@ def test_generator_errors_show_in_the_status_line(app, monkeypatch):
     deadline = time.perf_counter() + 5
     while dialog.busy and time.perf_counter() < deadline:
         app.pump()
-    assert "no room for that fleet" in app.play.message and app.overlay is dialog
+    assert "no room for that fleet" in app.play.status.message and app.overlay is dialog

@@ -44,7 +44,7 @@ def test_clicks_cycle_and_hints_stay(app):
     click(app, cell_center(app, 3, 3), button=3)
     assert app.play.session.grid[3][3] == Cell.WATER
     click(app, cell_center(app, 0, 4))                # the given submarine
-    assert app.play.session.grid[0][4] == Cell.SHIP and "cannot" in app.play.message
+    assert app.play.session.grid[0][4] == Cell.SHIP and "cannot" in app.play.status.message
 
 
 def test_drag_paints_and_undoes_in_one_step(app):
@@ -65,7 +65,7 @@ def test_keyboard_cursor_marks_and_restart_is_undoable(app):
     press(app, pygame.K_DOWN)                      # first arrow shows the cursor at the top left
     press(app, pygame.K_RIGHT)
     press(app, pygame.K_s)
-    assert app.play.cursor == (0, 1) and app.play.session.grid[0][1] == Cell.SHIP
+    assert app.play.board_input.cursor == (0, 1) and app.play.session.grid[0][1] == Cell.SHIP
     press(app, pygame.K_DOWN)
     press(app, pygame.K_w)                         # (1, 1) is a given water: unchanged
     press(app, pygame.K_RIGHT)
@@ -119,7 +119,7 @@ def test_fleet_checklist_ticks_a_closed_ship(app):
     for r, c in ((0, 3), (0, 5), (1, 4)):
         session.set_cell(r, c, Cell.WATER)
     app.draw()
-    placed, _ = fleet_placement(app.play.shown_fleet(), app.play.fleet_area())
+    placed, _ = fleet_placement(app.play.view.fleet(), app.play.view.fleet_area(app.play.layout))
     subs = [(rect, state) for length, _, rect, state in placed if length == 1]
     assert [state for _, state in subs] == ["done", "open", "open"]
     done = colours_in(app.screen, subs[0][0])
@@ -151,9 +151,9 @@ def test_run_is_stopped_and_reset_midway(app, monkeypatch):
         time.sleep(0.01)
     assert 0 < panel.watch.moves < 30
     # The board shows the run's copy; the player's marks are untouched and edits are held back.
-    assert app.play.shown_grid()[0][0] == Cell.WATER and app.play.session.grid == before
+    assert app.play.view.shown().grid[0][0] == Cell.WATER and app.play.session.grid == before
     click(app, cell_center(app, 5, 5))
-    assert app.play.session.grid == before and "Stop or Reset" in app.play.message
+    assert app.play.session.grid == before and "Stop or Reset" in app.play.status.message
     started = time.perf_counter()
     click(app, panel.stop_button.rect.center)
     assert time.perf_counter() - started < 0.5
@@ -163,7 +163,7 @@ def test_run_is_stopped_and_reset_midway(app, monkeypatch):
     assert panel.watch.moves == moves                 # nothing arrives after a stop
     assert panel.keep_button.enabled
     click(app, panel.reset_button.rect.center)
-    assert panel.watch is None and app.play.shown_grid() == before
+    assert panel.watch is None and app.play.view.shown().grid == before
     # Reset in the middle of a second run is safe too.
     click(app, panel.run_button.rect.center)
     app.pump()
@@ -222,7 +222,7 @@ def test_bad_level_shows_error_and_keeps_game(app, tmp_path):
     bad = tmp_path / "broken.bs"
     bad.write_text('{"size": 6, "board": {}, "row_numbers": [1]}')
     assert not app.open_level(bad)
-    assert "broken.bs" in app.play.message and app.play.session.grid[5][5] == Cell.WATER
+    assert "broken.bs" in app.play.status.message and app.play.session.grid[5][5] == Cell.WATER
 
 
 def test_dropping_a_file_opens_it(app, tmp_path):
@@ -272,7 +272,7 @@ def test_solving_by_hand_stops_the_clock_and_marks_the_level(app):
     for cell in ships:
         click(app, cell_center(app, *cell), button=3)     # right click: unknown -> ship
     session = app.play.session
-    assert session.solved and "Solved" in app.play.message
+    assert session.solved and "Solved" in app.play.status.message
     assert app.storage.is_solved(app.play.key)
     assert app.theme.solved in colours_in(app.screen, app.play.layout.board.inflate(-200, -200))   # banner
     clock = session.elapsed
@@ -289,15 +289,15 @@ def test_hint_shows_where_then_which_rule_then_applies(app):
 
     def wait_for_answer():
         deadline = time.perf_counter() + 5
-        while app.play.hints.thinking and time.perf_counter() < deadline:
+        while app.play.coach.hints.thinking and time.perf_counter() < deadline:
             app.pump()
             time.sleep(0.005)
 
     press(app, pygame.K_h)
     wait_for_answer()
-    assert app.play.hints.stage == 1 and app.play.picture().highlight
+    assert app.play.coach.hints.stage == 1 and app.play.view.picture().highlight
     press(app, pygame.K_h)
-    assert app.play.message.startswith("Hint: ")
+    assert app.play.status.message.startswith("Hint: ")
     before = session.grid
     press(app, pygame.K_h)
     assert session.grid != before and not rules_problems(session)

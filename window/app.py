@@ -256,7 +256,9 @@ class App:
     def draw(self) -> None:
         """Draw everything and show it (only the changed areas when the scene can tell)."""
         covered = getattr(self.overlay, "covers_window", False)
-        areas = self.play.draw(self.screen) if self.play is not None and not covered else None
+        # Under an overlay, or once something else drew over it, the scene draws everything.
+        full = self.full_redraw or self.overlay is not None
+        areas = self.play.draw(self.screen, full) if self.play is not None and not covered else None
         if self.overlay is not None:
             if not covered:
                 shade = pygame.Surface(self.screen.get_size(), pygame.SRCALPHA)

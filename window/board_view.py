@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Mapping, Sequence
+from typing import Callable, Mapping, Sequence
 
 import pygame
 
@@ -212,3 +212,67 @@ def _draw_ship_outline(surface: pygame.Surface, layout: Layout, ship: Ship, colo
     rect = first.union(layout.cell_rect(last_r, last_c)).inflate(-layout.cell // 5, -layout.cell // 5)
     pygame.draw.rect(surface, colour, rect, max(2, layout.cell // 10), border_radius=rect.height // 2
                      if ship.horizontal else rect.width // 2)
+
+
+class BoardView:
+    """The board on screen, drawn again only when its picture changes.
+
+    The caller names the picture by a cheap ``key`` (board version, cursor, overlays); the
+    picture is built only when the key changes, and drawn only when it differs from the one
+    on screen (or when the screen was overwritten: ``full``).
+    """
+
+    def __init__(self) -> None:
+        self.renders = 0                      # how many times the cells were drawn (tests count)
+        self.picture: BoardPicture | None = None
+        self._key: object = None
+        self._shown: BoardPicture | None = None
+
+    def draw(self, surface: pygame.Surface, layout: Layout, theme: Theme, key: object,
+             make_picture: Callable[[], BoardPicture], full: bool = False) -> list[pygame.Rect] | None:
+        """Bring the board on screen up to date; the screen areas that changed."""
+        if key != self._key or self.picture is None:
+            self.picture = make_picture()
+            self._key = key
+        picture, shown = self.picture, self._shown
+        if not full and shown is not None and shown == picture:
+            return []
+        area = board_area(layout)
+        areas = None if full or shown is None else changed_cells(shown, picture, layout)
+        # Only the ring around the cells needs clearing (tallies, frame): draw_board fills the cells.
+        pygame.draw.rect(surface, theme.background, area, layout.cell + 4)
+        draw_board(surface, layout, picture, theme)
+        self._shown = picture
+        self.renders += 1
+        return [area] if areas is None else areas
+
+
+def board_area(layout: Layout) -> pygame.Rect:
+    """The screen area the board view owns: the cells, the tallies and the frame around them."""
+    return pygame.Rect(layout.board.x - layout.cell, layout.board.y - layout.cell,
+                       layout.board.width + layout.cell, layout.board.height + layout.cell).inflate(8, 8)
+
+
+def changed_cells(old: BoardPicture, new: BoardPicture, layout: Layout) -> list[pygame.Rect] | None:
+    """Screen areas where two pictures differ: changed cells (with their neighbours, whose
+    shapes depend on them) and changed tallies; None when the whole board must go."""
+    if old.puzzle is not new.puzzle or old.solved != new.solved or tuple(old.best_fleet) != tuple(new.best_fleet):
+        return None
+    cells: set = set()
+    old_reasons, new_reasons = old.reasons or {}, new.reasons or {}
+    for r in range(layout.rows):
+        old_row, new_row = old.grid[r], new.grid[r]
+        for c in range(layout.cols):
+            if (old_row[c] != new_row[c] or old_reasons.get((r, c)) != new_reasons.get((r, c))
+                    or ((r, c) in old.backtracked) != ((r, c) in new.backtracked)):
+                cells.update(((r, c), (r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)))
+    for attribute in ("cursor", "tried"):
+        for cell in (getattr(old, attribute), getattr(new, attribute)):
+            if getattr(old, attribute) != getattr(new, attribute) and cell is not None:
+                cells.add(cell)
+    cells |= old.highlight ^ new.highlight
+    cells |= old.error_cells ^ new.error_cells
+    areas = [layout.cell_rect(r, c).inflate(8, 8) for r, c in cells if 0 <= r < layout.rows and 0 <= c < layout.cols]
+    areas += [layout.row_tally_rect(r) for r in range(layout.rows) if old.row_states[r] != new.row_states[r]]
+    areas += [layout.col_tally_rect(c) for c in range(layout.cols) if old.col_states[c] != new.col_states[c]]
+    return areas

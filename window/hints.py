@@ -23,12 +23,10 @@ from typing import Iterator, Sequence
 
 from game import rules
 from game.puzzle import Cell, Coord, Grid, Puzzle, wrong_marks
-from game.session import last_clean_cursor
+from game.session import CELL_KINDS, last_clean_cursor
 from solvers.engine.runner import SolverRun
 from solvers.engine.verdict import unique_solution
 
-# Violations that sit on cells (row, column and fleet errors show on the tallies and fleet).
-CELL_KINDS = ("touching", "bent", "too_long", "shape", "hint")
 HINT_SECONDS = 3.0              # how long the engine may look for the next step
 SOLUTION_SECONDS = 30.0         # how long the exact solver may take to find the one solution
 
@@ -74,8 +72,11 @@ class MistakeJudge:
                 self._done = True
             return self._solution
 
-    def find(self, grid: Sequence[Sequence[Cell]]) -> Mistake | None:
-        problems = rules.provable_violations(self.puzzle, grid)
+    def find(self, grid: Sequence[Sequence[Cell]],
+             problems: Sequence[rules.Violation] | None = None) -> Mistake | None:
+        """``problems``: the judge's provable problems of ``grid`` when already known."""
+        if problems is None:
+            problems = rules.provable_violations(self.puzzle, grid)
         solution = self.solution()
         wrong = set(wrong_marks(grid, solution)) if solution is not None else set()
         cells = {cell for v in problems if v.kind in CELL_KINDS for cell in v.cells} | wrong
@@ -108,14 +109,16 @@ class HintHelper:
     def thinking(self) -> bool:
         return self._run is not None
 
-    def ask(self, grid: Grid, purpose: str = "hint", boards: Sequence[Grid] = ()) -> None:
-        """Start (or restart) a question about ``grid``; ``boards``: the history, for undo-to-mistake."""
+    def ask(self, grid: Grid, purpose: str = "hint", boards: Sequence[Grid] = (),
+            problems: Sequence[rules.Violation] | None = None) -> None:
+        """Start (or restart) a question about ``grid``; ``boards``: the history, for undo-to-mistake;
+        ``problems``: the judge's verdict on ``grid`` when already known."""
         self.cancel()
         judge, puzzle = self.judge, self.puzzle
         history = tuple(boards)
 
         def stream() -> Iterator[Answer]:
-            mistake = judge.find(grid)
+            mistake = judge.find(grid, problems)
             if mistake is not None:
                 target = last_clean_cursor(history, judge.has_mistake) if history else None
                 yield Answer(grid, None, mistake, purpose, target)

@@ -22,10 +22,6 @@ class Layout:
     rows: int
     cols: int
 
-    @property
-    def tally_size(self) -> int:
-        return self.cell
-
     def cell_rect(self, row: int, col: int) -> pygame.Rect:
         return pygame.Rect(self.board.x + col * self.cell, self.board.y + row * self.cell, self.cell, self.cell)
 

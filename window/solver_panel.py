@@ -1,7 +1,7 @@
 """The solver part of the side panel: pick a solver, Run/Pause/Step/Stop/Reset, speed, stats.
 
 It owns the current :class:`SolverWatch` (if any). While a watch exists the board shows the
-solver's copy; :meth:`reset` (or "Keep board", handled by the play scene) gives the board back.
+solver's copy; :meth:`reset` (or "Keep board", which the player's board takes) gives the board back.
 """
 
 from __future__ import annotations
@@ -171,6 +171,12 @@ class SolverPanel:
         self.keep_button.rect = pygame.Rect(area.x, y, area.width, ROW)
         y += ROW + GAP
         self.stats_area = pygame.Rect(area.x, y, area.width, area.bottom - y)
+
+    def look(self) -> tuple:
+        """Everything :meth:`draw` shows, cheap to compare: the panel is drawn again only when it changes."""
+        watch = self.watch
+        run = None if watch is None else (watch.version, f"{watch.elapsed:.1f}", f"{watch.moves_per_second:,.0f}")
+        return tuple(self.area), tuple(widget.look() for widget in self.widgets), run
 
     def draw(self, surface: pygame.Surface, theme: Theme) -> None:
         fonts.blit_text(surface, "Solver", 22, theme.text, bold=True, topleft=(self.area.x, self.area.y))

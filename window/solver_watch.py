@@ -6,7 +6,9 @@ many moves as the speed allows (``speed`` moves per second, 0 = instant) and nev
 longer than ``frame_budget`` seconds, so frames stay short even when the solver is fast.
 Because the queue is bounded, a solver faster than the animation simply waits.
 
-The player's board is never touched here; the window decides whether to keep the result.
+The run's board is a session of its own (``Session(puzzle, player=False)``): each of the
+solver's cells is a move applied by it, and the judge reads it at most once per version. The
+player's board is never touched here; the window decides whether to keep the result.
 """
 
 from __future__ import annotations
@@ -16,8 +18,8 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-from game import rules
-from game.puzzle import Cell, Coord, Grid, Puzzle, initial_grid
+from game.puzzle import Cell, Coord, Grid, Move, Puzzle
+from game.session import Session
 from solvers.engine import registry
 from solvers.engine.runner import SolverRun
 from solvers.events import Event, Failure, Generation, Progress, Reason, Result, SetCell, Ship, Status
@@ -51,7 +53,7 @@ class SolverWatch:
                  frame_budget: float = 0.006, queue_size: int = 1024) -> None:
         self.puzzle = puzzle
         self.name = name
-        self.board: list[list[Cell]] = [list(row) for row in initial_grid(puzzle)]
+        self.board = Session(puzzle, player=False)      # the run's copy, changed by its moves
         self.reasons: dict[Coord, Reason] = {}
         self.backtracked: set[Coord] = set()
         self.guesses: list[Guess] = []
@@ -61,7 +63,6 @@ class SolverWatch:
         self.generations: deque = deque()      # (number, best, mean), thinned when long
         self.generation: Generation | None = None
         self.result: Result | None = None
-        self._judged: tuple | None = None       # (result, its judgement)
         self.failure: str | None = None
         self.speed = speed
         self.frame_budget = frame_budget
@@ -71,8 +72,6 @@ class SolverWatch:
         self._credit = 0.0
         self._steps = 0
         self._pending: deque = deque()
-        self._grid: Grid = ()
-        self._grid_version = -1
         self._last_guess = False        # the previous move was a guess: same-depth guesses join it
         self._started = time.perf_counter()
         self._ended: float | None = None
@@ -91,12 +90,10 @@ class SolverWatch:
 
     @property
     def solved(self) -> bool:
-        """Solved per the judge, not per the solver's word (judged once per result)."""
-        if self._judged is None or self._judged[0] is not self.result:
-            result = self.result
-            self._judged = (result, result is not None and result.status is Status.SOLVED
-                            and result.grid is not None and rules.is_solved(self.puzzle, result.grid))
-        return self._judged[1]
+        """Solved per the judge, not per the solver's word."""
+        # The board is the result's grid once a result arrives (see _apply).
+        return (self.result is not None and self.result.status is Status.SOLVED and self.result.grid is not None
+                and self.board.report.solved)
 
     @property
     def elapsed(self) -> float:
@@ -107,11 +104,8 @@ class SolverWatch:
         return self.moves / self.elapsed if self.elapsed > 0 else 0.0
 
     def grid(self) -> Grid:
-        """The run's board as a value (rebuilt only when a move changed it)."""
-        if self._grid_version != self.version:
-            self._grid = tuple(tuple(row) for row in self.board)
-            self._grid_version = self.version
-        return self._grid
+        """The run's board as a value."""
+        return self.board.grid
 
     def status_text(self) -> str:
         if self.failure:
@@ -208,7 +202,7 @@ class SolverWatch:
             self.result = event
             self.stats.update(event.stats)
             if event.grid is not None:
-                self.board = [list(row) for row in event.grid]
+                self.board.replace_board(event.grid, "result")
             if event.status is Status.SOLVED:
                 self.tried = None
             self._end()
@@ -221,7 +215,7 @@ class SolverWatch:
 
     def _apply_set_cell(self, event: SetCell) -> None:
         cell = (event.row, event.col)
-        self.board[event.row][event.col] = Cell(event.value)
+        self.board.apply((Move(event.row, event.col, Cell(event.value)),))
         self.moves += 1
         self.last_detail = event.detail
         joins_guess = self._last_guess

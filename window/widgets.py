@@ -29,7 +29,6 @@ class Button:
     rect: pygame.Rect = field(default_factory=lambda: pygame.Rect(0, 0, 0, 0))
     enabled: bool = True
     active: bool = False              # a toggled or selected state, drawn filled
-    tooltip: str = ""
     hover: bool = False
 
     def handle(self, event: pygame.event.Event) -> bool:
@@ -42,6 +41,10 @@ class Button:
                 self.action()
             return True
         return False
+
+    def look(self) -> tuple:
+        """Everything :meth:`draw` shows, to tell whether it must be drawn again."""
+        return self.label, self.enabled, self.active, self.hover, tuple(self.rect)
 
     def draw(self, surface: pygame.Surface, theme: Theme) -> None:
         if self.rect.width <= 0:
@@ -112,6 +115,9 @@ class StepSlider:
             self.dragging = False
             return True
         return False
+
+    def look(self) -> tuple:
+        return self.index, tuple(self.rect)
 
     def draw(self, surface: pygame.Surface, theme: Theme) -> None:
         if self.rect.width <= 0:

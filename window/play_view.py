@@ -1,0 +1,184 @@
+"""What the play scene shows and how it reaches the screen.
+
+The screen keeps the last frame, so a frame draws again only the parts whose look changed
+(the toolbar, the board, the side panel) and reports those areas; the window sends only them
+to the display. Each part's look is a cheap key (versions, widget states), compared per frame.
+The status line is small and drawn with every frame (the clock ticks in it). When the screen
+was overwritten (an overlay, a new theme, a resize) the window asks for everything (``full``).
+Drawing goes straight to the screen: every fill or blit lets a solver's thread take the
+interpreter for a moment, so off-screen copies would cost more than they save.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import pygame
+
+from window import fonts
+from window.board_input import BoardInput
+from window.board_view import BoardPicture, BoardView
+from window.coach import Coach
+from window.layout import Layout
+from window.panel_views import draw_fleet, fleet_height
+from window.player_board import PlayerBoard
+from window.solver_panel import SolverPanel
+from window.theme import Theme
+from window.widgets import Button
+
+PANEL_TITLE = 28          # room for the panel's "Fleet" heading
+
+
+class StatusLine:
+    """The line at the bottom: the latest message, the clock and moves, "Undo to first mistake"."""
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+
+    def notify(self, message: str) -> None:
+        self.message = message
+
+    def draw(self, surface: pygame.Surface, theme: Theme, bar: pygame.Rect, board: PlayerBoard,
+             mistake_button: Button | None) -> None:
+        session = board.session
+        pygame.draw.rect(surface, theme.panel, bar)
+        pygame.draw.line(surface, theme.panel_edge, bar.topleft, bar.topright)
+        minutes, seconds = divmod(int(session.elapsed), 60)
+        state = "SOLVED  " if session.solved else ""
+        info = f"{state}time {minutes}:{seconds:02d}   moves {session.moves_made}"
+        right = fonts.blit_text(surface, info, 18, theme.solved if session.solved else theme.text,
+                                bold=True, midright=(bar.right - 12, bar.centery))
+        if mistake_button is not None:
+            mistake_button.rect = pygame.Rect(0, bar.y + 3, 190, bar.height - 6)
+            mistake_button.rect.right = right.left - 16
+            mistake_button.draw(surface, theme)
+            right = mistake_button.rect
+        message = fonts.fit_text(self.message, 18, right.left - 30)
+        fonts.blit_text(surface, message, 18, theme.text, midleft=(bar.x + 12, bar.centery))
+
+
+class PlayView:
+    """Draws the play scene from its parts; never changes them."""
+
+    def __init__(self, title: str, board: PlayerBoard, solver: SolverPanel, coach: Coach, board_input: BoardInput,
+                 toolbar: Sequence[Button], mistake_button: Button, status: StatusLine) -> None:
+        self.title = title
+        self.board = board
+        self.solver = solver
+        self.coach = coach
+        self.board_input = board_input
+        self.toolbar = list(toolbar)
+        self.mistake_button = mistake_button
+        self.status = status
+        self.board_view = BoardView()
+        self.renders = {"toolbar": 0, "panel": 0}     # how often each part was drawn (tests count)
+        self._keys: dict[str, object] = {}            # each part's look when last drawn
+
+    # ----- what is shown -------------------------------------------------------------------
+
+    def shown(self):
+        """The session on screen: the solver's copy while a run is shown, else the player's."""
+        return self.solver.watch.board if self.solver.showing else self.board.session
+
+    def fleet(self):
+        return self.shown().report.fleet
+
+    def fleet_area(self, layout: Layout) -> pygame.Rect:
+        inner = layout.panel.inflate(-20, -20)
+        return pygame.Rect(inner.x, inner.y + PANEL_TITLE, inner.width, 1000)
+
+    def solver_area(self, layout: Layout) -> pygame.Rect:
+        """Below the fleet checklist (its height depends on the fleet, not on the board)."""
+        panel = layout.panel.inflate(-20, -20)
+        top = panel.y + PANEL_TITLE + fleet_height(self.board.session.report.fleet, panel.width) + 10
+        return pygame.Rect(panel.x, top, panel.width, panel.bottom - top)
+
+    def picture_key(self) -> tuple:
+        """Names the board picture cheaply: it changes whenever the picture may."""
+        watch = self.solver.watch
+        if watch is not None:
+            return "solver", watch, watch.version, self.board_input.cursor
+        return "player", self.board.session.version, self.board_input.cursor, self.coach.look()
+
+    def picture(self) -> BoardPicture:
+        watch = self.solver.watch
+        if watch is None:
+            session = self.board.session
+            report = session.report
+            return BoardPicture(session.puzzle, session.grid, report.rows, report.cols, self.board_input.cursor,
+                                report.wrong_cells | self.coach.wrong_cells(), solved=report.solved,
+                                highlight=self.coach.highlight())
+        report = watch.board.report
+        return BoardPicture(watch.puzzle, watch.grid(), report.rows, report.cols, self.board_input.cursor, frozenset(),
+                            dict(watch.reasons), frozenset(watch.backtracked), watch.tried, watch.best_fleet(),
+                            watch.solved)
+
+    # ----- drawing -------------------------------------------------------------------------
+
+    def draw(self, surface: pygame.Surface, layout: Layout, theme: Theme,
+             full: bool = False) -> list[pygame.Rect] | None:
+        """Draw what changed since the last frame (everything if ``full``); the areas drawn (None: all)."""
+        banner = bool(self.board.celebrate_until)
+        # The banner reaches past the board, so showing or hiding it repaints the scene.
+        full = full or self._keys.get("scene") != (layout, theme, banner)
+        self._keys["scene"] = (layout, theme, banner)
+        if full:
+            self._keys = {"scene": self._keys["scene"]}
+            surface.fill(theme.background)
+        areas = []
+        if self._changed("toolbar", (self.title, tuple(b.look() for b in self.toolbar))):
+            self._draw_toolbar(surface, layout, theme)
+            areas.append(layout.toolbar)
+        board = self.board_view.draw(surface, layout, theme, self.picture_key(), self.picture, full)
+        areas += board
+        if self._changed("panel", (self.fleet(), self.solver.look())):
+            panel = layout.panel.inflate(4, 4)
+            pygame.draw.rect(surface, theme.background, panel, 12)     # the rounded corners' outside
+            self._draw_panel(surface, layout, theme)
+            areas.append(panel)
+        if banner and (board or full):
+            self._draw_banner(surface, layout, theme)
+        self.draw_status(surface, layout, theme)
+        areas.append(layout.status)
+        return None if full else areas
+
+    def _changed(self, part: str, key: object) -> bool:
+        """Whether ``part`` looks different from when it was last drawn (then it counts as drawn)."""
+        if part in self._keys and self._keys[part] == key:
+            return False
+        self._keys[part] = key
+        self.renders[part] += 1
+        return True
+
+    def draw_status(self, surface: pygame.Surface, layout: Layout, theme: Theme) -> None:
+        self.status.draw(surface, theme, layout.status, self.board,
+                         self.mistake_button if self.coach.offering_undo else None)
+
+    def _draw_toolbar(self, surface: pygame.Surface, layout: Layout, theme: Theme) -> None:
+        pygame.draw.rect(surface, theme.panel, layout.toolbar)
+        for button in self.toolbar:
+            button.draw(surface, theme)
+        right = layout.toolbar.right - 12
+        space = right - (self.toolbar[-1].rect.right + 16)
+        if space >= 40:
+            fonts.blit_text(surface, fonts.fit_text(self.title, 20, space, bold=True), 20, theme.text, bold=True,
+                            midright=(right, layout.toolbar.centery))
+
+    def _draw_panel(self, surface: pygame.Surface, layout: Layout, theme: Theme) -> None:
+        pygame.draw.rect(surface, theme.panel, layout.panel, border_radius=8)
+        pygame.draw.rect(surface, theme.panel_edge, layout.panel, 1, border_radius=8)
+        inner = layout.panel.inflate(-20, -20)
+        fonts.blit_text(surface, "Fleet", 22, theme.text, bold=True, topleft=inner.topleft)
+        draw_fleet(surface, self.fleet_area(layout), self.fleet(), theme)
+        self.solver.draw(surface, theme)
+
+    def _draw_banner(self, surface: pygame.Surface, layout: Layout, theme: Theme) -> None:
+        board = layout.board
+        minutes, seconds = divmod(int(self.board.session.elapsed), 60)
+        banner = pygame.Rect(0, 0, min(board.width + 40, 420), 86)
+        banner.center = board.center
+        pygame.draw.rect(surface, theme.solved, banner, border_radius=14)
+        pygame.draw.rect(surface, theme.panel, banner, 3, border_radius=14)
+        fonts.blit_text(surface, "Solved!", 44, theme.panel, bold=True, center=(banner.centerx, banner.y + 30))
+        fonts.blit_text(surface, f"in {minutes}:{seconds:02d}", 22, theme.panel, center=(banner.centerx,
+                                                                                           banner.bottom - 18))

@@ -1,0 +1,89 @@
+"""The gate to the player's board: every change is a move the session applies, made here.
+
+The board is the player's only while no solver's copy is on screen: a running solver holds
+edits back, a finished run is put away first. After each change the progress is saved and a
+first solve is recorded (and celebrated).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Callable
+
+from game.session import Session
+from window.solver_panel import SolverPanel
+from window.storage import Storage
+
+CELEBRATION_SECONDS = 2.5
+HELD_BACK = "The board is being animated: Stop or Reset the solver to edit your own marks"
+
+
+class PlayerBoard:
+    """The player's session, the guard in front of it, and what follows each change."""
+
+    def __init__(self, session: Session, solver: SolverPanel, storage: Storage, key: str,
+                 title: str, notify: Callable[[str], None]) -> None:
+        self.session = session
+        self.solver = solver
+        self.storage = storage
+        self.key = key
+        self.title = title
+        self.notify = notify
+        self.was_solved = session.solved
+        self.saved_version = session.version
+        self.celebrate_until = 0.0
+
+    def free(self) -> bool:
+        """Whether the player may change the board now (a finished run is put away first)."""
+        if self.solver.running:
+            self.notify(HELD_BACK)
+            return False
+        if self.solver.showing:
+            # A finished run: the player's marks come back and the action goes ahead on them
+            # (the action meant the player's game; "Keep solver's board" is the way to take it).
+            self.solver.reset()
+            self.notify("The solver's board is put away: your own marks are back")
+        return True
+
+    def change(self, action: Callable[[Session], bool], message: str = "") -> bool:
+        """Run a session change if the board is free; True if the board changed."""
+        if not self.free() or not action(self.session):
+            return False
+        if message:
+            self.notify(message)
+        self.changed()
+        return True
+
+    def keep_solver_board(self) -> None:
+        """The finished run's board becomes the player's, as one undoable step."""
+        watch = self.solver.watch
+        if watch is None or watch.running:
+            return
+        grid = watch.grid()
+        self.solver.reset()
+        if self.session.replace_board(grid, "keep solver board"):
+            self.notify("Kept the solver's board (Ctrl+Z to undo)")
+            self.changed()
+
+    def changed(self) -> None:
+        """After a change: save, and record a first solve."""
+        self.save()
+        session = self.session
+        if session.solved and not self.was_solved:
+            self.was_solved = True
+            minutes, seconds = divmod(int(session.elapsed), 60)
+            self.notify(f"Solved! {minutes}:{seconds:02d} - well done. The level is marked solved.")
+            self.celebrate_until = time.monotonic() + CELEBRATION_SECONDS
+            self.storage.mark_solved(self.key, session.elapsed, self.title)
+
+    def save(self) -> None:
+        if self.session.version != self.saved_version:
+            self.storage.save_progress(self.key, self.session.to_dict())
+            self.saved_version = self.session.version
+
+    def celebration_over(self) -> bool:
+        """True once, when the solved banner's time is up."""
+        if self.celebrate_until and time.monotonic() > self.celebrate_until:
+            self.celebrate_until = 0.0
+            return True
+        return False
