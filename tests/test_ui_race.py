@@ -32,6 +32,8 @@ def test_v_opens_a_race_and_every_lane_finishes_verified(app):
     records = scene.records()
     assert [r["rank"] for r in records] == [1, 2, 3]
     assert all(r["solution"] and r["verdict"] == "solved" for r in records)
+    backtracking = next(r for r in records if r["solver"] == "Backtrack")
+    assert backtracking["guesses"] > 0 and backtracking["moves"] >= backtracking["guesses"]
     for lane in scene.lanes:
         assert rules.judge(app.play.puzzle, lane.grid()).solved
     assert [r["time_s"] for r in records] == sorted(r["time_s"] for r in records)

@@ -21,6 +21,7 @@ from typing import Any, Callable, Mapping
 from game.puzzle import Cell, Coord, Grid, Move, Puzzle
 from game.session import Session
 from solvers.engine import registry
+from solvers.engine.race import Tally
 from solvers.engine.runner import SolverRun
 from solvers.events import Event, Failure, Generation, Progress, Reason, Result, SetCell, Ship, Status
 
@@ -59,7 +60,7 @@ class SolverWatch:
         self.guesses: list[Guess] = []
         self.tried: Coord | None = None
         self.last_detail = ""
-        self.stats: dict[str, float] = {}
+        self.tally = Tally()                    # moves, decisions, generations, statistics
         self.generations: deque = deque()      # (number, best, mean), thinned when long
         self.generation: Generation | None = None
         self.result: Result | None = None
@@ -67,7 +68,6 @@ class SolverWatch:
         self.speed = speed
         self.frame_budget = frame_budget
         self.paused = False
-        self.moves = 0
         self.version = 0                       # bumped whenever something visible changed
         self._credit = 0.0
         self._steps = 0
@@ -181,8 +181,17 @@ class SolverWatch:
             self._ended = time.perf_counter()
             self.version += 1
 
+    @property
+    def moves(self) -> int:
+        return self.tally.moves
+
+    @property
+    def stats(self) -> dict:
+        return self.tally.stats
+
     def _apply(self, event: Event) -> bool:
         """Apply one event; True if it counts as a move for the pace."""
+        self.tally.add(event)
         if isinstance(event, SetCell):
             self._apply_set_cell(event)
             return True
@@ -195,12 +204,10 @@ class SolverWatch:
             self.version += 1
             return True
         if isinstance(event, Progress):
-            self.stats.update(event.stats)
             self.version += 1
             return False
         if isinstance(event, Result):
             self.result = event
-            self.stats.update(event.stats)
             if event.grid is not None:
                 self.board.replace_board(event.grid, "result")
             if event.status is Status.SOLVED:
@@ -216,7 +223,6 @@ class SolverWatch:
     def _apply_set_cell(self, event: SetCell) -> None:
         cell = (event.row, event.col)
         self.board.apply((Move(event.row, event.col, Cell(event.value)),))
-        self.moves += 1
         self.last_detail = event.detail
         joins_guess = self._last_guess
         self._last_guess = event.reason is Reason.GUESS

@@ -108,7 +108,11 @@ def run_one(puzzle: Puzzle, name: str, timeout: float | None = None, seed: int =
     if result is None:
         result = Result(Status.ERROR, None, tally.stats, (), tally.failure or "solver ended without a result")
     tally.stats.update(result.stats)
-    result = judge(puzzle, result)
+    return record_of(name, tally, judge(puzzle, result), elapsed)
+
+
+def record_of(name: str, tally: Tally, result: Result, elapsed: float) -> dict:
+    """A run's record from its counts and its judged result (a headless race, a window lane)."""
     stats = tally.stats
     record = {
         "solver": name, "verdict": result.status.value, "time_s": round(elapsed, 6),

@@ -13,9 +13,9 @@ from typing import Sequence
 
 import pygame
 
-from game.puzzle import Cell, Coord, Puzzle, grid_to_strings
+from game.puzzle import Cell, Coord, Puzzle
 from solvers.engine import race, registry
-from solvers.events import Reason, Status
+from solvers.events import Reason, Result, Status
 from window import fonts
 from window.host import Host
 from window.mini_board import MiniBoard
@@ -29,17 +29,13 @@ FRAME_WORK = 0.012                  # seconds of solver events per frame, shared
 
 
 def lane_record(watch: SolverWatch) -> dict:
-    """One lane's record, in the fields of a headless race (``solvers.engine.race``)."""
-    stats = watch.stats
-    status = watch.result.status.value if watch.result is not None else ("error" if watch.failure else "stopped")
-    if status == Status.SOLVED.value and not watch.solved:
-        status = Status.ERROR.value                 # the judge rejects the claim
-    return {"solver": watch.name, "verdict": status, "time_s": round(watch.elapsed, 3),
-            "nodes": int(stats.get("nodes", 0)), "backtracks": int(stats.get("backtracks", 0)),
-            "guesses": int(stats.get("guesses", 0)),
-            "generations": int(stats.get("generations", watch.generation.number if watch.generation else 0)),
-            "moves": watch.moves,
-            "solution": list(grid_to_strings(watch.grid())) if watch.solved else None}
+    """One lane's record, built as a headless race builds its own (``race.record_of``)."""
+    result = watch.result
+    if result is None:
+        result = Result(Status.ERROR if watch.failure else Status.STOPPED, None, {}, (), watch.failure or "")
+    elif result.status is Status.SOLVED and not watch.solved:
+        result = Result(Status.ERROR, None, result.stats, (), "the judge rejects the solver's board")
+    return race.record_of(watch.name, watch.tally, result, watch.elapsed)
 
 
 class RaceScene:
