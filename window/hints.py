@@ -1,9 +1,8 @@
 """Hint (H) and Check (C): mistakes first, then where to look, which rule, and the move.
 
-Hints come from the deduction engine (``solvers.logic.next_deduction``), the same one that
-grades levels, given HINT_SECONDS to find the next step. Where it finds none in time (the
-hardest boards can need a minute of depth-2 reasoning) or none at all, the hint says so and
-reveals one cell of the solution instead (``logic.reveal``).
+Hints are ``solvers.engine.hints.next_hint``, the function ``bench --hints`` measures: the
+deduction engine's next step, given ``HINT_SECONDS`` to find it, or else one cell of the
+solution revealed without a reason.
 
 Mistakes are what ``rules.provable_violations`` proves plus the marks that disagree with the
 level's one solution (``game.puzzle.wrong_marks``), which follows from the clues.
@@ -24,11 +23,9 @@ from typing import Iterator, Sequence
 from game import rules
 from game.puzzle import Cell, Coord, Grid, Puzzle, wrong_marks
 from game.session import CELL_KINDS, last_clean_cursor
+from solvers.engine.hints import SOLUTION_SECONDS, next_hint
 from solvers.engine.runner import SolverRun
 from solvers.engine.verdict import unique_solution
-
-HINT_SECONDS = 3.0              # how long the engine may look for the next step
-SOLUTION_SECONDS = 30.0         # how long the exact solver may take to find the one solution
 
 
 @dataclass(frozen=True)
@@ -123,14 +120,7 @@ class HintHelper:
                 target = last_clean_cursor(history, judge.has_mistake) if history else None
                 yield Answer(grid, None, mistake, purpose, target)
                 return
-            deduction = None
-            if purpose == "hint":
-                from solvers.logic import deduction as logic
-
-                deduction = logic.next_deduction(puzzle, grid, seconds=HINT_SECONDS)
-                solution = judge.solution() if deduction is None else None
-                if solution is not None:
-                    deduction = logic.reveal(puzzle, grid, solution)
+            deduction = next_hint(puzzle, grid, judge.solution) if purpose == "hint" else None
             yield Answer(grid, deduction, None, purpose)
 
         self._run = SolverRun(stream, maxsize=1, name=purpose).start()
