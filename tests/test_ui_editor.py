@@ -119,3 +119,13 @@ def test_the_window_opens_a_level_in_a_published_text_format(app, tmp_path):
     path.write_text(formats.write_assignment(app.play.puzzle))
     assert app.open_level(path)
     assert app.play.path == path and app.play.puzzle.row_tallies == formats.read(path)[0].row_tallies
+
+
+def test_toolbar_buttons_open_the_editor_and_the_race(app):
+    from window.scenes.race import RaceScene
+
+    click(app, next(b for b in app.play.toolbar if b.label == "Edit").rect.center)
+    assert isinstance(app.overlay, EditorScene)
+    press(app, pygame.K_ESCAPE)
+    click(app, next(b for b in app.play.toolbar if b.label == "Race").rect.center)
+    assert isinstance(app.overlay, RaceScene)

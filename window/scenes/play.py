@@ -50,7 +50,8 @@ class PlayScene:
         self.toolbar = [Button("New", app.open_new_level), Button("Levels", app.open_browser),
                         Button("Open...", app.open_files), self.undo_button, self.redo_button,
                         Button("Restart", self.restart), Button("Hint", self.coach.hint),
-                        Button("Check", self.coach.check),
+                        Button("Check", self.coach.check), Button("Edit", app.open_editor),
+                        Button("Race", app.open_race),
                         Button("Theme", app.toggle_theme), Button("Palette", app.toggle_palette)]
         # Shown in the status line while a hint or a check has found a mistake.
         self.mistake_button = Button("Undo to first mistake", self.coach.undo_to_mistake, active=True)
