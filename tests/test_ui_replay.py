@@ -1,6 +1,7 @@
 """The replay window: a saved trace's timeline, its jumps, and a damaged trace refused."""
 
 import os
+import time
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")   # before pygame is imported
 
@@ -89,3 +90,34 @@ def test_a_logic_run_lists_its_deductions_and_a_click_goes_there(app, tmp_path, 
     click(app, (scene.steps.rect.x + 60, row_y))
     assert scene.at == n and scene.event()["detail"] == text
     app.draw()
+
+
+def test_every_window_run_is_recorded_and_can_be_rewound_and_saved(app):
+    panel = app.play.solver
+    panel.choose("backtracking")
+    panel.set_speed(0)
+    assert panel.start()
+    deadline = time.perf_counter() + 30
+    while not panel.watch.finished and time.perf_counter() < deadline:
+        app.pump()
+    watch = panel.watch
+    assert watch.solved and watch.trace_path is not None
+    run = trace.read_trace(watch.trace_path)
+    assert run.solver == "backtracking" and run.events >= watch.moves > 0     # moves, and heartbeats
+    assert run.solution == watch.result.grid
+    saved = panel.save_run()
+    assert saved is not None and saved.read_bytes() == watch.trace_path.read_bytes()
+    click(app, panel.rewind_button.rect.center)
+    assert isinstance(app.overlay, ReplayScene) and app.overlay.run.events == run.events
+
+
+def test_a_stopped_run_is_recorded_as_stopped(app):
+    panel = app.play.solver
+    panel.choose("backtracking")
+    panel.set_speed(1)                                      # one move a second: it will be stopped
+    assert panel.start()
+    for _ in range(5):
+        app.pump(0.5)
+    panel.stop()
+    run = trace.read_trace(panel.watch.trace_path)
+    assert run.verdict == "stopped"

@@ -6,15 +6,21 @@ solver's copy; :meth:`reset` (or "Keep board", which the player's board takes) g
 
 from __future__ import annotations
 
+import re
+import shutil
+import time
+from pathlib import Path
 from typing import Any, Callable, Mapping
 
 import pygame
 
 from game.puzzle import Puzzle
 from solvers.engine import registry
+from solvers.engine.trace import Recording
 from window import fonts
 from window.panel_views import draw_lines, draw_plot
 from window.solver_watch import SolverWatch, make_stream
+from window.storage import runs_dir
 from window.theme import Theme
 from window.widgets import Button, StepSlider, layout_row
 
@@ -33,7 +39,8 @@ def speed_index(speed: float) -> int:
 
 class SolverPanel:
     def __init__(self, puzzle: Puzzle, settings: Mapping[str, Any], notify: Callable[[str], None],
-                 on_keep: Callable[[], None]) -> None:
+                 on_keep: Callable[[], None], on_rewind: Callable[[Path], object] | None = None,
+                 title: str = "level") -> None:
         self.puzzle = puzzle
         self.settings = settings
         self.notify = notify
@@ -49,6 +56,10 @@ class SolverPanel:
         self.stop_button = Button("Stop", self.stop)
         self.reset_button = Button("Reset", self.reset)
         self.keep_button = Button("Keep solver's board", on_keep)
+        self.on_rewind = on_rewind
+        self.title = title
+        self.rewind_button = Button("Rewind", self.rewind)
+        self.save_button = Button("Save run", self.save_run)
         self.slider = StepSlider(SPEEDS, SPEED_LABELS, speed_index(self.speed), self.set_speed)
         self.area = pygame.Rect(0, 0, 0, 0)
         self.stats_area = pygame.Rect(0, 0, 0, 0)
@@ -57,7 +68,7 @@ class SolverPanel:
     @property
     def widgets(self) -> list:
         return [*self.choices, self.run_button, self.step_button, self.stop_button, self.reset_button,
-                self.keep_button, self.slider]
+                self.keep_button, self.rewind_button, self.save_button, self.slider]
 
     @property
     def showing(self) -> bool:
@@ -89,11 +100,45 @@ class SolverPanel:
             self.notify(f"The {self.solver} solver is not available: {error}")
             return False
         self.runs += 1
-        self.watch = SolverWatch(self.puzzle, self.solver, make, speed=self.speed)
+        self.watch = SolverWatch(self.puzzle, self.solver, make, speed=self.speed,
+                                 recording=self._recording(dict(options or {}), seed + self.runs - 1))
         self.watch.paused = paused
         self.notify(f"{SOLVER_LABELS[self.solver]} solver started; the board shows its copy")
         self._sync()
         return True
+
+    def _recording(self, options: dict, seed: int) -> Recording | None:
+        """Every run is saved as a trace as it goes (the last one of each solver), to rewind."""
+        try:
+            folder = runs_dir()
+            folder.mkdir(parents=True, exist_ok=True)
+            chosen = registry.get(self.solver).resolve(options)
+            return Recording(folder / f"last-{self.solver}.jsonl", self.puzzle, self.solver, chosen, seed)
+        except OSError as error:
+            self.notify(f"This run cannot be recorded ({error.strerror or error}); it runs all the same")
+            return None
+
+    def rewind(self) -> None:
+        """The finished run on the replay timeline."""
+        path = self.watch.trace_path if self.watch is not None else None
+        if path is not None and self.on_rewind is not None:
+            self.on_rewind(path)
+
+    def save_run(self) -> Path | None:
+        """Keep the finished run's trace under a name of its own in the per-user folder."""
+        path = self.watch.trace_path if self.watch is not None else None
+        if path is None:
+            return None
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        slug = re.sub(r"[^A-Za-z0-9]+", "-", self.title).strip("-").lower() or "level"
+        target = path.with_name(f"{slug}-{self.solver}-{stamp}.jsonl")
+        try:
+            shutil.copyfile(path, target)
+        except OSError as error:
+            self.notify(f"Could not save the run: {error.strerror or error}")
+            return None
+        self.notify(f"Run saved as {target}")
+        return target
 
     def run_or_pause(self) -> None:
         if self.running:
@@ -134,6 +179,9 @@ class SolverPanel:
         self.stop_button.enabled = self.running
         self.reset_button.enabled = self.showing
         self.keep_button.enabled = self.showing and not self.running
+        recorded = self.watch is not None and self.watch.trace_path is not None
+        self.rewind_button.enabled = recorded and self.on_rewind is not None
+        self.save_button.enabled = recorded
 
     # ----- per frame -----------------------------------------------------------------------
 
@@ -168,7 +216,10 @@ class SolverPanel:
         y += ROW + GAP + 20
         self.slider.rect = pygame.Rect(area.x + 10, y, area.width - 20, 16)
         y += 24
-        self.keep_button.rect = pygame.Rect(area.x, y, area.width, ROW)
+        half, quarter = area.width // 2, area.width // 4
+        self.keep_button.rect = pygame.Rect(area.x, y, half - 4, ROW)
+        self.rewind_button.rect = pygame.Rect(area.x + half, y, quarter - 4, ROW)
+        self.save_button.rect = pygame.Rect(area.x + half + quarter, y, area.width - half - quarter, ROW)
         y += ROW + GAP
         self.stats_area = pygame.Rect(area.x, y, area.width, area.bottom - y)
 

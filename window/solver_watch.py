@@ -16,13 +16,16 @@ from __future__ import annotations
 import time
 from collections import deque
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from game.puzzle import Cell, Coord, Grid, Move, Puzzle
 from game.session import Session
 from solvers.engine import registry
+from solvers.engine.batch import judge
 from solvers.engine.race import Tally
 from solvers.engine.runner import SolverRun
+from solvers.engine.trace import Recording
 from solvers.events import Event, Failure, Generation, Progress, Reason, Result, SetCell, Ship, Status
 
 MAX_PLOT_POINTS = 600
@@ -51,9 +54,13 @@ class SolverWatch:
     """One solver run shown on the board: its copy of the grid, reasons, guesses and stats."""
 
     def __init__(self, puzzle: Puzzle, name: str, make: Callable, speed: float = 60,
-                 frame_budget: float = 0.006, queue_size: int = 1024) -> None:
+                 frame_budget: float = 0.006, queue_size: int = 1024, recording: Recording | None = None) -> None:
         self.puzzle = puzzle
         self.name = name
+        self.recording = recording              # the run saved as a trace as it goes
+        self.trace_path: Path | None = None     # where it was saved, once the run is over
+        if recording is not None:
+            make = recording.wrap(make)
         self.board = Session(puzzle, player=False)      # the run's copy, changed by its moves
         self.reasons: dict[Coord, Reason] = {}
         self.backtracked: set[Coord] = set()
@@ -141,6 +148,23 @@ class SolverWatch:
             self._pending.clear()
             self._ended = time.perf_counter()
             self.version += 1
+            self._close_recording()
+
+    def _close_recording(self) -> None:
+        """Finish the trace with the judged result (or ``stopped``); a worker that has not
+        ended yet may still be writing, and then the trace is dropped."""
+        recording, self.recording = self.recording, None
+        if recording is None:
+            return
+        if self._run.running and not self._run.finished:
+            recording.discard()
+            return
+        result = self.result or Result(Status.ERROR if self.failure else Status.STOPPED, None, dict(self.stats), (),
+                                       self.failure or "stopped")
+        try:
+            self.trace_path = recording.finish(judge(self.puzzle, result))
+        except OSError:
+            self.trace_path = None
 
     # ----- the frame pump ------------------------------------------------------------------
 
@@ -180,6 +204,7 @@ class SolverWatch:
         if self._ended is None:
             self._ended = time.perf_counter()
             self.version += 1
+            self._close_recording()
 
     @property
     def moves(self) -> int:

@@ -174,6 +174,12 @@ def generated_dir() -> Path:
     return user_dir() / "generated"
 
 
+def runs_dir() -> Path:
+    """Where the window keeps the traces of the runs it shows (the last of each solver, and
+    those saved with "Save run")."""
+    return user_dir() / "runs"
+
+
 def _reason(error: OSError) -> str:
     where = f": {error.filename}" if getattr(error, "filename", None) else ""
     return f"{error.strerror or error.__class__.__name__}{where}"

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import IO, Any, Callable, Iterator, Mapping, Union
 
 from game import levels, rules
-from game.levels import LevelError
+from game.levels import TEMP_PREFIX, TEMP_SUFFIX, LevelError
 from game.limits import MAX_DIGITS, MAX_FILE_BYTES, MAX_SIDE
 from game.puzzle import Cell, Grid, Puzzle, grid_to_strings, initial_grid
 from solvers.common import run_to_result, settle
@@ -147,36 +147,62 @@ def recorded(stream: Iterator[Event], writer: TraceWriter) -> Iterator[Event]:
             close()
 
 
+class Recording:
+    """A run saved as it goes: the trace is written to a temporary file beside ``path`` and
+    moved there by :meth:`finish`, so a crash never leaves half a trace. ``wrap`` a stream
+    factory to record what the stream yields (in whichever thread runs it)."""
+
+    def __init__(self, path: Union[str, os.PathLike], puzzle: Puzzle, solver: str, options: Mapping[str, Any],
+                 seed: int, limit: int = 1) -> None:
+        self.path = Path(path)
+        self.temporary = self.path.with_name(f"{TEMP_PREFIX}{self.path.name}{TEMP_SUFFIX}")
+        self.handle = open(self.temporary, "w", encoding="utf-8", newline="\n", buffering=1 << 20)
+        self.writer = TraceWriter(self.handle, puzzle, solver, options, seed, limit)
+
+    def wrap(self, make: Callable[[], Iterator[Event]]) -> Callable[[], Iterator[Event]]:
+        return lambda: recorded(make(), self.writer)
+
+    def finish(self, result: Result) -> Path:
+        """Write the (judged) result and move the trace into place."""
+        try:
+            self.writer.result(result)
+            self.handle.close()
+            os.replace(self.temporary, self.path)
+        except BaseException:
+            self.discard()
+            raise
+        return self.path
+
+    def discard(self) -> None:
+        self.handle.close()
+        if self.temporary.exists():
+            self.temporary.unlink()
+
+
 def record_run(puzzle: Puzzle, solver: str, path: Union[str, os.PathLike], *, seed: int = 0,
                timeout: float | None = None, options: Mapping[str, Any] | None = None,
                limit: int = 1) -> Result:
     """Run ``solver`` on ``puzzle`` and save the run as a trace at ``path``. The result is
-    judged by the rules (``batch.judge``) before it is written, and returned. The file is
-    written beside ``path`` and renamed at the end, so a crash never leaves half a trace."""
+    judged by the rules (``batch.judge``) before it is written, and returned."""
     spec = registry.get(solver)
     chosen = spec.resolve(options)
-    path = Path(path)
-    temporary = path.with_name(f".{path.name}.tmp")
+    recording = Recording(path, puzzle, solver, chosen, seed, limit)
     try:
-        with open(temporary, "w", encoding="utf-8", newline="\n", buffering=1 << 20) as handle:
-            writer = TraceWriter(handle, puzzle, solver, chosen, seed, limit)
-            started = time.perf_counter()
-            stream = spec.events(puzzle, trace=True, seed=seed, limit=limit, options=chosen)
-            try:
-                result = run_to_result(recorded(stream, writer), timeout=timeout)
-            except Exception as error:  # noqa: BLE001 - a solver bug is recorded as the run's end
-                message = f"solver failed: {type(error).__name__}: {error}"
-                writer.event(Failure(message))
-                result = Result(Status.ERROR, None, {}, (), message)
-            stats = dict(result.stats)
-            stats.setdefault("seconds", round(time.perf_counter() - started, 6))
-            result = judge(puzzle, Result(result.status, result.grid, stats, result.solutions, result.message))
-            writer.result(result)
-        os.replace(temporary, path)
+        started = time.perf_counter()
+        stream = recording.wrap(lambda: spec.events(puzzle, trace=True, seed=seed, limit=limit, options=chosen))
+        try:
+            result = run_to_result(stream(), timeout=timeout)
+        except Exception as error:  # noqa: BLE001 - a solver bug is recorded as the run's end
+            message = f"solver failed: {type(error).__name__}: {error}"
+            recording.writer.event(Failure(message))
+            result = Result(Status.ERROR, None, {}, (), message)
+        stats = dict(result.stats)
+        stats.setdefault("seconds", round(time.perf_counter() - started, 6))
+        result = judge(puzzle, Result(result.status, result.grid, stats, result.solutions, result.message))
     except BaseException:
-        if temporary.exists():
-            temporary.unlink()
+        recording.discard()
         raise
+    recording.finish(result)
     return result
 
 
