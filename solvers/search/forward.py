@@ -70,7 +70,7 @@ from game.ships import bits as bit_indices
 from solvers.common import verified
 from solvers.events import Event, Found, Progress, Reason, Result, SetCell, Status
 from solvers.search.bitboard import Model, State, compile_puzzle
-from solvers.search.propagate import Log, propagate, root_state
+from solvers.search.propagate import Log, meet, propagate, root_state
 
 HEARTBEAT_NODES = 256
 HEARTBEAT_SECONDS = 0.02
@@ -375,6 +375,7 @@ class _Search:
         """
         stats = self.stats
         geo = self.model.geo
+        covering, length_sets, length_index = geo.covering, geo.length_sets, geo.length_index
         order = list(bit_indices(state.alive))
         position = since_change = 0
         supported = 0                            # placements known to survive their probe
@@ -398,14 +399,13 @@ class _Search:
                     return trial
             if trial is not None:
                 # Every ship placed along with this one would survive its own probe too
-                # (propagation is monotone): skip them until the state changes.
-                placed_too = state.alive & ~trial.alive
+                # (propagation is monotone): skip them until the state changes. Placed ships
+                # never touch, so each new placed segment is one ship: the placement of its length over it.
+                placed_too = trial.placed & ~state.placed
                 while placed_too:
-                    low = placed_too & -placed_too
-                    placed_too ^= low
-                    q = low.bit_length() - 1
-                    if not geo.p_cells[q] & ~trial.placed and not geo.p_halo[q] & ~trial.water:
-                        supported |= low
+                    ship = geo.component(placed_too & -placed_too, placed_too)
+                    placed_too &= ~ship
+                    supported |= meet(covering, ship, state.alive & length_sets[length_index[ship.bit_count()]])
                 continue
             stats["probe_failures"] += 1
             log: Log | None = [] if self.trace else None
