@@ -93,44 +93,44 @@ def test_no_new_ship_no_diagonal_water():
     assert pr.diagonals_are_water(work) and work.water == 0
 
 
-# -- line rules (on the counted lines of one batch) --------------------------------------------
+# -- line rules (each on one line) -------------------------------------------------------------
 
-def rows_of(work: pr.Work):
-    return pr.counted(work, work.model.tallied_rows)
+def first_row(work: pr.Work):
+    return work.model.lines[0]
 
 
 def test_a_row_over_its_tally_fails():
     work = work_on(1, 4, {1: 2}, row_tallies=[1], new_ship=[(0, 0), (0, 2)])
-    assert not pr.tally_within_reach(work, rows_of(work))
+    assert not pr.tally_within_reach(work, first_row(work))
     assert work.blame == [("row", 0)]
 
 
 def test_a_row_that_cannot_reach_its_tally_fails():
     work = work_on(2, 3, {1: 3}, row_tallies=[2, None], new_water=[(0, 0), (0, 1)])
-    assert not pr.tally_within_reach(work, rows_of(work))
+    assert not pr.tally_within_reach(work, first_row(work))
     assert work.blame == [("row", 0)]
 
 
 def test_a_row_within_reach_passes():
     work = work_on(1, 4, {1: 2}, row_tallies=[2], new_ship=[(0, 0)])
-    assert pr.tally_within_reach(work, rows_of(work)) and not work.blame
+    assert pr.tally_within_reach(work, first_row(work)) and not work.blame
 
 
 def test_a_row_whose_tally_is_met_is_water_elsewhere():
     work = work_on(1, 4, {1: 2}, row_tallies=[1], new_ship=[(0, 1)])
-    assert pr.tally_met(work, rows_of(work))
+    assert pr.tally_met(work, first_row(work))
     assert cells(work, work.fresh_water) == {(0, 0), (0, 2), (0, 3)}
     assert work.log[-1][2] == "row 1 tally met"
 
 
 def test_a_row_short_of_its_tally_gets_no_water():
     work = work_on(1, 4, {1: 2}, row_tallies=[2], new_ship=[(0, 1)])
-    assert pr.tally_met(work, rows_of(work)) and work.water == 0
+    assert pr.tally_met(work, first_row(work)) and work.water == 0
 
 
 def test_a_row_that_needs_all_its_unknown_cells_gets_ship_there():
     work = work_on(1, 5, {1: 3}, row_tallies=[3], water=[(0, 1), (0, 3)], new_ship=[(0, 0)])
-    assert pr.needs_every_unknown(work, rows_of(work))
+    assert pr.needs_every_unknown(work, first_row(work))
     assert cells(work, work.fresh_ship) == {(0, 2), (0, 4)}
     assert work.log[-1][2] == "row 1 needs all its unknown cells"
 
@@ -138,13 +138,13 @@ def test_a_row_that_needs_all_its_unknown_cells_gets_ship_there():
 def test_a_row_with_unknown_cells_to_spare_gets_no_ship():
     work = work_on(1, 5, {1: 2}, row_tallies=[2], water=[(0, 1)], new_ship=[(0, 0)])
     before = work.ship
-    assert pr.needs_every_unknown(work, rows_of(work)) and work.ship == before
+    assert pr.needs_every_unknown(work, first_row(work)) and work.ship == before
 
 
 def test_a_placement_longer_than_the_rows_room_dies():
     # Row 1 holds one ship cell and may hold two: a cruiser along it would add two more.
     work = work_on(3, 5, {3: 1, 2: 1}, row_tallies=[2, None, None], new_ship=[(0, 2)])
-    assert pr.longer_than_room(work, rows_of(work))
+    assert pr.longer_than_room(work, first_row(work))
     across = {p for p in alive(work) if p[1] == 0 and p[3] and p[0] >= 2}
     assert across == {(2, 0, 1, True), (2, 0, 2, True)}   # the destroyers over the ship cell stay
     assert (3, 0, 2, False) in alive(work)                # a cruiser down from it is no business of the row
@@ -153,10 +153,23 @@ def test_a_placement_longer_than_the_rows_room_dies():
 def test_room_is_looked_at_only_when_the_row_has_new_ship():
     work = work_on(3, 5, {3: 1, 2: 1}, row_tallies=[2, None, None], ship=[(0, 2)], new_water=[(2, 4)])
     before = work.alive
-    assert pr.longer_than_room(work, rows_of(work)) and work.alive == before
+    assert pr.longer_than_room(work, first_row(work)) and work.alive == before
 
 
 # -- board rules ------------------------------------------------------------------------------
+
+def test_the_line_rules_run_on_the_touched_lines_only():
+    # Row 1's tally is met by the new ship; row 2's (also met) was not touched by this batch.
+    work = work_on(2, 5, {1: 2}, row_tallies=[1, 1], ship=[(1, 4)], new_ship=[(0, 0)])
+    assert pr.line_tallies(work)
+    assert cells(work, work.fresh_water) == {(0, 1), (0, 2), (0, 3), (0, 4)}
+
+
+def test_the_line_rules_stop_at_a_broken_line():
+    work = work_on(2, 3, {1: 2}, row_tallies=[1, 1], col_tallies=[0, None, None], new_ship=[(0, 0)])
+    assert not pr.line_tallies(work)
+    assert work.blame == [("col", 0)]
+
 
 def test_a_length_with_as_many_placements_as_ships_places_them():
     work = work_on(1, 3, {3: 1})

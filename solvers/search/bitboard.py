@@ -69,8 +69,7 @@ class Model:
     shape_water: int                         # cells a hint's shape says are water
     broken: str = ""                         # non-empty when the hints contradict themselves
     # Rows, then columns, with a known tally: (is_row, index, cells, tally, placements along the line).
-    tallied_rows: tuple[Line, ...] = ()
-    tallied_cols: tuple[Line, ...] = ()
+    lines: tuple[Line, ...] = ()
     kills: tuple[int, ...] = ()              # ``placement_kills`` of the geometry
 
 
@@ -90,4 +89,4 @@ def compile_puzzle(puzzle: Puzzle) -> Model:
     cols = tuple((False, c, m, t, geo.col_lines[c]) for c, (m, t) in enumerate(zip(geo.col_masks, puzzle.col_tallies))
                  if t is not None)
     return Model(puzzle, geo, puzzle.row_tallies, puzzle.col_tallies, start, hint_ship, hint_water,
-                 shape_ship, shape_water, broken, rows, cols, placement_kills(geo))
+                 shape_ship, shape_water, broken, rows + cols, placement_kills(geo))

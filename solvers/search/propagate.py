@@ -15,15 +15,13 @@ branching (see :meth:`Work.fail`).
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable
 
 from game.puzzle import Cell, ship_name
 from game.ships import bits
 from solvers.search.bitboard import Line, Model, State
 
 Log = list[tuple[int, Cell, str]]
-Lines = Sequence[Line]
-Counted = Sequence[tuple[bool, int, int, int, int, int, int]]   # a line, its ship count, its unknown cells
 
 
 # -- the shared bit loops ---------------------------------------------------------------------
@@ -129,7 +127,7 @@ class Work:
 
 
 Rule = Callable[[Work], bool]
-LineRule = Callable[[Work, Counted], bool]
+LineRule = Callable[[Work, Line], bool]
 
 
 # -- placing ----------------------------------------------------------------------------------
@@ -198,73 +196,79 @@ def diagonals_are_water(work: Work) -> bool:
     return True
 
 
-def tally_within_reach(work: Work, lines: Counted) -> bool:
+def tally_within_reach(work: Work, line: Line) -> bool:
     """A line over its tally, or unable to reach it with its unknown cells, is a contradiction."""
-    for is_row, index, _, tally, _, ships, unknown in lines:
-        if ships > tally or ships + unknown.bit_count() < tally:
-            return work.fail("row" if is_row else "col", index)
+    is_row, index, mask, tally, _ = line
+    ships = (work.ship & mask).bit_count()
+    if ships > tally or ships + (mask & ~(work.ship | work.water)).bit_count() < tally:
+        return work.fail("row" if is_row else "col", index)
     return True
 
 
-def tally_met(work: Work, lines: Counted) -> bool:
+def tally_met(work: Work, line: Line) -> bool:
     """A line whose tally is met: the rest of the line is water."""
-    for is_row, index, _, tally, _, ships, unknown in lines:
-        if unknown and ships == tally:
-            work.add_water(unknown, f"{_line_name(is_row, index)} tally met" if work.log is not None else "")
+    is_row, index, mask, tally, _ = line
+    unknown = mask & ~(work.ship | work.water)
+    if unknown and (work.ship & mask).bit_count() == tally:
+        work.add_water(unknown, f"{_line_name(is_row, index)} tally met" if work.log is not None else "")
     return True
 
 
-def needs_every_unknown(work: Work, lines: Counted) -> bool:
+def needs_every_unknown(work: Work, line: Line) -> bool:
     """A line that needs every one of its unknown cells to reach its tally: they are ship."""
-    for is_row, index, _, tally, _, ships, unknown in lines:
-        if unknown and ships + unknown.bit_count() == tally:
-            work.add_ship(unknown, f"{_line_name(is_row, index)} needs all its unknown cells"
-                          if work.log is not None else "")
+    is_row, index, mask, tally, _ = line
+    unknown = mask & ~(work.ship | work.water)
+    if unknown and (work.ship & mask).bit_count() + unknown.bit_count() == tally:
+        work.add_ship(unknown, f"{_line_name(is_row, index)} needs all its unknown cells"
+                      if work.log is not None else "")
     return True
 
 
-def longer_than_room(work: Work, lines: Counted) -> bool:
+def longer_than_room(work: Work, line: Line) -> bool:
     """A line with new ship cells: a placement along it that would put more new ship cells
-    in it than its tally has room for dies."""
-    line_ship = work.line_ship
-    if not line_ship:
+    in it than its tally has room for dies. (With no room left the line is water, which
+    kills the rest.)"""
+    _, _, mask, tally, placements = line
+    if not work.line_ship & mask:
         return True
+    ship = work.ship
+    room = tally - (ship & mask).bit_count()
     geo = work.geo
-    longest = geo.lengths[0] if geo.lengths else 0
-    p_cells, ship, alive = geo.p_cells, work.ship, work.alive
-    for _, _, mask, tally, placements, ships, _ in lines:
-        room = tally - ships
-        if line_ship & mask and 0 < room < longest:
-            m = alive & placements
-            while m:
-                low = m & -m
-                m ^= low
-                if (p_cells[low.bit_length() - 1] & ~ship).bit_count() > room:
-                    alive ^= low
-    work.alive = alive
+    if 0 < room < (geo.lengths[0] if geo.lengths else 0):
+        p_cells, alive = geo.p_cells, work.alive
+        m = alive & placements
+        while m:
+            low = m & -m
+            m ^= low
+            if (p_cells[low.bit_length() - 1] & ~ship).bit_count() > room:
+                alive ^= low
+        work.alive = alive
     return True
 
 
-LINE_RULES: tuple[LineRule, ...] = (tally_within_reach, tally_met, needs_every_unknown, longer_than_room)
-
-
-def counted(work: Work, lines: Lines) -> Counted:
-    """The lines that the batch touched, each with its ship count and its unknown cells."""
-    touched, ship = work.touched, work.ship
-    known = ship | work.water
-    return [(*line, (ship & line[2]).bit_count(), line[2] & ~known) for line in lines if touched & line[2]]
+TALLY_RULES: tuple[LineRule, ...] = (tally_within_reach, tally_met, needs_every_unknown)
+LINE_RULES: tuple[LineRule, ...] = (*TALLY_RULES, longer_than_room)
 
 
 def line_tallies(work: Work) -> bool:
-    """The line rules, on the tallied rows the batch touched, then on its columns. Each rule
-    reads only the cells of its own line, and no two rows (nor two columns) share a cell or
-    a placement, so each runs over all the rows in turn, with the counts taken before any."""
-    for group in (work.model.tallied_rows, work.model.tallied_cols):
-        lines = counted(work, group)
-        if lines:
-            for rule in LINE_RULES:
-                if not rule(work, lines):
+    """The line rules on every tallied line the batch touched, rows then columns, line by
+    line. The tally rules can fire only on a line whose tally is tight (met, over, or needing
+    at least all its unknown cells) and that is not complete and right; the room rule only on
+    a line with new ship cells: the other lines cost no call."""
+    touched, line_ship = work.touched, work.line_ship
+    longest = work.geo.lengths[0] if work.geo.lengths else 0
+    for line in work.model.lines:
+        mask = line[2]
+        if not touched & mask:
+            continue
+        ships, tally = (work.ship & mask).bit_count(), line[3]
+        free = (mask & ~(work.ship | work.water)).bit_count()
+        if (ships >= tally or ships + free <= tally) and (free or ships != tally):
+            for rule in TALLY_RULES:
+                if not rule(work, line):
                     return False
+        if line_ship & mask and 0 < tally - ships < longest:
+            longer_than_room(work, line)
     return True
 
 
