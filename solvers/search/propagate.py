@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Callable, Iterable
 
 from game.puzzle import Cell, ship_name
-from game.ships import bits
+from game.ships import Geometry, bits
 from solvers.search.bitboard import Line, Model, State
 
 Log = list[tuple[int, Cell, str]]
@@ -184,10 +184,12 @@ def ship_kills_placements(work: Work) -> bool:
 
 
 def diagonals_are_water(work: Work) -> bool:
-    """A ship cell's diagonal neighbours are water; a ship there is a contradiction."""
-    if not work.new_ship:
+    """A ship cell's diagonal neighbours are water; a ship there is a contradiction.
+    (A placed ship's cells are skipped: its halo, which holds their diagonals, is water.)"""
+    new_ship = work.new_ship & ~work.settled_ship
+    if not new_ship:
         return True
-    around = work.geo.diagonal(work.new_ship)
+    around = work.geo.diagonal(new_ship)
     if around & work.ship:
         return work.fail("cells", around & work.ship)
     new = around & ~work.water
@@ -403,9 +405,18 @@ BOARD_RULES: tuple[Rule, ...] = (fleet_count, segments_need_a_ship, distinct_seg
                                  last_ship_of_a_length)
 
 
-def common(geo, placements: int) -> tuple[int, int]:
-    """The cells every placement of the set covers, and the cells every one's halo holds."""
-    return meet(geo.p_cells, placements, geo.board), meet(geo.p_halo, placements, geo.board)
+def common(geo: Geometry, placements: int) -> tuple[int, int]:
+    """The cells every placement of the set covers, and the cells every one's halo holds
+    (the two meets in one pass over the set)."""
+    p_cells, p_halo = geo.p_cells, geo.p_halo
+    cells = halo = geo.board
+    while placements:
+        low = placements & -placements
+        p = low.bit_length() - 1
+        placements ^= low
+        cells &= p_cells[p]
+        halo &= p_halo[p]
+    return cells, halo
 
 
 def _line_name(is_row: bool, index: int) -> str:
