@@ -246,6 +246,15 @@ def test_cells_with_a_placement_left_stay_unknown():
     assert pr.uncovered_is_water(work) and work.fresh_water == 0
 
 
+def test_cells_whose_placements_a_placed_ship_killed_are_looked_at():
+    # A destroyer at the left of a 1x5 row: every cruiser touches it or lies on its halo.
+    work = work_on(1, 5, {3: 1, 2: 1})
+    work.to_place = {index_of(work, 2, True, 0, 0): "decision"}
+    assert pr.place_queued(work)
+    assert pr.uncovered_is_water(work)
+    assert cells(work, work.fresh_water) == {(0, 2), (0, 3), (0, 4)}   # the halo, then the rest
+
+
 def test_the_coverage_rule_looks_only_at_cells_that_lost_a_placement():
     work = work_on(3, 3, {3: 1}, new_water=[(0, 1), (1, 0)])
     pr.water_kills_placements(work)

@@ -21,19 +21,27 @@ Line = tuple[bool, int, int, int, int]
 
 
 @lru_cache(maxsize=32)
-def placement_kills(geo: Geometry) -> tuple[int, ...]:
+def placement_kills(geo: Geometry) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Per placement: the placements that placing it kills (over its cells or its halo, or
-    holding one of its cells in their halo). Shared, like the geometry."""
-    covering, surrounding = geo.covering, geo.surrounding
-    kills = []
-    for cells, halo in zip(geo.p_cells, geo.p_halo):
+    holding one of its cells in their halo), and the cells of those. Shared, like the geometry."""
+    covering, surrounding, p_cells = geo.covering, geo.surrounding, geo.p_cells
+    kills, cells_of = [], []
+    for cells, halo in zip(p_cells, geo.p_halo):
         found = 0
         for i in bits(cells):
             found |= covering[i] | surrounding[i]
         for i in bits(halo):
             found |= covering[i]
         kills.append(found)
-    return tuple(kills)
+        cells_of.append(_union_cells(p_cells, found))
+    return tuple(kills), tuple(cells_of)
+
+
+def _union_cells(p_cells: tuple[int, ...], placements: int) -> int:
+    found = 0
+    for q in bits(placements):
+        found |= p_cells[q]
+    return found
 
 
 @dataclass(frozen=True)
@@ -71,6 +79,7 @@ class Model:
     # Rows, then columns, with a known tally: (is_row, index, cells, tally, placements along the line).
     lines: tuple[Line, ...] = ()
     kills: tuple[int, ...] = ()              # ``placement_kills`` of the geometry
+    kill_cells: tuple[int, ...] = ()
 
 
 def compile_puzzle(puzzle: Puzzle) -> Model:
@@ -89,4 +98,4 @@ def compile_puzzle(puzzle: Puzzle) -> Model:
     cols = tuple((False, c, m, t, geo.col_lines[c]) for c, (m, t) in enumerate(zip(geo.col_masks, puzzle.col_tallies))
                  if t is not None)
     return Model(puzzle, geo, puzzle.row_tallies, puzzle.col_tallies, start, hint_ship, hint_water,
-                 shape_ship, shape_water, broken, rows + cols, placement_kills(geo))
+                 shape_ship, shape_water, broken, rows + cols, *placement_kills(geo))

@@ -54,7 +54,8 @@ class Work:
 
     __slots__ = ("model", "geo", "ship", "water", "placed", "alive", "counts", "fresh_ship", "fresh_water",
                  "new_ship", "new_water", "touched", "line_ship", "all_lines", "to_place", "log", "blame",
-                 "cover_check", "cover_alive", "covers", "settled_ship", "settled_water")
+                 "cover_check", "cover_alive", "covers", "settled_ship", "settled_water",
+                 "killed", "killed_cells")
 
     def __init__(self, model: Model, state: State, log: Log | None = None, blame: list | None = None,
                  all_lines: bool = False) -> None:
@@ -70,6 +71,7 @@ class Work:
         self.cover_check = all_lines             # the coverage rule looks at every unknown cell
         self.cover_alive = state.alive           # the placements alive when the coverage rule last looked
         self.settled_ship = self.settled_water = 0   # cells whose placements to kill are dead already
+        self.killed = self.killed_cells = 0     # placements placing killed since the coverage rule looked, their cells
         self.covers: list[tuple[int, int]] | None = None   # the segment rule's segments and covers
 
     def add_ship(self, mask: int, why: str) -> None:
@@ -153,6 +155,8 @@ def place_queued(work: Work) -> bool:
             work.add_water(new, f"water around the {ship_name(geo.p_length[p])}" if work.log is not None else "")
         work.placed |= cells
         work.alive &= ~kills[p]
+        work.killed |= kills[p]
+        work.killed_cells |= work.model.kill_cells[p]
         work.settled_ship |= cells
         work.settled_water |= halo
         li = geo.p_length_index[p]
@@ -361,14 +365,17 @@ def distinct_segments(work: Work) -> bool:
 
 def uncovered_is_water(work: Work) -> bool:
     """An unknown cell that no alive placement covers is water. Only the cells of the
-    placements that died since the last look can have lost their last one."""
+    placements that died since the last look can have lost their last one (for those that
+    placing a ship killed, the cells come from a table: a few more cells looked at, in one go)."""
     geo = work.geo
     known = work.ship | work.water
     if work.cover_check:
         m = geo.board & ~known
         work.cover_check = False
     else:
-        m = union(geo.p_cells, work.cover_alive & ~work.alive) & ~known
+        dead = work.cover_alive & ~work.alive & ~work.killed
+        m = (union(geo.p_cells, dead) | work.killed_cells) & ~known
+    work.killed = work.killed_cells = 0
     alive = work.cover_alive = work.alive
     covering = geo.covering
     empty = 0
