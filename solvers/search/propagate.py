@@ -258,10 +258,9 @@ LINE_RULES: tuple[LineRule, ...] = (*TALLY_RULES, longer_than_room)
 
 def line_tallies(work: Work) -> bool:
     """The line rules on every tallied line the batch touched, rows then columns, line by
-    line. The tally rules can fire only on a line whose tally is tight (met, over, or needing
-    at least all its unknown cells) and that is not complete and right; the room rule only on
-    a line with new ship cells and room for some, not all, of a longest ship: the other lines
-    cost no call."""
+    line; each is called only where it can fire, so the other lines cost no call."""
+    # The tally rules: a tight tally (met, over, or needing at least every unknown cell) on a
+    # line not complete and right. The room rule: new ship cells, room for some of a longest ship.
     touched, line_ship = work.touched, work.line_ship
     longest = work.geo.lengths[0] if work.geo.lengths else 0
     for line in work.model.lines:
