@@ -27,24 +27,17 @@ submarine by the water (or border) below it. At the end every ship of the fleet 
 there, and the board goes to ``game.rules`` for the verdict.
 
 Three additions to the textbook, all at the cheap moment when a row is complete, keep the
-hard 10x10 instances to seconds instead of minutes without changing the order of the walk:
+hard 10x10 instances to seconds without changing the order of the walk:
 
 - *the next row*: its tally must not exceed its cells that the finished row leaves free
-  (a ship rules out the cells diagonal to it) in columns that can still take a ship; the
-  same free cells are what the row-reach check counts while the next row is filled;
+  (a ship rules out the cells diagonal to it) in columns that can still take a ship;
 - *neighbouring columns*: two adjacent columns cannot hold any pair of counts in the rows
-  below (a full column of ship leaves its neighbours empty; two columns of k rows hold at
-  most k + 1 cells between them, and only if k is odd). The pairs each height allows are
-  worked out once, by a tiny automaton over the four ways a row can fill two cells;
-- *dead ends remembered*: everything the rest of the search depends on is the row just
-  finished (its ship cells and how long each vertical run is), the ships in each column
-  and the ships closed so far. When the walk comes back through a row end without having
-  found a solution below it, that state is remembered, and meeting it again is a dead end.
+  below (worked out once, by a tiny automaton: ``column_pair_counts``);
+- *dead ends remembered*: the row just finished (its ship cells and vertical runs), the ships
+  per column and the ships closed so far decide the rest; a row end that led to no solution
+  is remembered, and meeting it again is a dead end.
 
-Measured on the hard rubin instances (``main.py bench --solver backtracking``), the three
-cut the nodes of the worst cases 4-10x; a memory at every cell instead of row ends cut only
-10% more nodes, for twice the time, and a Gale-Ryser test of the column needs against the
-rows below never fired.
+Measurements: ``docs/design/search.md``.
 
 Statistics: ``nodes`` (values tried), ``backtracks`` (steps back to an earlier cell),
 ``remembered`` (row ends cut because the same state had failed before).

@@ -12,9 +12,36 @@ Glossary (the placement model's words are in ``game.ships``)
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from game.puzzle import Hint, Puzzle
-from game.ships import Geometry, compatible, geometry_of, hint_reach
+from game.ships import Geometry, bits, compatible, geometry_of, hint_reach
+
+Line = tuple[bool, int, int, int, int]
+
+
+@lru_cache(maxsize=32)
+def placement_kills(geo: Geometry) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Per placement: the placements that placing it kills (over its cells or its halo, or
+    holding one of its cells in their halo), and the cells of those. Shared, like the geometry."""
+    covering, surrounding, p_cells = geo.covering, geo.surrounding, geo.p_cells
+    kills, cells_of = [], []
+    for cells, halo in zip(p_cells, geo.p_halo):
+        found = 0
+        for i in bits(cells):
+            found |= covering[i] | surrounding[i]
+        for i in bits(halo):
+            found |= covering[i]
+        kills.append(found)
+        cells_of.append(_union_cells(p_cells, found))
+    return tuple(kills), tuple(cells_of)
+
+
+def _union_cells(p_cells: tuple[int, ...], placements: int) -> int:
+    found = 0
+    for q in bits(placements):
+        found |= p_cells[q]
+    return found
 
 
 @dataclass(frozen=True)
@@ -49,8 +76,10 @@ class Model:
     shape_ship: int                          # cells a hint's shape says are ship
     shape_water: int                         # cells a hint's shape says are water
     broken: str = ""                         # non-empty when the hints contradict themselves
-    # Lines with a known tally: (is_row, index, cells, tally, placements along the line).
-    lines: tuple[tuple[bool, int, int, int, int], ...] = ()
+    # Rows, then columns, with a known tally: (is_row, index, cells, tally, placements along the line).
+    lines: tuple[Line, ...] = ()
+    kills: tuple[int, ...] = ()              # ``placement_kills`` of the geometry
+    kill_cells: tuple[int, ...] = ()
 
 
 def compile_puzzle(puzzle: Puzzle) -> Model:
@@ -64,7 +93,9 @@ def compile_puzzle(puzzle: Puzzle) -> Model:
         shape_water |= reach.water
     broken = "the hints contradict each other" if (hint_ship | shape_ship) & (hint_water | shape_water) else ""
     start = State(0, 0, 0, alive, tuple(count for _, count in puzzle.fleet))
-    lines = [(True, r, m, puzzle.row_tallies[r], geo.row_lines[r]) for r, m in enumerate(geo.row_masks)]
-    lines += [(False, c, m, puzzle.col_tallies[c], geo.col_lines[c]) for c, m in enumerate(geo.col_masks)]
+    rows = tuple((True, r, m, t, geo.row_lines[r]) for r, (m, t) in enumerate(zip(geo.row_masks, puzzle.row_tallies))
+                 if t is not None)
+    cols = tuple((False, c, m, t, geo.col_lines[c]) for c, (m, t) in enumerate(zip(geo.col_masks, puzzle.col_tallies))
+                 if t is not None)
     return Model(puzzle, geo, puzzle.row_tallies, puzzle.col_tallies, start, hint_ship, hint_water,
-                 shape_ship, shape_water, broken, tuple(line for line in lines if line[3] is not None))
+                 shape_ship, shape_water, broken, rows + cols, *placement_kills(geo))

@@ -1,61 +1,25 @@
 """Backtracking with forward checking: the complete, fast solver (and the uniqueness checker).
 
-Propagate to a fixpoint (``solvers.search.propagate``), then branch on the most constrained choice,
-propagating after every decision; a contradiction is a ``None`` state, and undoing is free
-because states are immutable. The choices, each a set of mutually exclusive, exhaustive
-branches, so that no solution is ever found twice (solution counting relies on it):
+Propagate to a fixpoint (``solvers.search.propagate``), then branch on the most constrained
+choice, propagating after every decision; a contradiction is a ``None`` state, and undoing is
+free because states are immutable. Each choice is a set of mutually exclusive, exhaustive
+branches, so no solution is found twice (solution counting relies on it):
 
 - a ship segment not yet part of a placed ship: one branch per placement that can cover it;
 - a length with one ship left: one branch per placement of it;
 - an unknown cell: one branch per placement covering it, plus one where it is water.
 
-The choice with the fewest branches per conflict weight wins (dom/wdeg): every dead end
-adds one to the weight of the rows and columns of its decision and of the line (or cells)
-whose constraint failed (``propagate(..., blame=...)``), so the search turns to the lines
-that keep failing instead of repeating one bad early choice. Only the order changes: the
-branches of a choice stay exhaustive and exclusive. At every node (near the root only, on
-large boards and on dense ones without hints) failed-literal probing ("shaving") tries each
-alive placement: one whose placing leads to a contradiction is removed. Optionally the
-search restarts with a doubled budget and shuffled branch orders (against heavy tails);
-solutions found twice across restarts are counted once, and the last run always finishes.
+The choice with the fewest branches per conflict weight wins (dom/wdeg: dead ends weigh the
+rows and columns that failed). Failed-literal probing ("shaving") of the alive placements
+runs at every node on small boards, near the root on large or dense ones. Optional restarts
+with shuffled branch orders; once a first solution is found, the bands of lines around it are
+searched first (large neighbourhood search), then the rest of the tree, so the count stays
+exact. Design history and measurements: ``docs/design/search.md``.
 
-Roads not taken (measured on the 303 hard rubin instances and the dense MiniZinc ones):
-probing cells (ship/water) instead of placements found about 10x fewer contradictions; exact
-per-line reasoning (the CP "regular constraint", by dynamic programming) removed <1% of
-the dead ends for its cost; branching on the fullest line, or on the lowest-numbered ship
-of the longest length, did no better than the fewest-branches rule. With conflict weights
-(measured on the 39 MiniZinc boards, limit=2): restarts (shuffled or not, weights kept),
-the water branch first, and weighing probe failures too moved which boards were hard more
-than how many. Two searches taking turns in one process (water branch last / first, first
-answer wins) decided 27 of 39 within 10 s but only 18 within 2 s (each search alone: 26,
-19); on two cores, each in a process of its own, the pair is worth it (``solvers.engine.portfolio``,
-which ``check`` uses; ``water_first`` is the second order). Remembering the residual
-subproblems proved empty (unknown cells, unplaced ship cells, ships left and placed ship
-cells per tallied line: nodes alike in these have the same completions) pruned 0.1-1% of the
-nodes, because the search seldom meets the same residual twice. Visiting the branches that
-leave the most placements alive first (lookahead value ordering) changed which boards gave a
-first solution within 10 s, but not how many (22 of 39 either way).
-
-Once the first solution is found and more are wanted, the search first looks near it (large
-neighbourhood search): it keeps the solution's cells outside a band of a few rows or columns
-and searches the band alone. On boards with many solutions a second one usually differs from
-the first in a few neighbouring lines (a pair of ships swapped, a ship shifted), and a band
-holds only a handful of unknown cells: started from the corpus's own solution of each of
-the 37 MiniZinc boards with several, the bands found a second solution for 33, each within
-221 nodes, where the whole tree can take millions. The bands run only when the first
-solution took a real search (``NEAR_AFTER_NODES``; where it came at once, so does the rest
-of the tree: on unique rubin boards the bands cost 8% and found nothing), for at most as
-much work again (``NEAR_MIN_WORK`` at least). Then the search goes on where it was, so it
-stays complete: a band's solutions are solutions of the whole board, one found twice counts
-once, and a unique board still needs the whole tree. Finding the first solution remains
-the hard part on the undecided boards above.
-
-``events(puzzle, trace=..., limit=n)`` finds up to ``limit`` solutions; ``limit=2`` proves
-uniqueness. Statistics: ``nodes`` (decisions tried), ``backtracks`` (decisions that failed
-at once: the dead ends of the tree), ``propagated`` (cells set by deduction, at the root
-or after a decision or probe), ``max_depth``, ``probes`` and ``probe_failures`` (shaving),
-``restarts``, ``bands`` (searched around the first solution; their nodes count as nodes),
-``solutions``.
+Statistics: ``nodes`` (decisions tried), ``backtracks`` (decisions that failed at once),
+``propagated`` (cells set by deduction), ``max_depth``, ``probes`` and ``probe_failures``
+(shaving), ``restarts``, ``bands`` (searched around the first solution; their nodes count as
+nodes), ``solutions``.
 """
 
 from __future__ import annotations
@@ -70,19 +34,15 @@ from game.ships import bits as bit_indices
 from solvers.common import verified
 from solvers.events import Event, Found, Progress, Reason, Result, SetCell, Status
 from solvers.search.bitboard import Model, State, compile_puzzle
-from solvers.search.propagate import Log, propagate, root_state
+from solvers.search.propagate import Log, meet, propagate, root_state
 
 HEARTBEAT_NODES = 256
 HEARTBEAT_SECONDS = 0.02
-# Shaving costs about (alive placements)^2 propagations per node: on boards up to about
-# 10x10 it pays at every node (rubin: 1,400 dead ends instead of 460,000), on larger boards
-# only near the root.
+# Shaving costs about (alive placements)^2 propagations per node: at every node on boards up
+# to about 10x10, only near the root on larger ones and on dense ones without hints.
 SHAVE_EVERYWHERE_UP_TO = 700            # alive placements at the root
 SHAVE_DEPTH_LARGE = 1
-# ... and on dense boards without hints (over 30% ship cells, like the MiniZinc ones) only near the
-# root too, whatever their size: there a probe is dear and the conflict weights of many cheap
-# nodes find the way better (MiniZinc, limit=2: 23 of 39 decided within 2 s against 19).
-DENSE_SHARE = 0.3
+DENSE_SHARE = 0.3                       # share of ship cells above which a board counts as dense
 RESTART_FIRST_BUDGET = 2000             # nodes + probes of the first run; doubled at each restart
 NEAR_WIDTHS = (2, 3, 4, 5)              # the bands searched around the first solution, narrowest first
 NEAR_AFTER_NODES = 100                  # nodes the first solution must have taken for the bands to be worth it
@@ -100,9 +60,7 @@ def events(puzzle: Puzzle, *, trace: bool = True, limit: int = 1, shave_depth: i
     ``shave_depth``: probe placements at search nodes down to this depth (``None``: chosen
     from the board, see above; ``-1``: no probing at all). ``restarts``: rerun from the root
     with a doubled budget and branch orders shuffled by ``rng`` (default ``random.Random(0)``);
-    the last run always completes. Off by default: on the dense MiniZinc boards it decided
-    fewer puzzles (13 of 39 within 2 s against 17 without; with conflict weights, 21 of 39
-    within 5 s against 25).
+    the last run always completes. Off by default: it decided fewer of the dense boards.
 
     ``known``: solutions found elsewhere (by the genetic algorithm, say). Each is judged by
     ``game.rules`` (``ValueError`` if it breaks a rule) and counts as found; the bands around
@@ -375,6 +333,7 @@ class _Search:
         """
         stats = self.stats
         geo = self.model.geo
+        covering, length_sets, length_index = geo.covering, geo.length_sets, geo.length_index
         order = list(bit_indices(state.alive))
         position = since_change = 0
         supported = 0                            # placements known to survive their probe
@@ -398,14 +357,13 @@ class _Search:
                     return trial
             if trial is not None:
                 # Every ship placed along with this one would survive its own probe too
-                # (propagation is monotone): skip them until the state changes.
-                placed_too = state.alive & ~trial.alive
+                # (propagation is monotone): skip them until the state changes. Placed ships
+                # never touch, so each new placed segment is one ship: the placement of its length over it.
+                placed_too = trial.placed & ~state.placed
                 while placed_too:
-                    low = placed_too & -placed_too
-                    placed_too ^= low
-                    q = low.bit_length() - 1
-                    if not geo.p_cells[q] & ~trial.placed and not geo.p_halo[q] & ~trial.water:
-                        supported |= low
+                    ship = geo.component(placed_too & -placed_too, placed_too)
+                    placed_too &= ~ship
+                    supported |= meet(covering, ship, state.alive & length_sets[length_index[ship.bit_count()]])
                 continue
             stats["probe_failures"] += 1
             log: Log | None = [] if self.trace else None

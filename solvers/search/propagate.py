@@ -1,300 +1,422 @@
-"""Constraint propagation on the bitboard model (see ``solvers.search.bitboard``), shared by the exact solvers.
+"""Constraint propagation on the bitboard model (``solvers.search.bitboard``), shared by the exact solvers.
 
-``propagate(model, state, ...)`` applies a decision and every deduction that follows, to a
-fixpoint, and returns the new :class:`State`, or ``None`` when the board has become
-impossible (failure is a value: no exceptions). The deductions, cheapest first:
+``propagate(model, state, ...)`` applies a decision, then the named deduction rules below
+until none of them changes anything, and returns the new :class:`State`, or ``None`` when
+the board has become impossible (failure is a value: no exceptions).
 
-- a new water cell kills the placements over it; a new ship cell kills the placements
-  whose halo holds it, and its diagonal neighbours are water;
-- a line whose tally is met has water in its unknown cells; a line that needs every unknown
-  cell has ship there; a line that can no longer reach, or is over, its tally fails;
-  a placement that would put more new ship cells in its own line than the tally has room
-  for dies;
-- a length with fewer alive placements than ships left fails; with exactly as many, all
-  are placed;
-- every ship segment not yet part of a placed ship needs exactly one placement over it:
-  none fails, one is placed, several agree on the cells they all cover (ship) and on the
-  cells all their halos hold (water); segments that need a ship of length >= k cannot
-  outnumber the ships of length >= k left;
-- an unknown cell that no alive placement covers is water;
-- the last ship of a length: the cells its every placement covers are ship, the cells
-  every halo holds are water.
-
-With a ``log`` list, every change is recorded as ``(mask, value, detail)`` for the trace.
-With a ``blame`` list, a failure appends what failed, for conflict-directed branching:
-``("row", index)``, ``("col", index)``, ``("cells", mask)`` or ``("length", length index)``
-(only the commonest failures say; the others append nothing).
+A rule is a small function of a :class:`Work` (the state being built) that returns False on
+a contradiction. Cells a rule sets stay *fresh* until the cell rules have looked at them;
+placements a rule decides are *queued* for :func:`place_queued`. The cheap rules run first:
+the board rules run only once the cell rules are quiet, and any change sends the driver back
+to the cheap ones. With a ``log`` list every deduction is recorded as ``(mask, value,
+detail)``; with a ``blame`` list a failure appends what failed, for conflict-directed
+branching (see :meth:`Work.fail`).
 """
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Callable, Iterable
 
 from game.puzzle import Cell, ship_name
-from game.ships import bits as bit_indices
-from solvers.search.bitboard import Model, State
+from game.ships import Geometry, bits
+from solvers.search.bitboard import Line, Model, State
 
 Log = list[tuple[int, Cell, str]]
 
 
-def _line_name(is_row: bool, index: int) -> str:
-    return f"{'row' if is_row else 'column'} {index + 1}"
+# -- the shared bit loops ---------------------------------------------------------------------
+
+def union(table: tuple[int, ...], mask: int) -> int:
+    """The union of ``table[i]`` over the set bits ``i`` of ``mask``."""
+    found = 0
+    while mask:
+        low = mask & -mask
+        found |= table[low.bit_length() - 1]
+        mask ^= low
+    return found
 
 
-def propagate(model: Model, state: State, *, ship: int = 0, water: int = 0,
-              places: Iterable[int] = (), kill: int = 0, log: Log | None = None,
-              place_detail: str = "decision", all_lines: bool = False,
-              blame: list | None = None) -> State | None:
-    """Set ``ship``/``water`` cells, place ``places`` and remove the placements in ``kill``
-    (a placement set), then deduce to a fixpoint. The caller logs its own changes; ``log``
-    receives the deductions.
+def meet(table: tuple[int, ...], mask: int, within: int) -> int:
+    """``within`` intersected with ``table[i]`` for every set bit ``i`` of ``mask``."""
+    while mask:
+        low = mask & -mask
+        within &= table[low.bit_length() - 1]
+        mask ^= low
+    return within
 
-    ``blame``: receives what failed, if it fails (see the module docstring).
-    ``all_lines``: look at every line's tally and every cell's coverage, not only what
-    changed (for a state that is not itself a fixpoint, like the start).
-    """
-    geo = model.geo
-    board = geo.board
-    covering = geo.covering
-    surrounding = geo.surrounding
-    p_cells = geo.p_cells
-    p_halo = geo.p_halo
-    p_length = geo.p_length
-    p_length_index = geo.p_length_index
-    length_sets = geo.length_sets
-    lengths = geo.lengths
-    longest = lengths[0] if lengths else 0
-    lines = model.lines
-    stride = geo.stride
 
-    s_ship, s_water, placed, alive = state.ship, state.water, state.placed, state.alive & ~kill
-    counts = list(state.counts)
-    if ship & water or ship & s_water or water & s_ship:
-        return None
-    fresh_ship = ship & ~s_ship
-    fresh_water = water & ~s_water
-    s_ship |= fresh_ship
-    s_water |= fresh_water
-    to_place: dict[int, str] = {p: place_detail for p in places}
-    # Every unknown cell of a state returned here has a placement over it (the coverage rule).
-    full_cover_check = all_lines
-    cover_alive = state.alive
+# -- the state being built --------------------------------------------------------------------
 
-    while True:
-        for p, detail in to_place.items():
-            if not (alive >> p) & 1:
-                return None
-            cells = p_cells[p]
-            halo = p_halo[p]
-            if cells & s_water or halo & s_ship:
-                return None
-            new = cells & ~s_ship
-            if new:
-                s_ship |= new
-                fresh_ship |= new
-                if log is not None:
-                    log.append((new, Cell.SHIP, detail))
-            new = halo & ~s_water
-            if new:
-                s_water |= new
-                fresh_water |= new
-                if log is not None:
-                    log.append((new, Cell.WATER, f"water around the {ship_name(p_length[p])}"))
-            placed |= cells
-            m = cells
-            while m:
-                low = m & -m
-                alive &= ~covering[low.bit_length() - 1]
-                m ^= low
-            li = p_length_index[p]
-            counts[li] -= 1
-            if counts[li] < 0:
-                return None
-            if counts[li] == 0:
-                alive &= ~length_sets[li]
-        to_place = {}
+class Work:
+    """A propagation in progress: the state's fields, the cells set but not yet looked at by
+    the cell rules (``fresh_*``), the batch the cell rules are looking at (``new_*``) and the
+    placements queued to be placed, each with the reason it is logged with."""
 
-        # Cell-level consequences of the cells set since the last pass.
-        while fresh_ship or fresh_water or all_lines:
-            new_ship, new_water = fresh_ship, fresh_water
-            fresh_ship = fresh_water = 0
-            touched = new_ship | new_water
-            if all_lines:
-                touched = line_ship = board
-                all_lines = False
-            else:
-                line_ship = new_ship
-            m = new_water
-            while m:
-                low = m & -m
-                alive &= ~covering[low.bit_length() - 1]
-                m ^= low
-            m = new_ship
-            while m:
-                low = m & -m
-                alive &= ~surrounding[low.bit_length() - 1]
-                m ^= low
-            around = ((new_ship << (stride + 1)) | (new_ship << (stride - 1)) | (new_ship >> (stride + 1))
-                      | (new_ship >> (stride - 1))) & board
-            if around & s_ship:
-                if blame is not None:
-                    blame.append(("cells", around & s_ship))
-                return None
-            new = around & ~s_water
-            if new:
-                s_water |= new
-                fresh_water |= new
-                if log is not None:
-                    log.append((new, Cell.WATER, "water diagonal to a ship"))
-            for is_row, index, mask, tally, line_placements in lines:
-                if not touched & mask:
-                    continue
-                ships = (s_ship & mask).bit_count()
-                unknown = mask & ~(s_ship | s_water)
-                free = unknown.bit_count()
-                if ships > tally or ships + free < tally:
-                    if blame is not None:
-                        blame.append(("row" if is_row else "col", index))
-                    return None
-                if free:
-                    if ships == tally:
-                        s_water |= unknown
-                        fresh_water |= unknown
-                        if log is not None:
-                            log.append((unknown, Cell.WATER, f"{_line_name(is_row, index)} tally met"))
-                    elif ships + free == tally:
-                        s_ship |= unknown
-                        fresh_ship |= unknown
-                        if log is not None:
-                            log.append((unknown, Cell.SHIP, f"{_line_name(is_row, index)} needs all its unknown cells"))
-                room = tally - ships
-                # With no room left the line's unknown cells just became water, which kills the rest.
-                if line_ship & mask and 0 < room < longest:
-                    m = alive & line_placements
-                    while m:
-                        low = m & -m
-                        p = low.bit_length() - 1
-                        m ^= low
-                        if (p_cells[p] & ~s_ship).bit_count() > room:
-                            alive &= ~low
+    __slots__ = ("model", "geo", "ship", "water", "placed", "alive", "counts", "fresh_ship", "fresh_water",
+                 "new_ship", "new_water", "touched", "line_ship", "all_lines", "to_place", "log", "blame",
+                 "cover_check", "cover_alive", "covers", "settled_ship", "settled_water",
+                 "killed", "killed_cells")
 
-        # Whole-board deductions, only once the cheap ones are exhausted.
-        for li, left in enumerate(counts):
-            if not left:
-                continue
-            options = alive & length_sets[li]
-            found = options.bit_count()
-            if found < left:
-                if blame is not None:
-                    blame.append(("length", li))
-                return None
-            if found == left:
-                name = ship_name(lengths[li])
-                for p in bit_indices(options):
-                    to_place[p] = f"every remaining {name} placement is needed"
-        if to_place:
-            continue
+    def __init__(self, model: Model, state: State, log: Log | None = None, blame: list | None = None,
+                 all_lines: bool = False) -> None:
+        self.model = model
+        self.geo = model.geo
+        self.ship, self.water, self.placed, self.alive = state.ship, state.water, state.placed, state.alive
+        self.counts = list(state.counts)
+        self.fresh_ship = self.fresh_water = self.new_ship = self.new_water = self.touched = self.line_ship = 0
+        self.all_lines = all_lines               # the next batch looks at every line, changed or not
+        self.to_place: dict[int, str] = {}
+        self.log = log
+        self.blame = blame
+        self.cover_check = all_lines             # the coverage rule looks at every unknown cell
+        self.cover_alive = state.alive           # the placements alive when the coverage rule last looked
+        self.settled_ship = self.settled_water = 0   # cells whose placements to kill are dead already
+        self.killed = self.killed_cells = 0     # placements placing killed since the coverage rule looked, their cells
+        self.covers: list[tuple[int, int]] | None = None   # the segment rule's segments and covers
 
-        unplaced = s_ship & ~placed
-        seen_covers = 0
-        distinct = True
-        needs: list[int] = []            # per segment: the shortest ship that can cover it
-        while unplaced:
-            segment = geo.component(unplaced & -unplaced, unplaced)
-            unplaced &= ~segment
-            cover = alive
-            m = segment
-            while m:
-                low = m & -m
-                cover &= covering[low.bit_length() - 1]
-                m ^= low
-            found = cover.bit_count()
-            if not found:
-                if blame is not None:
-                    blame.append(("cells", segment))
-                return None
-            if cover & seen_covers:
-                distinct = False
-            seen_covers |= cover
-            if found == 1:
-                p = cover.bit_length() - 1
-                to_place[p] = f"the only {ship_name(p_length[p])} that fits this segment"
-                continue
-            li = len(lengths) - 1                # lengths run longest first: find the shortest
-            while not cover & length_sets[li]:
-                li -= 1
-            needs.append(lengths[li])
-            common_cells, common_halo = _common(cover, board, p_cells, p_halo)
-            if common_cells & ~s_ship or common_halo & ~s_water:
-                settled = _settle(common_cells, common_halo, s_ship, s_water, log,
-                                  "every ship that fits this segment covers it",
-                                  "every ship that fits this segment ends here")
-                if settled is None:
-                    return None
-                s_ship, s_water, new_ship, new_water = settled
-                fresh_ship |= new_ship
-                fresh_water |= new_water
-        if to_place or fresh_ship or fresh_water:
-            continue
-        if distinct and len(needs) > 1:
-            # Distinct segments need distinct ships: a counting (Hall) check per minimum length.
-            ships_left = 0
-            for li, length in enumerate(lengths):
-                ships_left += counts[li]
-                if sum(1 for need in needs if need >= length) > ships_left:
-                    return None
+    def add_ship(self, mask: int, why: str) -> None:
+        """Set unknown cells to ship (the caller knows they are unknown)."""
+        self.ship |= mask
+        self.fresh_ship |= mask
+        if self.log is not None:
+            self.log.append((mask, Cell.SHIP, why))
 
-        # A cell can only lose its last placement when one over it dies: look at those cells only.
-        if full_cover_check:
-            m = board & ~(s_ship | s_water)
-            full_cover_check = False
+    def add_water(self, mask: int, why: str) -> None:
+        """Set unknown cells to water (the caller knows they are unknown)."""
+        self.water |= mask
+        self.fresh_water |= mask
+        if self.log is not None:
+            self.log.append((mask, Cell.WATER, why))
+
+    def settle(self, ship: int, water: int, ship_why: str, water_why: str) -> bool:
+        """Cells every candidate agrees on: ``ship`` cells become ship, then ``water`` cells
+        water; False on a clash with what is known."""
+        new = ship & ~self.ship
+        if new:
+            if new & self.water:
+                return False
+            self.add_ship(new, ship_why)
+        new = water & ~self.water
+        if new:
+            if new & self.ship:
+                return False
+            self.add_water(new, water_why)
+        return True
+
+    def fail(self, kind: str, value: int) -> bool:
+        """A contradiction, blamed on ``("row", index)``, ``("col", index)``, ``("cells", mask)``
+        or ``("length", length index)``."""
+        if self.blame is not None:
+            self.blame.append((kind, value))
+        return False
+
+    def next_batch(self) -> bool:
+        """Hand the fresh cells to the cell rules; False when there are none."""
+        if not (self.fresh_ship or self.fresh_water or self.all_lines):
+            return False
+        self.new_ship, self.new_water = self.fresh_ship, self.fresh_water
+        self.fresh_ship = self.fresh_water = 0
+        if self.all_lines:
+            self.touched = self.line_ship = self.geo.board
+            self.all_lines = False
         else:
-            m = 0
-            dead = cover_alive & ~alive
-            while dead:
-                low = dead & -dead
-                m |= p_cells[low.bit_length() - 1]
-                dead ^= low
-            m &= ~(s_ship | s_water)
-        cover_alive = alive
-        empty = 0
+            self.touched = self.new_ship | self.new_water
+            self.line_ship = self.new_ship
+        return True
+
+    def state(self) -> State:
+        return State(self.ship, self.water, self.placed, self.alive, tuple(self.counts))
+
+
+Rule = Callable[[Work], bool]
+LineRule = Callable[[Work, Line], bool]
+
+
+# -- placing ----------------------------------------------------------------------------------
+
+def place_queued(work: Work) -> bool:
+    """A queued placement is placed: its cells are ship, its halo water, and its length has
+    one ship fewer to place. The placements its cells and halo kill die at once, from
+    per-placement tables, so the cell rules skip those cells (``settled_*``)."""
+    geo = work.geo
+    kills = work.model.kills
+    for p, detail in work.to_place.items():
+        if not (work.alive >> p) & 1:
+            return False
+        cells = geo.p_cells[p]
+        halo = geo.p_halo[p]
+        if cells & work.water or halo & work.ship:
+            return False
+        new = cells & ~work.ship
+        if new:
+            work.add_ship(new, detail)
+        new = halo & ~work.water
+        if new:
+            work.add_water(new, f"water around the {ship_name(geo.p_length[p])}" if work.log is not None else "")
+        work.placed |= cells
+        work.alive &= ~kills[p]
+        work.killed |= kills[p]
+        work.killed_cells |= work.model.kill_cells[p]
+        work.settled_ship |= cells
+        work.settled_water |= halo
+        li = geo.p_length_index[p]
+        work.counts[li] -= 1
+        if work.counts[li] < 0:
+            return False
+        if work.counts[li] == 0:
+            work.alive &= ~geo.length_sets[li]
+    work.to_place = {}
+    return True
+
+
+# -- cell rules: what the cells set since the last batch imply --------------------------------
+
+def water_kills_placements(work: Work) -> bool:
+    """A water cell: every placement over it dies."""
+    new = work.new_water & ~work.settled_water
+    if new:
+        work.alive &= ~union(work.geo.covering, new)
+    return True
+
+
+def ship_kills_placements(work: Work) -> bool:
+    """A ship cell: every placement whose halo holds it dies."""
+    new = work.new_ship & ~work.settled_ship
+    if new:
+        work.alive &= ~union(work.geo.surrounding, new)
+    return True
+
+
+def diagonals_are_water(work: Work) -> bool:
+    """A ship cell's diagonal neighbours are water; a ship there is a contradiction.
+    (A placed ship's cells are skipped: its halo, which holds their diagonals, is water.)"""
+    new_ship = work.new_ship & ~work.settled_ship
+    if not new_ship:
+        return True
+    around = work.geo.diagonal(new_ship)
+    if around & work.ship:
+        return work.fail("cells", around & work.ship)
+    new = around & ~work.water
+    if new:
+        work.add_water(new, "water diagonal to a ship")
+    return True
+
+
+def tally_within_reach(work: Work, line: Line) -> bool:
+    """A line over its tally, or unable to reach it with its unknown cells, is a contradiction."""
+    is_row, index, mask, tally, _ = line
+    ships = (work.ship & mask).bit_count()
+    if ships > tally or ships + (mask & ~(work.ship | work.water)).bit_count() < tally:
+        return work.fail("row" if is_row else "col", index)
+    return True
+
+
+def tally_met(work: Work, line: Line) -> bool:
+    """A line whose tally is met: the rest of the line is water."""
+    is_row, index, mask, tally, _ = line
+    unknown = mask & ~(work.ship | work.water)
+    if unknown and (work.ship & mask).bit_count() == tally:
+        work.add_water(unknown, f"{_line_name(is_row, index)} tally met" if work.log is not None else "")
+    return True
+
+
+def needs_every_unknown(work: Work, line: Line) -> bool:
+    """A line that needs every one of its unknown cells to reach its tally: they are ship."""
+    is_row, index, mask, tally, _ = line
+    unknown = mask & ~(work.ship | work.water)
+    if unknown and (work.ship & mask).bit_count() + unknown.bit_count() == tally:
+        work.add_ship(unknown, f"{_line_name(is_row, index)} needs all its unknown cells"
+                      if work.log is not None else "")
+    return True
+
+
+def longer_than_room(work: Work, line: Line) -> bool:
+    """A line with new ship cells: a placement along it that would put more new ship cells
+    in it than its tally has room for dies. (With no room left the line is water, which
+    kills the rest.)"""
+    _, _, mask, tally, placements = line
+    if not work.line_ship & mask:
+        return True
+    ship = work.ship
+    room = tally - (ship & mask).bit_count()
+    geo = work.geo
+    if 0 < room < (geo.lengths[0] if geo.lengths else 0):
+        p_cells, alive = geo.p_cells, work.alive
+        m = alive & placements
         while m:
             low = m & -m
-            if not alive & covering[low.bit_length() - 1]:
-                empty |= low
             m ^= low
-        if empty:
-            s_water |= empty
-            fresh_water |= empty
-            if log is not None:
-                log.append((empty, Cell.WATER, "no ship fits here"))
+            if (p_cells[low.bit_length() - 1] & ~ship).bit_count() > room:
+                alive ^= low
+        work.alive = alive
+    return True
+
+
+TALLY_RULES: tuple[LineRule, ...] = (tally_within_reach, tally_met, needs_every_unknown)
+LINE_RULES: tuple[LineRule, ...] = (*TALLY_RULES, longer_than_room)
+
+
+def line_tallies(work: Work) -> bool:
+    """The line rules on every tallied line the batch touched, rows then columns, line by
+    line; each is called only where it can fire, so the other lines cost no call."""
+    # The tally rules: a tight tally (met, over, or needing at least every unknown cell) on a
+    # line not complete and right. The room rule: new ship cells, room for some of a longest ship.
+    touched, line_ship = work.touched, work.line_ship
+    longest = work.geo.lengths[0] if work.geo.lengths else 0
+    for line in work.model.lines:
+        mask = line[2]
+        if not touched & mask:
             continue
+        ships, tally = (work.ship & mask).bit_count(), line[3]
+        free = (mask & ~(work.ship | work.water)).bit_count()
+        if (ships >= tally or ships + free <= tally) and (free or ships != tally):
+            for rule in TALLY_RULES:
+                if not rule(work, line):
+                    return False
+        if line_ship & mask and 0 < tally - ships < longest:
+            longer_than_room(work, line)
+    return True
 
-        for li, left in enumerate(counts):
-            if left != 1:
-                continue
-            options = alive & length_sets[li]
-            if options.bit_count() > 2 * lengths[li]:
-                continue                 # more placements than can share a cell: nothing in common
-            common_cells, common_halo = _common(options, board, p_cells, p_halo)
-            if common_cells & ~s_ship or common_halo & ~s_water:
-                name = ship_name(lengths[li])
-                settled = _settle(common_cells, common_halo, s_ship, s_water, log,
-                                  f"every placement of the last {name} covers it",
-                                  f"water around every placement of the last {name}")
-                if settled is None:
-                    return None
-                s_ship, s_water, new_ship, new_water = settled
-                fresh_ship |= new_ship
-                fresh_water |= new_water
-        if fresh_ship or fresh_water:
+
+CELL_RULES: tuple[Rule, ...] = (water_kills_placements, ship_kills_placements, diagonals_are_water, line_tallies)
+
+
+# -- board rules: whole-board deductions, once the cell rules are quiet -------------------------
+
+def fleet_count(work: Work) -> bool:
+    """A length with fewer alive placements than ships left is a contradiction; with exactly
+    as many, every one of them is placed."""
+    geo = work.geo
+    for li, left in enumerate(work.counts):
+        if not left:
             continue
-        return State(s_ship, s_water, placed, alive, tuple(counts))
+        options = work.alive & geo.length_sets[li]
+        found = options.bit_count()
+        if found < left:
+            return work.fail("length", li)
+        if found == left:
+            name = ship_name(geo.lengths[li])
+            for p in bits(options):
+                work.to_place[p] = f"every remaining {name} placement is needed"
+    return True
 
 
-def _common(placements: int, board: int, p_cells: tuple[int, ...], p_halo: tuple[int, ...]) -> tuple[int, int]:
-    """The cells every placement of the set covers, and the cells every one's halo holds."""
-    cells = halo = board
+def segment_covers(work: Work) -> list[tuple[int, int]]:
+    """Every ship segment not yet part of a placed ship, with the alive placements over all of it."""
+    geo = work.geo
+    unplaced = work.ship & ~work.placed
+    found = []
+    while unplaced:
+        segment = geo.component(unplaced & -unplaced, unplaced)
+        unplaced &= ~segment
+        found.append((segment, meet(geo.covering, segment, work.alive)))
+    return found
+
+
+def segments_need_a_ship(work: Work) -> bool:
+    """An unplaced ship segment needs exactly one placement over it: with none it is a
+    contradiction, with one that one is placed, with several the cells they all cover are
+    ship and the cells all their halos hold are water."""
+    geo = work.geo
+    work.covers = covers = segment_covers(work)
+    for segment, cover in covers:
+        if not cover:
+            return work.fail("cells", segment)
+        if not cover & (cover - 1):
+            p = cover.bit_length() - 1
+            work.to_place[p] = f"the only {ship_name(geo.p_length[p])} that fits this segment"
+            continue
+        cells, halo = common(geo, cover)
+        if (cells & ~work.ship or halo & ~work.water) and not work.settle(
+                cells, halo, "every ship that fits this segment covers it",
+                "every ship that fits this segment ends here"):
+            return False
+    return True
+
+
+def distinct_segments(work: Work) -> bool:
+    """Segments no one placement can cover together need different ships: for every length
+    k, the segments that need a ship of length >= k cannot outnumber the ships of length >= k
+    left (a counting check, when no two segments share a placement)."""
+    covers, work.covers = work.covers, None     # what the segment rule just found, if it ran last
+    if covers is None:
+        covers = segment_covers(work)
+    if len(covers) < 2:
+        return True
+    geo = work.geo
+    lengths, length_sets = geo.lengths, geo.length_sets
+    seen = 0
+    needs = []                               # per segment: the shortest ship that can cover it
+    for _, cover in covers:
+        if cover & seen:
+            return True
+        seen |= cover
+        li = len(lengths) - 1                # lengths run longest first: find the shortest
+        while not cover & length_sets[li]:
+            li -= 1
+        needs.append(lengths[li])
+    ships_left = 0
+    for li, length in enumerate(lengths):
+        ships_left += work.counts[li]
+        if sum(1 for need in needs if need >= length) > ships_left:
+            return False
+    return True
+
+
+def uncovered_is_water(work: Work) -> bool:
+    """An unknown cell that no alive placement covers is water. Only the cells of the
+    placements that died since the last look can have lost their last one (for those that
+    placing a ship killed, the cells come from a table: a few more cells looked at, in one go)."""
+    geo = work.geo
+    known = work.ship | work.water
+    if work.cover_check:
+        m = geo.board & ~known
+        work.cover_check = False
+    else:
+        dead = work.cover_alive & ~work.alive & ~work.killed
+        m = (union(geo.p_cells, dead) | work.killed_cells) & ~known
+    work.killed = work.killed_cells = 0
+    alive = work.cover_alive = work.alive
+    covering = geo.covering
+    empty = 0
+    while m:
+        low = m & -m
+        m ^= low
+        if not alive & covering[low.bit_length() - 1]:
+            empty |= low
+    if empty:
+        work.add_water(empty, "no ship fits here")
+    return True
+
+
+def last_ship_of_a_length(work: Work) -> bool:
+    """The last ship of a length: the cells its every placement covers are ship, the cells
+    every one's halo holds are water."""
+    geo = work.geo
+    for li, left in enumerate(work.counts):
+        if left != 1:
+            continue
+        options = work.alive & geo.length_sets[li]
+        if options.bit_count() > 2 * geo.lengths[li]:
+            continue                         # more placements than can share a cell: nothing in common
+        cells, halo = common(geo, options)
+        if cells & ~work.ship or halo & ~work.water:
+            name = ship_name(geo.lengths[li])
+            if not work.settle(cells, halo, f"every placement of the last {name} covers it",
+                               f"water around every placement of the last {name}"):
+                return False
+    return True
+
+
+BOARD_RULES: tuple[Rule, ...] = (fleet_count, segments_need_a_ship, distinct_segments, uncovered_is_water,
+                                 last_ship_of_a_length)
+
+
+def common(geo: Geometry, placements: int) -> tuple[int, int]:
+    """The cells every placement of the set covers, and the cells every one's halo holds
+    (the two meets in one pass over the set)."""
+    p_cells, p_halo = geo.p_cells, geo.p_halo
+    cells = halo = geo.board
     while placements:
         low = placements & -placements
         p = low.bit_length() - 1
@@ -304,26 +426,44 @@ def _common(placements: int, board: int, p_cells: tuple[int, ...], p_halo: tuple
     return cells, halo
 
 
-def _settle(ship: int, water: int, s_ship: int, s_water: int, log: Log | None,
-            ship_why: str, water_why: str) -> tuple[int, int, int, int] | None:
-    """Cells every candidate agrees on: ``ship`` cells become ship, then ``water`` cells
-    water. Returns the new ship and water masks and what was added to each, or None on a
-    clash. Called only when something is new, so the fixpoint loop pays no call otherwise."""
-    new_ship = ship & ~s_ship
-    if new_ship:
-        if new_ship & s_water:
+def _line_name(is_row: bool, index: int) -> str:
+    return f"{'row' if is_row else 'column'} {index + 1}"
+
+
+# -- the driver -------------------------------------------------------------------------------
+
+def propagate(model: Model, state: State, *, ship: int = 0, water: int = 0,
+              places: Iterable[int] = (), kill: int = 0, log: Log | None = None,
+              place_detail: str = "decision", all_lines: bool = False,
+              blame: list | None = None) -> State | None:
+    """Set ``ship``/``water`` cells, place ``places`` and remove the placements in ``kill``
+    (a placement set), then apply the rules to a fixpoint. The caller logs its own changes;
+    ``log`` receives the deductions, ``blame`` what failed (see :meth:`Work.fail`).
+    ``all_lines``: look at every line's tally and every cell's coverage, not only what
+    changed (for a state that is not itself a fixpoint, like the start).
+    """
+    if ship & water or ship & state.water or water & state.ship:
+        return None
+    work = Work(model, state, None, blame, all_lines)
+    work.alive &= ~kill
+    work.add_ship(ship & ~state.ship, "")
+    work.add_water(water & ~state.water, "")
+    work.log = log
+    work.to_place = {p: place_detail for p in places}
+    while True:
+        if work.to_place and not place_queued(work):
             return None
-        s_ship |= new_ship
-        if log is not None:
-            log.append((new_ship, Cell.SHIP, ship_why))
-    new_water = water & ~s_water
-    if new_water:
-        if new_water & s_ship:
-            return None
-        s_water |= new_water
-        if log is not None:
-            log.append((new_water, Cell.WATER, water_why))
-    return s_ship, s_water, new_ship, new_water
+        while work.next_batch():
+            for rule in CELL_RULES:
+                if not rule(work):
+                    return None
+        for rule in BOARD_RULES:
+            if not rule(work):
+                return None
+            if work.to_place or work.fresh_ship or work.fresh_water:
+                break                            # back to the cheap rules
+        else:
+            return work.state()
 
 
 def root_state(model: Model, log: Log | None = None) -> State | None:
@@ -345,4 +485,3 @@ def root_state(model: Model, log: Log | None = None) -> State | None:
     # every line is looked at once, even one where nothing is set (e.g. a tally of 0).
     return propagate(model, model.start, ship=model.hint_ship | model.shape_ship,
                      water=model.hint_water | model.shape_water, log=log, all_lines=True)
-

@@ -1,0 +1,291 @@
+"""Each propagation rule alone, on a small hand-made board: when it fires, what it concludes,
+and that it stays quiet when it should."""
+
+from __future__ import annotations
+
+from game.puzzle import Puzzle
+from solvers.search import propagate as pr
+from solvers.search.bitboard import State, compile_puzzle
+
+
+def work_on(rows: int, cols: int, fleet, row_tallies=None, col_tallies=None, ship=(), water=(),
+            new_ship=(), new_water=()) -> pr.Work:
+    """A propagation in progress on an empty board with some cells known; ``new_*`` cells are
+    also the batch the cell rules look at."""
+    puzzle = Puzzle(rows, cols, row_tallies or [None] * rows, col_tallies or [None] * cols, fleet)
+    model = compile_puzzle(puzzle)
+    geo = model.geo
+    ship_mask = geo.mask_of(list(ship) + list(new_ship))
+    water_mask = geo.mask_of(list(water) + list(new_water))
+    state = State(ship_mask, water_mask, 0, model.start.alive, model.start.counts)
+    work = pr.Work(model, state, log=[], blame=[])
+    work.fresh_ship, work.fresh_water = geo.mask_of(new_ship), geo.mask_of(new_water)
+    work.next_batch()
+    return work
+
+
+def cells(work: pr.Work, mask: int) -> set[tuple[int, int]]:
+    return set(work.geo.coords(mask))
+
+
+def alive(work: pr.Work) -> set[tuple[int, int, int, bool]]:
+    return {(p.length, p.row, p.col, p.horizontal) for p in work.geo.members(work.alive)}
+
+
+def index_of(work: pr.Work, length: int, horizontal: bool, row: int, col: int) -> int:
+    return work.geo.placement(length, horizontal, row, col).index
+
+
+# -- placing ----------------------------------------------------------------------------------
+
+def test_placing_sets_cells_and_halo_and_uses_up_the_length():
+    work = work_on(3, 4, {2: 1})
+    work.to_place = {index_of(work, 2, True, 0, 0): "decision"}
+    assert pr.place_queued(work)
+    assert cells(work, work.ship) == {(0, 0), (0, 1)}
+    assert cells(work, work.water) == {(0, 2), (1, 0), (1, 1), (1, 2)}
+    assert work.counts == [0] and work.alive == 0 and not work.to_place
+
+
+def test_placing_a_dead_placement_fails():
+    work = work_on(3, 4, {2: 1}, new_water=[(0, 1)])
+    pr.water_kills_placements(work)
+    work.to_place = {index_of(work, 2, True, 0, 0): "decision"}
+    assert not pr.place_queued(work)
+
+
+# -- cell rules -------------------------------------------------------------------------------
+
+def test_water_kills_the_placements_over_it():
+    work = work_on(1, 3, {2: 1}, new_water=[(0, 0)])
+    assert pr.water_kills_placements(work)
+    assert alive(work) == {(2, 0, 1, True)}
+
+
+def test_no_new_water_kills_nothing():
+    work = work_on(1, 3, {2: 1}, water=[(0, 0)])
+    before = work.alive
+    assert pr.water_kills_placements(work) and work.alive == before
+
+
+def test_ship_kills_the_placements_whose_halo_holds_it():
+    work = work_on(1, 4, {2: 1}, new_ship=[(0, 3)])
+    assert pr.ship_kills_placements(work)
+    assert alive(work) == {(2, 0, 0, True), (2, 0, 2, True)}    # (0,1)-(0,2) would touch it
+
+
+def test_a_ship_cells_diagonals_are_water():
+    work = work_on(3, 3, {1: 1}, new_ship=[(1, 1)])
+    assert pr.diagonals_are_water(work)
+    assert cells(work, work.water) == {(0, 0), (0, 2), (2, 0), (2, 2)}
+    assert cells(work, work.fresh_water) == {(0, 0), (0, 2), (2, 0), (2, 2)}
+    assert work.log[-1][2] == "water diagonal to a ship"
+
+
+def test_a_ship_on_a_diagonal_is_a_contradiction():
+    work = work_on(3, 3, {1: 2}, ship=[(0, 0)], new_ship=[(1, 1)])
+    assert not pr.diagonals_are_water(work)
+    assert work.blame == [("cells", work.geo.bit(0, 0))]
+
+
+def test_no_new_ship_no_diagonal_water():
+    work = work_on(3, 3, {1: 1}, ship=[(1, 1)])
+    assert pr.diagonals_are_water(work) and work.water == 0
+
+
+# -- line rules (each on one line) -------------------------------------------------------------
+
+def first_row(work: pr.Work):
+    return work.model.lines[0]
+
+
+def test_a_row_over_its_tally_fails():
+    work = work_on(1, 4, {1: 2}, row_tallies=[1], new_ship=[(0, 0), (0, 2)])
+    assert not pr.tally_within_reach(work, first_row(work))
+    assert work.blame == [("row", 0)]
+
+
+def test_a_row_that_cannot_reach_its_tally_fails():
+    work = work_on(2, 3, {1: 3}, row_tallies=[2, None], new_water=[(0, 0), (0, 1)])
+    assert not pr.tally_within_reach(work, first_row(work))
+    assert work.blame == [("row", 0)]
+
+
+def test_a_row_within_reach_passes():
+    work = work_on(1, 4, {1: 2}, row_tallies=[2], new_ship=[(0, 0)])
+    assert pr.tally_within_reach(work, first_row(work)) and not work.blame
+
+
+def test_a_row_whose_tally_is_met_is_water_elsewhere():
+    work = work_on(1, 4, {1: 2}, row_tallies=[1], new_ship=[(0, 1)])
+    assert pr.tally_met(work, first_row(work))
+    assert cells(work, work.fresh_water) == {(0, 0), (0, 2), (0, 3)}
+    assert work.log[-1][2] == "row 1 tally met"
+
+
+def test_a_row_short_of_its_tally_gets_no_water():
+    work = work_on(1, 4, {1: 2}, row_tallies=[2], new_ship=[(0, 1)])
+    assert pr.tally_met(work, first_row(work)) and work.water == 0
+
+
+def test_a_row_that_needs_all_its_unknown_cells_gets_ship_there():
+    work = work_on(1, 5, {1: 3}, row_tallies=[3], water=[(0, 1), (0, 3)], new_ship=[(0, 0)])
+    assert pr.needs_every_unknown(work, first_row(work))
+    assert cells(work, work.fresh_ship) == {(0, 2), (0, 4)}
+    assert work.log[-1][2] == "row 1 needs all its unknown cells"
+
+
+def test_a_row_with_unknown_cells_to_spare_gets_no_ship():
+    work = work_on(1, 5, {1: 2}, row_tallies=[2], water=[(0, 1)], new_ship=[(0, 0)])
+    before = work.ship
+    assert pr.needs_every_unknown(work, first_row(work)) and work.ship == before
+
+
+def test_a_placement_longer_than_the_rows_room_dies():
+    # Row 1 holds one ship cell and may hold two: a cruiser along it would add two more.
+    work = work_on(3, 5, {3: 1, 2: 1}, row_tallies=[2, None, None], new_ship=[(0, 2)])
+    assert pr.longer_than_room(work, first_row(work))
+    across = {p for p in alive(work) if p[1] == 0 and p[3] and p[0] >= 2}
+    assert across == {(2, 0, 1, True), (2, 0, 2, True)}   # the destroyers over the ship cell stay
+    assert (3, 0, 2, False) in alive(work)                # a cruiser down from it is no business of the row
+
+
+def test_room_is_looked_at_only_when_the_row_has_new_ship():
+    work = work_on(3, 5, {3: 1, 2: 1}, row_tallies=[2, None, None], ship=[(0, 2)], new_water=[(2, 4)])
+    before = work.alive
+    assert pr.longer_than_room(work, first_row(work)) and work.alive == before
+
+
+# -- board rules ------------------------------------------------------------------------------
+
+def test_the_line_rules_run_on_the_touched_lines_only():
+    # Row 1's tally is met by the new ship; row 2's (also met) was not touched by this batch.
+    work = work_on(2, 5, {1: 2}, row_tallies=[1, 1], ship=[(1, 4)], new_ship=[(0, 0)])
+    assert pr.line_tallies(work)
+    assert cells(work, work.fresh_water) == {(0, 1), (0, 2), (0, 3), (0, 4)}
+
+
+def test_the_line_rules_stop_at_a_broken_line():
+    work = work_on(2, 3, {1: 2}, row_tallies=[1, 1], col_tallies=[0, None, None], new_ship=[(0, 0)])
+    assert not pr.line_tallies(work)
+    assert work.blame == [("col", 0)]
+
+
+def test_a_length_with_as_many_placements_as_ships_places_them():
+    work = work_on(1, 3, {3: 1})
+    assert pr.fleet_count(work)
+    assert list(work.to_place) == [index_of(work, 3, True, 0, 0)]
+    assert work.to_place[index_of(work, 3, True, 0, 0)] == "every remaining cruiser placement is needed"
+
+
+def test_a_length_with_too_few_placements_fails():
+    work = work_on(1, 3, {3: 1}, new_water=[(0, 1)])
+    pr.water_kills_placements(work)
+    assert not pr.fleet_count(work)
+    assert work.blame == [("length", 0)]
+
+
+def test_a_length_with_room_to_spare_is_left_alone():
+    work = work_on(1, 4, {3: 1})
+    assert pr.fleet_count(work) and not work.to_place
+
+
+def test_a_segment_that_no_placement_covers_fails():
+    work = work_on(1, 3, {2: 1}, ship=[(0, 0), (0, 1), (0, 2)])
+    assert not pr.segments_need_a_ship(work)
+    assert work.blame == [("cells", work.geo.mask_of([(0, 0), (0, 1), (0, 2)]))]
+
+
+def test_a_segment_that_one_placement_covers_gets_it():
+    work = work_on(1, 4, {3: 1}, ship=[(0, 0)])
+    assert pr.segments_need_a_ship(work)
+    assert list(work.to_place) == [index_of(work, 3, True, 0, 0)]
+
+
+def test_every_placement_over_a_segment_agrees():
+    # A ship cell in the middle of a 1x5 row, a cruiser left: every cruiser over it covers it
+    # and the cells next to it; none reaches both ends, but the ends differ, so they stay unknown.
+    work = work_on(1, 5, {3: 1}, ship=[(0, 2)])
+    assert pr.segments_need_a_ship(work)
+    assert not work.to_place
+    assert cells(work, work.fresh_ship) == set()      # (0,1)-(0,3) is not common to all three
+    work = work_on(1, 4, {3: 1}, ship=[(0, 1)])
+    assert pr.segments_need_a_ship(work)
+    assert cells(work, work.fresh_ship) == {(0, 2)}     # (0,0)-(0,2) and (0,1)-(0,3) share (0,2)
+    assert work.log[-1][2] == "every ship that fits this segment covers it"
+
+
+def test_distinct_segments_cannot_outnumber_the_ships_that_fit_them():
+    # Two segments of two cells far apart, each coverable only by a cruiser: one is left.
+    work = work_on(1, 9, {3: 1, 1: 1}, ship=[(0, 1), (0, 2), (0, 6), (0, 7)], new_water=[(0, 0), (0, 8)])
+    pr.water_kills_placements(work)
+    assert not pr.distinct_segments(work)
+
+
+def test_distinct_segments_with_enough_ships_pass():
+    work = work_on(1, 9, {3: 2, 1: 1}, ship=[(0, 1), (0, 2), (0, 6), (0, 7)], new_water=[(0, 0), (0, 8)])
+    pr.water_kills_placements(work)
+    assert pr.distinct_segments(work)
+
+
+def test_an_unknown_cell_no_placement_covers_is_water():
+    # A 3x3 board, one cruiser: water at (0,1) and (1,0) kills the cruisers of the first two
+    # rows and columns, the only ones over (0,0) and over (1,1).
+    work = work_on(3, 3, {3: 1}, new_water=[(0, 1), (1, 0)])
+    pr.water_kills_placements(work)
+    work.cover_check = True
+    assert pr.uncovered_is_water(work)
+    assert cells(work, work.fresh_water) == {(0, 0), (1, 1)}
+    assert work.log[-1][2] == "no ship fits here"
+
+
+def test_cells_with_a_placement_left_stay_unknown():
+    work = work_on(3, 3, {3: 1}, new_water=[(1, 1)])
+    pr.water_kills_placements(work)
+    work.cover_check = True
+    assert pr.uncovered_is_water(work) and work.fresh_water == 0
+
+
+def test_cells_whose_placements_a_placed_ship_killed_are_looked_at():
+    # A destroyer at the left of a 1x5 row: every cruiser touches it or lies on its halo.
+    work = work_on(1, 5, {3: 1, 2: 1})
+    work.to_place = {index_of(work, 2, True, 0, 0): "decision"}
+    assert pr.place_queued(work)
+    assert pr.uncovered_is_water(work)
+    assert cells(work, work.fresh_water) == {(0, 2), (0, 3), (0, 4)}   # the halo, then the rest
+
+
+def test_the_coverage_rule_looks_only_at_cells_that_lost_a_placement():
+    work = work_on(3, 3, {3: 1}, new_water=[(0, 1), (1, 0)])
+    pr.water_kills_placements(work)
+    work.cover_alive = work.alive                # as if it had looked since the kills
+    assert pr.uncovered_is_water(work) and work.fresh_water == 0
+
+
+def test_the_last_ship_of_a_length_covers_what_all_its_placements_share():
+    work = work_on(1, 4, {3: 1})
+    assert pr.last_ship_of_a_length(work)
+    assert cells(work, work.fresh_ship) == {(0, 1), (0, 2)}
+    assert work.log[-1][2] == "every placement of the last cruiser covers it"
+
+
+def test_a_length_with_two_ships_left_is_not_the_last():
+    work = work_on(1, 9, {3: 2})
+    assert pr.last_ship_of_a_length(work) and work.fresh_ship == 0
+
+
+# -- the driver -------------------------------------------------------------------------------
+
+def test_the_rules_reach_a_fixpoint():
+    # A 1x4 row with a tally of 3 and one cruiser: the cruiser's common cells, then the tally.
+    puzzle = Puzzle(1, 4, [3], [None] * 4, {3: 1})
+    model = compile_puzzle(puzzle)
+    state = pr.root_state(model)
+    assert state is not None and state.unknown(model.geo) == model.geo.mask_of([(0, 0), (0, 3)])
+    assert pr.propagate(model, state, water=model.geo.bit(0, 0)).done
+
+
+def test_every_rule_has_a_name_and_a_summary():
+    rules = (pr.place_queued, *pr.CELL_RULES, *pr.LINE_RULES, *pr.BOARD_RULES)
+    assert len({rule.__name__ for rule in rules}) == len(rules)
+    assert all(rule.__doc__ and len(rule.__doc__.strip().splitlines()) <= 4 for rule in rules)
