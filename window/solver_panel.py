@@ -22,7 +22,7 @@ from window.panel_views import draw_lines, draw_plot
 from window.solver_watch import SolverWatch, make_stream
 from window.storage import runs_dir
 from window.theme import Theme
-from window.widgets import Button, StepSlider, layout_row
+from window.widgets import Button, StepSlider, handle_all, layout_row
 
 SOLVER_LABELS = {name: spec.label for name, spec in registry.SOLVERS.items()}
 SPEEDS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 5000, 0)
@@ -197,10 +197,9 @@ class SolverPanel:
         return changed or self.watch.running
 
     def handle(self, event: pygame.event.Event) -> bool:
-        for widget in self.widgets:
-            if widget.handle(event) and event.type != pygame.MOUSEMOTION:
-                self._sync()
-                return True
+        if handle_all(self.widgets, event):
+            self._sync()
+            return True
         return False
 
     # ----- layout and drawing --------------------------------------------------------------

@@ -62,6 +62,15 @@ class Button:
         fonts.blit_text(surface, label, size, colour, center=self.rect.center)
 
 
+def handle_all(widgets: Sequence, event: pygame.event.Event) -> bool:
+    """Give ``event`` to the widgets in turn; True when one took a click or a drag (mouse
+    motion goes on to every widget, which all need it for their hover state)."""
+    for widget in widgets:
+        if widget.handle(event) and event.type != pygame.MOUSEMOTION:
+            return True
+    return False
+
+
 def layout_row(buttons: Sequence[Button], area: pygame.Rect, gap: int = 6,
                widths: Sequence[int] | None = None) -> None:
     """Place buttons left to right in ``area``; equal widths unless given."""

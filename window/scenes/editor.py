@@ -30,7 +30,7 @@ from window.board_view import draw_piece
 from window.host import Host
 from window.mini_board import draw_mini_board
 from window.storage import generated_dir
-from window.widgets import Button, layout_row
+from window.widgets import Button, handle_all, layout_row
 
 ASK_AFTER = 0.25              # seconds of quiet after an edit before the verdict is asked
 VERDICT_SECONDS = 5.0
@@ -240,9 +240,8 @@ class EditorScene:
         if event.type == pygame.KEYDOWN:
             self._key(event)
             return
-        for button in self._visible_buttons():
-            if button.handle(event) and event.type != pygame.MOUSEMOTION:
-                return
+        if handle_all(self._visible_buttons(), event):
+            return
         if event.type == pygame.MOUSEBUTTONDOWN:
             self._click(event.pos, event.button)
         elif event.type == pygame.MOUSEMOTION and self.painting is not None and event.buttons[0]:

@@ -25,7 +25,7 @@ from solvers.engine.runner import SolverRun
 from window import fonts
 from window.host import Host
 from window.storage import generated_dir, level_key
-from window.widgets import Button, draw_dialog, layout_row
+from window.widgets import Button, draw_dialog, handle_all, layout_row
 
 SIZES = (6, 8, 10, 15)
 DIFFICULTIES = ("easy", "medium", "hard", "expert")
@@ -247,9 +247,7 @@ class NewLevelScene:
             elif not self.busy:
                 self.type_seed(event)
             return
-        for button in self.buttons:
-            if button.handle(event) and event.type != pygame.MOUSEMOTION:
-                return
+        handle_all(self.buttons, event)
 
     def relayout(self, size: tuple[int, int]) -> None:
         width, height = size

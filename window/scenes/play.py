@@ -25,7 +25,7 @@ from window.play_view import PlayView, StatusLine
 from window.player_board import PlayerBoard
 from window.solver_panel import SolverPanel
 from window.storage import level_key
-from window.widgets import Button, layout_row
+from window.widgets import Button, handle_all, layout_row
 
 
 class PlayScene:
@@ -141,10 +141,7 @@ class PlayScene:
             return
         if self.solver.handle(event):
             return
-        for button in self.toolbar:
-            if button.handle(event) and event.type != pygame.MOUSEMOTION:
-                return
-        if self.coach.offering_undo and self.mistake_button.handle(event) and event.type != pygame.MOUSEMOTION:
+        if handle_all(self.toolbar, event) or (self.coach.offering_undo and handle_all([self.mistake_button], event)):
             return
         self.board_input.handle(event, self.layout)
 

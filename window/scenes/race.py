@@ -21,7 +21,7 @@ from window.host import Host
 from window.mini_board import MiniBoard
 from window.solver_watch import SolverWatch, make_stream
 from window.storage import generated_dir
-from window.widgets import Button, StepSlider, layout_row
+from window.widgets import Button, StepSlider, handle_all, layout_row
 
 SPEEDS = (1, 5, 20, 100, 500, 0)
 SPEED_LABELS = ("1/s", "5/s", "20/s", "100/s", "500/s", "instant")
@@ -150,11 +150,7 @@ class RaceScene:
             elif event.key in (pygame.K_RETURN, pygame.K_SPACE):
                 self.start() if not self.running else self.stop()
             return
-        if self.speed.handle(event):
-            return
-        for button in self.buttons:
-            if button.handle(event) and event.type != pygame.MOUSEMOTION:
-                return
+        handle_all([self.speed, *self.buttons], event)
 
     def relayout(self, size: tuple[int, int]) -> None:
         width, height = size

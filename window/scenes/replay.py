@@ -23,7 +23,7 @@ from window.host import Host
 from window.list_view import ListView, Row
 from window.mini_board import MiniBoard
 from window.storage import generated_dir
-from window.widgets import Button
+from window.widgets import Button, handle_all
 
 GIF_FRAMES = 120
 GIF_SECONDS = 6.0            # the whole run, whatever its length
@@ -174,9 +174,8 @@ class ReplayScene:
             elif event.key == pygame.K_ESCAPE:
                 self.app.close_overlay()
             return
-        for button in self.buttons:
-            if button.handle(event) and event.type != pygame.MOUSEMOTION:
-                return
+        if handle_all(self.buttons, event):
+            return
         if self.timeline.steps:
             chosen = self.steps.handle(event)
             if chosen is not None:
