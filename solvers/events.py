@@ -26,6 +26,7 @@ class Reason(str, Enum):
     GUESS = "guess"          # a search decision
     BACKTRACK = "backtrack"  # undone after a contradiction
     FILL = "fill"            # unknown cells settled as water at the end
+    MOVE = "move"            # a player's move (a play saved as a trace)
 
 
 @dataclass(frozen=True)

@@ -121,3 +121,19 @@ def test_a_stopped_run_is_recorded_as_stopped(app):
     panel.stop()
     run = trace.read_trace(panel.watch.trace_path)
     assert run.verdict == "stopped"
+
+
+def test_the_players_own_play_rewinds_on_the_timeline(app):
+    session = app.play.session
+    free = [(r, c) for r in range(app.play.puzzle.rows) for c in range(app.play.puzzle.cols)
+            if (r, c) not in app.play.puzzle.hints][:3]
+    for r, c in free:
+        click(app, app.play.layout.cell_rect(r, c).center)
+    assert session.cursor == 3
+    press(app, pygame.K_t)
+    scene = app.overlay
+    assert isinstance(scene, ReplayScene) and scene.run.solver == "player"
+    assert scene.run.events == 3 and scene.run.verdict == "stopped"
+    assert scene.board() == session.grid
+    scene.goto(0)
+    assert scene.board() == scene.run.start

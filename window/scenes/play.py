@@ -24,7 +24,7 @@ from window.layout import Layout, compute_layout
 from window.play_view import PlayView, StatusLine
 from window.player_board import PlayerBoard
 from window.solver_panel import SolverPanel
-from window.storage import level_key
+from window.storage import level_key, runs_dir
 from window.widgets import Button, handle_all, layout_row
 
 
@@ -112,6 +112,22 @@ class PlayScene:
     def keep_solver_board(self) -> None:
         self.board.keep_solver_board()
 
+    def rewind_play(self) -> None:
+        """T: the player's own play so far (the moves in force) on the replay timeline."""
+        from solvers.engine.trace import record_play
+
+        session = self.session
+        try:
+            folder = runs_dir()
+            folder.mkdir(parents=True, exist_ok=True)
+            path = record_play(folder / "last-play.jsonl", self.puzzle,
+                               (step.moves for step in session.history[:session.cursor]),
+                               session.solved, session.elapsed)
+        except OSError as error:
+            self.notify(f"Could not save the play to rewind it: {error.strerror or error}")
+            return
+        self.app.open_replay(path)
+
     def reset_solver(self) -> None:
         if self.solver.showing:
             self.solver.reset()
@@ -131,7 +147,7 @@ class PlayScene:
             action = {pygame.K_h: self.coach.hint, pygame.K_c: self.coach.check,
                       pygame.K_u: self.coach.undo_to_mistake, pygame.K_n: self.app.open_new_level,
                       pygame.K_r: self.restart, pygame.K_ESCAPE: self.reset_solver,
-                      pygame.K_l: self.app.open_browser}.get(event.key)
+                      pygame.K_l: self.app.open_browser, pygame.K_t: self.rewind_play}.get(event.key)
             if action is not None:
                 action()
 
