@@ -620,6 +620,8 @@ def read_text(text: str, source: str = "<level>", fmt: str | None = None) -> lis
 def read(path: Union[str, os.PathLike], fmt: str | None = None) -> list[Puzzle]:
     """Every level in a file of any known format; a LevelError naming the file otherwise."""
     path = Path(path)
+    if fmt is None and path.suffix.lower() == ".bs":
+        fmt = "bs"                      # a .bs file is JSON by definition: its errors are the JSON reader's
     data = levels.read_bounded(path)
     try:
         text = data.decode("utf-8-sig")

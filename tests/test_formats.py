@@ -305,3 +305,10 @@ def test_solve_and_check_read_every_format_the_converter_reads(tmp_path, capsys)
     assert main.main(["check", str(tmp_path / "one.txt"), str(tmp_path / "one.dzn")]) == 0
     out = capsys.readouterr().out
     assert out.count("unique") == 2
+
+
+def test_a_bs_file_is_read_as_bs_whatever_it_holds(tmp_path):
+    path = tmp_path / "deep.bs"
+    path.write_text("[" * 1000 + "]" * 1000)
+    with pytest.raises(levels.LevelError, match="nested 1,000 levels deep"):
+        formats.read(path)
