@@ -86,3 +86,44 @@ def test_a_lane_board_redraws_only_the_cells_that_changed(monkeypatch):
     grid[0][0] = Cell.SHIP
     board.draw(surface, theme, (0, 0), 20, grid, {})
     assert sorted(drawn) == [(0, 0), (0, 1), (1, 0), (1, 1)]   # the cell and its neighbours
+
+
+def test_the_depth_sketch_keeps_its_size_and_the_deepest_point():
+    from window.depth_plot import BACKTRACK, BUCKETS, GUESS, DepthSketch
+
+    sketch = DepthSketch()
+    for n in range(100_000):
+        depth = n % 97                                      # a sawtooth
+        sketch.add(depth, GUESS if n % 97 else BACKTRACK)
+    assert len(sketch.deepest) <= BUCKETS and sketch.count == 100_000
+    assert sketch.top == 96 and max(sketch.deepest) == 96
+    assert all(mark & GUESS for mark in sketch.marks) and any(mark & BACKTRACK for mark in sketch.marks)
+    assert sketch.guesses_at[5] == len(range(5, 100_000, 97))
+
+
+def test_a_finished_race_with_a_status_line_and_a_finished_search_panel_draw(app, monkeypatch):
+    from window import solver_panel
+
+    drawn = []
+    real = solver_panel.draw_per_depth
+    monkeypatch.setattr(solver_panel, "draw_per_depth", lambda *args: (drawn.append(args[2]), real(*args)))
+    app.open_race(["backtracking", "forward"])
+    scene = app.overlay
+    scene.start()
+    run_to_end(app, scene)
+    scene.status = "Saved somewhere"
+    app.draw()                                               # the table and the status line
+    app.close_overlay()
+    panel = app.play.solver
+    panel.choose("backtracking")
+    panel.set_speed(0)
+    panel.start()
+    deadline = time.perf_counter() + 30
+    while not panel.watch.finished and time.perf_counter() < deadline:
+        app.pump()
+    assert panel.watch.depth.top > 0 and panel.watch.depth.guesses_at
+    app.screen = pygame.display.set_mode((1280, 1000))       # a panel tall enough for both plots
+    app.play.relayout(app.window_size)
+    app.full_redraw = True
+    app.draw()                                               # the depth plot and the per-depth bars
+    assert drawn and drawn[-1] is panel.watch.depth

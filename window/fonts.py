@@ -25,18 +25,13 @@ def text(content: str, size: int, colour: Colour, bold: bool = False) -> pygame.
 
 
 def blit_text(surface: pygame.Surface, content: str, size: int, colour: Colour, *, bold: bool = False,
-              center: tuple[int, int] | None = None, topleft: tuple[int, int] | None = None,
-              midleft: tuple[int, int] | None = None, midright: tuple[int, int] | None = None) -> pygame.Rect:
+              **anchor: tuple[int, int]) -> pygame.Rect:
+    """Draw a label placed by one anchor of its rectangle (``center=``, ``topleft=``,
+    ``midright=``, ``bottomleft=``, ...; top left at the origin when none is given)."""
     image = text(content, int(size), tuple(colour), bold)
     rect = image.get_rect()
-    if center is not None:
-        rect.center = center
-    elif midleft is not None:
-        rect.midleft = midleft
-    elif midright is not None:
-        rect.midright = midright
-    elif topleft is not None:
-        rect.topleft = topleft
+    for name, point in anchor.items():
+        setattr(rect, name, point)
     surface.blit(image, rect)
     return rect
 

@@ -18,6 +18,7 @@ from game.puzzle import Puzzle
 from solvers.engine import registry
 from solvers.engine.trace import Recording
 from window import fonts
+from window.depth_plot import draw_depth, draw_per_depth
 from window.panel_views import draw_lines, draw_plot
 from window.solver_watch import SolverWatch, make_stream
 from window.storage import runs_dir
@@ -271,6 +272,14 @@ class SolverPanel:
             plot = pygame.Rect(area.x, y + 4, area.width, min(150, max(80, area.bottom - y - 8)))
             draw_plot(surface, plot, list(watch.generations), theme)
             y = plot.bottom + 8
+        elif watch.depth.top > 0 and area.bottom - y > 120:
+            plot = pygame.Rect(area.x, y + 4, area.width, 90)
+            draw_depth(surface, plot, watch.depth, theme)
+            y = plot.bottom + 6
+            if watch.finished and area.bottom - y > 120:
+                bars = pygame.Rect(area.x, y, area.width, 70)
+                draw_per_depth(surface, bars, watch.depth, theme)
+                y = bars.bottom + 6
         self._draw_guesses(surface, theme, pygame.Rect(area.x, y, area.width, area.bottom - y))
 
     def _draw_legend(self, surface: pygame.Surface, theme: Theme, x: int, y: int) -> int:

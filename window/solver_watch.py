@@ -27,6 +27,7 @@ from solvers.engine.race import Tally
 from solvers.engine.runner import SolverRun
 from solvers.engine.trace import Recording
 from solvers.events import Event, Failure, Generation, Progress, Reason, Result, SetCell, Ship, Status
+from window.depth_plot import BACKTRACK, GUESS, DepthSketch
 
 MAX_PLOT_POINTS = 600
 POLL_BATCH = 256
@@ -68,6 +69,7 @@ class SolverWatch:
         self.tried: Coord | None = None
         self.last_detail = ""
         self.tally = Tally()                    # moves, decisions, generations, statistics
+        self.depth = DepthSketch()              # the search depth over the run
         self.generations: deque = deque()      # (number, best, mean), thinned when long
         self.generation: Generation | None = None
         self.result: Result | None = None
@@ -248,6 +250,8 @@ class SolverWatch:
     def _apply_set_cell(self, event: SetCell) -> None:
         cell = (event.row, event.col)
         self.board.apply((Move(event.row, event.col, Cell(event.value)),))
+        self.depth.add(event.depth, GUESS if event.reason is Reason.GUESS else
+                       BACKTRACK if event.reason is Reason.BACKTRACK else 0)
         self.last_detail = event.detail
         joins_guess = self._last_guess
         self._last_guess = event.reason is Reason.GUESS

@@ -5,12 +5,11 @@ forward from the nearest checkpoint), so a long run costs no memory here beyond 
 kind and two of depth per event, read once when the trace opens. Drag the timeline, or use
 the arrow keys (Shift: 100 events), Home and End; the buttons jump to the previous or next
 guess, backtrack, dead end (the event before a backtrack) and solution. Above the timeline,
-the search depth over the whole run (the sawtooth) with guesses and backtracks marked.
+the search depth over the whole run (``window.depth_plot``).
 """
 
 from __future__ import annotations
 
-from array import array
 from pathlib import Path
 
 import pygame
@@ -18,7 +17,8 @@ import pygame
 from game.puzzle import Coord
 from solvers.engine import registry
 from solvers.engine import trace as traces
-from window import fonts
+from window import depth_plot, fonts
+from window.depth_plot import DepthSketch, draw_depth
 from window.host import Host
 from window.list_view import ListView, Row
 from window.mini_board import MiniBoard
@@ -55,6 +55,7 @@ def write_gif(run: traces.Trace, path: Path, theme, frames: int = GIF_FRAMES) ->
 
 KIND_CODE = {kind: code for code, kind in enumerate(traces.KINDS)}
 GUESS, BACKTRACK, FOUND = KIND_CODE["guess"], KIND_CODE["backtrack"], KIND_CODE["found"]
+MARK = {GUESS: depth_plot.GUESS, BACKTRACK: depth_plot.BACKTRACK}
 
 
 class Timeline:
@@ -64,7 +65,7 @@ class Timeline:
     def __init__(self) -> None:
         self.explains = False                      # the solver explains its steps: list them
         self.kinds = bytearray(1)                  # event 0 is the starting board
-        self.depths = array("H", [0])
+        self.depth = DepthSketch()
         self.steps: list[tuple[int, str]] = []     # a deduction's first event and its sentence
         self.dead_ends = bytearray()
         self.solution_at = 0
@@ -74,8 +75,9 @@ class Timeline:
             solver = data.get("solver")
             self.explains = solver in registry.SOLVERS and registry.get(solver).explains
             return
-        self.kinds.append(KIND_CODE.get(data.get("kind"), 0))
-        self.depths.append(min(65535, int(data.get("depth", 0) or 0)))
+        kind = KIND_CODE.get(data.get("kind"), 0)
+        self.kinds.append(kind)
+        self.depth.add(int(data.get("depth", 0) or 0), MARK.get(kind, 0))
         detail = data.get("detail") or ""
         if self.explains and detail and (not self.steps or self.steps[-1][1] != detail):
             self.steps.append((n, detail))
@@ -264,30 +266,8 @@ class ReplayScene:
         surface.blit(self._plot_picture, self.plot)
 
     def _plot_surface(self) -> pygame.Surface:
-        theme, timeline, events = self.app.theme, self.timeline, self.run.events
-        width, height = self.plot.size
-        picture = pygame.Surface((width, height))
-        picture.fill(theme.unknown)
-        if events == 0:
-            return picture
-        top = max(1, max(timeline.depths))
-        per = events / width
-        points = []
-        for x in range(width):
-            first, last = int(x * per) + 1, min(events, int((x + 1) * per) + 1)
-            if first > events:
-                break
-            depth = max(timeline.depths[first:last + 1] or [0])
-            points.append((x, height - 4 - (height - 12) * depth / top))
-            window = timeline.kinds[first:last + 1]
-            if GUESS in window:
-                pygame.draw.line(picture, theme.guess, (x, 0), (x, 4))
-            if BACKTRACK in window:
-                pygame.draw.line(picture, theme.backtrack, (x, height - 4), (x, height))
-        if len(points) > 1:
-            pygame.draw.lines(picture, theme.forced, False, points, 1)
-        fonts.blit_text(picture, f"search depth (max {top}); guesses above, backtracks below", 14, theme.muted,
-                        topleft=(4, 6))
+        picture = pygame.Surface(self.plot.size)
+        draw_depth(picture, picture.get_rect(), self.timeline.depth, self.app.theme)
         return picture
 
     def _draw_track(self, surface: pygame.Surface) -> None:
