@@ -8,6 +8,7 @@ on wall time. When every lane has finished, a table ranks them; it can be saved 
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Sequence
 
@@ -25,6 +26,7 @@ from window.widgets import Button, StepSlider, handle_all, layout_row
 
 SPEEDS = (1, 5, 20, 100, 500, 0)
 SPEED_LABELS = ("1/s", "5/s", "20/s", "100/s", "500/s", "instant")
+STATS_EVERY = 0.1                   # seconds between renewals of a running lane's figures
 FRAME_WORK = 0.012                  # seconds of solver events per frame, shared by the lanes
 
 
@@ -48,6 +50,7 @@ class RaceScene:
         self.chosen: list[str] = list(chosen or race.choose(puzzle))[:4]
         self.lanes: list[SolverWatch] = []
         self.pictures: list[MiniBoard] = []
+        self._stats: dict[int, tuple] = {}        # a lane's figures as text, and when they were made
         self.status = ""
         self.toggles = {name: Button(registry.SOLVERS[name].label, lambda n=name: self.toggle(n))
                         for name in registry.NAMES}
@@ -220,15 +223,28 @@ class RaceScene:
         picture.draw(surface, theme, origin, cell, grid, puzzle.hints, (puzzle.row_tallies, puzzle.col_tallies),
                      colours)
         y = origin[1] + (puzzle.rows + 1) * cell + 8
-        record = lane_record(lane)
-        for key in ("time_s", "moves", "nodes", "backtracks", "guesses", "generations"):
-            if record[key] or key in ("time_s", "moves"):
-                fonts.blit_text(surface, f"{key.replace('_s', ' (s)')}: {record[key]:,}" if key != "time_s"
-                                else f"time: {record[key]:.2f} s", 15, theme.text, topleft=(rect.x + 12, y))
-                y += 19
+        for line in self._stat_lines(lane):
+            fonts.blit_text(surface, line, 15, theme.text, topleft=(rect.x + 12, y))
+            y += 19
         if lane.generations:
             self._draw_plot(surface, lane, pygame.Rect(rect.x + 10, y + 6, rect.width - 20,
                                                         max(30, min(160, rect.bottom - y - 16))))
+
+    def _stat_lines(self, lane: SolverWatch) -> list[str]:
+        """The lane's figures as text, renewed ten times a second while it runs (each new text
+        is a new rendering, and at full speed the figures change every frame)."""
+        now = time.perf_counter()
+        cached = self._stats.get(id(lane))
+        if cached is not None and (lane.finished == cached[2]) and (cached[2] or now - cached[0] < STATS_EVERY):
+            return cached[1]
+        tally, stats = lane.tally, lane.stats
+        figures = (("moves", tally.moves), ("nodes", int(stats.get("nodes", 0))),
+                   ("backtracks", int(stats.get("backtracks", 0))), ("guesses", tally.guesses),
+                   ("generations", int(stats.get("generations", tally.generations))))
+        lines = [f"time: {lane.elapsed:.2f} s"] + [f"{name}: {value:,}" for name, value in figures
+                                                     if value or name == "moves"]
+        self._stats[id(lane)] = (now, lines, lane.finished)
+        return lines
 
     def _draw_plot(self, surface: pygame.Surface, lane: SolverWatch, area: pygame.Rect) -> None:
         theme = self.app.theme
