@@ -137,3 +137,21 @@ def test_the_players_own_play_rewinds_on_the_timeline(app):
     assert scene.board() == session.grid
     scene.goto(0)
     assert scene.board() == scene.run.start
+
+
+def test_a_genetic_run_replays_its_fitness_plot_and_best_fleet_as_they_were(app, tmp_path, capsys):
+    path = tmp_path / "ga.jsonl"
+    assert main.main(["solve", "levels/10x10/expert/03.bs", "--solver", "genetic", "--trace", str(path)]) == 0
+    capsys.readouterr()
+    assert app.open_replay(path)
+    scene = app.overlay
+    generations = scene.timeline.generations
+    assert len(generations) >= 2
+    n, number, best, mean = generations[1]
+    scene.goto(n)
+    assert scene.stats_at()["generation"] == number and scene.stats_at()["best"] == best
+    fleet = scene.fleet_at()
+    assert fleet and sum(length for _, _, length, _ in fleet) == sum(l * c for l, c in scene.run.puzzle.fleet)
+    scene.goto(scene.run.events)
+    assert scene.fleet_at() == [] and scene.board() == scene.run.solution
+    app.draw()

@@ -10,11 +10,13 @@ the search depth over the whole run (``window.depth_plot``).
 
 from __future__ import annotations
 
+from array import array
+from bisect import bisect_right
 from pathlib import Path
 
 import pygame
 
-from game.puzzle import Coord
+from game.puzzle import Cell, Coord
 from solvers.engine import registry
 from solvers.engine import trace as traces
 from window import depth_plot, fonts
@@ -22,6 +24,7 @@ from window.depth_plot import DepthSketch, draw_depth
 from window.host import Host
 from window.list_view import ListView, Row
 from window.mini_board import MiniBoard
+from window.panel_views import draw_plot
 from window.storage import generated_dir
 from window.widgets import Button, handle_all
 
@@ -55,7 +58,9 @@ def write_gif(run: traces.Trace, path: Path, theme, frames: int = GIF_FRAMES) ->
 
 KIND_CODE = {kind: code for code, kind in enumerate(traces.KINDS)}
 GUESS, BACKTRACK, FOUND = KIND_CODE["guess"], KIND_CODE["backtrack"], KIND_CODE["found"]
+GENERATION = KIND_CODE["generation"]
 MARK = {GUESS: depth_plot.GUESS, BACKTRACK: depth_plot.BACKTRACK}
+MAX_GENERATIONS = 100_000           # points kept for the fitness plot
 
 
 class Timeline:
@@ -69,6 +74,8 @@ class Timeline:
         self.steps: list[tuple[int, str]] = []     # a deduction's first event and its sentence
         self.dead_ends = bytearray()
         self.solution_at = 0
+        self.with_stats = array("I")               # events whose line carries statistics
+        self.generations: list[tuple[int, int, float, float]] = []   # (event, number, best, mean)
 
     def add(self, n: int, data: dict) -> None:
         if n == 0:                                 # the header
@@ -77,6 +84,12 @@ class Timeline:
             return
         kind = KIND_CODE.get(data.get("kind"), 0)
         self.kinds.append(kind)
+        stats = data.get("stats")
+        if stats:
+            self.with_stats.append(n)
+            if kind == GENERATION and len(self.generations) < MAX_GENERATIONS:
+                self.generations.append((n, int(stats.get("generation", 0)), float(stats.get("best", 0) or 0),
+                                         float(stats.get("mean", 0) or 0)))
         self.depth.add(int(data.get("depth", 0) or 0), MARK.get(kind, 0))
         detail = data.get("detail") or ""
         if self.explains and detail and (not self.steps or self.steps[-1][1] != detail):
@@ -150,6 +163,24 @@ class ReplayScene:
             return {}
         return next(traces.events(self.run, self.at))[1]
 
+    def stats_at(self) -> dict:
+        """The statistics as they were at the current event: those of the last line up to it
+        that carries any (heartbeats and generations)."""
+        index = bisect_right(self.timeline.with_stats, self.at) - 1
+        if index < 0:
+            return {}
+        n = self.timeline.with_stats[index]
+        return dict(next(traces.events(self.run, n))[1].get("stats") or {})
+
+    def fleet_at(self) -> list:
+        """The best fleet of the last generation up to the current event, until the run's end
+        (where the solution, if any, is the board)."""
+        generations = self.timeline.generations
+        index = bisect_right(generations, (self.at, float("inf"))) - 1
+        if index < 0 or self.at >= self.run.events:
+            return []
+        return next(traces.events(self.run, generations[index][0]))[1].get("fleet") or []
+
     def update(self, dt: float) -> bool:
         return False
 
@@ -222,8 +253,19 @@ class ReplayScene:
         fonts.blit_text(surface, fonts.fit_text(title, 24, self.size[0] - 160), 24, theme.text, bold=True,
                         topleft=(20, 14))
         puzzle = run.puzzle
-        self.picture.draw(surface, theme, (20, 60), self.cell, self.board(), puzzle.hints,
-                          (puzzle.row_tallies, puzzle.col_tallies), self._colours())
+        board, colours = self.board(), self._colours()
+        fleet = self.fleet_at()
+        if fleet:                              # the genetic algorithm's best fleet at that generation
+            shown = [list(line) for line in run.start]          # the given cells, the rest unknown
+            for row, col, length, way in fleet:
+                for i in range(length):
+                    r, c = (row, col + i) if way == "h" else (row + i, col)
+                    if 0 <= r < puzzle.rows and 0 <= c < puzzle.cols:
+                        shown[r][c] = Cell.SHIP
+                        colours[(r, c)] = theme.best_fleet
+            board = tuple(tuple(line) for line in shown)
+        self.picture.draw(surface, theme, (20, 60), self.cell, board, puzzle.hints,
+                          (puzzle.row_tallies, puzzle.col_tallies), colours)
         self._draw_details(surface, pygame.Rect(40 + (puzzle.cols + 1) * self.cell, 60, 0, 0))
         for button in self.buttons:
             button.draw(surface, theme)
@@ -248,14 +290,20 @@ class ReplayScene:
         if data:
             lines.append(f"{data.get('kind')}" + (f": {data['detail']}" if data.get("detail") else ""))
             lines.append(f"guesses in force: {data.get('depth', 0)}")
-            for key, value in sorted((data.get("stats") or {}).items()):
-                lines.append(f"{key}: {value:,}" if isinstance(value, int) else f"{key}: {value}")
+            for key, value in sorted(self.stats_at().items()):
+                lines.append(f"{key}: {value:,}" if isinstance(value, int) else f"{key}: {value:g}"
+                             if isinstance(value, float) else f"{key}: {value}")
         else:
             lines.append("the starting board")
         width = self.size[0] - at.x - 20
-        for i, line in enumerate(lines[:5 if self.timeline.steps else 14]):
+        shown = lines[:5 if self.timeline.steps else 12]
+        for i, line in enumerate(shown):
             fonts.blit_text(surface, fonts.fit_text(line, 17, width), 17, theme.text if i else theme.muted,
                             topleft=(at.x, at.y + i * 24))
+        if self.timeline.generations:
+            points = [(number, best, mean) for n, number, best, mean in self.timeline.generations if n <= self.at]
+            top = at.y + len(shown) * 24 + 8
+            draw_plot(surface, pygame.Rect(at.x, top, min(width, 420), 150), points, theme)
 
     def _draw_plot(self, surface: pygame.Surface) -> None:
         """Search depth per pixel column (its deepest), guesses above, backtracks below; drawn
