@@ -151,7 +151,27 @@ def test_a_genetic_run_replays_its_fitness_plot_and_best_fleet_as_they_were(app,
     scene.goto(n)
     assert scene.stats_at()["generation"] == number and scene.stats_at()["best"] == best
     fleet = scene.fleet_at()
-    assert fleet and sum(length for _, _, length, _ in fleet) == sum(l * c for l, c in scene.run.puzzle.fleet)
+    cells = sum(size * count for size, count in scene.run.puzzle.fleet)
+    assert fleet and sum(length for _, _, length, _ in fleet) == cells
     scene.goto(scene.run.events)
     assert scene.fleet_at() == [] and scene.board() == scene.run.solution
     app.draw()
+
+
+def test_a_paused_run_rewinds_to_where_it_has_got(app):
+    panel = app.play.solver
+    panel.choose("backtracking")
+    panel.set_speed(5)
+    assert panel.start()
+    for _ in range(10):
+        app.pump(0.2)
+        time.sleep(0.01)
+    panel.run_or_pause()                                    # pause
+    assert panel.watch.paused and panel.rewind_button.enabled
+    click(app, panel.rewind_button.rect.center)
+    scene = app.overlay
+    assert isinstance(scene, ReplayScene) and scene.run.verdict == "stopped"
+    assert scene.run.events >= panel.watch.moves > 0         # what was shown, and what the worker had made
+    app.close_overlay()
+    panel.stop()
+    assert trace.read_trace(panel.watch.trace_path).verdict == "stopped"   # the recording went on to the stop

@@ -120,9 +120,18 @@ class SolverPanel:
             return None
 
     def rewind(self) -> None:
-        """The finished run on the replay timeline."""
-        path = self.watch.trace_path if self.watch is not None else None
-        if path is not None and self.on_rewind is not None:
+        """The run on the replay timeline: a finished run's trace, or a paused run's so far."""
+        watch = self.watch
+        if watch is None or self.on_rewind is None:
+            return
+        path = watch.trace_path
+        if path is None and watch.running and watch.paused:
+            try:
+                path = watch.snapshot(runs_dir() / f"paused-{self.solver}.jsonl")
+            except OSError as error:
+                self.notify(f"Could not save the run so far: {error.strerror or error}")
+                return
+        if path is not None:
             self.on_rewind(path)
 
     def save_run(self) -> Path | None:
@@ -181,7 +190,8 @@ class SolverPanel:
         self.reset_button.enabled = self.showing
         self.keep_button.enabled = self.showing and not self.running
         recorded = self.watch is not None and self.watch.trace_path is not None
-        self.rewind_button.enabled = recorded and self.on_rewind is not None
+        paused = self.watch is not None and self.watch.running and self.watch.paused
+        self.rewind_button.enabled = (recorded or paused) and self.on_rewind is not None
         self.save_button.enabled = recorded
 
     # ----- per frame -----------------------------------------------------------------------

@@ -13,6 +13,7 @@ player's board is never touched here; the window decides whether to keep the res
 
 from __future__ import annotations
 
+import threading
 import time
 from collections import deque
 from dataclasses import dataclass
@@ -60,8 +61,9 @@ class SolverWatch:
         self.name = name
         self.recording = recording              # the run saved as a trace as it goes
         self.trace_path: Path | None = None     # where it was saved, once the run is over
+        self._writing = threading.Lock()       # held by the worker while it writes an event
         if recording is not None:
-            make = recording.wrap(make)
+            make = recording.wrap(make, self._writing)
         self.board = Session(puzzle, player=False)      # the run's copy, changed by its moves
         self.reasons: dict[Coord, Reason] = {}
         self.backtracked: set[Coord] = set()
@@ -151,6 +153,13 @@ class SolverWatch:
             self._ended = time.perf_counter()
             self.version += 1
             self._close_recording()
+
+    def snapshot(self, path: Path) -> Path | None:
+        """A paused run's trace so far (ended as ``stopped``), to rewind it; None if not recorded."""
+        if self.recording is None:
+            return None
+        with self._writing:
+            return self.recording.snapshot(path, Result(Status.STOPPED, None, dict(self.stats), (), "paused"))
 
     def _close_recording(self) -> None:
         """Finish the trace with the judged result (or ``stopped``); a worker that has not

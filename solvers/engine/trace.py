@@ -18,11 +18,13 @@ from __future__ import annotations
 import json
 import math
 import os
+import shutil
 import time
 from bisect import bisect_right
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, Callable, Iterable, Iterator, Mapping, Sequence, Union
+from typing import IO, Any, Callable, ContextManager, Iterable, Iterator, Mapping, Sequence, Union
 
 from game import levels, rules
 from game.levels import TEMP_PREFIX, TEMP_SUFFIX, LevelError
@@ -129,17 +131,23 @@ class TraceWriter:
 
     def result(self, result: Result) -> None:
         self.flush()
+        self.handle.write(self.result_line(result))
+
+    def result_line(self, result: Result) -> str:
         solution = list(grid_to_strings(result.grid)) if result.status is Status.SOLVED else None
         line = {"kind": "result", "verdict": result.status.value, "solution": solution,
                 "stats": dict(result.stats), "message": result.message, "events": self.count}
-        self.handle.write(_json(line) + "\n")
+        return _json(line) + "\n"
 
 
-def recorded(stream: Iterator[Event], writer: TraceWriter) -> Iterator[Event]:
-    """The events of ``stream``, each written to the trace as it passes."""
+def recorded(stream: Iterator[Event], writer: TraceWriter, guard: ContextManager | None = None) -> Iterator[Event]:
+    """The events of ``stream``, each written to the trace as it passes (inside ``guard``, a
+    lock the caller holds while it takes a snapshot of a run still going)."""
+    guard = guard or nullcontext()
     try:
         for event in stream:
-            writer.event(event)
+            with guard:
+                writer.event(event)
             yield event
     finally:
         close = getattr(stream, "close", None)
@@ -159,8 +167,20 @@ class Recording:
         self.handle = open(self.temporary, "w", encoding="utf-8", newline="\n", buffering=1 << 20)
         self.writer = TraceWriter(self.handle, puzzle, solver, options, seed, limit)
 
-    def wrap(self, make: Callable[[], Iterator[Event]]) -> Callable[[], Iterator[Event]]:
-        return lambda: recorded(make(), self.writer)
+    def wrap(self, make: Callable[[], Iterator[Event]], guard: ContextManager | None = None
+             ) -> Callable[[], Iterator[Event]]:
+        return lambda: recorded(make(), self.writer, guard)
+
+    def snapshot(self, path: Union[str, os.PathLike], result: Result) -> Path:
+        """The run so far as a whole trace at ``path``, ended by ``result`` (the caller makes
+        sure no event is being written meanwhile); the recording goes on."""
+        self.writer.flush()
+        self.handle.flush()
+        path = Path(path)
+        shutil.copyfile(self.temporary, path)
+        with open(path, "a", encoding="utf-8", newline="\n") as handle:
+            handle.write(self.writer.result_line(result))
+        return path
 
     def finish(self, result: Result) -> Path:
         """Write the (judged) result and move the trace into place."""
