@@ -145,14 +145,24 @@ class SolverWatch:
         self.paused = True
         self._steps += 1
 
-    def stop(self) -> None:
-        """Immediate: the worker is told to stop; whatever was not shown yet is dropped."""
+    def stop(self, timeout: float = 0.2) -> None:
+        """Immediate: the worker is told to stop (and waited for up to ``timeout`` s); whatever
+        was not shown yet is dropped."""
         if not self.finished:
-            self._run.stop()
+            self._run.stop(timeout)
             self._pending.clear()
             self._ended = time.perf_counter()
             self.version += 1
             self._close_recording()
+
+    @property
+    def working(self) -> bool:
+        """The worker thread is still alive (it ends within a stop's wait)."""
+        return self._run.running
+
+    def signal_stop(self) -> None:
+        """Tell the worker to stop without waiting (``stop`` then waits and tidies up)."""
+        self._run.stop(timeout=0.0)
 
     def snapshot(self, path: Path) -> Path | None:
         """A paused run's trace so far (ended as ``stopped``), to rewind it; None if not recorded."""

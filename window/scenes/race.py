@@ -108,6 +108,9 @@ class RaceScene:
             lane.speed = speed
 
     def stop(self) -> None:
+        """Every lane is told at once, then each is waited for: all end within one stop's time."""
+        for lane in self.lanes:
+            lane.signal_stop()
         for lane in self.lanes:
             lane.stop()
 
