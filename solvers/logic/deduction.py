@@ -18,14 +18,14 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Generator, Iterator, Sequence
+from typing import Callable, Generator, Iterator, Sequence
 
 from game import rules
 from game.puzzle import Cell, Coord, Grid, Move, Puzzle, initial_grid
 from solvers.common import verified
 from solvers.events import Event, Progress, Reason, Result, SetCell, Status
 from solvers.logic.analysis import Analysis, Geometry, bits, geometry
-from solvers.logic.probe import Clock, Valid, find_contradiction, find_deep_contradiction, propagate
+from solvers.logic.probe import Clock, Closures, Valid, find_contradiction, find_deep_contradiction, propagate
 from solvers.logic.rules import LEVEL_ONE, LEVEL_TWO, RULE_LEVELS, Finding
 
 MAX_DEPTH = 2
@@ -69,9 +69,14 @@ def _grid(geo: Geometry, ship: int, water: int) -> Grid:
     return geo.shared.grid(ship, water)
 
 
-def _first_finding(geo: Geometry, ship: int, water: int, valid: Valid, max_depth: int,
-                   clock: Clock) -> Generator[None, None, tuple[Finding | None, Analysis]]:
-    """The simplest finding on this board (heartbeats yielded while searching)."""
+def _first_finding(geo: Geometry, ship: int, water: int, valid: Valid, max_depth: int, clock: Clock,
+                   solution: Callable[[], Grid | None] | None = None,
+                   ) -> Generator[None, None, tuple[Finding | None, Analysis]]:
+    """The simplest finding on this board (heartbeats yielded while searching).
+
+    ``solution`` (asked for only if a depth-2 search starts) orders that search; see
+    :func:`solvers.logic.probe.deep_order`.
+    """
     an = Analysis(geo, ship, water, valid)
     if an.contradiction:
         return None, an
@@ -86,12 +91,15 @@ def _first_finding(geo: Geometry, ship: int, water: int, valid: Valid, max_depth
             return found, an
         if an.contradiction:
             return None, an
+    closures: Closures = {}
     if max_depth >= 1:
-        found = yield from find_contradiction(geo, ship, water, an.valid, clock)
+        found = yield from find_contradiction(geo, ship, water, an.valid, clock, closures)
         if found:
             return found, an
     if max_depth >= 2:
-        found = yield from find_deep_contradiction(geo, ship, water, an.valid, clock)
+        known = solution() if solution is not None else None
+        truth = _masks(geo, known)[0] if known is not None else None
+        found = yield from find_deep_contradiction(geo, ship, water, an.valid, clock, closures, truth)
         if found:
             return found, an
     return None, an
@@ -109,12 +117,15 @@ def _mistake(text: str, cells: Sequence[Coord]) -> Deduction:
 
 
 def next_deduction(puzzle: Puzzle, grid: Sequence[Sequence[Cell]], max_depth: int = MAX_DEPTH,
-                   seconds: float | None = None) -> Deduction | None:
+                   seconds: float | None = None,
+                   solution: Callable[[], Grid | None] | None = None) -> Deduction | None:
     """The simplest next step from ``grid``; a ``mistake`` Deduction if the board is provably wrong.
 
     ``None`` means no rule up to ``max_depth`` applies (or the board is complete), or, with
     ``seconds``, that none was found within that many seconds: on the hardest boards a
-    depth-2 search can take a minute, longer than anyone waits for a hint.
+    depth-2 search can take a minute, longer than anyone waits for a hint. ``solution``
+    (the level's one solution, asked for only when a depth-2 search starts) tells that search
+    which assumptions can break; the step it finds is proved all the same.
     """
     deadline = None if seconds is None else time.perf_counter() + seconds
     problems = rules.provable_violations(puzzle, grid)
@@ -122,7 +133,7 @@ def next_deduction(puzzle: Puzzle, grid: Sequence[Sequence[Cell]], max_depth: in
         return _mistake(problems[0].message, problems[0].cells)
     geo = geometry(puzzle)
     ship, water = _masks(geo, grid)
-    search = _first_finding(geo, ship, water, None, max_depth, Clock())
+    search = _first_finding(geo, ship, water, None, max_depth, Clock(), solution)
     try:
         while True:
             next(search)                         # a heartbeat: about every 20 ms
@@ -237,9 +248,10 @@ def solve(puzzle: Puzzle, max_depth: int = MAX_DEPTH, grid: Grid | None = None,
             break
         if deadline is not None and time.perf_counter() > deadline:
             break
-        found = _drain(find_contradiction(geo, ship, water, valid, clock))
+        closures: Closures = {}
+        found = _drain(find_contradiction(geo, ship, water, valid, clock, closures))
         if found is None and max_depth >= 2:
-            found = _drain(find_deep_contradiction(geo, ship, water, valid, clock))
+            found = _drain(find_deep_contradiction(geo, ship, water, valid, clock, closures))
         if found is None:
             break
         used[found.rule] = used.get(found.rule, 0) + 1

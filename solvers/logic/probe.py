@@ -116,8 +116,17 @@ def _forced(geo: Geometry, index: int, as_ship: bool, rule: str, level: int, tex
     return Finding(rule, level, 0 if as_ship else bit, bit if as_ship else 0, bit, lambda: text)
 
 
-def find_contradiction(geo: Geometry, ship: int, water: int, valid: Valid, clock: Clock) -> Search:
-    """Depth 1: the first cell one of whose values breaks the board after the simple rules."""
+Literal = tuple[int, bool]             # (cell index, assumed ship)
+Closures = dict[Literal, Outcome]      # what the simple rules make of each assumption that held
+
+
+def find_contradiction(geo: Geometry, ship: int, water: int, valid: Valid, clock: Clock,
+                       closures: Closures | None = None) -> Search:
+    """Depth 1: the first cell one of whose values breaks the board after the simple rules.
+
+    ``closures``, when given, collects the settled board of every assumption that held: the
+    depth-2 search starts from them instead of settling them again, and orders by them.
+    """
     # A probe that holds proves every cell it set can be assumed without breaking the board
     # either (it would reach a part of the same board): those probes are skipped.
     held_ship = held_water = 0
@@ -132,6 +141,8 @@ def find_contradiction(geo: Geometry, ship: int, water: int, valid: Valid, clock
             if not outcome.contradiction:
                 held_ship |= outcome.ship
                 held_water |= outcome.water
+                if closures is not None:
+                    closures[(index, as_ship)] = outcome
             else:
                 was, now = ("ship", "water") if as_ship else ("water", "ship")
                 text = (f"If {geo.where(1 << index)} were {was}: {_chain_text(chain)}"
@@ -172,24 +183,49 @@ def _breaks_at_depth_one(geo: Geometry, start: Outcome,
     return None, ship, water
 
 
-def find_deep_contradiction(geo: Geometry, ship: int, water: int, valid: Valid, clock: Clock) -> Search:
-    """Depth 2: assume a cell, settle the board with depth-1 contradictions, watch it break."""
+def deep_order(geo: Geometry, ship: int, water: int, closures: Closures | None,
+               truth: int | None = None) -> list[Literal]:
+    """The assumptions a depth-2 search tries, likeliest to break first.
+
+    An assumption whose simple consequences already fill many cells has most to break: those
+    come first (the sizes come from the depth-1 search, ``closures``).
+    With ``truth`` (the solution's ship cells) only the value the solution does not have is
+    tried: the other cannot break, since every step is sound.
+    """
+    known = (ship | water).bit_count()
+    literals = [(index, as_ship) for index in probe_order(geo, ship, water) for as_ship in (True, False)
+                if truth is None or bool(truth >> index & 1) != as_ship]
+    if not closures:
+        return literals
+    gain = {lit: (o.ship | o.water).bit_count() - known for lit, o in closures.items()}
+    return sorted(literals, key=lambda lit: -gain.get(lit, 0))
+
+
+def find_deep_contradiction(geo: Geometry, ship: int, water: int, valid: Valid, clock: Clock,
+                            closures: Closures | None = None, truth: int | None = None) -> Search:
+    """Depth 2: assume a cell, settle the board with depth-1 contradictions, watch it break.
+
+    ``closures`` and ``truth`` only order the search and save work (see :func:`deep_order`);
+    every step found is proved the same way.
+    """
     held_ship = held_water = 0
-    for index in probe_order(geo, ship, water):
-        for as_ship in (True, False):
-            if ((held_ship if as_ship else held_water) >> index) & 1:
-                continue
+    closures = closures or {}
+    for index, as_ship in deep_order(geo, ship, water, closures, truth):
+        if ((held_ship if as_ship else held_water) >> index) & 1:
+            continue
+        outcome = closures.get((index, as_ship))
+        if outcome is None:
             outcome = propagate(geo, *_assume(ship, water, index, as_ship), valid)
-            was, now = ("ship", "water") if as_ship else ("water", "ship")
-            if outcome.contradiction:
-                text = f"If {geo.where(1 << index)} were {was}, {outcome.contradiction}. So it is {now}"
-                return _forced(geo, index, as_ship, "contradiction", 3, text)
-            reason, settled_ship, settled_water = yield from _breaks_at_depth_one(geo, outcome, clock)
-            if not reason:
-                held_ship |= settled_ship
-                held_water |= settled_water
-            else:
-                text = (f"If {geo.where(1 << index)} were {was}, then after the simple rules and one level of "
-                        f"trial {reason}. So it is {now}")
-                return _forced(geo, index, as_ship, "deep-contradiction", 4, text)
+        was, now = ("ship", "water") if as_ship else ("water", "ship")
+        if outcome.contradiction:
+            text = f"If {geo.where(1 << index)} were {was}, {outcome.contradiction}. So it is {now}"
+            return _forced(geo, index, as_ship, "contradiction", 3, text)
+        reason, settled_ship, settled_water = yield from _breaks_at_depth_one(geo, outcome, clock)
+        if not reason:
+            held_ship |= settled_ship
+            held_water |= settled_water
+        else:
+            text = (f"If {geo.where(1 << index)} were {was}, then after the simple rules and one level of "
+                    f"trial {reason}. So it is {now}")
+            return _forced(geo, index, as_ship, "deep-contradiction", 4, text)
     return None
