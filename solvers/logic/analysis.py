@@ -17,6 +17,8 @@ from functools import lru_cache
 from game.puzzle import Coord, Puzzle, ship_name
 from game.ships import Placement, Segment, bits, compatible, geometry_of, hint_reach, segments
 
+BANK_LIMIT = 200        # steps kept per puzzle for later hints
+
 
 class Geometry:
     """Everything about a puzzle that never changes while it is solved: the shared
@@ -45,11 +47,32 @@ class Geometry:
         self.hint_rules = [(shared.index(*reach.cell), reach.hint, reach.ship, reach.water)
                            for reach in hint_reach(puzzle, shared, alive)]
         self.line_cache: dict = {}
+        self.steps_banked: list[tuple[int, int, object]] = []   # see ``bank``
         self.line_cells = {(True, r): [r * stride + c for c in range(cols)] for r in range(rows)}
         self.line_cells.update({(False, c): [r * stride + c for r in range(rows)] for c in range(cols)})
 
     def mask_of(self, cells) -> int:
         return self.shared.mask_of(cells)
+
+    def bank(self, ship: int, water: int, findings: list) -> None:
+        """Keep steps proved on the board (``ship``, ``water``) for later boards (hints).
+
+        A step proved on a board stays true on every board that knows at least as much: the
+        same reasoning still applies. Depth-2 steps cost a long search; one search finds
+        several, and the hints that follow use them (:meth:`banked`).
+        """
+        self.steps_banked.extend((ship, water, found) for found in findings)
+        del self.steps_banked[:-BANK_LIMIT]
+
+    def banked(self, ship: int, water: int):
+        """A kept step that still applies to this board: proved on a board it extends, about
+        cells still unknown (None if there is none)."""
+        unknown = self.all & ~ship & ~water
+        for base_ship, base_water, found in self.steps_banked:
+            if (not base_ship & ~ship and not base_water & ~water
+                    and not (found.ship | found.water) & ~unknown):
+                return found
+        return None
 
     def index(self, row: int, col: int) -> int:
         return row * self.stride + col

@@ -29,6 +29,7 @@ from solvers.logic.probe import Clock, Closures, Valid, find_contradiction, find
 from solvers.logic.rules import LEVEL_ONE, LEVEL_TWO, RULE_LEVELS, Finding
 
 MAX_DEPTH = 2
+BANK_SECONDS = 0.25     # a hint's depth-2 search collects further steps for the next hints until then
 
 
 @dataclass(frozen=True)
@@ -70,12 +71,14 @@ def _grid(geo: Geometry, ship: int, water: int) -> Grid:
 
 
 def _first_finding(geo: Geometry, ship: int, water: int, valid: Valid, max_depth: int, clock: Clock,
-                   solution: Callable[[], Grid | None] | None = None,
+                   solution: Callable[[], Grid | None] | None = None, bank_until: float | None = None,
                    ) -> Generator[None, None, tuple[Finding | None, Analysis]]:
     """The simplest finding on this board (heartbeats yielded while searching).
 
     ``solution`` (asked for only if a depth-2 search starts) orders that search; see
-    :func:`solvers.logic.probe.deep_order`.
+    :func:`solvers.logic.probe.deep_order`. With ``bank_until``, depth-2 steps proved on an
+    earlier board of this puzzle are used before a new search, and a new search goes on
+    collecting steps until then (see :meth:`Geometry.banked`).
     """
     an = Analysis(geo, ship, water, valid)
     if an.contradiction:
@@ -97,9 +100,17 @@ def _first_finding(geo: Geometry, ship: int, water: int, valid: Valid, max_depth
         if found:
             return found, an
     if max_depth >= 2:
+        if bank_until is not None:
+            found = geo.banked(ship, water)
+            if found:
+                return found, an
         known = solution() if solution is not None else None
         truth = _masks(geo, known)[0] if known is not None else None
-        found = yield from find_deep_contradiction(geo, ship, water, an.valid, clock, closures, truth)
+        more: list[Finding] | None = [] if bank_until is not None else None
+        found = yield from find_deep_contradiction(geo, ship, water, an.valid, clock, closures, truth,
+                                                   more, bank_until or 0.0)
+        if more:
+            geo.bank(ship, water, more)
         if found:
             return found, an
     return None, an
@@ -127,13 +138,14 @@ def next_deduction(puzzle: Puzzle, grid: Sequence[Sequence[Cell]], max_depth: in
     (the level's one solution, asked for only when a depth-2 search starts) tells that search
     which assumptions can break; the step it finds is proved all the same.
     """
-    deadline = None if seconds is None else time.perf_counter() + seconds
+    started = time.perf_counter()
+    deadline = None if seconds is None else started + seconds
     problems = rules.provable_violations(puzzle, grid)
     if problems:
         return _mistake(problems[0].message, problems[0].cells)
     geo = geometry(puzzle)
     ship, water = _masks(geo, grid)
-    search = _first_finding(geo, ship, water, None, max_depth, Clock(), solution)
+    search = _first_finding(geo, ship, water, None, max_depth, Clock(), solution, started + BANK_SECONDS)
     try:
         while True:
             next(search)                         # a heartbeat: about every 20 ms

@@ -202,16 +202,22 @@ def deep_order(geo: Geometry, ship: int, water: int, closures: Closures | None,
 
 
 def find_deep_contradiction(geo: Geometry, ship: int, water: int, valid: Valid, clock: Clock,
-                            closures: Closures | None = None, truth: int | None = None) -> Search:
+                            closures: Closures | None = None, truth: int | None = None,
+                            more: list[Finding] | None = None, more_until: float = 0.0) -> Search:
     """Depth 2: assume a cell, settle the board with depth-1 contradictions, watch it break.
 
     ``closures`` and ``truth`` only order the search and save work (see :func:`deep_order`);
-    every step found is proved the same way.
+    every step found is proved the same way. With ``more``, the search goes on after the first
+    step until ``more_until`` (a ``time.perf_counter()`` value), collecting further steps about
+    other cells of this board in ``more``: a hint keeps them for the boards that follow.
     """
-    held_ship = held_water = 0
+    held_ship = held_water = decided = 0
     closures = closures or {}
+    first: Finding | None = None
     for index, as_ship in deep_order(geo, ship, water, closures, truth):
-        if ((held_ship if as_ship else held_water) >> index) & 1:
+        if first is not None and (more is None or time.perf_counter() > more_until):
+            break
+        if ((held_ship if as_ship else held_water) >> index) & 1 or (decided >> index) & 1:
             continue
         outcome = closures.get((index, as_ship))
         if outcome is None:
@@ -219,13 +225,19 @@ def find_deep_contradiction(geo: Geometry, ship: int, water: int, valid: Valid, 
         was, now = ("ship", "water") if as_ship else ("water", "ship")
         if outcome.contradiction:
             text = f"If {geo.where(1 << index)} were {was}, {outcome.contradiction}. So it is {now}"
-            return _forced(geo, index, as_ship, "contradiction", 3, text)
-        reason, settled_ship, settled_water = yield from _breaks_at_depth_one(geo, outcome, clock)
-        if not reason:
-            held_ship |= settled_ship
-            held_water |= settled_water
+            found = _forced(geo, index, as_ship, "contradiction", 3, text)
         else:
+            reason, settled_ship, settled_water = yield from _breaks_at_depth_one(geo, outcome, clock)
+            if not reason:
+                held_ship |= settled_ship
+                held_water |= settled_water
+                continue
             text = (f"If {geo.where(1 << index)} were {was}, then after the simple rules and one level of "
                     f"trial {reason}. So it is {now}")
-            return _forced(geo, index, as_ship, "deep-contradiction", 4, text)
-    return None
+            found = _forced(geo, index, as_ship, "deep-contradiction", 4, text)
+        decided |= 1 << index
+        if first is None:
+            first = found
+        elif more is not None:
+            more.append(found)
+    return first
