@@ -24,6 +24,7 @@ from game import rules
 from game.puzzle import Cell, Coord, Grid, Move, Puzzle, initial_grid
 from solvers.common import verified
 from solvers.events import Event, Progress, Reason, Result, SetCell, Status
+from solvers.logic import probe
 from solvers.logic.analysis import Analysis, Geometry, bits, geometry
 from solvers.logic.probe import Clock, Closures, Valid, find_contradiction, find_deep_contradiction, propagate
 from solvers.logic.rules import LEVEL_ONE, LEVEL_TWO, RULE_LEVELS, Finding
@@ -104,11 +105,28 @@ def _first_finding(geo: Geometry, ship: int, water: int, valid: Valid, max_depth
             found = geo.banked(ship, water)
             if found:
                 return found, an
+        valid, dropped = an.valid, []
+        if bank_until is not None:
+            # A hint rules out places first: it finds what cell trials miss, and it makes
+            # the depth-2 search below stronger.
+            valid, dropped = yield from probe.rule_out_places(geo, ship, water, an.valid, clock)
+        if dropped:
+            narrowed = Analysis(geo, ship, water, valid)
+            for rule in (LEVEL_TWO if not narrowed.contradiction else ()):
+                for found in rule(narrowed):
+                    return probe.after_ruling_out(found, dropped), an
+            closures = {}
+            found = yield from find_contradiction(geo, ship, water, valid, clock, closures)
+            if found:
+                return probe.after_ruling_out(found, dropped), an
         known = solution() if solution is not None else None
         truth = _masks(geo, known)[0] if known is not None else None
         more: list[Finding] | None = [] if bank_until is not None else None
-        found = yield from find_deep_contradiction(geo, ship, water, an.valid, clock, closures, truth,
+        found = yield from find_deep_contradiction(geo, ship, water, valid, clock, closures, truth,
                                                    more, bank_until or 0.0)
+        if dropped:
+            more = [probe.after_ruling_out(step, dropped) for step in more or ()]
+            found = found and probe.after_ruling_out(found, dropped)
         if more:
             geo.bank(ship, water, more)
         if found:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 from typing import Generator, NamedTuple
 
+from game.puzzle import ship_name
 from solvers.logic.analysis import Analysis, Geometry, Placement, bits
 from solvers.logic.rules import LEVEL_ONE, LEVEL_TWO, Finding
 
@@ -118,6 +119,7 @@ def _forced(geo: Geometry, index: int, as_ship: bool, rule: str, level: int, tex
 
 Literal = tuple[int, bool]             # (cell index, assumed ship)
 Closures = dict[Literal, Outcome]      # what the simple rules make of each assumption that held
+Dropped = tuple[Placement, str]        # a place ruled out, and the rule its ship would break
 
 
 def find_contradiction(geo: Geometry, ship: int, water: int, valid: Valid, clock: Clock,
@@ -241,3 +243,53 @@ def find_deep_contradiction(geo: Geometry, ship: int, water: int, valid: Valid, 
         elif more is not None:
             more.append(found)
     return first
+
+
+def rule_out_places(geo: Geometry, ship: int, water: int, valid: dict[int, list[Placement]],
+                    clock: Clock) -> Generator[None, None, tuple[dict[int, list[Placement]], list[Dropped]]]:
+    """Depth 1 over placements: put a missing ship at one of its places (its cells ship, the
+    cells around it water), apply the simple rules, and see the board break.
+
+    Returns the places that survive, by length, and those ruled out with the reason. A
+    placement is a stronger assumption than one cell (the ship's length and direction come
+    with it), so this finds what assuming cells does not.
+    """
+    alive: dict[int, list[Placement]] = {}
+    dropped: list[Dropped] = []
+    for length, places in valid.items():
+        keep = []
+        for p in places:
+            if p.cells & ~ship:
+                outcome = propagate(geo, ship | p.cells, water | p.halo, valid)
+                if clock.due():
+                    yield None
+                if outcome.contradiction:
+                    dropped.append((p, outcome.contradiction))
+                    continue
+            keep.append(p)
+        alive[length] = keep
+    return alive, dropped
+
+
+def ruled_out_text(dropped: list[Dropped], limit: int = 3) -> str:
+    """The sentence that says which places were ruled out, and why (the first few)."""
+    shown = "; ".join(f"the {ship_name(p.length)} {'at' if p.length == 1 else 'in'} {p.describe()} "
+                      f"({reason})" for p, reason in dropped[:limit])
+    more = f", and {len(dropped) - limit} more place{'s' if len(dropped) - limit > 1 else ''}" \
+        if len(dropped) > limit else ""
+    return (f"A ship placed whole at some places breaks a rule, so none lies there: {shown}{more}. "
+            f"With those ruled out: ")
+
+
+def after_ruling_out(found: Finding, dropped: list[Dropped]) -> Finding:
+    """``found``, proved on the board with ``dropped`` places ruled out, with that said first.
+
+    A simple rule after ruling out is one level of trial (``placement-trial``, level 3); a
+    contradiction after it is two or more (``deep-contradiction``, level 4).
+    """
+    def text() -> str:
+        said = found.text()
+        return ruled_out_text(dropped) + said[0].lower() + said[1:]
+    if found.level <= 2:
+        return Finding("placement-trial", 3, found.ship, found.water, found.evidence, text)
+    return Finding("deep-contradiction", 4, found.ship, found.water, found.evidence, text)
