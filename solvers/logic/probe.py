@@ -189,8 +189,9 @@ def deep_order(geo: Geometry, ship: int, water: int, closures: Closures | None,
                truth: int | None = None) -> list[Literal]:
     """The assumptions a depth-2 search tries, likeliest to break first.
 
-    An assumption whose simple consequences already fill many cells has most to break: those
-    come first (the sizes come from the depth-1 search, ``closures``).
+    An assumption after whose simple consequences the missing ships have fewest places left
+    has most to break: those come first, then those that fill most cells (both read from the
+    depth-1 search's settled boards, ``closures``).
     With ``truth`` (the solution's ship cells) only the value the solution does not have is
     tried: the other cannot break, since every step is sound.
     """
@@ -199,8 +200,10 @@ def deep_order(geo: Geometry, ship: int, water: int, closures: Closures | None,
                 if truth is None or bool(truth >> index & 1) != as_ship]
     if not closures:
         return literals
-    gain = {lit: (o.ship | o.water).bit_count() - known for lit, o in closures.items()}
-    return sorted(literals, key=lambda lit: -gain.get(lit, 0))
+    score = {lit: (sum(map(len, o.valid.values())) if o.valid else 0, known - (o.ship | o.water).bit_count())
+             for lit, o in closures.items()}
+    last = (float("inf"), 0)
+    return sorted(literals, key=lambda lit: score.get(lit, last))
 
 
 def find_deep_contradiction(geo: Geometry, ship: int, water: int, valid: Valid, clock: Clock,
@@ -213,6 +216,7 @@ def find_deep_contradiction(geo: Geometry, ship: int, water: int, valid: Valid, 
     step until ``more_until`` (a ``time.perf_counter()`` value), collecting further steps about
     other cells of this board in ``more``: a hint keeps them for the boards that follow.
     """
+    started = time.perf_counter()
     held_ship = held_water = decided = 0
     closures = closures or {}
     first: Finding | None = None
@@ -240,6 +244,9 @@ def find_deep_contradiction(geo: Geometry, ship: int, water: int, valid: Valid, 
         decided |= 1 << index
         if first is None:
             first = found
+            # Collecting more is worth as long again as the first took, no more.
+            now = time.perf_counter()
+            more_until = min(more_until, now + (now - started))
         elif more is not None:
             more.append(found)
     return first
