@@ -31,6 +31,7 @@ from solvers.logic.rules import LEVEL_ONE, LEVEL_TWO, RULE_LEVELS, Finding
 
 MAX_DEPTH = 2
 BANK_SECONDS = 0.25     # a hint's depth-2 search collects further steps for the next hints until then
+PLACES_SECONDS = 0.3    # a hint's depth-2 trials of places go on until then
 
 
 @dataclass(frozen=True)
@@ -73,7 +74,7 @@ def _grid(geo: Geometry, ship: int, water: int) -> Grid:
 
 def _first_finding(geo: Geometry, ship: int, water: int, valid: Valid, max_depth: int, clock: Clock,
                    solution: Callable[[], Grid | None] | None = None, bank_until: float | None = None,
-                   ) -> Generator[None, None, tuple[Finding | None, Analysis]]:
+                   places_until: float = 0.0) -> Generator[None, None, tuple[Finding | None, Analysis]]:
     """The simplest finding on this board (heartbeats yielded while searching).
 
     ``solution`` (asked for only if a depth-2 search starts) orders that search; see
@@ -107,18 +108,33 @@ def _first_finding(geo: Geometry, ship: int, water: int, valid: Valid, max_depth
                 return found, an
         valid, dropped = an.valid, []
         if bank_until is not None:
-            # A hint rules out places first: it finds what cell trials miss, and it makes
-            # the depth-2 search below stronger.
-            valid, dropped = yield from probe.rule_out_places(geo, ship, water, an.valid, clock)
-        if dropped:
-            narrowed = Analysis(geo, ship, water, valid)
-            for rule in (LEVEL_TWO if not narrowed.contradiction else ()):
-                for found in rule(narrowed):
-                    return probe.after_ruling_out(found, dropped), an
-            closures = {}
-            found = yield from find_contradiction(geo, ship, water, valid, clock, closures)
-            if found:
-                return probe.after_ruling_out(found, dropped), an
+            # A hint rules out places first: it finds what cell trials miss, and it makes the
+            # depth-2 search below stronger. Depth-1 trials of every place, then (while they
+            # rule out more and time allows) depth-2 trials of the likeliest places.
+            known = solution() if solution is not None else None
+            truth = _masks(geo, known)[0] if known is not None else None
+            deeper = False
+
+            def enough(places: dict) -> bool:           # the simple rules now settle a cell
+                narrowed = Analysis(geo, ship, water, places)
+                return any(True for rule in LEVEL_TWO for _ in rule(narrowed))
+
+            while True:
+                valid, new = yield from probe.rule_out_places(
+                    geo, ship, water, valid, clock, places_until if deeper else None, truth, enough)
+                dropped += new
+                if dropped:
+                    narrowed = Analysis(geo, ship, water, valid)
+                    for rule in (LEVEL_TWO if not narrowed.contradiction else ()):
+                        for found in rule(narrowed):
+                            return probe.after_ruling_out(found, dropped), an
+                    closures = {}
+                    found = yield from find_contradiction(geo, ship, water, valid, clock, closures)
+                    if found:
+                        return probe.after_ruling_out(found, dropped), an
+                if (deeper and not new) or time.perf_counter() > places_until:
+                    break
+                deeper = True
         known = solution() if solution is not None else None
         truth = _masks(geo, known)[0] if known is not None else None
         more: list[Finding] | None = [] if bank_until is not None else None
@@ -163,7 +179,8 @@ def next_deduction(puzzle: Puzzle, grid: Sequence[Sequence[Cell]], max_depth: in
         return _mistake(problems[0].message, problems[0].cells)
     geo = geometry(puzzle)
     ship, water = _masks(geo, grid)
-    search = _first_finding(geo, ship, water, None, max_depth, Clock(), solution, started + BANK_SECONDS)
+    search = _first_finding(geo, ship, water, None, max_depth, Clock(), solution, started + BANK_SECONDS,
+                            started + PLACES_SECONDS)
     try:
         while True:
             next(search)                         # a heartbeat: about every 20 ms

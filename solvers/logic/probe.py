@@ -11,7 +11,7 @@ heartbeat or stop, and return their answer (a Finding or ``None``) as the genera
 from __future__ import annotations
 
 import time
-from typing import Generator, NamedTuple
+from typing import Callable, Generator, NamedTuple
 
 from game.puzzle import ship_name
 from solvers.logic.analysis import Analysis, Geometry, Placement, bits
@@ -119,7 +119,8 @@ def _forced(geo: Geometry, index: int, as_ship: bool, rule: str, level: int, tex
 
 Literal = tuple[int, bool]             # (cell index, assumed ship)
 Closures = dict[Literal, Outcome]      # what the simple rules make of each assumption that held
-Dropped = tuple[Placement, str]        # a place ruled out, and the rule its ship would break
+Places = dict[int, list[Placement]]    # length -> places still possible
+Dropped = tuple[Placement, str, int]   # a place ruled out, the rule its ship would break, the trial's depth
 
 
 def find_contradiction(geo: Geometry, ship: int, water: int, valid: Valid, clock: Clock,
@@ -252,36 +253,56 @@ def find_deep_contradiction(geo: Geometry, ship: int, water: int, valid: Valid, 
     return first
 
 
-def rule_out_places(geo: Geometry, ship: int, water: int, valid: dict[int, list[Placement]],
-                    clock: Clock) -> Generator[None, None, tuple[dict[int, list[Placement]], list[Dropped]]]:
-    """Depth 1 over placements: put a missing ship at one of its places (its cells ship, the
+def rule_out_places(geo: Geometry, ship: int, water: int, valid: dict[int, list[Placement]], clock: Clock,
+                    deeper_until: float | None = None, truth: int | None = None,
+                    enough: Callable[[Places], bool] | None = None,
+                    ) -> Generator[None, None, tuple[Places, list[Dropped]]]:
+    """Trials over placements: put a missing ship at one of its places (its cells ship, the
     cells around it water), apply the simple rules, and see the board break.
 
-    Returns the places that survive, by length, and those ruled out with the reason. A
-    placement is a stronger assumption than one cell (the ship's length and direction come
-    with it), so this finds what assuming cells does not.
+    Returns the places that survive, by length, and those ruled out with the reason and the
+    depth of the trial. A placement is a stronger assumption than one cell (the ship's length
+    and direction come with it), so this finds what assuming cells does not. With
+    ``deeper_until`` (a ``time.perf_counter()`` value) the places that survive are then
+    tried at depth 2 (the placed board settled with depth-1 cell trials) until then, those
+    leaving the missing ships fewest places first; ``truth`` (the solution's ship cells)
+    skips the places where the solution has its ships, which cannot break; ``enough`` (asked
+    with the places left after each one ruled out at depth 2) stops the trials early.
     """
-    alive: dict[int, list[Placement]] = {}
     dropped: list[Dropped] = []
-    for length, places in valid.items():
-        keep = []
+    survivors: list[tuple[int, Placement, Outcome]] = []
+    for places in valid.values():
         for p in places:
             if p.cells & ~ship:
                 outcome = propagate(geo, ship | p.cells, water | p.halo, valid)
                 if clock.due():
                     yield None
                 if outcome.contradiction:
-                    dropped.append((p, outcome.contradiction))
-                    continue
-            keep.append(p)
-        alive[length] = keep
-    return alive, dropped
+                    dropped.append((p, outcome.contradiction, 1))
+                elif truth is None or p.cells & ~truth or p.ends & truth:
+                    survivors.append((sum(map(len, outcome.valid.values())) if outcome.valid else 0, p, outcome))
+    if deeper_until is not None:
+        survivors.sort(key=lambda item: item[0])
+        for _, p, outcome in survivors:
+            if time.perf_counter() > deeper_until:
+                break
+            reason, _, _ = yield from _breaks_at_depth_one(geo, outcome, clock)
+            if reason:
+                dropped.append((p, f"then after one level of trial {reason}", 2))
+                if enough is not None and enough(_without(valid, dropped)):
+                    break
+    return _without(valid, dropped), dropped
+
+
+def _without(valid: dict[int, list[Placement]], dropped: list[Dropped]) -> dict[int, list[Placement]]:
+    gone = {p.index for p, _, _ in dropped}
+    return {length: [p for p in places if p.index not in gone] for length, places in valid.items()}
 
 
 def ruled_out_text(dropped: list[Dropped], limit: int = 3) -> str:
     """The sentence that says which places were ruled out, and why (the first few)."""
     shown = "; ".join(f"the {ship_name(p.length)} {'at' if p.length == 1 else 'in'} {p.describe()} "
-                      f"({reason})" for p, reason in dropped[:limit])
+                      f"({reason})" for p, reason, _ in dropped[:limit])
     more = f", and {len(dropped) - limit} more place{'s' if len(dropped) - limit > 1 else ''}" \
         if len(dropped) > limit else ""
     return (f"A ship placed whole at some places breaks a rule, so none lies there: {shown}{more}. "
@@ -291,12 +312,12 @@ def ruled_out_text(dropped: list[Dropped], limit: int = 3) -> str:
 def after_ruling_out(found: Finding, dropped: list[Dropped]) -> Finding:
     """``found``, proved on the board with ``dropped`` places ruled out, with that said first.
 
-    A simple rule after ruling out is one level of trial (``placement-trial``, level 3); a
-    contradiction after it is two or more (``deep-contradiction``, level 4).
+    A simple rule after ruling out places by depth-1 trials is one level of trial
+    (``placement-trial``, level 3); anything more is ``deep-contradiction``, level 4.
     """
     def text() -> str:
         said = found.text()
         return ruled_out_text(dropped) + said[0].lower() + said[1:]
-    if found.level <= 2:
+    if found.level <= 2 and all(depth == 1 for _, _, depth in dropped):
         return Finding("placement-trial", 3, found.ship, found.water, found.evidence, text)
     return Finding("deep-contradiction", 4, found.ship, found.water, found.evidence, text)
