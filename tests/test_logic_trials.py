@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -39,14 +40,17 @@ def settled(puzzle, board):
     return geo, ship, water, an.valid
 
 
-def test_places_ruled_out_hold_no_ship_of_the_solution():
+@pytest.mark.parametrize("deeper", [False, True])
+def test_places_ruled_out_hold_no_ship_of_the_solution(deeper):
     puzzle, solution, board = first_board_past_depth_one("8x8/expert/01.bs")
     geo, ship, water, valid = settled(puzzle, board)
-    alive, dropped = logic._drain(rule_out_places(geo, ship, water, valid, Clock()))
+    until = time.perf_counter() + 60 if deeper else None
+    alive, dropped = logic._drain(rule_out_places(geo, ship, water, valid, Clock(), until))
     assert dropped, "this board has places a whole ship cannot take"
+    assert any(depth == 2 for _, _, depth in dropped) == deeper
     solution_ship, _ = geo.shared.masks(solution)
     ships = {seg.cells for seg in segments(geo.shared, solution_ship, geo.all & ~solution_ship)}
-    for place, reason in dropped:
+    for place, reason, _ in dropped:
         assert place.cells not in ships and reason
         assert place not in alive[place.length]
     assert sum(map(len, alive.values())) + len(dropped) == sum(map(len, valid.values()))
