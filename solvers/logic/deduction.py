@@ -74,13 +74,16 @@ def _grid(geo: Geometry, ship: int, water: int) -> Grid:
 
 def _first_finding(geo: Geometry, ship: int, water: int, valid: Valid, max_depth: int, clock: Clock,
                    solution: Callable[[], Grid | None] | None = None, bank_until: float | None = None,
-                   places_until: float = 0.0) -> Generator[None, None, tuple[Finding | None, Analysis]]:
+                   places: bool = False, places_until: float | None = None,
+                   ) -> Generator[None, None, tuple[Finding | None, Analysis]]:
     """The simplest finding on this board (heartbeats yielded while searching).
 
     ``solution`` (asked for only if a depth-2 search starts) orders that search; see
     :func:`solvers.logic.probe.deep_order`. With ``bank_until``, depth-2 steps proved on an
     earlier board of this puzzle are used before a new search, and a new search goes on
-    collecting steps until then (see :meth:`Geometry.banked`).
+    collecting steps until then (see :meth:`Geometry.banked`). With ``places``, places are
+    ruled out before a depth-2 search (see :func:`solvers.logic.probe.rule_out_places`): by
+    depth-1 trials, and with ``places_until`` by depth-2 trials until then.
     """
     an = Analysis(geo, ship, water, valid)
     if an.contradiction:
@@ -107,32 +110,29 @@ def _first_finding(geo: Geometry, ship: int, water: int, valid: Valid, max_depth
             if found:
                 return found, an
         valid, dropped = an.valid, []
-        if bank_until is not None:
-            # A hint rules out places first: it finds what cell trials miss, and it makes the
+
+        def enough(left: dict) -> bool:             # the simple rules settle a cell with these places
+            narrowed = Analysis(geo, ship, water, left)
+            return any(True for rule in LEVEL_TWO for _ in rule(narrowed))
+
+        if places:
+            # Rule out places first: it finds what cell trials miss, and it makes the
             # depth-2 search below stronger. Depth-1 trials of every place, then (while they
             # rule out more and time allows) depth-2 trials of the likeliest places.
             known = solution() if solution is not None else None
             truth = _masks(geo, known)[0] if known is not None else None
             deeper = False
 
-            def enough(places: dict) -> bool:           # the simple rules now settle a cell
-                narrowed = Analysis(geo, ship, water, places)
-                return any(True for rule in LEVEL_TWO for _ in rule(narrowed))
-
             while True:
                 valid, new = yield from probe.rule_out_places(
                     geo, ship, water, valid, clock, places_until if deeper else None, truth, enough)
                 dropped += new
                 if dropped:
-                    narrowed = Analysis(geo, ship, water, valid)
-                    for rule in (LEVEL_TWO if not narrowed.contradiction else ()):
-                        for found in rule(narrowed):
-                            return probe.after_ruling_out(found, dropped), an
                     closures = {}
-                    found = yield from find_contradiction(geo, ship, water, valid, clock, closures)
+                    found = yield from _after_places(geo, ship, water, valid, dropped, clock, closures)
                     if found:
-                        return probe.after_ruling_out(found, dropped), an
-                if (deeper and not new) or time.perf_counter() > places_until:
+                        return found, an
+                if places_until is None or (deeper and not new) or time.perf_counter() > places_until:
                     break
                 deeper = True
         known = solution() if solution is not None else None
@@ -147,7 +147,26 @@ def _first_finding(geo: Geometry, ship: int, water: int, valid: Valid, max_depth
             geo.bank(ship, water, more)
         if found:
             return found, an
+        if places and places_until is None:
+            # The solver's last resort: every place left tried at depth 2.
+            valid, new = yield from probe.rule_out_places(geo, ship, water, valid, clock, float("inf"), None, enough)
+            if new:
+                dropped += new
+                found = yield from _after_places(geo, ship, water, valid, dropped, clock)
+                if found:
+                    return found, an
     return None, an
+
+
+def _after_places(geo: Geometry, ship: int, water: int, places: dict, dropped: list, clock: Clock,
+                  closures: Closures | None = None) -> Generator[None, None, Finding | None]:
+    """A step of the simple rules or of depth 1 once ``dropped`` places are ruled out."""
+    narrowed = Analysis(geo, ship, water, places)
+    for rule in (LEVEL_TWO if not narrowed.contradiction else ()):
+        for found in rule(narrowed):
+            return probe.after_ruling_out(found, dropped)
+    found = yield from find_contradiction(geo, ship, water, places, clock, closures)
+    return found and probe.after_ruling_out(found, dropped)
 
 
 def _deduction(geo: Geometry, found: Finding) -> Deduction:
@@ -180,7 +199,7 @@ def next_deduction(puzzle: Puzzle, grid: Sequence[Sequence[Cell]], max_depth: in
     geo = geometry(puzzle)
     ship, water = _masks(geo, grid)
     search = _first_finding(geo, ship, water, None, max_depth, Clock(), solution, started + BANK_SECONDS,
-                            started + PLACES_SECONDS)
+                            True, started + PLACES_SECONDS)
     try:
         while True:
             next(search)                         # a heartbeat: about every 20 ms
@@ -232,7 +251,7 @@ def events(puzzle: Puzzle, *, trace: bool = True, rng: random.Random | None = No
         return dict(stats, rules=dict(stats["rules"]))
 
     while True:
-        search = _first_finding(geo, ship, water, valid, max_depth, clock)
+        search = _first_finding(geo, ship, water, valid, max_depth, clock, places=True)
         try:
             while True:
                 next(search)
