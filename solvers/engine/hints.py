@@ -26,7 +26,7 @@ def next_hint(puzzle: Puzzle, grid: Sequence[Sequence[Cell]], solution: Callable
     """The next step from ``grid``: a deduction, a ``mistake`` if the board is provably wrong,
     or a ``reveal`` of one cell of ``solution()`` (called only then) when no step is found in
     ``seconds``. None when the board is complete or the level has no one solution to reveal."""
-    found = logic.next_deduction(puzzle, grid, seconds=seconds)
+    found = logic.next_deduction(puzzle, grid, seconds=seconds, solution=solution)
     if found is not None:
         return found
     known = solution()

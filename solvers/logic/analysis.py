@@ -17,6 +17,8 @@ from functools import lru_cache
 from game.puzzle import Coord, Puzzle, ship_name
 from game.ships import Placement, Segment, bits, compatible, geometry_of, hint_reach, segments
 
+BANK_LIMIT = 200        # steps kept per puzzle for later hints
+
 
 class Geometry:
     """Everything about a puzzle that never changes while it is solved: the shared
@@ -45,11 +47,32 @@ class Geometry:
         self.hint_rules = [(shared.index(*reach.cell), reach.hint, reach.ship, reach.water)
                            for reach in hint_reach(puzzle, shared, alive)]
         self.line_cache: dict = {}
+        self.steps_banked: list[tuple[int, int, object]] = []   # see ``bank``
         self.line_cells = {(True, r): [r * stride + c for c in range(cols)] for r in range(rows)}
         self.line_cells.update({(False, c): [r * stride + c for r in range(rows)] for c in range(cols)})
 
     def mask_of(self, cells) -> int:
         return self.shared.mask_of(cells)
+
+    def bank(self, ship: int, water: int, findings: list) -> None:
+        """Keep steps proved on the board (``ship``, ``water``) for later boards (hints).
+
+        A step proved on a board stays true on every board that knows at least as much: the
+        same reasoning still applies. Depth-2 steps cost a long search; one search finds
+        several, and the hints that follow use them (:meth:`banked`).
+        """
+        self.steps_banked.extend((ship, water, found) for found in findings)
+        del self.steps_banked[:-BANK_LIMIT]
+
+    def banked(self, ship: int, water: int):
+        """A kept step that still applies to this board: proved on a board it extends, about
+        cells still unknown (None if there is none)."""
+        unknown = self.all & ~ship & ~water
+        for base_ship, base_water, found in self.steps_banked:
+            if (not base_ship & ~ship and not base_water & ~water
+                    and not (found.ship | found.water) & ~unknown):
+                return found
+        return None
 
     def index(self, row: int, col: int) -> int:
         return row * self.stride + col
@@ -150,21 +173,27 @@ class Analysis:
         self.open_segments = [s for s in self.segments if not s.closed and s.straight]
         self.longest_remaining = max((n for n, k in self.remaining.items() if k > 0), default=0)
 
-    def _fits(self, p: Placement) -> bool:
-        if p.cells & self.water or p.halo & self.ship:
-            return False
-        new = p.cells & ~self.ship
-        if new & self.full_lines:
-            return False
-        if new == 0:
-            # Already all ship: a closed one is a placed ship, not a place for a missing one.
-            return bool(p.ends & ~self.water)
-        tally = (self.geo.row_tallies if p.line_is_row else self.geo.col_tallies)[p.line]
-        if tally is not None:
-            mask = (self.geo.row_mask if p.line_is_row else self.geo.col_mask)[p.line]
-            if new.bit_count() > tally - (self.ship & mask).bit_count():
+    def _fitter(self):
+        """A test for one placement: can a missing ship still lie there on this board?
+
+        Not on water, not touching a ship, not adding ship cells to a line that has all its
+        ship cells (or more than it still needs); a placement already all ship is a place only
+        while one of its ends is open (a closed one is a placed ship)."""
+        geo, ship, water, full = self.geo, self.ship, self.water, self.full_lines
+        need_row = [None if t is None else t - (ship & m).bit_count() for m, t in zip(geo.row_mask, geo.row_tallies)]
+        need_col = [None if t is None else t - (ship & m).bit_count() for m, t in zip(geo.col_mask, geo.col_tallies)]
+
+        def fits(p: Placement) -> bool:
+            if p.cells & water or p.halo & ship:
                 return False
-        return True
+            new = p.cells & ~ship
+            if new & full:
+                return False
+            if not new:
+                return bool(p.ends & ~water)
+            need = (need_row if p.line_is_row else need_col)[p.line]
+            return need is None or new.bit_count() <= need
+        return fits
 
     @property
     def valid(self) -> dict[int, list[Placement]]:
@@ -176,12 +205,13 @@ class Analysis:
     def _compute_valid(self) -> dict[int, list[Placement]]:
         geo, source = self.geo, self._parent_valid
         valid = {}
+        fits = self._fitter()
         for length in geo.lengths:
             if self.remaining.get(length, 0) <= 0:
                 valid[length] = []
                 continue
             pool = source[length] if source is not None else geo.placements[length]
-            valid[length] = [p for p in pool if self._fits(p)]
+            valid[length] = [p for p in pool if fits(p)]
         # A segment every place of which has one length is that ship: when such segments use up
         # the remaining ships of that length, no other place is possible for them.
         self.segment_places: list[tuple[Segment, list[Placement]]] = []
@@ -227,7 +257,7 @@ class Analysis:
             by_line.setdefault((p.line_is_row, p.line), []).append(p)
         room = 0
         for (is_row, line), group in by_line.items():
-            group.sort(key=lambda p: p.col if is_row else p.row)
+            # Placements keep the model's order: along each line, by where they start.
             count, free_from, covered = 0, -2, 0
             for p in group:
                 start = p.col if is_row else p.row

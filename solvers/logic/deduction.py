@@ -18,17 +18,20 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Generator, Iterator, Sequence
+from typing import Callable, Generator, Iterator, Sequence
 
 from game import rules
 from game.puzzle import Cell, Coord, Grid, Move, Puzzle, initial_grid
 from solvers.common import verified
 from solvers.events import Event, Progress, Reason, Result, SetCell, Status
+from solvers.logic import probe
 from solvers.logic.analysis import Analysis, Geometry, bits, geometry
-from solvers.logic.probe import Clock, Valid, find_contradiction, find_deep_contradiction, propagate
+from solvers.logic.probe import Clock, Closures, Valid, find_contradiction, find_deep_contradiction, propagate
 from solvers.logic.rules import LEVEL_ONE, LEVEL_TWO, RULE_LEVELS, Finding
 
 MAX_DEPTH = 2
+BANK_SECONDS = 0.25     # a hint's depth-2 search collects further steps for the next hints until then
+PLACES_SECONDS = 0.3    # a hint's depth-2 trials of places go on until then
 
 
 @dataclass(frozen=True)
@@ -69,9 +72,19 @@ def _grid(geo: Geometry, ship: int, water: int) -> Grid:
     return geo.shared.grid(ship, water)
 
 
-def _first_finding(geo: Geometry, ship: int, water: int, valid: Valid, max_depth: int,
-                   clock: Clock) -> Generator[None, None, tuple[Finding | None, Analysis]]:
-    """The simplest finding on this board (heartbeats yielded while searching)."""
+def _first_finding(geo: Geometry, ship: int, water: int, valid: Valid, max_depth: int, clock: Clock,
+                   solution: Callable[[], Grid | None] | None = None, bank_until: float | None = None,
+                   places: bool = False, places_until: float | None = None,
+                   ) -> Generator[None, None, tuple[Finding | None, Analysis]]:
+    """The simplest finding on this board (heartbeats yielded while searching).
+
+    ``solution`` (asked for only if a depth-2 search starts) orders that search; see
+    :func:`solvers.logic.probe.deep_order`. With ``bank_until``, depth-2 steps proved on an
+    earlier board of this puzzle are used before a new search, and a new search goes on
+    collecting steps until then (see :meth:`Geometry.banked`). With ``places``, places are
+    ruled out before a depth-2 search (see :func:`solvers.logic.probe.rule_out_places`): by
+    depth-1 trials, and with ``places_until`` by depth-2 trials until then.
+    """
     an = Analysis(geo, ship, water, valid)
     if an.contradiction:
         return None, an
@@ -86,15 +99,74 @@ def _first_finding(geo: Geometry, ship: int, water: int, valid: Valid, max_depth
             return found, an
         if an.contradiction:
             return None, an
+    closures: Closures = {}
     if max_depth >= 1:
-        found = yield from find_contradiction(geo, ship, water, an.valid, clock)
+        found = yield from find_contradiction(geo, ship, water, an.valid, clock, closures)
         if found:
             return found, an
     if max_depth >= 2:
-        found = yield from find_deep_contradiction(geo, ship, water, an.valid, clock)
+        if bank_until is not None:
+            found = geo.banked(ship, water)
+            if found:
+                return found, an
+        valid, dropped = an.valid, []
+
+        def enough(left: dict) -> bool:             # the simple rules settle a cell with these places
+            narrowed = Analysis(geo, ship, water, left)
+            return any(True for rule in LEVEL_TWO for _ in rule(narrowed))
+
+        if places:
+            # Rule out places first: it finds what cell trials miss, and it makes the
+            # depth-2 search below stronger. Depth-1 trials of every place, then (while they
+            # rule out more and time allows) depth-2 trials of the likeliest places.
+            known = solution() if solution is not None else None
+            truth = _masks(geo, known)[0] if known is not None else None
+            deeper = False
+
+            while True:
+                valid, new = yield from probe.rule_out_places(
+                    geo, ship, water, valid, clock, places_until if deeper else None, truth, enough)
+                dropped += new
+                if dropped:
+                    closures = {}
+                    found = yield from _after_places(geo, ship, water, valid, dropped, clock, closures)
+                    if found:
+                        return found, an
+                if places_until is None or (deeper and not new) or time.perf_counter() > places_until:
+                    break
+                deeper = True
+        known = solution() if solution is not None else None
+        truth = _masks(geo, known)[0] if known is not None else None
+        more: list[Finding] | None = [] if bank_until is not None else None
+        found = yield from find_deep_contradiction(geo, ship, water, valid, clock, closures, truth,
+                                                   more, bank_until or 0.0)
+        if dropped:
+            more = [probe.after_ruling_out(step, dropped) for step in more or ()]
+            found = found and probe.after_ruling_out(found, dropped)
+        if more:
+            geo.bank(ship, water, more)
         if found:
             return found, an
+        if places and places_until is None:
+            # The solver's last resort: every place left tried at depth 2.
+            valid, new = yield from probe.rule_out_places(geo, ship, water, valid, clock, float("inf"), None, enough)
+            if new:
+                dropped += new
+                found = yield from _after_places(geo, ship, water, valid, dropped, clock)
+                if found:
+                    return found, an
     return None, an
+
+
+def _after_places(geo: Geometry, ship: int, water: int, places: dict, dropped: list, clock: Clock,
+                  closures: Closures | None = None) -> Generator[None, None, Finding | None]:
+    """A step of the simple rules or of depth 1 once ``dropped`` places are ruled out."""
+    narrowed = Analysis(geo, ship, water, places)
+    for rule in (LEVEL_TWO if not narrowed.contradiction else ()):
+        for found in rule(narrowed):
+            return probe.after_ruling_out(found, dropped)
+    found = yield from find_contradiction(geo, ship, water, places, clock, closures)
+    return found and probe.after_ruling_out(found, dropped)
 
 
 def _deduction(geo: Geometry, found: Finding) -> Deduction:
@@ -109,20 +181,25 @@ def _mistake(text: str, cells: Sequence[Coord]) -> Deduction:
 
 
 def next_deduction(puzzle: Puzzle, grid: Sequence[Sequence[Cell]], max_depth: int = MAX_DEPTH,
-                   seconds: float | None = None) -> Deduction | None:
+                   seconds: float | None = None,
+                   solution: Callable[[], Grid | None] | None = None) -> Deduction | None:
     """The simplest next step from ``grid``; a ``mistake`` Deduction if the board is provably wrong.
 
     ``None`` means no rule up to ``max_depth`` applies (or the board is complete), or, with
     ``seconds``, that none was found within that many seconds: on the hardest boards a
-    depth-2 search can take a minute, longer than anyone waits for a hint.
+    depth-2 search can take a minute, longer than anyone waits for a hint. ``solution``
+    (the level's one solution, asked for only when a depth-2 search starts) tells that search
+    which assumptions can break; the step it finds is proved all the same.
     """
-    deadline = None if seconds is None else time.perf_counter() + seconds
+    started = time.perf_counter()
+    deadline = None if seconds is None else started + seconds
     problems = rules.provable_violations(puzzle, grid)
     if problems:
         return _mistake(problems[0].message, problems[0].cells)
     geo = geometry(puzzle)
     ship, water = _masks(geo, grid)
-    search = _first_finding(geo, ship, water, None, max_depth, Clock())
+    search = _first_finding(geo, ship, water, None, max_depth, Clock(), solution, started + BANK_SECONDS,
+                            True, started + PLACES_SECONDS)
     try:
         while True:
             next(search)                         # a heartbeat: about every 20 ms
@@ -174,7 +251,7 @@ def events(puzzle: Puzzle, *, trace: bool = True, rng: random.Random | None = No
         return dict(stats, rules=dict(stats["rules"]))
 
     while True:
-        search = _first_finding(geo, ship, water, valid, max_depth, clock)
+        search = _first_finding(geo, ship, water, valid, max_depth, clock, places=True)
         try:
             while True:
                 next(search)
@@ -237,9 +314,10 @@ def solve(puzzle: Puzzle, max_depth: int = MAX_DEPTH, grid: Grid | None = None,
             break
         if deadline is not None and time.perf_counter() > deadline:
             break
-        found = _drain(find_contradiction(geo, ship, water, valid, clock))
+        closures: Closures = {}
+        found = _drain(find_contradiction(geo, ship, water, valid, clock, closures))
         if found is None and max_depth >= 2:
-            found = _drain(find_deep_contradiction(geo, ship, water, valid, clock))
+            found = _drain(find_deep_contradiction(geo, ship, water, valid, clock, closures))
         if found is None:
             break
         used[found.rule] = used.get(found.rule, 0) + 1

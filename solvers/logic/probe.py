@@ -11,8 +11,9 @@ heartbeat or stop, and return their answer (a Finding or ``None``) as the genera
 from __future__ import annotations
 
 import time
-from typing import Generator, NamedTuple
+from typing import Callable, Generator, NamedTuple
 
+from game.puzzle import ship_name
 from solvers.logic.analysis import Analysis, Geometry, Placement, bits
 from solvers.logic.rules import LEVEL_ONE, LEVEL_TWO, Finding
 
@@ -116,8 +117,19 @@ def _forced(geo: Geometry, index: int, as_ship: bool, rule: str, level: int, tex
     return Finding(rule, level, 0 if as_ship else bit, bit if as_ship else 0, bit, lambda: text)
 
 
-def find_contradiction(geo: Geometry, ship: int, water: int, valid: Valid, clock: Clock) -> Search:
-    """Depth 1: the first cell one of whose values breaks the board after the simple rules."""
+Literal = tuple[int, bool]             # (cell index, assumed ship)
+Closures = dict[Literal, Outcome]      # what the simple rules make of each assumption that held
+Places = dict[int, list[Placement]]    # length -> places still possible
+Dropped = tuple[Placement, str, int]   # a place ruled out, the rule its ship would break, the trial's depth
+
+
+def find_contradiction(geo: Geometry, ship: int, water: int, valid: Valid, clock: Clock,
+                       closures: Closures | None = None) -> Search:
+    """Depth 1: the first cell one of whose values breaks the board after the simple rules.
+
+    ``closures``, when given, collects the settled board of every assumption that held: the
+    depth-2 search starts from them instead of settling them again, and orders by them.
+    """
     # A probe that holds proves every cell it set can be assumed without breaking the board
     # either (it would reach a part of the same board): those probes are skipped.
     held_ship = held_water = 0
@@ -132,6 +144,8 @@ def find_contradiction(geo: Geometry, ship: int, water: int, valid: Valid, clock
             if not outcome.contradiction:
                 held_ship |= outcome.ship
                 held_water |= outcome.water
+                if closures is not None:
+                    closures[(index, as_ship)] = outcome
             else:
                 was, now = ("ship", "water") if as_ship else ("water", "ship")
                 text = (f"If {geo.where(1 << index)} were {was}: {_chain_text(chain)}"
@@ -172,24 +186,138 @@ def _breaks_at_depth_one(geo: Geometry, start: Outcome,
     return None, ship, water
 
 
-def find_deep_contradiction(geo: Geometry, ship: int, water: int, valid: Valid, clock: Clock) -> Search:
-    """Depth 2: assume a cell, settle the board with depth-1 contradictions, watch it break."""
-    held_ship = held_water = 0
-    for index in probe_order(geo, ship, water):
-        for as_ship in (True, False):
-            if ((held_ship if as_ship else held_water) >> index) & 1:
-                continue
+def deep_order(geo: Geometry, ship: int, water: int, closures: Closures | None,
+               truth: int | None = None) -> list[Literal]:
+    """The assumptions a depth-2 search tries, likeliest to break first.
+
+    An assumption after whose simple consequences the missing ships have fewest places left
+    has most to break: those come first, then those that fill most cells (both read from the
+    depth-1 search's settled boards, ``closures``).
+    With ``truth`` (the solution's ship cells) only the value the solution does not have is
+    tried: the other cannot break, since every step is sound.
+    """
+    known = (ship | water).bit_count()
+    literals = [(index, as_ship) for index in probe_order(geo, ship, water) for as_ship in (True, False)
+                if truth is None or bool(truth >> index & 1) != as_ship]
+    if not closures:
+        return literals
+    score = {lit: (sum(map(len, o.valid.values())) if o.valid else 0, known - (o.ship | o.water).bit_count())
+             for lit, o in closures.items()}
+    last = (float("inf"), 0)
+    return sorted(literals, key=lambda lit: score.get(lit, last))
+
+
+def find_deep_contradiction(geo: Geometry, ship: int, water: int, valid: Valid, clock: Clock,
+                            closures: Closures | None = None, truth: int | None = None,
+                            more: list[Finding] | None = None, more_until: float = 0.0) -> Search:
+    """Depth 2: assume a cell, settle the board with depth-1 contradictions, watch it break.
+
+    ``closures`` and ``truth`` only order the search and save work (see :func:`deep_order`);
+    every step found is proved the same way. With ``more``, the search goes on after the first
+    step until ``more_until`` (a ``time.perf_counter()`` value), collecting further steps about
+    other cells of this board in ``more``: a hint keeps them for the boards that follow.
+    """
+    started = time.perf_counter()
+    held_ship = held_water = decided = 0
+    closures = closures or {}
+    first: Finding | None = None
+    for index, as_ship in deep_order(geo, ship, water, closures, truth):
+        if first is not None and (more is None or time.perf_counter() > more_until):
+            break
+        if ((held_ship if as_ship else held_water) >> index) & 1 or (decided >> index) & 1:
+            continue
+        outcome = closures.get((index, as_ship))
+        if outcome is None:
             outcome = propagate(geo, *_assume(ship, water, index, as_ship), valid)
-            was, now = ("ship", "water") if as_ship else ("water", "ship")
-            if outcome.contradiction:
-                text = f"If {geo.where(1 << index)} were {was}, {outcome.contradiction}. So it is {now}"
-                return _forced(geo, index, as_ship, "contradiction", 3, text)
+        was, now = ("ship", "water") if as_ship else ("water", "ship")
+        if outcome.contradiction:
+            text = f"If {geo.where(1 << index)} were {was}, {outcome.contradiction}. So it is {now}"
+            found = _forced(geo, index, as_ship, "contradiction", 3, text)
+        else:
             reason, settled_ship, settled_water = yield from _breaks_at_depth_one(geo, outcome, clock)
             if not reason:
                 held_ship |= settled_ship
                 held_water |= settled_water
-            else:
-                text = (f"If {geo.where(1 << index)} were {was}, then after the simple rules and one level of "
-                        f"trial {reason}. So it is {now}")
-                return _forced(geo, index, as_ship, "deep-contradiction", 4, text)
-    return None
+                continue
+            text = (f"If {geo.where(1 << index)} were {was}, then after the simple rules and one level of "
+                    f"trial {reason}. So it is {now}")
+            found = _forced(geo, index, as_ship, "deep-contradiction", 4, text)
+        decided |= 1 << index
+        if first is None:
+            first = found
+            # Collecting more is worth as long again as the first took, no more.
+            now = time.perf_counter()
+            more_until = min(more_until, now + (now - started))
+        elif more is not None:
+            more.append(found)
+    return first
+
+
+def rule_out_places(geo: Geometry, ship: int, water: int, valid: dict[int, list[Placement]], clock: Clock,
+                    deeper_until: float | None = None, truth: int | None = None,
+                    enough: Callable[[Places], bool] | None = None,
+                    ) -> Generator[None, None, tuple[Places, list[Dropped]]]:
+    """Trials over placements: put a missing ship at one of its places (its cells ship, the
+    cells around it water), apply the simple rules, and see the board break.
+
+    Returns the places that survive, by length, and those ruled out with the reason and the
+    depth of the trial. A placement is a stronger assumption than one cell (the ship's length
+    and direction come with it), so this finds what assuming cells does not. With
+    ``deeper_until`` (a ``time.perf_counter()`` value) the places that survive are then
+    tried at depth 2 (the placed board settled with depth-1 cell trials) until then, those
+    leaving the missing ships fewest places first; ``truth`` (the solution's ship cells)
+    skips the places where the solution has its ships, which cannot break; ``enough`` (asked
+    with the places left after each one ruled out at depth 2) stops the trials early.
+    """
+    dropped: list[Dropped] = []
+    survivors: list[tuple[int, Placement, Outcome]] = []
+    for places in valid.values():
+        for p in places:
+            if p.cells & ~ship:
+                outcome = propagate(geo, ship | p.cells, water | p.halo, valid)
+                if clock.due():
+                    yield None
+                if outcome.contradiction:
+                    dropped.append((p, outcome.contradiction, 1))
+                elif truth is None or p.cells & ~truth or p.ends & truth:
+                    survivors.append((sum(map(len, outcome.valid.values())) if outcome.valid else 0, p, outcome))
+    if deeper_until is not None:
+        survivors.sort(key=lambda item: item[0])
+        for _, p, outcome in survivors:
+            if time.perf_counter() > deeper_until:
+                break
+            reason, _, _ = yield from _breaks_at_depth_one(geo, outcome, clock)
+            if reason:
+                dropped.append((p, f"then after one level of trial {reason}", 2))
+                if enough is not None and enough(_without(valid, dropped)):
+                    break
+    return _without(valid, dropped), dropped
+
+
+def _without(valid: dict[int, list[Placement]], dropped: list[Dropped]) -> dict[int, list[Placement]]:
+    gone = {p.index for p, _, _ in dropped}
+    return {length: [p for p in places if p.index not in gone] for length, places in valid.items()}
+
+
+def ruled_out_text(dropped: list[Dropped], limit: int = 3) -> str:
+    """The sentence that says which places were ruled out, and why (the first few)."""
+    shown = "; ".join(f"the {ship_name(p.length)} {'at' if p.length == 1 else 'in'} {p.describe()} "
+                      f"({reason})" for p, reason, _ in dropped[:limit])
+    more = f", and {len(dropped) - limit} more place{'s' if len(dropped) - limit > 1 else ''}" \
+        if len(dropped) > limit else ""
+    return (f"A ship placed whole at some places breaks a rule, so none lies there: {shown}{more}. "
+            f"With those ruled out: ")
+
+
+def after_ruling_out(found: Finding, dropped: list[Dropped]) -> Finding:
+    """``found``, proved on the board with ``dropped`` places ruled out, with that said first.
+
+    A simple rule after ruling out places by depth-1 trials is one level of trial
+    (``placement-trial``, level 3); anything more is ``deep-contradiction``, level 4.
+    """
+    def text() -> str:
+        said = found.text()
+        return ruled_out_text(dropped) + said[0].lower() + said[1:]
+    if found.level <= 2 and all(depth == 1 for _, _, depth in dropped):
+        return Finding("placement-trial", 3, found.ship, found.water, found.evidence, text)
+    return Finding("deep-contradiction", 4, found.ship, found.water, found.evidence, text)

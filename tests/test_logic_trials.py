@@ -1,0 +1,113 @@
+"""Trials on the hardest steps: ruling out places, the order of depth-2 assumptions, kept steps."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from game import levels, rules
+from game.puzzle import Cell, apply_move, initial_grid
+from game.ships import segments
+from solvers.engine import hints
+from solvers.engine.verdict import unique_solution
+from solvers.logic import deduction as logic
+from solvers.logic.analysis import Analysis, geometry
+from solvers.logic.probe import Clock, deep_order, find_contradiction, rule_out_places
+from solvers.logic.rules import Finding
+
+LEVELS = Path(__file__).resolve().parents[1] / "levels"
+
+
+def first_board_past_depth_one(name: str):
+    """A pack level, its solution, and the first board of its hint play where depth 1 finds nothing."""
+    puzzle = levels.load(LEVELS / name)
+    solution = unique_solution(puzzle)
+    board = initial_grid(puzzle)
+    while True:
+        step = logic.next_deduction(puzzle, board, max_depth=1)
+        if step is None:
+            return puzzle, solution, board
+        for move in step.moves:
+            board = apply_move(board, move)
+
+
+def settled(puzzle, board):
+    geo = geometry(puzzle)
+    ship, water = logic._masks(geo, board)
+    an = Analysis(geo, ship, water)
+    return geo, ship, water, an.valid
+
+
+@pytest.mark.parametrize("deeper", [False, True])
+def test_places_ruled_out_hold_no_ship_of_the_solution(deeper):
+    puzzle, solution, board = first_board_past_depth_one("8x8/expert/01.bs")
+    geo, ship, water, valid = settled(puzzle, board)
+    until = time.perf_counter() + 60 if deeper else None
+    alive, dropped = logic._drain(rule_out_places(geo, ship, water, valid, Clock(), until))
+    assert dropped, "this board has places a whole ship cannot take"
+    assert any(depth == 2 for _, _, depth in dropped) == deeper
+    solution_ship, _ = geo.shared.masks(solution)
+    ships = {seg.cells for seg in segments(geo.shared, solution_ship, geo.all & ~solution_ship)}
+    for place, reason, _ in dropped:
+        assert place.cells not in ships and reason
+        assert place not in alive[place.length]
+    assert sum(map(len, alive.values())) + len(dropped) == sum(map(len, valid.values()))
+
+
+def test_depth_two_tries_only_values_the_solution_lacks_fewest_places_first():
+    puzzle, solution, board = first_board_past_depth_one("8x8/expert/01.bs")
+    geo, ship, water, valid = settled(puzzle, board)
+    closures: dict = {}
+    assert logic._drain(find_contradiction(geo, ship, water, valid, Clock(), closures)) is None
+    truth, _ = geo.shared.masks(solution)
+    both = deep_order(geo, ship, water, closures)
+    wrong = deep_order(geo, ship, water, closures, truth)
+    unknown = (geo.all & ~ship & ~water).bit_count()
+    assert len(both) == 2 * unknown and len(wrong) == unknown
+    assert all(bool(truth >> index & 1) != as_ship for index, as_ship in wrong)
+    places = [sum(map(len, closures[lit].valid.values())) for lit in both if lit in closures]
+    assert places == sorted(places)
+
+
+def test_a_kept_step_serves_only_boards_that_extend_its_own():
+    puzzle, _, board = first_board_past_depth_one("8x8/expert/01.bs")
+    geo = geometry(puzzle)
+    ship, water = logic._masks(geo, board)
+    unknown = [i for i in range(geo.rows * geo.stride) if (geo.all & ~ship & ~water) >> i & 1]
+    cell, other = 1 << unknown[0], 1 << unknown[1]
+    step = Finding("deep-contradiction", 4, 0, cell, cell, lambda: "kept")
+    geo.steps_banked.clear()
+    geo.bank(ship, water, [step])
+    try:
+        assert geo.banked(ship, water) is step
+        assert geo.banked(ship | other, water) is step                  # a board that knows more
+        assert geo.banked(ship, water | cell) is None                     # its cell is known already
+        first = 1 << next(i for i in range(geo.rows * geo.stride) if water >> i & 1)
+        assert geo.banked(ship, water & ~first) is None                   # a board that knows less
+    finally:
+        geo.steps_banked.clear()
+
+
+def test_hints_on_an_expert_level_are_true_and_explained():
+    puzzle = levels.load(LEVELS / "10x10" / "expert" / "06.bs")
+    solution = unique_solution(puzzle)
+    geometry(puzzle).steps_banked.clear()
+    board, rules_used = initial_grid(puzzle), set()
+    while not rules.judge(puzzle, board).solved:
+        step = hints.next_hint(puzzle, board, lambda: solution)
+        assert step.rule not in ("reveal", "mistake"), step.text
+        rules_used.add(step.rule)
+        for move in step.moves:
+            assert board[move.row][move.col] == Cell.UNKNOWN and solution[move.row][move.col] == move.value
+            board = apply_move(board, move)
+        if step.rule == "placement-trial":
+            assert "none lies there: the " in step.text and "With those ruled out: " in step.text
+    assert {"deep-contradiction", "placement-trial"} <= rules_used
+
+
+@pytest.mark.parametrize("name", ["8x8/expert/01.bs", "10x10/expert/06.bs"])
+def test_grading_does_not_use_the_hint_only_trials(name):
+    outcome = logic.solve(levels.load(LEVELS / name))
+    assert outcome.solved and "placement-trial" not in outcome.rules
