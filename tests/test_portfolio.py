@@ -89,6 +89,20 @@ def test_a_failing_worker_decides_nothing(monkeypatch):
     assert result.status is Status.TIMEOUT
 
 
+def test_members_taking_turns_in_one_process_give_the_first_exact_answer(monkeypatch):
+    monkeypatch.setattr(portfolio, "TURN", 0.001)
+    sharing = Member("endless and forward", genetic_seed=1, turns_with=(Member("forward"),))
+    result = portfolio.race(NO_SOLUTION, limit=2, jobs=1, timeout=30, members=(sharing,))
+    assert result.status is Status.NO_SOLUTION
+    broken = Member("broken", {"no_such_option": True}, turns_with=(Member("forward"),))
+    puzzle = several_solutions()
+    result = portfolio.race(puzzle, limit=2, jobs=1, timeout=30, members=(broken,))
+    assert result.status is Status.SOLVED and len(set(result.solutions)) == 2
+    alone = Member("broken", {"no_such_option": True}, turns_with=(Member("also broken", {"no_such_option": 1}),))
+    result = portfolio.race(puzzle, limit=2, jobs=1, timeout=30, members=(alone,))
+    assert result.status is Status.ERROR
+
+
 def test_two_solutions_met_by_two_members_decide_it(monkeypatch):
     monkeypatch.setattr(portfolio, "ESCALATE_AFTER", 0.0)
     puzzle = several_solutions()

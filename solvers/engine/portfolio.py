@@ -25,6 +25,7 @@ from solvers.genetic import algorithm as genetic
 from solvers.search import forward
 
 ESCALATE_AFTER = 0.25          # seconds the first member runs alone
+TURN = 0.05                    # seconds each member of a shared process runs before the next
 
 
 @dataclass(frozen=True)
@@ -33,14 +34,25 @@ class Member:
 
     With ``genetic_seed``, the genetic algorithm (seeded so) looks for a first solution
     before the search starts, and the search takes it as known: it searches the bands around
-    it first, then the whole tree, so the member stays exact.
+    it first, then the whole tree, so the member stays exact. With ``turns_with``, the member
+    and those members share one process, each running ``TURN`` seconds in turn; the first
+    exact answer among them is the member's.
     """
 
     name: str
     options: Mapping[str, Any] = field(default_factory=dict)
     genetic_seed: int | None = None
+    turns_with: tuple[Member, ...] = ()
 
     def events(self, puzzle: Puzzle, limit: int) -> Iterator[Event]:
+        if self.turns_with:
+            return _taking_turns([member.events(puzzle, limit) for member in (self._alone(), *self.turns_with)])
+        return self._events(puzzle, limit)
+
+    def _alone(self) -> Member:
+        return Member(self.name, self.options, self.genetic_seed)
+
+    def _events(self, puzzle: Puzzle, limit: int) -> Iterator[Event]:
         options = dict(self.options)
         seed = options.pop("seed", None)
         if seed is not None:
@@ -50,6 +62,38 @@ class Member:
             if found is not None:
                 options["known"] = (found,)
         yield from forward.events(puzzle, trace=False, limit=limit, **options)
+
+
+def _taking_turns(streams: list[Iterator[Event]]) -> Iterator[Event]:
+    """Several members in one process, each for ``TURN`` seconds in turn; the first exact
+    result is the member's (one that fails leaves the others to go on)."""
+    streams = list(streams)
+    failed: Result | None = None
+    try:
+        while streams:
+            for stream in list(streams):
+                ends = time.perf_counter() + TURN
+                try:
+                    for event in stream:
+                        if isinstance(event, Result):
+                            if event.status in (Status.SOLVED, Status.NO_SOLUTION):
+                                yield event
+                                return
+                            failed = event
+                            streams.remove(stream)
+                            break
+                        yield event
+                        if time.perf_counter() > ends:
+                            break
+                    else:
+                        streams.remove(stream)
+                except Exception as error:  # noqa: BLE001 - a failing member leaves the others to go on
+                    failed = Result(Status.ERROR, message=f"{type(error).__name__}: {error}")
+                    streams.remove(stream)
+        yield failed or Result(Status.ERROR, message="the search ended without a result")
+    finally:
+        for stream in streams:
+            stream.close()
 
 
 def _first_by_genetic(puzzle: Puzzle, seed: int) -> Iterator[Event]:
@@ -64,13 +108,15 @@ def _first_by_genetic(puzzle: Puzzle, seed: int) -> Iterator[Event]:
     return result.grid if result is not None and result.status is Status.SOLVED else None
 
 
-# In order of use: a machine with n cores runs the first n. The first two are the pair that
-# decided the most MiniZinc boards on two cores; the genetic algorithm and restarts each
-# find first solutions on boards where both orders stall (see the README).
+# In order of use: a machine with n cores runs the first n. The second shares its core between
+# the other branch order and the genetic algorithm (which finds first solutions where both
+# orders stall), taking turns: on two cores that pair decided the most MiniZinc boards
+# (docs/design/portfolio.md).
+GENETIC = Member("genetic, then forward", genetic_seed=1)
 MEMBERS = (
     Member("forward"),
-    Member("forward, water first", {"water_first": True}),
-    Member("genetic, then forward", genetic_seed=1),
+    Member("forward, water first", {"water_first": True}, turns_with=(GENETIC,)),
+    Member("genetic, then forward", genetic_seed=2),
     Member("forward, restarts", {"restarts": True, "seed": 1}),
 )
 

@@ -38,9 +38,10 @@ from solvers.search.propagate import Log, meet, propagate, root_state
 
 HEARTBEAT_NODES = 256
 HEARTBEAT_SECONDS = 0.02
-# Shaving costs about (alive placements)^2 propagations per node: at every node on boards up
-# to about 10x10, only near the root on larger ones and on dense ones without hints.
-SHAVE_EVERYWHERE_UP_TO = 700            # alive placements at the root
+# Shaving costs about (alive placements)^2 propagations per node: at the root on boards up to
+# about 10x10, down to depth 1 on larger ones and on dense ones without hints.
+SHAVE_SMALL_UP_TO = 700                 # alive placements at the root
+SHAVE_DEPTH_SMALL = 0
 SHAVE_DEPTH_LARGE = 1
 DENSE_SHARE = 0.3                       # share of ship cells above which a board counts as dense
 RESTART_FIRST_BUDGET = 2000             # nodes + probes of the first run; doubled at each restart
@@ -113,8 +114,8 @@ class _Search:
             self.stats["propagated"] += ((state.ship | state.water) & ~hints).bit_count()
         yield from self._show_log(log, 0)
         if state is not None and self.shave_depth is None:
-            few = state.alive.bit_count() <= SHAVE_EVERYWHERE_UP_TO and not self._dense_without_hints()
-            self.shave_depth = self.model.geo.rows * self.model.geo.cols if few else SHAVE_DEPTH_LARGE
+            few = state.alive.bit_count() <= SHAVE_SMALL_UP_TO and not self._dense_without_hints()
+            self.shave_depth = SHAVE_DEPTH_SMALL if few else SHAVE_DEPTH_LARGE
         if state is not None and self.shave_depth >= 0:
             state = yield from self._shave(state, 0)
         self.root = state
