@@ -92,6 +92,53 @@ def test_a_logic_run_lists_its_deductions_and_a_click_goes_there(app, tmp_path, 
     app.draw()
 
 
+def decisions_by_walking(path):
+    """The decisions in force after each event, walked through the trace file by the format
+    alone (a guess at depth d ends the decisions at d and deeper, unless it continues the
+    previous board change's decision; any other board change at depth d ends those deeper
+    than d; events without a depth change nothing)."""
+    import json
+
+    stack, after, previous_guess = [], [()], None
+    for line in path.read_text().splitlines()[1:]:
+        data = json.loads(line)
+        if data.get("kind") == "result":
+            break
+        depth = data.get("depth")
+        if depth is None:                                   # no board change: nothing ends
+            pass
+        elif data["kind"] == "guess":
+            if previous_guess != depth:
+                while stack and stack[-1][0] >= depth:
+                    stack.pop()
+                stack.append((depth, data["n"]))
+            previous_guess = depth
+        else:
+            while stack and stack[-1][0] > depth:
+                stack.pop()
+            previous_guess = None
+        after.append(tuple(n for _, n in stack))
+    return after
+
+
+def test_the_decisions_in_force_at_every_event_and_a_click_on_one_goes_there(app, tmp_path, capsys):
+    path = saved_run(tmp_path, capsys)
+    assert app.open_replay(path)
+    scene = app.overlay
+    expected = decisions_by_walking(path)
+    assert len(expected) == scene.run.events + 1 and max(map(len, expected)) >= 5
+    for n in range(scene.run.events + 1):
+        scene.goto(n)
+        assert tuple(event for event, *_ in scene.guesses_in_force()) == expected[n]
+    deep = next(n for n, found in enumerate(expected) if len(found) >= 4)
+    scene.goto(deep)
+    app.draw()                                              # draws the list, one row per decision
+    rect, first = scene._guess_rows[0]
+    assert first in expected[deep]
+    click(app, rect.center)
+    assert scene.at == first and scene.event()["kind"] == "guess"
+
+
 def test_every_window_run_is_recorded_and_can_be_rewound_and_saved(app):
     panel = app.play.solver
     panel.choose("backtracking")

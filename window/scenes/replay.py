@@ -2,10 +2,11 @@
 
 The board at any event is rebuilt from the trace file (``solvers.engine.trace.board_at``:
 forward from the nearest checkpoint), so a long run costs no memory here beyond one byte of
-kind and two of depth per event, read once when the trace opens. Drag the timeline, or use
-the arrow keys (Shift: 100 events), Home and End; the buttons jump to the previous or next
-guess, backtrack, dead end (the event before a backtrack) and solution. Above the timeline,
-the search depth over the whole run (``window.depth_plot``).
+kind and two of depth per event and a few bytes per search decision, read once when the trace
+opens. Drag the timeline, or use the arrow keys (Shift: 100 events), Home and End; the buttons
+jump to the previous or next guess, backtrack, dead end (the event before a backtrack) and
+solution. Beside the board, the decisions in force at the event (a click on one goes there);
+above the timeline, the search depth over the whole run (``window.depth_plot``).
 """
 
 from __future__ import annotations
@@ -61,6 +62,7 @@ GUESS, BACKTRACK, FOUND = KIND_CODE["guess"], KIND_CODE["backtrack"], KIND_CODE[
 GENERATION = KIND_CODE["generation"]
 MARK = {GUESS: depth_plot.GUESS, BACKTRACK: depth_plot.BACKTRACK}
 MAX_GENERATIONS = 100_000           # points kept for the fitness plot
+MAX_DETAILS = 1_000                 # distinct decision sentences kept (each decision keeps an index)
 
 
 class Timeline:
@@ -76,6 +78,14 @@ class Timeline:
         self.solution_at = 0
         self.with_stats = array("I")               # events whose line carries statistics
         self.generations: list[tuple[int, int, float, float]] = []   # (event, number, best, mean)
+        # The decisions: per search depth, the event each one starts at, its first cell
+        # (row * 256 + col, times 2, plus 1 for ship) and its sentence (an index into
+        # ``details``). Consecutive guess events at one depth are one decision.
+        self.decisions: dict[int, tuple[array, array, array]] = {}
+        self.details: list[str] = [""]
+        self._detail_index: dict[str, int] = {"": 0}
+        self._guess_depth = 0                      # the previous event's depth, if it was a guess
+        self.depths = array("H", [0])              # the search depth at each event
 
     def add(self, n: int, data: dict) -> None:
         if n == 0:                                 # the header
@@ -90,10 +100,48 @@ class Timeline:
             if kind == GENERATION and len(self.generations) < MAX_GENERATIONS:
                 self.generations.append((n, int(stats.get("generation", 0)), float(stats.get("best", 0) or 0),
                                          float(stats.get("mean", 0) or 0)))
-        self.depth.add(int(data.get("depth", 0) or 0), MARK.get(kind, 0))
         detail = data.get("detail") or ""
+        if "depth" in data:                        # an event that changes the board
+            depth = int(data["depth"] or 0)
+            if kind == GUESS:
+                if self._guess_depth != depth:
+                    self._add_decision(n, depth, data.get("cells") or (), detail)
+                self._guess_depth = depth
+            else:
+                self._guess_depth = 0
+        else:                                      # a heartbeat, a solution met: the depth stays
+            depth = self.depths[-1]
+        self.depths.append(depth)
+        self.depth.add(depth, MARK.get(kind, 0))
         if self.explains and detail and (not self.steps or self.steps[-1][1] != detail):
             self.steps.append((n, detail))
+
+    def _add_decision(self, n: int, depth: int, cells, detail: str) -> None:
+        first = cells[0] if cells else {"row": 0, "col": 0, "state": "water"}
+        index = self._detail_index.get(detail)
+        if index is None:
+            index = len(self.details) if len(self.details) < MAX_DETAILS else 0
+            if index:
+                self._detail_index[detail] = index
+                self.details.append(detail)
+        events, where, sentence = self.decisions.setdefault(depth, (array("I"), array("I"), array("H")))
+        events.append(n)
+        where.append((first["row"] * 256 + first["col"]) * 2 + (first["state"] == "ship"))
+        sentence.append(index)
+
+    def guesses_at(self, n: int) -> list[tuple[int, Coord, bool, str]]:
+        """The decisions in force at event ``n``, shallowest first:
+        for each depth up to it, the last decision taken there by event ``n`` (a backtrack
+        above a depth ends its decisions, so a later one there starts after it). Each as
+        (first event, first cell, ship?, sentence)."""
+        found = []
+        for d in range(1, self.depths[n] + 1):
+            events, where, sentence = self.decisions.get(d, ((), (), ()))
+            k = bisect_right(events, n) - 1
+            if k >= 0:
+                code = where[k]
+                found.append((events[k], divmod(code >> 1, 256), bool(code & 1), self.details[sentence[k]]))
+        return found
 
     def finish(self, run: traces.Trace) -> Timeline:
         events = run.events
@@ -136,6 +184,9 @@ class ReplayScene:
         self.at = run.events
         self._board = None
         self._board_at = -1
+        self._guesses: list = []
+        self._guesses_at = -1
+        self._guess_rows: list[tuple[pygame.Rect, int]] = []    # drawn decision lines and their events
         self.dragging = False
         self.buttons: list[Button] = []
         for what in ("guess", "backtrack", "dead end"):
@@ -214,6 +265,11 @@ class ReplayScene:
             if chosen is not None:
                 self.goto(chosen)
                 return
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            for rect, n in self._guess_rows:
+                if rect.collidepoint(event.pos):
+                    self.goto(n)
+                    return
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and \
                 self.track.inflate(0, 24).collidepoint(event.pos):
             self.dragging = True
@@ -279,9 +335,19 @@ class ReplayScene:
     def _colours(self) -> dict[Coord, tuple]:
         if self.at == 0:
             return {}
+        theme = self.app.theme
+        colours = {cell: theme.guess for _, cell, _, _ in self.guesses_in_force()}
         data = self.event()
-        colour = {"guess": self.app.theme.guess, "forced": self.app.theme.forced}.get(data.get("kind"))
-        return {(c["row"], c["col"]): colour for c in data.get("cells", ())} if colour else {}
+        colour = {"guess": theme.guess, "forced": theme.forced}.get(data.get("kind"))
+        if colour:
+            colours.update({(c["row"], c["col"]): colour for c in data.get("cells", ())})
+        return colours
+
+    def guesses_in_force(self) -> list[tuple[int, Coord, bool, str]]:
+        """The decisions in force at the current event (see ``Timeline.guesses_at``)."""
+        if self._guesses_at != self.at:
+            self._guesses, self._guesses_at = self.timeline.guesses_at(self.at), self.at
+        return self._guesses
 
     def _draw_details(self, surface: pygame.Surface, at: pygame.Rect) -> None:
         theme = self.app.theme
@@ -289,7 +355,7 @@ class ReplayScene:
         lines = [f"event {self.at:,} of {self.run.events:,}"]
         if data:
             lines.append(f"{data.get('kind')}" + (f": {data['detail']}" if data.get("detail") else ""))
-            lines.append(f"guesses in force: {data.get('depth', 0)}")
+            lines.append(f"guesses in force: {self.timeline.depths[self.at]}")
             for key, value in sorted(self.stats_at().items()):
                 lines.append(f"{key}: {value:,}" if isinstance(value, int) else f"{key}: {value:g}"
                              if isinstance(value, float) else f"{key}: {value}")
@@ -300,10 +366,36 @@ class ReplayScene:
         for i, line in enumerate(shown):
             fonts.blit_text(surface, fonts.fit_text(line, 17, width), 17, theme.text if i else theme.muted,
                             topleft=(at.x, at.y + i * 24))
+        self._guess_rows = []
+        if self.timeline.decisions and not self.timeline.steps:
+            self._draw_guesses(surface, pygame.Rect(at.x, at.y + len(shown) * 24 + 12, width,
+                                                    self.size[1] - 196 - 16 - (at.y + len(shown) * 24 + 12)))
         if self.timeline.generations:
             points = [(number, best, mean) for n, number, best, mean in self.timeline.generations if n <= self.at]
             top = at.y + len(shown) * 24 + 8
             draw_plot(surface, pygame.Rect(at.x, top, min(width, 420), 150), points, theme)
+
+    def _draw_guesses(self, surface: pygame.Surface, area: pygame.Rect) -> None:
+        """The decisions in force, deepest last; a click on one moves the timeline there."""
+        theme = self.app.theme
+        guesses = self.guesses_in_force()
+        if area.height < 40 or not guesses:
+            return
+        fonts.blit_text(surface, "Decisions in force (click to go there)", 15, theme.muted, topleft=area.topleft)
+        room = max(1, (area.height - 20) // 18)
+        shown = guesses[-room:]
+        y = area.y + 20
+        if len(guesses) > len(shown):
+            shown = shown[1:]
+            fonts.blit_text(surface, f"... {len(guesses) - len(shown)} shallower", 15, theme.muted, topleft=(area.x, y))
+            y += 18
+        for n, (r, c), ship, detail in shown:
+            pygame.draw.rect(surface, theme.guess, (area.x, y + 3, 10, 10))
+            text = f"row {r + 1}, column {c + 1}: {detail or ('ship' if ship else 'water')} (event {n:,})"
+            fonts.blit_text(surface, fonts.fit_text(text, 15, area.width - 16), 15, theme.text,
+                            topleft=(area.x + 16, y))
+            self._guess_rows.append((pygame.Rect(area.x, y, area.width, 18), n))
+            y += 18
 
     def _draw_plot(self, surface: pygame.Surface) -> None:
         """Search depth per pixel column (its deepest), guesses above, backtracks below; drawn
