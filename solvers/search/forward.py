@@ -335,22 +335,34 @@ class _Search:
         stats = self.stats
         geo = self.model.geo
         covering, length_sets, length_index = geo.covering, geo.length_sets, geo.length_index
-        order = list(bit_indices(state.alive))
-        position = since_change = 0
         supported = 0                            # placements known to survive their probe
-        while since_change < len(order):
-            p = order[position]
-            position = (position + 1) % len(order)
-            since_change += 1
-            if not (state.alive >> p) & 1 or (supported >> p) & 1:
-                continue
+        position = 0                             # the round goes on from this placement, cyclically
+        # A successful probe's result is a witness for its placement and the ships placed
+        # along with it. Once the state has moved on, probing one of them again is the witness
+        # plus what the state has learnt since (the same fixpoint, propagation being
+        # monotone), usually a much shorter propagation than the probe from the state.
+        witness: dict[int, tuple[State, int]] = {}
+        while True:
+            # The next alive placement not known to survive, from ``position`` on, cyclically;
+            # none left means a full round without a change.
+            pending = state.alive & ~supported
+            if not pending:
+                break
+            later = pending >> position << position
+            low = (later or pending) & -(later or pending)
+            p = low.bit_length() - 1
+            position = p + 1
             stats["probes"] += 1
             if stats["probes"] % 16 == 0:
                 now = time.perf_counter()
                 if now - self.last_beat > HEARTBEAT_SECONDS:
                     self.last_beat = now
                     yield Progress(self._snapshot())
-            trial = propagate(self.model, state, ship=geo.p_cells[p], places=(p,))
+            old = witness.get(p)
+            if old is None:
+                trial = propagate(self.model, state, ship=geo.p_cells[p], places=(p,))
+            else:
+                trial = self._catch_up(old[0], state)
             if trial is not None and trial.done:
                 self._record(trial.ship)                 # a probe that completes the board
                 yield from self._announce()
@@ -361,11 +373,15 @@ class _Search:
                 # (propagation is monotone): skip them until the state changes. Placed ships
                 # never touch, so each new placed segment is one ship: the placement of its length over it.
                 placed_too = trial.placed & ~state.placed
+                held = 1 << p
                 while placed_too:
                     ship = geo.component(placed_too & -placed_too, placed_too)
                     placed_too &= ~ship
-                    supported |= meet(covering, ship, state.alive & length_sets[length_index[ship.bit_count()]])
+                    held |= meet(covering, ship, state.alive & length_sets[length_index[ship.bit_count()]])
+                supported |= held
+                witness[p] = trial, held
                 continue
+            witness.pop(p, None)
             stats["probe_failures"] += 1
             log: Log | None = [] if self.trace else None
             before = state.ship | state.water
@@ -379,9 +395,26 @@ class _Search:
             if state is None:
                 return None
             stats["propagated"] += ((state.ship | state.water) & ~before).bit_count()
-            since_change = 0
             supported = 0
+            for w, held in witness.values():     # witnesses the state does not contradict still hold
+                if not (w.alive & ~state.alive or state.ship & ~w.ship or state.water & ~w.water
+                        or state.placed & ~w.placed):
+                    supported |= held
         return state
+
+    def _catch_up(self, trial: State, state: State) -> State | None:
+        """A witness (an earlier probe's fixpoint) with what ``state`` has learnt since it was
+        found: the probe of its placement from ``state``, without placing it again."""
+        geo = self.model.geo
+        places = []
+        new_placed = state.placed & ~trial.placed
+        while new_placed:                        # ships the state has placed since: place them too
+            ship = geo.component(new_placed & -new_placed, new_placed)
+            new_placed &= ~ship
+            places.append(meet(geo.covering, ship, geo.length_sets[geo.length_index[ship.bit_count()]])
+                          .bit_length() - 1)
+        return propagate(self.model, trial, ship=state.ship & ~trial.ship, water=state.water & ~trial.water,
+                         kill=trial.alive & ~state.alive & ~sum(1 << q for q in places), places=places)
 
     # -- the end -----------------------------------------------------------------------------
     def _finish(self) -> Iterator[Event]:
