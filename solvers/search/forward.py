@@ -422,15 +422,18 @@ class _Search:
         """A witness (an earlier probe's fixpoint) with what ``state`` has learnt since it was
         found: the probe of its placement from ``state``, without placing it again."""
         geo = self.model.geo
-        places = []
+        places = 0
         new_placed = state.placed & ~trial.placed
         while new_placed:                        # ships the state has placed since: place them too
             ship = geo.component(new_placed & -new_placed, new_placed)
             new_placed &= ~ship
-            places.append(meet(geo.covering, ship, geo.length_sets[geo.length_index[ship.bit_count()]])
-                          .bit_length() - 1)
+            li = geo.length_index.get(ship.bit_count())
+            one = meet(geo.covering, ship, geo.length_sets[li]) if li is not None else 0
+            if not one or one & (one - 1):
+                return None                      # part of a ship the witness placed otherwise: they clash
+            places |= one
         return propagate(self.model, trial, ship=state.ship & ~trial.ship, water=state.water & ~trial.water,
-                         kill=trial.alive & ~state.alive & ~sum(1 << q for q in places), places=places)
+                         kill=trial.alive & ~state.alive & ~places, places=bit_indices(places))
 
     # -- the end -----------------------------------------------------------------------------
     def _finish(self) -> Iterator[Event]:
