@@ -315,12 +315,17 @@ class _Search:
                 score = options.bit_count() / average
                 if score < best_score:
                     best, best_score = options, score
-        for i in bit_indices(state.unknown(geo)):
+        covering = geo.covering
+        unknown = state.unknown(geo)
+        while unknown:
+            low = unknown & -unknown
+            unknown ^= low
+            i = low.bit_length() - 1
             r, c = divmod(i, stride)
-            over = alive & geo.covering[i]
+            over = alive & covering[i]
             score = (over.bit_count() + 1) / (row_weight[r] + col_weight[c])
             if score < best_score:
-                best, best_score, best_cell = over, score, 1 << i
+                best, best_score, best_cell = over, score, low
         branches: list[Branch] = []
         for p in bit_indices(best or 0):
             pl = placements[p]
