@@ -11,10 +11,11 @@ branches, so no solution is found twice (solution counting relies on it):
 
 The choice with the fewest branches per conflict weight wins (dom/wdeg: dead ends weigh the
 rows and columns that failed). Failed-literal probing ("shaving") of the alive placements
-runs at every node on small boards, near the root on large or dense ones. Optional restarts
-with shuffled branch orders; once a first solution is found, the bands of lines around it are
-searched first (large neighbourhood search), then the rest of the tree, so the count stays
-exact. Design history and measurements: ``docs/design/search.md``.
+runs at the root on small boards (ships of two cells or more), down to depth 1 on large or
+dense ones, each probe starting from its placement's last successful probe when it has one
+(its *witness*). Optional restarts with shuffled branch orders; once a first solution is
+found, the bands of lines around it are searched first (large neighbourhood search), then the
+rest of the tree, so the count stays exact. Design history and measurements: ``docs/design/search.md``.
 
 Statistics: ``nodes`` (decisions tried), ``backtracks`` (decisions that failed at once),
 ``propagated`` (cells set by deduction), ``max_depth``, ``probes`` and ``probe_failures``
@@ -43,6 +44,9 @@ HEARTBEAT_SECONDS = 0.02
 SHAVE_SMALL_UP_TO = 700                 # alive placements at the root
 SHAVE_DEPTH_SMALL = 0
 SHAVE_DEPTH_LARGE = 1
+# On those small boards only ships of at least this length are probed: the submarines' probes
+# were half of all probes and saved few nodes (docs/design/search.md).
+SHAVE_SHORTEST_SMALL = 2
 DENSE_SHARE = 0.3                       # share of ship cells above which a board counts as dense
 RESTART_FIRST_BUDGET = 2000             # nodes + probes of the first run; doubled at each restart
 NEAR_WIDTHS = (2, 3, 4, 5)              # the bands searched around the first solution, narrowest first
@@ -86,6 +90,7 @@ class _Search:
         self.trace = trace
         self.limit = limit
         self.shave_depth = shave_depth
+        self.shave_shortest = 1                  # the shortest ship length shaving probes
         self.restarts = restarts
         self.solutions: list[int] = []
         self.seen: set[int] = set()
@@ -101,6 +106,7 @@ class _Search:
         self.row_weight = [1] * self.model.geo.rows
         self.col_weight = [1] * self.model.geo.cols
         self.root: State | None = None           # the search's start, after the root probing
+        self.witnesses: dict[int, dict[int, tuple[State, int]]] = {}   # per depth: the last shaving's witnesses
         self.looked_near = False                 # whether the bands around the first solution were searched
         self.known = known                       # solutions given by the caller
         self.water_first = water_first           # an unknown cell's water branch before its ships
@@ -116,6 +122,7 @@ class _Search:
         if state is not None and self.shave_depth is None:
             few = state.alive.bit_count() <= SHAVE_SMALL_UP_TO and not self._dense_without_hints()
             self.shave_depth = SHAVE_DEPTH_SMALL if few else SHAVE_DEPTH_LARGE
+            self.shave_shortest = SHAVE_SHORTEST_SMALL if few else 1
         if state is not None and self.shave_depth >= 0:
             state = yield from self._shave(state, 0)
         self.root = state
@@ -172,7 +179,7 @@ class _Search:
             child = propagate(self.model, state, ship=ship, water=water, places=places, log=log, blame=blame)
             yield from self._show_log(log, depth + 1)
             if child is not None and depth + 1 <= self.shave_depth:
-                child = yield from self._shave(child, depth + 1)
+                child = yield from self._shave(child, depth + 1, self.witnesses.get(depth, {}))
             if child is None:
                 stats["backtracks"] += 1
                 self._blame(blame, ship | water)
@@ -308,12 +315,17 @@ class _Search:
                 score = options.bit_count() / average
                 if score < best_score:
                     best, best_score = options, score
-        for i in bit_indices(state.unknown(geo)):
+        covering = geo.covering
+        unknown = state.unknown(geo)
+        while unknown:
+            low = unknown & -unknown
+            unknown ^= low
+            i = low.bit_length() - 1
             r, c = divmod(i, stride)
-            over = alive & geo.covering[i]
+            over = alive & covering[i]
             score = (over.bit_count() + 1) / (row_weight[r] + col_weight[c])
             if score < best_score:
-                best, best_score, best_cell = over, score, 1 << i
+                best, best_score, best_cell = over, score, low
         branches: list[Branch] = []
         for p in bit_indices(best or 0):
             pl = placements[p]
@@ -326,8 +338,10 @@ class _Search:
                 branches.append(water)
         return branches
 
-    def _shave(self, state: State, depth: int) -> Iterator[Event]:
-        """Probe every alive placement; one whose placing fails is dead (failed-literal probing).
+    def _shave(self, state: State, depth: int, inherited: dict[int, tuple[State, int]] | None = None
+               ) -> Iterator[Event]:
+        """Probe every alive placement (of ``shave_shortest`` cells or more); one whose placing
+        fails is dead (failed-literal probing).
 
         Goes round the placements until a full round finds nothing; returns the new state,
         or None if the node itself fails.
@@ -335,22 +349,40 @@ class _Search:
         stats = self.stats
         geo = self.model.geo
         covering, length_sets, length_index = geo.covering, geo.length_sets, geo.length_index
-        order = list(bit_indices(state.alive))
-        position = since_change = 0
         supported = 0                            # placements known to survive their probe
-        while since_change < len(order):
-            p = order[position]
-            position = (position + 1) % len(order)
-            since_change += 1
-            if not (state.alive >> p) & 1 or (supported >> p) & 1:
-                continue
+        probed = sum(placements for length, placements in zip(geo.lengths, length_sets)
+                     if length >= self.shave_shortest)
+        position = 0                             # the round goes on from this placement, cyclically
+        # A successful probe's result is a witness for its placement and the ships placed
+        # along with it. Once the state has moved on, probing one of them again is the witness
+        # plus what the state has learnt since (the same fixpoint, propagation being
+        # monotone), usually a much shorter propagation than the probe from the state.
+        witness: dict[int, tuple[State, int]] = dict(inherited or {})
+        for w, held in witness.values():
+            if not (w.alive & ~state.alive or state.ship & ~w.ship or state.water & ~w.water
+                    or state.placed & ~w.placed):
+                supported |= held
+        while True:
+            # The next alive placement not known to survive, from ``position`` on, cyclically;
+            # none left means a full round without a change.
+            pending = state.alive & probed & ~supported
+            if not pending:
+                break
+            later = pending >> position << position
+            low = (later or pending) & -(later or pending)
+            p = low.bit_length() - 1
+            position = p + 1
             stats["probes"] += 1
             if stats["probes"] % 16 == 0:
                 now = time.perf_counter()
                 if now - self.last_beat > HEARTBEAT_SECONDS:
                     self.last_beat = now
                     yield Progress(self._snapshot())
-            trial = propagate(self.model, state, ship=geo.p_cells[p], places=(p,))
+            old = witness.get(p)
+            if old is None:
+                trial = propagate(self.model, state, ship=geo.p_cells[p], places=(p,))
+            else:
+                trial = self._catch_up(old[0], state)
             if trial is not None and trial.done:
                 self._record(trial.ship)                 # a probe that completes the board
                 yield from self._announce()
@@ -361,11 +393,15 @@ class _Search:
                 # (propagation is monotone): skip them until the state changes. Placed ships
                 # never touch, so each new placed segment is one ship: the placement of its length over it.
                 placed_too = trial.placed & ~state.placed
+                held = 1 << p
                 while placed_too:
                     ship = geo.component(placed_too & -placed_too, placed_too)
                     placed_too &= ~ship
-                    supported |= meet(covering, ship, state.alive & length_sets[length_index[ship.bit_count()]])
+                    held |= meet(covering, ship, state.alive & length_sets[length_index[ship.bit_count()]])
+                supported |= held
+                witness[p] = trial, held
                 continue
+            witness.pop(p, None)
             stats["probe_failures"] += 1
             log: Log | None = [] if self.trace else None
             before = state.ship | state.water
@@ -379,9 +415,30 @@ class _Search:
             if state is None:
                 return None
             stats["propagated"] += ((state.ship | state.water) & ~before).bit_count()
-            since_change = 0
             supported = 0
+            for w, held in witness.values():     # witnesses the state does not contradict still hold
+                if not (w.alive & ~state.alive or state.ship & ~w.ship or state.water & ~w.water
+                        or state.placed & ~w.placed):
+                    supported |= held
+        self.witnesses[depth] = witness
         return state
+
+    def _catch_up(self, trial: State, state: State) -> State | None:
+        """A witness (an earlier probe's fixpoint) with what ``state`` has learnt since it was
+        found: the probe of its placement from ``state``, without placing it again."""
+        geo = self.model.geo
+        places = 0
+        new_placed = state.placed & ~trial.placed
+        while new_placed:                        # ships the state has placed since: place them too
+            ship = geo.component(new_placed & -new_placed, new_placed)
+            new_placed &= ~ship
+            li = geo.length_index.get(ship.bit_count())
+            one = meet(geo.covering, ship, geo.length_sets[li]) if li is not None else 0
+            if not one or one & (one - 1):
+                return None                      # part of a ship the witness placed otherwise: they clash
+            places |= one
+        return propagate(self.model, trial, ship=state.ship & ~trial.ship, water=state.water & ~trial.water,
+                         kill=trial.alive & ~state.alive & ~places, places=bit_indices(places))
 
     # -- the end -----------------------------------------------------------------------------
     def _finish(self) -> Iterator[Event]:
