@@ -258,29 +258,22 @@ LINE_RULES: tuple[LineRule, ...] = (*TALLY_RULES, longer_than_room)
 
 def line_tallies(work: Work) -> bool:
     """The line rules on every tallied line the batch touched, rows then columns, line by
-    line; the tally rules inline (one count of the line's cells for the three), the room rule
-    only where it can fire."""
-    # The same conclusions, in the same order, as calling ``TALLY_RULES`` then
-    # ``longer_than_room`` on each line: once a tally rule fires the room rule has nothing to do.
+    line; each is called only where it can fire, so the other lines cost no call."""
+    # The tally rules: a tight tally (met, over, or needing at least every unknown cell) on a
+    # line not complete and right. The room rule: new ship cells, room for some of a longest ship.
     touched, line_ship = work.touched, work.line_ship
     longest = work.geo.lengths[0] if work.geo.lengths else 0
     for line in work.model.lines:
         mask = line[2]
         if not touched & mask:
             continue
-        is_row, index, _, tally, _ = line
-        ship = work.ship
-        ships = (ship & mask).bit_count()
-        unknown = mask & ~(ship | work.water)
-        free = unknown.bit_count()
-        if ships > tally or ships + free < tally:
-            return work.fail("row" if is_row else "col", index)
-        if free and ships == tally:
-            work.add_water(unknown, f"{_line_name(is_row, index)} tally met" if work.log is not None else "")
-        elif free and ships + free == tally:
-            work.add_ship(unknown, f"{_line_name(is_row, index)} needs all its unknown cells"
-                          if work.log is not None else "")
-        elif line_ship & mask and 0 < tally - ships < longest:
+        ships, tally = (work.ship & mask).bit_count(), line[3]
+        free = (mask & ~(work.ship | work.water)).bit_count()
+        if (ships >= tally or ships + free <= tally) and (free or ships != tally):
+            for rule in TALLY_RULES:
+                if not rule(work, line):
+                    return False
+        if line_ship & mask and 0 < tally - ships < longest:
             longer_than_room(work, line)
     return True
 
