@@ -25,12 +25,12 @@ from game.puzzle import Cell, Coord, Grid, Move, Puzzle, initial_grid
 from solvers.common import verified
 from solvers.events import Event, Progress, Reason, Result, SetCell, Status
 from solvers.logic import probe
-from solvers.logic.analysis import Analysis, Geometry, bits, geometry
+from solvers.logic.analysis import Analysis, Geometry, Kept, bits, geometry
 from solvers.logic.probe import Clock, Closures, Valid, find_contradiction, find_deep_contradiction, propagate
 from solvers.logic.rules import LEVEL_ONE, LEVEL_TWO, RULE_LEVELS, Finding
 
 MAX_DEPTH = 2
-BANK_SECONDS = 0.25     # a hint's depth-2 search collects further steps for the next hints until then
+SPARE_SECONDS = 0.35    # a hint that found its step sooner goes on with a kept depth-2 search until then
 PLACES_SECONDS = 0.3    # a hint's depth-2 trials of places go on until then
 
 
@@ -73,15 +73,16 @@ def _grid(geo: Geometry, ship: int, water: int) -> Grid:
 
 
 def _first_finding(geo: Geometry, ship: int, water: int, valid: Valid, max_depth: int, clock: Clock,
-                   solution: Callable[[], Grid | None] | None = None, bank_until: float | None = None,
+                   solution: Callable[[], Grid | None] | None = None, bank: bool = False,
                    places: bool = False, places_until: float | None = None,
                    ) -> Generator[None, None, tuple[Finding | None, Analysis]]:
     """The simplest finding on this board (heartbeats yielded while searching).
 
     ``solution`` (asked for only if a depth-2 search starts) orders that search; see
-    :func:`solvers.logic.probe.deep_order`. With ``bank_until``, depth-2 steps proved on an
-    earlier board of this puzzle are used before a new search, and a new search goes on
-    collecting steps until then (see :meth:`Geometry.banked`). With ``places``, places are
+    :func:`solvers.logic.probe.deep_order`. With ``bank`` (hints), depth-2 steps proved on an
+    earlier board of this puzzle are used before a new search (see :meth:`Geometry.banked`),
+    and a new search stops at its first step and is kept to go on with in the time later
+    hints spare (see :meth:`Geometry.keep`). With ``places``, places are
     ruled out before a depth-2 search (see :func:`solvers.logic.probe.rule_out_places`): by
     depth-1 trials, and with ``places_until`` by depth-2 trials until then.
     """
@@ -105,7 +106,7 @@ def _first_finding(geo: Geometry, ship: int, water: int, valid: Valid, max_depth
         if found:
             return found, an
     if max_depth >= 2:
-        if bank_until is not None:
+        if bank:
             found = geo.banked(ship, water)
             if found:
                 return found, an
@@ -137,16 +138,17 @@ def _first_finding(geo: Geometry, ship: int, water: int, valid: Valid, max_depth
                 deeper = True
         known = solution() if solution is not None else None
         truth = _masks(geo, known)[0] if known is not None else None
-        more: list[Finding] | None = [] if bank_until is not None else None
-        found = yield from find_deep_contradiction(geo, ship, water, valid, clock, closures, truth,
-                                                   more, bank_until or 0.0)
-        if dropped:
-            more = [probe.after_ruling_out(step, dropped) for step in more or ()]
-            found = found and probe.after_ruling_out(found, dropped)
-        if more:
-            geo.bank(ship, water, more)
+        if bank:
+            # A hint stops at the first step and keeps the search to go on with later.
+            steps: list[Finding] = []
+            search = find_deep_contradiction(geo, ship, water, valid, clock, closures, truth, steps, None,
+                                             geo.held)
+            kept = geo.keep(ship, water, search, steps, dropped)
+            yield from _advance(geo, lambda: bool(steps), kept)
+            return geo.banked(ship, water), an
+        found = yield from find_deep_contradiction(geo, ship, water, valid, clock, closures, truth)
         if found:
-            return found, an
+            return found and probe.after_ruling_out(found, dropped) if dropped else found, an
         if places and places_until is None:
             # The solver's last resort: every place left tried at depth 2.
             valid, new = yield from probe.rule_out_places(geo, ship, water, valid, clock, float("inf"), None, enough)
@@ -156,6 +158,52 @@ def _first_finding(geo: Geometry, ship: int, water: int, valid: Valid, max_depth
                 if found:
                     return found, an
     return None, an
+
+
+def _keep_search(geo: Geometry, ship: int, water: int, known: Grid | None) -> None:
+    """Keep a depth-2 search of the board the simple rules make of (``ship``, ``water``), to
+    go on with in the time later hints spare: places ruled out by depth-1 trials first."""
+    settled = propagate(geo, ship, water)
+    if settled.contradiction or known is None or not geo.all & ~settled.ship & ~settled.water:
+        return
+    ship, water, truth = settled.ship, settled.water, _masks(geo, known)[0]
+    steps: list[Finding] = []
+    dropped: list = []
+
+    def search() -> Generator[None, None, None]:
+        clock = Clock()
+        valid, new = yield from probe.rule_out_places(geo, ship, water, settled.valid, clock, None, truth)
+        dropped.extend(new)
+        closures: Closures = {}
+        found = yield from find_contradiction(geo, ship, water, valid, clock, closures)
+        if found:
+            steps.append(found)
+            return
+        yield from find_deep_contradiction(geo, ship, water, valid, clock, closures, truth, steps, None,
+                                           geo.held)
+    geo.keep(ship, water, search(), steps, dropped)
+
+
+def _advance(geo: Geometry, stop: Callable[[], bool], kept: Kept | None = None) -> Generator[None, None, None]:
+    """Go on with the kept depth-2 search until ``stop()`` (asked at each heartbeat) or its end,
+    banking the steps it finds (each proved on the board it started from)."""
+    kept = kept or geo.kept
+    if kept is None or kept.busy:
+        return
+    kept.busy = True
+    try:
+        while not stop():
+            next(kept.search)
+            yield None
+    except StopIteration:
+        if geo.kept is kept:
+            geo.kept = None
+    finally:
+        if kept.steps:
+            geo.bank(kept.ship, kept.water, [probe.after_ruling_out(step, kept.dropped) if kept.dropped else step
+                                             for step in kept.steps])
+            del kept.steps[:]
+        kept.busy = False
 
 
 def _after_places(geo: Geometry, ship: int, water: int, places: dict, dropped: list, clock: Clock,
@@ -198,7 +246,7 @@ def next_deduction(puzzle: Puzzle, grid: Sequence[Sequence[Cell]], max_depth: in
         return _mistake(problems[0].message, problems[0].cells)
     geo = geometry(puzzle)
     ship, water = _masks(geo, grid)
-    search = _first_finding(geo, ship, water, None, max_depth, Clock(), solution, started + BANK_SECONDS,
+    search = _first_finding(geo, ship, water, None, max_depth, Clock(), solution, True,
                             True, started + PLACES_SECONDS)
     try:
         while True:
@@ -208,6 +256,22 @@ def next_deduction(puzzle: Puzzle, grid: Sequence[Sequence[Cell]], max_depth: in
                 return None
     except StopIteration as stop:
         found, an = stop.value
+    if found is not None and (geo.kept is not None or found.level >= 4):
+        # Time to spare: go on with the kept depth-2 search for the hints that follow, or
+        # start one on the board this step leads to when the last one has ended.
+        spare = started + SPARE_SECONDS
+
+        def stop() -> bool:
+            return time.perf_counter() > spare
+        kept = geo.kept
+        if kept is not None and (kept.ship & ~ship or kept.water & ~water):
+            geo.kept = None                      # from a board the player has left (an undo)
+        for _ in _advance(geo, stop):
+            pass
+        if geo.kept is None and found.level >= 4 and solution is not None and not stop():
+            _keep_search(geo, ship | found.ship, water | found.water, solution())
+            for _ in _advance(geo, stop):
+                pass
     if an.contradiction:
         return _mistake(f"Something is wrong already: {an.contradiction}",
                         [geo.coord(i) for i in bits(an.contradiction_cells)])
