@@ -32,6 +32,8 @@ from solvers.logic.rules import LEVEL_ONE, LEVEL_TWO, RULE_LEVELS, Finding
 MAX_DEPTH = 2
 SPARE_SECONDS = 0.35    # a hint that found its step sooner goes on with a kept depth-2 search until then
 PLACES_SECONDS = 0.3    # a hint's depth-2 trials of places go on until then
+FALLBACK_SECONDS = 1.0  # a hint whose depth-2 cell trials find nothing by then tries places again
+LONGEST_SECONDS = 0.45  # a hint's depth-2 trials of the longest ships' places go on until then
 
 
 @dataclass(frozen=True)
@@ -119,14 +121,23 @@ def _first_finding(geo: Geometry, ship: int, water: int, valid: Valid, max_depth
         if places:
             # Rule out places first: it finds what cell trials miss, and it makes the
             # depth-2 search below stronger. Depth-1 trials of every place, then (while they
-            # rule out more and time allows) depth-2 trials of the likeliest places.
+            # rule out more and time allows) depth-2 trials: for hints those of the longest
+            # ships first, a length at a time, otherwise the likeliest places first.
             known = solution() if solution is not None else None
             truth = _masks(geo, known)[0] if known is not None else None
             deeper = False
+            lengths = sorted(valid, reverse=True)
 
             while True:
-                valid, new = yield from probe.rule_out_places(
-                    geo, ship, water, valid, clock, places_until if deeper else None, truth, enough)
+                if deeper and bank:
+                    new = []
+                    until = places_until - PLACES_SECONDS + LONGEST_SECONDS
+                    while lengths and not new and time.perf_counter() <= until:
+                        valid, new = yield from probe.rule_out_longest(geo, ship, water, valid, clock, lengths.pop(0),
+                                                                       truth, until)
+                else:
+                    valid, new = yield from probe.rule_out_places(
+                        geo, ship, water, valid, clock, places_until if deeper else None, truth, enough)
                 dropped += new
                 if dropped:
                     closures = {}
@@ -144,8 +155,20 @@ def _first_finding(geo: Geometry, ship: int, water: int, valid: Valid, max_depth
             search = find_deep_contradiction(geo, ship, water, valid, clock, closures, truth, steps, None,
                                              geo.held)
             kept = geo.keep(ship, water, search, steps, dropped)
-            yield from _advance(geo, lambda: bool(steps), kept)
-            return geo.banked(ship, water), an
+            give_up = places_until - PLACES_SECONDS + FALLBACK_SECONDS
+            yield from _advance(geo, lambda: bool(steps) or time.perf_counter() > give_up, kept)
+            found = geo.banked(ship, water)
+            if found:
+                return found, an
+            # No cell trial breaks soon: depth-2 trials of places, the longest ships first.
+            for length in sorted(valid, reverse=True):
+                valid, new = yield from probe.rule_out_longest(geo, ship, water, valid, clock, length, truth)
+                if new:
+                    dropped = dropped + new
+                    found = yield from _after_places(geo, ship, water, valid, dropped, clock)
+                    if found:
+                        return found, an
+            return None, an
         found = yield from find_deep_contradiction(geo, ship, water, valid, clock, closures, truth)
         if found:
             return found and probe.after_ruling_out(found, dropped) if dropped else found, an
@@ -176,6 +199,16 @@ def _keep_search(geo: Geometry, ship: int, water: int, known: Grid | None) -> No
         dropped.extend(new)
         closures: Closures = {}
         found = yield from find_contradiction(geo, ship, water, valid, clock, closures)
+        # Then depth-2 trials of places, the longest ships first, while they rule out more.
+        for length in sorted(valid, reverse=True):
+            if found:
+                break
+            valid, new = yield from probe.rule_out_longest(geo, ship, water, valid, clock, length, truth)
+            if not new:
+                break
+            dropped.extend(new)
+            closures = {}
+            found = yield from _after_places(geo, ship, water, valid, [], clock, closures)
         if found:
             steps.append(found)
             return
@@ -208,13 +241,14 @@ def _advance(geo: Geometry, stop: Callable[[], bool], kept: Kept | None = None) 
 
 def _after_places(geo: Geometry, ship: int, water: int, places: dict, dropped: list, clock: Clock,
                   closures: Closures | None = None) -> Generator[None, None, Finding | None]:
-    """A step of the simple rules or of depth 1 once ``dropped`` places are ruled out."""
+    """A step of the simple rules or of depth 1 once ``dropped`` places are ruled out (said
+    first; with ``dropped`` empty, the caller says it)."""
     narrowed = Analysis(geo, ship, water, places)
     for rule in (LEVEL_TWO if not narrowed.contradiction else ()):
         for found in rule(narrowed):
-            return probe.after_ruling_out(found, dropped)
+            return probe.after_ruling_out(found, dropped) if dropped else found
     found = yield from find_contradiction(geo, ship, water, places, clock, closures)
-    return found and probe.after_ruling_out(found, dropped)
+    return found and probe.after_ruling_out(found, dropped) if dropped else found
 
 
 def _deduction(geo: Geometry, found: Finding) -> Deduction:

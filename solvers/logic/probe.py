@@ -328,6 +328,32 @@ def rule_out_places(geo: Geometry, ship: int, water: int, valid: dict[int, list[
     return _without(valid, dropped), dropped
 
 
+def rule_out_longest(geo: Geometry, ship: int, water: int, valid: Places, clock: Clock, length: int,
+                     truth: int | None = None, until: float | None = None,
+                     ) -> Generator[None, None, tuple[Places, list[Dropped]]]:
+    """Depth-2 trials of the places of the ships of ``length`` (a hint tries the longest first):
+    each on the board with the places ruled out so far taken away, so each one ruled out makes
+    the next trials stronger. A long ship placed whole settles most of the board, so its
+    trials break soonest. ``truth`` and ``until`` as in :func:`rule_out_places`."""
+    dropped: list[Dropped] = []
+    for p in valid.get(length, ()):
+        if until is not None and time.perf_counter() > until:
+            break
+        if not p.cells & ~ship or (truth is not None and not (p.cells & ~truth or p.ends & truth)):
+            continue
+        outcome = propagate(geo, ship | p.cells, water | p.halo, valid)
+        if clock.due():
+            yield None
+        reason = outcome.contradiction
+        if not reason:
+            reason, _, _ = yield from _breaks_at_depth_one(geo, outcome, clock)
+            reason = reason and f"then after one level of trial {reason}"
+        if reason:
+            dropped.append((p, reason, 2))
+            valid = _without(valid, dropped[-1:])
+    return valid, dropped
+
+
 def _without(valid: dict[int, list[Placement]], dropped: list[Dropped]) -> dict[int, list[Placement]]:
     gone = {p.index for p, _, _ in dropped}
     return {length: [p for p in places if p.index not in gone] for length, places in valid.items()}
