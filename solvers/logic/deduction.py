@@ -134,7 +134,7 @@ def _first_finding(geo: Geometry, ship: int, water: int, valid: Valid, max_depth
                     until = places_until - PLACES_SECONDS + LONGEST_SECONDS
                     while lengths and not new and time.perf_counter() <= until:
                         valid, new = yield from probe.rule_out_longest(geo, ship, water, valid, clock, lengths.pop(0),
-                                                                       truth, until)
+                                                                       truth, until, geo.held)
                 else:
                     valid, new = yield from probe.rule_out_places(
                         geo, ship, water, valid, clock, places_until if deeper else None, truth, enough)
@@ -162,7 +162,8 @@ def _first_finding(geo: Geometry, ship: int, water: int, valid: Valid, max_depth
                 return found, an
             # No cell trial breaks soon: depth-2 trials of places, the longest ships first.
             for length in sorted(valid, reverse=True):
-                valid, new = yield from probe.rule_out_longest(geo, ship, water, valid, clock, length, truth)
+                valid, new = yield from probe.rule_out_longest(geo, ship, water, valid, clock, length, truth, None,
+                                                               geo.held)
                 if new:
                     dropped = dropped + new
                     found = yield from _after_places(geo, ship, water, valid, dropped, clock)
@@ -203,7 +204,8 @@ def _keep_search(geo: Geometry, ship: int, water: int, known: Grid | None) -> No
         for length in sorted(valid, reverse=True):
             if found:
                 break
-            valid, new = yield from probe.rule_out_longest(geo, ship, water, valid, clock, length, truth)
+            valid, new = yield from probe.rule_out_longest(geo, ship, water, valid, clock, length, truth, None,
+                                                           geo.held)
             if not new:
                 break
             dropped.extend(new)

@@ -329,24 +329,30 @@ def rule_out_places(geo: Geometry, ship: int, water: int, valid: dict[int, list[
 
 
 def rule_out_longest(geo: Geometry, ship: int, water: int, valid: Places, clock: Clock, length: int,
-                     truth: int | None = None, until: float | None = None,
+                     truth: int | None = None, until: float | None = None, held: Held | None = None,
                      ) -> Generator[None, None, tuple[Places, list[Dropped]]]:
     """Depth-2 trials of the places of the ships of ``length`` (a hint tries the longest first):
     each on the board with the places ruled out so far taken away, so each one ruled out makes
     the next trials stronger. A long ship placed whole settles most of the board, so its
-    trials break soonest. ``truth`` and ``until`` as in :func:`rule_out_places`."""
+    trials break soonest. ``truth`` and ``until`` as in :func:`rule_out_places`; ``held`` as
+    in :func:`recall` (a place is remembered under its negative index minus one)."""
     dropped: list[Dropped] = []
-    for p in valid.get(length, ()):
+    places = [p for p in valid.get(length, ())
+              if p.cells & ~ship and (truth is None or p.cells & ~truth or p.ends & truth)]
+    if held is not None:
+        keys = {(-1 - p.index, True): p for p in places}
+        places = [keys[lit] for lit in recall(held, ship, water, list(keys))]
+    for p in places:
         if until is not None and time.perf_counter() > until:
             break
-        if not p.cells & ~ship or (truth is not None and not (p.cells & ~truth or p.ends & truth)):
-            continue
         outcome = propagate(geo, ship | p.cells, water | p.halo, valid)
         if clock.due():
             yield None
         reason = outcome.contradiction
         if not reason:
-            reason, _, _ = yield from _breaks_at_depth_one(geo, outcome, clock)
+            reason, settled_ship, settled_water = yield from _breaks_at_depth_one(geo, outcome, clock)
+            if not reason and held is not None:
+                held[(-1 - p.index, True)] = (ship, water, settled_ship, settled_water)
             reason = reason and f"then after one level of trial {reason}"
         if reason:
             dropped.append((p, reason, 2))
