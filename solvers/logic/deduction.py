@@ -110,6 +110,11 @@ def _first_finding(geo: Geometry, ship: int, water: int, valid: Valid, max_depth
     if max_depth >= 2:
         if bank:
             found = geo.banked(ship, water)
+            kept = geo.kept
+            if not found and kept is not None and (kept.ship, kept.water) == (ship, water):
+                # A kept search of this very board (started in the time earlier hints spared).
+                yield from _advance(geo, lambda: bool(kept.steps), kept)
+                found = geo.banked(ship, water)
             if found:
                 return found, an
         valid, dropped = an.valid, []
@@ -184,22 +189,32 @@ def _first_finding(geo: Geometry, ship: int, water: int, valid: Valid, max_depth
     return None, an
 
 
-def _keep_search(geo: Geometry, ship: int, water: int, known: Grid | None) -> None:
-    """Keep a depth-2 search of the board the simple rules make of (``ship``, ``water``), to
-    go on with in the time later hints spare: places ruled out by depth-1 trials first."""
-    settled = propagate(geo, ship, water)
-    if settled.contradiction or known is None or not geo.all & ~settled.ship & ~settled.water:
+def _keep_search(geo: Geometry, settled: probe.Outcome, solution: Callable[[], Grid | None]) -> None:
+    """Keep a depth-2 search of ``settled`` (a board the simple rules have settled), to go on
+    with in the time later hints spare: none if a depth-1 trial breaks there (the next hint
+    finds that itself); else places ruled out first, by depth-1 trials, then by depth-2 trials
+    of the longest ships', then depth-2 cell trials."""
+    if settled.contradiction or not geo.all & ~settled.ship & ~settled.water:
         return
-    ship, water, truth = settled.ship, settled.water, _masks(geo, known)[0]
+    ship, water = settled.ship, settled.water
     steps: list[Finding] = []
     dropped: list = []
 
     def search() -> Generator[None, None, None]:
         clock = Clock()
+        closures: Closures = {}
+        if (yield from find_contradiction(geo, ship, water, settled.valid, clock, closures)) is not None:
+            return
+        known = solution()
+        if known is None:
+            return
+        truth = _masks(geo, known)[0]
         valid, new = yield from probe.rule_out_places(geo, ship, water, settled.valid, clock, None, truth)
         dropped.extend(new)
-        closures: Closures = {}
-        found = yield from find_contradiction(geo, ship, water, valid, clock, closures)
+        found = None
+        if new:                                  # the simple rules or depth 1 with those places gone
+            closures = {}
+            found = yield from _after_places(geo, ship, water, valid, [], clock, closures)
         # Then depth-2 trials of places, the longest ships first, while they rule out more.
         for length in sorted(valid, reverse=True):
             if found:
@@ -292,7 +307,7 @@ def next_deduction(puzzle: Puzzle, grid: Sequence[Sequence[Cell]], max_depth: in
                 return None
     except StopIteration as stop:
         found, an = stop.value
-    if found is not None and (geo.kept is not None or found.level >= 4):
+    if found is not None:
         # Time to spare: go on with the kept depth-2 search for the hints that follow, or
         # start one on the board this step leads to when the last one has ended.
         spare = started + SPARE_SECONDS
@@ -304,10 +319,13 @@ def next_deduction(puzzle: Puzzle, grid: Sequence[Sequence[Cell]], max_depth: in
             geo.kept = None                      # from a board the player has left (an undo)
         for _ in _advance(geo, stop):
             pass
-        if geo.kept is None and found.level >= 4 and solution is not None and not stop():
-            _keep_search(geo, ship | found.ship, water | found.water, solution())
-            for _ in _advance(geo, stop):
-                pass
+        if geo.kept is None and solution is not None and not stop():
+            after = propagate(geo, ship | found.ship, water | found.water)
+            # After a simple step, only when the simple rules have no step left after it.
+            if found.level >= 3 or (after.ship, after.water) == (ship | found.ship, water | found.water):
+                _keep_search(geo, after, solution)
+                for _ in _advance(geo, stop):
+                    pass
     if an.contradiction:
         return _mistake(f"Something is wrong already: {an.contradiction}",
                         [geo.coord(i) for i in bits(an.contradiction_cells)])
