@@ -58,6 +58,7 @@ class Geometry:
         self.line_cache: dict = {}
         self.steps_banked: list[tuple[int, int, object]] = []   # see ``bank``
         self.kept: Kept | None = None                            # see ``keep``
+        self.truth: int | None = None   # the solution's ship cells, once a hint has asked for them
         self.held: dict = {}     # depth-2 assumptions that held on a hint's board (``probe.recall``)
         self.line_cells = {(True, r): [r * stride + c for c in range(cols)] for r in range(rows)}
         self.line_cells.update({(False, c): [r * stride + c for r in range(rows)] for c in range(cols)})

@@ -30,7 +30,7 @@ from solvers.logic.probe import Clock, Closures, Valid, find_contradiction, find
 from solvers.logic.rules import LEVEL_ONE, LEVEL_TWO, RULE_LEVELS, Finding
 
 MAX_DEPTH = 2
-SPARE_SECONDS = 0.35    # a hint that found its step sooner goes on with a kept depth-2 search until then
+SPARE_SECONDS = 0.4     # a hint that found its step sooner goes on with a kept depth-2 search until then
 PLACES_SECONDS = 0.3    # a hint's depth-2 trials of places go on until then
 FALLBACK_SECONDS = 1.0  # a hint whose depth-2 cell trials find nothing by then tries places again
 LONGEST_SECONDS = 0.45  # a hint's depth-2 trials of the longest ships' places go on until then
@@ -155,6 +155,7 @@ def _first_finding(geo: Geometry, ship: int, water: int, valid: Valid, max_depth
         known = solution() if solution is not None else None
         truth = _masks(geo, known)[0] if known is not None else None
         if bank:
+            geo.truth = truth
             # A hint stops at the first step and keeps the search to go on with later.
             steps: list[Finding] = []
             search = find_deep_contradiction(geo, ship, water, valid, clock, closures, truth, steps, None,
@@ -189,7 +190,7 @@ def _first_finding(geo: Geometry, ship: int, water: int, valid: Valid, max_depth
     return None, an
 
 
-def _keep_search(geo: Geometry, settled: probe.Outcome, solution: Callable[[], Grid | None]) -> None:
+def _keep_search(geo: Geometry, settled: probe.Outcome) -> None:
     """Keep a depth-2 search of ``settled`` (a board the simple rules have settled), to go on
     with in the time later hints spare: none if a depth-1 trial breaks there (the next hint
     finds that itself); else places ruled out first, by depth-1 trials, then by depth-2 trials
@@ -205,10 +206,9 @@ def _keep_search(geo: Geometry, settled: probe.Outcome, solution: Callable[[], G
         closures: Closures = {}
         if (yield from find_contradiction(geo, ship, water, settled.valid, clock, closures)) is not None:
             return
-        known = solution()
-        if known is None:
-            return
-        truth = _masks(geo, known)[0]
+        # The solution's ship cells, if a hint has asked for them already (the exact solver
+        # can take half a second on a hard level: no spare time is spent on it).
+        truth = geo.truth
         valid, new = yield from probe.rule_out_places(geo, ship, water, settled.valid, clock, None, truth)
         dropped.extend(new)
         found = None
@@ -319,11 +319,11 @@ def next_deduction(puzzle: Puzzle, grid: Sequence[Sequence[Cell]], max_depth: in
             geo.kept = None                      # from a board the player has left (an undo)
         for _ in _advance(geo, stop):
             pass
-        if geo.kept is None and solution is not None and not stop():
+        if geo.kept is None and not stop():
             after = propagate(geo, ship | found.ship, water | found.water)
             # After a simple step, only when the simple rules have no step left after it.
             if found.level >= 3 or (after.ship, after.water) == (ship | found.ship, water | found.water):
-                _keep_search(geo, after, solution)
+                _keep_search(geo, after)
                 for _ in _advance(geo, stop):
                     pass
     if an.contradiction:
