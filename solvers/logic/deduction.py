@@ -31,7 +31,7 @@ from solvers.logic.rules import LEVEL_ONE, LEVEL_TWO, RULE_LEVELS, Finding
 
 MAX_DEPTH = 2
 SPARE_SECONDS = 0.4     # a hint that found its step sooner goes on with a kept depth-2 search until then
-PLACES_SECONDS = 0.3    # a hint's depth-2 trials of places go on until then
+PLACES_SECONDS = 0.3    # a hint starts (another) pass of depth-2 trials of places until then
 FALLBACK_SECONDS = 1.0  # a hint whose depth-2 cell trials find nothing by then tries places again
 LONGEST_SECONDS = 0.45  # a hint's depth-2 trials of the longest ships' places go on until then
 
