@@ -112,8 +112,10 @@ def _first_finding(geo: Geometry, ship: int, water: int, valid: Valid, max_depth
             found = geo.banked(ship, water)
             kept = geo.kept
             if not found and kept is not None and (kept.ship, kept.water) == (ship, water):
-                # A kept search of this very board (started in the time earlier hints spared).
-                yield from _advance(geo, lambda: bool(kept.steps), kept)
+                # A kept search of this very board (started in the time earlier hints spared);
+                # past FALLBACK_SECONDS a new search below turns to the places at once.
+                give_up = places_until - PLACES_SECONDS + FALLBACK_SECONDS
+                yield from _advance(geo, lambda: bool(kept.steps) or time.perf_counter() > give_up, kept)
                 found = geo.banked(ship, water)
             if found:
                 return found, an
