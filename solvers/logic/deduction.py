@@ -321,6 +321,9 @@ def next_deduction(puzzle: Puzzle, grid: Sequence[Sequence[Cell]], max_depth: in
             geo.kept = None                      # from a board the player has left (an undo)
         for _ in _advance(geo, stop):
             pass
+        if not geo.all & ~(ship | found.ship) & ~(water | found.water):
+            geo.kept = None                      # the board is complete: let the search go
+            geo.held.clear()
         if geo.kept is None and not stop():
             after = propagate(geo, ship | found.ship, water | found.water)
             # After a simple step, only when the simple rules have no step left after it.
