@@ -14,7 +14,7 @@ from solvers.engine import hints
 from solvers.engine.verdict import unique_solution
 from solvers.logic import deduction as logic
 from solvers.logic.analysis import Analysis, geometry
-from solvers.logic.probe import Clock, deep_order, find_contradiction, rule_out_places
+from solvers.logic.probe import Clock, deep_order, find_contradiction, recall, rule_out_longest, rule_out_places
 from solvers.logic.rules import Finding
 
 LEVELS = Path(__file__).resolve().parents[1] / "levels"
@@ -54,6 +54,31 @@ def test_places_ruled_out_hold_no_ship_of_the_solution(deeper):
         assert place.cells not in ships and reason
         assert place not in alive[place.length]
     assert sum(map(len, alive.values())) + len(dropped) == sum(map(len, valid.values()))
+
+
+def test_places_ruled_out_longest_first_hold_no_ship_of_the_solution():
+    puzzle, solution, board = first_board_past_depth_one("8x8/expert/01.bs")
+    geo, ship, water, valid = settled(puzzle, board)
+    solution_ship, _ = geo.shared.masks(solution)
+    ships = {seg.cells for seg in segments(geo.shared, solution_ship, geo.all & ~solution_ship)}
+    alive, dropped = logic._drain(rule_out_places(geo, ship, water, valid, Clock()))
+    for length in sorted(alive, reverse=True):
+        alive, new = logic._drain(rule_out_longest(geo, ship, water, alive, Clock(), length, held={}))
+        dropped += new
+        for place, reason, depth in new:
+            assert place.cells not in ships and reason and depth == 2
+            assert place.length == length and place not in alive[length]
+    assert any(depth == 2 for _, _, depth in dropped)
+
+
+def test_an_assumption_that_held_is_left_out_until_the_board_leaves_its_settled_board():
+    lits = [(1, True), (2, False), (3, True)]
+    held = {(2, False): (0b1, 0, 0b1011, 0b100),          # held on board (ship r0), settled further
+            (3, True): (0b10000, 0, 0b11000, 0)}            # held on a board this one does not extend
+    assert recall(held, 0b1, 0, lits) == [(1, True), (3, True)]            # nothing new: still holds
+    assert recall(held, 0b1011, 0, lits) == [(1, True), (3, True)]         # new cells inside its board
+    assert recall(held, 0b1, 0b1000, lits) == [(2, False), (1, True), (3, True)]   # a clash: tried first
+    assert recall(held, 0b100001, 0, lits) == lits                         # knows more: tried as usual
 
 
 def test_depth_two_tries_only_values_the_solution_lacks_fewest_places_first():

@@ -20,6 +20,15 @@ from game.ships import Placement, Segment, bits, compatible, geometry_of, hint_r
 BANK_LIMIT = 200        # steps kept per puzzle for later hints
 
 
+class Kept:
+    """A hint's depth-2 search kept to go on with (:meth:`Geometry.keep`); ``busy`` while one
+    hint runs it (the window may start a new hint before the old one ends)."""
+
+    def __init__(self, ship: int, water: int, search, steps: list, dropped: list) -> None:
+        self.ship, self.water, self.search, self.steps, self.dropped = ship, water, search, steps, dropped
+        self.busy = False
+
+
 class Geometry:
     """Everything about a puzzle that never changes while it is solved: the shared
     placement model (``game.ships``) with the placements the hints allow, and cell tables."""
@@ -48,6 +57,9 @@ class Geometry:
                            for reach in hint_reach(puzzle, shared, alive)]
         self.line_cache: dict = {}
         self.steps_banked: list[tuple[int, int, object]] = []   # see ``bank``
+        self.kept: Kept | None = None                            # see ``keep``
+        self.truth: int | None = None   # the solution's ship cells, once a hint has asked for them
+        self.held: dict = {}     # depth-2 assumptions that held on a hint's board (``probe.recall``)
         self.line_cells = {(True, r): [r * stride + c for c in range(cols)] for r in range(rows)}
         self.line_cells.update({(False, c): [r * stride + c for r in range(rows)] for c in range(cols)})
 
@@ -63,6 +75,13 @@ class Geometry:
         """
         self.steps_banked.extend((ship, water, found) for found in findings)
         del self.steps_banked[:-BANK_LIMIT]
+
+    def keep(self, ship: int, water: int, search, steps: list, dropped: list) -> Kept:
+        """Keep a hint's depth-2 search of the board (``ship``, ``water``) to go on with later:
+        the steps it appends to ``steps`` are proved on that board (with the ``dropped``
+        places ruled out), so they hold on every later board that extends it."""
+        self.kept = Kept(ship, water, search, steps, dropped)
+        return self.kept
 
     def banked(self, ship: int, water: int):
         """A kept step that still applies to this board: proved on a board it extends, about

@@ -25,13 +25,15 @@ from game.puzzle import Cell, Coord, Grid, Move, Puzzle, initial_grid
 from solvers.common import verified
 from solvers.events import Event, Progress, Reason, Result, SetCell, Status
 from solvers.logic import probe
-from solvers.logic.analysis import Analysis, Geometry, bits, geometry
+from solvers.logic.analysis import Analysis, Geometry, Kept, bits, geometry
 from solvers.logic.probe import Clock, Closures, Valid, find_contradiction, find_deep_contradiction, propagate
 from solvers.logic.rules import LEVEL_ONE, LEVEL_TWO, RULE_LEVELS, Finding
 
 MAX_DEPTH = 2
-BANK_SECONDS = 0.25     # a hint's depth-2 search collects further steps for the next hints until then
-PLACES_SECONDS = 0.3    # a hint's depth-2 trials of places go on until then
+SPARE_SECONDS = 0.4     # a hint that found its step sooner goes on with a kept depth-2 search until then
+PLACES_SECONDS = 0.3    # a hint starts (another) pass of depth-2 trials of places until then
+FALLBACK_SECONDS = 1.0  # a hint whose depth-2 cell trials find nothing by then tries places again
+LONGEST_SECONDS = 0.45  # a hint's depth-2 trials of the longest ships' places go on until then
 
 
 @dataclass(frozen=True)
@@ -73,15 +75,16 @@ def _grid(geo: Geometry, ship: int, water: int) -> Grid:
 
 
 def _first_finding(geo: Geometry, ship: int, water: int, valid: Valid, max_depth: int, clock: Clock,
-                   solution: Callable[[], Grid | None] | None = None, bank_until: float | None = None,
+                   solution: Callable[[], Grid | None] | None = None, bank: bool = False,
                    places: bool = False, places_until: float | None = None,
                    ) -> Generator[None, None, tuple[Finding | None, Analysis]]:
     """The simplest finding on this board (heartbeats yielded while searching).
 
     ``solution`` (asked for only if a depth-2 search starts) orders that search; see
-    :func:`solvers.logic.probe.deep_order`. With ``bank_until``, depth-2 steps proved on an
-    earlier board of this puzzle are used before a new search, and a new search goes on
-    collecting steps until then (see :meth:`Geometry.banked`). With ``places``, places are
+    :func:`solvers.logic.probe.deep_order`. With ``bank`` (hints), depth-2 steps proved on an
+    earlier board of this puzzle are used before a new search (see :meth:`Geometry.banked`),
+    and a new search stops at its first step and is kept to go on with in the time later
+    hints spare (see :meth:`Geometry.keep`). With ``places``, places are
     ruled out before a depth-2 search (see :func:`solvers.logic.probe.rule_out_places`): by
     depth-1 trials, and with ``places_until`` by depth-2 trials until then.
     """
@@ -105,8 +108,15 @@ def _first_finding(geo: Geometry, ship: int, water: int, valid: Valid, max_depth
         if found:
             return found, an
     if max_depth >= 2:
-        if bank_until is not None:
+        if bank:
             found = geo.banked(ship, water)
+            kept = geo.kept
+            if not found and kept is not None and (kept.ship, kept.water) == (ship, water):
+                # A kept search of this very board (started in the time earlier hints spared);
+                # past FALLBACK_SECONDS a new search below turns to the places at once.
+                give_up = places_until - PLACES_SECONDS + FALLBACK_SECONDS
+                yield from _advance(geo, lambda: bool(kept.steps) or time.perf_counter() > give_up, kept)
+                found = geo.banked(ship, water)
             if found:
                 return found, an
         valid, dropped = an.valid, []
@@ -118,14 +128,23 @@ def _first_finding(geo: Geometry, ship: int, water: int, valid: Valid, max_depth
         if places:
             # Rule out places first: it finds what cell trials miss, and it makes the
             # depth-2 search below stronger. Depth-1 trials of every place, then (while they
-            # rule out more and time allows) depth-2 trials of the likeliest places.
+            # rule out more and time allows) depth-2 trials: for hints those of the longest
+            # ships first, a length at a time, otherwise the likeliest places first.
             known = solution() if solution is not None else None
             truth = _masks(geo, known)[0] if known is not None else None
             deeper = False
+            lengths = sorted(valid, reverse=True)
 
             while True:
-                valid, new = yield from probe.rule_out_places(
-                    geo, ship, water, valid, clock, places_until if deeper else None, truth, enough)
+                if deeper and bank:
+                    new = []
+                    until = places_until - PLACES_SECONDS + LONGEST_SECONDS
+                    while lengths and not new and time.perf_counter() <= until:
+                        valid, new = yield from probe.rule_out_longest(geo, ship, water, valid, clock, lengths.pop(0),
+                                                                       truth, until, geo.held)
+                else:
+                    valid, new = yield from probe.rule_out_places(
+                        geo, ship, water, valid, clock, places_until if deeper else None, truth, enough)
                 dropped += new
                 if dropped:
                     closures = {}
@@ -137,16 +156,31 @@ def _first_finding(geo: Geometry, ship: int, water: int, valid: Valid, max_depth
                 deeper = True
         known = solution() if solution is not None else None
         truth = _masks(geo, known)[0] if known is not None else None
-        more: list[Finding] | None = [] if bank_until is not None else None
-        found = yield from find_deep_contradiction(geo, ship, water, valid, clock, closures, truth,
-                                                   more, bank_until or 0.0)
-        if dropped:
-            more = [probe.after_ruling_out(step, dropped) for step in more or ()]
-            found = found and probe.after_ruling_out(found, dropped)
-        if more:
-            geo.bank(ship, water, more)
+        if bank:
+            geo.truth = truth
+            # A hint stops at the first step and keeps the search to go on with later.
+            steps: list[Finding] = []
+            search = find_deep_contradiction(geo, ship, water, valid, clock, closures, truth, steps, None,
+                                             geo.held)
+            kept = geo.keep(ship, water, search, steps, dropped)
+            give_up = places_until - PLACES_SECONDS + FALLBACK_SECONDS
+            yield from _advance(geo, lambda: bool(steps) or time.perf_counter() > give_up, kept)
+            found = geo.banked(ship, water)
+            if found:
+                return found, an
+            # No cell trial breaks soon: depth-2 trials of places, the longest ships first.
+            for length in sorted(valid, reverse=True):
+                valid, new = yield from probe.rule_out_longest(geo, ship, water, valid, clock, length, truth, None,
+                                                               geo.held)
+                if new:
+                    dropped = dropped + new
+                    found = yield from _after_places(geo, ship, water, valid, dropped, clock)
+                    if found:
+                        return found, an
+            return None, an
+        found = yield from find_deep_contradiction(geo, ship, water, valid, clock, closures, truth)
         if found:
-            return found, an
+            return found and probe.after_ruling_out(found, dropped) if dropped else found, an
         if places and places_until is None:
             # The solver's last resort: every place left tried at depth 2.
             valid, new = yield from probe.rule_out_places(geo, ship, water, valid, clock, float("inf"), None, enough)
@@ -158,15 +192,82 @@ def _first_finding(geo: Geometry, ship: int, water: int, valid: Valid, max_depth
     return None, an
 
 
+def _keep_search(geo: Geometry, settled: probe.Outcome) -> None:
+    """Keep a depth-2 search of ``settled`` (a board the simple rules have settled), to go on
+    with in the time later hints spare: none if a depth-1 trial breaks there (the next hint
+    finds that itself); else places ruled out first, by depth-1 trials, then by depth-2 trials
+    of the longest ships', then depth-2 cell trials."""
+    if settled.contradiction or not geo.all & ~settled.ship & ~settled.water:
+        return
+    ship, water = settled.ship, settled.water
+    steps: list[Finding] = []
+    dropped: list = []
+
+    def search() -> Generator[None, None, None]:
+        clock = Clock()
+        closures: Closures = {}
+        if (yield from find_contradiction(geo, ship, water, settled.valid, clock, closures)) is not None:
+            return
+        # The solution's ship cells, if a hint has asked for them already (the exact solver
+        # can take half a second on a hard level: no spare time is spent on it).
+        truth = geo.truth
+        valid, new = yield from probe.rule_out_places(geo, ship, water, settled.valid, clock, None, truth)
+        dropped.extend(new)
+        found = None
+        if new:                                  # the simple rules or depth 1 with those places gone
+            closures = {}
+            found = yield from _after_places(geo, ship, water, valid, [], clock, closures)
+        # Then depth-2 trials of places, the longest ships first, while they rule out more.
+        for length in sorted(valid, reverse=True):
+            if found:
+                break
+            valid, new = yield from probe.rule_out_longest(geo, ship, water, valid, clock, length, truth, None,
+                                                           geo.held)
+            if not new:
+                break
+            dropped.extend(new)
+            closures = {}
+            found = yield from _after_places(geo, ship, water, valid, [], clock, closures)
+        if found:
+            steps.append(found)
+            return
+        yield from find_deep_contradiction(geo, ship, water, valid, clock, closures, truth, steps, None,
+                                           geo.held)
+    geo.keep(ship, water, search(), steps, dropped)
+
+
+def _advance(geo: Geometry, stop: Callable[[], bool], kept: Kept | None = None) -> Generator[None, None, None]:
+    """Go on with the kept depth-2 search until ``stop()`` (asked at each heartbeat) or its end,
+    banking the steps it finds (each proved on the board it started from)."""
+    kept = kept or geo.kept
+    if kept is None or kept.busy:
+        return
+    kept.busy = True
+    try:
+        while not stop():
+            next(kept.search)
+            yield None
+    except StopIteration:
+        if geo.kept is kept:
+            geo.kept = None
+    finally:
+        if kept.steps:
+            geo.bank(kept.ship, kept.water, [probe.after_ruling_out(step, kept.dropped) if kept.dropped else step
+                                             for step in kept.steps])
+            del kept.steps[:]
+        kept.busy = False
+
+
 def _after_places(geo: Geometry, ship: int, water: int, places: dict, dropped: list, clock: Clock,
                   closures: Closures | None = None) -> Generator[None, None, Finding | None]:
-    """A step of the simple rules or of depth 1 once ``dropped`` places are ruled out."""
+    """A step of the simple rules or of depth 1 once ``dropped`` places are ruled out (said
+    first; with ``dropped`` empty, the caller says it)."""
     narrowed = Analysis(geo, ship, water, places)
     for rule in (LEVEL_TWO if not narrowed.contradiction else ()):
         for found in rule(narrowed):
-            return probe.after_ruling_out(found, dropped)
+            return probe.after_ruling_out(found, dropped) if dropped else found
     found = yield from find_contradiction(geo, ship, water, places, clock, closures)
-    return found and probe.after_ruling_out(found, dropped)
+    return found and probe.after_ruling_out(found, dropped) if dropped else found
 
 
 def _deduction(geo: Geometry, found: Finding) -> Deduction:
@@ -198,7 +299,7 @@ def next_deduction(puzzle: Puzzle, grid: Sequence[Sequence[Cell]], max_depth: in
         return _mistake(problems[0].message, problems[0].cells)
     geo = geometry(puzzle)
     ship, water = _masks(geo, grid)
-    search = _first_finding(geo, ship, water, None, max_depth, Clock(), solution, started + BANK_SECONDS,
+    search = _first_finding(geo, ship, water, None, max_depth, Clock(), solution, True,
                             True, started + PLACES_SECONDS)
     try:
         while True:
@@ -208,6 +309,28 @@ def next_deduction(puzzle: Puzzle, grid: Sequence[Sequence[Cell]], max_depth: in
                 return None
     except StopIteration as stop:
         found, an = stop.value
+    if found is not None:
+        # Time to spare: go on with the kept depth-2 search for the hints that follow, or
+        # start one on the board this step leads to when the last one has ended.
+        spare = started + SPARE_SECONDS
+
+        def stop() -> bool:
+            return time.perf_counter() > spare
+        kept = geo.kept
+        if kept is not None and (kept.ship & ~ship or kept.water & ~water):
+            geo.kept = None                      # from a board the player has left (an undo)
+        for _ in _advance(geo, stop):
+            pass
+        if not geo.all & ~(ship | found.ship) & ~(water | found.water):
+            geo.kept = None                      # the board is complete: let the search go
+            geo.held.clear()
+        if geo.kept is None and not stop():
+            after = propagate(geo, ship | found.ship, water | found.water)
+            # After a simple step, only when the simple rules have no step left after it.
+            if found.level >= 3 or (after.ship, after.water) == (ship | found.ship, water | found.water):
+                _keep_search(geo, after)
+                for _ in _advance(geo, stop):
+                    pass
     if an.contradiction:
         return _mistake(f"Something is wrong already: {an.contradiction}",
                         [geo.coord(i) for i in bits(an.contradiction_cells)])

@@ -207,22 +207,52 @@ def deep_order(geo: Geometry, ship: int, water: int, closures: Closures | None,
     return sorted(literals, key=lambda lit: score.get(lit, last))
 
 
+Held = dict[Literal, tuple[int, int, int, int]]   # an assumption that held: on which board, settled how
+
+
+def recall(held: Held, ship: int, water: int, order: list[Literal]) -> list[Literal]:
+    """``order`` with what the assumptions that held on an earlier board say about this one.
+
+    An assumption that held on a board this one extends, and whose settled board already holds
+    everything this one knows, still holds (the same trials reach the same board): it is left
+    out. One whose settled board clashes with a cell known now will break: those come first.
+    """
+    clash, rest = [], []
+    for lit in order:
+        was = held.get(lit)
+        if was is not None and not (was[0] & ~ship or was[1] & ~water):
+            if ship & was[3] or water & was[2]:
+                clash.append(lit)
+                continue
+            if not (ship & ~was[2] or water & ~was[3]):
+                continue
+        rest.append(lit)
+    return clash + rest
+
+
 def find_deep_contradiction(geo: Geometry, ship: int, water: int, valid: Valid, clock: Clock,
                             closures: Closures | None = None, truth: int | None = None,
-                            more: list[Finding] | None = None, more_until: float = 0.0) -> Search:
+                            more: list[Finding] | None = None, more_until: float | None = 0.0,
+                            held: Held | None = None) -> Search:
     """Depth 2: assume a cell, settle the board with depth-1 contradictions, watch it break.
 
     ``closures`` and ``truth`` only order the search and save work (see :func:`deep_order`);
     every step found is proved the same way. With ``more``, the search goes on after the first
     step until ``more_until`` (a ``time.perf_counter()`` value), collecting further steps about
     other cells of this board in ``more``: a hint keeps them for the boards that follow.
+    With ``more_until`` None it never stops early and every step goes to ``more`` (the first
+    too), as it is found: a hint reads them between heartbeats and may pause the search there.
+    ``held`` remembers the assumptions that held on earlier boards (see :func:`recall`).
     """
     started = time.perf_counter()
     held_ship = held_water = decided = 0
     closures = closures or {}
     first: Finding | None = None
-    for index, as_ship in deep_order(geo, ship, water, closures, truth):
-        if first is not None and (more is None or time.perf_counter() > more_until):
+    order = deep_order(geo, ship, water, closures, truth)
+    if held is not None:
+        order = recall(held, ship, water, order)
+    for index, as_ship in order:
+        if first is not None and more_until is not None and (more is None or time.perf_counter() > more_until):
             break
         if ((held_ship if as_ship else held_water) >> index) & 1 or (decided >> index) & 1:
             continue
@@ -238,6 +268,8 @@ def find_deep_contradiction(geo: Geometry, ship: int, water: int, valid: Valid, 
             if not reason:
                 held_ship |= settled_ship
                 held_water |= settled_water
+                if held is not None:
+                    held[(index, as_ship)] = (ship, water, settled_ship, settled_water)
                 continue
             text = (f"If {geo.where(1 << index)} were {was}, then after the simple rules and one level of "
                     f"trial {reason}. So it is {now}")
@@ -245,10 +277,12 @@ def find_deep_contradiction(geo: Geometry, ship: int, water: int, valid: Valid, 
         decided |= 1 << index
         if first is None:
             first = found
-            # Collecting more is worth as long again as the first took, no more.
-            now = time.perf_counter()
-            more_until = min(more_until, now + (now - started))
-        elif more is not None:
+            if more_until is not None:
+                # Collecting more is worth as long again as the first took, no more.
+                now = time.perf_counter()
+                more_until = min(more_until, now + (now - started))
+                continue
+        if more is not None:
             more.append(found)
     return first
 
@@ -292,6 +326,38 @@ def rule_out_places(geo: Geometry, ship: int, water: int, valid: dict[int, list[
                 if enough is not None and enough(_without(valid, dropped)):
                     break
     return _without(valid, dropped), dropped
+
+
+def rule_out_longest(geo: Geometry, ship: int, water: int, valid: Places, clock: Clock, length: int,
+                     truth: int | None = None, until: float | None = None, held: Held | None = None,
+                     ) -> Generator[None, None, tuple[Places, list[Dropped]]]:
+    """Depth-2 trials of the places of the ships of ``length`` (a hint tries the longest first):
+    each on the board with the places ruled out so far taken away, so each one ruled out makes
+    the next trials stronger. A long ship placed whole settles most of the board, so its
+    trials break soonest. ``truth`` and ``until`` as in :func:`rule_out_places`; ``held`` as
+    in :func:`recall` (a place is remembered under its negative index minus one)."""
+    dropped: list[Dropped] = []
+    places = [p for p in valid.get(length, ())
+              if p.cells & ~ship and (truth is None or p.cells & ~truth or p.ends & truth)]
+    if held is not None:
+        keys = {(-1 - p.index, True): p for p in places}
+        places = [keys[lit] for lit in recall(held, ship, water, list(keys))]
+    for p in places:
+        if until is not None and time.perf_counter() > until:
+            break
+        outcome = propagate(geo, ship | p.cells, water | p.halo, valid)
+        if clock.due():
+            yield None
+        reason = outcome.contradiction
+        if not reason:
+            reason, settled_ship, settled_water = yield from _breaks_at_depth_one(geo, outcome, clock)
+            if not reason and held is not None:
+                held[(-1 - p.index, True)] = (ship, water, settled_ship, settled_water)
+            reason = reason and f"then after one level of trial {reason}"
+        if reason:
+            dropped.append((p, reason, 2))
+            valid = _without(valid, dropped[-1:])
+    return valid, dropped
 
 
 def _without(valid: dict[int, list[Placement]], dropped: list[Dropped]) -> dict[int, list[Placement]]:
