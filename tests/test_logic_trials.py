@@ -13,7 +13,7 @@ from game.ships import segments
 from solvers.engine import hints
 from solvers.engine.verdict import unique_solution
 from solvers.logic import deduction as logic
-from solvers.logic.analysis import Analysis, geometry
+from solvers.logic.analysis import Analysis, model_of
 from solvers.logic.probe import Clock, deep_order, find_contradiction, recall, rule_out_longest, rule_out_places
 from solvers.logic.rules import Finding
 
@@ -34,22 +34,22 @@ def first_board_past_depth_one(name: str):
 
 
 def settled(puzzle, board):
-    geo = geometry(puzzle)
-    ship, water = logic._masks(geo, board)
-    an = Analysis(geo, ship, water)
-    return geo, ship, water, an.valid
+    model = model_of(puzzle)
+    ship, water = logic._masks(model, board)
+    an = Analysis(model, ship, water)
+    return model, ship, water, an.valid
 
 
 @pytest.mark.parametrize("deeper", [False, True])
 def test_places_ruled_out_hold_no_ship_of_the_solution(deeper):
     puzzle, solution, board = first_board_past_depth_one("8x8/expert/01.bs")
-    geo, ship, water, valid = settled(puzzle, board)
+    model, ship, water, valid = settled(puzzle, board)
     until = time.perf_counter() + 60 if deeper else None
-    alive, dropped = logic._drain(rule_out_places(geo, ship, water, valid, Clock(), until))
+    alive, dropped = logic._drain(rule_out_places(model, ship, water, valid, Clock(), until))
     assert dropped, "this board has places a whole ship cannot take"
     assert any(depth == 2 for _, _, depth in dropped) == deeper
-    solution_ship, _ = geo.shared.masks(solution)
-    ships = {seg.cells for seg in segments(geo.shared, solution_ship, geo.all & ~solution_ship)}
+    solution_ship, _ = model.shared.masks(solution)
+    ships = {seg.cells for seg in segments(model.shared, solution_ship, model.all & ~solution_ship)}
     for place, reason, _ in dropped:
         assert place.cells not in ships and reason
         assert place not in alive[place.length]
@@ -58,12 +58,12 @@ def test_places_ruled_out_hold_no_ship_of_the_solution(deeper):
 
 def test_places_ruled_out_longest_first_hold_no_ship_of_the_solution():
     puzzle, solution, board = first_board_past_depth_one("8x8/expert/01.bs")
-    geo, ship, water, valid = settled(puzzle, board)
-    solution_ship, _ = geo.shared.masks(solution)
-    ships = {seg.cells for seg in segments(geo.shared, solution_ship, geo.all & ~solution_ship)}
-    alive, dropped = logic._drain(rule_out_places(geo, ship, water, valid, Clock()))
+    model, ship, water, valid = settled(puzzle, board)
+    solution_ship, _ = model.shared.masks(solution)
+    ships = {seg.cells for seg in segments(model.shared, solution_ship, model.all & ~solution_ship)}
+    alive, dropped = logic._drain(rule_out_places(model, ship, water, valid, Clock()))
     for length in sorted(alive, reverse=True):
-        alive, new = logic._drain(rule_out_longest(geo, ship, water, alive, Clock(), length, held={}))
+        alive, new = logic._drain(rule_out_longest(model, ship, water, alive, Clock(), length, held={}))
         dropped += new
         for place, reason, depth in new:
             assert place.cells not in ships and reason and depth == 2
@@ -83,13 +83,13 @@ def test_an_assumption_that_held_is_left_out_until_the_board_leaves_its_settled_
 
 def test_depth_two_tries_only_values_the_solution_lacks_fewest_places_first():
     puzzle, solution, board = first_board_past_depth_one("8x8/expert/01.bs")
-    geo, ship, water, valid = settled(puzzle, board)
+    model, ship, water, valid = settled(puzzle, board)
     closures: dict = {}
-    assert logic._drain(find_contradiction(geo, ship, water, valid, Clock(), closures)) is None
-    truth, _ = geo.shared.masks(solution)
-    both = deep_order(geo, ship, water, closures)
-    wrong = deep_order(geo, ship, water, closures, truth)
-    unknown = (geo.all & ~ship & ~water).bit_count()
+    assert logic._drain(find_contradiction(model, ship, water, valid, Clock(), closures)) is None
+    truth, _ = model.shared.masks(solution)
+    both = deep_order(model, ship, water, closures)
+    wrong = deep_order(model, ship, water, closures, truth)
+    unknown = (model.all & ~ship & ~water).bit_count()
     assert len(both) == 2 * unknown and len(wrong) == unknown
     assert all(bool(truth >> index & 1) != as_ship for index, as_ship in wrong)
     places = [sum(map(len, closures[lit].valid.values())) for lit in both if lit in closures]
@@ -98,27 +98,27 @@ def test_depth_two_tries_only_values_the_solution_lacks_fewest_places_first():
 
 def test_a_kept_step_serves_only_boards_that_extend_its_own():
     puzzle, _, board = first_board_past_depth_one("8x8/expert/01.bs")
-    geo = geometry(puzzle)
-    ship, water = logic._masks(geo, board)
-    unknown = [i for i in range(geo.rows * geo.stride) if (geo.all & ~ship & ~water) >> i & 1]
+    model = model_of(puzzle)
+    ship, water = logic._masks(model, board)
+    unknown = [i for i in range(model.rows * model.stride) if (model.all & ~ship & ~water) >> i & 1]
     cell, other = 1 << unknown[0], 1 << unknown[1]
     step = Finding("deep-contradiction", 4, 0, cell, cell, lambda: "kept")
-    geo.steps_banked.clear()
-    geo.bank(ship, water, [step])
+    model.steps_banked.clear()
+    model.bank(ship, water, [step])
     try:
-        assert geo.banked(ship, water) is step
-        assert geo.banked(ship | other, water) is step                  # a board that knows more
-        assert geo.banked(ship, water | cell) is None                     # its cell is known already
-        first = 1 << next(i for i in range(geo.rows * geo.stride) if water >> i & 1)
-        assert geo.banked(ship, water & ~first) is None                   # a board that knows less
+        assert model.banked(ship, water) is step
+        assert model.banked(ship | other, water) is step                  # a board that knows more
+        assert model.banked(ship, water | cell) is None                     # its cell is known already
+        first = 1 << next(i for i in range(model.rows * model.stride) if water >> i & 1)
+        assert model.banked(ship, water & ~first) is None                   # a board that knows less
     finally:
-        geo.steps_banked.clear()
+        model.steps_banked.clear()
 
 
 def test_hints_on_an_expert_level_are_true_and_explained():
     puzzle = levels.load(LEVELS / "10x10" / "expert" / "06.bs")
     solution = unique_solution(puzzle)
-    geometry(puzzle).steps_banked.clear()
+    model_of(puzzle).steps_banked.clear()
     board, rules_used = initial_grid(puzzle), set()
     while not rules.judge(puzzle, board).solved:
         step = hints.next_hint(puzzle, board, lambda: solution)

@@ -21,7 +21,7 @@ BANK_LIMIT = 200        # steps kept per puzzle for later hints
 
 
 class Kept:
-    """A hint's depth-2 search kept to go on with (:meth:`Geometry.keep`); ``busy`` while one
+    """A hint's depth-2 search kept to go on with (:meth:`Model.keep`); ``busy`` while one
     hint runs it (the window may start a new hint before the old one ends)."""
 
     def __init__(self, ship: int, water: int, search, steps: list, dropped: list) -> None:
@@ -29,9 +29,11 @@ class Kept:
         self.busy = False
 
 
-class Geometry:
-    """Everything about a puzzle that never changes while it is solved: the shared
-    placement model (``game.ships``) with the placements the hints allow, and cell tables."""
+class Model:
+    """The deduction engine's view of one puzzle (one per puzzle, cached by :func:`model_of`):
+    what never changes while it is solved (the shared placement model of ``game.ships`` with
+    the placements the hints allow, cell and line tables), and what hints keep from one board
+    to the next (steps proved, the depth-2 search kept, assumptions that held)."""
 
     def __init__(self, puzzle: Puzzle) -> None:
         self.puzzle = puzzle
@@ -117,8 +119,8 @@ class Geometry:
 
 
 @lru_cache(maxsize=16)
-def geometry(puzzle: Puzzle) -> Geometry:
-    return Geometry(puzzle)
+def model_of(puzzle: Puzzle) -> Model:
+    return Model(puzzle)
 
 
 def fleet_text(remaining: dict[int, int]) -> str:
@@ -130,10 +132,10 @@ def fleet_text(remaining: dict[int, int]) -> str:
 class Analysis:
     """What the rules need to know about one board (``ship``/``water`` masks)."""
 
-    def __init__(self, geo: Geometry, ship: int, water: int,
+    def __init__(self, model: Model, ship: int, water: int,
                  parent_valid: dict[int, list[Placement]] | None = None) -> None:
-        self.geo, self.ship, self.water = geo, ship, water
-        self.unknown = geo.all & ~ship & ~water
+        self.model, self.ship, self.water = model, ship, water
+        self.unknown = model.all & ~ship & ~water
         self.contradiction: str | None = None
         self.contradiction_cells = 0
         self._parent_valid = parent_valid
@@ -148,8 +150,9 @@ class Analysis:
             self.contradiction, self.contradiction_cells = text, cells
 
     def _lines(self) -> None:
-        geo, zero = self.geo, 0
-        for axis, masks, tallies in (("row", geo.row_mask, geo.row_tallies), ("column", geo.col_mask, geo.col_tallies)):
+        model, zero = self.model, 0
+        for axis, masks, tallies in (("row", model.row_mask, model.row_tallies),
+                                     ("column", model.col_mask, model.col_tallies)):
             for index, (mask, tally) in enumerate(zip(masks, tallies)):
                 if tally is None:
                     continue
@@ -166,29 +169,29 @@ class Analysis:
         self.full_lines = zero      # lines that take no more ship cells
 
     def _segments(self) -> None:
-        geo = self.geo
-        self.segments = segments(geo.shared, self.ship, self.water)
+        model = self.model
+        self.segments = segments(model.shared, self.ship, self.water)
         closed: dict[int, int] = {}
         for seg in self.segments:
             if not seg.straight:
-                self.fail(f"the ship at {geo.where(seg.cells)} would bend", seg.cells)
-            elif seg.length > geo.longest:
-                self.fail(f"the ship at {geo.where(seg.cells)} would be longer than the longest "
-                          f"({geo.longest})", seg.cells)
+                self.fail(f"the ship at {model.where(seg.cells)} would bend", seg.cells)
+            elif seg.length > model.longest:
+                self.fail(f"the ship at {model.where(seg.cells)} would be longer than the longest "
+                          f"({model.longest})", seg.cells)
             elif seg.closed:
                 closed[seg.length] = closed.get(seg.length, 0) + 1
                 # A whole ship must be one the hints allow (a given piece shows its shape).
-                placed = seg.placement(geo.shared)
-                if placed is not None and not geo.alive >> placed.index & 1:
-                    self.fail(f"the ship at {geo.where(seg.cells)} would not match the given pieces", seg.cells)
+                placed = seg.placement(model.shared)
+                if placed is not None and not model.alive >> placed.index & 1:
+                    self.fail(f"the ship at {model.where(seg.cells)} would not match the given pieces", seg.cells)
             for i in bits(seg.cells):
-                if geo.diag[i] & self.ship:
-                    self.fail(f"ships would touch at {geo.where(seg.cells)}", seg.cells)
-        self.remaining = {length: count - closed.get(length, 0) for length, count in geo.fleet.items()}
+                if model.diag[i] & self.ship:
+                    self.fail(f"ships would touch at {model.where(seg.cells)}", seg.cells)
+        self.remaining = {length: count - closed.get(length, 0) for length, count in model.fleet.items()}
         for length, count in closed.items():
-            if count > geo.fleet.get(length, 0):
+            if count > model.fleet.get(length, 0):
                 self.fail(f"there would be {count} {ship_name(length)}s, the fleet has "
-                          f"{geo.fleet.get(length, 0)}")
+                          f"{model.fleet.get(length, 0)}")
         self.open_segments = [s for s in self.segments if not s.closed and s.straight]
         self.longest_remaining = max((n for n, k in self.remaining.items() if k > 0), default=0)
 
@@ -198,9 +201,11 @@ class Analysis:
         Not on water, not touching a ship, not adding ship cells to a line that has all its
         ship cells (or more than it still needs); a placement already all ship is a place only
         while one of its ends is open (a closed one is a placed ship)."""
-        geo, ship, water, full = self.geo, self.ship, self.water, self.full_lines
-        need_row = [None if t is None else t - (ship & m).bit_count() for m, t in zip(geo.row_mask, geo.row_tallies)]
-        need_col = [None if t is None else t - (ship & m).bit_count() for m, t in zip(geo.col_mask, geo.col_tallies)]
+        model, ship, water, full = self.model, self.ship, self.water, self.full_lines
+        need_row = [None if t is None else t - (ship & m).bit_count()
+                    for m, t in zip(model.row_mask, model.row_tallies)]
+        need_col = [None if t is None else t - (ship & m).bit_count()
+                    for m, t in zip(model.col_mask, model.col_tallies)]
 
         def fits(p: Placement) -> bool:
             if p.cells & water or p.halo & ship:
@@ -222,25 +227,25 @@ class Analysis:
         return self._valid
 
     def _compute_valid(self) -> dict[int, list[Placement]]:
-        geo, source = self.geo, self._parent_valid
+        model, source = self.model, self._parent_valid
         valid = {}
         fits = self._fitter()
-        for length in geo.lengths:
+        for length in model.lengths:
             if self.remaining.get(length, 0) <= 0:
                 valid[length] = []
                 continue
-            pool = source[length] if source is not None else geo.placements[length]
+            pool = source[length] if source is not None else model.placements[length]
             valid[length] = [p for p in pool if fits(p)]
         # A segment every place of which has one length is that ship: when such segments use up
         # the remaining ships of that length, no other place is possible for them.
         self.segment_places: list[tuple[Segment, list[Placement]]] = []
         committed: dict[int, list[tuple[int, list[Placement]]]] = {}
         for seg in self.open_segments:
-            places = [p for length in geo.lengths for p in valid[length] if p.cells & seg.cells]
+            places = [p for length in model.lengths for p in valid[length] if p.cells & seg.cells]
             self.segment_places.append((seg, places))
             if not places:
                 self.fail(f"no ship still missing ({fleet_text(self.remaining)}) fits the segment at "
-                          f"{geo.where(seg.cells)}", seg.cells)
+                          f"{model.where(seg.cells)}", seg.cells)
                 continue
             lengths = {p.length for p in places}
             if len(lengths) == 1:
@@ -270,7 +275,7 @@ class Analysis:
         In each line: as many non-touching places as fit one after another, and no more than
         the line's tally allows (its missing cells plus ship cells those places cover).
         """
-        geo = self.geo
+        model = self.model
         by_line: dict[tuple[bool, int], list[Placement]] = {}
         for p in places:
             by_line.setdefault((p.line_is_row, p.line), []).append(p)
@@ -284,9 +289,9 @@ class Analysis:
                 if start >= free_from:
                     count += 1
                     free_from = start + length + 1
-            tally = (geo.row_tallies if is_row else geo.col_tallies)[line]
+            tally = (model.row_tallies if is_row else model.col_tallies)[line]
             if tally is not None:
-                mask = (geo.row_mask if is_row else geo.col_mask)[line]
+                mask = (model.row_mask if is_row else model.col_mask)[line]
                 budget = tally - (self.ship & mask).bit_count() + (self.ship & covered).bit_count()
                 count = min(count, budget // length)
             room += count

@@ -25,7 +25,7 @@ from game.puzzle import Cell, Coord, Grid, Move, Puzzle, initial_grid
 from solvers.common import verified
 from solvers.events import Event, Progress, Reason, Result, SetCell, Status
 from solvers.logic import probe
-from solvers.logic.analysis import Analysis, Geometry, Kept, bits, geometry
+from solvers.logic.analysis import Analysis, Kept, Model, bits, model_of
 from solvers.logic.probe import Clock, Closures, Valid, find_contradiction, find_deep_contradiction, propagate
 from solvers.logic.rules import LEVEL_ONE, LEVEL_TWO, RULE_LEVELS, Finding
 
@@ -65,16 +65,16 @@ class LogicOutcome:
     contradiction: str | None = None   # the puzzle itself is broken
 
 
-def _masks(geo: Geometry, grid: Sequence[Sequence[Cell]]) -> tuple[int, int]:
-    ship, water = geo.shared.masks(grid)
-    return ship | geo.hint_ship, water | geo.hint_water
+def _masks(model: Model, grid: Sequence[Sequence[Cell]]) -> tuple[int, int]:
+    ship, water = model.shared.masks(grid)
+    return ship | model.hint_ship, water | model.hint_water
 
 
-def _grid(geo: Geometry, ship: int, water: int) -> Grid:
-    return geo.shared.grid(ship, water)
+def _grid(model: Model, ship: int, water: int) -> Grid:
+    return model.shared.grid(ship, water)
 
 
-def _first_finding(geo: Geometry, ship: int, water: int, valid: Valid, max_depth: int, clock: Clock,
+def _first_finding(model: Model, ship: int, water: int, valid: Valid, max_depth: int, clock: Clock,
                    solution: Callable[[], Grid | None] | None = None, bank: bool = False,
                    places: bool = False, places_until: float | None = None,
                    ) -> Generator[None, None, tuple[Finding | None, Analysis]]:
@@ -82,13 +82,13 @@ def _first_finding(geo: Geometry, ship: int, water: int, valid: Valid, max_depth
 
     ``solution`` (asked for only if a depth-2 search starts) orders that search; see
     :func:`solvers.logic.probe.deep_order`. With ``bank`` (hints), depth-2 steps proved on an
-    earlier board of this puzzle are used before a new search (see :meth:`Geometry.banked`),
+    earlier board of this puzzle are used before a new search (see :meth:`Model.banked`),
     and a new search stops at its first step and is kept to go on with in the time later
-    hints spare (see :meth:`Geometry.keep`). With ``places``, places are
+    hints spare (see :meth:`Model.keep`). With ``places``, places are
     ruled out before a depth-2 search (see :func:`solvers.logic.probe.rule_out_places`): by
     depth-1 trials, and with ``places_until`` by depth-2 trials until then.
     """
-    an = Analysis(geo, ship, water, valid)
+    an = Analysis(model, ship, water, valid)
     if an.contradiction:
         return None, an
     for rule in LEVEL_ONE:
@@ -104,25 +104,25 @@ def _first_finding(geo: Geometry, ship: int, water: int, valid: Valid, max_depth
             return None, an
     closures: Closures = {}
     if max_depth >= 1:
-        found = yield from find_contradiction(geo, ship, water, an.valid, clock, closures)
+        found = yield from find_contradiction(model, ship, water, an.valid, clock, closures)
         if found:
             return found, an
     if max_depth >= 2:
         if bank:
-            found = geo.banked(ship, water)
-            kept = geo.kept
+            found = model.banked(ship, water)
+            kept = model.kept
             if not found and kept is not None and (kept.ship, kept.water) == (ship, water):
                 # A kept search of this very board (started in the time earlier hints spared);
                 # past FALLBACK_SECONDS a new search below turns to the places at once.
                 give_up = places_until - PLACES_SECONDS + FALLBACK_SECONDS
-                yield from _advance(geo, lambda: bool(kept.steps) or time.perf_counter() > give_up, kept)
-                found = geo.banked(ship, water)
+                yield from _advance(model, lambda: bool(kept.steps) or time.perf_counter() > give_up, kept)
+                found = model.banked(ship, water)
             if found:
                 return found, an
         valid, dropped = an.valid, []
 
         def enough(left: dict) -> bool:             # the simple rules settle a cell with these places
-            narrowed = Analysis(geo, ship, water, left)
+            narrowed = Analysis(model, ship, water, left)
             return any(True for rule in LEVEL_TWO for _ in rule(narrowed))
 
         if places:
@@ -131,7 +131,7 @@ def _first_finding(geo: Geometry, ship: int, water: int, valid: Valid, max_depth
             # rule out more and time allows) depth-2 trials: for hints those of the longest
             # ships first, a length at a time, otherwise the likeliest places first.
             known = solution() if solution is not None else None
-            truth = _masks(geo, known)[0] if known is not None else None
+            truth = _masks(model, known)[0] if known is not None else None
             deeper = False
             lengths = sorted(valid, reverse=True)
 
@@ -140,64 +140,64 @@ def _first_finding(geo: Geometry, ship: int, water: int, valid: Valid, max_depth
                     new = []
                     until = places_until - PLACES_SECONDS + LONGEST_SECONDS
                     while lengths and not new and time.perf_counter() <= until:
-                        valid, new = yield from probe.rule_out_longest(geo, ship, water, valid, clock, lengths.pop(0),
-                                                                       truth, until, geo.held)
+                        valid, new = yield from probe.rule_out_longest(model, ship, water, valid, clock, lengths.pop(0),
+                                                                       truth, until, model.held)
                 else:
                     valid, new = yield from probe.rule_out_places(
-                        geo, ship, water, valid, clock, places_until if deeper else None, truth, enough)
+                        model, ship, water, valid, clock, places_until if deeper else None, truth, enough)
                 dropped += new
                 if dropped:
                     closures = {}
-                    found = yield from _after_places(geo, ship, water, valid, dropped, clock, closures)
+                    found = yield from _after_places(model, ship, water, valid, dropped, clock, closures)
                     if found:
                         return found, an
                 if places_until is None or (deeper and not new) or time.perf_counter() > places_until:
                     break
                 deeper = True
         known = solution() if solution is not None else None
-        truth = _masks(geo, known)[0] if known is not None else None
+        truth = _masks(model, known)[0] if known is not None else None
         if bank:
-            geo.truth = truth
+            model.truth = truth
             # A hint stops at the first step and keeps the search to go on with later.
             steps: list[Finding] = []
-            search = find_deep_contradiction(geo, ship, water, valid, clock, closures, truth, steps, None,
-                                             geo.held)
-            kept = geo.keep(ship, water, search, steps, dropped)
+            search = find_deep_contradiction(model, ship, water, valid, clock, closures, truth, steps, None,
+                                             model.held)
+            kept = model.keep(ship, water, search, steps, dropped)
             give_up = places_until - PLACES_SECONDS + FALLBACK_SECONDS
-            yield from _advance(geo, lambda: bool(steps) or time.perf_counter() > give_up, kept)
-            found = geo.banked(ship, water)
+            yield from _advance(model, lambda: bool(steps) or time.perf_counter() > give_up, kept)
+            found = model.banked(ship, water)
             if found:
                 return found, an
             # No cell trial breaks soon: depth-2 trials of places, the longest ships first.
             for length in sorted(valid, reverse=True):
-                valid, new = yield from probe.rule_out_longest(geo, ship, water, valid, clock, length, truth, None,
-                                                               geo.held)
+                valid, new = yield from probe.rule_out_longest(model, ship, water, valid, clock, length, truth, None,
+                                                               model.held)
                 if new:
                     dropped = dropped + new
-                    found = yield from _after_places(geo, ship, water, valid, dropped, clock)
+                    found = yield from _after_places(model, ship, water, valid, dropped, clock)
                     if found:
                         return found, an
             return None, an
-        found = yield from find_deep_contradiction(geo, ship, water, valid, clock, closures, truth)
+        found = yield from find_deep_contradiction(model, ship, water, valid, clock, closures, truth)
         if found:
             return found and probe.after_ruling_out(found, dropped) if dropped else found, an
         if places and places_until is None:
             # The solver's last resort: every place left tried at depth 2.
-            valid, new = yield from probe.rule_out_places(geo, ship, water, valid, clock, float("inf"), None, enough)
+            valid, new = yield from probe.rule_out_places(model, ship, water, valid, clock, float("inf"), None, enough)
             if new:
                 dropped += new
-                found = yield from _after_places(geo, ship, water, valid, dropped, clock)
+                found = yield from _after_places(model, ship, water, valid, dropped, clock)
                 if found:
                     return found, an
     return None, an
 
 
-def _keep_search(geo: Geometry, settled: probe.Outcome) -> None:
+def _keep_search(model: Model, settled: probe.Outcome) -> None:
     """Keep a depth-2 search of ``settled`` (a board the simple rules have settled), to go on
     with in the time later hints spare: none if a depth-1 trial breaks there (the next hint
     finds that itself); else places ruled out first, by depth-1 trials, then by depth-2 trials
     of the longest ships', then depth-2 cell trials."""
-    if settled.contradiction or not geo.all & ~settled.ship & ~settled.water:
+    if settled.contradiction or not model.all & ~settled.ship & ~settled.water:
         return
     ship, water = settled.ship, settled.water
     steps: list[Finding] = []
@@ -206,40 +206,40 @@ def _keep_search(geo: Geometry, settled: probe.Outcome) -> None:
     def search() -> Generator[None, None, None]:
         clock = Clock()
         closures: Closures = {}
-        if (yield from find_contradiction(geo, ship, water, settled.valid, clock, closures)) is not None:
+        if (yield from find_contradiction(model, ship, water, settled.valid, clock, closures)) is not None:
             return
         # The solution's ship cells, if a hint has asked for them already (the exact solver
         # can take half a second on a hard level: no spare time is spent on it).
-        truth = geo.truth
-        valid, new = yield from probe.rule_out_places(geo, ship, water, settled.valid, clock, None, truth)
+        truth = model.truth
+        valid, new = yield from probe.rule_out_places(model, ship, water, settled.valid, clock, None, truth)
         dropped.extend(new)
         found = None
         if new:                                  # the simple rules or depth 1 with those places gone
             closures = {}
-            found = yield from _after_places(geo, ship, water, valid, [], clock, closures)
+            found = yield from _after_places(model, ship, water, valid, [], clock, closures)
         # Then depth-2 trials of places, the longest ships first, while they rule out more.
         for length in sorted(valid, reverse=True):
             if found:
                 break
-            valid, new = yield from probe.rule_out_longest(geo, ship, water, valid, clock, length, truth, None,
-                                                           geo.held)
+            valid, new = yield from probe.rule_out_longest(model, ship, water, valid, clock, length, truth, None,
+                                                           model.held)
             if not new:
                 break
             dropped.extend(new)
             closures = {}
-            found = yield from _after_places(geo, ship, water, valid, [], clock, closures)
+            found = yield from _after_places(model, ship, water, valid, [], clock, closures)
         if found:
             steps.append(found)
             return
-        yield from find_deep_contradiction(geo, ship, water, valid, clock, closures, truth, steps, None,
-                                           geo.held)
-    geo.keep(ship, water, search(), steps, dropped)
+        yield from find_deep_contradiction(model, ship, water, valid, clock, closures, truth, steps, None,
+                                           model.held)
+    model.keep(ship, water, search(), steps, dropped)
 
 
-def _advance(geo: Geometry, stop: Callable[[], bool], kept: Kept | None = None) -> Generator[None, None, None]:
+def _advance(model: Model, stop: Callable[[], bool], kept: Kept | None = None) -> Generator[None, None, None]:
     """Go on with the kept depth-2 search until ``stop()`` (asked at each heartbeat) or its end,
     banking the steps it finds (each proved on the board it started from)."""
-    kept = kept or geo.kept
+    kept = kept or model.kept
     if kept is None or kept.busy:
         return
     kept.busy = True
@@ -248,33 +248,33 @@ def _advance(geo: Geometry, stop: Callable[[], bool], kept: Kept | None = None) 
             next(kept.search)
             yield None
     except StopIteration:
-        if geo.kept is kept:
-            geo.kept = None
+        if model.kept is kept:
+            model.kept = None
     finally:
         if kept.steps:
-            geo.bank(kept.ship, kept.water, [probe.after_ruling_out(step, kept.dropped) if kept.dropped else step
+            model.bank(kept.ship, kept.water, [probe.after_ruling_out(step, kept.dropped) if kept.dropped else step
                                              for step in kept.steps])
             del kept.steps[:]
         kept.busy = False
 
 
-def _after_places(geo: Geometry, ship: int, water: int, places: dict, dropped: list, clock: Clock,
+def _after_places(model: Model, ship: int, water: int, places: dict, dropped: list, clock: Clock,
                   closures: Closures | None = None) -> Generator[None, None, Finding | None]:
     """A step of the simple rules or of depth 1 once ``dropped`` places are ruled out (said
     first; with ``dropped`` empty, the caller says it)."""
-    narrowed = Analysis(geo, ship, water, places)
+    narrowed = Analysis(model, ship, water, places)
     for rule in (LEVEL_TWO if not narrowed.contradiction else ()):
         for found in rule(narrowed):
             return probe.after_ruling_out(found, dropped) if dropped else found
-    found = yield from find_contradiction(geo, ship, water, places, clock, closures)
+    found = yield from find_contradiction(model, ship, water, places, clock, closures)
     return found and probe.after_ruling_out(found, dropped) if dropped else found
 
 
-def _deduction(geo: Geometry, found: Finding) -> Deduction:
-    moves = tuple(Move(*geo.coord(i), Cell.SHIP) for i in bits(found.ship))
-    moves += tuple(Move(*geo.coord(i), Cell.WATER) for i in bits(found.water))
+def _deduction(model: Model, found: Finding) -> Deduction:
+    moves = tuple(Move(*model.coord(i), Cell.SHIP) for i in bits(found.ship))
+    moves += tuple(Move(*model.coord(i), Cell.WATER) for i in bits(found.water))
     return Deduction(found.rule, tuple(sorted(moves, key=lambda m: (m.row, m.col))),
-                     tuple(geo.coord(i) for i in bits(found.evidence)), found.text(), found.level)
+                     tuple(model.coord(i) for i in bits(found.evidence)), found.text(), found.level)
 
 
 def _mistake(text: str, cells: Sequence[Coord]) -> Deduction:
@@ -297,9 +297,9 @@ def next_deduction(puzzle: Puzzle, grid: Sequence[Sequence[Cell]], max_depth: in
     problems = rules.provable_violations(puzzle, grid)
     if problems:
         return _mistake(problems[0].message, problems[0].cells)
-    geo = geometry(puzzle)
-    ship, water = _masks(geo, grid)
-    search = _first_finding(geo, ship, water, None, max_depth, Clock(), solution, True,
+    model = model_of(puzzle)
+    ship, water = _masks(model, grid)
+    search = _first_finding(model, ship, water, None, max_depth, Clock(), solution, True,
                             True, started + PLACES_SECONDS)
     try:
         while True:
@@ -316,25 +316,25 @@ def next_deduction(puzzle: Puzzle, grid: Sequence[Sequence[Cell]], max_depth: in
 
         def stop() -> bool:
             return time.perf_counter() > spare
-        kept = geo.kept
+        kept = model.kept
         if kept is not None and (kept.ship & ~ship or kept.water & ~water):
-            geo.kept = None                      # from a board the player has left (an undo)
-        for _ in _advance(geo, stop):
+            model.kept = None                      # from a board the player has left (an undo)
+        for _ in _advance(model, stop):
             pass
-        if not geo.all & ~(ship | found.ship) & ~(water | found.water):
-            geo.kept = None                      # the board is complete: let the search go
-            geo.held.clear()
-        if geo.kept is None and not stop():
-            after = propagate(geo, ship | found.ship, water | found.water)
+        if not model.all & ~(ship | found.ship) & ~(water | found.water):
+            model.kept = None                      # the board is complete: let the search go
+            model.held.clear()
+        if model.kept is None and not stop():
+            after = propagate(model, ship | found.ship, water | found.water)
             # After a simple step, only when the simple rules have no step left after it.
             if found.level >= 3 or (after.ship, after.water) == (ship | found.ship, water | found.water):
-                _keep_search(geo, after)
-                for _ in _advance(geo, stop):
+                _keep_search(model, after)
+                for _ in _advance(model, stop):
                     pass
     if an.contradiction:
         return _mistake(f"Something is wrong already: {an.contradiction}",
-                        [geo.coord(i) for i in bits(an.contradiction_cells)])
-    return _deduction(geo, found) if found else None
+                        [model.coord(i) for i in bits(an.contradiction_cells)])
+    return _deduction(model, found) if found else None
 
 
 def reveal(puzzle: Puzzle, grid: Sequence[Sequence[Cell]], solution: Grid) -> Deduction | None:
@@ -361,9 +361,9 @@ def events(puzzle: Puzzle, *, trace: bool = True, rng: random.Random | None = No
     ``rng`` and ``limit`` are accepted for the common protocol: deduction needs neither.
     """
     start = time.perf_counter()
-    geo = geometry(puzzle)
+    model = model_of(puzzle)
     clock = Clock()
-    ship, water = _masks(geo, initial_grid(puzzle))
+    ship, water = _masks(model, initial_grid(puzzle))
     valid: Valid = None
     stats: dict = {"seconds": 0.0, "steps": 0, "nodes": 0, "backtracks": 0, "propagated": 0,
                    "rules": {}, "deepest": 0}
@@ -374,7 +374,7 @@ def events(puzzle: Puzzle, *, trace: bool = True, rng: random.Random | None = No
         return dict(stats, rules=dict(stats["rules"]))
 
     while True:
-        search = _first_finding(geo, ship, water, valid, max_depth, clock, places=True)
+        search = _first_finding(model, ship, water, valid, max_depth, clock, places=True)
         try:
             while True:
                 next(search)
@@ -382,7 +382,7 @@ def events(puzzle: Puzzle, *, trace: bool = True, rng: random.Random | None = No
         except StopIteration as stop:
             found, an = stop.value
         if an.contradiction:
-            yield Result(Status.NO_SOLUTION, _grid(geo, ship, water), snapshot(), (),
+            yield Result(Status.NO_SOLUTION, _grid(model, ship, water), snapshot(), (),
                          f"no solution: {an.contradiction}")
             return
         if an._valid is not None:
@@ -397,13 +397,13 @@ def events(puzzle: Puzzle, *, trace: bool = True, rng: random.Random | None = No
             for i in bits(mask):
                 stats["propagated"] += 1
                 if trace:
-                    yield SetCell(*geo.coord(i), value, Reason.FORCED, detail)
+                    yield SetCell(*model.coord(i), value, Reason.FORCED, detail)
         ship |= found.ship
         water |= found.water
         if clock.due(probe=False):
             yield Progress(snapshot())
-    board = _grid(geo, ship, water)
-    if not (geo.all & ~ship & ~water):
+    board = _grid(model, ship, water)
+    if not (model.all & ~ship & ~water):
         yield verified(puzzle, board, snapshot())
     else:
         yield Result(Status.STUCK, board, snapshot(), (), "no deduction applies")
@@ -418,29 +418,29 @@ def solve(puzzle: Puzzle, max_depth: int = MAX_DEPTH, grid: Grid | None = None,
     value) ends the search early as stuck.
     """
     max_depth = min(max_depth, max_level - 2)
-    geo = geometry(puzzle)
-    ship, water = _masks(geo, grid if grid is not None else initial_grid(puzzle))
+    model = model_of(puzzle)
+    ship, water = _masks(model, grid if grid is not None else initial_grid(puzzle))
     clock, level, used, steps = Clock(), 0, {}, 0
     valid: Valid = None
     while True:
         chain: list[Finding] = []
-        outcome = propagate(geo, ship, water, valid, chain, max_level=min(max_level, 2))
+        outcome = propagate(model, ship, water, valid, chain, max_level=min(max_level, 2))
         for found in chain:
             used[found.rule] = used.get(found.rule, 0) + 1
             level = max(level, found.level)
         steps += len(chain)
         if outcome.contradiction:
-            return LogicOutcome(False, _grid(geo, ship, water), level, used, steps, clock.probes,
+            return LogicOutcome(False, _grid(model, ship, water), level, used, steps, clock.probes,
                                 outcome.contradiction)
         ship, water, valid = outcome.ship, outcome.water, outcome.valid
-        if not geo.all & ~ship & ~water or max_depth < 1:
+        if not model.all & ~ship & ~water or max_depth < 1:
             break
         if deadline is not None and time.perf_counter() > deadline:
             break
         closures: Closures = {}
-        found = _drain(find_contradiction(geo, ship, water, valid, clock, closures))
+        found = _drain(find_contradiction(model, ship, water, valid, clock, closures))
         if found is None and max_depth >= 2:
-            found = _drain(find_deep_contradiction(geo, ship, water, valid, clock, closures))
+            found = _drain(find_deep_contradiction(model, ship, water, valid, clock, closures))
         if found is None:
             break
         used[found.rule] = used.get(found.rule, 0) + 1
@@ -448,8 +448,8 @@ def solve(puzzle: Puzzle, max_depth: int = MAX_DEPTH, grid: Grid | None = None,
         steps += 1
         ship |= found.ship
         water |= found.water
-    board = _grid(geo, ship, water)
-    solved = not geo.all & ~ship & ~water and rules.is_solved(puzzle, board)
+    board = _grid(model, ship, water)
+    solved = not model.all & ~ship & ~water and rules.is_solved(puzzle, board)
     return LogicOutcome(solved, board, level, used, steps, clock.probes)
 
 

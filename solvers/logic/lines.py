@@ -19,7 +19,7 @@ CACHE_LIMIT = 50_000
 
 def _allowed_runs(an: Analysis) -> tuple[dict[tuple[bool, int], set[tuple[int, int]]], int]:
     """(line -> {(start, length)} for runs of 2+ cells, mask of cells a one-cell run may use)."""
-    geo, runs, single = an.geo, {}, an.ship
+    model, runs, single = an.model, {}, an.ship
     for length, places in an.valid.items():
         for p in places:
             if length == 1:
@@ -29,7 +29,7 @@ def _allowed_runs(an: Analysis) -> tuple[dict[tuple[bool, int], set[tuple[int, i
             runs.setdefault((p.line_is_row, p.line), set()).add((p.col if p.line_is_row else p.row, length))
     for seg in an.segments:
         if seg.closed and seg.length > 1:
-            r, c = geo.coord(next(bits(seg.cells)))
+            r, c = model.coord(next(bits(seg.cells)))
             runs.setdefault((bool(seg.horizontal), r if seg.horizontal else c), set()).add(
                 (c if seg.horizontal else r, seg.length))
     return runs, single
@@ -40,15 +40,15 @@ def line_fill(an: Analysis) -> Iterator[tuple[str, int, int, int, int]]:
 
     Sets ``an.contradiction`` when a line cannot be filled at all.
     """
-    geo = an.geo
+    model = an.model
     runs, single = _allowed_runs(an)
-    cache = geo.line_cache
+    cache = model.line_cache
     for axis, index, mask, _need, unknown in an.lines:
         if unknown == 0:
             continue
         is_row = axis == "row"
-        tally = (geo.row_tallies if is_row else geo.col_tallies)[index]
-        cells = geo.line_cells[(is_row, index)]
+        tally = (model.row_tallies if is_row else model.col_tallies)[index]
+        cells = model.line_cells[(is_row, index)]
         starts = tuple(sorted(runs.get((is_row, index), ())))
         # Probing revisits the same line states again and again: remember the answers.
         key = (is_row, index, an.ship & mask, an.water & mask, single & mask, starts)

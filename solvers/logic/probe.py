@@ -14,7 +14,7 @@ import time
 from typing import Callable, Generator, NamedTuple
 
 from game.puzzle import ship_name
-from solvers.logic.analysis import Analysis, Geometry, Placement, bits
+from solvers.logic.analysis import Analysis, Model, Placement, bits
 from solvers.logic.rules import LEVEL_ONE, LEVEL_TWO, Finding
 
 Valid = dict[int, list[Placement]] | None
@@ -45,11 +45,11 @@ class Clock:
         return False
 
 
-def propagate(geo: Geometry, ship: int, water: int, valid: Valid = None,
+def propagate(model: Model, ship: int, water: int, valid: Valid = None,
               chain: list[Finding] | None = None, max_level: int = 2) -> Outcome:
     """Apply the level 1-2 rules (or only level 1) until nothing changes or the board breaks."""
     while True:
-        an = Analysis(geo, ship, water, valid)
+        an = Analysis(model, ship, water, valid)
         if an.contradiction:
             return Outcome(ship, water, valid, an.contradiction)
         new_ship = new_water = 0
@@ -74,7 +74,7 @@ def propagate(geo: Geometry, ship: int, water: int, valid: Valid = None,
                 if new_ship | new_water:
                     break  # the costlier rules wait until the cheaper ones are done
         if new_ship & new_water:
-            return Outcome(ship, water, valid, f"{geo.where(new_ship & new_water)} would have to be both ship "
+            return Outcome(ship, water, valid, f"{model.where(new_ship & new_water)} would have to be both ship "
                                                f"and water")
         if not (new_ship | new_water):
             return Outcome(ship, water, valid, None)
@@ -82,14 +82,14 @@ def propagate(geo: Geometry, ship: int, water: int, valid: Valid = None,
         water |= new_water
 
 
-def probe_order(geo: Geometry, ship: int, water: int) -> list[int]:
+def probe_order(model: Model, ship: int, water: int) -> list[int]:
     """Unknown cells, most promising first: beside ship cells, then in the tightest lines."""
-    unknown = geo.all & ~ship & ~water
+    unknown = model.all & ~ship & ~water
     near_ship = 0
     for i in bits(ship):
-        near_ship |= geo.orth[i]
+        near_ship |= model.orth[i]
     slack = {}
-    for masks, tallies in ((geo.row_mask, geo.row_tallies), (geo.col_mask, geo.col_tallies)):
+    for masks, tallies in ((model.row_mask, model.row_tallies), (model.col_mask, model.col_tallies)):
         for mask, tally in zip(masks, tallies):
             if tally is None:
                 continue
@@ -112,7 +112,7 @@ def _chain_text(chain: list[Finding]) -> str:
     return f"{first}{more}; then "
 
 
-def _forced(geo: Geometry, index: int, as_ship: bool, rule: str, level: int, text: str) -> Finding:
+def _forced(model: Model, index: int, as_ship: bool, rule: str, level: int, text: str) -> Finding:
     bit = 1 << index
     return Finding(rule, level, 0 if as_ship else bit, bit if as_ship else 0, bit, lambda: text)
 
@@ -123,7 +123,7 @@ Places = dict[int, list[Placement]]    # length -> places still possible
 Dropped = tuple[Placement, str, int]   # a place ruled out, the rule its ship would break, the trial's depth
 
 
-def find_contradiction(geo: Geometry, ship: int, water: int, valid: Valid, clock: Clock,
+def find_contradiction(model: Model, ship: int, water: int, valid: Valid, clock: Clock,
                        closures: Closures | None = None) -> Search:
     """Depth 1: the first cell one of whose values breaks the board after the simple rules.
 
@@ -133,12 +133,12 @@ def find_contradiction(geo: Geometry, ship: int, water: int, valid: Valid, clock
     # A probe that holds proves every cell it set can be assumed without breaking the board
     # either (it would reach a part of the same board): those probes are skipped.
     held_ship = held_water = 0
-    for index in probe_order(geo, ship, water):
+    for index in probe_order(model, ship, water):
         for as_ship in (True, False):
             if ((held_ship if as_ship else held_water) >> index) & 1:
                 continue
             chain: list[Finding] = []
-            outcome = propagate(geo, *_assume(ship, water, index, as_ship), valid, chain)
+            outcome = propagate(model, *_assume(ship, water, index, as_ship), valid, chain)
             if clock.due():
                 yield None
             if not outcome.contradiction:
@@ -148,13 +148,13 @@ def find_contradiction(geo: Geometry, ship: int, water: int, valid: Valid, clock
                     closures[(index, as_ship)] = outcome
             else:
                 was, now = ("ship", "water") if as_ship else ("water", "ship")
-                text = (f"If {geo.where(1 << index)} were {was}: {_chain_text(chain)}"
+                text = (f"If {model.where(1 << index)} were {was}: {_chain_text(chain)}"
                         f"{outcome.contradiction}. So it is {now}")
-                return _forced(geo, index, as_ship, "contradiction", 3, text)
+                return _forced(model, index, as_ship, "contradiction", 3, text)
     return None
 
 
-def _breaks_at_depth_one(geo: Geometry, start: Outcome,
+def _breaks_at_depth_one(model: Model, start: Outcome,
                          clock: Clock) -> Generator[None, None, tuple[str | None, int, int]]:
     """Settle ``start`` with depth-1 contradictions: (the reason it breaks or None, ship, water)."""
     ship, water, valid = start.ship, start.water, start.valid
@@ -162,23 +162,23 @@ def _breaks_at_depth_one(geo: Geometry, start: Outcome,
     while changed:
         changed = False
         held_ship = held_water = 0
-        for index in probe_order(geo, ship, water):
-            if not ((geo.all & ~ship & ~water) >> index) & 1:
+        for index in probe_order(model, ship, water):
+            if not ((model.all & ~ship & ~water) >> index) & 1:
                 continue
             for as_ship in (True, False):
                 if ((held_ship if as_ship else held_water) >> index) & 1:
                     continue
-                outcome = propagate(geo, *_assume(ship, water, index, as_ship), valid)
+                outcome = propagate(model, *_assume(ship, water, index, as_ship), valid)
                 if clock.due():
                     yield None
                 if not outcome.contradiction:
                     held_ship |= outcome.ship
                     held_water |= outcome.water
                     continue
-                settled = propagate(geo, *_assume(ship, water, index, not as_ship), valid)
+                settled = propagate(model, *_assume(ship, water, index, not as_ship), valid)
                 if settled.contradiction:
                     if_ship, if_water = ((outcome, settled) if as_ship else (settled, outcome))
-                    return (f"{geo.where(1 << index)} could be neither ship ({if_ship.contradiction}) "
+                    return (f"{model.where(1 << index)} could be neither ship ({if_ship.contradiction}) "
                             f"nor water ({if_water.contradiction})", ship, water)
                 ship, water, valid = settled.ship, settled.water, settled.valid
                 changed = True
@@ -186,7 +186,7 @@ def _breaks_at_depth_one(geo: Geometry, start: Outcome,
     return None, ship, water
 
 
-def deep_order(geo: Geometry, ship: int, water: int, closures: Closures | None,
+def deep_order(model: Model, ship: int, water: int, closures: Closures | None,
                truth: int | None = None) -> list[Literal]:
     """The assumptions a depth-2 search tries, likeliest to break first.
 
@@ -197,7 +197,7 @@ def deep_order(geo: Geometry, ship: int, water: int, closures: Closures | None,
     tried: the other cannot break, since every step is sound.
     """
     known = (ship | water).bit_count()
-    literals = [(index, as_ship) for index in probe_order(geo, ship, water) for as_ship in (True, False)
+    literals = [(index, as_ship) for index in probe_order(model, ship, water) for as_ship in (True, False)
                 if truth is None or bool(truth >> index & 1) != as_ship]
     if not closures:
         return literals
@@ -230,7 +230,7 @@ def recall(held: Held, ship: int, water: int, order: list[Literal]) -> list[Lite
     return clash + rest
 
 
-def find_deep_contradiction(geo: Geometry, ship: int, water: int, valid: Valid, clock: Clock,
+def find_deep_contradiction(model: Model, ship: int, water: int, valid: Valid, clock: Clock,
                             closures: Closures | None = None, truth: int | None = None,
                             more: list[Finding] | None = None, more_until: float | None = 0.0,
                             held: Held | None = None) -> Search:
@@ -248,7 +248,7 @@ def find_deep_contradiction(geo: Geometry, ship: int, water: int, valid: Valid, 
     held_ship = held_water = decided = 0
     closures = closures or {}
     first: Finding | None = None
-    order = deep_order(geo, ship, water, closures, truth)
+    order = deep_order(model, ship, water, closures, truth)
     if held is not None:
         order = recall(held, ship, water, order)
     for index, as_ship in order:
@@ -258,22 +258,22 @@ def find_deep_contradiction(geo: Geometry, ship: int, water: int, valid: Valid, 
             continue
         outcome = closures.get((index, as_ship))
         if outcome is None:
-            outcome = propagate(geo, *_assume(ship, water, index, as_ship), valid)
+            outcome = propagate(model, *_assume(ship, water, index, as_ship), valid)
         was, now = ("ship", "water") if as_ship else ("water", "ship")
         if outcome.contradiction:
-            text = f"If {geo.where(1 << index)} were {was}, {outcome.contradiction}. So it is {now}"
-            found = _forced(geo, index, as_ship, "contradiction", 3, text)
+            text = f"If {model.where(1 << index)} were {was}, {outcome.contradiction}. So it is {now}"
+            found = _forced(model, index, as_ship, "contradiction", 3, text)
         else:
-            reason, settled_ship, settled_water = yield from _breaks_at_depth_one(geo, outcome, clock)
+            reason, settled_ship, settled_water = yield from _breaks_at_depth_one(model, outcome, clock)
             if not reason:
                 held_ship |= settled_ship
                 held_water |= settled_water
                 if held is not None:
                     held[(index, as_ship)] = (ship, water, settled_ship, settled_water)
                 continue
-            text = (f"If {geo.where(1 << index)} were {was}, then after the simple rules and one level of "
+            text = (f"If {model.where(1 << index)} were {was}, then after the simple rules and one level of "
                     f"trial {reason}. So it is {now}")
-            found = _forced(geo, index, as_ship, "deep-contradiction", 4, text)
+            found = _forced(model, index, as_ship, "deep-contradiction", 4, text)
         decided |= 1 << index
         if first is None:
             first = found
@@ -287,7 +287,7 @@ def find_deep_contradiction(geo: Geometry, ship: int, water: int, valid: Valid, 
     return first
 
 
-def rule_out_places(geo: Geometry, ship: int, water: int, valid: dict[int, list[Placement]], clock: Clock,
+def rule_out_places(model: Model, ship: int, water: int, valid: dict[int, list[Placement]], clock: Clock,
                     deeper_until: float | None = None, truth: int | None = None,
                     enough: Callable[[Places], bool] | None = None,
                     ) -> Generator[None, None, tuple[Places, list[Dropped]]]:
@@ -308,7 +308,7 @@ def rule_out_places(geo: Geometry, ship: int, water: int, valid: dict[int, list[
     for places in valid.values():
         for p in places:
             if p.cells & ~ship:
-                outcome = propagate(geo, ship | p.cells, water | p.halo, valid)
+                outcome = propagate(model, ship | p.cells, water | p.halo, valid)
                 if clock.due():
                     yield None
                 if outcome.contradiction:
@@ -320,7 +320,7 @@ def rule_out_places(geo: Geometry, ship: int, water: int, valid: dict[int, list[
         for _, p, outcome in survivors:
             if time.perf_counter() > deeper_until:
                 break
-            reason, _, _ = yield from _breaks_at_depth_one(geo, outcome, clock)
+            reason, _, _ = yield from _breaks_at_depth_one(model, outcome, clock)
             if reason:
                 dropped.append((p, f"then after one level of trial {reason}", 2))
                 if enough is not None and enough(_without(valid, dropped)):
@@ -328,7 +328,7 @@ def rule_out_places(geo: Geometry, ship: int, water: int, valid: dict[int, list[
     return _without(valid, dropped), dropped
 
 
-def rule_out_longest(geo: Geometry, ship: int, water: int, valid: Places, clock: Clock, length: int,
+def rule_out_longest(model: Model, ship: int, water: int, valid: Places, clock: Clock, length: int,
                      truth: int | None = None, until: float | None = None, held: Held | None = None,
                      ) -> Generator[None, None, tuple[Places, list[Dropped]]]:
     """Depth-2 trials of the places of the ships of ``length`` (a hint tries the longest first):
@@ -345,12 +345,12 @@ def rule_out_longest(geo: Geometry, ship: int, water: int, valid: Places, clock:
     for p in places:
         if until is not None and time.perf_counter() > until:
             break
-        outcome = propagate(geo, ship | p.cells, water | p.halo, valid)
+        outcome = propagate(model, ship | p.cells, water | p.halo, valid)
         if clock.due():
             yield None
         reason = outcome.contradiction
         if not reason:
-            reason, settled_ship, settled_water = yield from _breaks_at_depth_one(geo, outcome, clock)
+            reason, settled_ship, settled_water = yield from _breaks_at_depth_one(model, outcome, clock)
             if not reason and held is not None:
                 held[(-1 - p.index, True)] = (ship, water, settled_ship, settled_water)
             reason = reason and f"then after one level of trial {reason}"

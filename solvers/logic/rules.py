@@ -32,11 +32,11 @@ class Finding(NamedTuple):
 
 
 def _cells_phrase(an: Analysis, ship: int, water: int) -> str:
-    geo, parts = an.geo, []
+    model, parts = an.model, []
     if ship:
-        parts.append(f"{geo.where(ship)} {'is' if ship.bit_count() == 1 else 'are'} ship")
+        parts.append(f"{model.where(ship)} {'is' if ship.bit_count() == 1 else 'are'} ship")
     if water:
-        parts.append(f"{geo.where(water)} {'is' if water.bit_count() == 1 else 'are'} water")
+        parts.append(f"{model.where(water)} {'is' if water.bit_count() == 1 else 'are'} water")
     return " and ".join(parts)
 
 
@@ -44,13 +44,13 @@ _DIRECTION = {Hint.TOP: "down", Hint.BOTTOM: "up", Hint.LEFT: "right", Hint.RIGH
 
 
 def hint_shape(an: Analysis) -> Iterator[Finding]:
-    geo, unknown = an.geo, an.unknown
-    for index, hint, ship_around, water_around in geo.hint_rules:
+    model, unknown = an.model, an.unknown
+    for index, hint, ship_around, water_around in model.hint_rules:
         ship, water = ship_around & unknown, water_around & unknown
         if hint is Hint.MIDDLE:
             ship, water = _middle(an, index)
         if ship | water:
-            where = geo.where(1 << index)
+            where = model.where(1 << index)
             if hint is Hint.SUB:
                 text = f"The submarine at {where} is a whole ship: the cells around it are water"
             elif hint is Hint.MIDDLE:
@@ -65,10 +65,10 @@ def hint_shape(an: Analysis) -> Iterator[Finding]:
 
 
 def _middle(an: Analysis, index: int) -> tuple[int, int]:
-    geo = an.geo
-    r, c = geo.coord(index)
-    across = geo.mask_of([(r, c - 1), (r, c + 1)])
-    down = geo.mask_of([(r - 1, c), (r + 1, c)])
+    model = an.model
+    r, c = model.coord(index)
+    across = model.mask_of([(r, c - 1), (r, c + 1)])
+    down = model.mask_of([(r - 1, c), (r + 1, c)])
     across_open = across.bit_count() == 2 and not across & an.water
     down_open = down.bit_count() == 2 and not down & an.water
     if (across & an.ship or not down_open) and across_open:
@@ -79,28 +79,28 @@ def _middle(an: Analysis, index: int) -> tuple[int, int]:
 
 
 def ship_diagonals(an: Analysis) -> Iterator[Finding]:
-    geo = an.geo
+    model = an.model
     for i in bits(an.ship):
-        water = geo.diag[i] & an.unknown
+        water = model.diag[i] & an.unknown
         if water:
             yield Finding("ship-diagonals", 1, 0, water, 1 << i,
                           lambda i=i, w=water: f"Ships never touch, not even diagonally: the cells diagonal to "
-                                               f"{geo.where(1 << i)} are water")
+                                               f"{model.where(1 << i)} are water")
 
 
 def segment_sides(an: Analysis) -> Iterator[Finding]:
-    geo = an.geo
+    model = an.model
     for seg in an.segments:
         if seg.length < 2 or not seg.straight:
             continue
         around = 0
         for i in bits(seg.cells):
-            around |= geo.orth[i]
+            around |= model.orth[i]
         water = around & ~seg.cells & ~seg.ends & an.unknown
         if water:
             way = "across" if seg.horizontal else "down"
             yield Finding("segment-sides", 1, 0, water, seg.cells,
-                          lambda s=seg, w=water, way=way: f"The ship at {geo.where(s.cells)} runs {way}: the cells "
+                          lambda s=seg, w=water, way=way: f"The ship at {model.where(s.cells)} runs {way}: the cells "
                                                          f"beside it are water")
 
 
@@ -108,7 +108,7 @@ def tally_met(an: Analysis) -> Iterator[Finding]:
     for axis, index, mask, need, _ in an.lines:
         water = mask & an.unknown
         if need == 0 and water:
-            tally = (an.geo.row_tallies if axis == "row" else an.geo.col_tallies)[index]
+            tally = (an.model.row_tallies if axis == "row" else an.model.col_tallies)[index]
             yield Finding("tally-met", 1, 0, water, mask,
                           lambda a=axis, i=index, t=tally: _met_text(a, i, t))
 
@@ -137,7 +137,7 @@ def ship_complete(an: Analysis) -> Iterator[Finding]:
         water = seg.ends & an.unknown
         if water and seg.length == an.longest_remaining:
             yield Finding("ship-complete", 1, 0, water, seg.cells,
-                          lambda s=seg: f"The {s.length}-cell ship at {an.geo.where(s.cells)} is as long as the "
+                          lambda s=seg: f"The {s.length}-cell ship at {an.model.where(s.cells)} is as long as the "
                                         f"longest ship still missing ({ship_name(s.length)}): its ends are water")
 
 
@@ -150,35 +150,35 @@ def _place_list(places: list[Placement], limit: int = 3) -> str:
 
 
 def segment_places(an: Analysis) -> Iterator[Finding]:
-    geo = an.geo
+    model = an.model
     _ = an.valid  # computes an.segment_places
     for seg, places in an.segment_places:
         if not places:
             continue
-        inside, union = geo.all, 0
+        inside, union = model.all, 0
         for p in places:
             inside &= p.cells
             union |= p.cells
         around = 0
         for i in bits(seg.cells):
-            around |= geo.orth[i]
+            around |= model.orth[i]
         ship = inside & an.unknown
         water = around & ~union & an.unknown
         if ship | water:
             yield Finding("segment-places", 2, ship, water, seg.cells,
                           lambda s=seg, ps=places, sh=ship, w=water:
-                          f"The ship through {geo.where(s.cells)} can only lie {_place_list(ps)}: "
+                          f"The ship through {model.where(s.cells)} can only lie {_place_list(ps)}: "
                           f"{_cells_phrase(an, sh, w)}")
 
 
 def fleet_places(an: Analysis) -> Iterator[Finding]:
-    geo, valid = an.geo, an.valid
-    for length in geo.lengths:
+    model, valid = an.model, an.valid
+    for length in model.lengths:
         missing, places = an.remaining.get(length, 0), valid.get(length, [])
         if missing <= 0 or not places:
             continue
         if missing == 1:
-            inside, near = geo.all, geo.all
+            inside, near = model.all, model.all
             for p in places:
                 inside &= p.cells
                 near &= p.halo
@@ -190,10 +190,10 @@ def fleet_places(an: Analysis) -> Iterator[Finding]:
         if ship | water:
             name = ship_name(length)
             if missing == 1:
-                lead = f"The last {name}" if geo.fleet[length] > 1 else f"The {name}"
+                lead = f"The last {name}" if model.fleet[length] > 1 else f"The {name}"
                 text = f"{lead} can only lie {_place_list(places)}: {_cells_phrase(an, ship, water)}"
             else:
-                text = f"The {missing} missing {name}s have exactly {missing} places left: {geo.where(ship)} are ship"
+                text = f"The {missing} missing {name}s have exactly {missing} places left: {model.where(ship)} are ship"
             yield Finding("fleet-places", 2, ship, water, _union(places) & an.ship,
                           lambda t=text: t)
 
@@ -221,17 +221,17 @@ def unreachable(an: Analysis) -> Iterator[Finding]:
     water = an.unknown & ~cover
     if not water:
         return
-    geo = an.geo
-    subs = geo.fleet.get(1, 0)
-    if subs and an.remaining.get(1) == 0 and all(not geo.orth[i] & ~an.water for i in bits(water)):
+    model = an.model
+    subs = model.fleet.get(1, 0)
+    if subs and an.remaining.get(1) == 0 and all(not model.orth[i] & ~an.water for i in bits(water)):
         yield Finding("unreachable", 2, 0, water, 0,
                       lambda: f"{f'All {subs} submarines are' if subs > 1 else 'The submarine is'} placed: "
                               f"{'these single cells are' if water.bit_count() > 1 else 'this single cell is'} "
-                              f"water ({geo.where(water)})")
+                              f"water ({model.where(water)})")
         return
     yield Finding("unreachable", 2, 0, water, 0,
                   lambda: f"No ship still missing ({fleet_text(an.remaining)}) fits through "
-                          f"{geo.where(water)}: water")
+                          f"{model.where(water)}: water")
 
 
 def line_runs(an: Analysis) -> Iterator[Finding]:
