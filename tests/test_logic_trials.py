@@ -136,3 +136,12 @@ def test_hints_on_an_expert_level_are_true_and_explained():
 def test_grading_does_not_use_the_hint_only_trials(name):
     outcome = logic.solve(levels.load(LEVELS / name))
     assert outcome.solved and "placement-trial" not in outcome.rules
+
+
+def test_a_kept_search_is_run_by_one_hint_at_a_time():
+    from solvers.logic.analysis import Kept
+
+    kept = Kept(0, 0, iter(()), [], [])
+    assert kept.take() and not kept.take()
+    kept.give_back()
+    assert kept.take()

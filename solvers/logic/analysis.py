@@ -21,12 +21,25 @@ BANK_LIMIT = 200        # steps kept per puzzle for later hints
 
 
 class Kept:
-    """A hint's depth-2 search kept to go on with (:meth:`Model.keep`); ``busy`` while one
-    hint runs it (the window may start a new hint before the old one ends)."""
+    """A hint's depth-2 search kept to go on with (:meth:`Model.keep`). One hint at a time
+    runs it (the window may start a new hint before the old one ends): :meth:`take` and
+    :meth:`give_back`."""
 
     def __init__(self, ship: int, water: int, search, steps: list, dropped: list) -> None:
         self.ship, self.water, self.search, self.steps, self.dropped = ship, water, search, steps, dropped
-        self.busy = False
+        self._free = [True]
+
+    def take(self) -> bool:
+        """True if this caller may run the search now. ``list.pop`` is one atomic step under
+        the interpreter lock, so two threads cannot both take it (and the engine needs no lock
+        of its own: threads belong to the runner and the window)."""
+        try:
+            return self._free.pop()
+        except IndexError:
+            return False
+
+    def give_back(self) -> None:
+        self._free.append(True)
 
 
 class Model:

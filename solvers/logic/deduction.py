@@ -240,9 +240,8 @@ def _advance(model: Model, stop: Callable[[], bool], kept: Kept | None = None) -
     """Go on with the kept depth-2 search until ``stop()`` (asked at each heartbeat) or its end,
     banking the steps it finds (each proved on the board it started from)."""
     kept = kept or model.kept
-    if kept is None or kept.busy:
+    if kept is None or not kept.take():
         return
-    kept.busy = True
     try:
         while not stop():
             next(kept.search)
@@ -255,7 +254,7 @@ def _advance(model: Model, stop: Callable[[], bool], kept: Kept | None = None) -
             model.bank(kept.ship, kept.water, [probe.after_ruling_out(step, kept.dropped) if kept.dropped else step
                                              for step in kept.steps])
             del kept.steps[:]
-        kept.busy = False
+        kept.give_back()
 
 
 def _after_places(model: Model, ship: int, water: int, places: dict, dropped: list, clock: Clock,
