@@ -75,19 +75,22 @@ def _grid(model: Model, ship: int, water: int) -> Grid:
 
 
 def _first_finding(model: Model, ship: int, water: int, valid: Valid, max_depth: int, clock: Clock,
-                   solution: Callable[[], Grid | None] | None = None, bank: bool = False,
-                   places: bool = False, places_until: float | None = None,
+                   solution: Callable[[], Grid | None] | None = None, hint_started: float | None = None,
                    ) -> Generator[None, None, tuple[Finding | None, Analysis]]:
     """The simplest finding on this board (heartbeats yielded while searching).
 
     ``solution`` (asked for only if a depth-2 search starts) orders that search; see
-    :func:`solvers.logic.probe.deep_order`. With ``bank`` (hints), depth-2 steps proved on an
-    earlier board of this puzzle are used before a new search (see :meth:`Model.banked`),
-    and a new search stops at its first step and is kept to go on with in the time later
-    hints spare (see :meth:`Model.keep`). With ``places``, places are
-    ruled out before a depth-2 search (see :func:`solvers.logic.probe.rule_out_places`): by
-    depth-1 trials, and with ``places_until`` by depth-2 trials until then.
+    :func:`solvers.logic.probe.deep_order`. Places are ruled out before a depth-2 search
+    (see :func:`solvers.logic.probe.rule_out_places`): by depth-1 trials, then by depth-2
+    trials. ``hint_started`` (a hint, started then): depth-2 steps proved on an earlier board
+    of this puzzle are used before a new search (see :meth:`Model.banked`), the depth-2
+    trials of places have their times (``PLACES_SECONDS``, ``LONGEST_SECONDS``), and a new
+    search stops at its first step and is kept to go on with in the time later hints spare
+    (see :meth:`Model.keep`). Without it (the solver), every place left is tried at depth 2
+    as a last resort.
     """
+    hint = hint_started is not None
+    places_until = hint_started + PLACES_SECONDS if hint else None
     an = Analysis(model, ship, water, valid)
     if an.contradiction:
         return None, an
@@ -108,13 +111,13 @@ def _first_finding(model: Model, ship: int, water: int, valid: Valid, max_depth:
         if found:
             return found, an
     if max_depth >= 2:
-        if bank:
+        if hint:
             found = model.banked(ship, water)
             kept = model.kept
             if not found and kept is not None and (kept.ship, kept.water) == (ship, water):
                 # A kept search of this very board (started in the time earlier hints spared);
                 # past FALLBACK_SECONDS a new search below turns to the places at once.
-                give_up = places_until - PLACES_SECONDS + FALLBACK_SECONDS
+                give_up = hint_started + FALLBACK_SECONDS
                 yield from _advance(model, lambda: bool(kept.steps) or time.perf_counter() > give_up, kept)
                 found = model.banked(ship, water)
             if found:
@@ -125,45 +128,44 @@ def _first_finding(model: Model, ship: int, water: int, valid: Valid, max_depth:
             narrowed = Analysis(model, ship, water, left)
             return any(True for rule in LEVEL_TWO for _ in rule(narrowed))
 
-        if places:
-            # Rule out places first: it finds what cell trials miss, and it makes the
-            # depth-2 search below stronger. Depth-1 trials of every place, then (while they
-            # rule out more and time allows) depth-2 trials: for hints those of the longest
-            # ships first, a length at a time, otherwise the likeliest places first.
-            known = solution() if solution is not None else None
-            truth = _masks(model, known)[0] if known is not None else None
-            deeper = False
-            lengths = sorted(valid, reverse=True)
-
-            while True:
-                if deeper and bank:
-                    new = []
-                    until = places_until - PLACES_SECONDS + LONGEST_SECONDS
-                    while lengths and not new and time.perf_counter() <= until:
-                        valid, new = yield from probe.rule_out_longest(model, ship, water, valid, clock, lengths.pop(0),
-                                                                       truth, until, model.held)
-                else:
-                    valid, new = yield from probe.rule_out_places(
-                        model, ship, water, valid, clock, places_until if deeper else None, truth, enough)
-                dropped += new
-                if dropped:
-                    closures = {}
-                    found = yield from _after_places(model, ship, water, valid, dropped, clock, closures)
-                    if found:
-                        return found, an
-                if places_until is None or (deeper and not new) or time.perf_counter() > places_until:
-                    break
-                deeper = True
+        # Rule out places first: it finds what cell trials miss, and it makes the
+        # depth-2 search below stronger. Depth-1 trials of every place, then (while they
+        # rule out more and time allows) depth-2 trials: for hints those of the longest
+        # ships first, a length at a time, otherwise the likeliest places first.
         known = solution() if solution is not None else None
         truth = _masks(model, known)[0] if known is not None else None
-        if bank:
+        deeper = False
+        lengths = sorted(valid, reverse=True)
+
+        while True:
+            if deeper and hint:
+                new = []
+                until = hint_started + LONGEST_SECONDS
+                while lengths and not new and time.perf_counter() <= until:
+                    valid, new = yield from probe.rule_out_longest(model, ship, water, valid, clock, lengths.pop(0),
+                                                                   truth, until, model.held)
+            else:
+                valid, new = yield from probe.rule_out_places(
+                    model, ship, water, valid, clock, places_until if deeper else None, truth, enough)
+            dropped += new
+            if dropped:
+                closures = {}
+                found = yield from _after_places(model, ship, water, valid, dropped, clock, closures)
+                if found:
+                    return found, an
+            if places_until is None or (deeper and not new) or time.perf_counter() > places_until:
+                break
+            deeper = True
+        known = solution() if solution is not None else None
+        truth = _masks(model, known)[0] if known is not None else None
+        if hint:
             model.truth = truth
             # A hint stops at the first step and keeps the search to go on with later.
             steps: list[Finding] = []
             search = find_deep_contradiction(model, ship, water, valid, clock, closures, truth, steps, None,
                                              model.held)
             kept = model.keep(ship, water, search, steps, dropped)
-            give_up = places_until - PLACES_SECONDS + FALLBACK_SECONDS
+            give_up = hint_started + FALLBACK_SECONDS
             yield from _advance(model, lambda: bool(steps) or time.perf_counter() > give_up, kept)
             found = model.banked(ship, water)
             if found:
@@ -181,7 +183,7 @@ def _first_finding(model: Model, ship: int, water: int, valid: Valid, max_depth:
         found = yield from find_deep_contradiction(model, ship, water, valid, clock, closures, truth)
         if found:
             return found and probe.after_ruling_out(found, dropped) if dropped else found, an
-        if places and places_until is None:
+        if not hint:
             # The solver's last resort: every place left tried at depth 2.
             valid, new = yield from probe.rule_out_places(model, ship, water, valid, clock, float("inf"), None, enough)
             if new:
@@ -298,8 +300,7 @@ def next_deduction(puzzle: Puzzle, grid: Sequence[Sequence[Cell]], max_depth: in
         return _mistake(problems[0].message, problems[0].cells)
     model = model_of(puzzle)
     ship, water = _masks(model, grid)
-    search = _first_finding(model, ship, water, None, max_depth, Clock(), solution, True,
-                            True, started + PLACES_SECONDS)
+    search = _first_finding(model, ship, water, None, max_depth, Clock(), solution, started)
     try:
         while True:
             next(search)                         # a heartbeat: about every 20 ms
@@ -373,7 +374,7 @@ def events(puzzle: Puzzle, *, trace: bool = True, rng: random.Random | None = No
         return dict(stats, rules=dict(stats["rules"]))
 
     while True:
-        search = _first_finding(model, ship, water, valid, max_depth, clock, places=True)
+        search = _first_finding(model, ship, water, valid, max_depth, clock)
         try:
             while True:
                 next(search)
