@@ -10,7 +10,7 @@ import pytest  # noqa: E402
 
 from game import rules  # noqa: E402
 from game.puzzle import Cell  # noqa: E402
-from tests.test_ui_play import cell_center, click, colours_in, press, slow_solver  # noqa: E402
+from tests.test_ui_play import cell_center, click, colours_in, press, run_to_end, slow_solver  # noqa: E402
 from window import solver_panel  # noqa: E402
 
 pytest.importorskip("solvers.logic")
@@ -125,16 +125,10 @@ def test_after_a_run_the_first_click_restores_the_marks_and_acts(app, monkeypatc
     mark(app, [(5, 5)], Cell.WATER)
     panel = app.play.solver
     panel.set_speed(0)
-    click(app, panel.run_button.rect.center)
-    deadline = time.perf_counter() + 5
-    while panel.running and time.perf_counter() < deadline:
-        app.pump()
+    run_to_end(app, panel)
     assert panel.showing and not panel.running
     click(app, cell_center(app, 4, 4))           # one click: marks back and the cell marked
     assert not panel.showing and session.grid[4][4] == Cell.WATER and session.grid[5][5] == Cell.WATER
-    click(app, panel.run_button.rect.center)
-    deadline = time.perf_counter() + 5
-    while panel.running and time.perf_counter() < deadline:
-        app.pump()
+    run_to_end(app, panel)
     press(app, pygame.K_z, pygame.KMOD_CTRL)      # likewise Undo
     assert not panel.showing and session.grid[4][4] == Cell.UNKNOWN

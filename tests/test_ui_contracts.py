@@ -2,7 +2,6 @@
 once per change, and a frame with nothing new draws nothing again."""
 
 import os
-import time
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")   # before pygame is imported
 
@@ -12,7 +11,7 @@ import pytest  # noqa: E402
 from game import rules  # noqa: E402
 from game.puzzle import Cell  # noqa: E402
 from game.session import Session  # noqa: E402
-from tests.test_ui_play import cell_center, click, press, slow_solver  # noqa: E402
+from tests.test_ui_play import cell_center, click, press, run_to_end, slow_solver  # noqa: E402
 from window import solver_panel  # noqa: E402
 
 
@@ -83,10 +82,7 @@ def test_every_board_change_is_a_session_move(app, monkeypatch):
                         or apply(self, moves, *args, **kwargs))
     panel = app.play.solver
     panel.set_speed(0)
-    click(app, panel.run_button.rect.center)
-    deadline = time.perf_counter() + 5
-    while panel.running and time.perf_counter() < deadline:
-        app.pump()
+    run_to_end(app, panel)
     assert panel.watch.moves == 8 and applied.count(False) == 8
     steps = session.cursor
     click(app, panel.keep_button.rect.center)
@@ -126,10 +122,7 @@ def test_drawing_only_what_changed_leaves_the_screen_as_a_full_drawing_would(app
     press(app, pygame.K_DOWN)
     panel = app.play.solver
     panel.set_speed(0)
-    click(app, panel.run_button.rect.center)
-    deadline = time.perf_counter() + 5
-    while panel.running and time.perf_counter() < deadline:
-        app.pump()
+    run_to_end(app, panel)
     click(app, panel.reset_button.rect.center)
     app.play.session.tick(-app.play.session.elapsed)      # the same clock in both drawings
     app.draw()

@@ -26,6 +26,14 @@ def click(app, pos, button=1):
     app.pump()
 
 
+def run_to_end(app, panel, seconds=5.0):
+    """Press the solver panel's Run and pump the window until the run ends (at most ``seconds``)."""
+    click(app, panel.run_button.rect.center)
+    deadline = time.perf_counter() + seconds
+    while panel.running and time.perf_counter() < deadline:
+        app.pump()
+
+
 def press(app, key, mod=0):
     pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=mod, unicode="", scancode=0))
     app.pump()
