@@ -315,17 +315,12 @@ class _Search:
                 score = options.bit_count() / average
                 if score < best_score:
                     best, best_score = options, score
-        covering = geo.covering
-        unknown = state.unknown(geo)
-        while unknown:
-            low = unknown & -unknown
-            unknown ^= low
-            i = low.bit_length() - 1
+        for i in bit_indices(state.unknown(geo)):
             r, c = divmod(i, stride)
-            over = alive & covering[i]
+            over = alive & geo.covering[i]
             score = (over.bit_count() + 1) / (row_weight[r] + col_weight[c])
             if score < best_score:
-                best, best_score, best_cell = over, score, low
+                best, best_score, best_cell = over, score, 1 << i
         branches: list[Branch] = []
         for p in bit_indices(best or 0):
             pl = placements[p]
@@ -349,7 +344,6 @@ class _Search:
         stats = self.stats
         geo = self.model.geo
         covering, length_sets, length_index = geo.covering, geo.length_sets, geo.length_index
-        supported = 0                            # placements known to survive their probe
         probed = sum(placements for length, placements in zip(geo.lengths, length_sets)
                      if length >= self.shave_shortest)
         position = 0                             # the round goes on from this placement, cyclically
@@ -358,10 +352,7 @@ class _Search:
         # plus what the state has learnt since (the same fixpoint, propagation being
         # monotone), usually a much shorter propagation than the probe from the state.
         witness: dict[int, tuple[State, int]] = dict(inherited or {})
-        for w, held in witness.values():
-            if not (w.alive & ~state.alive or state.ship & ~w.ship or state.water & ~w.water
-                    or state.placed & ~w.placed):
-                supported |= held
+        supported = _still_held(witness, state)
         while True:
             # The next alive placement not known to survive, from ``position`` on, cyclically;
             # none left means a full round without a change.
@@ -415,11 +406,7 @@ class _Search:
             if state is None:
                 return None
             stats["propagated"] += ((state.ship | state.water) & ~before).bit_count()
-            supported = 0
-            for w, held in witness.values():     # witnesses the state does not contradict still hold
-                if not (w.alive & ~state.alive or state.ship & ~w.ship or state.water & ~w.water
-                        or state.placed & ~w.placed):
-                    supported |= held
+            supported = _still_held(witness, state)
         self.witnesses[depth] = witness
         return state
 
@@ -491,3 +478,14 @@ class _Search:
         else:
             self.shown_ship &= ~mask
             self.shown_water &= ~mask
+
+
+def _still_held(witnesses: dict[int, tuple[State, int]], state: State) -> int:
+    """The placements known to survive their probe from ``state``: those of every witness that
+    knows all ``state`` knows (its probe from ``state`` reaches the same fixpoint)."""
+    supported = 0
+    for w, held in witnesses.values():
+        if not (w.alive & ~state.alive or state.ship & ~w.ship or state.water & ~w.water
+                or state.placed & ~w.placed):
+            supported |= held
+    return supported
