@@ -162,8 +162,7 @@ def _first_finding(model: Model, ship: int, water: int, valid: Valid, max_depth:
             model.truth = truth
             # A hint stops at the first step and keeps the search to go on with later.
             steps: list[Finding] = []
-            search = find_deep_contradiction(model, ship, water, valid, clock, closures, truth, steps, None,
-                                             model.held)
+            search = find_deep_contradiction(model, ship, water, valid, clock, closures, truth, steps, model.held)
             kept = model.keep(ship, water, search, steps, dropped)
             give_up = hint_started + FALLBACK_SECONDS
             yield from _advance(model, lambda: bool(steps) or time.perf_counter() > give_up, kept)
@@ -233,8 +232,7 @@ def _keep_search(model: Model, settled: probe.Outcome) -> None:
         if found:
             steps.append(found)
             return
-        yield from find_deep_contradiction(model, ship, water, valid, clock, closures, truth, steps, None,
-                                           model.held)
+        yield from find_deep_contradiction(model, ship, water, valid, clock, closures, truth, steps, model.held)
     model.keep(ship, water, search(), steps, dropped)
 
 

@@ -232,19 +232,16 @@ def recall(held: Held, ship: int, water: int, order: list[Literal]) -> list[Lite
 
 def find_deep_contradiction(model: Model, ship: int, water: int, valid: Valid, clock: Clock,
                             closures: Closures | None = None, truth: int | None = None,
-                            more: list[Finding] | None = None, more_until: float | None = 0.0,
-                            held: Held | None = None) -> Search:
+                            every: list[Finding] | None = None, held: Held | None = None) -> Search:
     """Depth 2: assume a cell, settle the board with depth-1 contradictions, watch it break.
 
-    ``closures`` and ``truth`` only order the search and save work (see :func:`deep_order`);
-    every step found is proved the same way. With ``more``, the search goes on after the first
-    step until ``more_until`` (a ``time.perf_counter()`` value), collecting further steps about
-    other cells of this board in ``more``: a hint keeps them for the boards that follow.
-    With ``more_until`` None it never stops early and every step goes to ``more`` (the first
-    too), as it is found: a hint reads them between heartbeats and may pause the search there.
-    ``held`` remembers the assumptions that held on earlier boards (see :func:`recall`).
+    Returns the first step found. ``closures`` and ``truth`` only order the search and save
+    work (see :func:`deep_order`); every step found is proved the same way. With ``every``,
+    the search goes on to the end and every step goes there as it is found (the first too),
+    each about another cell of this board: a hint reads them between heartbeats and may pause
+    the search there. ``held`` remembers the assumptions that held on earlier boards (see
+    :func:`recall`).
     """
-    started = time.perf_counter()
     held_ship = held_water = decided = 0
     closures = closures or {}
     first: Finding | None = None
@@ -252,8 +249,6 @@ def find_deep_contradiction(model: Model, ship: int, water: int, valid: Valid, c
     if held is not None:
         order = recall(held, ship, water, order)
     for index, as_ship in order:
-        if first is not None and more_until is not None and (more is None or time.perf_counter() > more_until):
-            break
         if ((held_ship if as_ship else held_water) >> index) & 1 or (decided >> index) & 1:
             continue
         outcome = closures.get((index, as_ship))
@@ -274,16 +269,11 @@ def find_deep_contradiction(model: Model, ship: int, water: int, valid: Valid, c
             text = (f"If {model.where(1 << index)} were {was}, then after the simple rules and one level of "
                     f"trial {reason}. So it is {now}")
             found = _forced(model, index, as_ship, "deep-contradiction", 4, text)
+        if every is None:
+            return found
         decided |= 1 << index
-        if first is None:
-            first = found
-            if more_until is not None:
-                # Collecting more is worth as long again as the first took, no more.
-                now = time.perf_counter()
-                more_until = min(more_until, now + (now - started))
-                continue
-        if more is not None:
-            more.append(found)
+        first = first or found
+        every.append(found)
     return first
 
 
@@ -313,7 +303,7 @@ def rule_out_places(model: Model, ship: int, water: int, valid: dict[int, list[P
                     yield None
                 if outcome.contradiction:
                     dropped.append((p, outcome.contradiction, 1))
-                elif truth is None or p.cells & ~truth or p.ends & truth:
+                elif _may_break(p, truth):
                     survivors.append((sum(map(len, outcome.valid.values())) if outcome.valid else 0, p, outcome))
     if deeper_until is not None:
         survivors.sort(key=lambda item: item[0])
@@ -337,8 +327,7 @@ def rule_out_longest(model: Model, ship: int, water: int, valid: Places, clock: 
     trials break soonest. ``truth`` and ``until`` as in :func:`rule_out_places`; ``held`` as
     in :func:`recall` (a place is remembered under its negative index minus one)."""
     dropped: list[Dropped] = []
-    places = [p for p in valid.get(length, ())
-              if p.cells & ~ship and (truth is None or p.cells & ~truth or p.ends & truth)]
+    places = [p for p in valid.get(length, ()) if p.cells & ~ship and _may_break(p, truth)]
     if held is not None:
         keys = {(-1 - p.index, True): p for p in places}
         places = [keys[lit] for lit in recall(held, ship, water, list(keys))]
@@ -358,6 +347,12 @@ def rule_out_longest(model: Model, ship: int, water: int, valid: Places, clock: 
             dropped.append((p, reason, 2))
             valid = _without(valid, dropped[-1:])
     return valid, dropped
+
+
+def _may_break(p: Placement, truth: int | None) -> bool:
+    """Whether a trial of place ``p`` can break: not if the solution (``truth``, its ship
+    cells, when known) has a ship exactly there, since every step is sound."""
+    return truth is None or bool(p.cells & ~truth or p.ends & truth)
 
 
 def _without(valid: dict[int, list[Placement]], dropped: list[Dropped]) -> dict[int, list[Placement]]:
