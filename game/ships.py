@@ -80,6 +80,7 @@ class Geometry:
         placements: list[Placement] = []
         length_sets = []
         self._first: dict[tuple[int, bool], int] = {}     # first index of each (length, across)
+        self.segment_memo: dict[int, tuple[Segment, Segment]] = {}   # see ``segments``
         for length in lengths:
             first = len(placements)
             for horizontal in ((True,) if length == 1 else (True, False)):
@@ -317,27 +318,42 @@ def segments(geo: Geometry, ship: int, water: int) -> list[Segment]:
     are closed (pass every non-ship cell to read a finished board)."""
     found = []
     rest = ship
+    known = geo.segment_memo
     while rest:
         group = geo.component(rest & -rest, ship)
         rest &= ~group
-        cells = geo.coords(group)
-        rows = {r for r, _ in cells}
-        cols = {c for _, c in cells}
-        length = len(cells)
-        straight = len(rows) == 1 or len(cols) == 1
-        horizontal = None if length == 1 else len(rows) == 1
-        if length == 1:
-            ends = geo.orthogonal(group)
-        elif not straight:
-            ends = 0
-        elif horizontal:
-            (r,) = rows
-            ends = geo.bit(r, min(cols) - 1) | geo.bit(r, max(cols) + 1)
-        else:
-            (c,) = cols
-            ends = geo.bit(min(rows) - 1, c) | geo.bit(max(rows) + 1, c)
-        found.append(Segment(group, length, straight, horizontal, ends, straight and not ends & ~water))
+        shape = known.get(group)
+        if shape is None:
+            if len(known) >= SEGMENT_MEMO_LIMIT:
+                known.clear()
+            shape = known[group] = _segment_shape(geo, group)
+        found.append(shape[not shape[0].ends & ~water])
     return found
+
+
+SEGMENT_MEMO_LIMIT = 100_000
+
+
+def _segment_shape(geo: Geometry, group: int) -> tuple[Segment, Segment]:
+    """The segment made of the cells ``group``: (open, closed), as its ends are or are not all water."""
+    cells = geo.coords(group)
+    rows = {r for r, _ in cells}
+    cols = {c for _, c in cells}
+    length = len(cells)
+    straight = len(rows) == 1 or len(cols) == 1
+    horizontal = None if length == 1 else len(rows) == 1
+    if length == 1:
+        ends = geo.orthogonal(group)
+    elif not straight:
+        ends = 0
+    elif horizontal:
+        (r,) = rows
+        ends = geo.bit(r, min(cols) - 1) | geo.bit(r, max(cols) + 1)
+    else:
+        (c,) = cols
+        ends = geo.bit(min(rows) - 1, c) | geo.bit(max(rows) + 1, c)
+    return (Segment(group, length, straight, horizontal, ends, False),
+            Segment(group, length, straight, horizontal, ends, straight))
 
 
 def piece_on_board(grid: Board, row: int, col: int, given: Hint | None = None) -> Hint | None:

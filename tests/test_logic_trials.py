@@ -13,6 +13,7 @@ from game.ships import segments
 from solvers.engine import hints
 from solvers.engine.verdict import unique_solution
 from solvers.logic import deduction as logic
+from solvers.logic import probe
 from solvers.logic.analysis import Analysis, model_of
 from solvers.logic.probe import Clock, deep_order, find_contradiction, recall, rule_out_longest, rule_out_places
 from solvers.logic.rules import Finding
@@ -145,3 +146,66 @@ def test_a_kept_search_is_run_by_one_hint_at_a_time():
     assert kept.take() and not kept.take()
     kept.give_back()
     assert kept.take()
+
+
+class Forgetful(dict):
+    """A ``Model.settled`` that never keeps anything: every trial is run afresh."""
+
+    def __setitem__(self, key, value) -> None:
+        pass
+
+
+@pytest.mark.parametrize("name", ["10x10/expert/01.bs", "8x8/expert/01.bs"])
+def test_trials_remembered_across_boards_give_the_steps_of_fresh_trials(name, monkeypatch):
+    puzzle = levels.load(LEVELS / name)
+    recalled = []
+    remember = probe.settled_before
+
+    def counted(*args):
+        outcome = remember(*args)
+        recalled.append(outcome is not None)
+        return outcome
+    monkeypatch.setattr(probe, "settled_before", counted)
+
+    def steps(model_settled=None) -> list:
+        logic.model_of.cache_clear()
+        if model_settled is not None:
+            logic.model_of(puzzle).settled = model_settled
+        return [(e.row, e.col, e.value, e.detail) for e in logic.events(puzzle) if hasattr(e, "detail")]
+
+    remembered = steps()
+    assert sum(recalled) > 10, "trials were recalled instead of run again"
+    fresh = steps(Forgetful())
+    logic.model_of.cache_clear()
+    assert remembered == fresh
+
+
+def test_a_trial_is_remembered_only_for_boards_between_its_board_and_its_settled_board():
+    puzzle, _, board = first_board_past_depth_one("8x8/expert/01.bs")
+    model, ship, water, valid = settled(puzzle, board)
+    model.settled.clear()
+    known = probe.places_mask(model, valid)
+    assert logic._drain(find_contradiction(model, ship, water, valid, Clock())) is None
+    assert model.settled, "every trial held on this board, and each was kept"
+    for key, (_, _, _, outcome, _) in model.settled.items():
+        assert probe.settled_before(model, key, ship, water, known) is outcome
+        more = (outcome.ship | outcome.water) & ~(ship | water)
+        if more & outcome.water:               # a board between the two settles the same way
+            extra = more & outcome.water & -(more & outcome.water)
+            assert probe.settled_before(model, key, ship, water | extra, known) is outcome
+        outside = model.all & ~outcome.ship & ~outcome.water
+        if outside:                            # a board that knows a cell the settled one does not
+            assert probe.settled_before(model, key, ship, water | (outside & -outside), known) is None
+        assert probe.settled_before(model, key, ship & (ship - 1), water, known) is None    # not its board
+        assert probe.settled_before(model, key, ship, water, known | (1 << 10_000)) is None  # a place it lacked
+
+
+def test_segments_remembered_keep_open_and_closed_apart():
+    geo = model_of(levels.load(LEVELS / "10x10/expert/01.bs")).shared
+    ship = geo.mask_of([(2, 3), (2, 4)])
+    ends = geo.mask_of([(2, 2), (2, 5)])
+    (open_seg,) = segments(geo, ship, 0)
+    (closed_seg,) = segments(geo, ship, ends)
+    (again,) = segments(geo, ship, geo.mask_of([(2, 2)]))
+    assert not open_seg.closed and closed_seg.closed and not again.closed
+    assert open_seg.length == closed_seg.length == 2 and closed_seg.horizontal

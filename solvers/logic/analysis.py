@@ -18,6 +18,7 @@ from game.puzzle import Coord, Puzzle, ship_name
 from game.ships import Placement, Segment, bits, compatible, geometry_of, hint_reach, segments
 
 BANK_LIMIT = 200        # steps kept per puzzle for later hints
+MEMO_LIMIT = 50_000     # segments remembered per puzzle (``Model.segment_facts``)
 
 
 class Kept:
@@ -71,9 +72,15 @@ class Model:
         self.hint_rules = [(shared.index(*reach.cell), reach.hint, reach.ship, reach.water)
                            for reach in hint_reach(puzzle, shared, alive)]
         self.line_cache: dict = {}
+        self.segment_memo: dict = {}
+        self.tally_lines = [(axis, index, mask, tally)
+                            for axis, masks, tallies in (("row", self.row_mask, self.row_tallies),
+                                                         ("column", self.col_mask, self.col_tallies))
+                            for index, (mask, tally) in enumerate(zip(masks, tallies)) if tally is not None]
         self.steps_banked: list[tuple[int, int, object]] = []   # see ``bank``
         self.kept: Kept | None = None                            # see ``keep``
         self.truth: int | None = None   # the solution's ship cells, once a hint has asked for them
+        self.settled: dict = {}  # simple consequences of assumptions that held (``probe.settled_before``)
         self.held: dict = {}     # depth-2 assumptions that held on a hint's board (``probe.recall``)
         self.line_cells = {(True, r): [r * stride + c for c in range(cols)] for r in range(rows)}
         self.line_cells.update({(False, c): [r * stride + c for r in range(rows)] for c in range(cols)})
@@ -108,6 +115,34 @@ class Model:
                 return found
         return None
 
+    def segment_facts(self, seg: Segment) -> tuple[str | None, bool, int]:
+        """What a segment says whatever else is on the board: what is wrong with its shape (a
+        bend, too long, a whole ship the given pieces do not allow), whether it is a whole ship
+        of the fleet's lengths, and the cells diagonal to it (no other ship may be there).
+        Remembered: probing meets the same segments again and again."""
+        key = (seg.cells, seg.closed)
+        facts = self.segment_memo.get(key)
+        if facts is not None:
+            return facts
+        fault, whole = None, False
+        if not seg.straight:
+            fault = f"the ship at {self.where(seg.cells)} would bend"
+        elif seg.length > self.longest:
+            fault = f"the ship at {self.where(seg.cells)} would be longer than the longest ({self.longest})"
+        elif seg.closed:
+            whole = True
+            # A whole ship must be one the hints allow (a given piece shows its shape).
+            placed = seg.placement(self.shared)
+            if placed is not None and not self.alive >> placed.index & 1:
+                fault = f"the ship at {self.where(seg.cells)} would not match the given pieces"
+        around = 0
+        for i in bits(seg.cells):
+            around |= self.diag[i]
+        if len(self.segment_memo) >= MEMO_LIMIT:
+            self.segment_memo.clear()
+        facts = self.segment_memo[key] = (fault, whole, around)
+        return facts
+
     def index(self, row: int, col: int) -> int:
         return row * self.stride + col
 
@@ -136,6 +171,16 @@ def model_of(puzzle: Puzzle) -> Model:
     return Model(puzzle)
 
 
+def reach(valid: dict[int, list[Placement]]) -> tuple[int, int]:
+    """(the places in ``valid`` as one mask over their indices, the cells they cover)."""
+    places = cover = 0
+    for group in valid.values():
+        for p in group:
+            places |= 1 << p.index
+            cover |= p.cells
+    return places, cover
+
+
 def fleet_text(remaining: dict[int, int]) -> str:
     parts = [f"{count} {ship_name(length)}{'s' if count > 1 else ''}"
              for length, count in sorted(remaining.items(), reverse=True) if count > 0]
@@ -153,6 +198,7 @@ class Analysis:
         self.contradiction_cells = 0
         self._parent_valid = parent_valid
         self._valid: dict[int, list[Placement]] | None = None
+        self._reach: tuple[int, int] | None = None
         self.lines: list[tuple[str, int, int, int, int]] = []   # (axis, index, mask, need, unknown)
         self._lines()
         if self.contradiction is None:
@@ -163,22 +209,21 @@ class Analysis:
             self.contradiction, self.contradiction_cells = text, cells
 
     def _lines(self) -> None:
-        model, zero = self.model, 0
-        for axis, masks, tallies in (("row", model.row_mask, model.row_tallies),
-                                     ("column", model.col_mask, model.col_tallies)):
-            for index, (mask, tally) in enumerate(zip(masks, tallies)):
-                if tally is None:
-                    continue
-                need = tally - (self.ship & mask).bit_count()
-                unknown = (self.unknown & mask).bit_count()
-                name = f"{axis} {index + 1}"
+        ship, unknown_cells, zero, lines = self.ship, self.unknown, 0, self.lines
+        model = self.model
+        self.needs = needs = ([None] * model.rows, [None] * model.cols)   # ship cells each line still needs
+        for axis, index, mask, tally in model.tally_lines:
+            need = tally - (ship & mask).bit_count()
+            unknown = (unknown_cells & mask).bit_count()
+            if need <= 0:
+                zero |= mask
                 if need < 0:
-                    self.fail(f"{name} would have more than {tally} ship cell{'s' if tally != 1 else ''}", mask)
-                elif need > unknown:
-                    self.fail(f"{name} could not reach its tally of {tally}", mask)
-                if need <= 0:
-                    zero |= mask
-                self.lines.append((axis, index, mask, need, unknown))
+                    self.fail(f"{axis} {index + 1} would have more than {tally} ship cell{'s' if tally != 1 else ''}",
+                              mask)
+            elif need > unknown:
+                self.fail(f"{axis} {index + 1} could not reach its tally of {tally}", mask)
+            lines.append((axis, index, mask, need, unknown))
+            needs[axis == "column"][index] = need
         self.full_lines = zero      # lines that take no more ship cells
 
     def _segments(self) -> None:
@@ -186,20 +231,13 @@ class Analysis:
         self.segments = segments(model.shared, self.ship, self.water)
         closed: dict[int, int] = {}
         for seg in self.segments:
-            if not seg.straight:
-                self.fail(f"the ship at {model.where(seg.cells)} would bend", seg.cells)
-            elif seg.length > model.longest:
-                self.fail(f"the ship at {model.where(seg.cells)} would be longer than the longest "
-                          f"({model.longest})", seg.cells)
-            elif seg.closed:
+            fault, whole, around = model.segment_facts(seg)
+            if fault:
+                self.fail(fault, seg.cells)
+            elif whole:
                 closed[seg.length] = closed.get(seg.length, 0) + 1
-                # A whole ship must be one the hints allow (a given piece shows its shape).
-                placed = seg.placement(model.shared)
-                if placed is not None and not model.alive >> placed.index & 1:
-                    self.fail(f"the ship at {model.where(seg.cells)} would not match the given pieces", seg.cells)
-            for i in bits(seg.cells):
-                if model.diag[i] & self.ship:
-                    self.fail(f"ships would touch at {model.where(seg.cells)}", seg.cells)
+            if around & self.ship:
+                self.fail(f"ships would touch at {model.where(seg.cells)}", seg.cells)
         self.remaining = {length: count - closed.get(length, 0) for length, count in model.fleet.items()}
         for length, count in closed.items():
             if count > model.fleet.get(length, 0):
@@ -208,29 +246,29 @@ class Analysis:
         self.open_segments = [s for s in self.segments if not s.closed and s.straight]
         self.longest_remaining = max((n for n, k in self.remaining.items() if k > 0), default=0)
 
-    def _fitter(self):
-        """A test for one placement: can a missing ship still lie there on this board?
+    def _fits(self, pool) -> list[Placement]:
+        """The placements of ``pool`` where a missing ship can still lie on this board.
 
         Not on water, not touching a ship, not adding ship cells to a line that has all its
         ship cells (or more than it still needs); a placement already all ship is a place only
         while one of its ends is open (a closed one is a placed ship)."""
-        model, ship, water, full = self.model, self.ship, self.water, self.full_lines
-        need_row = [None if t is None else t - (ship & m).bit_count()
-                    for m, t in zip(model.row_mask, model.row_tallies)]
-        need_col = [None if t is None else t - (ship & m).bit_count()
-                    for m, t in zip(model.col_mask, model.col_tallies)]
-
-        def fits(p: Placement) -> bool:
+        ship, water, full = self.ship, self.water, self.full_lines
+        need_row, need_col = self.needs
+        kept = []
+        for p in pool:
             if p.cells & water or p.halo & ship:
-                return False
+                continue
             new = p.cells & ~ship
-            if new & full:
-                return False
             if not new:
-                return bool(p.ends & ~water)
+                if p.ends & ~water:
+                    kept.append(p)
+                continue
+            if new & full:
+                continue
             need = (need_row if p.line_is_row else need_col)[p.line]
-            return need is None or new.bit_count() <= need
-        return fits
+            if need is None or new.bit_count() <= need:
+                kept.append(p)
+        return kept
 
     @property
     def valid(self) -> dict[int, list[Placement]]:
@@ -239,16 +277,21 @@ class Analysis:
             self._valid = self._compute_valid()
         return self._valid
 
+    @property
+    def reach(self) -> tuple[int, int]:
+        """(the places still possible as one mask over their indices, the cells they cover)."""
+        if self._reach is None:
+            self._reach = reach(self.valid)
+        return self._reach
+
     def _compute_valid(self) -> dict[int, list[Placement]]:
         model, source = self.model, self._parent_valid
         valid = {}
-        fits = self._fitter()
         for length in model.lengths:
             if self.remaining.get(length, 0) <= 0:
                 valid[length] = []
                 continue
-            pool = source[length] if source is not None else model.placements[length]
-            valid[length] = [p for p in pool if fits(p)]
+            valid[length] = self._fits(source[length] if source is not None else model.placements[length])
         # A segment every place of which has one length is that ship: when such segments use up
         # the remaining ships of that length, no other place is possible for them.
         self.segment_places: list[tuple[Segment, list[Placement]]] = []
@@ -289,23 +332,29 @@ class Analysis:
         the line's tally allows (its missing cells plus ship cells those places cover).
         """
         model = self.model
-        by_line: dict[tuple[bool, int], list[Placement]] = {}
+        rows = model.rows
+        lines = rows + model.cols
+        count, free_from, covered = [0] * lines, [-2] * lines, [0] * lines
+        # Placements keep the model's order: along each line, by where they start.
         for p in places:
-            by_line.setdefault((p.line_is_row, p.line), []).append(p)
-        room = 0
-        for (is_row, line), group in by_line.items():
-            # Placements keep the model's order: along each line, by where they start.
-            count, free_from, covered = 0, -2, 0
-            for p in group:
-                start = p.col if is_row else p.row
-                covered |= p.cells
-                if start >= free_from:
-                    count += 1
-                    free_from = start + length + 1
-            tally = (model.row_tallies if is_row else model.col_tallies)[line]
+            if p.line_is_row:
+                line, start = p.line, p.col
+            else:
+                line, start = rows + p.line, p.row
+            covered[line] |= p.cells
+            if start >= free_from[line]:
+                count[line] += 1
+                free_from[line] = start + length + 1
+        room, ship = 0, self.ship
+        for line, most in enumerate(count):
+            if not most:
+                continue
+            if line < rows:
+                tally, mask = model.row_tallies[line], model.row_mask[line]
+            else:
+                tally, mask = model.col_tallies[line - rows], model.col_mask[line - rows]
             if tally is not None:
-                mask = (model.row_mask if is_row else model.col_mask)[line]
-                budget = tally - (self.ship & mask).bit_count() + (self.ship & covered).bit_count()
-                count = min(count, budget // length)
-            room += count
+                budget = tally - (ship & mask).bit_count() + (ship & covered[line]).bit_count()
+                most = min(most, budget // length)
+            room += most
         return room

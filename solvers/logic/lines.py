@@ -17,46 +17,47 @@ from solvers.logic.analysis import Analysis, bits
 CACHE_LIMIT = 50_000
 
 
-def _allowed_runs(an: Analysis) -> tuple[dict[tuple[bool, int], set[tuple[int, int]]], int]:
-    """(line -> {(start, length)} for runs of 2+ cells, mask of cells a one-cell run may use)."""
-    model, runs, single = an.model, {}, an.ship
-    for length, places in an.valid.items():
-        for p in places:
-            if length == 1:
-                single |= p.cells
-                continue
-            single |= p.cells
-            runs.setdefault((p.line_is_row, p.line), set()).add((p.col if p.line_is_row else p.row, length))
+def _closed_runs(an: Analysis) -> dict[tuple[bool, int], tuple[tuple[int, int], ...]]:
+    """Line -> the runs (start, length) of the whole ships of 2+ cells lying along it."""
+    model, runs = an.model, {}
     for seg in an.segments:
         if seg.closed and seg.length > 1:
             r, c = model.coord(next(bits(seg.cells)))
-            runs.setdefault((bool(seg.horizontal), r if seg.horizontal else c), set()).add(
-                (c if seg.horizontal else r, seg.length))
-    return runs, single
+            key = (bool(seg.horizontal), r if seg.horizontal else c)
+            runs[key] = runs.get(key, ()) + ((c if seg.horizontal else r, seg.length),)
+    return runs
 
 
 def line_fill(an: Analysis) -> Iterator[tuple[str, int, int, int, int]]:
     """(line name, tally, mask, cells proved ship, cells proved water) per line that learns something.
 
-    Sets ``an.contradiction`` when a line cannot be filled at all.
+    Sets ``an.contradiction`` when a line cannot be filled at all. A run of 2+ cells may be a
+    place still open along the line or a whole ship lying there; a one-cell run may be any
+    cell a place still covers, or a ship cell.
     """
     model = an.model
-    runs, single = _allowed_runs(an)
+    geo = model.shared
+    places, cover = an.reach
+    single = an.ship | cover
+    closed = _closed_runs(an)
     cache = model.line_cache
     for axis, index, mask, _need, unknown in an.lines:
         if unknown == 0:
             continue
         is_row = axis == "row"
         tally = (model.row_tallies if is_row else model.col_tallies)[index]
-        cells = model.line_cells[(is_row, index)]
-        starts = tuple(sorted(runs.get((is_row, index), ())))
+        along = places & (geo.row_lines if is_row else geo.col_lines)[index]
+        whole = closed.get((is_row, index), ())
         # Probing revisits the same line states again and again: remember the answers.
-        key = (is_row, index, an.ship & mask, an.water & mask, single & mask, starts)
+        key = (is_row, index, an.ship & mask, an.water & mask, single & mask, along, whole)
         answer = cache.get(key)
         if answer is None:
             if len(cache) > CACHE_LIMIT:
                 cache.clear()
-            answer = cache[key] = _solve_line(an, cells, tally, starts, single)
+            starts = {(p.col if is_row else p.row, p.length) for p in geo.members(along)}
+            starts.update(whole)
+            answer = cache[key] = _solve_line(an, model.line_cells[(is_row, index)], tally, tuple(sorted(starts)),
+                                              single)
         ship, water = answer
         if ship is None:
             an.fail(f"{axis} {index + 1} cannot hold {tally} ship cells in ships that still fit",

@@ -14,7 +14,7 @@ import time
 from typing import Callable, Generator, NamedTuple
 
 from game.puzzle import ship_name
-from solvers.logic.analysis import Analysis, Model, Placement, bits
+from solvers.logic.analysis import Analysis, Model, Placement, bits, reach
 from solvers.logic.rules import LEVEL_ONE, LEVEL_TWO, Finding
 
 Valid = dict[int, list[Placement]] | None
@@ -123,6 +123,34 @@ Places = dict[int, list[Placement]]    # length -> places still possible
 Dropped = tuple[Placement, str, int]   # a place ruled out, the rule its ship would break, the trial's depth
 
 
+def places_mask(model: Model, valid: Valid) -> int:
+    """The places in ``valid`` (all the hints allow if None) as one mask over their indices."""
+    return reach(valid if valid is not None else model.placements)[0]
+
+
+def settled_before(model: Model, key: object, ship: int, water: int, known: int) -> Outcome | None:
+    """What the simple rules made of the assumption ``key`` on an earlier board, if that is what
+    they make of it on this one (``ship``, ``water``, places ``known`` as by :func:`places_mask`).
+
+    The simple rules only ever add knowledge, so their fixpoint from a board lies between the
+    fixpoints of any board below it and any board above it. An assumption that held on a board
+    this one extends, whose settled board already holds everything this one knows (with no
+    place this one lacks and none the settled board dropped), settles to the very same board.
+    """
+    record = model.settled.get(key)
+    if record is None:
+        return None
+    base_ship, base_water, base_known, outcome, outcome_known = record
+    if (base_ship & ~ship or base_water & ~water or ship & ~outcome.ship or water & ~outcome.water
+            or known & ~base_known or outcome_known & ~known):
+        return None
+    return outcome
+
+
+def remember_settled(model: Model, key: object, ship: int, water: int, known: int, outcome: Outcome) -> None:
+    model.settled[key] = (ship, water, known, outcome, places_mask(model, outcome.valid))
+
+
 def find_contradiction(model: Model, ship: int, water: int, valid: Valid, clock: Clock,
                        closures: Closures | None = None) -> Search:
     """Depth 1: the first cell one of whose values breaks the board after the simple rules.
@@ -133,14 +161,19 @@ def find_contradiction(model: Model, ship: int, water: int, valid: Valid, clock:
     # A probe that holds proves every cell it set can be assumed without breaking the board
     # either (it would reach a part of the same board): those probes are skipped.
     held_ship = held_water = 0
+    known = places_mask(model, valid)
     for index in probe_order(model, ship, water):
         for as_ship in (True, False):
             if ((held_ship if as_ship else held_water) >> index) & 1:
                 continue
             chain: list[Finding] = []
-            outcome = propagate(model, *_assume(ship, water, index, as_ship), valid, chain)
-            if clock.due():
-                yield None
+            outcome = settled_before(model, (index, as_ship), ship, water, known)
+            if outcome is None:
+                outcome = propagate(model, *_assume(ship, water, index, as_ship), valid, chain)
+                if not outcome.contradiction:
+                    remember_settled(model, (index, as_ship), ship, water, known, outcome)
+                if clock.due():
+                    yield None
             if not outcome.contradiction:
                 held_ship |= outcome.ship
                 held_water |= outcome.water
@@ -295,12 +328,17 @@ def rule_out_places(model: Model, ship: int, water: int, valid: dict[int, list[P
     """
     dropped: list[Dropped] = []
     survivors: list[tuple[int, Placement, Outcome]] = []
+    known = places_mask(model, valid)
     for places in valid.values():
         for p in places:
             if p.cells & ~ship:
-                outcome = propagate(model, ship | p.cells, water | p.halo, valid)
-                if clock.due():
-                    yield None
+                outcome = settled_before(model, p, ship, water, known)
+                if outcome is None:
+                    outcome = propagate(model, ship | p.cells, water | p.halo, valid)
+                    if not outcome.contradiction:
+                        remember_settled(model, p, ship, water, known, outcome)
+                    if clock.due():
+                        yield None
                 if outcome.contradiction:
                     dropped.append((p, outcome.contradiction, 1))
                 elif _may_break(p, truth):

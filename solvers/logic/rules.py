@@ -214,11 +214,7 @@ def _apart(places: list[Placement]) -> bool:
 
 
 def unreachable(an: Analysis) -> Iterator[Finding]:
-    cover = 0
-    for places in an.valid.values():
-        for p in places:
-            cover |= p.cells
-    water = an.unknown & ~cover
+    water = an.unknown & ~an.reach[1]
     if not water:
         return
     model = an.model
