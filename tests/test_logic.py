@@ -290,3 +290,13 @@ def test_reveal_gives_a_ship_cell_of_the_solution_in_the_fullest_line():
     assert "row 1, column" in step.text and "is ship" in step.text
     full = tuple(tuple(row) for row in solution)
     assert logic.reveal(puzzle, full, solution) is None
+
+
+def test_the_last_resort_places_the_longest_ships_first():
+    # rubin-8213 is left with no cell whose trial breaks at depth 2, and no single place
+    # either; ruling out the battleship's and cruisers' places one after another does it.
+    (puzzle,) = [p for ident, p in corpus_puzzles("csplib_prob014_rubin.jsonl") if ident == "rubin-8213"]
+    *_, result = logic.events(puzzle, trace=False)
+    assert result.status is Status.SOLVED
+    assert rules.is_solved(puzzle, result.grid)
+    assert result.grid == grid_from_strings(puzzle.solution)

@@ -30,7 +30,7 @@ from solvers.logic.probe import Clock, Closures, Valid, find_contradiction, find
 from solvers.logic.rules import LEVEL_ONE, LEVEL_TWO, RULE_LEVELS, Finding
 
 MAX_DEPTH = 2
-SPARE_SECONDS = 0.4     # a hint that found its step sooner goes on with a kept depth-2 search until then
+SPARE_SECONDS = 0.25    # a hint that found its step sooner goes on with a kept depth-2 search until then
 PLACES_SECONDS = 0.3    # a hint starts (another) pass of depth-2 trials of places until then
 FALLBACK_SECONDS = 1.0  # a hint whose depth-2 cell trials find nothing by then tries places again
 LONGEST_SECONDS = 0.45  # a hint's depth-2 trials of the longest ships' places go on until then
@@ -183,13 +183,21 @@ def _first_finding(model: Model, ship: int, water: int, valid: Valid, max_depth:
         if found:
             return found and probe.after_ruling_out(found, dropped) if dropped else found, an
         if not hint:
-            # The solver's last resort: every place left tried at depth 2.
+            # The solver's last resorts: every place left tried at depth 2; then again the
+            # longest ships' first, each on the board the places ruled out before narrowed.
             valid, new = yield from probe.rule_out_places(model, ship, water, valid, clock, float("inf"), None, enough)
             if new:
                 dropped += new
                 found = yield from _after_places(model, ship, water, valid, dropped, clock)
                 if found:
                     return found, an
+            for length in sorted(valid, reverse=True):
+                valid, new = yield from probe.rule_out_longest(model, ship, water, valid, clock, length)
+                if new:
+                    dropped += new
+                    found = yield from _after_places(model, ship, water, valid, dropped, clock)
+                    if found:
+                        return found, an
     return None, an
 
 
