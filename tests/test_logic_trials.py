@@ -15,7 +15,15 @@ from solvers.engine.verdict import unique_solution
 from solvers.logic import deduction as logic
 from solvers.logic import probe
 from solvers.logic.analysis import Analysis, model_of
-from solvers.logic.probe import Clock, deep_order, find_contradiction, recall, rule_out_longest, rule_out_places
+from solvers.logic.probe import (
+    Clock,
+    Outcome,
+    clashes_first,
+    deep_order,
+    find_contradiction,
+    rule_out_longest,
+    rule_out_places,
+)
 from solvers.logic.rules import Finding
 
 LEVELS = Path(__file__).resolve().parents[1] / "levels"
@@ -72,14 +80,14 @@ def test_places_ruled_out_longest_first_hold_no_ship_of_the_solution():
     assert any(depth == 2 for _, _, depth in dropped)
 
 
-def test_an_assumption_that_held_is_left_out_until_the_board_leaves_its_settled_board():
+def test_an_assumption_that_held_will_break_once_the_board_clashes_with_its_settled_board():
     lits = [(1, True), (2, False), (3, True)]
-    held = {(2, False): (0b1, 0, 0b1011, 0b100),          # held on board (ship r0), settled further
-            (3, True): (0b10000, 0, 0b11000, 0)}            # held on a board this one does not extend
-    assert recall(held, 0b1, 0, lits) == [(1, True), (3, True)]            # nothing new: still holds
-    assert recall(held, 0b1011, 0, lits) == [(1, True), (3, True)]         # new cells inside its board
-    assert recall(held, 0b1, 0b1000, lits) == [(2, False), (1, True), (3, True)]   # a clash: tried first
-    assert recall(held, 0b100001, 0, lits) == lits                         # knows more: tried as usual
+    held = {(2, False): (0b1, 0, 0, Outcome(0b1011, 0b100, {}, None), 0),    # held on board (ship r0)
+            (3, True): (0b10000, 0, 0, Outcome(0b11000, 0, {}, None), 0)}    # on a board this one does not extend
+    assert clashes_first(held, 0b1, 0, lits) == lits                      # nothing new
+    assert clashes_first(held, 0b1011, 0, lits) == lits                   # new cells inside its board
+    assert clashes_first(held, 0b1, 0b1000, lits) == [(2, False), (1, True), (3, True)]   # a clash: tried first
+    assert clashes_first(held, 0b10000, 0b100, lits) == lits              # not its board
 
 
 def test_depth_two_tries_only_values_the_solution_lacks_fewest_places_first():
@@ -188,16 +196,16 @@ def test_a_trial_is_remembered_only_for_boards_between_its_board_and_its_settled
     assert logic._drain(find_contradiction(model, ship, water, valid, Clock())) is None
     assert model.settled, "every trial held on this board, and each was kept"
     for key, (_, _, _, outcome, _) in model.settled.items():
-        assert probe.settled_before(model, key, ship, water, known) is outcome
+        assert probe.settled_before(model.settled, key, ship, water, known) is outcome
         more = (outcome.ship | outcome.water) & ~(ship | water)
         if more & outcome.water:               # a board between the two settles the same way
             extra = more & outcome.water & -(more & outcome.water)
-            assert probe.settled_before(model, key, ship, water | extra, known) is outcome
+            assert probe.settled_before(model.settled, key, ship, water | extra, known) is outcome
         outside = model.all & ~outcome.ship & ~outcome.water
         if outside:                            # a board that knows a cell the settled one does not
-            assert probe.settled_before(model, key, ship, water | (outside & -outside), known) is None
-        assert probe.settled_before(model, key, ship & (ship - 1), water, known) is None    # not its board
-        assert probe.settled_before(model, key, ship, water, known | (1 << 10_000)) is None  # a place it lacked
+            assert probe.settled_before(model.settled, key, ship, water | (outside & -outside), known) is None
+        assert probe.settled_before(model.settled, key, ship & (ship - 1), water, known) is None    # not its board
+        assert probe.settled_before(model.settled, key, ship, water, known | (1 << 10_000)) is None  # a place it lacked
 
 
 def test_segments_remembered_keep_open_and_closed_apart():

@@ -162,7 +162,8 @@ def _first_finding(model: Model, ship: int, water: int, valid: Valid, max_depth:
             model.truth = truth
             # A hint stops at the first step and keeps the search to go on with later.
             steps: list[Finding] = []
-            search = find_deep_contradiction(model, ship, water, valid, clock, closures, truth, steps, model.held)
+            search = find_deep_contradiction(model, ship, water, valid, clock, closures, truth, steps, model.held,
+                                             clash_first=True)
             kept = model.keep(ship, water, search, steps, dropped)
             give_up = hint_started + FALLBACK_SECONDS
             yield from _advance(model, lambda: bool(steps) or time.perf_counter() > give_up, kept)
@@ -179,7 +180,8 @@ def _first_finding(model: Model, ship: int, water: int, valid: Valid, max_depth:
                     if found:
                         return found, an
             return None, an
-        found = yield from find_deep_contradiction(model, ship, water, valid, clock, closures, truth)
+        found = yield from find_deep_contradiction(model, ship, water, valid, clock, closures, truth,
+                                                   held=model.held)
         if found:
             return found and probe.after_ruling_out(found, dropped) if dropped else found, an
         if not hint:
@@ -240,7 +242,8 @@ def _keep_search(model: Model, settled: probe.Outcome) -> None:
         if found:
             steps.append(found)
             return
-        yield from find_deep_contradiction(model, ship, water, valid, clock, closures, truth, steps, model.held)
+        yield from find_deep_contradiction(model, ship, water, valid, clock, closures, truth, steps, model.held,
+                                           clash_first=True)
     model.keep(ship, water, search(), steps, dropped)
 
 
@@ -446,7 +449,7 @@ def solve(puzzle: Puzzle, max_depth: int = MAX_DEPTH, grid: Grid | None = None,
         closures: Closures = {}
         found = _drain(find_contradiction(model, ship, water, valid, clock, closures))
         if found is None and max_depth >= 2:
-            found = _drain(find_deep_contradiction(model, ship, water, valid, clock, closures))
+            found = _drain(find_deep_contradiction(model, ship, water, valid, clock, closures, held=model.held))
         if found is None:
             break
         used[found.rule] = used.get(found.rule, 0) + 1

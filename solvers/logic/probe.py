@@ -128,16 +128,27 @@ def places_mask(model: Model, valid: Valid) -> int:
     return reach(valid if valid is not None else model.placements)[0]
 
 
-def settled_before(model: Model, key: object, ship: int, water: int, known: int) -> Outcome | None:
-    """What the simple rules made of the assumption ``key`` on an earlier board, if that is what
-    they make of it on this one (``ship``, ``water``, places ``known`` as by :func:`places_mask`).
+Settled = dict[object, tuple[int, int, int, "Outcome", int]]
+"""Assumptions that held, by key (a literal, or :func:`place_key`): on which board (ship,
+water, places as by :func:`places_mask`), and the board they settled to with its places."""
 
-    The simple rules only ever add knowledge, so their fixpoint from a board lies between the
-    fixpoints of any board below it and any board above it. An assumption that held on a board
-    this one extends, whose settled board already holds everything this one knows (with no
-    place this one lacks and none the settled board dropped), settles to the very same board.
+
+def place_key(p: Placement) -> Literal:
+    """The key of the assumption "a ship lies whole at ``p``" in a :data:`Settled` store."""
+    return (-1 - p.index, True)
+
+
+def settled_before(store: Settled, key: object, ship: int, water: int, known: int) -> Outcome | None:
+    """What an assumption settled to on an earlier board, if it settles to that on this one
+    (``ship``, ``water``, places ``known`` as by :func:`places_mask`), else None.
+
+    The rules only ever add knowledge, so what they settle a board to lies between what they
+    settle any board below it and any board above it to (for the simple rules and for depth-1
+    trials alike). An assumption that held on a board this one extends, whose settled board
+    already holds everything this one knows (with no place this one lacks and none the
+    settled board dropped), settles to the very same board: it holds again.
     """
-    record = model.settled.get(key)
+    record = store.get(key)
     if record is None:
         return None
     base_ship, base_water, base_known, outcome, outcome_known = record
@@ -147,8 +158,25 @@ def settled_before(model: Model, key: object, ship: int, water: int, known: int)
     return outcome
 
 
-def remember_settled(model: Model, key: object, ship: int, water: int, known: int, outcome: Outcome) -> None:
-    model.settled[key] = (ship, water, known, outcome, places_mask(model, outcome.valid))
+def remember_settled(model: Model, store: Settled, key: object, ship: int, water: int, known: int,
+                     outcome: Outcome) -> None:
+    """Keep ``outcome``, what the assumption ``key`` settled to on the board (``ship``, ``water``,
+    places ``known``), in ``store`` (see :func:`settled_before`)."""
+    store[key] = (ship, water, known, outcome, places_mask(model, outcome.valid))
+
+
+def clashes_first(store: Settled, ship: int, water: int, order: list[Literal]) -> list[Literal]:
+    """``order`` with first the assumptions that held on a board this one extends and whose
+    settled board clashes with a cell known now: they will break."""
+    clash, rest = [], []
+    for key in order:
+        record = store.get(key)
+        if record is not None and not (record[0] & ~ship or record[1] & ~water):
+            if ship & record[3].water or water & record[3].ship:
+                clash.append(key)
+                continue
+        rest.append(key)
+    return clash + rest
 
 
 def find_contradiction(model: Model, ship: int, water: int, valid: Valid, clock: Clock,
@@ -167,11 +195,11 @@ def find_contradiction(model: Model, ship: int, water: int, valid: Valid, clock:
             if ((held_ship if as_ship else held_water) >> index) & 1:
                 continue
             chain: list[Finding] = []
-            outcome = settled_before(model, (index, as_ship), ship, water, known)
+            outcome = settled_before(model.settled, (index, as_ship), ship, water, known)
             if outcome is None:
                 outcome = propagate(model, *_assume(ship, water, index, as_ship), valid, chain)
                 if not outcome.contradiction:
-                    remember_settled(model, (index, as_ship), ship, water, known, outcome)
+                    remember_settled(model, model.settled, (index, as_ship), ship, water, known, outcome)
                 if clock.due():
                     yield None
             if not outcome.contradiction:
@@ -187,23 +215,29 @@ def find_contradiction(model: Model, ship: int, water: int, valid: Valid, clock:
     return None
 
 
-def _breaks_at_depth_one(model: Model, start: Outcome,
-                         clock: Clock) -> Generator[None, None, tuple[str | None, int, int]]:
-    """Settle ``start`` with depth-1 contradictions: (the reason it breaks or None, ship, water)."""
+def _breaks_at_depth_one(model: Model, start: Outcome, clock: Clock) -> Generator[None, None, Outcome]:
+    """Settle ``start`` with depth-1 contradictions: the board it settles to, with the reason
+    it breaks as its ``contradiction`` (None if it holds)."""
     ship, water, valid = start.ship, start.water, start.valid
     changed = True
+    store: dict = {}                 # trials that held, for the rounds after a step (see settled_before)
     while changed:
         changed = False
         held_ship = held_water = 0
+        known = places_mask(model, valid)
         for index in probe_order(model, ship, water):
             if not ((model.all & ~ship & ~water) >> index) & 1:
                 continue
             for as_ship in (True, False):
                 if ((held_ship if as_ship else held_water) >> index) & 1:
                     continue
-                outcome = propagate(model, *_assume(ship, water, index, as_ship), valid)
-                if clock.due():
-                    yield None
+                outcome = settled_before(store, (index, as_ship), ship, water, known)
+                if outcome is None:
+                    outcome = propagate(model, *_assume(ship, water, index, as_ship), valid)
+                    if not outcome.contradiction:
+                        remember_settled(model, store, (index, as_ship), ship, water, known, outcome)
+                    if clock.due():
+                        yield None
                 if not outcome.contradiction:
                     held_ship |= outcome.ship
                     held_water |= outcome.water
@@ -211,12 +245,13 @@ def _breaks_at_depth_one(model: Model, start: Outcome,
                 settled = propagate(model, *_assume(ship, water, index, not as_ship), valid)
                 if settled.contradiction:
                     if_ship, if_water = ((outcome, settled) if as_ship else (settled, outcome))
-                    return (f"{model.where(1 << index)} could be neither ship ({if_ship.contradiction}) "
-                            f"nor water ({if_water.contradiction})", ship, water)
+                    reason = (f"{model.where(1 << index)} could be neither ship ({if_ship.contradiction}) "
+                              f"nor water ({if_water.contradiction})")
+                    return Outcome(ship, water, valid, reason)
                 ship, water, valid = settled.ship, settled.water, settled.valid
                 changed = True
                 break
-    return None, ship, water
+    return Outcome(ship, water, valid, None)
 
 
 def deep_order(model: Model, ship: int, water: int, closures: Closures | None,
@@ -240,49 +275,34 @@ def deep_order(model: Model, ship: int, water: int, closures: Closures | None,
     return sorted(literals, key=lambda lit: score.get(lit, last))
 
 
-Held = dict[Literal, tuple[int, int, int, int]]   # an assumption that held: on which board, settled how
-
-
-def recall(held: Held, ship: int, water: int, order: list[Literal]) -> list[Literal]:
-    """``order`` with what the assumptions that held on an earlier board say about this one.
-
-    An assumption that held on a board this one extends, and whose settled board already holds
-    everything this one knows, still holds (the same trials reach the same board): it is left
-    out. One whose settled board clashes with a cell known now will break: those come first.
-    """
-    clash, rest = [], []
-    for lit in order:
-        was = held.get(lit)
-        if was is not None and not (was[0] & ~ship or was[1] & ~water):
-            if ship & was[3] or water & was[2]:
-                clash.append(lit)
-                continue
-            if not (ship & ~was[2] or water & ~was[3]):
-                continue
-        rest.append(lit)
-    return clash + rest
-
-
 def find_deep_contradiction(model: Model, ship: int, water: int, valid: Valid, clock: Clock,
                             closures: Closures | None = None, truth: int | None = None,
-                            every: list[Finding] | None = None, held: Held | None = None) -> Search:
+                            every: list[Finding] | None = None, held: Settled | None = None,
+                            clash_first: bool = False) -> Search:
     """Depth 2: assume a cell, settle the board with depth-1 contradictions, watch it break.
 
     Returns the first step found. ``closures`` and ``truth`` only order the search and save
     work (see :func:`deep_order`); every step found is proved the same way. With ``every``,
     the search goes on to the end and every step goes there as it is found (the first too),
     each about another cell of this board: a hint reads them between heartbeats and may pause
-    the search there. ``held`` remembers the assumptions that held on earlier boards (see
-    :func:`recall`).
+    the search there. ``held`` keeps the assumptions that held, from board to board (see
+    :func:`settled_before`): one that holds again is not tried. With ``clash_first`` those
+    that will break are tried first (see :func:`clashes_first`).
     """
     held_ship = held_water = decided = 0
     closures = closures or {}
     first: Finding | None = None
     order = deep_order(model, ship, water, closures, truth)
-    if held is not None:
-        order = recall(held, ship, water, order)
+    known = places_mask(model, valid)
+    if held is not None and clash_first:
+        order = clashes_first(held, ship, water, order)
     for index, as_ship in order:
         if ((held_ship if as_ship else held_water) >> index) & 1 or (decided >> index) & 1:
+            continue
+        settled = held and settled_before(held, (index, as_ship), ship, water, known)
+        if settled:
+            held_ship |= settled.ship
+            held_water |= settled.water
             continue
         outcome = closures.get((index, as_ship))
         if outcome is None:
@@ -292,15 +312,15 @@ def find_deep_contradiction(model: Model, ship: int, water: int, valid: Valid, c
             text = f"If {model.where(1 << index)} were {was}, {outcome.contradiction}. So it is {now}"
             found = _forced(model, index, as_ship, "contradiction", 3, text)
         else:
-            reason, settled_ship, settled_water = yield from _breaks_at_depth_one(model, outcome, clock)
-            if not reason:
-                held_ship |= settled_ship
-                held_water |= settled_water
+            settled = yield from _breaks_at_depth_one(model, outcome, clock)
+            if not settled.contradiction:
+                held_ship |= settled.ship
+                held_water |= settled.water
                 if held is not None:
-                    held[(index, as_ship)] = (ship, water, settled_ship, settled_water)
+                    remember_settled(model, held, (index, as_ship), ship, water, known, settled)
                 continue
             text = (f"If {model.where(1 << index)} were {was}, then after the simple rules and one level of "
-                    f"trial {reason}. So it is {now}")
+                    f"trial {settled.contradiction}. So it is {now}")
             found = _forced(model, index, as_ship, "deep-contradiction", 4, text)
         if every is None:
             return found
@@ -332,11 +352,11 @@ def rule_out_places(model: Model, ship: int, water: int, valid: dict[int, list[P
     for places in valid.values():
         for p in places:
             if p.cells & ~ship:
-                outcome = settled_before(model, p, ship, water, known)
+                outcome = settled_before(model.settled, place_key(p), ship, water, known)
                 if outcome is None:
                     outcome = propagate(model, ship | p.cells, water | p.halo, valid)
                     if not outcome.contradiction:
-                        remember_settled(model, p, ship, water, known, outcome)
+                        remember_settled(model, model.settled, place_key(p), ship, water, known, outcome)
                     if clock.due():
                         yield None
                 if outcome.contradiction:
@@ -348,7 +368,7 @@ def rule_out_places(model: Model, ship: int, water: int, valid: dict[int, list[P
         for _, p, outcome in survivors:
             if time.perf_counter() > deeper_until:
                 break
-            reason, _, _ = yield from _breaks_at_depth_one(model, outcome, clock)
+            reason = (yield from _breaks_at_depth_one(model, outcome, clock)).contradiction
             if reason:
                 dropped.append((p, f"then after one level of trial {reason}", 2))
                 if enough is not None and enough(_without(valid, dropped)):
@@ -357,30 +377,33 @@ def rule_out_places(model: Model, ship: int, water: int, valid: dict[int, list[P
 
 
 def rule_out_longest(model: Model, ship: int, water: int, valid: Places, clock: Clock, length: int,
-                     truth: int | None = None, until: float | None = None, held: Held | None = None,
+                     truth: int | None = None, until: float | None = None, held: Settled | None = None,
                      ) -> Generator[None, None, tuple[Places, list[Dropped]]]:
     """Depth-2 trials of the places of the ships of ``length`` (a hint tries the longest first):
     each on the board with the places ruled out so far taken away, so each one ruled out makes
     the next trials stronger. A long ship placed whole settles most of the board, so its
-    trials break soonest. ``truth`` and ``until`` as in :func:`rule_out_places`; ``held`` as
-    in :func:`recall` (a place is remembered under its negative index minus one)."""
+    trials break soonest. ``truth`` and ``until`` as in :func:`rule_out_places`; ``held`` as in
+    :func:`find_deep_contradiction` (a place under :func:`place_key`), those that will break first."""
     dropped: list[Dropped] = []
     places = [p for p in valid.get(length, ()) if p.cells & ~ship and _may_break(p, truth)]
     if held is not None:
-        keys = {(-1 - p.index, True): p for p in places}
-        places = [keys[lit] for lit in recall(held, ship, water, list(keys))]
+        keys = {place_key(p): p for p in places}
+        places = [keys[key] for key in clashes_first(held, ship, water, list(keys))]
     for p in places:
         if until is not None and time.perf_counter() > until:
             break
+        known = places_mask(model, valid)
+        if held is not None and settled_before(held, place_key(p), ship, water, known):
+            continue
         outcome = propagate(model, ship | p.cells, water | p.halo, valid)
         if clock.due():
             yield None
         reason = outcome.contradiction
         if not reason:
-            reason, settled_ship, settled_water = yield from _breaks_at_depth_one(model, outcome, clock)
-            if not reason and held is not None:
-                held[(-1 - p.index, True)] = (ship, water, settled_ship, settled_water)
-            reason = reason and f"then after one level of trial {reason}"
+            settled = yield from _breaks_at_depth_one(model, outcome, clock)
+            if not settled.contradiction and held is not None:
+                remember_settled(model, held, place_key(p), ship, water, known, settled)
+            reason = settled.contradiction and f"then after one level of trial {settled.contradiction}"
         if reason:
             dropped.append((p, reason, 2))
             valid = _without(valid, dropped[-1:])
