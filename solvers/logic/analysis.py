@@ -320,13 +320,14 @@ class Analysis:
             if count > 0 and not valid[length]:
                 self.fail(f"the {ship_name(length)} would have nowhere to go")
             elif count > 1:
-                room = self._room(length, valid[length])
+                room = self._room(length, valid[length], count)
                 if room < count:
                     self.fail(f"the {count} missing {ship_name(length)}s would not fit (room for {room})")
         return valid
 
-    def _room(self, length: int, places: list[Placement]) -> int:
-        """How many ships of ``length`` the lines can hold at most, line by line.
+    def _room(self, length: int, places: list[Placement], wanted: int) -> int:
+        """How many ships of ``length`` the lines can hold at most, line by line, or any number
+        of at least ``wanted`` once that many are sure to fit.
 
         In each line: as many non-touching places as fit one after another, and no more than
         the line's tally allows (its missing cells plus ship cells those places cover).
@@ -335,6 +336,10 @@ class Analysis:
         rows = model.rows
         lines = rows + model.cols
         count, free_from, covered = [0] * lines, [-2] * lines, [0] * lines
+        need_row, need_col = self.needs
+        # Ships sure to fit: at most the line's missing cells' worth in each line.
+        sure_in = [len(places) if need is None else need // length for need in need_row + need_col]
+        sure = 0
         # Placements keep the model's order: along each line, by where they start.
         for p in places:
             if p.line_is_row:
@@ -345,6 +350,10 @@ class Analysis:
             if start >= free_from[line]:
                 count[line] += 1
                 free_from[line] = start + length + 1
+                if count[line] <= sure_in[line]:
+                    sure += 1
+                    if sure >= wanted:
+                        return sure
         room, ship = 0, self.ship
         for line, most in enumerate(count):
             if not most:

@@ -27,6 +27,7 @@ class Outcome(NamedTuple):
     water: int
     valid: Valid
     contradiction: str | None
+    places: int | None = None      # ``valid`` as by :func:`places_mask`, when already at hand
 
 
 class Clock:
@@ -77,7 +78,7 @@ def propagate(model: Model, ship: int, water: int, valid: Valid = None,
             return Outcome(ship, water, valid, f"{model.where(new_ship & new_water)} would have to be both ship "
                                                f"and water")
         if not (new_ship | new_water):
-            return Outcome(ship, water, valid, None)
+            return Outcome(ship, water, valid, None, an.reach[0] if max_level >= 2 else None)
         ship |= new_ship
         water |= new_water
 
@@ -162,7 +163,8 @@ def remember_settled(model: Model, store: Settled, key: object, ship: int, water
                      outcome: Outcome) -> None:
     """Keep ``outcome``, what the assumption ``key`` settled to on the board (``ship``, ``water``,
     places ``known``), in ``store`` (see :func:`settled_before`)."""
-    store[key] = (ship, water, known, outcome, places_mask(model, outcome.valid))
+    places = outcome.places if outcome.places is not None else places_mask(model, outcome.valid)
+    store[key] = (ship, water, known, outcome, places)
 
 
 def clashes_first(store: Settled, ship: int, water: int, order: list[Literal]) -> list[Literal]:
