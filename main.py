@@ -131,6 +131,9 @@ def _add_bench(sub) -> None:
     bench.add_argument("--solvers", help="with --window: solvers to race, comma-separated (default: all that can)")
     bench.add_argument("--hints", action="store_true",
                        help="measure hints instead: play each level from the start by hints alone")
+    bench.add_argument("--reading", type=_seconds, metavar="SECONDS",
+                       help="with --hints: the time a player spends on a hint, in which the engine searches "
+                            "ahead for the next ones, not counted as a hint's (default 0.25)")
     bench.add_argument("--json", action="store_true", help="with --hints or --window: JSON")
     bench.add_argument("--difficulty", choices=("easy", "medium", "hard", "expert"), help="with --generate")
     bench.add_argument("--fleet", type=_fleet, help="with --generate: ship length -> count as JSON")
@@ -310,7 +313,7 @@ def cmd_bench(args) -> int:
         return _bench_window(args)
     refs = list(batch.expand(args.paths))
     if args.hints:
-        return _bench_hints(refs, args.json)
+        return _bench_hints(refs, args.json, args.reading)
     records = []
     bar = batch.ProgressBar(len(refs), f"bench {args.solver}")
     for ref in refs:
@@ -352,14 +355,15 @@ def _bench_window(args) -> int:
     return EXIT_OK
 
 
-def _bench_hints(refs, as_json: bool) -> int:
+def _bench_hints(refs, as_json: bool, reading: float | None) -> int:
     from solvers.engine import hints
 
     bad = [ref for ref in refs if ref.puzzle is None]
     for ref in bad:
         print(ref.error, file=sys.stderr)
-    runs = list(hints.bench((ref.label, ref.puzzle) for ref in refs if ref.puzzle is not None))
-    summary = hints.summary(runs)
+    reading = hints.READING_SECONDS if reading is None else reading
+    runs = list(hints.bench(((ref.label, ref.puzzle) for ref in refs if ref.puzzle is not None), reading=reading))
+    summary = {**hints.summary(runs), "reading_s": reading}
     worst = sorted(runs, key=lambda run: -max(run.seconds, default=0.0))
     if as_json:
         for run in runs:

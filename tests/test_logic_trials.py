@@ -217,3 +217,20 @@ def test_segments_remembered_keep_open_and_closed_apart():
     (again,) = segments(geo, ship, geo.mask_of([(2, 2)]))
     assert not open_seg.closed and closed_seg.closed and not again.closed
     assert open_seg.length == closed_seg.length == 2 and closed_seg.horizontal
+
+
+def test_a_hint_does_not_search_ahead_and_the_time_between_hints_does():
+    puzzle, solution, board = first_board_past_depth_one("10x10/expert/06.bs")
+    model = model_of(puzzle)
+    model.kept, model.steps_banked[:] = None, []
+    assert list(logic.think_ahead(puzzle, board, logic.reveal(puzzle, board, solution))) == []
+    heartbeats = 0
+    while not rules.judge(puzzle, board).solved:
+        step = logic.next_deduction(puzzle, board, solution=lambda: solution)
+        assert step is not None and step.level <= 4
+        heartbeats += sum(1 for _ in logic.think_ahead(puzzle, board, step, seconds=0.3))
+        for move in step.moves:
+            assert solution[move.row][move.col] == move.value
+            board = apply_move(board, move)
+    assert heartbeats, "the time between hints went on with a depth-2 search"
+    assert model.kept is None and not model.held, "a finished board lets its search go"

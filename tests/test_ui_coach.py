@@ -132,3 +132,42 @@ def test_after_a_run_the_first_click_restores_the_marks_and_acts(app, monkeypatc
     run_to_end(app, panel)
     press(app, pygame.K_z, pygame.KMOD_CTRL)      # likewise Undo
     assert not panel.showing and session.grid[4][4] == Cell.UNKNOWN
+
+
+def test_after_its_answer_a_hint_searches_ahead_until_the_next_question(app, monkeypatch):
+    from window import hints as window_hints
+
+    searches = []
+
+    def endless(puzzle, grid, step, seconds=0.0):      # a search ahead that never ends by itself
+        searches.append("running")
+        mine = len(searches) - 1
+        try:
+            while True:
+                time.sleep(0.005)
+                yield None
+        finally:
+            searches[mine] = "ended"
+    monkeypatch.setattr(window_hints, "think_ahead", endless)
+    helper = app.play.coach.hints
+    press(app, pygame.K_h)
+    wait_for_answer(app)
+    assert "Hint: look at the highlighted cells" in app.play.status.message
+    deadline = time.perf_counter() + 5
+    while not searches and time.perf_counter() < deadline:
+        time.sleep(0.005)
+    assert searches == ["running"] and not helper.thinking     # answered, and searching on
+    for _ in range(3):
+        app.pump()
+    assert helper.stage == 1 and not app.play.coach.poll()     # the search ahead announces nothing
+    helper.ask(app.play.session.grid)                          # the next question ends it
+    wait_for_answer(app)
+    deadline = time.perf_counter() + 1
+    while searches[0] != "ended" and time.perf_counter() < deadline:
+        time.sleep(0.005)
+    assert searches[0] == "ended"
+    app.play.coach.cancel()                                    # so does leaving the level
+    deadline = time.perf_counter() + 1
+    while searches[-1] != "ended" and time.perf_counter() < deadline:
+        time.sleep(0.005)
+    assert searches == ["ended", "ended"]

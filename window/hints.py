@@ -11,7 +11,9 @@ level (the exact solver: milliseconds) instead of once per question. Nothing sho
 a revealed cell: otherwise only the player's own wrong marks are named.
 
 Questions run in the engine's runner (a worker thread) so the window stays live; a new
-question drops the old one.
+question drops the old one. After a hint has been answered its worker goes on searching ahead
+for the next hints (``think_ahead``) while the player reads, until the next question, an
+edit elsewhere or ``THINK_SECONDS``.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from game.session import CELL_KINDS, last_clean_cursor
 from solvers.engine.hints import SOLUTION_SECONDS, next_hint
 from solvers.engine.runner import SolverRun
 from solvers.engine.verdict import unique_solution
+from solvers.logic.deduction import think_ahead
 
 
 @dataclass(frozen=True)
@@ -101,10 +104,13 @@ class HintHelper:
         self.stage = 0                       # 0 nothing shown, 1 first rung, 2 second rung
         self.failure = ""
         self._run: SolverRun | None = None
+        self._answered = False               # the question in progress has had its answer
+        self._halt = threading.Event()       # ends the search ahead of the question in progress
 
     @property
     def thinking(self) -> bool:
-        return self._run is not None
+        """A question is waiting for its answer (not: the search ahead after it)."""
+        return self._run is not None and not self._answered
 
     def ask(self, grid: Grid, purpose: str = "hint", boards: Sequence[Grid] = (),
             problems: Sequence[rules.Violation] | None = None) -> None:
@@ -113,6 +119,7 @@ class HintHelper:
         self.cancel()
         judge, puzzle = self.judge, self.puzzle
         history = tuple(boards)
+        halt = self._halt = threading.Event()
 
         def stream() -> Iterator[Answer]:
             mistake = judge.find(grid, problems)
@@ -122,22 +129,31 @@ class HintHelper:
                 return
             deduction = next_hint(puzzle, grid, judge.solution) if purpose == "hint" else None
             yield Answer(grid, deduction, None, purpose)
+            if deduction is not None:
+                for _ in think_ahead(puzzle, grid, deduction):
+                    if halt.is_set():
+                        return
 
+        self._answered = False
         self._run = SolverRun(stream, maxsize=1, name=purpose).start()
 
     def poll(self) -> bool:
         """True when an answer (or a failure) has just arrived."""
         if self._run is None:
             return False
+        arrived = False
         for item in self._run.poll(4):
             self.answer = item if isinstance(item, Answer) else Answer((), None)
             self.failure = "" if isinstance(item, Answer) else getattr(item, "message", "hint failed")
+            arrived = True
         if self._run.finished:
             self._run = None
-            return True
-        return False
+            arrived = arrived or not self._answered
+        self._answered = self._answered or arrived
+        return arrived
 
     def cancel(self) -> None:
+        self._halt.set()
         if self._run is not None:
             self._run.stop(timeout=0.0)
             self._run = None

@@ -2,7 +2,9 @@
 
 A hint is the deduction engine's simplest next step, given ``HINT_SECONDS`` to find it; where
 it finds none in time (or none at all), one cell of the level's solution instead, without a
-reason. The window asks the same function the benchmark measures.
+reason. The window asks the same function the benchmark measures, and both let the engine
+search ahead for the next hints between two hints (``READING_SECONDS`` in the benchmark, for
+as long as the player reads in the window); that time is not counted as a hint's.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from solvers.logic import deduction as logic
 
 HINT_SECONDS = 3.0              # how long the engine may look for the next step
 SOLUTION_SECONDS = 30.0         # how long the exact solver may take to find the one solution
+READING_SECONDS = 0.25          # the least time a player spends on a hint before asking the next
 
 
 def next_hint(puzzle: Puzzle, grid: Sequence[Sequence[Cell]], solution: Callable[[], Grid | None],
@@ -50,8 +53,13 @@ class HintRun:
                 **({"error": self.error} if self.error else {})}
 
 
-def play_by_hints(puzzle: Puzzle, label: str, seconds: float = HINT_SECONDS) -> HintRun:
-    """Start from the level's first board and apply hint after hint until the judge says solved."""
+def play_by_hints(puzzle: Puzzle, label: str, seconds: float = HINT_SECONDS,
+                  reading: float = READING_SECONDS) -> HintRun:
+    """Start from the level's first board and apply hint after hint until the judge says solved.
+
+    Between two hints the engine searches ahead for ``reading`` seconds (see
+    :func:`solvers.logic.deduction.think_ahead`), as it does in the window while the player
+    reads the rungs of a hint and presses H again; that time is not a hint's."""
     run = HintRun(label)
     cache: list[Grid | None] = []
 
@@ -72,6 +80,8 @@ def play_by_hints(puzzle: Puzzle, label: str, seconds: float = HINT_SECONDS) -> 
             run.error = "no hint" if hint is None else f"hint found a mistake: {hint.text}"
             return run
         run.without_reason += hint.rule == "reveal"
+        for _ in logic.think_ahead(puzzle, grid, hint, reading):    # while the player reads it
+            pass
         for move in hint.moves:
             grid = apply_move(grid, move)
     run.error = "did not finish"
@@ -87,6 +97,7 @@ def summary(runs: Sequence[HintRun]) -> dict:
             "unfinished": sum(not run.solved for run in runs)}
 
 
-def bench(puzzles: Iterator[tuple[str, Puzzle]], seconds: float = HINT_SECONDS) -> Iterator[HintRun]:
+def bench(puzzles: Iterator[tuple[str, Puzzle]], seconds: float = HINT_SECONDS,
+          reading: float = READING_SECONDS) -> Iterator[HintRun]:
     for label, puzzle in puzzles:
-        yield play_by_hints(puzzle, label, seconds)
+        yield play_by_hints(puzzle, label, seconds, reading)

@@ -30,7 +30,7 @@ from solvers.logic.probe import Clock, Closures, Valid, find_contradiction, find
 from solvers.logic.rules import LEVEL_ONE, LEVEL_TWO, RULE_LEVELS, Finding
 
 MAX_DEPTH = 2
-SPARE_SECONDS = 0.25    # a hint that found its step sooner goes on with a kept depth-2 search until then
+THINK_SECONDS = 2.0     # how long ``think_ahead`` searches for the next hints while the player reads one
 PLACES_SECONDS = 0.3    # a hint starts (another) pass of depth-2 trials of places until then
 FALLBACK_SECONDS = 1.0  # a hint whose depth-2 cell trials find nothing by then tries places again
 LONGEST_SECONDS = 0.45  # a hint's depth-2 trials of the longest ships' places go on until then
@@ -319,31 +319,51 @@ def next_deduction(puzzle: Puzzle, grid: Sequence[Sequence[Cell]], max_depth: in
     except StopIteration as stop:
         found, an = stop.value
     if found is not None:
-        # Time to spare: go on with the kept depth-2 search for the hints that follow, or
-        # start one on the board this step leads to when the last one has ended.
-        spare = started + SPARE_SECONDS
-
-        def stop() -> bool:
-            return time.perf_counter() > spare
-        kept = model.kept
-        if kept is not None and (kept.ship & ~ship or kept.water & ~water):
-            model.kept = None                      # from a board the player has left (an undo)
-        for _ in _advance(model, stop):
+        # Only what must happen now: let go of a search the player has left or finished.
+        for _ in _search_ahead(model, ship, water, found.ship, found.water, found.level, lambda: True):
             pass
-        if not model.all & ~(ship | found.ship) & ~(water | found.water):
-            model.kept = None                      # the board is complete: let the search go
-            model.held.clear()
-        if model.kept is None and not stop():
-            after = propagate(model, ship | found.ship, water | found.water)
-            # After a simple step, only when the simple rules have no step left after it.
-            if found.level >= 3 or (after.ship, after.water) == (ship | found.ship, water | found.water):
-                _keep_search(model, after)
-                for _ in _advance(model, stop):
-                    pass
     if an.contradiction:
         return _mistake(f"Something is wrong already: {an.contradiction}",
                         [model.coord(i) for i in bits(an.contradiction_cells)])
     return _deduction(model, found) if found else None
+
+
+def think_ahead(puzzle: Puzzle, grid: Sequence[Sequence[Cell]], step: Deduction,
+                seconds: float = THINK_SECONDS) -> Iterator[None]:
+    """Search ahead for the hints after ``step`` (the hint just given on ``grid``), in the time
+    the player spends reading it: go on with the kept depth-2 search, or start one on the board
+    the step leads to. Yields at every heartbeat (about every 20 ms), so the caller can stop it
+    there; ends after ``seconds`` or when there is nothing left to search."""
+    if step.rule in ("mistake", "reveal") or not step.moves:
+        return
+    model = model_of(puzzle)
+    ship, water = _masks(model, grid)
+    step_ship = model.mask_of((m.row, m.col) for m in step.moves if m.value == Cell.SHIP)
+    step_water = model.mask_of((m.row, m.col) for m in step.moves if m.value == Cell.WATER)
+    until = time.perf_counter() + seconds
+    yield from _search_ahead(model, ship, water, step_ship, step_water, step.level,
+                             lambda: time.perf_counter() > until)
+
+
+def _search_ahead(model: Model, ship: int, water: int, step_ship: int, step_water: int, level: int,
+                  stop: Callable[[], bool]) -> Generator[None, None, None]:
+    """After a hint's step on (``ship``, ``water``), until ``stop()``: go on with the kept
+    depth-2 search, or start one on the board the step leads to when the last one has ended.
+    A search from a board the player has left (an undo) or of a finished board is let go."""
+    kept = model.kept
+    if kept is not None and (kept.ship & ~ship or kept.water & ~water):
+        model.kept = None
+    yield from _advance(model, stop)
+    ship, water = ship | step_ship, water | step_water
+    if not model.all & ~ship & ~water:
+        model.kept = None
+        model.held.clear()
+    if model.kept is None and not stop():
+        after = propagate(model, ship, water)
+        # After a simple step, only when the simple rules have no step left after it.
+        if level >= 3 or (after.ship, after.water) == (ship, water):
+            _keep_search(model, after)
+            yield from _advance(model, stop)
 
 
 def reveal(puzzle: Puzzle, grid: Sequence[Sequence[Cell]], solution: Grid) -> Deduction | None:
