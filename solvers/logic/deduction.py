@@ -1,10 +1,10 @@
 """The deduction engine: solves by reasoning a person can follow, never by guessing.
 
 ``next_deduction(puzzle, grid)`` gives the simplest next step from any board (the hint
-button), optionally within a time budget; ``reveal(puzzle, grid, solution)`` is the hint
-button's last resort, one cell of the solution, for a board where no short deduction is
-found; ``events(puzzle)`` is the
-solver protocol (every move FORCED, its detail the sentence); ``solve(puzzle)`` is the fast
+button), optionally within a time budget, and ``think_ahead`` searches for the steps after
+it while the player reads; ``reveal(puzzle, grid, solution)`` is the hint button's last
+resort, one cell of the solution, for a board where no short deduction is found;
+``events(puzzle)`` is the solver protocol (every move FORCED, its detail the sentence); ``solve(puzzle)`` is the fast
 form the grader and the generator use.
 
 Rules are tried simplest first (see :mod:`solvers.logic.rules`): level 1 (a glance), level 2
@@ -85,7 +85,7 @@ def _first_finding(model: Model, ship: int, water: int, valid: Valid, max_depth:
     trials. ``hint_started`` (a hint, started then): depth-2 steps proved on an earlier board
     of this puzzle are used before a new search (see :meth:`Model.banked`), the depth-2
     trials of places have their times (``PLACES_SECONDS``, ``LONGEST_SECONDS``), and a new
-    search stops at its first step and is kept to go on with in the time later hints spare
+    search stops at its first step and is kept to go on with between hints
     (see :meth:`Model.keep`). Without it (the solver), every place left is tried at depth 2
     as a last resort.
     """
@@ -115,7 +115,7 @@ def _first_finding(model: Model, ship: int, water: int, valid: Valid, max_depth:
             found = model.banked(ship, water)
             kept = model.kept
             if not found and kept is not None and (kept.ship, kept.water) == (ship, water):
-                # A kept search of this very board (started in the time earlier hints spared);
+                # A kept search of this very board (started between earlier hints);
                 # past FALLBACK_SECONDS a new search below turns to the places at once.
                 give_up = hint_started + FALLBACK_SECONDS
                 yield from _advance(model, lambda: bool(kept.steps) or time.perf_counter() > give_up, kept)
@@ -205,8 +205,8 @@ def _first_finding(model: Model, ship: int, water: int, valid: Valid, max_depth:
 
 def _keep_search(model: Model, settled: probe.Outcome) -> None:
     """Keep a depth-2 search of ``settled`` (a board the simple rules have settled), to go on
-    with in the time later hints spare: none if a depth-1 trial breaks there (the next hint
-    finds that itself); else places ruled out first, by depth-1 trials, then by depth-2 trials
+    with between hints (see :func:`think_ahead`): none if a depth-1 trial breaks there (the
+    next hint finds that itself); else places ruled out first, by depth-1 trials, then by depth-2 trials
     of the longest ships', then depth-2 cell trials."""
     if settled.contradiction or not model.all & ~settled.ship & ~settled.water:
         return
@@ -220,7 +220,7 @@ def _keep_search(model: Model, settled: probe.Outcome) -> None:
         if (yield from find_contradiction(model, ship, water, settled.valid, clock, closures)) is not None:
             return
         # The solution's ship cells, if a hint has asked for them already (the exact solver
-        # can take half a second on a hard level: no spare time is spent on it).
+        # can take half a second on a hard level: no time between hints is spent on it).
         truth = model.truth
         valid, new = yield from probe.rule_out_places(model, ship, water, settled.valid, clock, None, truth)
         dropped.extend(new)
