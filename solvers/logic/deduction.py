@@ -4,8 +4,8 @@
 button), optionally within a time budget, and ``think_ahead`` searches for the steps after
 it while the player reads; ``reveal(puzzle, grid, solution)`` is the hint button's last
 resort, one cell of the solution, for a board where no short deduction is found;
-``events(puzzle)`` is the solver protocol (every move FORCED, its detail the sentence); ``solve(puzzle)`` is the fast
-form the grader and the generator use.
+``events(puzzle)`` is the solver protocol (every move FORCED, its detail the sentence);
+``solve(puzzle)`` is the fast form the grader and the generator use.
 
 Rules are tried simplest first (see :mod:`solvers.logic.rules`): level 1 (a glance), level 2
 (fleet reasoning), level 3 (a depth-1 contradiction: assume a cell, apply levels 1-2, watch a
@@ -206,8 +206,8 @@ def _first_finding(model: Model, ship: int, water: int, valid: Valid, max_depth:
 def _keep_search(model: Model, settled: probe.Outcome) -> None:
     """Keep a depth-2 search of ``settled`` (a board the simple rules have settled), to go on
     with between hints (see :func:`think_ahead`): none if a depth-1 trial breaks there (the
-    next hint finds that itself); else places ruled out first, by depth-1 trials, then by depth-2 trials
-    of the longest ships', then depth-2 cell trials."""
+    next hint finds that itself); else places ruled out first, by depth-1 trials, then by
+    depth-2 trials of the longest ships', then depth-2 cell trials."""
     if settled.contradiction or not model.all & ~settled.ship & ~settled.water:
         return
     ship, water = settled.ship, settled.water
