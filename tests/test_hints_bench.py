@@ -2,6 +2,8 @@
 
 import json
 
+import pytest
+
 import main
 from game import levels
 from game.puzzle import Hint, Puzzle
@@ -46,3 +48,21 @@ def test_bench_hints_prints_a_summary_record(tmp_path, capsys):
     summary = records[-1]
     assert summary["summary"] and summary["levels"] == 1 and summary["hints"] == records[0]["hints"]
     assert set(summary) >= {"hints", "p50_ms", "p95_ms", "max_ms", "without_reason"}
+    assert summary["reading_s"] == hints.READING_SECONDS
+
+
+def test_bench_hints_gives_the_engine_the_reading_time_between_hints(tmp_path, capsys, monkeypatch):
+    given = []
+
+    def think_ahead(puzzle, grid, step, seconds):
+        given.append(seconds)
+        yield None
+    monkeypatch.setattr(hints.logic, "think_ahead", think_ahead)
+    levels.save(UNIQUE, tmp_path / "unique.bs")
+    assert main.main(["bench", "--hints", str(tmp_path), "--json", "--reading", "0"]) == 0
+    summary = json.loads(capsys.readouterr().out.splitlines()[-1])
+    assert summary["reading_s"] == 0.0 and given and set(given) == {0.0}
+    assert len(given) == summary["hints"]
+    with pytest.raises(SystemExit) as refused:
+        main.main(["bench", "--hints", str(tmp_path), "--reading", "-1"])
+    assert refused.value.code == 2
