@@ -171,3 +171,12 @@ def test_after_its_answer_a_hint_searches_ahead_until_the_next_question(app, mon
     while searches[-1] != "ended" and time.perf_counter() < deadline:
         time.sleep(0.005)
     assert searches == ["ended", "ended"]
+
+
+def test_the_levels_solution_is_worked_out_before_the_first_question(app):
+    judge = app.play.coach.hints.judge
+    deadline = time.perf_counter() + 5
+    while not judge.known and time.perf_counter() < deadline:
+        time.sleep(0.005)
+    assert judge.known and not app.play.coach.thinking        # nobody asked: it was worked out ahead
+    assert {(r, c) for r, row in enumerate(judge.solution()) for c, v in enumerate(row) if v == Cell.SHIP} == SHIPS

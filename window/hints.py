@@ -7,7 +7,8 @@ solution revealed without a reason.
 Mistakes are what ``rules.provable_violations`` proves plus the marks that disagree with the
 level's one solution (``game.puzzle.wrong_marks``), which follows from the clues.
 That solution depends only on the level, so :class:`MistakeJudge` works it out once per
-level (the exact solver: milliseconds) instead of once per question. Nothing shows it except
+level (the exact solver: milliseconds, half a second on the hardest pack level), in the
+runner as soon as the level opens, instead of once per question. Nothing shows it except
 a revealed cell: otherwise only the player's own wrong marks are named.
 
 Questions run in the engine's runner (a worker thread) so the window stays live; a new
@@ -56,13 +57,18 @@ class Answer:
 
 
 class MistakeJudge:
-    """Which marks are provably wrong; the level's one solution is computed once, lazily."""
+    """Which marks are provably wrong; the level's one solution is computed once (see :class:`HintHelper`)."""
 
     def __init__(self, puzzle: Puzzle) -> None:
         self.puzzle = puzzle
         self._lock = threading.Lock()       # hint and check workers may ask at the same time
         self._done = False
         self._solution: Grid | None = None
+
+    @property
+    def known(self) -> bool:
+        """Whether the solution has been worked out (see :meth:`solution`)."""
+        return self._done
 
     def solution(self) -> Grid | None:
         """The level's one solution (None if it has none or several)."""
@@ -106,6 +112,14 @@ class HintHelper:
         self._run: SolverRun | None = None
         self._answered = False               # the question in progress has had its answer
         self._halt = threading.Event()       # ends the search ahead of the question in progress
+        judge = self.judge
+
+        def work_out_the_solution() -> Iterator[None]:
+            judge.solution()
+            yield from ()
+        # Every hint and check starts from the level's solution: work it out while the player
+        # looks at the board, not when H is first pressed (half a second on the hardest levels).
+        self._warm_up = SolverRun(work_out_the_solution, maxsize=1, name="solution").start()
 
     @property
     def thinking(self) -> bool:
@@ -154,6 +168,7 @@ class HintHelper:
 
     def cancel(self) -> None:
         self._halt.set()
+        self._warm_up.stop(timeout=0.0)
         if self._run is not None:
             self._run.stop(timeout=0.0)
             self._run = None
