@@ -28,6 +28,14 @@ def wait_for_answer(app, seconds=10.0):
     assert not app.play.coach.hints.thinking
 
 
+def wait_until(done, seconds=5.0):
+    """Wait for a worker thread to bring ``done()`` about; its last answer."""
+    deadline = time.perf_counter() + seconds
+    while not done() and time.perf_counter() < deadline:
+        time.sleep(0.005)
+    return done()
+
+
 def mark(app, cells, value):
     """Each cell is one click's step, the way a player makes them."""
     for r, c in cells:
@@ -153,30 +161,20 @@ def test_after_its_answer_a_hint_searches_ahead_until_the_next_question(app, mon
     press(app, pygame.K_h)
     wait_for_answer(app)
     assert "Hint: look at the highlighted cells" in app.play.status.message
-    deadline = time.perf_counter() + 5
-    while not searches and time.perf_counter() < deadline:
-        time.sleep(0.005)
+    wait_until(lambda: searches)
     assert searches == ["running"] and not helper.thinking     # answered, and searching on
     for _ in range(3):
         app.pump()
     assert helper.stage == 1 and not app.play.coach.poll()     # the search ahead announces nothing
     helper.ask(app.play.session.grid)                          # the next question ends it
     wait_for_answer(app)
-    deadline = time.perf_counter() + 1
-    while searches[0] != "ended" and time.perf_counter() < deadline:
-        time.sleep(0.005)
-    assert searches[0] == "ended"
+    assert wait_until(lambda: searches[0] == "ended", 1.0)
     app.play.coach.cancel()                                    # so does leaving the level
-    deadline = time.perf_counter() + 1
-    while searches[-1] != "ended" and time.perf_counter() < deadline:
-        time.sleep(0.005)
+    wait_until(lambda: searches[-1] == "ended", 1.0)
     assert searches == ["ended", "ended"]
 
 
 def test_the_levels_solution_is_worked_out_before_the_first_question(app):
     judge = app.play.coach.hints.judge
-    deadline = time.perf_counter() + 5
-    while not judge.known and time.perf_counter() < deadline:
-        time.sleep(0.005)
-    assert judge.known and not app.play.coach.thinking        # nobody asked: it was worked out ahead
+    assert wait_until(lambda: judge.known) and not app.play.coach.thinking   # worked out before anyone asked
     assert {(r, c) for r, row in enumerate(judge.solution()) for c, v in enumerate(row) if v == Cell.SHIP} == SHIPS

@@ -11,7 +11,7 @@ import pytest  # noqa: E402
 from game import rules  # noqa: E402
 from game.puzzle import Cell  # noqa: E402
 from game.session import Session  # noqa: E402
-from tests.test_ui_play import cell_center, click, press, run_to_end, slow_solver  # noqa: E402
+from tests.test_ui_play import cell_center, click, drag, press, run_to_end, slow_solver  # noqa: E402
 from window import solver_panel  # noqa: E402
 
 
@@ -59,12 +59,7 @@ def test_the_judge_runs_once_per_click_and_once_per_drawn_change(app, judge_call
 def test_every_board_change_is_a_session_move(app, monkeypatch):
     session = app.play.session
     click(app, cell_center(app, 3, 3))
-    start, path = cell_center(app, 4, 0), [cell_center(app, 4, c) for c in range(1, 4)]
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=start, button=1))
-    for pos in path:
-        pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(1, 0), buttons=(1, 0, 0)))
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=path[-1], button=1))
-    app.pump()
+    drag(app, cell_center(app, 4, 0), [cell_center(app, 4, c) for c in range(1, 4)])
     click(app, app.play.layout.row_tally_rect(1).center)
     press(app, pygame.K_RIGHT)
     press(app, pygame.K_s)

@@ -26,6 +26,15 @@ def click(app, pos, button=1):
     app.pump()
 
 
+def drag(app, start, path):
+    """Press at ``start``, move through ``path`` with the left button held, release at its end."""
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=start, button=1))
+    for pos in path:
+        pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(1, 0), buttons=(1, 0, 0)))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=path[-1], button=1))
+    app.pump()
+
+
 def run_to_end(app, panel, seconds=5.0):
     """Press the solver panel's Run and pump the window until the run ends (at most ``seconds``)."""
     click(app, panel.run_button.rect.center)
@@ -56,12 +65,7 @@ def test_clicks_cycle_and_hints_stay(app):
 
 
 def test_drag_paints_and_undoes_in_one_step(app):
-    start, path = cell_center(app, 4, 0), [cell_center(app, 4, c) for c in range(1, 6)]
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=start, button=1))
-    for pos in path:
-        pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(1, 0), buttons=(1, 0, 0)))
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=path[-1], button=1))
-    app.pump()
+    drag(app, cell_center(app, 4, 0), [cell_center(app, 4, c) for c in range(1, 6)])
     assert all(v == Cell.WATER for v in app.play.session.grid[4])
     press(app, pygame.K_z, pygame.KMOD_CTRL)
     assert all(v == Cell.UNKNOWN for v in app.play.session.grid[4])

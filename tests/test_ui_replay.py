@@ -15,9 +15,9 @@ from window.scenes.replay import ReplayScene  # noqa: E402
 LEVEL = "levels/10x10/expert/01.bs"
 
 
-def saved_run(tmp_path, capsys):
-    path = tmp_path / "run.jsonl"
-    assert main.main(["solve", LEVEL, "--solver", "backtracking", "--trace", str(path)]) == 0
+def saved_run(tmp_path, capsys, level=LEVEL, solver="backtracking"):
+    path = tmp_path / f"{solver}.jsonl"
+    assert main.main(["solve", level, "--solver", solver, "--trace", str(path)]) == 0
     capsys.readouterr()
     return path
 
@@ -77,10 +77,7 @@ def test_a_run_exported_as_an_animated_gif(tmp_path, capsys):
 
 
 def test_a_logic_run_lists_its_deductions_and_a_click_goes_there(app, tmp_path, capsys):
-    path = tmp_path / "logic.jsonl"
-    assert main.main(["solve", "levels/10x10/hard/01.bs", "--solver", "logic", "--trace", str(path)]) == 0
-    capsys.readouterr()
-    assert app.open_replay(path)
+    assert app.open_replay(saved_run(tmp_path, capsys, "levels/10x10/hard/01.bs", "logic"))
     scene = app.overlay
     steps = scene.timeline.steps
     assert len(steps) >= 5 and all(text for _, text in steps)
@@ -187,10 +184,7 @@ def test_the_players_own_play_rewinds_on_the_timeline(app):
 
 
 def test_a_genetic_run_replays_its_fitness_plot_and_best_fleet_as_they_were(app, tmp_path, capsys):
-    path = tmp_path / "ga.jsonl"
-    assert main.main(["solve", "levels/10x10/expert/03.bs", "--solver", "genetic", "--trace", str(path)]) == 0
-    capsys.readouterr()
-    assert app.open_replay(path)
+    assert app.open_replay(saved_run(tmp_path, capsys, "levels/10x10/expert/03.bs", "genetic"))
     scene = app.overlay
     generations = scene.timeline.generations
     assert len(generations) >= 2
