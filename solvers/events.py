@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Mapping, Union
+from typing import Iterable, Mapping, Union
 
 from game.puzzle import Cell, Coord, Grid, Move
 
@@ -55,6 +55,16 @@ class Ship:
     def cells(self) -> tuple[Coord, ...]:
         dr, dc = (0, 1) if self.horizontal else (1, 0)
         return tuple((self.row + dr * i, self.col + dc * i) for i in range(self.length))
+
+
+def board_of(rows: int, cols: int, ships: Iterable[Ship]) -> Grid:
+    """The finished board ``ships`` draw: their cells ship, water elsewhere (ships that overlap
+    or touch simply draw over each other)."""
+    board = [[Cell.WATER] * cols for _ in range(rows)]
+    for ship in ships:
+        for r, c in ship.cells():
+            board[r][c] = Cell.SHIP
+    return tuple(tuple(row) for row in board)
 
 
 @dataclass(frozen=True)

@@ -440,3 +440,54 @@ def test_water_first_is_the_same_tree_in_another_order():
         water = run(puzzle, trace=False, limit=1000, water_first=True)[0]
         assert set(plain.solutions) == set(water.solutions)
         assert len(water.solutions) == brute_force_count(puzzle)
+
+
+# -- mending sketches (the search as a repair tool) ---------------------------------------------
+
+MENDED_LAYOUT = ("..#..#.#",
+                 "..#..#..",
+                 "#....#.#",
+                 "#.......",
+                 "#..#..##",
+                 "#..#....",
+                 "...#.#.#",
+                 ".#.....#")
+MENDED_FLEET = ((4, 1), (3, 2), (2, 3), (1, 4))
+MOVED = MENDED_LAYOUT[:7] + ("#......#",)      # the submarine of the last row one column left
+
+
+def test_the_judge_says_which_lines_a_sketch_breaks():
+    puzzle = puzzle_from_layout(MENDED_LAYOUT, MENDED_FLEET)
+    assert forward.broken_lines(puzzle, grid_from_strings(MENDED_LAYOUT)) == (set(), set())
+    assert forward.broken_lines(puzzle, grid_from_strings(MOVED)) == (set(), {0, 1})
+    touching = MENDED_LAYOUT[:6] + ("#..#.#.#", "#......#")   # the submarine under the carrier's foot
+    rows, cols = forward.broken_lines(puzzle, grid_from_strings(touching))
+    assert {5, 6, 7} <= rows and {0, 1} <= cols
+
+
+def test_a_sketch_is_mended_where_it_breaks_and_left_alone_elsewhere():
+    puzzle = puzzle_from_layout(MENDED_LAYOUT, MENDED_FLEET)
+    sketch = grid_from_strings(MOVED)
+    repair = forward.Repair(puzzle)
+    mended = run_to_value(repair.mend(sketch))
+    assert mended is not None and rules.is_solved(puzzle, mended)
+    # Columns 0 and 1 break; at most three more on each side are freed: columns 5 to 7 stay
+    # as the sketch has them.
+    assert all(mended[r][c] == sketch[r][c] for r in range(8) for c in (5, 6, 7))
+    assert repair.stats["bands"] >= 1
+
+
+def test_a_sketch_broken_everywhere_is_not_searched_whole():
+    puzzle = puzzle_from_layout(MENDED_LAYOUT, MENDED_FLEET)
+    repair = forward.Repair(puzzle)
+    assert run_to_value(repair.mend(grid_from_strings(("........",) * 8))) is None   # every line short
+    assert repair.stats["bands"] == 0 and repair.stats["nodes"] == 0
+
+
+def run_to_value(generator):
+    """Drain a generator of events and return its value."""
+    while True:
+        try:
+            next(generator)
+        except StopIteration as stop:
+            return stop.value

@@ -10,13 +10,14 @@ from dataclasses import dataclass
 import pytest
 
 from game import rules
-from game.puzzle import Hint
+from game.puzzle import Hint, grid_from_strings, ship_cells_of
+from game.ships import geometry_of, segments
 from solvers.common import run_to_result
 from solvers.engine import batch, portfolio
 from solvers.engine.portfolio import Member
-from solvers.events import Found, Progress, Status
+from solvers.events import Found, Generation, Progress, Ship, Status
 from solvers.search import forward
-from tests.test_forward import brute_force_count, puzzle_from_layout, random_puzzles
+from tests.test_forward import MENDED_FLEET, MENDED_LAYOUT, MOVED, brute_force_count, puzzle_from_layout, random_puzzles
 
 # No solution, though every ship fits somewhere: the genetic algorithm never stops on it.
 NO_SOLUTION = puzzle_from_layout(("#.#.", "#...", "...#", "#..."), ((2, 1), (1, 3)), {(0, 0): Hint.SUB})
@@ -150,3 +151,26 @@ def test_workers_also_start_where_processes_are_spawned(monkeypatch):
     assert pickle.loads(pickle.dumps(NO_SOLUTION)) == NO_SOLUTION
     result = portfolio.race(NO_SOLUTION, limit=2, jobs=2, timeout=30, members=(ENDLESS, Member("forward")))
     assert result.status is Status.NO_SOLUTION and result.stats["member"] == "forward"
+
+
+def test_the_genetic_member_mends_the_best_layout_of_a_population_it_gives_up(monkeypatch):
+    puzzle = puzzle_from_layout(MENDED_LAYOUT, MENDED_FLEET)
+    geo = geometry_of(puzzle)
+    ship = sum(geo.bit(r, c) for r, c in ship_cells_of(grid_from_strings(MOVED)))
+    near = tuple(Ship(*geo.coord((seg.cells & -seg.cells).bit_length() - 1), seg.length, seg.horizontal)
+                 for seg in segments(geo, ship, geo.board & ~ship))
+    asked = []
+
+    def never_solves(puzzle, trace, rng, **options):
+        """A genetic algorithm that comes close (two tallies off) and then starts again, forever."""
+        yield Generation(1, 2.0, 2.0, near, 0)
+        yield Generation(2, 9.0, 9.0, (), 1)           # a new population: the old one's best is mended
+        asked.append("on")
+        while True:
+            yield Progress()
+
+    monkeypatch.setattr(portfolio.genetic, "events", never_solves)
+    result = portfolio.race(puzzle, limit=2, jobs=1, timeout=30, members=(ENDLESS,))
+    assert result.status is Status.SOLVED and asked == []      # answered before the algorithm went on
+    assert all(rules.is_solved(puzzle, grid) for grid in result.solutions)
+    assert result.stats["bands"] >= 1

@@ -20,12 +20,16 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator, Mapping
 
 from game.puzzle import Grid, Puzzle, grid_from_strings, grid_to_strings
-from solvers.events import Event, Found, Result, Status
+from solvers.events import Event, Found, Generation, Result, Status, board_of
 from solvers.genetic import algorithm as genetic
 from solvers.search import forward
 
 ESCALATE_AFTER = 0.25          # seconds the first member runs alone
 TURN = 0.05                    # seconds each member of a shared process runs before the next
+# Generations without improvement before the genetic member gives a population up and mends its
+# best layout: mending, not the algorithm alone, finds most first solutions on the dense boards,
+# so more populations, each given up sooner, pay (docs/design/portfolio.md).
+MEND_STAGNATION = 5
 
 
 @dataclass(frozen=True)
@@ -97,14 +101,37 @@ def _taking_turns(streams: list[Iterator[Event]]) -> Iterator[Event]:
 
 
 def _first_by_genetic(puzzle: Puzzle, seed: int) -> Iterator[Event]:
-    """The genetic algorithm's solution (judged by the rules), or None when it gives up
-    (with the default settings it never does: the portfolio's other members decide)."""
-    result = None
-    for event in genetic.events(puzzle, trace=False, rng=random.Random(seed)):
+    """A first solution (judged by the rules) from the genetic algorithm, or None when it gives
+    up (with the default settings it never does: the portfolio's other members decide).
+
+    Before the algorithm rebuilds a population that stopped improving, the search mends that
+    population's best layout (``forward.Repair``: the lines it breaks are searched with the
+    rest of the board fixed). The algorithm alone comes close on the dense boards (a few
+    broken rules) far more often than it lands on a solution.
+    """
+    repair = forward.Repair(puzzle)
+    result: Result | None = None
+    rounds = 0
+    best: Generation | None = None               # the best generation of the current population
+    tried: set[Grid] = set()
+    for event in genetic.events(puzzle, trace=False, rng=random.Random(seed), stagnation=MEND_STAGNATION):
         if isinstance(event, Result):
             result = event
-        else:
-            yield event
+            break
+        yield event
+        if not isinstance(event, Generation):
+            continue
+        if event.restarts != rounds:
+            rounds = event.restarts
+            sketch = board_of(puzzle.rows, puzzle.cols, best.best_fleet) if best is not None else None
+            best = None
+            if sketch is not None and sketch not in tried:
+                tried.add(sketch)
+                mended = yield from repair.mend(sketch)
+                if mended is not None:
+                    return mended
+        if best is None or event.best < best.best:
+            best = event
     return result.grid if result is not None and result.status is Status.SOLVED else None
 
 

@@ -22,9 +22,9 @@ from typing import Sequence
 
 import numpy as np
 
-from game.puzzle import Cell, Grid, Puzzle
+from game.puzzle import Grid, Puzzle
 from game.ships import Geometry, Placement, compatible, geometry_of
-from solvers.events import Ship
+from solvers.events import Ship, board_of
 
 # How much each kind of broken rule costs. Overlap and touching are counted per ordered pair
 # of ships and per cell, so one diagonal touch already costs 2.
@@ -167,11 +167,7 @@ class FleetModel:
 
     def grid(self, layout: Sequence[int]) -> Grid:
         """The finished board a layout draws: its ships' cells, water elsewhere."""
-        board = [[Cell.WATER] * self.puzzle.cols for _ in range(self.puzzle.rows)]
-        for i in layout:
-            for r, c in self.ships[i].cells():
-                board[r][c] = Cell.SHIP
-        return tuple(tuple(row) for row in board)
+        return board_of(self.puzzle.rows, self.puzzle.cols, self.fleet(layout))
 
     def counts(self, layout: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
         """A layout's ``[zone | cover | zero | sink]`` and ``[rows | columns | zero]`` counts."""

@@ -27,11 +27,12 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Iterator, Sequence
+from typing import Generator, Iterator, Sequence
 
 from game import rules
-from game.puzzle import Cell, Grid, Puzzle, ship_cells_of, ship_name
+from game.puzzle import Cell, Coord, Grid, Puzzle, ship_cells_of, ship_name
 from game.ships import bits as bit_indices
+from game.ships import geometry_of, segments
 from solvers.common import verified
 from solvers.events import Event, Found, Progress, Reason, Result, SetCell, Status
 from solvers.search.bitboard import Model, State, compile_puzzle
@@ -53,6 +54,8 @@ NEAR_WIDTHS = (2, 3, 4, 5)              # the bands searched around the first so
 NEAR_AFTER_NODES = 100                  # nodes the first solution must have taken for the bands to be worth it
 NEAR_MIN_WORK = 200                     # nodes the bands may always take
 NEAR_KNOWN_WORK = 1000                  # nodes the bands may take around each solution given as known
+REPAIR_WIDTHS = (1, 2, 3)               # lines freed on each side of those a sketch breaks, in turn
+REPAIR_WORK = 2000                      # nodes a repair may take for each width
 
 Branch = tuple[int, int, tuple[int, ...], str]   # ship cells, water cells, placements to place, meaning
 
@@ -75,6 +78,78 @@ def events(puzzle: Puzzle, *, trace: bool = True, limit: int = 1, shave_depth: i
     """
     yield from _Search(puzzle, trace, max(1, limit), shave_depth, restarts, rng or random.Random(0),
                        tuple(known), water_first).run()
+
+
+class Repair:
+    """Sketches mended by the search: boards that break a few rules, like the genetic
+    algorithm's best layouts (a large neighbourhood search).
+
+    ``mend(sketch)`` frees the lines the judge finds broken in the sketch (those whose tally is
+    wrong, and those through ships that touch or do not fit the fleet), then ``REPAIR_WIDTHS``
+    more lines on each side in turn; the rest of the board stays as the sketch has it, and the
+    search looks for a solution in what is free, up to ``work`` nodes for each width. It
+    returns the solution (accepted by the judge) or None. It never searches the whole board,
+    so None proves nothing. The root (deductions and probing) is worked out once, on the
+    first sketch.
+    """
+
+    def __init__(self, puzzle: Puzzle) -> None:
+        self.puzzle = puzzle
+        self._search = _Search(puzzle, False, 1, None, False, random.Random(0))
+        self._search.looked_near = True          # a first solution is all it looks for
+        self._started = False
+
+    def mend(self, sketch: Grid, work: int = REPAIR_WORK) -> Generator[Event, None, Grid | None]:
+        search = self._search
+        geo = search.model.geo
+        if not self._started:
+            self._started = True
+            search.limit = len(geo.placements) + 2   # the root probing goes on past solutions it meets
+            yield from search._start()
+            search.limit = 1
+        if search.root is None:
+            return None
+        if not search.solutions:                 # (the root probing may have met one already)
+            rows, cols = broken_lines(self.puzzle, sketch)
+            yield from search._mend(sum(geo.bit(r, c) for r, c in ship_cells_of(sketch)), rows, cols, work)
+        if not search.solutions:
+            return None
+        solution = geo.grid(search.solutions[0])
+        return solution if rules.is_solved(self.puzzle, solution) else None
+
+    @property
+    def stats(self) -> dict:
+        return self._search._snapshot()
+
+
+def broken_lines(puzzle: Puzzle, board: Grid) -> tuple[set[int], set[int]]:
+    """The rows and the columns where the judge finds ``board`` breaks a rule: lines whose
+    tally is wrong, and the lines through ships that touch, bend, or that the fleet has too
+    many or too few of."""
+    rows: set[int] = set()
+    cols: set[int] = set()
+    closed: dict[int, list[Coord]] | None = None     # length -> the cells of the closed ships
+    for problem in rules.violations(puzzle, board):
+        cells = problem.cells
+        if problem.kind == "row":
+            rows.add(problem.index)
+            continue
+        if problem.kind == "col":
+            cols.add(problem.index)
+            continue
+        if problem.kind == "fleet":
+            if closed is None:
+                geo = geometry_of(puzzle)
+                ship = sum(geo.bit(r, c) for r, c in ship_cells_of(board))
+                closed = {}
+                for seg in segments(geo, ship, geo.board & ~ship):
+                    if seg.closed:
+                        closed.setdefault(seg.length, []).extend(geo.coords(seg.cells))
+            cells = tuple(closed.get(problem.index, ()))
+        for r, c in cells:
+            rows.add(r)
+            cols.add(c)
+    return rows, cols
 
 
 class _Search:
@@ -113,19 +188,7 @@ class _Search:
 
     # -- the run ---------------------------------------------------------------------------
     def run(self) -> Iterator[Event]:
-        log: Log | None = [] if self.trace else None
-        state = root_state(self.model, log)
-        if state is not None:       # cells the root deductions settled count as propagated too
-            hints = self.model.hint_ship | self.model.hint_water
-            self.stats["propagated"] += ((state.ship | state.water) & ~hints).bit_count()
-        yield from self._show_log(log, 0)
-        if state is not None and self.shave_depth is None:
-            few = state.alive.bit_count() <= SHAVE_SMALL_UP_TO and not self._dense_without_hints()
-            self.shave_depth = SHAVE_DEPTH_SMALL if few else SHAVE_DEPTH_LARGE
-            self.shave_shortest = SHAVE_SHORTEST_SMALL if few else 1
-        if state is not None and self.shave_depth >= 0:
-            state = yield from self._shave(state, 0)
-        self.root = state
+        state = yield from self._start()
         if state is not None and self.known:
             yield from self._from_known()
         if state is not None and len(self.solutions) < self.limit:
@@ -146,6 +209,24 @@ class _Search:
                     yield from self._show((self.shown_ship | self.shown_water) & ~root_known, Cell.UNKNOWN,
                                           Reason.BACKTRACK, "restart", 0)
         yield from self._finish()
+
+    def _start(self) -> Iterator[Event]:
+        """The root: the deductions from the givens, then the root probing. Sets and returns
+        ``self.root`` (None when the puzzle fails there)."""
+        log: Log | None = [] if self.trace else None
+        state = root_state(self.model, log)
+        if state is not None:       # cells the root deductions settled count as propagated too
+            hints = self.model.hint_ship | self.model.hint_water
+            self.stats["propagated"] += ((state.ship | state.water) & ~hints).bit_count()
+        yield from self._show_log(log, 0)
+        if state is not None and self.shave_depth is None:
+            few = state.alive.bit_count() <= SHAVE_SMALL_UP_TO and not self._dense_without_hints()
+            self.shave_depth = SHAVE_DEPTH_SMALL if few else SHAVE_DEPTH_LARGE
+            self.shave_shortest = SHAVE_SHORTEST_SMALL if few else 1
+        if state is not None and self.shave_depth >= 0:
+            state = yield from self._shave(state, 0)
+        self.root = state
+        return state
 
     def _search(self, state: State, depth: int) -> Iterator[Event]:
         stats = self.stats
@@ -213,26 +294,50 @@ class _Search:
         least)."""
         self.looked_near = True
         stats = self.stats
-        geo = self.model.geo
         root = self.root
         assert root is not None
-        saved = self.trace, self.shave_depth, self.work_limit, self.cut
-        self.trace, self.shave_depth = False, -1
         if work is None:
             work = max(NEAR_MIN_WORK, stats["nodes"] + stats["probes"])
         end = stats["nodes"] + stats["probes"] + work          # in the units of ``work_limit``
-        unknown = root.unknown(geo)
+        unknown = root.unknown(self.model.geo)
         for band in self._bands():
             if not band & unknown:
                 continue                         # settled at the root: nothing to change there
             if stats["nodes"] + stats["probes"] >= end or len(self.solutions) >= self.limit:
                 break
             stats["bands"] += 1
-            start = propagate(self.model, root, ship=solution & ~band, water=geo.board & ~solution & ~band)
-            if start is not None:
-                self.work_limit, self.cut = end, False
-                yield from self._search(start, 0)
+            yield from self._within(solution, band, end)
+
+    def _within(self, board: int, free: int, end: int) -> Iterator[Event]:
+        """Search the cells of ``free`` with the rest of the board fixed to ``board`` (its ship
+        cells), quietly, until ``limit`` solutions or ``end`` (nodes and probes, the units
+        of ``work_limit``)."""
+        assert self.root is not None
+        saved = self.trace, self.shave_depth, self.work_limit, self.cut
+        self.trace, self.shave_depth = False, -1
+        everything = self.model.geo.board
+        start = propagate(self.model, self.root, ship=board & ~free, water=everything & ~board & ~free)
+        if start is not None:
+            self.work_limit, self.cut = end, False
+            yield from self._search(start, 0)
         self.trace, self.shave_depth, self.work_limit, self.cut = saved
+
+    def _mend(self, sketch: int, rows: set[int], cols: set[int], work: int) -> Iterator[Event]:
+        """Search the lines ``rows`` and ``cols`` and ``REPAIR_WIDTHS`` more on each side in
+        turn, the rest fixed to ``sketch``, up to ``work`` nodes each, until a solution."""
+        geo = self.model.geo
+        for width in REPAIR_WIDTHS:
+            free = 0
+            for lines, masks in ((rows, geo.row_masks), (cols, geo.col_masks)):
+                for index, mask in enumerate(masks):
+                    if any(abs(index - line) <= width for line in lines):
+                        free |= mask
+            if free == geo.board:
+                return                           # the whole board: that is the search itself
+            self.stats["bands"] += 1
+            yield from self._within(sketch, free, self.stats["nodes"] + self.stats["probes"] + work)
+            if self.solutions:
+                return
 
     def _bands(self) -> Iterator[int]:
         """Bands of ``NEAR_WIDTHS`` neighbouring rows, then columns, narrowest first."""
