@@ -15,12 +15,13 @@ runs at the root on small boards (ships of two cells or more), down to depth 1 o
 dense ones, each probe starting from its placement's last successful probe when it has one
 (its *witness*). Optional restarts with shuffled branch orders; once a first solution is
 found, the bands of lines around it are searched first (large neighbourhood search), then the
-rest of the tree, so the count stays exact. Design history and measurements: ``docs/design/search.md``.
+rest of the tree, so the count stays exact. The same neighbourhoods mend sketches, boards that
+break a few rules (:class:`Repair`). Design history and measurements: ``docs/design/search.md``.
 
 Statistics: ``nodes`` (decisions tried), ``backtracks`` (decisions that failed at once),
 ``propagated`` (cells set by deduction), ``max_depth``, ``probes`` and ``probe_failures``
-(shaving), ``restarts``, ``bands`` (searched around the first solution; their nodes count as
-nodes), ``solutions``.
+(shaving), ``restarts``, ``bands`` (searched around the first solution, or freed to mend a
+sketch; their nodes count as nodes), ``solutions``.
 """
 
 from __future__ import annotations
