@@ -477,6 +477,23 @@ def test_a_sketch_is_mended_where_it_breaks_and_left_alone_elsewhere():
     assert repair.stats["bands"] >= 1
 
 
+def test_mending_tries_the_sketchs_own_choices_first(monkeypatch):
+    # No tallies: the freed lines have many solutions, and the sketch's own ships are kept
+    # where they can be (the submarine of the last row, moved to touch two ships, must move).
+    hidden = tuple(("row", r) for r in range(8)) + tuple(("col", c) for c in range(8))
+    puzzle = puzzle_from_layout(MENDED_LAYOUT, MENDED_FLEET, hide=hidden)
+    sketch = grid_from_strings(MENDED_LAYOUT[:7] + ("....#..#",))
+
+    def changed() -> int:
+        mended = run_to_value(forward.Repair(puzzle).mend(sketch))
+        assert mended is not None and rules.is_solved(puzzle, mended)
+        return sum(mended[r][c] != sketch[r][c] for r in range(8) for c in range(8))
+
+    guided = changed()
+    monkeypatch.setattr(forward._Search, "_off_guide", lambda self, branch: False)
+    assert guided < changed()
+
+
 def test_a_sketch_broken_everywhere_is_not_searched_whole():
     puzzle = puzzle_from_layout(MENDED_LAYOUT, MENDED_FLEET)
     repair = forward.Repair(puzzle)

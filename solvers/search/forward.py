@@ -88,7 +88,8 @@ class Repair:
     ``mend(sketch)`` frees the lines the judge finds broken in the sketch (those whose tally is
     wrong, and those through ships that touch or do not fit the fleet), then ``REPAIR_WIDTHS``
     more lines on each side in turn; the rest of the board stays as the sketch has it, and the
-    search looks for a solution in what is free, up to ``work`` nodes for each width. It
+    search looks for a solution in what is free, up to ``work`` nodes for each width, trying
+    first at each choice what the sketch has there (a ship, or water). It
     returns the solution (accepted by the judge) or None. It never searches the whole board,
     so None proves nothing. The root (deductions and probing) is worked out once, on the
     first sketch.
@@ -186,6 +187,7 @@ class _Search:
         self.looked_near = False                 # whether the bands around the first solution were searched
         self.known = known                       # solutions given by the caller
         self.water_first = water_first           # an unknown cell's water branch before its ships
+        self.guide: int | None = None            # the ship cells of a sketch being mended
 
     # -- the run ---------------------------------------------------------------------------
     def run(self) -> Iterator[Event]:
@@ -243,6 +245,8 @@ class _Search:
         branches = self._branches(state)
         if self.shuffle:
             self.rng.shuffle(branches)
+        if self.guide is not None:
+            branches.sort(key=self._off_guide)
         for ship, water, places, meaning in branches:
             if self.work_limit is not None and stats["nodes"] + stats["probes"] > self.work_limit:
                 self.cut = True
@@ -325,7 +329,21 @@ class _Search:
 
     def _mend(self, sketch: int, rows: set[int], cols: set[int], work: int) -> Iterator[Event]:
         """Search the lines ``rows`` and ``cols`` and ``REPAIR_WIDTHS`` more on each side in
-        turn, the rest fixed to ``sketch``, up to ``work`` nodes each, until a solution."""
+        turn, the rest fixed to ``sketch``, up to ``work`` nodes each, until a solution. The
+        sketch's own choices are tried first (a solution near it is what is wanted)."""
+        self.guide = sketch
+        try:
+            yield from self._mend_widths(sketch, rows, cols, work)
+        finally:
+            self.guide = None
+
+    def _off_guide(self, branch: Branch) -> bool:
+        """False for a branch the sketch being mended agrees with: a ship where the sketch has
+        one, or water where it has water."""
+        ship, water, guide = branch[0], branch[1], self.guide or 0
+        return not ((ship and not ship & ~guide) or (water and not water & guide))
+
+    def _mend_widths(self, sketch: int, rows: set[int], cols: set[int], work: int) -> Iterator[Event]:
         geo = self.model.geo
         for width in REPAIR_WIDTHS:
             free = 0
