@@ -39,9 +39,8 @@ class Member:
     With ``genetic_seed``, the genetic algorithm (seeded so), its best layouts mended by the
     search, looks for a first solution before the search starts, and the search takes it as
     known: it searches the bands around it first, then the whole tree, so the member stays
-    exact. With ``turns_with``, the member
-    and those members share one process, each running ``TURN`` seconds in turn; the first
-    exact answer among them is the member's.
+    exact. With ``turns_with``, the member and those members share one process, each running
+    ``TURN`` seconds in turn; the first exact answer among them is the member's.
     """
 
     name: str

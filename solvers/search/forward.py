@@ -31,7 +31,7 @@ import time
 from typing import Generator, Iterator, Sequence
 
 from game import rules
-from game.puzzle import Cell, Coord, Grid, Puzzle, ship_cells_of, ship_name
+from game.puzzle import Cell, Coord, Grid, Puzzle, ship_name
 from game.ships import bits as bit_indices
 from game.ships import geometry_of, segments
 from solvers.common import verified
@@ -89,10 +89,9 @@ class Repair:
     wrong, and those through ships that touch or do not fit the fleet), then ``REPAIR_WIDTHS``
     more lines on each side in turn; the rest of the board stays as the sketch has it, and the
     search looks for a solution in what is free, up to ``work`` nodes for each width, trying
-    first at each choice what the sketch has there (a ship, or water). It
-    returns the solution (accepted by the judge) or None. It never searches the whole board,
-    so None proves nothing. The root (deductions and probing) is worked out once, on the
-    first sketch.
+    first at each choice what the sketch has there (a ship, or water). It returns the
+    solution (accepted by the judge) or None. It never searches the whole board, so None
+    proves nothing. The root (deductions and probing) is worked out once, on the first sketch.
     """
 
     def __init__(self, puzzle: Puzzle) -> None:
@@ -113,7 +112,7 @@ class Repair:
             return None
         if not search.solutions:                 # (the root probing may have met one already)
             rows, cols = broken_lines(self.puzzle, sketch)
-            yield from search._mend(sum(geo.bit(r, c) for r, c in ship_cells_of(sketch)), rows, cols, work)
+            yield from search._mend(geo.masks(sketch)[0], rows, cols, work)
         if not search.solutions:
             return None
         solution = geo.grid(search.solutions[0])
@@ -142,7 +141,7 @@ def broken_lines(puzzle: Puzzle, board: Grid) -> tuple[set[int], set[int]]:
         if problem.kind == "fleet":
             if closed is None:
                 geo = geometry_of(puzzle)
-                ship = sum(geo.bit(r, c) for r, c in ship_cells_of(board))
+                ship = geo.masks(board)[0]
                 closed = {}
                 for seg in segments(geo, ship, geo.board & ~ship):
                     if seg.closed:
@@ -285,7 +284,7 @@ class _Search:
             problems = rules.violations(self.puzzle, grid)
             if problems:
                 raise ValueError(f"a known solution breaks the rules: {problems[0].message}")
-            self._record(sum(geo.bit(r, c) for r, c in ship_cells_of(grid)))
+            self._record(geo.masks(grid)[0])
         yield from self._announce()
         for solution in list(self.solutions):
             if len(self.solutions) >= self.limit:
@@ -331,9 +330,21 @@ class _Search:
         """Search the lines ``rows`` and ``cols`` and ``REPAIR_WIDTHS`` more on each side in
         turn, the rest fixed to ``sketch``, up to ``work`` nodes each, until a solution. The
         sketch's own choices are tried first (a solution near it is what is wanted)."""
+        geo = self.model.geo
         self.guide = sketch
         try:
-            yield from self._mend_widths(sketch, rows, cols, work)
+            for width in REPAIR_WIDTHS:
+                free = 0
+                for lines, masks in ((rows, geo.row_masks), (cols, geo.col_masks)):
+                    for index, mask in enumerate(masks):
+                        if any(abs(index - line) <= width for line in lines):
+                            free |= mask
+                if free == geo.board:
+                    return                       # the whole board: that is the search itself
+                self.stats["bands"] += 1
+                yield from self._within(sketch, free, self.stats["nodes"] + self.stats["probes"] + work)
+                if self.solutions:
+                    return
         finally:
             self.guide = None
 
@@ -342,21 +353,6 @@ class _Search:
         one, or water where it has water."""
         ship, water, guide = branch[0], branch[1], self.guide or 0
         return not ((ship and not ship & ~guide) or (water and not water & guide))
-
-    def _mend_widths(self, sketch: int, rows: set[int], cols: set[int], work: int) -> Iterator[Event]:
-        geo = self.model.geo
-        for width in REPAIR_WIDTHS:
-            free = 0
-            for lines, masks in ((rows, geo.row_masks), (cols, geo.col_masks)):
-                for index, mask in enumerate(masks):
-                    if any(abs(index - line) <= width for line in lines):
-                        free |= mask
-            if free == geo.board:
-                return                           # the whole board: that is the search itself
-            self.stats["bands"] += 1
-            yield from self._within(sketch, free, self.stats["nodes"] + self.stats["probes"] + work)
-            if self.solutions:
-                return
 
     def _bands(self) -> Iterator[int]:
         """Bands of ``NEAR_WIDTHS`` neighbouring rows, then columns, narrowest first."""
