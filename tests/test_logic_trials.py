@@ -46,7 +46,7 @@ def settled(puzzle, board):
     model = model_of(puzzle)
     ship, water = logic._masks(model, board)
     an = Analysis(model, ship, water)
-    return model, ship, water, an.valid
+    return model, ship, water, an.places
 
 
 @pytest.mark.parametrize("deeper", [False, True])
@@ -61,8 +61,8 @@ def test_places_ruled_out_hold_no_ship_of_the_solution(deeper):
     ships = {seg.cells for seg in segments(model.shared, solution_ship, model.all & ~solution_ship)}
     for place, reason, _ in dropped:
         assert place.cells not in ships and reason
-        assert place not in alive[place.length]
-    assert sum(map(len, alive.values())) + len(dropped) == sum(map(len, valid.values()))
+        assert not alive >> place.index & 1
+    assert alive.bit_count() + len(dropped) == valid.bit_count()
 
 
 def test_places_ruled_out_longest_first_hold_no_ship_of_the_solution():
@@ -71,19 +71,19 @@ def test_places_ruled_out_longest_first_hold_no_ship_of_the_solution():
     solution_ship, _ = model.shared.masks(solution)
     ships = {seg.cells for seg in segments(model.shared, solution_ship, model.all & ~solution_ship)}
     alive, dropped = logic._drain(rule_out_places(model, ship, water, valid, Clock()))
-    for length in sorted(alive, reverse=True):
+    for length in sorted(model.lengths, reverse=True):
         alive, new = logic._drain(rule_out_longest(model, ship, water, alive, Clock(), length, held={}))
         dropped += new
         for place, reason, depth in new:
             assert place.cells not in ships and reason and depth == 2
-            assert place.length == length and place not in alive[length]
+            assert place.length == length and not alive >> place.index & 1
     assert any(depth == 2 for _, _, depth in dropped)
 
 
 def test_an_assumption_that_held_will_break_once_the_board_clashes_with_its_settled_board():
     lits = [(1, True), (2, False), (3, True)]
-    held = {(2, False): (0b1, 0, 0, Outcome(0b1011, 0b100, {}, None), 0),    # held on board (ship r0)
-            (3, True): (0b10000, 0, 0, Outcome(0b11000, 0, {}, None), 0)}    # on a board this one does not extend
+    held = {(2, False): (0b1, 0, 0, Outcome(0b1011, 0b100, 0, None), 0),    # held on board (ship r0)
+            (3, True): (0b10000, 0, 0, Outcome(0b11000, 0, 0, None), 0)}    # on a board this one does not extend
     assert clashes_first(held, 0b1, 0, lits) == lits                      # nothing new
     assert clashes_first(held, 0b1011, 0, lits) == lits                   # new cells inside its board
     assert clashes_first(held, 0b1, 0b1000, lits) == [(2, False), (1, True), (3, True)]   # a clash: tried first
@@ -101,7 +101,7 @@ def test_depth_two_tries_only_values_the_solution_lacks_fewest_places_first():
     unknown = (model.all & ~ship & ~water).bit_count()
     assert len(both) == 2 * unknown and len(wrong) == unknown
     assert all(bool(truth >> index & 1) != as_ship for index, as_ship in wrong)
-    places = [sum(map(len, closures[lit].valid.values())) for lit in both if lit in closures]
+    places = [closures[lit].places.bit_count() for lit in both if lit in closures]
     assert places == sorted(places)
 
 
@@ -224,13 +224,16 @@ def test_a_hint_does_not_search_ahead_and_the_time_between_hints_does():
     model = model_of(puzzle)
     model.kept, model.steps_banked[:] = None, []
     assert list(logic.think_ahead(puzzle, board, logic.reveal(puzzle, board, solution))) == []
-    heartbeats = 0
+    banked = 0
     while not rules.judge(puzzle, board).solved:
         step = logic.next_deduction(puzzle, board, solution=lambda: solution)
         assert step is not None and step.level <= 4
-        heartbeats += sum(1 for _ in logic.think_ahead(puzzle, board, step, seconds=0.3))
+        before = len(model.steps_banked)
+        for _ in logic.think_ahead(puzzle, board, step, seconds=0.3):
+            pass
+        banked += len(model.steps_banked) > before
         for move in step.moves:
             assert solution[move.row][move.col] == move.value
             board = apply_move(board, move)
-    assert heartbeats, "the time between hints went on with a depth-2 search"
+    assert banked, "the time between hints went on with a depth-2 search and kept its steps"
     assert model.kept is None and not model.held, "a finished board lets its search go"

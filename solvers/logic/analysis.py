@@ -65,18 +65,36 @@ class Model:
         self.longest = max(self.lengths, default=0)
         self.hint_ship = shared.mask_of(cell for cell, h in puzzle.hints.items() if h.is_ship)
         self.hint_water = shared.mask_of(cell for cell, h in puzzle.hints.items() if not h.is_ship)
-        alive = self.alive = compatible(puzzle, shared)
-        self.placements = {length: tuple(p for p in shared.placements if p.length == length and alive >> p.index & 1)
-                           for length in self.lengths}
+        self.alive = compatible(puzzle, shared)     # the places the hints allow, as a mask over their indices
+        self.length_sets = dict(zip(self.lengths, shared.length_sets))
+        self.p_cells, self.placement = shared.p_cells, shared.placements
+        # Per place: its line (rows first, then columns) and where along it it starts (``_room``).
+        self.p_line = tuple(p.line if p.line_is_row else rows + p.line for p in shared.placements)
+        self.p_start = tuple(p.col if p.line_is_row else p.row for p in shared.placements)
         # For each given ship piece: (cell index, hint, cells every ship through it covers, water around all).
         self.hint_rules = [(shared.index(*reach.cell), reach.hint, reach.ship, reach.water)
-                           for reach in hint_reach(puzzle, shared, alive)]
+                           for reach in hint_reach(puzzle, shared, self.alive)]
         self.line_cache: dict = {}
         self.segment_memo: dict = {}
+        self.cover_memo: dict = {}      # see ``covering``
+        self.halo_memo: dict = {}
+        self.segments_memo: dict = {}   # see ``Analysis._segments``
         self.tally_lines = [(axis, index, mask, tally)
                             for axis, masks, tallies in (("row", self.row_mask, self.row_tallies),
                                                          ("column", self.col_mask, self.col_tallies))
                             for index, (mask, tally) in enumerate(zip(masks, tallies)) if tally is not None]
+        # Per cell: the tallied lines (indices into ``tally_lines``) through it.
+        line_of: list[list[int]] = [[] for _ in range(rows * stride)]
+        for k, (_, _, mask, _) in enumerate(self.tally_lines):
+            for i in bits(mask):
+                line_of[i].append(k)
+        self.tally_line_of = tuple(tuple(ks) for ks in line_of)
+        # Per tallied line: the places of 2+ cells along it longer than k, for each k (``Analysis._fits``).
+        self.longer_along = []
+        for axis, index, _, _ in self.tally_lines:
+            along = (shared.row_lines if axis == "row" else shared.col_lines)[index]
+            self.longer_along.append(tuple(sum(1 << i for i in bits(along) if shared.p_length[i] > k)
+                                           for k in range(self.longest + 1)))
         self.steps_banked: list[tuple[int, int, object]] = []   # see ``bank``
         self.kept: Kept | None = None                            # see ``keep``
         self.truth: int | None = None   # the solution's ship cells, once a hint has asked for them
@@ -87,6 +105,41 @@ class Model:
 
     def mask_of(self, cells) -> int:
         return self.shared.mask_of(cells)
+
+    def covering(self, cells: int) -> int:
+        """The places that cover any of ``cells``, as a mask over their indices."""
+        return self._by_rows(cells, self.shared.covering, self.cover_memo)
+
+    def surrounding(self, cells: int) -> int:
+        """The places whose halo holds any of ``cells`` (a ship there would touch them)."""
+        return self._by_rows(cells, self.shared.surrounding, self.halo_memo)
+
+    def _by_rows(self, cells: int, table: tuple[int, ...], memo: dict) -> int:
+        # Row by row, each row's cells remembered: probing meets the same rows again and again.
+        found = 0
+        for row in self.row_mask:
+            part = cells & row
+            if part:
+                places = memo.get(part)
+                if places is None:
+                    if len(memo) >= MEMO_LIMIT:
+                        memo.clear()
+                    places = 0
+                    for i in bits(part):
+                        places |= table[i]
+                    memo[part] = places
+                found |= places
+        return found
+
+    def members(self, places: int) -> list[Placement]:
+        """The places of a mask, in index order (by length as the fleet lists them, then along
+        each line by where they start)."""
+        placement = self.placement
+        return [placement[i] for i in bits(places)]
+
+    def of_length(self, places: int, length: int) -> int:
+        return places & self.length_sets[length]
+
 
     def bank(self, ship: int, water: int, findings: list) -> None:
         """Keep steps proved on the board (``ship``, ``water``) for later boards (hints).
@@ -115,16 +168,17 @@ class Model:
                 return found
         return None
 
-    def segment_facts(self, seg: Segment) -> tuple[str | None, bool, int]:
+    def segment_facts(self, seg: Segment) -> tuple[str | None, bool, int, Placement | None]:
         """What a segment says whatever else is on the board: what is wrong with its shape (a
         bend, too long, a whole ship the given pieces do not allow), whether it is a whole ship
-        of the fleet's lengths, and the cells diagonal to it (no other ship may be there).
+        of the fleet's lengths, the cells diagonal to it (no other ship may be there), and the
+        place a whole ship takes (None if it is not one).
         Remembered: probing meets the same segments again and again."""
         key = (seg.cells, seg.closed)
         facts = self.segment_memo.get(key)
         if facts is not None:
             return facts
-        fault, whole = None, False
+        fault, whole, placed = None, False, None
         if not seg.straight:
             fault = f"the ship at {self.where(seg.cells)} would bend"
         elif seg.length > self.longest:
@@ -140,7 +194,7 @@ class Model:
             around |= self.diag[i]
         if len(self.segment_memo) >= MEMO_LIMIT:
             self.segment_memo.clear()
-        facts = self.segment_memo[key] = (fault, whole, around)
+        facts = self.segment_memo[key] = (fault, whole, around, placed)
         return facts
 
     def index(self, row: int, col: int) -> int:
@@ -171,16 +225,6 @@ def model_of(puzzle: Puzzle) -> Model:
     return Model(puzzle)
 
 
-def reach(valid: dict[int, list[Placement]]) -> tuple[int, int]:
-    """(the places in ``valid`` as one mask over their indices, the cells they cover)."""
-    places = cover = 0
-    for group in valid.values():
-        for p in group:
-            places |= 1 << p.index
-            cover |= p.cells
-    return places, cover
-
-
 def fleet_text(remaining: dict[int, int]) -> str:
     parts = [f"{count} {ship_name(length)}{'s' if count > 1 else ''}"
              for length, count in sorted(remaining.items(), reverse=True) if count > 0]
@@ -190,17 +234,25 @@ def fleet_text(remaining: dict[int, int]) -> str:
 class Analysis:
     """What the rules need to know about one board (``ship``/``water`` masks)."""
 
-    def __init__(self, model: Model, ship: int, water: int,
-                 parent_valid: dict[int, list[Placement]] | None = None) -> None:
+    def __init__(self, model: Model, ship: int, water: int, parent_places: int | None = None,
+                 base: Analysis | None = None) -> None:
+        """``base``, when given, is the analysis of a board this one extends, without a
+        contradiction: what does not depend on the cells added since is taken from it."""
         self.model, self.ship, self.water = model, ship, water
         self.unknown = model.all & ~ship & ~water
         self.contradiction: str | None = None
         self.contradiction_cells = 0
-        self._parent_valid = parent_valid
-        self._valid: dict[int, list[Placement]] | None = None
-        self._reach: tuple[int, int] | None = None
+        self._parent_places = parent_places
+        self._base = base
+        self._fitted: int | None = None     # the places of the source that fit this board (``_fits``)
+        self._touched: list[int] = []       # the lines read again since ``base`` (``_lines_from``)
+        self._places: int | None = None
+        self._reachable: int | None = None
         self.lines: list[tuple[str, int, int, int, int]] = []   # (axis, index, mask, need, unknown)
-        self._lines()
+        if base is None:
+            self._lines()
+        else:
+            self._lines_from(base)
         if self.contradiction is None:
             self._segments()
 
@@ -226,106 +278,176 @@ class Analysis:
             needs[axis == "column"][index] = need
         self.full_lines = zero      # lines that take no more ship cells
 
+    def _lines_from(self, base: Analysis) -> None:
+        """``_lines``, reading again only the lines of the cells added since ``base``: the
+        others are as they were there, and none of them failed there."""
+        model, ship, unknown_cells = self.model, self.ship, self.unknown
+        self.lines = lines = base.lines.copy()
+        self.needs = needs = (base.needs[0].copy(), base.needs[1].copy())
+        zero = base.full_lines
+        touched = set()
+        line_of = model.tally_line_of
+        for i in bits((ship ^ base.ship) | (self.water ^ base.water)):
+            touched.update(line_of[i])
+        self._touched = sorted(touched)
+        for k in self._touched:
+            axis, index, mask, tally = model.tally_lines[k]
+            need = tally - (ship & mask).bit_count()
+            unknown = (unknown_cells & mask).bit_count()
+            if need <= 0:
+                zero |= mask
+                if need < 0:
+                    self.fail(f"{axis} {index + 1} would have more than {tally} ship cell{'s' if tally != 1 else ''}",
+                              mask)
+            elif need > unknown:
+                self.fail(f"{axis} {index + 1} could not reach its tally of {tally}", mask)
+            lines[k] = (axis, index, mask, need, unknown)
+            needs[axis == "column"][index] = need
+        self.full_lines = zero
+
     def _segments(self) -> None:
-        model = self.model
-        self.segments = segments(model.shared, self.ship, self.water)
+        """The segments and what they say: a shape that breaks a rule, ships touching, too many
+        of a length, the ships still missing. All of it depends only on the ship cells and the
+        water beside them, so it is remembered by those (probing meets them again and again)."""
+        model, ship = self.model, self.ship
+        key = (ship, self.water & model.shared.orthogonal(ship))
+        known = model.segments_memo.get(key)
+        if known is None:
+            if len(model.segments_memo) >= MEMO_LIMIT:
+                model.segments_memo.clear()
+            known = model.segments_memo[key] = self._read_segments()
+        self.segments, self.remaining, self.open_segments, self.longest_remaining, failed = known
+        if failed is not None:
+            self.fail(*failed)
+
+    def _read_segments(self) -> tuple:
+        model, ship = self.model, self.ship
+        found = segments(model.shared, ship, self.water)
+        failed: list[tuple[str, int]] = []
         closed: dict[int, int] = {}
-        for seg in self.segments:
-            fault, whole, around = model.segment_facts(seg)
+        for seg in found:
+            fault, whole, around, _ = model.segment_facts(seg)
             if fault:
-                self.fail(fault, seg.cells)
+                failed.append((fault, seg.cells))
             elif whole:
                 closed[seg.length] = closed.get(seg.length, 0) + 1
-            if around & self.ship:
-                self.fail(f"ships would touch at {model.where(seg.cells)}", seg.cells)
-        self.remaining = {length: count - closed.get(length, 0) for length, count in model.fleet.items()}
+            if around & ship:
+                failed.append((f"ships would touch at {model.where(seg.cells)}", seg.cells))
+        remaining = {length: count - closed.get(length, 0) for length, count in model.fleet.items()}
         for length, count in closed.items():
             if count > model.fleet.get(length, 0):
-                self.fail(f"there would be {count} {ship_name(length)}s, the fleet has "
-                          f"{model.fleet.get(length, 0)}")
-        self.open_segments = [s for s in self.segments if not s.closed and s.straight]
-        self.longest_remaining = max((n for n, k in self.remaining.items() if k > 0), default=0)
+                failed.append((f"there would be {count} {ship_name(length)}s, the fleet has "
+                               f"{model.fleet.get(length, 0)}", 0))
+        open_segments = [s for s in found if not s.closed and s.straight]
+        longest = max((n for n, k in remaining.items() if k > 0), default=0)
+        return found, remaining, open_segments, longest, failed[0] if failed else None
 
-    def _fits(self, pool) -> list[Placement]:
-        """The placements of ``pool`` where a missing ship can still lie on this board.
+    def _fits(self, source: int) -> int:
+        """The places of ``source`` where a missing ship can still lie on this board.
 
         Not on water, not touching a ship, not adding ship cells to a line that has all its
-        ship cells (or more than it still needs); a placement already all ship is a place only
-        while one of its ends is open (a closed one is a placed ship)."""
-        ship, water, full = self.ship, self.water, self.full_lines
-        need_row, need_col = self.needs
-        kept = []
-        for p in pool:
-            if p.cells & water or p.halo & ship:
+        ship cells (or more than it still needs); a place already all ship is a place only
+        while one of its ends is open (a closed one is a placed ship).
+
+        When every place of ``source`` fits the base board, only what the cells added since
+        can change is checked: they are the only new water and ship, only their lines can
+        have become full or need fewer cells (a place adds no more cells to a line than it did).
+        """
+        model, ship, base = self.model, self.ship, self._base
+        if base is not None and base._fitted is not None and not source & ~base._fitted:
+            blocked = (self.water & ~base.water) | (self.unknown & self.full_lines & ~base.full_lines)
+            near = ship & ~base.ship
+            lines = self._touched
+        else:
+            blocked, near, lines = self.water | (self.unknown & self.full_lines), ship, range(len(self.lines))
+        places = source & ~model.covering(blocked) & ~model.surrounding(near)
+        # A place all ship that touches no other ship cell is a segment: open, or a placed ship.
+        for seg in self.segments:
+            if seg.closed:
+                placed = model.segment_facts(seg)[3]
+                if placed is not None:
+                    places &= ~(1 << placed.index)
+        # Along a line that still needs ``need`` ship cells, a place may add at most that many.
+        p_cells, tally_lines, longer_along = model.p_cells, model.tally_lines, model.longer_along
+        self_lines = self.lines
+        for k in lines:
+            need, longer = self_lines[k][3], longer_along[k]
+            if need <= 0 or need >= len(longer):
                 continue
-            new = p.cells & ~ship
-            if not new:
-                if p.ends & ~water:
-                    kept.append(p)
+            over = places & longer[need]
+            if not over:
                 continue
-            if new & full:
-                continue
-            need = (need_row if p.line_is_row else need_col)[p.line]
-            if need is None or new.bit_count() <= need:
-                kept.append(p)
-        return kept
+            have = (ship & tally_lines[k][2]).bit_count()
+            if need + have < len(longer):
+                places &= ~(over & longer[need + have])       # too long whatever they cover
+                over &= ~longer[need + have]
+            for i in bits(over):
+                if (p_cells[i] & ~ship).bit_count() > need:
+                    places &= ~(1 << i)
+        self._fitted = places
+        return places
 
     @property
-    def valid(self) -> dict[int, list[Placement]]:
-        """Length -> placements still possible for the ships of that length not yet closed."""
-        if self._valid is None:
-            self._valid = self._compute_valid()
-        return self._valid
+    def places(self) -> int:
+        """The places still possible for the ships not yet closed, as a mask over their indices."""
+        if self._places is None:
+            self._places = self._compute_places()
+        return self._places
 
     @property
-    def reach(self) -> tuple[int, int]:
-        """(the places still possible as one mask over their indices, the cells they cover)."""
-        if self._reach is None:
-            self._reach = reach(self.valid)
-        return self._reach
+    def reachable(self) -> int:
+        """The unknown cells some place still possible covers."""
+        if self._reachable is None:
+            places, covering, found = self.places, self.model.shared.covering, 0
+            for i in bits(self.unknown):
+                if covering[i] & places:
+                    found |= 1 << i
+            self._reachable = found
+        return self._reachable
 
-    def _compute_valid(self) -> dict[int, list[Placement]]:
-        model, source = self.model, self._parent_valid
-        valid = {}
+    def _compute_places(self) -> int:
+        model = self.model
+        source = self._parent_places if self._parent_places is not None else model.alive
         for length in model.lengths:
             if self.remaining.get(length, 0) <= 0:
-                valid[length] = []
-                continue
-            valid[length] = self._fits(source[length] if source is not None else model.placements[length])
+                source &= ~model.length_sets[length]
+        places = self._fits(source)
         # A segment every place of which has one length is that ship: when such segments use up
         # the remaining ships of that length, no other place is possible for them.
         self.segment_places: list[tuple[Segment, list[Placement]]] = []
         committed: dict[int, list[tuple[int, list[Placement]]]] = {}
         for seg in self.open_segments:
-            places = [p for length in model.lengths for p in valid[length] if p.cells & seg.cells]
-            self.segment_places.append((seg, places))
-            if not places:
+            through = model.members(places & model.covering(seg.cells))
+            self.segment_places.append((seg, through))
+            if not through:
                 self.fail(f"no ship still missing ({fleet_text(self.remaining)}) fits the segment at "
                           f"{model.where(seg.cells)}", seg.cells)
                 continue
-            lengths = {p.length for p in places}
+            lengths = {p.length for p in through}
             if len(lengths) == 1:
-                committed.setdefault(lengths.pop(), []).append((seg.cells, places))
+                committed.setdefault(lengths.pop(), []).append((seg.cells, through))
         for length, group in committed.items():
             masks = [mask for mask, _ in group]
-            if any(p.cells & other for mask, places in group for p in places for other in masks if other != mask):
+            if any(p.cells & other for mask, through in group for p in through for other in masks if other != mask):
                 continue  # two of them may be parts of one ship: they need not be different ships
             if len(masks) > self.remaining[length]:
                 self.fail(f"{len(masks)} segments can only be {ship_name(length)}s, only "
                           f"{self.remaining[length]} {'is' if self.remaining[length] == 1 else 'are'} missing")
             elif len(masks) == self.remaining[length]:
-                taken = sum(masks)
-                valid[length] = [p for p in valid[length] if p.cells & taken]
+                places &= ~model.length_sets[length] | model.covering(sum(masks))
         for length, count in self.remaining.items():
-            if count > 0 and not valid[length]:
+            if count <= 0:
+                continue
+            own = places & model.length_sets[length]
+            if not own:
                 self.fail(f"the {ship_name(length)} would have nowhere to go")
             elif count > 1:
-                room = self._room(length, valid[length], count)
+                room = self._room(length, own, count)
                 if room < count:
                     self.fail(f"the {count} missing {ship_name(length)}s would not fit (room for {room})")
-        return valid
+        return places
 
-    def _room(self, length: int, places: list[Placement], wanted: int) -> int:
+    def _room(self, length: int, places: int, wanted: int) -> int:
         """How many ships of ``length`` the lines can hold at most, line by line, or any number
         of at least ``wanted`` once that many are sure to fit.
 
@@ -338,15 +460,13 @@ class Analysis:
         count, free_from, covered = [0] * lines, [-2] * lines, [0] * lines
         need_row, need_col = self.needs
         # Ships sure to fit: at most the line's missing cells' worth in each line.
-        sure_in = [len(places) if need is None else need // length for need in need_row + need_col]
+        sure_in = [places.bit_count() if need is None else need // length for need in need_row + need_col]
         sure = 0
-        # Placements keep the model's order: along each line, by where they start.
-        for p in places:
-            if p.line_is_row:
-                line, start = p.line, p.col
-            else:
-                line, start = rows + p.line, p.row
-            covered[line] |= p.cells
+        # Places in index order: along each line, by where they start.
+        p_line, p_start, p_cells = model.p_line, model.p_start, model.p_cells
+        for i in bits(places):
+            line, start = p_line[i], p_start[i]
+            covered[line] |= p_cells[i]
             if start >= free_from[line]:
                 count[line] += 1
                 free_from[line] = start + length + 1

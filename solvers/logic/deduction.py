@@ -97,7 +97,7 @@ def _first_finding(model: Model, ship: int, water: int, valid: Valid, max_depth:
     for rule in LEVEL_ONE:
         for found in rule(an):
             return found, an
-    _ = an.valid
+    _ = an.places
     if an.contradiction:
         return None, an
     for rule in LEVEL_TWO:
@@ -107,7 +107,7 @@ def _first_finding(model: Model, ship: int, water: int, valid: Valid, max_depth:
             return None, an
     closures: Closures = {}
     if max_depth >= 1:
-        found = yield from find_contradiction(model, ship, water, an.valid, clock, closures)
+        found = yield from find_contradiction(model, ship, water, an.places, clock, closures)
         if found:
             return found, an
     if max_depth >= 2:
@@ -122,9 +122,9 @@ def _first_finding(model: Model, ship: int, water: int, valid: Valid, max_depth:
                 found = model.banked(ship, water)
             if found:
                 return found, an
-        valid, dropped = an.valid, []
+        valid, dropped = an.places, []
 
-        def enough(left: dict) -> bool:             # the simple rules settle a cell with these places
+        def enough(left: int) -> bool:             # the simple rules settle a cell with these places
             narrowed = Analysis(model, ship, water, left)
             return any(True for rule in LEVEL_TWO for _ in rule(narrowed))
 
@@ -135,7 +135,7 @@ def _first_finding(model: Model, ship: int, water: int, valid: Valid, max_depth:
         known = solution() if solution is not None else None
         truth = _masks(model, known)[0] if known is not None else None
         deeper = False
-        lengths = sorted(valid, reverse=True)
+        lengths = sorted(model.lengths, reverse=True)
 
         while True:
             if deeper and hint:
@@ -171,7 +171,7 @@ def _first_finding(model: Model, ship: int, water: int, valid: Valid, max_depth:
             if found:
                 return found, an
             # No cell trial breaks soon: depth-2 trials of places, the longest ships first.
-            for length in sorted(valid, reverse=True):
+            for length in sorted(model.lengths, reverse=True):
                 valid, new = yield from probe.rule_out_longest(model, ship, water, valid, clock, length, truth, None,
                                                                model.held)
                 if new:
@@ -193,7 +193,7 @@ def _first_finding(model: Model, ship: int, water: int, valid: Valid, max_depth:
                 found = yield from _after_places(model, ship, water, valid, dropped, clock)
                 if found:
                     return found, an
-            for length in sorted(valid, reverse=True):
+            for length in sorted(model.lengths, reverse=True):
                 valid, new = yield from probe.rule_out_longest(model, ship, water, valid, clock, length)
                 if new:
                     dropped += new
@@ -217,19 +217,19 @@ def _keep_search(model: Model, settled: probe.Outcome) -> None:
     def search() -> Generator[None, None, None]:
         clock = Clock()
         closures: Closures = {}
-        if (yield from find_contradiction(model, ship, water, settled.valid, clock, closures)) is not None:
+        if (yield from find_contradiction(model, ship, water, settled.places, clock, closures)) is not None:
             return
         # The solution's ship cells, if a hint has asked for them already (the exact solver
         # can take half a second on a hard level: no time between hints is spent on it).
         truth = model.truth
-        valid, new = yield from probe.rule_out_places(model, ship, water, settled.valid, clock, None, truth)
+        valid, new = yield from probe.rule_out_places(model, ship, water, settled.places, clock, None, truth)
         dropped.extend(new)
         found = None
         if new:                                  # the simple rules or depth 1 with those places gone
             closures = {}
             found = yield from _after_places(model, ship, water, valid, [], clock, closures)
         # Then depth-2 trials of places, the longest ships first, while they rule out more.
-        for length in sorted(valid, reverse=True):
+        for length in sorted(model.lengths, reverse=True):
             if found:
                 break
             valid, new = yield from probe.rule_out_longest(model, ship, water, valid, clock, length, truth, None,
@@ -268,7 +268,7 @@ def _advance(model: Model, stop: Callable[[], bool], kept: Kept | None = None) -
         kept.give_back()
 
 
-def _after_places(model: Model, ship: int, water: int, places: dict, dropped: list, clock: Clock,
+def _after_places(model: Model, ship: int, water: int, places: int, dropped: list, clock: Clock,
                   closures: Closures | None = None) -> Generator[None, None, Finding | None]:
     """A step of the simple rules or of depth 1 once ``dropped`` places are ruled out (said
     first; with ``dropped`` empty, the caller says it)."""
@@ -414,8 +414,8 @@ def events(puzzle: Puzzle, *, trace: bool = True, rng: random.Random | None = No
             yield Result(Status.NO_SOLUTION, _grid(model, ship, water), snapshot(), (),
                          f"no solution: {an.contradiction}")
             return
-        if an._valid is not None:
-            valid = an._valid
+        if an._places is not None:
+            valid = an._places
         if found is None:
             break
         stats["steps"] += 1
@@ -461,7 +461,7 @@ def solve(puzzle: Puzzle, max_depth: int = MAX_DEPTH, grid: Grid | None = None,
         if outcome.contradiction:
             return LogicOutcome(False, _grid(model, ship, water), level, used, steps, clock.probes,
                                 outcome.contradiction)
-        ship, water, valid = outcome.ship, outcome.water, outcome.valid
+        ship, water, valid = outcome.ship, outcome.water, outcome.places
         if not model.all & ~ship & ~water or max_depth < 1:
             break
         if deadline is not None and time.perf_counter() > deadline:

@@ -37,8 +37,8 @@ def line_fill(an: Analysis) -> Iterator[tuple[str, int, int, int, int]]:
     """
     model = an.model
     geo = model.shared
-    places, cover = an.reach
-    single = an.ship | cover
+    places = an.places
+    single = an.ship | an.reachable
     closed = _closed_runs(an)
     cache = model.line_cache
     for axis, index, mask, _need, unknown in an.lines:

@@ -14,10 +14,10 @@ import time
 from typing import Callable, Generator, NamedTuple
 
 from game.puzzle import ship_name
-from solvers.logic.analysis import Analysis, Model, Placement, bits, reach
+from solvers.logic.analysis import Analysis, Model, Placement, bits
 from solvers.logic.rules import LEVEL_ONE, LEVEL_TWO, Finding
 
-Valid = dict[int, list[Placement]] | None
+Valid = int | None      # the places still possible, as a mask over their indices (None: all the hints allow)
 Search = Generator[None, None, Finding | None]
 HEARTBEAT_SECONDS = 0.02
 
@@ -25,9 +25,8 @@ HEARTBEAT_SECONDS = 0.02
 class Outcome(NamedTuple):
     ship: int
     water: int
-    valid: Valid
+    places: Valid
     contradiction: str | None
-    places: int | None = None      # ``valid`` as by :func:`places_mask`, when already at hand
 
 
 class Clock:
@@ -47,10 +46,13 @@ class Clock:
 
 
 def propagate(model: Model, ship: int, water: int, valid: Valid = None,
-              chain: list[Finding] | None = None, max_level: int = 2) -> Outcome:
-    """Apply the level 1-2 rules (or only level 1) until nothing changes or the board breaks."""
+              chain: list[Finding] | None = None, max_level: int = 2, base: Analysis | None = None) -> Outcome:
+    """Apply the level 1-2 rules (or only level 1) until nothing changes or the board breaks.
+
+    ``base``: the analysis of a board this one extends, without a contradiction (see
+    :class:`~solvers.logic.analysis.Analysis`)."""
     while True:
-        an = Analysis(model, ship, water, valid)
+        an = base = Analysis(model, ship, water, valid, base)
         if an.contradiction:
             return Outcome(ship, water, valid, an.contradiction)
         new_ship = new_water = 0
@@ -61,7 +63,7 @@ def propagate(model: Model, ship: int, water: int, valid: Valid = None,
                 if chain is not None:
                     chain.append(found)
         if not (new_ship | new_water) and max_level >= 2:
-            valid = an.valid
+            valid = an.places
             if an.contradiction:
                 return Outcome(ship, water, valid, an.contradiction)
             for rule in LEVEL_TWO:
@@ -78,9 +80,18 @@ def propagate(model: Model, ship: int, water: int, valid: Valid = None,
             return Outcome(ship, water, valid, f"{model.where(new_ship & new_water)} would have to be both ship "
                                                f"and water")
         if not (new_ship | new_water):
-            return Outcome(ship, water, valid, None, an.reach[0] if max_level >= 2 else None)
+            return Outcome(ship, water, valid, None)
         ship |= new_ship
         water |= new_water
+
+
+def base_of(model: Model, ship: int, water: int, valid: Valid) -> Analysis | None:
+    """The analysis of a board, places read, for the trials on it to start from (None if the
+    board breaks)."""
+    an = Analysis(model, ship, water, valid)
+    if not an.contradiction:
+        _ = an.places
+    return None if an.contradiction else an
 
 
 def probe_order(model: Model, ship: int, water: int) -> list[int]:
@@ -120,13 +131,13 @@ def _forced(model: Model, index: int, as_ship: bool, rule: str, level: int, text
 
 Literal = tuple[int, bool]             # (cell index, assumed ship)
 Closures = dict[Literal, Outcome]      # what the simple rules make of each assumption that held
-Places = dict[int, list[Placement]]    # length -> places still possible
+Places = int                           # the places still possible, as a mask over their indices
 Dropped = tuple[Placement, str, int]   # a place ruled out, the rule its ship would break, the trial's depth
 
 
 def places_mask(model: Model, valid: Valid) -> int:
-    """The places in ``valid`` (all the hints allow if None) as one mask over their indices."""
-    return reach(valid if valid is not None else model.placements)[0]
+    """The places ``valid`` stands for (all the hints allow if None)."""
+    return valid if valid is not None else model.alive
 
 
 Settled = dict[object, tuple[int, int, int, "Outcome", int]]
@@ -163,7 +174,7 @@ def remember_settled(model: Model, store: Settled, key: object, ship: int, water
                      outcome: Outcome) -> None:
     """Keep ``outcome``, what the assumption ``key`` settled to on the board (``ship``, ``water``,
     places ``known``), in ``store`` (see :func:`settled_before`)."""
-    places = outcome.places if outcome.places is not None else places_mask(model, outcome.valid)
+    places = places_mask(model, outcome.places)
     store[key] = (ship, water, known, outcome, places)
 
 
@@ -192,6 +203,7 @@ def find_contradiction(model: Model, ship: int, water: int, valid: Valid, clock:
     # either (it would reach a part of the same board): those probes are skipped.
     held_ship = held_water = 0
     known = places_mask(model, valid)
+    base = None
     for index in probe_order(model, ship, water):
         for as_ship in (True, False):
             if ((held_ship if as_ship else held_water) >> index) & 1:
@@ -199,7 +211,8 @@ def find_contradiction(model: Model, ship: int, water: int, valid: Valid, clock:
             chain: list[Finding] = []
             outcome = settled_before(model.settled, (index, as_ship), ship, water, known)
             if outcome is None:
-                outcome = propagate(model, *_assume(ship, water, index, as_ship), valid, chain)
+                base = base or base_of(model, ship, water, valid)
+                outcome = propagate(model, *_assume(ship, water, index, as_ship), valid, chain, base=base)
                 if not outcome.contradiction:
                     remember_settled(model, model.settled, (index, as_ship), ship, water, known, outcome)
                 if clock.due():
@@ -220,13 +233,14 @@ def find_contradiction(model: Model, ship: int, water: int, valid: Valid, clock:
 def _breaks_at_depth_one(model: Model, start: Outcome, clock: Clock) -> Generator[None, None, Outcome]:
     """Settle ``start`` with depth-1 contradictions: the board it settles to, with the reason
     it breaks as its ``contradiction`` (None if it holds)."""
-    ship, water, valid = start.ship, start.water, start.valid
+    ship, water, valid = start.ship, start.water, start.places
     changed = True
     store: dict = {}                 # trials that held, for the rounds after a step (see settled_before)
     while changed:
         changed = False
         held_ship = held_water = 0
         known = places_mask(model, valid)
+        base = None
         for index in probe_order(model, ship, water):
             if not ((model.all & ~ship & ~water) >> index) & 1:
                 continue
@@ -235,7 +249,8 @@ def _breaks_at_depth_one(model: Model, start: Outcome, clock: Clock) -> Generato
                     continue
                 outcome = settled_before(store, (index, as_ship), ship, water, known)
                 if outcome is None:
-                    outcome = propagate(model, *_assume(ship, water, index, as_ship), valid)
+                    base = base or base_of(model, ship, water, valid)
+                    outcome = propagate(model, *_assume(ship, water, index, as_ship), valid, base=base)
                     if not outcome.contradiction:
                         remember_settled(model, store, (index, as_ship), ship, water, known, outcome)
                     if clock.due():
@@ -244,13 +259,13 @@ def _breaks_at_depth_one(model: Model, start: Outcome, clock: Clock) -> Generato
                     held_ship |= outcome.ship
                     held_water |= outcome.water
                     continue
-                settled = propagate(model, *_assume(ship, water, index, not as_ship), valid)
+                settled = propagate(model, *_assume(ship, water, index, not as_ship), valid, base=base)
                 if settled.contradiction:
                     if_ship, if_water = ((outcome, settled) if as_ship else (settled, outcome))
                     reason = (f"{model.where(1 << index)} could be neither ship ({if_ship.contradiction}) "
                               f"nor water ({if_water.contradiction})")
                     return Outcome(ship, water, valid, reason)
-                ship, water, valid = settled.ship, settled.water, settled.valid
+                ship, water, valid = settled.ship, settled.water, settled.places
                 changed = True
                 break
     return Outcome(ship, water, valid, None)
@@ -271,7 +286,7 @@ def deep_order(model: Model, ship: int, water: int, closures: Closures | None,
                 if truth is None or bool(truth >> index & 1) != as_ship]
     if not closures:
         return literals
-    score = {lit: (sum(map(len, o.valid.values())) if o.valid else 0, known - (o.ship | o.water).bit_count())
+    score = {lit: (o.places.bit_count() if o.places is not None else 0, known - (o.ship | o.water).bit_count())
              for lit, o in closures.items()}
     last = (float("inf"), 0)
     return sorted(literals, key=lambda lit: score.get(lit, last))
@@ -332,14 +347,14 @@ def find_deep_contradiction(model: Model, ship: int, water: int, valid: Valid, c
     return first
 
 
-def rule_out_places(model: Model, ship: int, water: int, valid: dict[int, list[Placement]], clock: Clock,
+def rule_out_places(model: Model, ship: int, water: int, valid: Places, clock: Clock,
                     deeper_until: float | None = None, truth: int | None = None,
                     enough: Callable[[Places], bool] | None = None,
                     ) -> Generator[None, None, tuple[Places, list[Dropped]]]:
     """Trials over placements: put a missing ship at one of its places (its cells ship, the
     cells around it water), apply the simple rules, and see the board break.
 
-    Returns the places that survive, by length, and those ruled out with the reason and the
+    Returns the places that survive and those ruled out with the reason and the
     depth of the trial. A placement is a stronger assumption than one cell (the ship's length
     and direction come with it), so this finds what assuming cells does not. With
     ``deeper_until`` (a ``time.perf_counter()`` value) the places that survive are then
@@ -351,20 +366,21 @@ def rule_out_places(model: Model, ship: int, water: int, valid: dict[int, list[P
     dropped: list[Dropped] = []
     survivors: list[tuple[int, Placement, Outcome]] = []
     known = places_mask(model, valid)
-    for places in valid.values():
-        for p in places:
-            if p.cells & ~ship:
-                outcome = settled_before(model.settled, place_key(p), ship, water, known)
-                if outcome is None:
-                    outcome = propagate(model, ship | p.cells, water | p.halo, valid)
-                    if not outcome.contradiction:
-                        remember_settled(model, model.settled, place_key(p), ship, water, known, outcome)
-                    if clock.due():
-                        yield None
-                if outcome.contradiction:
-                    dropped.append((p, outcome.contradiction, 1))
-                elif _may_break(p, truth):
-                    survivors.append((sum(map(len, outcome.valid.values())) if outcome.valid else 0, p, outcome))
+    base = None
+    for p in model.members(valid):
+        if p.cells & ~ship:
+            outcome = settled_before(model.settled, place_key(p), ship, water, known)
+            if outcome is None:
+                base = base or base_of(model, ship, water, valid)
+                outcome = propagate(model, ship | p.cells, water | p.halo, valid, base=base)
+                if not outcome.contradiction:
+                    remember_settled(model, model.settled, place_key(p), ship, water, known, outcome)
+                if clock.due():
+                    yield None
+            if outcome.contradiction:
+                dropped.append((p, outcome.contradiction, 1))
+            elif _may_break(p, truth):
+                survivors.append((outcome.places.bit_count() if outcome.places is not None else 0, p, outcome))
     if deeper_until is not None:
         survivors.sort(key=lambda item: item[0])
         for _, p, outcome in survivors:
@@ -387,7 +403,7 @@ def rule_out_longest(model: Model, ship: int, water: int, valid: Places, clock: 
     trials break soonest. ``truth`` and ``until`` as in :func:`rule_out_places`; ``held`` as in
     :func:`find_deep_contradiction` (a place under :func:`place_key`), those that will break first."""
     dropped: list[Dropped] = []
-    places = [p for p in valid.get(length, ()) if p.cells & ~ship and _may_break(p, truth)]
+    places = [p for p in model.members(model.of_length(valid, length)) if p.cells & ~ship and _may_break(p, truth)]
     if held is not None:
         keys = {place_key(p): p for p in places}
         places = [keys[key] for key in clashes_first(held, ship, water, list(keys))]
@@ -418,9 +434,10 @@ def _may_break(p: Placement, truth: int | None) -> bool:
     return truth is None or bool(p.cells & ~truth or p.ends & truth)
 
 
-def _without(valid: dict[int, list[Placement]], dropped: list[Dropped]) -> dict[int, list[Placement]]:
-    gone = {p.index for p, _, _ in dropped}
-    return {length: [p for p in places if p.index not in gone] for length, places in valid.items()}
+def _without(valid: Places, dropped: list[Dropped]) -> Places:
+    for p, _, _ in dropped:
+        valid &= ~(1 << p.index)
+    return valid
 
 
 def ruled_out_text(dropped: list[Dropped], limit: int = 3) -> str:

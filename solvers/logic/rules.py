@@ -151,7 +151,7 @@ def _place_list(places: list[Placement], limit: int = 3) -> str:
 
 def segment_places(an: Analysis) -> Iterator[Finding]:
     model = an.model
-    _ = an.valid  # computes an.segment_places
+    _ = an.places  # computes an.segment_places
     for seg, places in an.segment_places:
         if not places:
             continue
@@ -172,22 +172,29 @@ def segment_places(an: Analysis) -> Iterator[Finding]:
 
 
 def fleet_places(an: Analysis) -> Iterator[Finding]:
-    model, valid = an.model, an.valid
+    model, valid = an.model, an.places
     for length in model.lengths:
-        missing, places = an.remaining.get(length, 0), valid.get(length, [])
-        if missing <= 0 or not places:
+        missing, own = an.remaining.get(length, 0), model.of_length(valid, length)
+        if missing <= 0 or not own or missing > 1 and own.bit_count() != missing:
             continue
         if missing == 1:
-            inside, near = model.all, model.all
-            for p in places:
-                inside &= p.cells
-                near &= p.halo
-            ship, water = inside & an.unknown, near & an.unknown
-        elif len(places) == missing and _apart(places):
-            ship, water = _union(places) & an.unknown, 0
+            # The cells every place covers lie in the first one; the cells all halos hold, around it.
+            first = model.placement[(own & -own).bit_length() - 1]
+            covering, surrounding = model.shared.covering, model.shared.surrounding
+            ship = water = 0
+            for i in bits(first.cells & an.unknown):
+                if not own & ~covering[i]:
+                    ship |= 1 << i
+            for i in bits(first.halo & an.unknown):
+                if not own & ~surrounding[i]:
+                    water |= 1 << i
         else:
-            continue
+            places = model.members(own)
+            if not _apart(places):
+                continue
+            ship, water = _union(places) & an.unknown, 0
         if ship | water:
+            places = model.members(own)
             name = ship_name(length)
             if missing == 1:
                 lead = f"The last {name}" if model.fleet[length] > 1 else f"The {name}"
@@ -214,7 +221,7 @@ def _apart(places: list[Placement]) -> bool:
 
 
 def unreachable(an: Analysis) -> Iterator[Finding]:
-    water = an.unknown & ~an.reach[1]
+    water = an.unknown & ~an.reachable
     if not water:
         return
     model = an.model
