@@ -261,37 +261,34 @@ class Analysis:
             self.contradiction, self.contradiction_cells = text, cells
 
     def _lines(self) -> None:
-        ship, unknown_cells, zero, lines = self.ship, self.unknown, 0, self.lines
-        model = self.model
-        self.needs = needs = ([None] * model.rows, [None] * model.cols)   # ship cells each line still needs
-        for axis, index, mask, tally in model.tally_lines:
-            need = tally - (ship & mask).bit_count()
-            unknown = (unknown_cells & mask).bit_count()
-            if need <= 0:
-                zero |= mask
-                if need < 0:
-                    self.fail(f"{axis} {index + 1} would have more than {tally} ship cell{'s' if tally != 1 else ''}",
-                              mask)
-            elif need > unknown:
-                self.fail(f"{axis} {index + 1} could not reach its tally of {tally}", mask)
-            lines.append((axis, index, mask, need, unknown))
-            needs[axis == "column"][index] = need
-        self.full_lines = zero      # lines that take no more ship cells
+        self.needs = ([None] * self.model.rows, [None] * self.model.cols)   # ship cells each line still needs
+        self.lines = [None] * len(self.model.tally_lines)
+        self.full_lines = self.met = self.filled = 0
+        self._read_lines(range(len(self.lines)))
 
     def _lines_from(self, base: Analysis) -> None:
         """``_lines``, reading again only the lines of the cells added since ``base``: the
         others are as they were there, and none of them failed there."""
-        model, ship, unknown_cells = self.model, self.ship, self.unknown
-        self.lines = lines = base.lines.copy()
-        self.needs = needs = (base.needs[0].copy(), base.needs[1].copy())
-        zero = base.full_lines
+        self.lines = base.lines.copy()
+        self.needs = (base.needs[0].copy(), base.needs[1].copy())
         touched = set()
-        line_of = model.tally_line_of
-        for i in bits((ship ^ base.ship) | (self.water ^ base.water)):
+        line_of = self.model.tally_line_of
+        for i in bits((self.ship ^ base.ship) | (self.water ^ base.water)):
             touched.update(line_of[i])
         self._touched = sorted(touched)
-        for k in self._touched:
-            axis, index, mask, tally = model.tally_lines[k]
+        again = sum(1 << k for k in touched)
+        self.full_lines, self.met, self.filled = base.full_lines, base.met & ~again, base.filled & ~again
+        self._read_lines(self._touched)
+
+    def _read_lines(self, which) -> None:
+        """Read the tallied lines ``which`` (indices into ``Model.tally_lines``, in order): what
+        each still needs, whether it breaks its tally, whether it is full (``full_lines``, a
+        mask of cells), met with cells left (``met``) or needs all its unknown cells
+        (``filled``), the last two as masks over the line indices."""
+        ship, unknown_cells, lines, needs = self.ship, self.unknown, self.lines, self.needs
+        zero, met, filled, tally_lines = self.full_lines, self.met, self.filled, self.model.tally_lines
+        for k in which:
+            axis, index, mask, tally = tally_lines[k]
             need = tally - (ship & mask).bit_count()
             unknown = (unknown_cells & mask).bit_count()
             if need <= 0:
@@ -299,11 +296,15 @@ class Analysis:
                 if need < 0:
                     self.fail(f"{axis} {index + 1} would have more than {tally} ship cell{'s' if tally != 1 else ''}",
                               mask)
+                elif unknown:
+                    met |= 1 << k
             elif need > unknown:
                 self.fail(f"{axis} {index + 1} could not reach its tally of {tally}", mask)
+            elif need == unknown:
+                filled |= 1 << k
             lines[k] = (axis, index, mask, need, unknown)
             needs[axis == "column"][index] = need
-        self.full_lines = zero
+        self.full_lines, self.met, self.filled = zero, met, filled    # full: lines that take no more ship cells
 
     def _segments(self) -> None:
         """The segments and what they say: a shape that breaks a rule, ships touching, too many
@@ -455,29 +456,30 @@ class Analysis:
         the line's tally allows (its missing cells plus ship cells those places cover).
         """
         model = self.model
-        rows = model.rows
-        lines = rows + model.cols
-        count, free_from, covered = [0] * lines, [-2] * lines, [0] * lines
-        need_row, need_col = self.needs
-        # Ships sure to fit: at most the line's missing cells' worth in each line.
-        sure_in = [places.bit_count() if need is None else need // length for need in need_row + need_col]
+        needs = self.needs[0] + self.needs[1]
+        count: dict[int, int] = {}
+        free_from: dict[int, int] = {}
         sure = 0
-        # Places in index order: along each line, by where they start.
-        p_line, p_start, p_cells = model.p_line, model.p_start, model.p_cells
+        # Places in index order: along each line, by where they start. Ships sure to fit: at
+        # most the line's missing cells' worth in each line.
+        p_line, p_start = model.p_line, model.p_start
         for i in bits(places):
             line, start = p_line[i], p_start[i]
-            covered[line] |= p_cells[i]
-            if start >= free_from[line]:
-                count[line] += 1
+            if start >= free_from.get(line, -2):
+                most = count[line] = count.get(line, 0) + 1
                 free_from[line] = start + length + 1
-                if count[line] <= sure_in[line]:
+                need = needs[line]
+                if need is None or most <= need // length:
                     sure += 1
                     if sure >= wanted:
                         return sure
-        room, ship = 0, self.ship
-        for line, most in enumerate(count):
-            if not most:
-                continue
+        covered: dict[int, int] = {}
+        p_cells = model.p_cells
+        for i in bits(places):
+            covered[p_line[i]] = covered.get(p_line[i], 0) | p_cells[i]
+        room, ship, rows = 0, self.ship, model.rows
+        for line in sorted(count):
+            most = count[line]
             if line < rows:
                 tally, mask = model.row_tallies[line], model.row_mask[line]
             else:

@@ -80,6 +80,8 @@ def _middle(an: Analysis, index: int) -> tuple[int, int]:
 
 def ship_diagonals(an: Analysis) -> Iterator[Finding]:
     model = an.model
+    if not model.shared.diagonal(an.ship) & an.unknown:
+        return
     for i in bits(an.ship):
         water = model.diag[i] & an.unknown
         if water:
@@ -105,9 +107,10 @@ def segment_sides(an: Analysis) -> Iterator[Finding]:
 
 
 def tally_met(an: Analysis) -> Iterator[Finding]:
-    for axis, index, mask, need, _ in an.lines:
+    for k in bits(an.met):
+        axis, index, mask, _, _ = an.lines[k]
         water = mask & an.unknown
-        if need == 0 and water:
+        if water:
             tally = (an.model.row_tallies if axis == "row" else an.model.col_tallies)[index]
             yield Finding("tally-met", 1, 0, water, mask,
                           lambda a=axis, i=index, t=tally: _met_text(a, i, t))
@@ -123,13 +126,12 @@ def _met_text(axis: str, index: int, tally: int) -> str:
 
 
 def tally_fill(an: Analysis) -> Iterator[Finding]:
-    for axis, index, mask, need, unknown in an.lines:
-        if need > 0 and need == unknown:
-            ship = mask & an.unknown
-            yield Finding("tally-fill", 1, ship, 0, mask,
-                          lambda a=axis, i=index, n=need: f"{a.capitalize()} {i + 1} needs {n} more ship cell"
-                                                          f"{'s' if n > 1 else ''} and has exactly {n} unknown "
-                                                          f"cell{'s' if n > 1 else ''} left")
+    for k in bits(an.filled):
+        axis, index, mask, need, _ = an.lines[k]
+        yield Finding("tally-fill", 1, mask & an.unknown, 0, mask,
+                      lambda a=axis, i=index, n=need: f"{a.capitalize()} {i + 1} needs {n} more ship cell"
+                                                      f"{'s' if n > 1 else ''} and has exactly {n} unknown "
+                                                      f"cell{'s' if n > 1 else ''} left")
 
 
 def ship_complete(an: Analysis) -> Iterator[Finding]:
