@@ -67,7 +67,7 @@ class Model:
         self.hint_water = shared.mask_of(cell for cell, h in puzzle.hints.items() if not h.is_ship)
         self.alive = compatible(puzzle, shared)     # the places the hints allow, as a mask over their indices
         self.length_sets = dict(zip(self.lengths, shared.length_sets))
-        self.p_cells, self.placement = shared.p_cells, shared.placements
+        self.p_cells, self.by_index = shared.p_cells, shared.placements
         # Per place: its line (rows first, then columns) and where along it it starts (``_room``).
         self.p_line = tuple(p.line if p.line_is_row else rows + p.line for p in shared.placements)
         self.p_start = tuple(p.col if p.line_is_row else p.row for p in shared.placements)
@@ -134,12 +134,11 @@ class Model:
     def members(self, places: int) -> list[Placement]:
         """The places of a mask, in index order (by length as the fleet lists them, then along
         each line by where they start)."""
-        placement = self.placement
-        return [placement[i] for i in bits(places)]
+        by_index = self.by_index
+        return [by_index[i] for i in bits(places)]
 
     def of_length(self, places: int, length: int) -> int:
         return places & self.length_sets[length]
-
 
     def bank(self, ship: int, water: int, findings: list) -> None:
         """Keep steps proved on the board (``ship``, ``water``) for later boards (hints).

@@ -181,7 +181,7 @@ def fleet_places(an: Analysis) -> Iterator[Finding]:
             continue
         if missing == 1:
             # The cells every place covers lie in the first one; the cells all halos hold, around it.
-            first = model.placement[(own & -own).bit_length() - 1]
+            first = model.by_index[(own & -own).bit_length() - 1]
             covering, surrounding = model.shared.covering, model.shared.surrounding
             ship = water = 0
             for i in bits(first.cells & an.unknown):
