@@ -247,7 +247,6 @@ class Analysis:
         self._touched: list[int] = []       # the lines read again since ``base`` (``_lines_from``)
         self._places: int | None = None
         self._reachable: int | None = None
-        self.lines: list[tuple[str, int, int, int, int]] = []   # (axis, index, mask, need, unknown)
         if base is None:
             self._lines()
         else:
@@ -261,7 +260,7 @@ class Analysis:
 
     def _lines(self) -> None:
         self.needs = ([None] * self.model.rows, [None] * self.model.cols)   # ship cells each line still needs
-        self.lines = [None] * len(self.model.tally_lines)
+        self.lines: list = [None] * len(self.model.tally_lines)   # per tallied line: (axis, index, mask, need, unknown)
         self.full_lines = self.met = self.filled = 0
         self._read_lines(range(len(self.lines)))
 
@@ -477,8 +476,7 @@ class Analysis:
         for i in bits(places):
             covered[p_line[i]] = covered.get(p_line[i], 0) | p_cells[i]
         room, ship, rows = 0, self.ship, model.rows
-        for line in sorted(count):
-            most = count[line]
+        for line, most in count.items():
             if line < rows:
                 tally, mask = model.row_tallies[line], model.row_mask[line]
             else:

@@ -109,11 +109,8 @@ def segment_sides(an: Analysis) -> Iterator[Finding]:
 def tally_met(an: Analysis) -> Iterator[Finding]:
     for k in bits(an.met):
         axis, index, mask, _, _ = an.lines[k]
-        water = mask & an.unknown
-        if water:
-            tally = (an.model.row_tallies if axis == "row" else an.model.col_tallies)[index]
-            yield Finding("tally-met", 1, 0, water, mask,
-                          lambda a=axis, i=index, t=tally: _met_text(a, i, t))
+        tally = (an.model.row_tallies if axis == "row" else an.model.col_tallies)[index]
+        yield Finding("tally-met", 1, 0, mask & an.unknown, mask, lambda a=axis, i=index, t=tally: _met_text(a, i, t))
 
 
 def _met_text(axis: str, index: int, tally: int) -> str:
@@ -190,13 +187,15 @@ def fleet_places(an: Analysis) -> Iterator[Finding]:
             for i in bits(first.halo & an.unknown):
                 if not own & ~surrounding[i]:
                     water |= 1 << i
+            if not ship | water:
+                continue
+            places = model.members(own)
         else:
             places = model.members(own)
             if not _apart(places):
                 continue
             ship, water = _union(places) & an.unknown, 0
         if ship | water:
-            places = model.members(own)
             name = ship_name(length)
             if missing == 1:
                 lead = f"The last {name}" if model.fleet[length] > 1 else f"The {name}"
