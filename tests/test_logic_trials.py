@@ -166,26 +166,57 @@ class Forgetful(dict):
 @pytest.mark.parametrize("name", ["10x10/expert/01.bs", "8x8/expert/01.bs"])
 def test_trials_remembered_across_boards_give_the_steps_of_fresh_trials(name, monkeypatch):
     puzzle = levels.load(LEVELS / name)
-    recalled = []
-    remember = probe.settled_before
+    recalled, broke = [], []
+    remember, broken = probe.settled_before, probe.broke_before
 
     def counted(*args):
         outcome = remember(*args)
         recalled.append(outcome is not None)
         return outcome
-    monkeypatch.setattr(probe, "settled_before", counted)
 
-    def steps(model_settled=None) -> list:
+    def counted_broken(*args):
+        broke.append(broken(*args))
+        return broke[-1]
+    monkeypatch.setattr(probe, "settled_before", counted)
+    monkeypatch.setattr(probe, "broke_before", counted_broken)
+
+    def steps(forget: bool = False) -> list:
         logic.model_of.cache_clear()
-        if model_settled is not None:
-            logic.model_of(puzzle).settled = model_settled
+        if forget:
+            model = logic.model_of(puzzle)
+            model.settled, model.broken = Forgetful(), Forgetful()
         return [(e.row, e.col, e.value, e.detail) for e in logic.events(puzzle) if hasattr(e, "detail")]
 
     remembered = steps()
     assert sum(recalled) > 10, "trials were recalled instead of run again"
-    fresh = steps(Forgetful())
+    assert sum(broke) > 10, "places were ruled out by trials that broke on earlier boards"
+    fresh = steps(forget=True)
     logic.model_of.cache_clear()
     assert remembered == fresh
+
+
+def test_a_place_ruled_out_on_an_earlier_board_is_ruled_out_with_the_reason_a_trial_gives_now():
+    puzzle, solution, board = first_board_past_depth_one("8x8/expert/01.bs")
+    model, ship, water, valid = settled(puzzle, board)
+    model.broken.clear()
+    _, before = logic._drain(rule_out_places(model, ship, water, valid, Clock()))
+    assert before and len(model.broken) == len(before)
+    truth_ship, truth_water = model.shared.masks(solution)
+    unknown = model.all & ~ship & ~water
+    cell = unknown & truth_water & -(unknown & truth_water)     # one more cell of the solution
+    water |= cell
+    known = probe.places_mask(model, valid)
+    assert all(probe.broke_before(model.broken, probe.place_key(p), ship, water, known) for p, _, _ in before)
+    assert not any(probe.broke_before(model.broken, probe.place_key(p), ship & (ship - 1), water, known)
+                   for p, _, _ in before), "a board that lacks a cell of theirs"
+
+    def ruled_out() -> list:
+        _, dropped = logic._drain(rule_out_places(model, ship, water, valid, Clock()))
+        return [(p, reason(), depth) for p, reason, depth in dropped]
+    recalled = ruled_out()
+    model.broken.clear()
+    assert recalled == ruled_out()
+    assert {p for p, _, _ in before} <= {p for p, _, _ in recalled}
 
 
 def test_a_trial_is_remembered_only_for_boards_between_its_board_and_its_settled_board():

@@ -100,6 +100,7 @@ class Model:
         self.truth: int | None = None   # the solution's ship cells, once a hint has asked for them
         self.settled: dict = {}  # simple consequences of assumptions that held (``probe.settled_before``)
         self.held: dict = {}     # depth-2 assumptions that held, the same way (``probe.find_deep_contradiction``)
+        self.broken: dict = {}   # places whose depth-1 trial broke, by the board (``probe.broke_before``)
         self.line_cells = {(True, r): [r * stride + c for c in range(cols)] for r in range(rows)}
         self.line_cells.update({(False, c): [r * stride + c for r in range(rows)] for c in range(cols)})
 

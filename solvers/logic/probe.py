@@ -11,6 +11,7 @@ heartbeat or stop, and return their answer (a Finding or ``None``) as the genera
 from __future__ import annotations
 
 import time
+from functools import partial
 from typing import Callable, Generator, NamedTuple
 
 from game.puzzle import ship_name
@@ -115,6 +116,10 @@ def _assume(ship: int, water: int, index: int, as_ship: bool) -> tuple[int, int]
     return (ship | (1 << index), water) if as_ship else (ship, water | (1 << index))
 
 
+def _assumed(index: int, as_ship: bool) -> tuple[int, int]:
+    return _assume(0, 0, index, as_ship)
+
+
 def _chain_text(chain: list[Finding]) -> str:
     if not chain:
         return ""
@@ -132,7 +137,8 @@ def _forced(model: Model, index: int, as_ship: bool, rule: str, level: int, text
 Literal = tuple[int, bool]             # (cell index, assumed ship)
 Closures = dict[Literal, Outcome]      # what the simple rules make of each assumption that held
 Places = int                           # the places still possible, as a mask over their indices
-Dropped = tuple[Placement, str, int]   # a place ruled out, the rule its ship would break, the trial's depth
+Dropped = tuple[Placement, Callable[[], str], int]
+"""A place ruled out, the rule its ship would break (the sentence built when shown), the trial's depth."""
 
 
 def places_mask(model: Model, valid: Valid) -> int:
@@ -178,6 +184,33 @@ def remember_settled(model: Model, store: Settled, key: object, ship: int, water
     store[key] = (ship, water, known, outcome, places)
 
 
+def settle(model: Model, store: Settled, key: object, ship: int, water: int, valid: Valid, known: int,
+           assumed: tuple[int, int], base: Analysis | None, chain: list[Finding] | None = None) -> Outcome:
+    """What the simple rules settle the board (``ship``, ``water``, places ``valid``, or
+    ``known`` as a mask) to with the assumption ``key`` (its ship and water cells
+    ``assumed``); kept in ``store`` if it holds (see :func:`settled_before`).
+
+    When the assumption held on a board this one extends, the search starts from the board
+    it settled to there, joined with this one: what the rules settle a board to lies above
+    what they settle any board below it to, so both starts settle to the same board, and the
+    joined one is most of the way there. A board that breaks is settled again from the
+    assumption alone, for the steps that say why (``chain``, ``contradiction``).
+    """
+    start_ship, start_water = ship | assumed[0], water | assumed[1]
+    outcome, record = None, store.get(key)
+    if record is not None:
+        base_ship, base_water, base_known, before, before_known = record
+        if not (base_ship & ~ship or base_water & ~water or known & ~base_known):
+            joined_ship, joined_water = start_ship | before.ship, start_water | before.water
+            if not joined_ship & joined_water:
+                outcome = propagate(model, joined_ship, joined_water, known & before_known, base=base)
+    if outcome is None or outcome.contradiction:
+        outcome = propagate(model, start_ship, start_water, valid, chain, base=base)
+    if not outcome.contradiction:
+        remember_settled(model, store, key, ship, water, known, outcome)
+    return outcome
+
+
 def clashes_first(store: Settled, ship: int, water: int, order: list[Literal]) -> list[Literal]:
     """``order`` with first the assumptions that held on a board this one extends and whose
     settled board clashes with a cell known now: they will break."""
@@ -212,9 +245,8 @@ def find_contradiction(model: Model, ship: int, water: int, valid: Valid, clock:
             outcome = settled_before(model.settled, (index, as_ship), ship, water, known)
             if outcome is None:
                 base = base or base_of(model, ship, water, valid)
-                outcome = propagate(model, *_assume(ship, water, index, as_ship), valid, chain, base=base)
-                if not outcome.contradiction:
-                    remember_settled(model, model.settled, (index, as_ship), ship, water, known, outcome)
+                outcome = settle(model, model.settled, (index, as_ship), ship, water, valid, known,
+                                 _assumed(index, as_ship), base, chain)
                 if clock.due():
                     yield None
             if not outcome.contradiction:
@@ -250,9 +282,8 @@ def _breaks_at_depth_one(model: Model, start: Outcome, clock: Clock) -> Generato
                 outcome = settled_before(store, (index, as_ship), ship, water, known)
                 if outcome is None:
                     base = base or base_of(model, ship, water, valid)
-                    outcome = propagate(model, *_assume(ship, water, index, as_ship), valid, base=base)
-                    if not outcome.contradiction:
-                        remember_settled(model, store, (index, as_ship), ship, water, known, outcome)
+                    outcome = settle(model, store, (index, as_ship), ship, water, valid, known,
+                                     _assumed(index, as_ship), base)
                     if clock.due():
                         yield None
                 if not outcome.contradiction:
@@ -369,16 +400,19 @@ def rule_out_places(model: Model, ship: int, water: int, valid: Places, clock: C
     base = None
     for p in model.members(valid):
         if p.cells & ~ship:
+            if broke_before(model.broken, place_key(p), ship, water, known):
+                dropped.append((p, partial(_breaks_with, model, ship, water, valid, p), 1))
+                continue
             outcome = settled_before(model.settled, place_key(p), ship, water, known)
             if outcome is None:
                 base = base or base_of(model, ship, water, valid)
-                outcome = propagate(model, ship | p.cells, water | p.halo, valid, base=base)
-                if not outcome.contradiction:
-                    remember_settled(model, model.settled, place_key(p), ship, water, known, outcome)
+                outcome = settle(model, model.settled, place_key(p), ship, water, valid, known,
+                                 (p.cells, p.halo), base)
                 if clock.due():
                     yield None
             if outcome.contradiction:
-                dropped.append((p, outcome.contradiction, 1))
+                model.broken[place_key(p)] = (ship, water, known)
+                dropped.append((p, partial(str, outcome.contradiction), 1))
             elif _may_break(p, truth):
                 survivors.append((outcome.places.bit_count() if outcome.places is not None else 0, p, outcome))
     if deeper_until is not None:
@@ -388,7 +422,7 @@ def rule_out_places(model: Model, ship: int, water: int, valid: Places, clock: C
                 break
             reason = (yield from _breaks_at_depth_one(model, outcome, clock)).contradiction
             if reason:
-                dropped.append((p, f"then after one level of trial {reason}", 2))
+                dropped.append((p, partial(str, f"then after one level of trial {reason}"), 2))
                 if enough is not None and enough(_without(valid, dropped)):
                     break
     return _without(valid, dropped), dropped
@@ -423,9 +457,22 @@ def rule_out_longest(model: Model, ship: int, water: int, valid: Places, clock: 
                 remember_settled(model, held, place_key(p), ship, water, known, settled)
             reason = settled.contradiction and f"then after one level of trial {settled.contradiction}"
         if reason:
-            dropped.append((p, reason, 2))
+            dropped.append((p, partial(str, reason), 2))
             valid = _without(valid, dropped[-1:])
     return valid, dropped
+
+
+def broke_before(store: dict, key: object, ship: int, water: int, known: int) -> bool:
+    """Whether the assumption ``key`` broke on a board this one (``ship``, ``water``, places
+    ``known``) extends: then it breaks here too, since the rules only ever add knowledge."""
+    record = store.get(key)
+    return record is not None and not (record[0] & ~ship or record[1] & ~water or known & ~record[2])
+
+
+def _breaks_with(model: Model, ship: int, water: int, valid: Valid, p: Placement) -> str:
+    """Why a ship at ``p`` breaks the board (``ship``, ``water``, places ``valid``): the
+    trial run again, for a place :func:`broke_before` ruled out without running it."""
+    return propagate(model, ship | p.cells, water | p.halo, valid).contradiction or ""
 
 
 def _may_break(p: Placement, truth: int | None) -> bool:
@@ -443,7 +490,7 @@ def _without(valid: Places, dropped: list[Dropped]) -> Places:
 def ruled_out_text(dropped: list[Dropped], limit: int = 3) -> str:
     """The sentence that says which places were ruled out, and why (the first few)."""
     shown = "; ".join(f"the {ship_name(p.length)} {'at' if p.length == 1 else 'in'} {p.describe()} "
-                      f"({reason})" for p, reason, _ in dropped[:limit])
+                      f"({reason()})" for p, reason, _ in dropped[:limit])
     more = f", and {len(dropped) - limit} more place{'s' if len(dropped) - limit > 1 else ''}" \
         if len(dropped) > limit else ""
     return (f"A ship placed whole at some places breaks a rule, so none lies there: {shown}{more}. "
