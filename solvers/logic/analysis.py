@@ -260,7 +260,8 @@ class Analysis:
             self.contradiction, self.contradiction_cells = text, cells
 
     def _lines(self) -> None:
-        self.needs = ([None] * self.model.rows, [None] * self.model.cols)   # ship cells each line still needs
+        # Ship cells each line still needs (rows first, then columns; None without a tally).
+        self.needs: list[int | None] = [None] * (self.model.rows + self.model.cols)
         self.lines: list = [None] * len(self.model.tally_lines)   # per tallied line: (axis, index, mask, need, unknown)
         self.full_lines = self.met = self.filled = 0
         self._read_lines(range(len(self.lines)))
@@ -269,7 +270,7 @@ class Analysis:
         """``_lines``, reading again only the lines of the cells added since ``base``: the
         others are as they were there, and none of them failed there."""
         self.lines = base.lines.copy()
-        self.needs = (base.needs[0].copy(), base.needs[1].copy())
+        self.needs = base.needs.copy()
         touched = set()
         line_of = self.model.tally_line_of
         for i in bits((self.ship ^ base.ship) | (self.water ^ base.water)):
@@ -284,7 +285,7 @@ class Analysis:
         each still needs, whether it breaks its tally, whether it is full (``full_lines``, a
         mask of cells), met with cells left (``met``) or needs all its unknown cells
         (``filled``), the last two as masks over the line indices."""
-        ship, unknown_cells, lines, needs = self.ship, self.unknown, self.lines, self.needs
+        ship, unknown_cells, lines, needs, rows = self.ship, self.unknown, self.lines, self.needs, self.model.rows
         zero, met, filled, tally_lines = self.full_lines, self.met, self.filled, self.model.tally_lines
         for k in which:
             axis, index, mask, tally = tally_lines[k]
@@ -302,7 +303,7 @@ class Analysis:
             elif need == unknown:
                 filled |= 1 << k
             lines[k] = (axis, index, mask, need, unknown)
-            needs[axis == "column"][index] = need
+            needs[index if axis == "row" else rows + index] = need
         self.full_lines, self.met, self.filled = zero, met, filled    # full: lines that take no more ship cells
 
     def _segments(self) -> None:
@@ -399,9 +400,12 @@ class Analysis:
         """The unknown cells some place still possible covers."""
         if self._reachable is None:
             places, covering, found = self.places, self.model.shared.covering, 0
-            for i in bits(self.unknown):
-                if covering[i] & places:
-                    found |= 1 << i
+            unknown = self.unknown
+            while unknown:                   # ``bits`` written out: this loop runs most often
+                low = unknown & -unknown
+                if covering[low.bit_length() - 1] & places:
+                    found |= low
+                unknown ^= low
             self._reachable = found
         return self._reachable
 
@@ -455,7 +459,7 @@ class Analysis:
         the line's tally allows (its missing cells plus ship cells those places cover).
         """
         model = self.model
-        needs = self.needs[0] + self.needs[1]
+        needs = self.needs
         count: dict[int, int] = {}
         free_from: dict[int, int] = {}
         sure = 0
