@@ -156,6 +156,12 @@ def place_key(p: Placement) -> Literal:
     return (-1 - p.index, True)
 
 
+def extends(ship: int, water: int, known: int, record: tuple) -> bool:
+    """Whether the board (``ship``, ``water``, places ``known``) extends the board a store's
+    ``record`` was made on (its first three items: ship, water, places)."""
+    return not (record[0] & ~ship or record[1] & ~water or known & ~record[2])
+
+
 def settled_before(store: Settled, key: object, ship: int, water: int, known: int) -> Outcome | None:
     """What an assumption settled to on an earlier board, if it settles to that on this one
     (``ship``, ``water``, places ``known`` as by :func:`places_mask`), else None.
@@ -167,11 +173,10 @@ def settled_before(store: Settled, key: object, ship: int, water: int, known: in
     settled board dropped), settles to the very same board: it holds again.
     """
     record = store.get(key)
-    if record is None:
+    if record is None or not extends(ship, water, known, record):
         return None
-    base_ship, base_water, base_known, outcome, outcome_known = record
-    if (base_ship & ~ship or base_water & ~water or ship & ~outcome.ship or water & ~outcome.water
-            or known & ~base_known or outcome_known & ~known):
+    outcome, outcome_known = record[3:]
+    if ship & ~outcome.ship or water & ~outcome.water or outcome_known & ~known:
         return None
     return outcome
 
@@ -198,12 +203,11 @@ def settle(model: Model, store: Settled, key: object, ship: int, water: int, val
     """
     start_ship, start_water = ship | assumed[0], water | assumed[1]
     outcome, record = None, store.get(key)
-    if record is not None:
-        base_ship, base_water, base_known, before, before_known = record
-        if not (base_ship & ~ship or base_water & ~water or known & ~base_known):
-            joined_ship, joined_water = start_ship | before.ship, start_water | before.water
-            if not joined_ship & joined_water:
-                outcome = propagate(model, joined_ship, joined_water, known & before_known, base=base)
+    if record is not None and extends(ship, water, known, record):
+        before, before_known = record[3:]
+        joined_ship, joined_water = start_ship | before.ship, start_water | before.water
+        if not joined_ship & joined_water:
+            outcome = propagate(model, joined_ship, joined_water, known & before_known, base=base)
     if outcome is None or outcome.contradiction:
         outcome = propagate(model, start_ship, start_water, valid, chain, base=base)
     if not outcome.contradiction:
@@ -466,7 +470,7 @@ def broke_before(store: dict, key: object, ship: int, water: int, known: int) ->
     """Whether the assumption ``key`` broke on a board this one (``ship``, ``water``, places
     ``known``) extends: then it breaks here too, since the rules only ever add knowledge."""
     record = store.get(key)
-    return record is not None and not (record[0] & ~ship or record[1] & ~water or known & ~record[2])
+    return record is not None and extends(ship, water, known, record)
 
 
 def _breaks_with(model: Model, ship: int, water: int, valid: Valid, p: Placement) -> str:
