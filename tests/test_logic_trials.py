@@ -82,8 +82,8 @@ def test_places_ruled_out_longest_first_hold_no_ship_of_the_solution():
 
 def test_an_assumption_that_held_will_break_once_the_board_clashes_with_its_settled_board():
     lits = [(1, True), (2, False), (3, True)]
-    held = {(2, False): (0b1, 0, 0, Outcome(0b1011, 0b100, 0, None), 0),    # held on board (ship r0)
-            (3, True): (0b10000, 0, 0, Outcome(0b11000, 0, 0, None), 0)}    # on a board this one does not extend
+    held = {(2, False): [(0b1, 0, 0, Outcome(0b1011, 0b100, 0, None), 0)],    # held on board (ship r0)
+            (3, True): [(0b10000, 0, 0, Outcome(0b11000, 0, 0, None), 0)]}    # on a board this one does not extend
     assert clashes_first(held, 0b1, 0, lits) == lits                      # nothing new
     assert clashes_first(held, 0b1011, 0, lits) == lits                   # new cells inside its board
     assert clashes_first(held, 0b1, 0b1000, lits) == [(2, False), (1, True), (3, True)]   # a clash: tried first
@@ -226,7 +226,7 @@ def test_a_trial_is_remembered_only_for_boards_between_its_board_and_its_settled
     known = probe.places_mask(model, valid)
     assert logic._drain(find_contradiction(model, ship, water, valid, Clock())) is None
     assert model.settled, "every trial held on this board, and each was kept"
-    for key, (_, _, _, outcome, _) in model.settled.items():
+    for key, [(_, _, _, outcome, _)] in model.settled.items():
         assert probe.settled_before(model.settled, key, ship, water, known) is outcome
         more = (outcome.ship | outcome.water) & ~(ship | water)
         if more & outcome.water:               # a board between the two settles the same way
@@ -237,6 +237,25 @@ def test_a_trial_is_remembered_only_for_boards_between_its_board_and_its_settled
             assert probe.settled_before(model.settled, key, ship, water | (outside & -outside), known) is None
         assert probe.settled_before(model.settled, key, ship & (ship - 1), water, known) is None    # not its board
         assert probe.settled_before(model.settled, key, ship, water, known | (1 << 10_000)) is None  # a place it lacked
+
+
+def test_a_trial_made_with_places_ruled_out_leaves_the_record_of_the_plain_board_usable():
+    # A hard step sweeps the cell trials on the board, then again with places ruled out; the
+    # next board has those places back, so it extends only the first sweep's boards.
+    puzzle, _, board = first_board_past_depth_one("8x8/expert/01.bs")
+    model, ship, water, valid = settled(puzzle, board)
+    model.settled.clear()
+    known = probe.places_mask(model, valid)
+    assert logic._drain(find_contradiction(model, ship, water, valid, Clock())) is None
+    plain = {key: records[0] for key, records in model.settled.items()}
+    fewer = valid & ~(valid & -valid)                      # one place ruled out
+    logic._drain(find_contradiction(model, ship, water, fewer, Clock()))
+    newer = [key for key, records in model.settled.items() if records[0][2] == fewer]
+    assert newer, "trials run again on the board with a place fewer"
+    for key in newer:
+        assert plain[key] in model.settled[key][1:], "the plain board's record is still there"
+        assert probe.settled_before(model.settled, key, ship, water, known) is plain[key][3]
+    assert all(len(records) <= probe.RECORDS for records in model.settled.values())
 
 
 def test_segments_remembered_keep_open_and_closed_apart():

@@ -146,9 +146,13 @@ def places_mask(model: Model, valid: Valid) -> int:
     return valid if valid is not None else model.alive
 
 
-Settled = dict[object, tuple[int, int, int, "Outcome", int]]
-"""Assumptions that held, by key (a literal, or :func:`place_key`): on which board (ship,
-water, places as by :func:`places_mask`), and the board they settled to with its places."""
+Record = tuple[int, int, int, "Outcome", int]
+"""An assumption that held: on which board (ship, water, places as by :func:`places_mask`),
+and the board it settled to with its places."""
+Settled = dict[object, list[Record]]
+"""Assumptions that held, by key (a literal, or :func:`place_key`): the last ``RECORDS``
+records of each, newest first."""
+RECORDS = 3
 
 
 def place_key(p: Placement) -> Literal:
@@ -172,21 +176,25 @@ def settled_before(store: Settled, key: object, ship: int, water: int, known: in
     already holds everything this one knows (with no place this one lacks and none the
     settled board dropped), settles to the very same board: it holds again.
     """
-    record = store.get(key)
-    if record is None or not extends(ship, water, known, record):
-        return None
-    outcome, outcome_known = record[3:]
-    if ship & ~outcome.ship or water & ~outcome.water or outcome_known & ~known:
-        return None
-    return outcome
+    for record in store.get(key, ()):
+        if extends(ship, water, known, record):
+            outcome, outcome_known = record[3:]
+            if not (ship & ~outcome.ship or water & ~outcome.water or outcome_known & ~known):
+                return outcome
+    return None
 
 
 def remember_settled(model: Model, store: Settled, key: object, ship: int, water: int, known: int,
                      outcome: Outcome) -> None:
     """Keep ``outcome``, what the assumption ``key`` settled to on the board (``ship``, ``water``,
     places ``known``), in ``store`` (see :func:`settled_before`)."""
-    places = places_mask(model, outcome.places)
-    store[key] = (ship, water, known, outcome, places)
+    record = (ship, water, known, outcome, places_mask(model, outcome.places))
+    kept = store.get(key)
+    if kept is None:
+        store[key] = [record]
+    else:
+        kept.insert(0, record)
+        del kept[RECORDS:]
 
 
 def settle(model: Model, store: Settled, key: object, ship: int, water: int, valid: Valid, known: int,
@@ -202,12 +210,14 @@ def settle(model: Model, store: Settled, key: object, ship: int, water: int, val
     assumption alone, for the steps that say why (``chain``, ``contradiction``).
     """
     start_ship, start_water = ship | assumed[0], water | assumed[1]
-    outcome, record = None, store.get(key)
-    if record is not None and extends(ship, water, known, record):
-        before, before_known = record[3:]
-        joined_ship, joined_water = start_ship | before.ship, start_water | before.water
-        if not joined_ship & joined_water:
-            outcome = propagate(model, joined_ship, joined_water, known & before_known, base=base)
+    outcome = None
+    for record in store.get(key, ()):
+        if extends(ship, water, known, record):
+            before, before_known = record[3:]
+            joined_ship, joined_water = start_ship | before.ship, start_water | before.water
+            if not joined_ship & joined_water:
+                outcome = propagate(model, joined_ship, joined_water, known & before_known, base=base)
+            break
     if outcome is None or outcome.contradiction:
         outcome = propagate(model, start_ship, start_water, valid, chain, base=base)
     if not outcome.contradiction:
@@ -220,12 +230,11 @@ def clashes_first(store: Settled, ship: int, water: int, order: list[Literal]) -
     settled board clashes with a cell known now: they will break."""
     clash, rest = [], []
     for key in order:
-        record = store.get(key)
-        if record is not None and not (record[0] & ~ship or record[1] & ~water):
-            if ship & record[3].water or water & record[3].ship:
-                clash.append(key)
-                continue
-        rest.append(key)
+        if any(not (record[0] & ~ship or record[1] & ~water)
+               and (ship & record[3].water or water & record[3].ship) for record in store.get(key, ())):
+            clash.append(key)
+        else:
+            rest.append(key)
     return clash + rest
 
 
