@@ -198,7 +198,8 @@ def remember_settled(model: Model, store: Settled, key: object, ship: int, water
 
 
 def settle(model: Model, store: Settled, key: object, ship: int, water: int, valid: Valid, known: int,
-           assumed: tuple[int, int], base: Analysis | None, chain: list[Finding] | None = None) -> Outcome:
+           assumed: tuple[int, int], base: Analysis | None, chain: list[Finding] | None = None,
+           explain: bool = True) -> Outcome:
     """What the simple rules settle the board (``ship``, ``water``, places ``valid``, or
     ``known`` as a mask) to with the assumption ``key`` (its ship and water cells
     ``assumed``); kept in ``store`` if it holds (see :func:`settled_before`).
@@ -207,7 +208,9 @@ def settle(model: Model, store: Settled, key: object, ship: int, water: int, val
     it settled to there, joined with this one: what the rules settle a board to lies above
     what they settle any board below it to, so both starts settle to the same board, and the
     joined one is most of the way there. A board that breaks is settled again from the
-    assumption alone, for the steps that say why (``chain``, ``contradiction``).
+    assumption alone, for the steps that say why (``chain``, ``contradiction``), unless
+    ``explain`` is False: then its ``contradiction`` only says that it breaks, and the caller
+    finds why when it must.
     """
     start_ship, start_water = ship | assumed[0], water | assumed[1]
     outcome = None
@@ -215,10 +218,12 @@ def settle(model: Model, store: Settled, key: object, ship: int, water: int, val
         if extends(ship, water, known, record):
             before, before_known = record[3:]
             joined_ship, joined_water = start_ship | before.ship, start_water | before.water
-            if not joined_ship & joined_water:
+            if joined_ship & joined_water:
+                outcome = Outcome(joined_ship, joined_water, known, "a cell would be both ship and water")
+            else:
                 outcome = propagate(model, joined_ship, joined_water, known & before_known, base=base)
             break
-    if outcome is None or outcome.contradiction:
+    if outcome is None or outcome.contradiction and explain:
         outcome = propagate(model, start_ship, start_water, valid, chain, base=base)
     if not outcome.contradiction:
         remember_settled(model, store, key, ship, water, known, outcome)
@@ -420,12 +425,12 @@ def rule_out_places(model: Model, ship: int, water: int, valid: Places, clock: C
             if outcome is None:
                 base = base or base_of(model, ship, water, valid)
                 outcome = settle(model, model.settled, place_key(p), ship, water, valid, known,
-                                 (p.cells, p.halo), base)
+                                 (p.cells, p.halo), base, explain=False)
                 if clock.due():
                     yield None
             if outcome.contradiction:
                 model.broken[place_key(p)] = (ship, water, known)
-                dropped.append((p, partial(str, outcome.contradiction), 1))
+                dropped.append((p, partial(_breaks_with, model, ship, water, valid, p), 1))
             elif _may_break(p, truth):
                 survivors.append((outcome.places.bit_count() if outcome.places is not None else 0, p, outcome))
     if deeper_until is not None:
