@@ -83,12 +83,7 @@ class Model:
                             for axis, masks, tallies in (("row", self.row_mask, self.row_tallies),
                                                          ("column", self.col_mask, self.col_tallies))
                             for index, (mask, tally) in enumerate(zip(masks, tallies)) if tally is not None]
-        # Per cell: the tallied lines (indices into ``tally_lines``) through it.
-        line_of: list[list[int]] = [[] for _ in range(rows * stride)]
-        for k, (_, _, mask, _) in enumerate(self.tally_lines):
-            for i in bits(mask):
-                line_of[i].append(k)
-        self.tally_line_of = tuple(tuple(ks) for ks in line_of)
+        self.tally_masks = tuple(mask for _, _, mask, _ in self.tally_lines)
         # Per tallied line: the places of 2+ cells along it longer than k, for each k (``Analysis._fits``).
         self.longer_along = []
         for axis, index, _, _ in self.tally_lines:
@@ -271,14 +266,16 @@ class Analysis:
         others are as they were there, and none of them failed there."""
         self.lines = base.lines.copy()
         self.needs = base.needs.copy()
-        touched = set()
-        line_of = self.model.tally_line_of
-        for i in bits((self.ship ^ base.ship) | (self.water ^ base.water)):
-            touched.update(line_of[i])
-        self._touched = sorted(touched)
-        again = sum(1 << k for k in touched)
+        changed = (self.ship ^ base.ship) | (self.water ^ base.water)
+        touched, again, bit = [], 0, 1
+        for mask in self.model.tally_masks:
+            if changed & mask:
+                touched.append(bit.bit_length() - 1)
+                again |= bit
+            bit <<= 1
+        self._touched = touched
         self.full_lines, self.met, self.filled = base.full_lines, base.met & ~again, base.filled & ~again
-        self._read_lines(self._touched)
+        self._read_lines(touched)
 
     def _read_lines(self, which) -> None:
         """Read the tallied lines ``which`` (indices into ``Model.tally_lines``, in order): what
@@ -460,28 +457,34 @@ class Analysis:
         """
         model = self.model
         needs = self.needs
-        count: dict[int, int] = {}
-        free_from: dict[int, int] = {}
+        count = [0] * len(needs)
+        free_from = [-2] * len(needs)
         sure = 0
         # Places in index order: along each line, by where they start. Ships sure to fit: at
         # most the line's missing cells' worth in each line.
         p_line, p_start = model.p_line, model.p_start
-        for i in bits(places):
+        left = places
+        while left:                          # ``bits`` written out: this loop runs most often
+            low = left & -left
+            i = low.bit_length() - 1
+            left ^= low
             line, start = p_line[i], p_start[i]
-            if start >= free_from.get(line, -2):
-                most = count[line] = count.get(line, 0) + 1
+            if start >= free_from[line]:
+                most = count[line] = count[line] + 1
                 free_from[line] = start + length + 1
                 need = needs[line]
                 if need is None or most <= need // length:
                     sure += 1
                     if sure >= wanted:
                         return sure
-        covered: dict[int, int] = {}
+        covered = [0] * len(needs)
         p_cells = model.p_cells
         for i in bits(places):
-            covered[p_line[i]] = covered.get(p_line[i], 0) | p_cells[i]
+            covered[p_line[i]] |= p_cells[i]
         room, ship, rows = 0, self.ship, model.rows
-        for line, most in count.items():
+        for line, most in enumerate(count):
+            if not most:
+                continue
             if line < rows:
                 tally, mask = model.row_tallies[line], model.row_mask[line]
             else:
