@@ -78,12 +78,20 @@ class Model:
         self.segment_memo: dict = {}
         self.cover_memo: dict = {}      # see ``covering``
         self.halo_memo: dict = {}
+        self.cells_memo: tuple[dict, ...] = tuple({} for _ in range(0, len(shared.placements), 32))   # ``cells_of``
         self.segments_memo: dict = {}   # see ``Analysis._segments``
         self.tally_lines = [(axis, index, mask, tally)
                             for axis, masks, tallies in (("row", self.row_mask, self.row_tallies),
                                                          ("column", self.col_mask, self.col_tallies))
                             for index, (mask, tally) in enumerate(zip(masks, tallies)) if tally is not None]
         self.tally_masks = tuple(mask for _, _, mask, _ in self.tally_lines)
+        self.line_cells = {(True, r): [r * stride + c for c in range(cols)] for r in range(rows)}
+        self.line_cells.update({(False, c): [r * stride + c for r in range(rows)] for c in range(cols)})
+        # Per tallied line, what the line fill reads: across or not, its tally, the places along
+        # it (as a mask over their indices) and its cells in order.
+        self.fill_lines = tuple((axis == "row", tally, (shared.row_lines if axis == "row" else shared.col_lines)[index],
+                                 self.line_cells[(axis == "row", index)])
+                                for axis, index, _, tally in self.tally_lines)
         # Per tallied line: the places of 2+ cells along it longer than k, for each k (``Analysis._fits``).
         self.longer_along = []
         for axis, index, _, _ in self.tally_lines:
@@ -96,8 +104,6 @@ class Model:
         self.settled: dict = {}  # simple consequences of assumptions that held (``probe.settled_before``)
         self.held: dict = {}     # depth-2 assumptions that held, the same way (``probe.find_deep_contradiction``)
         self.broken: dict = {}   # places whose depth-1 trial broke, by the board (``probe.broke_before``)
-        self.line_cells = {(True, r): [r * stride + c for c in range(cols)] for r in range(rows)}
-        self.line_cells.update({(False, c): [r * stride + c for r in range(rows)] for c in range(cols)})
 
     def mask_of(self, cells) -> int:
         return self.shared.mask_of(cells)
@@ -112,9 +118,11 @@ class Model:
 
     def _by_rows(self, cells: int, table: tuple[int, ...], memo: dict) -> int:
         # Row by row, each row's cells remembered: probing meets the same rows again and again.
-        found = 0
-        for row in self.row_mask:
+        found, stride, row_mask = 0, self.stride, self.row_mask
+        while cells:
+            row = row_mask[((cells & -cells).bit_length() - 1) // stride]
             part = cells & row
+            cells ^= part
             if part:
                 places = memo.get(part)
                 if places is None:
@@ -125,6 +133,25 @@ class Model:
                         places |= table[i]
                     memo[part] = places
                 found |= places
+        return found
+
+    def cells_of(self, places: int) -> int:
+        """The cells the places of a mask cover, read 32 places at a time, each block
+        remembered: the places still possible change little from one board to the next."""
+        found, memos, p_cells = 0, self.cells_memo, self.p_cells
+        for block, memo in enumerate(memos):
+            chunk = (places >> (block << 5)) & 0xFFFF_FFFF
+            if not chunk:
+                continue
+            cells = memo.get(chunk)
+            if cells is None:
+                if len(memo) >= MEMO_LIMIT:
+                    memo.clear()
+                cells = 0
+                for i in bits(chunk):
+                    cells |= p_cells[(block << 5) + i]
+                memo[chunk] = cells
+            found |= cells
         return found
 
     def members(self, places: int) -> list[Placement]:
@@ -396,14 +423,7 @@ class Analysis:
     def reachable(self) -> int:
         """The unknown cells some place still possible covers."""
         if self._reachable is None:
-            places, covering, found = self.places, self.model.shared.covering, 0
-            unknown = self.unknown
-            while unknown:                   # ``bits`` written out: this loop runs most often
-                low = unknown & -unknown
-                if covering[low.bit_length() - 1] & places:
-                    found |= low
-                unknown ^= low
-            self._reachable = found
+            self._reachable = self.unknown & self.model.cells_of(self.places)
         return self._reachable
 
     def _compute_places(self) -> int:

@@ -36,28 +36,27 @@ def line_fill(an: Analysis) -> Iterator[tuple[str, int, int, int, int]]:
     cell a place still covers, or a ship cell.
     """
     model = an.model
-    geo = model.shared
     places = an.places
-    single = an.ship | an.reachable
+    ship_cells, water_cells = an.ship, an.water
+    single = ship_cells | an.reachable
     closed = _closed_runs(an)
     cache = model.line_cache
-    for axis, index, mask, _need, unknown in an.lines:
+    fill_lines = model.fill_lines
+    for k, (axis, index, mask, _need, unknown) in enumerate(an.lines):
         if unknown == 0:
             continue
-        is_row = axis == "row"
-        tally = (model.row_tallies if is_row else model.col_tallies)[index]
-        along = places & (geo.row_lines if is_row else geo.col_lines)[index]
-        whole = closed.get((is_row, index), ())
+        is_row, tally, along_line, cells = fill_lines[k]
+        along = places & along_line
+        whole = closed.get((is_row, index), ()) if closed else ()
         # Probing revisits the same line states again and again: remember the answers.
-        key = (is_row, index, an.ship & mask, an.water & mask, single & mask, along, whole)
+        key = (k, ship_cells & mask, water_cells & mask, single & mask, along, whole)
         answer = cache.get(key)
         if answer is None:
             if len(cache) > CACHE_LIMIT:
                 cache.clear()
-            starts = {(p.col if is_row else p.row, p.length) for p in geo.members(along)}
+            starts = {(p.col if is_row else p.row, p.length) for p in model.members(along)}
             starts.update(whole)
-            answer = cache[key] = _solve_line(an, model.line_cells[(is_row, index)], tally, tuple(sorted(starts)),
-                                              single)
+            answer = cache[key] = _solve_line(an, cells, tally, tuple(sorted(starts)), single)
         ship, water = answer
         if ship is None:
             an.fail(f"{axis} {index + 1} cannot hold {tally} ship cells in ships that still fit",
