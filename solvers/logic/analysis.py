@@ -435,21 +435,22 @@ class Analysis:
         places = self._fits(source)
         # A segment every place of which has one length is that ship: when such segments use up
         # the remaining ships of that length, no other place is possible for them.
-        self.segment_places: list[tuple[Segment, list[Placement]]] = []
-        committed: dict[int, list[tuple[int, list[Placement]]]] = {}
+        self.segment_places: list[tuple[Segment, int]] = []    # each open segment, the places through it
+        committed: dict[int, list[tuple[int, int]]] = {}
+        length_sets, p_cells = model.length_sets, model.p_cells
         for seg in self.open_segments:
-            through = model.members(places & model.covering(seg.cells))
+            through = places & model.covering(seg.cells)
             self.segment_places.append((seg, through))
             if not through:
                 self.fail(f"no ship still missing ({fleet_text(self.remaining)}) fits the segment at "
                           f"{model.where(seg.cells)}", seg.cells)
                 continue
-            lengths = {p.length for p in through}
+            lengths = [length for length in model.lengths if through & length_sets[length]]
             if len(lengths) == 1:
-                committed.setdefault(lengths.pop(), []).append((seg.cells, through))
+                committed.setdefault(lengths[0], []).append((seg.cells, through))
         for length, group in committed.items():
             masks = [mask for mask, _ in group]
-            if any(p.cells & other for mask, through in group for p in through for other in masks if other != mask):
+            if any(p_cells[i] & other for mask, through in group for i in bits(through) for other in masks if other != mask):
                 continue  # two of them may be parts of one ship: they need not be different ships
             if len(masks) > self.remaining[length]:
                 self.fail(f"{len(masks)} segments can only be {ship_name(length)}s, only "

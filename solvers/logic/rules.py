@@ -151,13 +151,14 @@ def _place_list(places: list[Placement], limit: int = 3) -> str:
 def segment_places(an: Analysis) -> Iterator[Finding]:
     model = an.model
     _ = an.places  # computes an.segment_places
-    for seg, places in an.segment_places:
-        if not places:
+    p_cells = model.p_cells
+    for seg, through in an.segment_places:
+        if not through:
             continue
         inside, union = model.all, 0
-        for p in places:
-            inside &= p.cells
-            union |= p.cells
+        for i in bits(through):
+            inside &= p_cells[i]
+            union |= p_cells[i]
         around = 0
         for i in bits(seg.cells):
             around |= model.orth[i]
@@ -165,8 +166,8 @@ def segment_places(an: Analysis) -> Iterator[Finding]:
         water = around & ~union & an.unknown
         if ship | water:
             yield Finding("segment-places", 2, ship, water, seg.cells,
-                          lambda s=seg, ps=places, sh=ship, w=water:
-                          f"The ship through {model.where(s.cells)} can only lie {_place_list(ps)}: "
+                          lambda s=seg, ps=through, sh=ship, w=water:
+                          f"The ship through {model.where(s.cells)} can only lie {_place_list(model.members(ps))}: "
                           f"{_cells_phrase(an, sh, w)}")
 
 
