@@ -78,6 +78,7 @@ class Model:
         self.segment_memo: dict = {}
         self.cover_memo: dict = {}      # see ``covering``
         self.halo_memo: dict = {}
+        self.common_memo: dict = {}     # see ``common_to``
         self.cells_memo: tuple[dict, ...] = tuple({} for _ in range(0, len(shared.placements), 32))   # ``cells_of``
         self.segments_memo: dict = {}   # see ``Analysis._segments``
         self.tally_lines = [(axis, index, mask, tally)
@@ -153,6 +154,27 @@ class Model:
                 memo[chunk] = cells
             found |= cells
         return found
+
+    def common_to(self, places: int) -> tuple[int, int]:
+        """The cells every place of a (non-empty) mask covers, and the cells every one of
+        their halos holds. Remembered: the last ship of a length keeps its places for many
+        boards."""
+        common = self.common_memo.get(places)
+        if common is None:
+            # The cells every place covers lie in the first one; the cells all halos hold, around it.
+            first = self.by_index[(places & -places).bit_length() - 1]
+            covering, surrounding = self.shared.covering, self.shared.surrounding
+            ship = water = 0
+            for i in bits(first.cells):
+                if not places & ~covering[i]:
+                    ship |= 1 << i
+            for i in bits(first.halo):
+                if not places & ~surrounding[i]:
+                    water |= 1 << i
+            if len(self.common_memo) >= MEMO_LIMIT:
+                self.common_memo.clear()
+            common = self.common_memo[places] = ship, water
+        return common
 
     def members(self, places: int) -> list[Placement]:
         """The places of a mask, in index order (by length as the fleet lists them, then along

@@ -178,16 +178,8 @@ def fleet_places(an: Analysis) -> Iterator[Finding]:
         if missing <= 0 or not own or missing > 1 and own.bit_count() != missing:
             continue
         if missing == 1:
-            # The cells every place covers lie in the first one; the cells all halos hold, around it.
-            first = model.by_index[(own & -own).bit_length() - 1]
-            covering, surrounding = model.shared.covering, model.shared.surrounding
-            ship = water = 0
-            for i in bits(first.cells & an.unknown):
-                if not own & ~covering[i]:
-                    ship |= 1 << i
-            for i in bits(first.halo & an.unknown):
-                if not own & ~surrounding[i]:
-                    water |= 1 << i
+            every_ship, every_water = model.common_to(own)
+            ship, water = every_ship & an.unknown, every_water & an.unknown
             if not ship | water:
                 continue
             places = model.members(own)
