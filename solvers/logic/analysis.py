@@ -415,12 +415,13 @@ class Analysis:
                 if placed is not None:
                     places &= ~(1 << placed.index)
         # Along a line that still needs ``need`` ship cells, a place may add at most that many.
-        p_cells, tally_lines, longer_along = model.p_cells, model.tally_lines, model.longer_along
+        p_cells, tally_lines, longer_along, longest = model.p_cells, model.tally_lines, model.longer_along, model.longest
         self_lines = self.lines
         for k in lines:
-            need, longer = self_lines[k][3], longer_along[k]
-            if need <= 0 or need >= len(longer):
+            need = self_lines[k][3]
+            if need <= 0 or need > longest:
                 continue
+            longer = longer_along[k]
             over = places & longer[need]
             if not over:
                 continue

@@ -42,12 +42,13 @@ def line_fill(an: Analysis) -> Iterator[tuple[str, int, int, int, int]]:
     closed = _closed_runs(an)
     cache = model.line_cache
     fill_lines = model.fill_lines
-    for k, (axis, index, mask, _need, unknown) in enumerate(an.lines):
-        if unknown == 0:
+    for k, line in enumerate(an.lines):
+        if not line[4]:                          # no unknown cell
             continue
+        mask = line[2]
         is_row, tally, along_line, cells = fill_lines[k]
         along = places & along_line
-        whole = closed.get((is_row, index), ()) if closed else ()
+        whole = closed.get((is_row, line[1]), ()) if closed else ()
         # Probing revisits the same line states again and again: remember the answers.
         key = (k, ship_cells & mask, water_cells & mask, single & mask, along, whole)
         answer = cache.get(key)
@@ -59,11 +60,10 @@ def line_fill(an: Analysis) -> Iterator[tuple[str, int, int, int, int]]:
             answer = cache[key] = _solve_line(an, cells, tally, tuple(sorted(starts)), single)
         ship, water = answer
         if ship is None:
-            an.fail(f"{axis} {index + 1} cannot hold {tally} ship cells in ships that still fit",
-                    mask)
+            an.fail(f"{line[0]} {line[1] + 1} cannot hold {tally} ship cells in ships that still fit", mask)
             return
         if ship | water:
-            yield f"{axis.capitalize()} {index + 1}", tally, mask, ship, water
+            yield f"{line[0].capitalize()} {line[1] + 1}", tally, mask, ship, water
 
 
 def _solve_line(an: Analysis, cells: list[int], tally: int, starts: tuple[tuple[int, int], ...],
