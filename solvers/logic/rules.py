@@ -95,10 +95,7 @@ def segment_sides(an: Analysis) -> Iterator[Finding]:
     for seg in an.segments:
         if seg.length < 2 or not seg.straight:
             continue
-        around = 0
-        for i in bits(seg.cells):
-            around |= model.orth[i]
-        water = around & ~seg.cells & ~seg.ends & an.unknown
+        water = model.shared.orthogonal(seg.cells) & ~seg.cells & ~seg.ends & an.unknown
         if water:
             way = "across" if seg.horizontal else "down"
             yield Finding("segment-sides", 1, 0, water, seg.cells,
@@ -159,9 +156,7 @@ def segment_places(an: Analysis) -> Iterator[Finding]:
         for i in bits(through):
             inside &= p_cells[i]
             union |= p_cells[i]
-        around = 0
-        for i in bits(seg.cells):
-            around |= model.orth[i]
+        around = model.shared.orthogonal(seg.cells)
         ship = inside & an.unknown
         water = around & ~union & an.unknown
         if ship | water:
