@@ -146,7 +146,8 @@ def _first_finding(model: Model, ship: int, water: int, valid: Valid, max_depth:
                                                                    truth, until, model.held)
             else:
                 valid, new = yield from probe.rule_out_places(
-                    model, ship, water, valid, clock, places_until if deeper else None, truth, enough)
+                    model, ship, water, valid, clock, places_until if deeper else None, truth, enough,
+                    closures if not dropped else None)
             dropped += new
             if dropped:
                 closures = {}

@@ -398,7 +398,7 @@ def find_deep_contradiction(model: Model, ship: int, water: int, valid: Valid, c
 
 def rule_out_places(model: Model, ship: int, water: int, valid: Places, clock: Clock,
                     deeper_until: float | None = None, truth: int | None = None,
-                    enough: Callable[[Places], bool] | None = None,
+                    enough: Callable[[Places], bool] | None = None, closures: Closures | None = None,
                     ) -> Generator[None, None, tuple[Places, list[Dropped]]]:
     """Trials over placements: put a missing ship at one of its places (its cells ship, the
     cells around it water), apply the simple rules, and see the board break.
@@ -411,6 +411,10 @@ def rule_out_places(model: Model, ship: int, water: int, valid: Places, clock: C
     leaving the missing ships fewest places first; ``truth`` (the solution's ship cells)
     skips the places where the solution has its ships, which cannot break; ``enough`` (asked
     with the places left after each one ruled out at depth 2) stops the trials early.
+    ``closures``: what the cell trials that held on this very board settled to (see
+    :func:`find_contradiction`); a place one of them settles whole, its cells ship and its
+    halo water, holds too (its trial would settle to a part of that board), so it is not
+    tried at depth 1.
     """
     dropped: list[Dropped] = []
     survivors: list[tuple[int, Placement, Outcome]] = []
@@ -422,6 +426,8 @@ def rule_out_places(model: Model, ship: int, water: int, valid: Places, clock: C
                 dropped.append((p, partial(_breaks_with, model, ship, water, valid, p), 1))
                 continue
             outcome = settled_before(model.settled, place_key(p), ship, water, known)
+            if outcome is None and closures and deeper_until is None and _settled_whole(closures, p, ship):
+                continue
             if outcome is None:
                 base = base or base_of(model, ship, water, valid)
                 outcome = settle(model, model.settled, place_key(p), ship, water, valid, known,
@@ -444,6 +450,17 @@ def rule_out_places(model: Model, ship: int, water: int, valid: Places, clock: C
                 if enough is not None and enough(_without(valid, dropped)):
                     break
     return _without(valid, dropped), dropped
+
+
+def _settled_whole(closures: Closures, p: Placement, ship: int) -> bool:
+    """Whether a cell trial of ``closures`` settled a ship whole at ``p`` (one of its cells not
+    yet ship assumed ship)."""
+    cells, halo = p.cells, p.halo
+    for i in bits(cells & ~ship):
+        outcome = closures.get((i, True))
+        if outcome is not None and not (cells & ~outcome.ship or halo & ~outcome.water):
+            return True
+    return False
 
 
 def rule_out_longest(model: Model, ship: int, water: int, valid: Places, clock: Clock, length: int,
