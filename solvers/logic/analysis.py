@@ -71,6 +71,11 @@ class Model:
         # Per place: its line (rows first, then columns) and where along it it starts (``_room``).
         self.p_line = tuple(p.line if p.line_is_row else rows + p.line for p in shared.placements)
         self.p_start = tuple(p.col if p.line_is_row else p.row for p in shared.placements)
+        # Per length: the places of that length along each line, in the same order.
+        along: dict[int, list[int]] = {length: [0] * (rows + cols) for length in self.lengths}
+        for p, line in zip(shared.placements, self.p_line):
+            along[p.length][line] |= 1 << p.index
+        self.lines_of_length = {length: tuple(masks) for length, masks in along.items()}
         # For each given ship piece: (cell index, hint, cells every ship through it covers, water around all).
         self.hint_rules = [(shared.index(*reach.cell), reach.hint, reach.ship, reach.water)
                            for reach in hint_reach(puzzle, shared, self.alive)]
@@ -501,6 +506,15 @@ class Analysis:
         """
         model = self.model
         needs = self.needs
+        # Most often one place in each of a few lines is enough to tell.
+        sure = 0
+        for line, along in enumerate(model.lines_of_length[length]):
+            if places & along:
+                need = needs[line]
+                if need is None or need >= length:
+                    sure += 1
+                    if sure >= wanted:
+                        return sure
         count = [0] * len(needs)
         free_from = [-2] * len(needs)
         sure = 0
