@@ -84,6 +84,7 @@ class Model:
         self.cover_memo: dict = {}      # see ``covering``
         self.halo_memo: dict = {}
         self.common_memo: dict = {}     # see ``common_to``
+        self.span_memo: dict = {}       # see ``inside_and_union``
         self.cells_memo: tuple[dict, ...] = tuple({} for _ in range(0, len(shared.placements), 32))   # ``cells_of``
         self.segments_memo: dict = {}   # see ``Analysis._segments``
         self.tally_lines = [(axis, index, mask, tally)
@@ -180,6 +181,20 @@ class Model:
                 self.common_memo.clear()
             common = self.common_memo[places] = ship, water
         return common
+
+    def inside_and_union(self, places: int) -> tuple[int, int]:
+        """The cells every place of a (non-empty) mask covers, and those any of them covers.
+        Remembered: a segment keeps its places through many boards."""
+        found = self.span_memo.get(places)
+        if found is None:
+            inside, union, p_cells = self.all, 0, self.p_cells
+            for i in bits(places):
+                inside &= p_cells[i]
+                union |= p_cells[i]
+            if len(self.span_memo) >= MEMO_LIMIT:
+                self.span_memo.clear()
+            found = self.span_memo[places] = inside, union
+        return found
 
     def members(self, places: int) -> list[Placement]:
         """The places of a mask, in index order (by length as the fleet lists them, then along

@@ -148,14 +148,10 @@ def _place_list(places: list[Placement], limit: int = 3) -> str:
 def segment_places(an: Analysis) -> Iterator[Finding]:
     model = an.model
     _ = an.places  # computes an.segment_places
-    p_cells = model.p_cells
     for seg, through in an.segment_places:
         if not through:
             continue
-        inside, union = model.all, 0
-        for i in bits(through):
-            inside &= p_cells[i]
-            union |= p_cells[i]
+        inside, union = model.inside_and_union(through)
         around = model.shared.orthogonal(seg.cells)
         ship = inside & an.unknown
         water = around & ~union & an.unknown
