@@ -295,14 +295,23 @@ def fleet_text(remaining: dict[int, int]) -> str:
     return ", ".join(parts) if parts else "none"
 
 
+Fixpoint = tuple[int, int, int, int]
+"""A board where no rule of levels 1-2 applies: its ship cells, its water cells, its places
+(a mask over their indices) and the unknown cells they cover. A rule that reads one part of a board (a line, say) finds
+nothing on a larger board where that part reads as it does on the fixpoint."""
+
+
 class Analysis:
     """What the rules need to know about one board (``ship``/``water`` masks)."""
 
     def __init__(self, model: Model, ship: int, water: int, parent_places: int | None = None,
-                 base: Analysis | None = None) -> None:
+                 base: Analysis | None = None, below: Fixpoint | None = None) -> None:
         """``base``, when given, is the analysis of a board this one extends, without a
-        contradiction: what does not depend on the cells added since is taken from it."""
+        contradiction: what does not depend on the cells added since is taken from it.
+        ``below``, when given, is a board this one extends where no rule applies (see
+        :data:`Fixpoint`)."""
         self.model, self.ship, self.water = model, ship, water
+        self.below = below
         self.unknown = model.all & ~ship & ~water
         self.contradiction: str | None = None
         self.contradiction_cells = 0

@@ -33,7 +33,9 @@ def line_fill(an: Analysis) -> Iterator[tuple[str, int, int, int, int]]:
 
     Sets ``an.contradiction`` when a line cannot be filled at all. A run of 2+ cells may be a
     place still open along the line or a whole ship lying there; a one-cell run may be any
-    cell a place still covers, or a ship cell.
+    cell a place still covers, or a ship cell. A line whose cells, reach and places read as on
+    the fixpoint below the board (``an.below``) is skipped: it found nothing there. (Its whole
+    ships read the same too: a ship closes by a cell of its own line.)
     """
     model = an.model
     places = an.places
@@ -42,12 +44,19 @@ def line_fill(an: Analysis) -> Iterator[tuple[str, int, int, int, int]]:
     closed = _closed_runs(an)
     cache = model.line_cache
     fill_lines = model.fill_lines
+    moved, gone = model.all, 0                   # cells and places that read otherwise on the fixpoint below
+    if an.below is not None:
+        below_ship, below_water, below_places, below_reach = an.below
+        moved = (ship_cells ^ below_ship) | (water_cells ^ below_water) | (single ^ (below_ship | below_reach))
+        gone = places ^ below_places
     for k, line in enumerate(an.lines):
         if not line[4]:                          # no unknown cell
             continue
         mask = line[2]
         is_row, tally, along_line, cells = fill_lines[k]
         along = places & along_line
+        if not (moved & mask or gone & along_line):
+            continue                             # as on the fixpoint below, where it found nothing
         whole = closed.get((is_row, line[1]), ()) if closed else ()
         # Probing revisits the same line states again and again: remember the answers.
         key = (k, ship_cells & mask, water_cells & mask, single & mask, along, whole)

@@ -15,7 +15,7 @@ from functools import partial
 from typing import Callable, Generator, NamedTuple
 
 from game.puzzle import ship_name
-from solvers.logic.analysis import Analysis, Model, Placement, bits
+from solvers.logic.analysis import Analysis, Fixpoint, Model, Placement, bits
 from solvers.logic.rules import LEVEL_ONE, LEVEL_TWO, Finding
 
 Valid = int | None      # the places still possible, as a mask over their indices (None: all the hints allow)
@@ -28,6 +28,7 @@ class Outcome(NamedTuple):
     water: int
     places: Valid
     contradiction: str | None
+    reach: int | None = None    # on a board the simple rules leave as it is: the unknown cells a place covers
 
 
 class Clock:
@@ -47,13 +48,14 @@ class Clock:
 
 
 def propagate(model: Model, ship: int, water: int, valid: Valid = None,
-              chain: list[Finding] | None = None, max_level: int = 2, base: Analysis | None = None) -> Outcome:
+              chain: list[Finding] | None = None, max_level: int = 2, base: Analysis | None = None,
+              below: Fixpoint | None = None) -> Outcome:
     """Apply the level 1-2 rules (or only level 1) until nothing changes or the board breaks.
 
-    ``base``: the analysis of a board this one extends, without a contradiction (see
-    :class:`~solvers.logic.analysis.Analysis`)."""
+    ``base``: the analysis of a board this one extends, without a contradiction; ``below``: a
+    board it extends where no rule applies (see :class:`~solvers.logic.analysis.Analysis`)."""
     while True:
-        an = base = Analysis(model, ship, water, valid, base)
+        an = base = Analysis(model, ship, water, valid, base, below)
         if an.contradiction:
             return Outcome(ship, water, valid, an.contradiction)
         new_ship = new_water = 0
@@ -81,7 +83,7 @@ def propagate(model: Model, ship: int, water: int, valid: Valid = None,
             return Outcome(ship, water, valid, f"{model.where(new_ship & new_water)} would have to be both ship "
                                                f"and water")
         if not (new_ship | new_water):
-            return Outcome(ship, water, valid, None)
+            return Outcome(ship, water, valid, None, an._reachable)
         ship |= new_ship
         water |= new_water
 
@@ -221,7 +223,8 @@ def settle(model: Model, store: Settled, key: object, ship: int, water: int, val
             if joined_ship & joined_water:
                 outcome = Outcome(joined_ship, joined_water, known, "a cell would be both ship and water")
             else:
-                outcome = propagate(model, joined_ship, joined_water, known & before_known, base=base)
+                below = None if before.reach is None else (before.ship, before.water, before_known, before.reach)
+                outcome = propagate(model, joined_ship, joined_water, known & before_known, base=base, below=below)
             break
     if outcome is None or outcome.contradiction and explain:
         outcome = propagate(model, start_ship, start_water, valid, chain, base=base)
