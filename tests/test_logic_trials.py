@@ -14,7 +14,8 @@ from solvers.engine import hints
 from solvers.engine.verdict import unique_solution
 from solvers.logic import deduction as logic
 from solvers.logic import probe
-from solvers.logic.analysis import Analysis, model_of
+from solvers.logic.analysis import Analysis, bits, model_of
+from solvers.logic.lines import line_fill
 from solvers.logic.probe import (
     Clock,
     Outcome,
@@ -287,3 +288,96 @@ def test_a_hint_does_not_search_ahead_and_the_time_between_hints_does():
             board = apply_move(board, move)
     assert banked, "the time between hints went on with a depth-2 search and kept its steps"
     assert model.kept is None and not model.held, "a finished board lets its search go"
+
+
+def test_places_a_cell_trial_settled_whole_are_not_tried_and_the_same_ones_are_ruled_out():
+    puzzle, _, board = first_board_past_depth_one("8x8/expert/01.bs")
+    model, ship, water, valid = settled(puzzle, board)
+    closures: dict = {}
+    assert logic._drain(find_contradiction(model, ship, water, valid, Clock(), closures)) is None
+    whole = [p for p in model.members(valid) if p.cells & ~ship and probe._settled_whole(closures, p, ship)]
+    assert whole, "some cell trial on this board settles a ship whole"
+    for p in whole:                            # each holds: its own trial breaks nothing
+        assert not probe.propagate(model, ship | p.cells, water | p.halo, valid).contradiction
+
+    def ruled_out(given) -> list:
+        model.settled.clear()
+        model.broken.clear()
+        tried = []
+        settle = probe.settle
+
+        def counted(*args, **kwargs):
+            tried.append(args[2])
+            return settle(*args, **kwargs)
+        probe.settle = counted
+        try:
+            _, dropped = logic._drain(rule_out_places(model, ship, water, valid, Clock(), closures=given))
+        finally:
+            probe.settle = settle
+        return [(p, reason()) for p, reason, _ in dropped], tried
+
+    with_closures, fewer = ruled_out(closures)
+    without, every = ruled_out(None)
+    assert with_closures == without
+    assert {probe.place_key(p) for p in whole} <= set(every) - set(fewer)
+
+
+class _Recording(dict):
+    """A line cache that lists the keys asked for and answers none of them."""
+
+    def __init__(self, asked: list) -> None:
+        super().__init__()
+        self.asked = asked
+
+    def get(self, key, default=None):
+        self.asked.append(key)
+        return default
+
+
+def test_the_line_fill_over_a_fixpoint_reads_only_the_lines_that_moved_and_finds_the_same():
+    puzzle, solution, board = first_board_past_depth_one("10x10/expert/01.bs")
+    model, ship, water, valid = settled(puzzle, board)
+    fixpoint = probe.propagate(model, ship, water, valid)
+    assert fixpoint.contradiction is None and fixpoint.reach is not None
+    below = (fixpoint.ship, fixpoint.water, fixpoint.places, fixpoint.reach)
+    truth, _ = model.shared.masks(solution)
+    unknown = model.all & ~fixpoint.ship & ~fixpoint.water
+    compared = 0
+    for index in bits(unknown):
+        bit = 1 << index
+        more_ship, more_water = fixpoint.ship | (bit & truth), fixpoint.water | (bit & ~truth)
+        read = {}
+        for name, over in (("plain", None), ("over", below)):
+            an = Analysis(model, more_ship, more_water, fixpoint.places, below=over)
+            asked: list = []
+            kept, model.line_cache = model.line_cache, _Recording(asked)
+            try:
+                read[name] = list(line_fill(an)), an.contradiction, {key[0] for key in asked}
+            finally:
+                model.line_cache = kept
+        assert read["plain"][:2] == read["over"][:2]
+        assert read["over"][2] < read["plain"][2], "the lines that read as on the fixpoint are skipped"
+        compared += 1
+    assert compared > 5
+
+
+def test_what_places_share_and_cover_is_read_from_them_and_remembered():
+    model = model_of(levels.load(LEVELS / "10x10/expert/01.bs"))
+    for length in model.lengths:
+        places = model.length_sets[length] & model.alive
+        for some in (places, places & -places, places & (places >> 3)):
+            if not some:
+                continue
+            cells = [model.by_index[i].cells for i in bits(some)]
+            halos = [model.by_index[i].halo for i in bits(some)]
+            every, any_ = model.all, 0
+            for c in cells:
+                every &= c
+                any_ |= c
+            every_halo = model.all
+            for h in halos:
+                every_halo &= h
+            assert model.inside_and_union(some) == (every, any_)
+            assert model.common_to(some) == (every, every_halo)
+            assert model.cells_of(some) == any_
+            assert model.common_to(some) is model.common_to(some)
