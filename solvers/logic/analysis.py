@@ -444,7 +444,8 @@ class Analysis:
                 if placed is not None:
                     places &= ~(1 << placed.index)
         # Along a line that still needs ``need`` ship cells, a place may add at most that many.
-        p_cells, tally_lines, longer_along, longest = model.p_cells, model.tally_lines, model.longer_along, model.longest
+        p_cells, tally_lines, longer_along = model.p_cells, model.tally_lines, model.longer_along
+        longest = model.longest
         self_lines = self.lines
         for k in lines:
             need = self_lines[k][3]
@@ -502,7 +503,8 @@ class Analysis:
                 committed.setdefault(lengths[0], []).append((seg.cells, through))
         for length, group in committed.items():
             masks = [mask for mask, _ in group]
-            if any(p_cells[i] & other for mask, through in group for i in bits(through) for other in masks if other != mask):
+            if any(p_cells[i] & other for mask, through in group for i in bits(through)
+                   for other in masks if other != mask):
                 continue  # two of them may be parts of one ship: they need not be different ships
             if len(masks) > self.remaining[length]:
                 self.fail(f"{len(masks)} segments can only be {ship_name(length)}s, only "
