@@ -476,7 +476,21 @@ class Analysis:
     def reachable(self) -> int:
         """The unknown cells some place still possible covers."""
         if self._reachable is None:
-            self._reachable = self.unknown & self.model.cells_of(self.places)
+            places, below = self.places, self.below
+            if below is not None and not places & ~below[2]:
+                # Over a fixpoint whose places include these: only the cells of the places gone
+                # since can have lost their reach.
+                gone, p_cells, found = below[2] & ~places, self.model.p_cells, below[3] & self.unknown
+                lost = 0
+                for i in bits(gone):
+                    lost |= p_cells[i]
+                covering = self.model.shared.covering
+                for i in bits(lost & found):
+                    if not covering[i] & places:
+                        found &= ~(1 << i)
+                self._reachable = found
+            else:
+                self._reachable = self.unknown & self.model.cells_of(places)
         return self._reachable
 
     def _compute_places(self) -> int:
