@@ -220,12 +220,18 @@ def test_a_place_ruled_out_on_an_earlier_board_is_ruled_out_with_the_reason_a_tr
     assert {p for p, _, _ in before} <= {p for p, _, _ in recalled}
 
 
-def test_a_trial_is_remembered_only_for_boards_between_its_board_and_its_settled_board():
-    puzzle, _, board = first_board_past_depth_one("8x8/expert/01.bs")
+def swept(name: str):
+    """The first board past depth 1 of a pack level, its cell trials run with an empty store
+    (none breaks there): the model, the board, its places and their mask."""
+    puzzle, _, board = first_board_past_depth_one(name)
     model, ship, water, valid = settled(puzzle, board)
     model.settled.clear()
-    known = probe.places_mask(model, valid)
     assert logic._drain(find_contradiction(model, ship, water, valid, Clock())) is None
+    return model, ship, water, valid, probe.places_mask(model, valid)
+
+
+def test_a_trial_is_remembered_only_for_boards_between_its_board_and_its_settled_board():
+    model, ship, water, valid, known = swept("8x8/expert/01.bs")
     assert model.settled, "every trial held on this board, and each was kept"
     for key, [(_, _, _, outcome, _)] in model.settled.items():
         assert probe.settled_before(model.settled, key, ship, water, known) is outcome
@@ -243,11 +249,7 @@ def test_a_trial_is_remembered_only_for_boards_between_its_board_and_its_settled
 def test_a_trial_made_with_places_ruled_out_leaves_the_record_of_the_plain_board_usable():
     # A hard step sweeps the cell trials on the board, then again with places ruled out; the
     # next board has those places back, so it extends only the first sweep's boards.
-    puzzle, _, board = first_board_past_depth_one("8x8/expert/01.bs")
-    model, ship, water, valid = settled(puzzle, board)
-    model.settled.clear()
-    known = probe.places_mask(model, valid)
-    assert logic._drain(find_contradiction(model, ship, water, valid, Clock())) is None
+    model, ship, water, valid, known = swept("8x8/expert/01.bs")
     plain = {key: records[0] for key, records in model.settled.items()}
     fewer = valid & ~(valid & -valid)                      # one place ruled out
     logic._drain(find_contradiction(model, ship, water, fewer, Clock()))

@@ -18,7 +18,7 @@ from game.puzzle import Coord, Puzzle, ship_name
 from game.ships import Placement, Segment, bits, compatible, geometry_of, hint_reach, segments
 
 BANK_LIMIT = 200        # steps kept per puzzle for later hints
-MEMO_LIMIT = 50_000     # segments remembered per puzzle (``Model.segment_facts``)
+MEMO_LIMIT = 50_000     # entries each of the model's memos keeps (see ``_kept``)
 
 
 class Kept:
@@ -130,16 +130,10 @@ class Model:
             row = row_mask[((cells & -cells).bit_length() - 1) // stride]
             part = cells & row
             cells ^= part
-            if part:
-                places = memo.get(part)
-                if places is None:
-                    if len(memo) >= MEMO_LIMIT:
-                        memo.clear()
-                    places = 0
-                    for i in bits(part):
-                        places |= table[i]
-                    memo[part] = places
-                found |= places
+            places = memo.get(part)
+            if places is None:
+                places = _union_kept(memo, part, table, 0)
+            found |= places
         return found
 
     def cells_of(self, places: int) -> int:
@@ -152,12 +146,7 @@ class Model:
                 continue
             cells = memo.get(chunk)
             if cells is None:
-                if len(memo) >= MEMO_LIMIT:
-                    memo.clear()
-                cells = 0
-                for i in bits(chunk):
-                    cells |= p_cells[(block << 5) + i]
-                memo[chunk] = cells
+                cells = _union_kept(memo, chunk, p_cells, block << 5)
             found |= cells
         return found
 
@@ -177,9 +166,7 @@ class Model:
             for i in bits(first.halo):
                 if not places & ~surrounding[i]:
                     water |= 1 << i
-            if len(self.common_memo) >= MEMO_LIMIT:
-                self.common_memo.clear()
-            common = self.common_memo[places] = ship, water
+            common = _kept(self.common_memo, places, (ship, water))
         return common
 
     def inside_and_union(self, places: int) -> tuple[int, int]:
@@ -191,9 +178,7 @@ class Model:
             for i in bits(places):
                 inside &= p_cells[i]
                 union |= p_cells[i]
-            if len(self.span_memo) >= MEMO_LIMIT:
-                self.span_memo.clear()
-            found = self.span_memo[places] = inside, union
+            found = _kept(self.span_memo, places, (inside, union))
         return found
 
     def members(self, places: int) -> list[Placement]:
@@ -256,10 +241,7 @@ class Model:
         around = 0
         for i in bits(seg.cells):
             around |= self.diag[i]
-        if len(self.segment_memo) >= MEMO_LIMIT:
-            self.segment_memo.clear()
-        facts = self.segment_memo[key] = (fault, whole, around, placed)
-        return facts
+        return _kept(self.segment_memo, key, (fault, whole, around, placed))
 
     def index(self, row: int, col: int) -> int:
         return row * self.stride + col
@@ -282,6 +264,23 @@ class Model:
             return f"column {cols[0] + 1}, rows {rows[0] + 1}-{rows[-1] + 1}"
         shown = ", ".join(f"r{r + 1}c{c + 1}" for r, c in cells[:6])
         return shown + (f" and {len(cells) - 6} more" if len(cells) > 6 else "")
+
+
+def _kept(memo: dict, key, value):
+    """``value``, kept in ``memo`` under ``key`` (a memo holds at most ``MEMO_LIMIT``
+    entries: when full it is emptied)."""
+    if len(memo) >= MEMO_LIMIT:
+        memo.clear()
+    memo[key] = value
+    return value
+
+
+def _union_kept(memo: dict, part: int, table, offset: int) -> int:
+    """``table[offset + i]`` united over the set bits ``i`` of ``part``, kept in ``memo``."""
+    found = 0
+    for i in bits(part):
+        found |= table[offset + i]
+    return _kept(memo, part, found)
 
 
 @lru_cache(maxsize=16)
@@ -389,9 +388,7 @@ class Analysis:
         key = (ship, self.water & model.shared.orthogonal(ship))
         known = model.segments_memo.get(key)
         if known is None:
-            if len(model.segments_memo) >= MEMO_LIMIT:
-                model.segments_memo.clear()
-            known = model.segments_memo[key] = self._read_segments()
+            known = _kept(model.segments_memo, key, self._read_segments())
         self.segments, self.remaining, self.open_segments, self.longest_remaining, failed = known
         if failed is not None:
             self.fail(*failed)
