@@ -92,12 +92,11 @@ class Model:
                                                          ("column", self.col_mask, self.col_tallies))
                             for index, (mask, tally) in enumerate(zip(masks, tallies)) if tally is not None]
         self.tally_masks = tuple(mask for _, _, mask, _ in self.tally_lines)
-        self.line_cells = {(True, r): [r * stride + c for c in range(cols)] for r in range(rows)}
-        self.line_cells.update({(False, c): [r * stride + c for r in range(rows)] for c in range(cols)})
         # Per tallied line, what the line fill reads: across or not, its tally, the places along
         # it (as a mask over their indices) and its cells in order.
-        self.fill_lines = tuple((axis == "row", tally, (shared.row_lines if axis == "row" else shared.col_lines)[index],
-                                 self.line_cells[(axis == "row", index)])
+        self.fill_lines = tuple((True, tally, shared.row_lines[index], [index * stride + c for c in range(cols)])
+                                if axis == "row" else
+                                (False, tally, shared.col_lines[index], [r * stride + index for r in range(rows)])
                                 for axis, index, _, tally in self.tally_lines)
         # Per tallied line: the places of 2+ cells along it longer than k, for each k (``Analysis._fits``).
         self.longer_along = []
@@ -275,12 +274,17 @@ def _kept(memo: dict, key, value):
     return value
 
 
-def _union_kept(memo: dict, part: int, table, offset: int) -> int:
-    """``table[offset + i]`` united over the set bits ``i`` of ``part``, kept in ``memo``."""
+def _united(table, part: int, offset: int = 0) -> int:
+    """``table[offset + i]`` united over the set bits ``i`` of ``part``."""
     found = 0
     for i in bits(part):
         found |= table[offset + i]
-    return _kept(memo, part, found)
+    return found
+
+
+def _union_kept(memo: dict, part: int, table, offset: int) -> int:
+    """:func:`_united`, kept in ``memo``."""
+    return _kept(memo, part, _united(table, part, offset))
 
 
 @lru_cache(maxsize=16)
@@ -296,8 +300,9 @@ def fleet_text(remaining: dict[int, int]) -> str:
 
 Fixpoint = tuple[int, int, int, int]
 """A board where no rule of levels 1-2 applies: its ship cells, its water cells, its places
-(a mask over their indices) and the unknown cells they cover. A rule that reads one part of a board (a line, say) finds
-nothing on a larger board where that part reads as it does on the fixpoint."""
+(a mask over their indices) and the unknown cells they cover. A rule that reads one part of a
+board (a line, say) finds nothing on a larger board where that part reads as it does on the
+fixpoint."""
 
 
 class Analysis:
@@ -477,10 +482,8 @@ class Analysis:
             if below is not None and not places & ~below[2]:
                 # Over a fixpoint whose places include these: only the cells of the places gone
                 # since can have lost their reach.
-                gone, p_cells, found = below[2] & ~places, self.model.p_cells, below[3] & self.unknown
-                lost = 0
-                for i in bits(gone):
-                    lost |= p_cells[i]
+                found = below[3] & self.unknown
+                lost = _united(self.model.p_cells, below[2] & ~places)
                 covering = self.model.shared.covering
                 for i in bits(lost & found):
                     if not covering[i] & places:
@@ -501,7 +504,7 @@ class Analysis:
         # the remaining ships of that length, no other place is possible for them.
         self.segment_places: list[tuple[Segment, int]] = []    # each open segment, the places through it
         committed: dict[int, list[tuple[int, int]]] = {}
-        length_sets, p_cells = model.length_sets, model.p_cells
+        length_sets = model.length_sets
         for seg in self.open_segments:
             through = places & model.covering(seg.cells)
             self.segment_places.append((seg, through))
@@ -514,7 +517,7 @@ class Analysis:
                 committed.setdefault(lengths[0], []).append((seg.cells, through))
         for length, group in committed.items():
             masks = [mask for mask, _ in group]
-            if any(p_cells[i] & other for mask, through in group for i in bits(through)
+            if any(model.inside_and_union(through)[1] & other for mask, through in group
                    for other in masks if other != mask):
                 continue  # two of them may be parts of one ship: they need not be different ships
             if len(masks) > self.remaining[length]:
