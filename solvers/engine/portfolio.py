@@ -22,7 +22,7 @@ from typing import Any, Iterator, Mapping
 from game.puzzle import Grid, Puzzle, grid_from_strings, grid_to_strings
 from solvers.events import Event, Found, Generation, Result, Status, board_of
 from solvers.genetic import algorithm as genetic
-from solvers.search import forward
+from solvers.search import forward, learning
 
 ESCALATE_AFTER = 0.25          # seconds the first member runs alone
 TURN = 0.05                    # seconds each member of a shared process runs before the next
@@ -30,6 +30,7 @@ TURN = 0.05                    # seconds each member of a shared process runs be
 # best layout: mending, not the algorithm alone, finds most first solutions on the dense boards,
 # so more populations, each given up sooner, pay (docs/design/portfolio.md).
 MEND_STAGNATION = 5
+BANDS_SECONDS = 1.0            # the bands around clause learning's first solution (``_learning_then_bands``)
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,7 @@ class Member:
     options: Mapping[str, Any] = field(default_factory=dict)
     genetic_seed: int | None = None
     turns_with: tuple[Member, ...] = ()
+    learning: bool = False
 
     def events(self, puzzle: Puzzle, limit: int) -> Iterator[Event]:
         if self.turns_with:
@@ -54,9 +56,12 @@ class Member:
         return self._events(puzzle, limit)
 
     def _alone(self) -> Member:
-        return Member(self.name, self.options, self.genetic_seed)
+        return Member(self.name, self.options, self.genetic_seed, learning=self.learning)
 
     def _events(self, puzzle: Puzzle, limit: int) -> Iterator[Event]:
+        if self.learning:
+            yield from _learning_then_bands(puzzle, limit, self.options)
+            return
         options = dict(self.options)
         seed = options.pop("seed", None)
         if seed is not None:
@@ -70,13 +75,16 @@ class Member:
 
 def _taking_turns(streams: list[Iterator[Event]]) -> Iterator[Event]:
     """Several members in one process, each for ``TURN`` seconds in turn; the first exact
-    result is the member's (one that fails leaves the others to go on)."""
+    result is the member's (one that fails leaves the others to go on). The first one's first
+    turn lasts ``ESCALATE_AFTER``: what it decides at once, it decides at full speed."""
     streams = list(streams)
     failed: Result | None = None
+    turn = ESCALATE_AFTER
     try:
         while streams:
             for stream in list(streams):
-                ends = time.perf_counter() + TURN
+                ends = time.perf_counter() + turn
+                turn = TURN
                 try:
                     for event in stream:
                         if isinstance(event, Result):
@@ -98,6 +106,44 @@ def _taking_turns(streams: list[Iterator[Event]]) -> Iterator[Event]:
     finally:
         for stream in streams:
             stream.close()
+
+
+def _learning_then_bands(puzzle: Puzzle, limit: int, options: Mapping[str, Any]) -> Iterator[Event]:
+    """Clause learning (``solvers.search.learning``); at its first solution, when more are
+    wanted, the forward search looks in the bands of lines around it for up to
+    ``BANDS_SECONDS`` (a second solution is usually a small change of the first, and clause
+    learning meets it late), then the learning goes on where it was."""
+    stream = learning.events(puzzle, trace=False, limit=limit, **options)
+    looked = limit < 2
+    try:
+        for event in stream:
+            yield event
+            if isinstance(event, Found) and not looked:
+                looked = True
+                answer = yield from _bands_around(puzzle, event.grid, limit)
+                if answer is not None:
+                    yield answer
+                    return
+    finally:
+        stream.close()
+
+
+def _bands_around(puzzle: Puzzle, grid: Grid, limit: int) -> Iterator[Event]:
+    """The forward search given ``grid`` as known, for up to ``BANDS_SECONDS``: its answer if it
+    has one by then (the bands come first, then the whole tree)."""
+    ends = time.perf_counter() + BANDS_SECONDS
+    search = forward.events(puzzle, trace=False, limit=limit, known=(grid,))
+    try:
+        for event in search:
+            if isinstance(event, Result):
+                return event if event.status is Status.SOLVED and len(event.solutions) >= limit else None
+            if isinstance(event, Found):
+                yield event
+            if time.perf_counter() > ends:
+                return None
+        return None
+    finally:
+        search.close()
 
 
 def _first_by_genetic(puzzle: Puzzle, seed: int) -> Iterator[Event]:
@@ -135,13 +181,16 @@ def _first_by_genetic(puzzle: Puzzle, seed: int) -> Iterator[Event]:
     return result.grid if result is not None and result.status is Status.SOLVED else None
 
 
-# In order of use: a machine with n cores runs the first n. The second shares its core between
-# the other branch order and the genetic algorithm (which finds first solutions where both
-# orders stall), taking turns: on two cores that pair decided the most MiniZinc boards
-# (docs/design/portfolio.md).
+# In order of use: a machine with n cores runs the first n. The forward search decides most
+# levels at once; it takes turns with clause learning deciding every variable, which finds
+# first solutions on the dense boards. The second core runs clause learning deciding cells,
+# the one that proves the hardest dense board unique. The third shares its core between the
+# other branch order and the genetic algorithm (docs/design/portfolio.md).
 GENETIC = Member("genetic, then forward", genetic_seed=1)
+LEARNING_EVERY_VARIABLE = Member("clause learning, every variable", {"every_variable": True}, learning=True)
 MEMBERS = (
-    Member("forward"),
+    Member("forward", turns_with=(LEARNING_EVERY_VARIABLE,)),
+    Member("clause learning", learning=True),
     Member("forward, water first", {"water_first": True}, turns_with=(GENETIC,)),
     Member("genetic, then forward", genetic_seed=2),
     Member("forward, restarts", {"restarts": True, "seed": 1}),

@@ -1,0 +1,100 @@
+"""Clause learning: counts checked by brute force, every answer judged by game.rules."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from game import rules
+from game.levels import iter_corpus
+from game.puzzle import Hint
+from solvers.engine import portfolio
+from solvers.events import Found, Progress, Result, Status
+from solvers.search import forward, learning
+from tests.test_forward import SIX_LAYOUT, brute_force_count, puzzle_from_layout, random_puzzles
+
+CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
+
+
+def run(puzzle, limit=1, **options) -> tuple[Result, list]:
+    stream = list(learning.events(puzzle, limit=limit, **options))
+    assert isinstance(stream[-1], Result)
+    assert not any(isinstance(event, Result) for event in stream[:-1])
+    return stream[-1], stream
+
+
+@pytest.mark.parametrize("every_variable", [False, True])
+def test_counts_match_brute_force(every_variable):
+    """Random small puzzles (hidden tallies, true hints of every shape, broken tallies): the
+    count up to 3 is the brute-force count, and every solution is a different judged board."""
+    for puzzle in random_puzzles(7, 40):
+        expected = brute_force_count(puzzle)
+        result, stream = run(puzzle, limit=3, every_variable=every_variable)
+        assert len(result.solutions) == min(3, expected)
+        assert len(set(result.solutions)) == len(result.solutions)
+        for grid in result.solutions:
+            assert rules.is_solved(puzzle, grid)
+        found = [event.grid for event in stream if isinstance(event, Found)]
+        assert found == list(result.solutions)
+        assert result.status is (Status.SOLVED if expected else Status.NO_SOLUTION)
+
+
+def test_hints_and_uniqueness():
+    puzzle = puzzle_from_layout(SIX_LAYOUT, ((3, 1), (2, 2), (1, 3)), {(0, 0): Hint.LEFT, (3, 5): Hint.BOTTOM})
+    result, _ = run(puzzle, limit=2)
+    assert len(result.solutions) == min(2, brute_force_count(puzzle))
+    assert rules.is_solved(puzzle, result.grid)
+
+
+def test_a_contradiction_at_the_root():
+    puzzle = puzzle_from_layout(("##..", "....", "..#.", "...."), ((2, 1), (1, 1)))
+    broken = puzzle.replace(row_tallies=(2, 0, 1, 1))         # one ship cell too many
+    result, _ = run(broken, limit=2)
+    assert result.status is Status.NO_SOLUTION and brute_force_count(broken) == 0
+
+
+def test_luby_sequence():
+    assert [learning._luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
+
+
+def _dense(ident: str):
+    path = CORPUS / "csplib_prob014_minizinc.jsonl"
+    if not path.exists():
+        pytest.skip("the shared corpus is not here")
+    for name, puzzle in iter_corpus(path):
+        if name.endswith(ident):
+            return puzzle
+    pytest.skip(f"{ident} is not in the corpus")
+
+
+def test_a_dense_board_learns_and_agrees_with_forward():
+    """A 12x12 MiniZinc board with many solutions: clause learning meets conflicts,
+    sends heartbeats and finds the same number of solutions (up to 6) as the forward search."""
+    puzzle = _dense("sb_12_12_5_2")
+    result, stream = run(puzzle, limit=6)
+    assert result.status is Status.SOLVED
+    assert result.stats["conflicts"] > 0 and result.stats["decisions"] > 0
+    assert any(isinstance(event, Progress) for event in stream)
+    for grid in result.solutions:
+        assert rules.is_solved(puzzle, grid)
+    reference = [e for e in forward.events(puzzle, trace=False, limit=6) if isinstance(e, Result)][0]
+    assert len(result.solutions) == len(reference.solutions)
+
+
+def test_closing_the_stream_stops_it():
+    puzzle = _dense("sb_15_15_7_0")
+    stream = learning.events(puzzle, limit=2)
+    assert isinstance(next(stream), Progress)                # a heartbeat within the first conflicts
+    stream.close()
+
+
+def test_the_bands_give_a_second_solution_near_the_first():
+    """The portfolio's learning member: after its first solution the forward search looks in
+    the bands around it, and its answer (two judged solutions) ends the member."""
+    puzzle = _dense("sb_12_12_5_1")
+    stream = portfolio._learning_then_bands(puzzle, 2, {})
+    events = list(stream)
+    result = events[-1]
+    assert isinstance(result, Result) and result.status is Status.SOLVED and len(result.solutions) == 2
+    assert all(rules.is_solved(puzzle, grid) for grid in result.solutions)
