@@ -1,13 +1,13 @@
 """Racing exact searches on every core: the first answer wins (behind ``verdict.decide``).
 
-Every member is the complete forward search in a different configuration, so every answer is
-exact and the first decides; the others are stopped. The calling process runs the first member
-itself, so a level decided within ``ESCALATE_AFTER`` seconds never starts a process; each
-further member runs in a worker process of its own (threads would share one core), sending
-back each solution as it meets it. Solutions are pooled: ``limit`` different ones met between
-the members decide too, and a timeout reports those met so far. Workers are daemons, stopped
-as soon as the answer is in, on a timeout and on any exception. Why a portfolio:
-docs/design/portfolio.md.
+Every member is a complete search (forward checking or clause learning) in a different
+configuration, so every answer is exact and the first decides; the others are stopped. The
+calling process runs the first member itself, so a level decided within ``ESCALATE_AFTER``
+seconds never starts a process; each further member runs in a worker process of its own
+(threads would share one core), sending back each solution as it meets it. Solutions are
+pooled: ``limit`` different ones met between the members decide too, and a timeout reports
+those met so far. Workers are daemons, stopped as soon as the answer is in, on a timeout and
+on any exception. Why a portfolio: docs/design/portfolio.md.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import multiprocessing
 import os
 import random
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Iterator, Mapping
 
 from game.puzzle import Grid, Puzzle, grid_from_strings, grid_to_strings
@@ -35,7 +35,8 @@ BANDS_SECONDS = 1.0            # the bands around clause learning's first soluti
 
 @dataclass(frozen=True)
 class Member:
-    """One configuration of the forward search: keyword options of ``forward.events``.
+    """One configuration of the forward search: keyword options of ``forward.events``; with
+    ``learning``, of clause learning instead (options of ``learning.events``).
 
     With ``genetic_seed``, the genetic algorithm (seeded so), its best layouts mended by the
     search, looks for a first solution before the search starts, and the search takes it as
@@ -56,7 +57,7 @@ class Member:
         return self._events(puzzle, limit)
 
     def _alone(self) -> Member:
-        return Member(self.name, self.options, self.genetic_seed, learning=self.learning)
+        return replace(self, turns_with=())
 
     def _events(self, puzzle: Puzzle, limit: int) -> Iterator[Event]:
         if self.learning:
