@@ -38,6 +38,16 @@ class Stalls(Member):
             yield Progress()
 
 
+@dataclass(frozen=True)
+class Late(Member):
+    """The forward search, after ``options["wait"]`` seconds of something else (as a partner
+    taking turns is): its own statistics do not count the wait."""
+
+    def events(self, puzzle, limit):
+        time.sleep(self.options["wait"])
+        yield from forward.events(puzzle, trace=False, limit=limit)
+
+
 def several_solutions():
     return next(p for p in random_puzzles(44, 50) if brute_force_count(p) >= 2)
 
@@ -73,6 +83,12 @@ def test_the_genetic_member_hands_its_solution_to_the_search():
     assert result.status is Status.SOLVED and len(set(result.solutions)) == 2
     assert result.stats["bands"] >= 1                   # the search began around the known solution
     assert all(rules.is_solved(puzzle, grid) for grid in result.solutions)
+
+
+def test_the_seconds_are_the_race_s_whichever_member_answers():
+    result = portfolio.race(several_solutions(), limit=2, jobs=1, members=(Late("late", {"wait": 0.3}),))
+    assert result.status is Status.SOLVED
+    assert result.stats["seconds"] >= 0.3
 
 
 def test_a_timeout_stops_every_member(monkeypatch):

@@ -237,7 +237,8 @@ def race(puzzle: Puzzle, *, limit: int = 2, timeout: float | None = None, jobs: 
     try:
         for event in stream:
             if isinstance(event, Result):
-                return _tagged(event, members[0].name, 1 + len(workers))
+                return _tagged(event, members[0].name, 1 + len(workers),
+                               seconds=round(time.perf_counter() - started, 6))
             if isinstance(event, Found):
                 found.setdefault(event.grid, members[0].name)
                 if (answer := pooled()) is not None:
