@@ -24,13 +24,14 @@ def run(puzzle, limit=1, **options) -> tuple[Result, list]:
     return stream[-1], stream
 
 
-@pytest.mark.parametrize("every_variable", [False, True])
-def test_counts_match_brute_force(every_variable):
+@pytest.mark.parametrize("options", [{}, {"every_variable": True}, {"every_variable": True, "best_phase": True}],
+                         ids=["cells", "every variable", "best phase"])
+def test_counts_match_brute_force(options):
     """Random small puzzles (hidden tallies, true hints of every shape, broken tallies): the
     count up to 3 is the brute-force count, and every solution is a different judged board."""
     for puzzle in random_puzzles(7, 40):
         expected = brute_force_count(puzzle)
-        result, stream = run(puzzle, limit=3, every_variable=every_variable)
+        result, stream = run(puzzle, limit=3, **options)
         assert len(result.solutions) == min(3, expected)
         assert len(set(result.solutions)) == len(result.solutions)
         for grid in result.solutions:
@@ -68,11 +69,13 @@ def _dense(ident: str):
     pytest.skip(f"{ident} is not in the corpus")
 
 
-def test_a_dense_board_learns_and_agrees_with_forward():
+@pytest.mark.parametrize("best_phase", [False, True])
+def test_a_dense_board_learns_and_agrees_with_forward(best_phase):
     """A 12x12 MiniZinc board with many solutions: clause learning meets conflicts,
-    sends heartbeats and finds the same number of solutions (up to 6) as the forward search."""
+    sends heartbeats and finds the same number of solutions (up to 6) as the forward search
+    (with ``best_phase``, each solution after the first is found led towards the one before)."""
     puzzle = _dense("sb_12_12_5_2")
-    result, stream = run(puzzle, limit=6)
+    result, stream = run(puzzle, limit=6, best_phase=best_phase)
     assert result.status is Status.SOLVED
     assert result.stats["conflicts"] > 0 and result.stats["decisions"] > 0
     assert any(isinstance(event, Progress) for event in stream)

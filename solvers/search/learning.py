@@ -52,16 +52,18 @@ DECAY = 0.95                        # activity decay per conflict (VSIDS)
 
 
 def events(puzzle: Puzzle, *, trace: bool = False, limit: int = 1, rng: random.Random | None = None,
-           every_variable: bool = False) -> Iterator[Event]:
+           every_variable: bool = False, best_phase: bool = False) -> Iterator[Event]:
     """Find up to ``limit`` solutions (exact: fewer means there are no more). ``trace`` and
     ``rng`` are accepted for the common protocol: the run shows no moves and is deterministic.
-    ``every_variable``: decide placements too, not only cells (first solutions come sooner
-    on some boards, proofs later; ``solvers.engine.portfolio`` runs both)."""
-    yield from _Solver(puzzle, every_variable).run(max(1, limit))
+    ``every_variable``: decide placements too, not only cells. ``best_phase``: decide each
+    variable as it was in the longest assignment met without a conflict, where it had a value
+    there (as SAT solvers' target phases do). Both bring first solutions sooner on some boards
+    and proofs later; ``solvers.engine.portfolio`` runs both kinds."""
+    yield from _Solver(puzzle, every_variable, best_phase).run(max(1, limit))
 
 
 class _Solver:
-    def __init__(self, puzzle: Puzzle, every_variable: bool = False) -> None:
+    def __init__(self, puzzle: Puzzle, every_variable: bool = False, best_phase: bool = False) -> None:
         self.puzzle = puzzle
         geo = self.geo = geometry_of(puzzle)
         cells = [r * geo.stride + c for r in range(puzzle.rows) for c in range(puzzle.cols)]
@@ -90,6 +92,9 @@ class _Solver:
         self.activity = [0.0] * n
         self.inc = 1.0
         self.phase = [1] * n                  # the value each variable had last: water first
+        self.best_phase = best_phase
+        self.best = [-1] * n                  # its value in the longest assignment without conflict
+        self.best_size = 0
         self.decided = n if every_variable else len(cells)   # variables decided (cells come first)
         self.heap = [(0.0, v) for v in range(self.decided)]
         self.in_heap = [v < self.decided for v in range(n)]
@@ -184,6 +189,8 @@ class _Solver:
                     stats["restarts"] += 1
                     self._backtrack(0)
                     continue
+                if self.best_phase and len(self.trail) > self.best_size:
+                    self._keep_best()
                 lit = self._decide()
                 if lit is None:                             # every cell decided: a solution
                     ship = self._ship()
@@ -367,8 +374,9 @@ class _Solver:
         learnt[0] = p ^ 1
         marks = {q >> 1 for q in learnt}
         levels = {level[q >> 1] for q in learnt}
+        failed: set[int] = set()
         learnt = [learnt[0]] + [q for q in learnt[1:]
-                                if self.reason[q >> 1] is None or not self._implied(q, marks, levels)]
+                                if self.reason[q >> 1] is None or not self._implied(q, marks, levels, failed)]
         self.inc /= DECAY
         if self.inc > 1e100:
             self._rescale()
@@ -389,24 +397,28 @@ class _Solver:
         self.learnts.append((spans, self._watch(learnt)))
         self._assign(learnt[0], learnt)
 
-    def _implied(self, q: int, marks: set[int], levels: set[int]) -> bool:
+    def _implied(self, q: int, marks: set[int], levels: set[int], failed: set[int]) -> bool:
         """Whether the false literal ``q`` of a learnt clause follows from the others: every
-        fact its reason uses is in the clause, of the root, or so implied in turn."""
+        fact its reason uses is in the clause, of the root, or so implied in turn. What is
+        shown implied joins ``marks``; what is shown not to be joins ``failed`` (both kept for
+        the clause's other literals)."""
         level, reason = self.level, self.reason
-        stack, added = [q], []
-        while stack:
-            why = reason[stack.pop() >> 1]
-            for a in (why ^ 1,) if type(why) is int else why:
-                v = a >> 1
-                if v in marks or level[v] == 0:
-                    continue
-                if reason[v] is None or level[v] not in levels:
-                    for w in added:
-                        marks.discard(w)
+        path = [(q >> 1, iter(self._explain(q ^ 1)))]        # depth first: a failure fails its path
+        while path:
+            v, pending = path[-1]
+            for a in pending:
+                w = a >> 1
+                if w == v or w in marks or level[w] == 0:
+                    continue                           # (a clause's reason holds its own literal)
+                if w in failed or reason[w] is None or level[w] not in levels:
+                    failed.add(w)
+                    failed.update(u for u, _ in path)
                     return False
+                path.append((w, iter(self._explain(a ^ 1))))
+                break
+            else:
+                path.pop()
                 marks.add(v)
-                added.append(v)
-                stack.append(a)
         return True
 
     def _reduce(self) -> None:
@@ -440,16 +452,23 @@ class _Solver:
         self.heap = [(-self.activity[v], v) for v in range(self.decided) if self.in_heap[v]]
         heapq.heapify(self.heap)
 
+    def _keep_best(self) -> None:
+        self.best_size = len(self.trail)
+        best = self.best
+        for t in self.trail:
+            best[t >> 1] = t & 1
+
     def _decide(self) -> int | None:
-        """The most active undecided cell, with the value it had last (None: all decided)."""
-        heap, val, activity, in_heap = self.heap, self.val, self.activity, self.in_heap
+        """The most active undecided cell, with the value it had last or, with ``best_phase``,
+        in the longest assignment without conflict (None: all decided)."""
+        heap, val, activity, in_heap, best = self.heap, self.val, self.activity, self.in_heap, self.best
         while heap:
             a, v = heapq.heappop(heap)
             if -a != activity[v] or not in_heap[v]:
                 continue                         # an older entry of a bumped cell
             in_heap[v] = False
             if val[2 * v] == 0:
-                return 2 * v + self.phase[v]
+                return 2 * v + (self.phase[v] if best[v] < 0 else best[v])
         return None
 
     def _backtrack(self, to: int) -> None:
