@@ -120,6 +120,35 @@ def test_members_taking_turns_in_one_process_give_the_first_exact_answer(monkeyp
     assert result.status is Status.ERROR
 
 
+def test_a_member_s_share_lengthens_its_turns_as_the_run_goes_on(monkeypatch):
+    """Two endless members, the second with a share of 4: their first turns are equal, and
+    once the time run so far allows it (``GROWTH``), the second's turns are four times as long."""
+    monkeypatch.setattr(portfolio, "ESCALATE_AFTER", 0.02)
+    monkeypatch.setattr(portfolio, "TURN", 0.02)
+    monkeypatch.setattr(portfolio, "GROWTH", 0.1)
+
+    def ticks(name):
+        while True:
+            time.sleep(0.002)
+            yield Progress({"name": name})
+
+    turns: list[tuple[str, float]] = []
+    stream = portfolio._taking_turns([ticks("one"), ticks("four")], [1, 4])
+    started = time.perf_counter()
+    for event in stream:
+        if not turns or turns[-1][0] != event.stats["name"]:
+            turns.append((event.stats["name"], time.perf_counter()))
+        if time.perf_counter() - started > 2.5:
+            break
+    stream.close()
+    lengths = {"one": [], "four": []}
+    for (name, began), (_, ended) in zip(turns, turns[1:]):
+        lengths[name].append(ended - began)
+    assert lengths["four"][1] < 0.05                  # early on, a turn of TURN seconds
+    assert lengths["four"][-1] > 0.06                 # later, up to four
+    assert max(lengths["one"][1:]) < 0.05
+
+
 def test_two_solutions_met_by_two_members_decide_it(monkeypatch):
     monkeypatch.setattr(portfolio, "ESCALATE_AFTER", 0.0)
     puzzle = several_solutions()

@@ -26,6 +26,7 @@ from solvers.search import forward, learning
 
 ESCALATE_AFTER = 0.25          # seconds the first member runs alone
 TURN = 0.05                    # seconds each member of a shared process runs before the next
+GROWTH = 0.1                   # a partner's turn: at most this fraction of the time run so far
 # Generations without improvement before the genetic member gives a population up and mends its
 # best layout: mending, not the algorithm alone, finds most first solutions on the dense boards,
 # so more populations, each given up sooner, pay (docs/design/portfolio.md).
@@ -42,7 +43,8 @@ class Member:
     search, looks for a first solution before the search starts, and the search takes it as
     known: it searches the bands around it first, then the whole tree, so the member stays
     exact. With ``turns_with``, the member and those members share one process, each running
-    ``TURN`` seconds in turn; the first exact answer among them is the member's.
+    ``TURN`` seconds in turn, a member with a ``share`` above 1 up to that many times longer as
+    the run goes on (``GROWTH``); the first exact answer among them is the member's.
     """
 
     name: str
@@ -50,10 +52,13 @@ class Member:
     genetic_seed: int | None = None
     turns_with: tuple[Member, ...] = ()
     learning: bool = False
+    share: int = 1
 
     def events(self, puzzle: Puzzle, limit: int) -> Iterator[Event]:
         if self.turns_with:
-            return _taking_turns([member.events(puzzle, limit) for member in (self._alone(), *self.turns_with)])
+            members = (self._alone(), *self.turns_with)
+            return _taking_turns([member.events(puzzle, limit) for member in members],
+                                 [member.share for member in members])
         return self._events(puzzle, limit)
 
     def _alone(self) -> Member:
@@ -74,18 +79,24 @@ class Member:
         yield from forward.events(puzzle, trace=False, limit=limit, **options)
 
 
-def _taking_turns(streams: list[Iterator[Event]]) -> Iterator[Event]:
+def _taking_turns(streams: list[Iterator[Event]], shares: list[int]) -> Iterator[Event]:
     """Several members in one process, each for ``TURN`` seconds in turn; the first exact
     result is the member's (one that fails leaves the others to go on). The first one's first
-    turn lasts ``ESCALATE_AFTER``: what it decides at once, it decides at full speed."""
-    streams = list(streams)
+    turn lasts ``ESCALATE_AFTER``: what it decides at once, it decides at full speed. A member
+    with a share of k gets turns up to k times as long, but no longer than ``GROWTH`` of the
+    time run so far: what the first member decides in its first second it decides as soon
+    as before, and later the time goes to the others."""
+    running = list(zip(streams, shares))
     failed: Result | None = None
+    started = time.perf_counter()
     turn = ESCALATE_AFTER
     try:
-        while streams:
-            for stream in list(streams):
-                ends = time.perf_counter() + turn
-                turn = TURN
+        while running:
+            for member in list(running):
+                stream, share = member
+                now = time.perf_counter()
+                ends = now + (turn or max(TURN, min(TURN * share, (now - started) * GROWTH)))
+                turn = None
                 try:
                     for event in stream:
                         if isinstance(event, Result):
@@ -93,19 +104,19 @@ def _taking_turns(streams: list[Iterator[Event]]) -> Iterator[Event]:
                                 yield event
                                 return
                             failed = event
-                            streams.remove(stream)
+                            running.remove(member)
                             break
                         yield event
                         if time.perf_counter() > ends:
                             break
                     else:
-                        streams.remove(stream)
+                        running.remove(member)
                 except Exception as error:  # noqa: BLE001 - a failing member leaves the others to go on
                     failed = Result(Status.ERROR, message=f"{type(error).__name__}: {error}")
-                    streams.remove(stream)
+                    running.remove(member)
         yield failed or Result(Status.ERROR, message="the search ended without a result")
     finally:
-        for stream in streams:
+        for stream, _ in running:
             stream.close()
 
 
@@ -183,12 +194,15 @@ def _first_by_genetic(puzzle: Puzzle, seed: int) -> Iterator[Event]:
 
 
 # In order of use: a machine with n cores runs the first n. The forward search decides most
-# levels at once; it takes turns with clause learning deciding every variable, which finds
-# first solutions on the dense boards. The second core runs clause learning deciding cells,
+# levels at once; it takes turns with clause learning deciding every variable from the best
+# phase, which finds first solutions on the dense boards, and whose turns grow to five times
+# the forward search's. The second core runs clause learning deciding cells,
 # the one that proves the hardest dense board unique. The third shares its core between the
 # other branch order and the genetic algorithm (docs/design/portfolio.md).
 GENETIC = Member("genetic, then forward", genetic_seed=1)
-LEARNING_EVERY_VARIABLE = Member("clause learning, every variable", {"every_variable": True}, learning=True)
+LEARNING_EVERY_VARIABLE = Member("clause learning, every variable, best phase",
+                                 {"every_variable": True, "best_phase": True}, learning=True,
+                                 share=5)
 MEMBERS = (
     Member("forward", turns_with=(LEARNING_EVERY_VARIABLE,)),
     Member("clause learning", learning=True),
