@@ -5,6 +5,9 @@ per compatible placement (a ship lies exactly there), and its rules as constrain
 
 - a placement's cells are ship and its halo is water (two-literal clauses);
 - a ship cell lies under some placement (one clause per cell);
+- a ship cell's diagonal neighbours are water (two-literal clauses: the rules imply it, but
+  the placements alone show it only once one placement is left for the cell; said outright,
+  it spares dead ends: docs/design/search.md);
 - each length has its count of placements, each tallied line its tally of ship cells
   (cardinality constraints, propagated by counting).
 
@@ -115,6 +118,9 @@ class _Solver:
                     self._clause([x ^ 1, 2 * cv[j] + 1])
         for i in self.cells:
             self._clause([2 * cv[i] + 1, *covering[i]])
+            for j in bits(geo.diagonal(1 << i)):
+                if j > i and j in cv:
+                    self._clause([2 * cv[i] + 1, 2 * cv[j] + 1])
         for (r, c), hint in puzzle.hints.items():
             y = 2 * cv[r * geo.stride + c]
             self._clause([y + 1 if hint is Hint.WATER else y])
