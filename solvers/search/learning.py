@@ -459,6 +459,7 @@ class _Solver:
         heapq.heapify(self.heap)
 
     def _keep_best(self) -> None:
+        """The trail, met without a conflict and longer than any before: the best phase."""
         self.best_size = len(self.trail)
         best = self.best
         for t in self.trail:
