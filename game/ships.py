@@ -36,6 +36,15 @@ def bits(mask: int) -> Iterator[int]:
         mask ^= low
 
 
+def kept(memo: dict, key, value, limit: int):
+    """``value``, kept in ``memo`` under ``key``: a memo that holds ``limit`` entries is
+    emptied first, so memory stays bounded however long a search runs."""
+    if len(memo) >= limit:
+        memo.clear()
+    memo[key] = value
+    return value
+
+
 @dataclass(frozen=True, slots=True)
 class Placement:
     index: int
@@ -324,9 +333,7 @@ def segments(geo: Geometry, ship: int, water: int) -> list[Segment]:
         rest &= ~group
         shape = known.get(group)
         if shape is None:
-            if len(known) >= SEGMENT_MEMO_LIMIT:
-                known.clear()
-            shape = known[group] = _segment_shape(geo, group)
+            shape = kept(known, group, _segment_shape(geo, group), SEGMENT_MEMO_LIMIT)
         found.append(shape[not shape[0].ends & ~water])
     return found
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from game.puzzle import Coord, Puzzle, ship_name
-from game.ships import Placement, Segment, bits, compatible, geometry_of, hint_reach, segments
+from game.ships import Placement, Segment, bits, compatible, geometry_of, hint_reach, kept, segments
 
 BANK_LIMIT = 200        # steps kept per puzzle for later hints
 MEMO_LIMIT = 50_000     # entries each of the model's memos keeps (see ``_kept``)
@@ -266,12 +266,8 @@ class Model:
 
 
 def _kept(memo: dict, key, value):
-    """``value``, kept in ``memo`` under ``key`` (a memo holds at most ``MEMO_LIMIT``
-    entries: when full it is emptied)."""
-    if len(memo) >= MEMO_LIMIT:
-        memo.clear()
-    memo[key] = value
-    return value
+    """:func:`game.ships.kept`, with the model's ``MEMO_LIMIT``."""
+    return kept(memo, key, value, MEMO_LIMIT)
 
 
 def _united(table, part: int, offset: int = 0) -> int:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from game.ships import kept
 from solvers.logic.analysis import Analysis, bits
 
 CACHE_LIMIT = 50_000
@@ -62,11 +63,9 @@ def line_fill(an: Analysis) -> Iterator[tuple[str, int, int, int, int]]:
         key = (k, ship_cells & mask, water_cells & mask, single & mask, along, whole)
         answer = cache.get(key)
         if answer is None:
-            if len(cache) > CACHE_LIMIT:
-                cache.clear()
             starts = {(p.col if is_row else p.row, p.length) for p in model.members(along)}
             starts.update(whole)
-            answer = cache[key] = _solve_line(an, cells, tally, tuple(sorted(starts)), single)
+            answer = kept(cache, key, _solve_line(an, cells, tally, tuple(sorted(starts)), single), CACHE_LIMIT)
         ship, water = answer
         if ship is None:
             an.fail(f"{line[0]} {line[1] + 1} cannot hold {tally} ship cells in ships that still fit", mask)
