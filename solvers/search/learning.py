@@ -139,11 +139,14 @@ class _Solver:
         elif len(lits) == 1:
             self.units.append(lits[0])
         elif len(lits) == 2:
-            a, b = lits
-            self.bins[a ^ 1].append(b)
-            self.bins[b ^ 1].append(a)
+            self._binary(*lits)
         else:
             self._watch(lits)
+
+    def _binary(self, a: int, b: int) -> None:
+        """The two-literal clause ``a or b``: each literal's negation implies the other."""
+        self.bins[a ^ 1].append(b)
+        self.bins[b ^ 1].append(a)
 
     def _watch(self, lits: list[int]) -> int:
         index = len(self.clauses)
@@ -395,8 +398,7 @@ class _Solver:
         self._backtrack(level[learnt[1] >> 1])
         if len(learnt) == 2:
             a, b = learnt
-            self.bins[a ^ 1].append(b)
-            self.bins[b ^ 1].append(a)
+            self._binary(a, b)
             self._assign(a, b ^ 1)
             return
         spans = len({level[q >> 1] for q in learnt})
