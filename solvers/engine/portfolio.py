@@ -196,9 +196,9 @@ def _first_by_genetic(puzzle: Puzzle, seed: int) -> Iterator[Event]:
 # In order of use: a machine with n cores runs the first n. The forward search decides most
 # levels at once; it takes turns with clause learning deciding every variable from the best
 # phase, which finds first solutions on the dense boards, and whose turns grow to five times
-# the forward search's. The second core runs clause learning deciding cells,
-# the one that proves the hardest dense board unique. The third shares its core between the
-# other branch order and the genetic algorithm (docs/design/portfolio.md).
+# the forward search's. The second core runs clause learning deciding cells, the one that
+# proves the hardest dense board unique. The third shares its core between the other branch
+# order and the genetic algorithm (docs/design/portfolio.md).
 GENETIC = Member("genetic, then forward", genetic_seed=1)
 LEARNING_EVERY_VARIABLE = Member("clause learning, every variable, best phase",
                                  {"every_variable": True, "best_phase": True}, learning=True,
