@@ -14,7 +14,7 @@ from solvers.engine import hints
 from solvers.engine.verdict import unique_solution
 from solvers.logic import deduction as logic
 from solvers.logic import probe
-from solvers.logic.analysis import Analysis, bits, model_of
+from solvers.logic.analysis import Analysis, Bank, bits, model_of
 from solvers.logic.lines import line_fill
 from solvers.logic.probe import (
     Clock,
@@ -113,22 +113,22 @@ def test_a_kept_step_serves_only_boards_that_extend_its_own():
     unknown = [i for i in range(model.rows * model.stride) if (model.all & ~ship & ~water) >> i & 1]
     cell, other = 1 << unknown[0], 1 << unknown[1]
     step = Finding("deep-contradiction", 4, 0, cell, cell, lambda: "kept")
-    model.steps_banked.clear()
-    model.bank(ship, water, [step])
+    model.bank.clear()
+    model.bank.add(ship, water, [step])
     try:
-        assert model.banked(ship, water) is step
-        assert model.banked(ship | other, water) is step                  # a board that knows more
-        assert model.banked(ship, water | cell) is None                     # its cell is known already
+        assert model.bank.find(ship, water) is step
+        assert model.bank.find(ship | other, water) is step                  # a board that knows more
+        assert model.bank.find(ship, water | cell) is None                     # its cell is known already
         first = 1 << next(i for i in range(model.rows * model.stride) if water >> i & 1)
-        assert model.banked(ship, water & ~first) is None                   # a board that knows less
+        assert model.bank.find(ship, water & ~first) is None                   # a board that knows less
     finally:
-        model.steps_banked.clear()
+        model.bank.clear()
 
 
 def test_hints_on_an_expert_level_are_true_and_explained():
     puzzle = levels.load(LEVELS / "10x10" / "expert" / "06.bs")
     solution = unique_solution(puzzle)
-    model_of(puzzle).steps_banked.clear()
+    model_of(puzzle).bank.clear()
     board, rules_used = initial_grid(puzzle), set()
     while not rules.judge(puzzle, board).solved:
         step = hints.next_hint(puzzle, board, lambda: solution)
@@ -164,7 +164,7 @@ class Forgetful(dict):
         pass
 
 
-@pytest.mark.parametrize("name", ["10x10/expert/01.bs", "8x8/expert/01.bs"])
+@pytest.mark.parametrize("name", ["10x10/expert/04.bs", "8x8/expert/01.bs"])
 def test_trials_remembered_across_boards_give_the_steps_of_fresh_trials(name, monkeypatch):
     puzzle = levels.load(LEVELS / name)
     recalled, broke = [], []
@@ -185,7 +185,7 @@ def test_trials_remembered_across_boards_give_the_steps_of_fresh_trials(name, mo
         logic.model_of.cache_clear()
         if forget:
             model = logic.model_of(puzzle)
-            model.settled, model.broken = Forgetful(), Forgetful()
+            model.settled, model.broken, model.held = Forgetful(), Forgetful(), Forgetful()
         return [(e.row, e.col, e.value, e.detail) for e in logic.events(puzzle) if hasattr(e, "detail")]
 
     remembered = steps()
@@ -275,16 +275,17 @@ def test_segments_remembered_keep_open_and_closed_apart():
 def test_a_hint_does_not_search_ahead_and_the_time_between_hints_does():
     puzzle, solution, board = first_board_past_depth_one("10x10/expert/06.bs")
     model = model_of(puzzle)
-    model.kept, model.steps_banked[:] = None, []
+    model.kept = None
+    model.bank.clear()
     assert list(logic.think_ahead(puzzle, board, logic.reveal(puzzle, board, solution))) == []
     banked = 0
     while not rules.judge(puzzle, board).solved:
         step = logic.next_deduction(puzzle, board, solution=lambda: solution)
         assert step is not None and step.level <= 4
-        before = len(model.steps_banked)
+        before = len(model.bank.steps)
         for _ in logic.think_ahead(puzzle, board, step, seconds=0.3):
             pass
-        banked += len(model.steps_banked) > before
+        banked += len(model.bank.steps) > before
         for move in step.moves:
             assert solution[move.row][move.col] == move.value
             board = apply_move(board, move)
@@ -383,3 +384,67 @@ def test_what_places_share_and_cover_is_read_from_them_and_remembered():
             assert model.common_to(some) == (every, every_halo)
             assert model.cells_of(some) == any_
             assert model.common_to(some) is model.common_to(some)
+
+
+@pytest.mark.parametrize("name", ["8x8/expert/01.bs", "10x10/expert/06.bs"])
+def test_cells_assumed_ship_first_find_a_depth_one_step_where_cell_by_cell_does_and_a_true_one(name):
+    puzzle = levels.load(LEVELS / name)
+    solution = unique_solution(puzzle)
+    model = model_of(puzzle)
+    truth_ship, truth_water = model.shared.masks(solution)
+    board, compared = initial_grid(puzzle), 0
+    while not rules.judge(puzzle, board).solved:
+        ship, water = logic._masks(model, board)
+        valid = Analysis(model, ship, water).places
+        found = {ship_first: logic._drain(find_contradiction(model, ship, water, valid, Clock(), None, ship_first))
+                 for ship_first in (False, True)}
+        assert (found[False] is None) == (found[True] is None)
+        for step in found.values():
+            assert step is None or not (step.ship & ~truth_ship or step.water & ~truth_water)
+        compared += found[True] is not None
+        for move in logic.next_deduction(puzzle, board, solution=lambda: solution).moves:
+            board = apply_move(board, move)
+    assert compared > 3
+
+
+def test_a_solver_banks_the_depth_two_steps_past_its_first_and_later_boards_take_them():
+    puzzle = levels.load(LEVELS / "10x10" / "expert" / "03.bs")
+    solution = unique_solution(puzzle)
+    model = model_of(puzzle)
+    truth_ship, truth_water = model.shared.masks(solution)
+    ship, water = logic._masks(model, initial_grid(puzzle))
+    bank, taken, levels_seen = Bank(model.all), 0, []
+    while model.all & ~ship & ~water:
+        kept = [step for _, _, step in bank.steps]
+        found, _ = logic._drain(logic._first_finding(model, ship, water, None, 2, Clock(), bank=bank))
+        assert found is not None and not (found.ship & ~truth_ship or found.water & ~truth_water)
+        taken += any(found is step for step in kept)
+        levels_seen.append(found.level)
+        ship, water = ship | found.ship, water | found.water
+    assert bank.steps and taken, "depth-2 steps found past the first served later boards"
+    assert all(found.level == 4 and not (found.ship & ~truth_ship or found.water & ~truth_water)
+               for _, _, found in bank.steps)
+    assert levels_seen.count(4) > taken
+
+
+def test_a_depth_two_trial_started_where_it_held_before_settles_as_a_fresh_one():
+    puzzle, solution, board = first_board_past_depth_one("8x8/expert/01.bs")
+    model, ship, water, valid = settled(puzzle, board)
+    held: dict = {}
+    steps: list = []
+    logic._drain(probe.find_deep_contradiction(model, ship, water, valid, Clock(), every=steps, held=held))
+    assert steps and held
+    after = probe.propagate(model, ship | steps[0].ship, water | steps[0].water, valid)
+    ship, water, known = after.ship, after.water, probe.places_mask(model, after.places)
+    joined = 0
+    for (index, as_ship) in list(held):
+        if not ((model.all & ~ship & ~water) >> index) & 1:
+            continue
+        outcome = probe.propagate(model, *probe._assume(ship, water, index, as_ship), after.places)
+        if outcome.contradiction:
+            continue
+        fresh = logic._drain(probe._breaks_at_depth_one(model, outcome, Clock()))
+        again = logic._drain(probe.settle_deep(model, held, (index, as_ship), ship, water, known, outcome, Clock()))
+        assert (again.contradiction, again.ship, again.water) == (fresh.contradiction, fresh.ship, fresh.water)
+        joined += any(probe.extends(ship, water, known, record) for record in held[(index, as_ship)])
+    assert joined

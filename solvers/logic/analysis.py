@@ -17,7 +17,7 @@ from functools import lru_cache
 from game.puzzle import Coord, Puzzle, ship_name
 from game.ships import Placement, Segment, bits, compatible, geometry_of, hint_reach, kept, segments
 
-BANK_LIMIT = 200        # steps kept per puzzle for later hints
+BANK_LIMIT = 200        # steps a bank keeps for later boards
 MEMO_LIMIT = 50_000     # entries each of the model's memos keeps (see ``_kept``)
 
 
@@ -41,6 +41,38 @@ class Kept:
 
     def give_back(self) -> None:
         self._free.append(True)
+
+
+class Bank:
+    """Steps proved on a board, kept for the boards after it.
+
+    A step proved on a board stays true on every board that knows at least as much: the same
+    reasoning still applies. Depth-2 steps cost a long search, and one search finds several:
+    the boards that follow use them. The hints keep one bank per puzzle (``Model.bank``), a
+    solver run its own.
+    """
+
+    def __init__(self, board: int) -> None:
+        self.board = board                                 # the mask of every cell
+        self.steps: list[tuple[int, int, object]] = []    # (ship, water, finding): proved on that board
+
+    def add(self, ship: int, water: int, findings: list) -> None:
+        """Keep ``findings``, proved on the board (``ship``, ``water``); the last ``BANK_LIMIT``."""
+        self.steps.extend((ship, water, found) for found in findings)
+        del self.steps[:-BANK_LIMIT]
+
+    def find(self, ship: int, water: int):
+        """A kept step that applies to the board (``ship``, ``water``): proved on a board it
+        extends, about cells still unknown (None if there is none)."""
+        unknown = self.board & ~ship & ~water
+        for base_ship, base_water, found in self.steps:
+            if (not base_ship & ~ship and not base_water & ~water
+                    and not (found.ship | found.water) & ~unknown):
+                return found
+        return None
+
+    def clear(self) -> None:
+        self.steps.clear()
 
 
 class Model:
@@ -104,7 +136,7 @@ class Model:
             along = (shared.row_lines if axis == "row" else shared.col_lines)[index]
             self.longer_along.append(tuple(sum(1 << i for i in bits(along) if shared.p_length[i] > k)
                                            for k in range(self.longest + 1)))
-        self.steps_banked: list[tuple[int, int, object]] = []   # see ``bank``
+        self.bank = Bank(self.all)      # the hints' steps proved on earlier boards, for later ones
         self.kept: Kept | None = None                            # see ``keep``
         self.truth: int | None = None   # the solution's ship cells, once a hint has asked for them
         self.settled: dict = {}  # simple consequences of assumptions that held (``probe.settled_before``)
@@ -189,32 +221,12 @@ class Model:
     def of_length(self, places: int, length: int) -> int:
         return places & self.length_sets[length]
 
-    def bank(self, ship: int, water: int, findings: list) -> None:
-        """Keep steps proved on the board (``ship``, ``water``) for later boards (hints).
-
-        A step proved on a board stays true on every board that knows at least as much: the
-        same reasoning still applies. Depth-2 steps cost a long search; one search finds
-        several, and the hints that follow use them (:meth:`banked`).
-        """
-        self.steps_banked.extend((ship, water, found) for found in findings)
-        del self.steps_banked[:-BANK_LIMIT]
-
     def keep(self, ship: int, water: int, search, steps: list, dropped: list) -> Kept:
         """Keep a hint's depth-2 search of the board (``ship``, ``water``) to go on with later:
         the steps it appends to ``steps`` are proved on that board (with the ``dropped``
         places ruled out), so they hold on every later board that extends it."""
         self.kept = Kept(ship, water, search, steps, dropped)
         return self.kept
-
-    def banked(self, ship: int, water: int):
-        """A kept step that still applies to this board: proved on a board it extends, about
-        cells still unknown (None if there is none)."""
-        unknown = self.all & ~ship & ~water
-        for base_ship, base_water, found in self.steps_banked:
-            if (not base_ship & ~ship and not base_water & ~water
-                    and not (found.ship | found.water) & ~unknown):
-                return found
-        return None
 
     def segment_facts(self, seg: Segment) -> tuple[str | None, bool, int, Placement | None]:
         """What a segment says whatever else is on the board: what is wrong with its shape (a

@@ -25,7 +25,7 @@ from game.puzzle import Cell, Coord, Grid, Move, Puzzle, initial_grid
 from solvers.common import verified
 from solvers.events import Event, Progress, Reason, Result, SetCell, Status
 from solvers.logic import probe
-from solvers.logic.analysis import Analysis, Kept, Model, bits, model_of
+from solvers.logic.analysis import Analysis, Bank, Kept, Model, bits, model_of
 from solvers.logic.probe import Clock, Closures, Valid, find_contradiction, find_deep_contradiction, propagate
 from solvers.logic.rules import LEVEL_ONE, LEVEL_TWO, RULE_LEVELS, Finding
 
@@ -34,6 +34,7 @@ THINK_SECONDS = 2.0     # how long ``think_ahead`` searches for the next hints w
 PLACES_SECONDS = 0.3    # a hint starts (another) pass of depth-2 trials of places until then
 FALLBACK_SECONDS = 1.0  # a hint whose depth-2 cell trials find nothing by then tries places again
 LONGEST_SECONDS = 0.45  # a hint's depth-2 trials of the longest ships' places go on until then
+MORE_TRIES = 2          # a solver's depth-2 search tries this many more assumptions past its step, for the bank
 
 
 @dataclass(frozen=True)
@@ -76,18 +77,21 @@ def _grid(model: Model, ship: int, water: int) -> Grid:
 
 def _first_finding(model: Model, ship: int, water: int, valid: Valid, max_depth: int, clock: Clock,
                    solution: Callable[[], Grid | None] | None = None, hint_started: float | None = None,
-                   ) -> Generator[None, None, tuple[Finding | None, Analysis]]:
+                   bank: Bank | None = None) -> Generator[None, None, tuple[Finding | None, Analysis]]:
     """The simplest finding on this board (heartbeats yielded while searching).
 
     ``solution`` (asked for only if a depth-2 search starts) orders that search; see
     :func:`solvers.logic.probe.deep_order`. Places are ruled out before a depth-2 search
     (see :func:`solvers.logic.probe.rule_out_places`): by depth-1 trials, then by depth-2
     trials. ``hint_started`` (a hint, started then): depth-2 steps proved on an earlier board
-    of this puzzle are used before a new search (see :meth:`Model.banked`), the depth-2
-    trials of places have their times (``PLACES_SECONDS``, ``LONGEST_SECONDS``), and a new
-    search stops at its first step and is kept to go on with between hints
-    (see :meth:`Model.keep`). Without it (the solver), every place left is tried at depth 2
-    as a last resort.
+    of this puzzle are used before a new search (see :class:`~solvers.logic.analysis.Bank`),
+    the depth-2 trials of places have their times (``PLACES_SECONDS``, ``LONGEST_SECONDS``),
+    and a new search stops at its first step and is kept to go on with between hints
+    (see :meth:`Model.keep`). Without it (the solver), the cell trials assume every cell ship
+    before any water (see :func:`solvers.logic.probe.find_contradiction`), and every place
+    left is tried at depth 2 as a last resort. ``bank`` (a solver's): the depth-2 search goes
+    on for ``MORE_TRIES`` assumptions past its step and keeps the steps they give there; a
+    later board takes one of those once no step of level 3 is left, before a search of its own.
     """
     hint = hint_started is not None
     places_until = hint_started + PLACES_SECONDS if hint else None
@@ -107,19 +111,19 @@ def _first_finding(model: Model, ship: int, water: int, valid: Valid, max_depth:
             return None, an
     closures: Closures = {}
     if max_depth >= 1:
-        found = yield from find_contradiction(model, ship, water, an.places, clock, closures)
+        found = yield from find_contradiction(model, ship, water, an.places, clock, closures, not hint)
         if found:
             return found, an
     if max_depth >= 2:
         if hint:
-            found = model.banked(ship, water)
+            found = model.bank.find(ship, water)
             kept = model.kept
             if not found and kept is not None and (kept.ship, kept.water) == (ship, water):
                 # A kept search of this very board (started between earlier hints);
                 # past FALLBACK_SECONDS a new search below turns to the places at once.
                 give_up = hint_started + FALLBACK_SECONDS
                 yield from _advance(model, lambda: bool(kept.steps) or time.perf_counter() > give_up, kept)
-                found = model.banked(ship, water)
+                found = model.bank.find(ship, water)
             if found:
                 return found, an
         valid, dropped = an.places, []
@@ -151,7 +155,11 @@ def _first_finding(model: Model, ship: int, water: int, valid: Valid, max_depth:
             dropped += new
             if dropped:
                 closures = {}
-                found = yield from _after_places(model, ship, water, valid, dropped, clock, closures)
+                found = yield from _after_places(model, ship, water, valid, dropped, clock, closures, bank, not hint)
+                if found:
+                    return found, an
+            elif bank is not None:
+                found = bank.find(ship, water)
                 if found:
                     return found, an
             if places_until is None or (deeper and not new) or time.perf_counter() > places_until:
@@ -168,7 +176,7 @@ def _first_finding(model: Model, ship: int, water: int, valid: Valid, max_depth:
             kept = model.keep(ship, water, search, steps, dropped)
             give_up = hint_started + FALLBACK_SECONDS
             yield from _advance(model, lambda: bool(steps) or time.perf_counter() > give_up, kept)
-            found = model.banked(ship, water)
+            found = model.bank.find(ship, water)
             if found:
                 return found, an
             # No cell trial breaks soon: depth-2 trials of places, the longest ships first.
@@ -181,8 +189,11 @@ def _first_finding(model: Model, ship: int, water: int, valid: Valid, max_depth:
                     if found:
                         return found, an
             return None, an
+        steps: list[Finding] = []
         found = yield from find_deep_contradiction(model, ship, water, valid, clock, closures, truth,
-                                                   held=model.held)
+                                                   steps if bank is not None else None, model.held, more=MORE_TRIES)
+        if bank is not None and len(steps) > 1:
+            bank.add(ship, water, [probe.after_ruling_out(step, dropped) if dropped else step for step in steps[1:]])
         if found:
             return found and probe.after_ruling_out(found, dropped) if dropped else found, an
         if not hint:
@@ -191,14 +202,14 @@ def _first_finding(model: Model, ship: int, water: int, valid: Valid, max_depth:
             valid, new = yield from probe.rule_out_places(model, ship, water, valid, clock, float("inf"), None, enough)
             if new:
                 dropped += new
-                found = yield from _after_places(model, ship, water, valid, dropped, clock)
+                found = yield from _after_places(model, ship, water, valid, dropped, clock, ship_first=True)
                 if found:
                     return found, an
             for length in sorted(model.lengths, reverse=True):
                 valid, new = yield from probe.rule_out_longest(model, ship, water, valid, clock, length)
                 if new:
                     dropped += new
-                    found = yield from _after_places(model, ship, water, valid, dropped, clock)
+                    found = yield from _after_places(model, ship, water, valid, dropped, clock, ship_first=True)
                     if found:
                         return found, an
     return None, an
@@ -263,21 +274,26 @@ def _advance(model: Model, stop: Callable[[], bool], kept: Kept | None = None) -
             model.kept = None
     finally:
         if kept.steps:
-            model.bank(kept.ship, kept.water, [probe.after_ruling_out(step, kept.dropped) if kept.dropped else step
-                                             for step in kept.steps])
+            model.bank.add(kept.ship, kept.water, [probe.after_ruling_out(step, kept.dropped) if kept.dropped else step
+                                                   for step in kept.steps])
             del kept.steps[:]
         kept.give_back()
 
 
 def _after_places(model: Model, ship: int, water: int, places: int, dropped: list, clock: Clock,
-                  closures: Closures | None = None) -> Generator[None, None, Finding | None]:
+                  closures: Closures | None = None, bank: Bank | None = None, ship_first: bool = False,
+                  ) -> Generator[None, None, Finding | None]:
     """A step of the simple rules or of depth 1 once ``dropped`` places are ruled out (said
-    first; with ``dropped`` empty, the caller says it)."""
+    first; with ``dropped`` empty, the caller says it); before the depth-1 search, a step of
+    ``bank`` (as it was proved, with what it ruled out said)."""
     narrowed = Analysis(model, ship, water, places)
     for rule in (LEVEL_TWO if not narrowed.contradiction else ()):
         for found in rule(narrowed):
             return probe.after_ruling_out(found, dropped) if dropped else found
-    found = yield from find_contradiction(model, ship, water, places, clock, closures)
+    found = bank.find(ship, water) if bank is not None else None
+    if found:
+        return found
+    found = yield from find_contradiction(model, ship, water, places, clock, closures, ship_first)
     return found and probe.after_ruling_out(found, dropped) if dropped else found
 
 
@@ -403,8 +419,9 @@ def events(puzzle: Puzzle, *, trace: bool = True, rng: random.Random | None = No
         stats["nodes"] = clock.probes
         return dict(stats, rules=dict(stats["rules"]))
 
+    bank = Bank(model.all)
     while True:
-        search = _first_finding(model, ship, water, valid, max_depth, clock)
+        search = _first_finding(model, ship, water, valid, max_depth, clock, bank=bank)
         try:
             while True:
                 next(search)

@@ -233,6 +233,33 @@ def settle(model: Model, store: Settled, key: object, ship: int, water: int, val
     return outcome
 
 
+def settle_deep(model: Model, held: Settled | None, key: object, ship: int, water: int, known: int,
+                outcome: Outcome, clock: Clock) -> Generator[None, None, Outcome]:
+    """A depth-2 trial of the assumption ``key`` on the board (``ship``, ``water``, places
+    ``known``): ``outcome``, what the simple rules make of it here, settled with depth-1
+    trials (see :func:`_breaks_at_depth_one`).
+
+    When it held on an earlier board this one extends (a record of ``held``), the trial
+    starts from the board it settled to there, joined with ``outcome``: depth-1 trials only
+    ever add knowledge, as the simple rules do, so both starts settle to the same board (see
+    :func:`settle`), and the joined one is most of the way there. A trial that breaks is run
+    again from ``outcome``, for the reason a fresh trial gives.
+    """
+    start = outcome
+    for record in (held or {}).get(key, ()):
+        if extends(ship, water, known, record):
+            before, before_known = record[3:]
+            joined_ship, joined_water = outcome.ship | before.ship, outcome.water | before.water
+            if not joined_ship & joined_water:
+                joined = propagate(model, joined_ship, joined_water, places_mask(model, outcome.places) & before_known)
+                start = outcome if joined.contradiction else joined
+            break
+    settled = yield from _breaks_at_depth_one(model, start, clock)
+    if settled.contradiction and start is not outcome:
+        settled = yield from _breaks_at_depth_one(model, outcome, clock)
+    return settled
+
+
 def clashes_first(store: Settled, ship: int, water: int, order: list[Literal]) -> list[Literal]:
     """``order`` with first the assumptions that held on a board this one extends and whose
     settled board clashes with a cell known now: they will break."""
@@ -247,39 +274,45 @@ def clashes_first(store: Settled, ship: int, water: int, order: list[Literal]) -
 
 
 def find_contradiction(model: Model, ship: int, water: int, valid: Valid, clock: Clock,
-                       closures: Closures | None = None) -> Search:
+                       closures: Closures | None = None, ship_first: bool = False) -> Search:
     """Depth 1: the first cell one of whose values breaks the board after the simple rules.
 
     ``closures``, when given, collects the settled board of every assumption that held: the
     depth-2 search starts from them instead of settling them again, and orders by them.
+    The cells are tried in :func:`probe_order`, each as ship and then as water; with
+    ``ship_first`` every cell as ship before any as water: a ship's consequences take in the
+    water around it, so more of the water assumptions are known to hold untried (a hint
+    keeps a cell's two values together, to speak of the likeliest cell).
     """
     # A probe that holds proves every cell it set can be assumed without breaking the board
     # either (it would reach a part of the same board): those probes are skipped.
     held_ship = held_water = 0
     known = places_mask(model, valid)
     base = None
-    for index in probe_order(model, ship, water):
-        for as_ship in (True, False):
-            if ((held_ship if as_ship else held_water) >> index) & 1:
-                continue
-            chain: list[Finding] = []
-            outcome = settled_before(model.settled, (index, as_ship), ship, water, known)
-            if outcome is None:
-                base = base or base_of(model, ship, water, valid)
-                outcome = settle(model, model.settled, (index, as_ship), ship, water, valid, known,
-                                 _assumed(index, as_ship), base, chain)
-                if clock.due():
-                    yield None
-            if not outcome.contradiction:
-                held_ship |= outcome.ship
-                held_water |= outcome.water
-                if closures is not None:
-                    closures[(index, as_ship)] = outcome
-            else:
-                was, now = ("ship", "water") if as_ship else ("water", "ship")
-                text = (f"If {model.where(1 << index)} were {was}: {_chain_text(chain)}"
-                        f"{outcome.contradiction}. So it is {now}")
-                return _forced(model, index, as_ship, "contradiction", 3, text)
+    cells = probe_order(model, ship, water)
+    order = ([(index, True) for index in cells] + [(index, False) for index in cells] if ship_first else
+             [(index, as_ship) for index in cells for as_ship in (True, False)])
+    for index, as_ship in order:
+        if ((held_ship if as_ship else held_water) >> index) & 1:
+            continue
+        chain: list[Finding] = []
+        outcome = settled_before(model.settled, (index, as_ship), ship, water, known)
+        if outcome is None:
+            base = base or base_of(model, ship, water, valid)
+            outcome = settle(model, model.settled, (index, as_ship), ship, water, valid, known,
+                             _assumed(index, as_ship), base, chain)
+            if clock.due():
+                yield None
+        if not outcome.contradiction:
+            held_ship |= outcome.ship
+            held_water |= outcome.water
+            if closures is not None:
+                closures[(index, as_ship)] = outcome
+        else:
+            was, now = ("ship", "water") if as_ship else ("water", "ship")
+            text = (f"If {model.where(1 << index)} were {was}: {_chain_text(chain)}"
+                    f"{outcome.contradiction}. So it is {now}")
+            return _forced(model, index, as_ship, "contradiction", 3, text)
     return None
 
 
@@ -347,15 +380,17 @@ def deep_order(model: Model, ship: int, water: int, closures: Closures | None,
 def find_deep_contradiction(model: Model, ship: int, water: int, valid: Valid, clock: Clock,
                             closures: Closures | None = None, truth: int | None = None,
                             every: list[Finding] | None = None, held: Settled | None = None,
-                            clash_first: bool = False) -> Search:
+                            clash_first: bool = False, more: int | None = None) -> Search:
     """Depth 2: assume a cell, settle the board with depth-1 contradictions, watch it break.
 
     Returns the first step found. ``closures`` and ``truth`` only order the search and save
     work (see :func:`deep_order`); every step found is proved the same way. With ``every``,
     the search goes on to the end and every step goes there as it is found (the first too),
     each about another cell of this board: a hint reads them between heartbeats and may pause
-    the search there. ``held`` keeps the assumptions that held, from board to board (see
-    :func:`settled_before`): one that holds again is not tried. With ``clash_first`` those
+    the search there; with ``more`` as well, the search ends once it has tried that many more
+    assumptions after the first step. ``held`` keeps the assumptions that held, from board to
+    board (see :func:`settled_before`): one that holds again is not tried, one that held on
+    an earlier board starts from there (see :func:`settle_deep`). With ``clash_first`` those
     that will break are tried first (see :func:`clashes_first`).
     """
     held_ship = held_water = decided = 0
@@ -368,6 +403,10 @@ def find_deep_contradiction(model: Model, ship: int, water: int, valid: Valid, c
     for index, as_ship in order:
         if ((held_ship if as_ship else held_water) >> index) & 1 or (decided >> index) & 1:
             continue
+        if first is not None and more is not None:
+            if more <= 0:
+                break
+            more -= 1
         settled = held and settled_before(held, (index, as_ship), ship, water, known)
         if settled:
             held_ship |= settled.ship
@@ -381,7 +420,7 @@ def find_deep_contradiction(model: Model, ship: int, water: int, valid: Valid, c
             text = f"If {model.where(1 << index)} were {was}, {outcome.contradiction}. So it is {now}"
             found = _forced(model, index, as_ship, "contradiction", 3, text)
         else:
-            settled = yield from _breaks_at_depth_one(model, outcome, clock)
+            settled = yield from settle_deep(model, held, (index, as_ship), ship, water, known, outcome, clock)
             if not settled.contradiction:
                 held_ship |= settled.ship
                 held_water |= settled.water
@@ -490,7 +529,7 @@ def rule_out_longest(model: Model, ship: int, water: int, valid: Places, clock: 
             yield None
         reason = outcome.contradiction
         if not reason:
-            settled = yield from _breaks_at_depth_one(model, outcome, clock)
+            settled = yield from settle_deep(model, held, place_key(p), ship, water, known, outcome, clock)
             if not settled.contradiction and held is not None:
                 remember_settled(model, held, place_key(p), ship, water, known, settled)
             reason = settled.contradiction and f"then after one level of trial {settled.contradiction}"
