@@ -55,7 +55,7 @@ def test_places_ruled_out_hold_no_ship_of_the_solution(deeper):
     puzzle, solution, board = first_board_past_depth_one("8x8/expert/01.bs")
     model, ship, water, valid = settled(puzzle, board)
     until = time.perf_counter() + 60 if deeper else None
-    alive, dropped = logic._drain(rule_out_places(model, ship, water, valid, Clock(), until))
+    alive, dropped = logic.drain(rule_out_places(model, ship, water, valid, Clock(), until))
     assert dropped, "this board has places a whole ship cannot take"
     assert any(depth == 2 for _, _, depth in dropped) == deeper
     solution_ship, _ = model.shared.masks(solution)
@@ -71,9 +71,9 @@ def test_places_ruled_out_longest_first_hold_no_ship_of_the_solution():
     model, ship, water, valid = settled(puzzle, board)
     solution_ship, _ = model.shared.masks(solution)
     ships = {seg.cells for seg in segments(model.shared, solution_ship, model.all & ~solution_ship)}
-    alive, dropped = logic._drain(rule_out_places(model, ship, water, valid, Clock()))
+    alive, dropped = logic.drain(rule_out_places(model, ship, water, valid, Clock()))
     for length in sorted(model.lengths, reverse=True):
-        alive, new = logic._drain(rule_out_longest(model, ship, water, alive, Clock(), length, held={}))
+        alive, new = logic.drain(rule_out_longest(model, ship, water, alive, Clock(), length, held={}))
         dropped += new
         for place, reason, depth in new:
             assert place.cells not in ships and reason and depth == 2
@@ -95,7 +95,7 @@ def test_depth_two_tries_only_values_the_solution_lacks_fewest_places_first():
     puzzle, solution, board = first_board_past_depth_one("8x8/expert/01.bs")
     model, ship, water, valid = settled(puzzle, board)
     closures: dict = {}
-    assert logic._drain(find_contradiction(model, ship, water, valid, Clock(), closures)) is None
+    assert logic.drain(find_contradiction(model, ship, water, valid, Clock(), closures)) is None
     truth, _ = model.shared.masks(solution)
     both = deep_order(model, ship, water, closures)
     wrong = deep_order(model, ship, water, closures, truth)
@@ -186,6 +186,7 @@ def test_trials_remembered_across_boards_give_the_steps_of_fresh_trials(name, mo
         if forget:
             model = logic.model_of(puzzle)
             model.settled, model.broken, model.held = Forgetful(), Forgetful(), Forgetful()
+            model.broken_deep = Forgetful()
         return [(e.row, e.col, e.value, e.detail) for e in logic.events(puzzle) if hasattr(e, "detail")]
 
     remembered = steps()
@@ -200,7 +201,7 @@ def test_a_place_ruled_out_on_an_earlier_board_is_ruled_out_with_the_reason_a_tr
     puzzle, solution, board = first_board_past_depth_one("8x8/expert/01.bs")
     model, ship, water, valid = settled(puzzle, board)
     model.broken.clear()
-    _, before = logic._drain(rule_out_places(model, ship, water, valid, Clock()))
+    _, before = logic.drain(rule_out_places(model, ship, water, valid, Clock()))
     assert before and len(model.broken) == len(before)
     truth_ship, truth_water = model.shared.masks(solution)
     unknown = model.all & ~ship & ~water
@@ -212,7 +213,7 @@ def test_a_place_ruled_out_on_an_earlier_board_is_ruled_out_with_the_reason_a_tr
                    for p, _, _ in before), "a board that lacks a cell of theirs"
 
     def ruled_out() -> list:
-        _, dropped = logic._drain(rule_out_places(model, ship, water, valid, Clock()))
+        _, dropped = logic.drain(rule_out_places(model, ship, water, valid, Clock()))
         return [(p, reason(), depth) for p, reason, depth in dropped]
     recalled = ruled_out()
     model.broken.clear()
@@ -226,7 +227,7 @@ def swept(name: str):
     puzzle, _, board = first_board_past_depth_one(name)
     model, ship, water, valid = settled(puzzle, board)
     model.settled.clear()
-    assert logic._drain(find_contradiction(model, ship, water, valid, Clock())) is None
+    assert logic.drain(find_contradiction(model, ship, water, valid, Clock())) is None
     return model, ship, water, valid, probe.places_mask(model, valid)
 
 
@@ -252,7 +253,7 @@ def test_a_trial_made_with_places_ruled_out_leaves_the_record_of_the_plain_board
     model, ship, water, valid, known = swept("8x8/expert/01.bs")
     plain = {key: records[0] for key, records in model.settled.items()}
     fewer = valid & ~(valid & -valid)                      # one place ruled out
-    logic._drain(find_contradiction(model, ship, water, fewer, Clock()))
+    logic.drain(find_contradiction(model, ship, water, fewer, Clock()))
     newer = [key for key, records in model.settled.items() if records[0][2] == fewer]
     assert newer, "trials run again on the board with a place fewer"
     for key in newer:
@@ -297,7 +298,7 @@ def test_places_a_cell_trial_settled_whole_are_not_tried_and_the_same_ones_are_r
     puzzle, _, board = first_board_past_depth_one("8x8/expert/01.bs")
     model, ship, water, valid = settled(puzzle, board)
     closures: dict = {}
-    assert logic._drain(find_contradiction(model, ship, water, valid, Clock(), closures)) is None
+    assert logic.drain(find_contradiction(model, ship, water, valid, Clock(), closures)) is None
     whole = [p for p in model.members(valid) if p.cells & ~ship and probe._settled_whole(closures, p, ship)]
     assert whole, "some cell trial on this board settles a ship whole"
     for p in whole:                            # each holds: its own trial breaks nothing
@@ -314,7 +315,7 @@ def test_places_a_cell_trial_settled_whole_are_not_tried_and_the_same_ones_are_r
             return settle(*args, **kwargs)
         probe.settle = counted
         try:
-            _, dropped = logic._drain(rule_out_places(model, ship, water, valid, Clock(), closures=given))
+            _, dropped = logic.drain(rule_out_places(model, ship, water, valid, Clock(), closures=given))
         finally:
             probe.settle = settle
         return [(p, reason()) for p, reason, _ in dropped], tried
@@ -396,7 +397,7 @@ def test_cells_assumed_ship_first_find_a_depth_one_step_where_cell_by_cell_does_
     while not rules.judge(puzzle, board).solved:
         ship, water = logic._masks(model, board)
         valid = Analysis(model, ship, water).places
-        found = {ship_first: logic._drain(find_contradiction(model, ship, water, valid, Clock(), None, ship_first))
+        found = {ship_first: logic.drain(find_contradiction(model, ship, water, valid, Clock(), None, ship_first))
                  for ship_first in (False, True)}
         assert (found[False] is None) == (found[True] is None)
         for step in found.values():
@@ -416,7 +417,7 @@ def test_a_solver_banks_the_depth_two_steps_past_its_first_and_later_boards_take
     bank, taken, levels_seen = Bank(model.all), 0, []
     while model.all & ~ship & ~water:
         kept = [step for _, _, step in bank.steps]
-        found, _ = logic._drain(logic._first_finding(model, ship, water, None, 2, Clock(), bank=bank))
+        found, _ = logic.drain(logic._first_finding(model, ship, water, None, 2, Clock(), bank=bank))
         assert found is not None and not (found.ship & ~truth_ship or found.water & ~truth_water)
         taken += any(found is step for step in kept)
         levels_seen.append(found.level)
@@ -432,7 +433,7 @@ def test_a_depth_two_trial_started_where_it_held_before_settles_as_a_fresh_one()
     model, ship, water, valid = settled(puzzle, board)
     held: dict = {}
     steps: list = []
-    logic._drain(probe.find_deep_contradiction(model, ship, water, valid, Clock(), every=steps, held=held))
+    logic.drain(probe.find_deep_contradiction(model, ship, water, valid, Clock(), every=steps, held=held))
     assert steps and held
     after = probe.propagate(model, ship | steps[0].ship, water | steps[0].water, valid)
     ship, water, known = after.ship, after.water, probe.places_mask(model, after.places)
@@ -443,8 +444,33 @@ def test_a_depth_two_trial_started_where_it_held_before_settles_as_a_fresh_one()
         outcome = probe.propagate(model, *probe._assume(ship, water, index, as_ship), after.places)
         if outcome.contradiction:
             continue
-        fresh = logic._drain(probe._breaks_at_depth_one(model, outcome, Clock()))
-        again = logic._drain(probe.settle_deep(model, held, (index, as_ship), ship, water, known, outcome, Clock()))
+        fresh = logic.drain(probe._breaks_at_depth_one(model, outcome, Clock()))
+        again = logic.drain(probe.settle_deep(model, held, (index, as_ship), ship, water, known, outcome, Clock()))
         assert (again.contradiction, again.ship, again.water) == (fresh.contradiction, fresh.ship, fresh.water)
         joined += any(probe.extends(ship, water, known, record) for record in held[(index, as_ship)])
     assert joined
+
+
+def test_places_ruled_out_at_depth_two_before_are_ruled_out_again_as_fresh_trials_would():
+    puzzle, solution, board = first_board_past_depth_one("8x8/expert/01.bs")
+    logic.model_of.cache_clear()
+    model, ship, water, valid = settled(puzzle, board)
+    every = float("inf")
+    _, before = logic.drain(rule_out_places(model, ship, water, valid, Clock(), every))
+    assert any(depth == 2 for _, _, depth in before) and model.broken_deep
+    truth, _ = model.shared.masks(solution)
+    cell = next(i for i in bits(model.all & ~ship & ~water) if truth >> i & 1)
+    after = probe.propagate(model, ship | 1 << cell, water, valid)
+    remembered_keys = set(model.broken_deep)
+
+    def drops() -> list:
+        _, dropped = logic.drain(rule_out_places(model, after.ship, after.water, after.places, Clock(), every))
+        return [(p.index, reason(), depth) for p, reason, depth in dropped]
+    try:
+        remembered = drops()
+        assert any(probe.place_key(model.by_index[index]) in remembered_keys
+                   for index, _, depth in remembered if depth == 2), "a drop came from the earlier board"
+        model.settled, model.broken, model.held, model.broken_deep = Forgetful(), Forgetful(), Forgetful(), Forgetful()
+        assert remembered == drops()
+    finally:
+        logic.model_of.cache_clear()

@@ -26,7 +26,7 @@ from solvers.common import verified
 from solvers.events import Event, Progress, Reason, Result, SetCell, Status
 from solvers.logic import probe
 from solvers.logic.analysis import Analysis, Bank, Kept, Model, bits, model_of
-from solvers.logic.probe import Clock, Closures, Valid, find_contradiction, find_deep_contradiction, propagate
+from solvers.logic.probe import Clock, Closures, Valid, drain, find_contradiction, find_deep_contradiction, propagate
 from solvers.logic.rules import LEVEL_ONE, LEVEL_TWO, RULE_LEVELS, Finding
 
 MAX_DEPTH = 2
@@ -485,9 +485,9 @@ def solve(puzzle: Puzzle, max_depth: int = MAX_DEPTH, grid: Grid | None = None,
         if deadline is not None and time.perf_counter() > deadline:
             break
         closures: Closures = {}
-        found = _drain(find_contradiction(model, ship, water, valid, clock, closures))
+        found = drain(find_contradiction(model, ship, water, valid, clock, closures))
         if found is None and max_depth >= 2:
-            found = _drain(find_deep_contradiction(model, ship, water, valid, clock, closures, held=model.held))
+            found = drain(find_deep_contradiction(model, ship, water, valid, clock, closures, held=model.held))
         if found is None:
             break
         used[found.rule] = used.get(found.rule, 0) + 1
@@ -498,14 +498,6 @@ def solve(puzzle: Puzzle, max_depth: int = MAX_DEPTH, grid: Grid | None = None,
     board = _grid(model, ship, water)
     solved = not model.all & ~ship & ~water and rules.is_solved(puzzle, board)
     return LogicOutcome(solved, board, level, used, steps, clock.probes)
-
-
-def _drain(search: Generator[None, None, Finding | None]) -> Finding | None:
-    try:
-        while True:
-            next(search)
-    except StopIteration as stop:
-        return stop.value
 
 
 def rule_level(rule: str) -> int:

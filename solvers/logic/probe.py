@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import time
 from functools import partial
-from typing import Callable, Generator, NamedTuple
+from typing import Callable, Generator, NamedTuple, TypeVar
 
 from game.puzzle import ship_name
 from solvers.logic.analysis import Analysis, Fixpoint, Model, Placement, bits
 from solvers.logic.rules import LEVEL_ONE, LEVEL_TWO, Finding
 
+T = TypeVar("T")
 Valid = int | None      # the places still possible, as a mask over their indices (None: all the hints allow)
 Search = Generator[None, None, Finding | None]
 HEARTBEAT_SECONDS = 0.02
@@ -486,11 +487,21 @@ def rule_out_places(model: Model, ship: int, water: int, valid: Places, clock: C
         for _, p, outcome in survivors:
             if time.perf_counter() > deeper_until:
                 break
-            reason = (yield from _breaks_at_depth_one(model, outcome, clock)).contradiction
-            if reason:
-                dropped.append((p, partial(str, f"then after one level of trial {reason}"), 2))
-                if enough is not None and enough(_without(valid, dropped)):
-                    break
+            key = place_key(p)
+            if broke_before(model.broken_deep, key, ship, water, known):
+                reason = partial(_breaks_deeply, model, outcome)
+            elif settled_before(model.held, key, ship, water, known):
+                continue
+            else:
+                settled = yield from settle_deep(model, model.held, key, ship, water, known, outcome, clock)
+                if not settled.contradiction:
+                    remember_settled(model, model.held, key, ship, water, known, settled)
+                    continue
+                model.broken_deep[key] = (ship, water, known)
+                reason = partial(str, f"then after one level of trial {settled.contradiction}")
+            dropped.append((p, reason, 2))
+            if enough is not None and enough(_without(valid, dropped)):
+                break
     return _without(valid, dropped), dropped
 
 
@@ -544,6 +555,23 @@ def broke_before(store: dict, key: object, ship: int, water: int, known: int) ->
     ``known``) extends: then it breaks here too, since the rules only ever add knowledge."""
     record = store.get(key)
     return record is not None and extends(ship, water, known, record)
+
+
+def _breaks_deeply(model: Model, outcome: Outcome) -> str:
+    """Why a place whose simple consequences are ``outcome`` breaks after one level of trial:
+    the trial run again, for a place :func:`broke_before` ruled out at depth 2 without running
+    it (see :func:`_breaks_with`)."""
+    settled = drain(_breaks_at_depth_one(model, outcome, Clock()))
+    return f"then after one level of trial {settled.contradiction or ''}"
+
+
+def drain(search: Generator[None, None, T]) -> T:
+    """The value a search returns, its heartbeats passed over."""
+    try:
+        while True:
+            next(search)
+    except StopIteration as stop:
+        return stop.value
 
 
 def _breaks_with(model: Model, ship: int, water: int, valid: Valid, p: Placement) -> str:
