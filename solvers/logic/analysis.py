@@ -142,7 +142,7 @@ class Model:
         self.settled: dict = {}  # simple consequences of assumptions that held (``probe.settled_before``)
         self.held: dict = {}     # depth-2 assumptions that held, the same way (``probe.find_deep_contradiction``)
         self.broken: dict = {}   # places whose depth-1 trial broke, by the board (``probe.broke_before``)
-        self.broken_deep: dict = {}    # places whose depth-2 trial broke, the same way (``probe.rule_out_places``)
+        self.broken_deep: dict = {}    # places whose depth-2 trial broke, the same way (``probe._place_breaks_deeply``)
 
     def mask_of(self, cells) -> int:
         return self.shared.mask_of(cells)

@@ -244,7 +244,8 @@ def settle_deep(model: Model, held: Settled | None, key: object, ship: int, wate
     starts from the board it settled to there, joined with ``outcome``: depth-1 trials only
     ever add knowledge, as the simple rules do, so both starts settle to the same board (see
     :func:`settle`), and the joined one is most of the way there. A trial that breaks is run
-    again from ``outcome``, for the reason a fresh trial gives.
+    again from ``outcome``, for the reason a fresh trial gives; one that holds is kept in
+    ``held`` (when given).
     """
     start = outcome
     for record in (held or {}).get(key, ()):
@@ -258,6 +259,8 @@ def settle_deep(model: Model, held: Settled | None, key: object, ship: int, wate
     settled = yield from _breaks_at_depth_one(model, start, clock)
     if settled.contradiction and start is not outcome:
         settled = yield from _breaks_at_depth_one(model, outcome, clock)
+    if not settled.contradiction and held is not None:
+        remember_settled(model, held, key, ship, water, known, settled)
     return settled
 
 
@@ -425,8 +428,6 @@ def find_deep_contradiction(model: Model, ship: int, water: int, valid: Valid, c
             if not settled.contradiction:
                 held_ship |= settled.ship
                 held_water |= settled.water
-                if held is not None:
-                    remember_settled(model, held, (index, as_ship), ship, water, known, settled)
                 continue
             text = (f"If {model.where(1 << index)} were {was}, then after the simple rules and one level of "
                     f"trial {settled.contradiction}. So it is {now}")
@@ -487,21 +488,13 @@ def rule_out_places(model: Model, ship: int, water: int, valid: Places, clock: C
         for _, p, outcome in survivors:
             if time.perf_counter() > deeper_until:
                 break
-            key = place_key(p)
-            if broke_before(model.broken_deep, key, ship, water, known):
-                reason = partial(_breaks_deeply, model, outcome)
-            elif settled_before(model.held, key, ship, water, known):
+            if settled_before(model.held, place_key(p), ship, water, known):
                 continue
-            else:
-                settled = yield from settle_deep(model, model.held, key, ship, water, known, outcome, clock)
-                if not settled.contradiction:
-                    remember_settled(model, model.held, key, ship, water, known, settled)
-                    continue
-                model.broken_deep[key] = (ship, water, known)
-                reason = partial(str, f"then after one level of trial {settled.contradiction}")
-            dropped.append((p, reason, 2))
-            if enough is not None and enough(_without(valid, dropped)):
-                break
+            reason = yield from _place_breaks_deeply(model, model.held, p, ship, water, known, outcome, clock)
+            if reason is not None:
+                dropped.append((p, reason, 2))
+                if enough is not None and enough(_without(valid, dropped)):
+                    break
     return _without(valid, dropped), dropped
 
 
@@ -538,14 +531,12 @@ def rule_out_longest(model: Model, ship: int, water: int, valid: Places, clock: 
         outcome = propagate(model, ship | p.cells, water | p.halo, valid)
         if clock.due():
             yield None
-        reason = outcome.contradiction
-        if not reason:
-            settled = yield from settle_deep(model, held, place_key(p), ship, water, known, outcome, clock)
-            if not settled.contradiction and held is not None:
-                remember_settled(model, held, place_key(p), ship, water, known, settled)
-            reason = settled.contradiction and f"then after one level of trial {settled.contradiction}"
-        if reason:
-            dropped.append((p, partial(str, reason), 2))
+        if outcome.contradiction:
+            reason = partial(str, outcome.contradiction)
+        else:
+            reason = yield from _place_breaks_deeply(model, held, p, ship, water, known, outcome, clock)
+        if reason is not None:
+            dropped.append((p, reason, 2))
             valid = _without(valid, dropped[-1:])
     return valid, dropped
 
@@ -555,6 +546,22 @@ def broke_before(store: dict, key: object, ship: int, water: int, known: int) ->
     ``known``) extends: then it breaks here too, since the rules only ever add knowledge."""
     record = store.get(key)
     return record is not None and extends(ship, water, known, record)
+
+
+def _place_breaks_deeply(model: Model, held: Settled | None, p: Placement, ship: int, water: int, known: int,
+                         outcome: Outcome, clock: Clock) -> Generator[None, None, Callable[[], str] | None]:
+    """The depth-2 trial of a whole ship at ``p`` (``outcome``, its simple consequences on the
+    board): why it breaks (a function that builds the sentence), or None if it holds. A place
+    whose trial broke on a board this one extends breaks here too (``Model.broken_deep``, see
+    :func:`broke_before`): its trial is not run again, only to say why when that is shown."""
+    key = place_key(p)
+    if broke_before(model.broken_deep, key, ship, water, known):
+        return partial(_breaks_deeply, model, outcome)
+    settled = yield from settle_deep(model, held, key, ship, water, known, outcome, clock)
+    if not settled.contradiction:
+        return None
+    model.broken_deep[key] = (ship, water, known)
+    return partial(str, f"then after one level of trial {settled.contradiction}")
 
 
 def _breaks_deeply(model: Model, outcome: Outcome) -> str:
