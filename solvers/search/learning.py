@@ -78,7 +78,6 @@ class _Solver:
         self.val = [0] * (2 * n)              # per literal: 1 true, -1 false, 0 undecided
         self.level = [0] * n
         self.reason: list = [None] * n
-        self.pos = [0] * n                    # place on the trail
         self.trail: list[int] = []
         self.lim: list[int] = []              # trail length at each decision
         self.qhead = 0
@@ -87,9 +86,9 @@ class _Solver:
         self.clauses: list[list[int] | None] = []
         self.learnts: list[tuple[int, int]] = []                     # (levels spanned, clause index)
         self.cards: list[tuple[list[int], int]] = []                 # (members, how many true)
-        self.occ: list[list[tuple[int, int]]] = [[] for _ in range(2 * n)]
-        self.ntrue: list[int] = []
-        self.nfalse: list[int] = []
+        self.occ: list[list[int]] = [[] for _ in range(2 * n)]         # literal -> constraints it counts in
+        self.ntrue: list[int] = []            # per constraint: members true
+        self.nfalse: list[int] = []           # per constraint: members false
         self.units: list[int] = []
         self.ok = True
         self.activity = [0.0] * n
@@ -161,8 +160,9 @@ class _Solver:
         self.ntrue.append(0)
         self.nfalse.append(0)
         for m in members:
-            self.occ[m].append((index, 1))
-            self.occ[m ^ 1].append((index, 0))
+            assert not m & 1, "a constraint's members are positive literals"
+            self.occ[m].append(index)         # a true member: counted in ntrue
+            self.occ[m ^ 1].append(index)     # a false one: counted in nfalse
         if not 0 <= count <= len(members):
             self.ok = False
 
@@ -261,26 +261,25 @@ class _Solver:
         self.val[lit ^ 1] = -1
         self.level[v] = len(self.lim)
         self.reason[v] = reason
-        self.pos[v] = len(self.trail)
         self.trail.append(lit)
-        ntrue, nfalse = self.ntrue, self.nfalse
-        for index, kind in self.occ[lit]:
-            if kind:
-                ntrue[index] += 1
-            else:
-                nfalse[index] += 1
+        counts = self.nfalse if lit & 1 else self.ntrue
+        for index in self.occ[lit]:
+            counts[index] += 1
 
     def _propagate(self) -> list[int] | None:
-        """Unit propagation to a fixpoint; a conflict is returned as its clause (false literals)."""
+        """Unit propagation to a fixpoint; a conflict is returned as its clause (false literals).
+        The hottest loop of the search: the assignments that two-literal clauses make, most of
+        them, are written out in it (as ``_assign``)."""
         val, trail, bins, watches, clauses = self.val, self.trail, self.bins, self.watches, self.clauses
         cards, ntrue, nfalse, occ = self.cards, self.ntrue, self.nfalse, self.occ
-        level, reason, pos = self.level, self.reason, self.pos
-        assign = self._assign
+        level, reason, assign = self.level, self.reason, self._assign
         depth = len(self.lim)
         while self.qhead < len(trail):
             lit = trail[self.qhead]
             self.qhead += 1
-            for b in bins[lit]:                  # two-literal clauses, written out: most facts come this way
+            # Two-literal clauses: most facts come this way, and most of what they imply is
+            # already true, which nothing here can change, so only the rest is looked at.
+            for b in [b for b in bins[lit] if val[b] != 1]:
                 vb = val[b]
                 if vb == -1:
                     return [lit ^ 1, b]
@@ -290,13 +289,10 @@ class _Solver:
                     val[b ^ 1] = -1
                     level[v] = depth
                     reason[v] = lit
-                    pos[v] = len(trail)
                     trail.append(b)
-                    for index, kind in occ[b]:
-                        if kind:
-                            ntrue[index] += 1
-                        else:
-                            nfalse[index] += 1
+                    counts = nfalse if b & 1 else ntrue
+                    for index in occ[b]:
+                        counts[index] += 1
             false = lit ^ 1
             ws = watches[false]
             i = j = 0
@@ -327,9 +323,11 @@ class _Solver:
                         return list(c)
                     assign(other, c)
             del ws[j:]
-            for index, _ in occ[lit]:
+            for index in occ[lit]:
                 members, count = cards[index]
                 yes, no, size = ntrue[index], nfalse[index], len(members)
+                if yes < count < size - no:
+                    continue                     # short of its count, with more than enough undecided
                 if yes > count:
                     return [m ^ 1 for m in members if val[m] == 1]
                 if size - no < count:
@@ -337,14 +335,12 @@ class _Solver:
                 if yes + no < size:
                     if yes == count:             # the others are false, because of the true ones
                         why = tuple([m ^ 1 for m in members if val[m] == 1])
-                        for m in members:
-                            if val[m] == 0:
-                                assign(m ^ 1, why)
-                    elif size - no == count:     # the others are true, because of the false ones
+                        forced = [m ^ 1 for m in members if val[m] == 0]
+                    else:                        # the others are true, because of the false ones
                         why = tuple([m for m in members if val[m] == -1])
-                        for m in members:
-                            if val[m] == 0:
-                                assign(m, why)
+                        forced = [m for m in members if val[m] == 0]
+                    for b in forced:
+                        assign(b, why)
         return None
 
     def _explain(self, lit: int) -> list[int] | tuple[int, ...]:
@@ -356,7 +352,8 @@ class _Solver:
     # -- learning ----------------------------------------------------------------------------
     def _learn(self, conflict: list[int]) -> None:
         """Learn the first-UIP clause of ``conflict``, jump back and assert it."""
-        level, trail = self.level, self.trail
+        level, trail, activity, in_heap, heap = self.level, self.trail, self.activity, self.in_heap, self.heap
+        inc = self.inc
         seen: set[int] = set()
         learnt = [0]
         pending, depth = 0, len(self.lim)
@@ -367,7 +364,9 @@ class _Solver:
                 v = q >> 1
                 if v not in seen and level[v] > 0:
                     seen.add(v)
-                    self._bump(v)
+                    bumped = activity[v] = activity[v] + inc      # VSIDS: a heap entry each bump
+                    if in_heap[v]:
+                        heapq.heappush(heap, (-bumped, v))
                     if level[v] == depth:
                         pending += 1
                     else:
@@ -411,7 +410,18 @@ class _Solver:
         shown implied joins ``marks``; what is shown not to be joins ``failed`` (both kept for
         the clause's other literals)."""
         level, reason = self.level, self.reason
-        path = [(q >> 1, iter(self._explain(q ^ 1)))]        # depth first: a failure fails its path
+        v = q >> 1
+        why = reason[v]
+        if type(why) is int:                       # most reasons are one literal: decided at once
+            w = why >> 1
+            if w in marks or level[w] == 0:
+                marks.add(v)
+                return True
+            if w in failed or reason[w] is None or level[w] not in levels:
+                failed.add(w)
+                failed.add(v)
+                return False
+        path = [(v, iter(self._explain(q ^ 1)))]              # depth first: a failure fails its path
         while path:
             v, pending = path[-1]
             for a in pending:
@@ -420,7 +430,8 @@ class _Solver:
                     continue                           # (a clause's reason holds its own literal)
                 if w in failed or reason[w] is None or level[w] not in levels:
                     failed.add(w)
-                    failed.update(u for u, _ in path)
+                    for u, _ in path:
+                        failed.add(u)
                     return False
                 path.append((w, iter(self._explain(a ^ 1))))
                 break
@@ -448,12 +459,6 @@ class _Solver:
         self.learnts = keep + others[:half]
 
     # -- decisions ---------------------------------------------------------------------------
-    def _bump(self, v: int) -> None:
-        activity = self.activity[v] + self.inc
-        self.activity[v] = activity
-        if self.in_heap[v]:
-            heapq.heappush(self.heap, (-activity, v))
-
     def _rescale(self) -> None:
         self.activity = [a * 1e-100 for a in self.activity]
         self.inc *= 1e-100
@@ -491,11 +496,9 @@ class _Solver:
             v = t >> 1
             val[t] = val[t ^ 1] = 0
             phase[v] = t & 1
-            for index, kind in occ[t]:
-                if kind:
-                    ntrue[index] -= 1
-                else:
-                    nfalse[index] -= 1
+            counts = nfalse if t & 1 else ntrue
+            for index in occ[t]:
+                counts[index] -= 1
             if v < decided and not in_heap[v]:
                 in_heap[v] = True
                 heapq.heappush(heap, (-activity[v], v))
