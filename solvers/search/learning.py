@@ -410,18 +410,7 @@ class _Solver:
         shown implied joins ``marks``; what is shown not to be joins ``failed`` (both kept for
         the clause's other literals)."""
         level, reason = self.level, self.reason
-        v = q >> 1
-        why = reason[v]
-        if type(why) is int:                       # most reasons are one literal: decided at once
-            w = why >> 1
-            if w in marks or level[w] == 0:
-                marks.add(v)
-                return True
-            if w in failed or reason[w] is None or level[w] not in levels:
-                failed.add(w)
-                failed.add(v)
-                return False
-        path = [(v, iter(self._explain(q ^ 1)))]              # depth first: a failure fails its path
+        path = [(q >> 1, iter(self._explain(q ^ 1)))]        # depth first: a failure fails its path
         while path:
             v, pending = path[-1]
             for a in pending:
