@@ -419,9 +419,7 @@ class _Search:
         while unplaced:
             segment = geo.component(unplaced & -unplaced, unplaced)
             unplaced &= ~segment
-            cover = alive
-            for i in bit_indices(segment):
-                cover &= geo.covering[i]
+            cover = meet(geo.covering, segment, alive)
             size = cover.bit_count()
             r, c = divmod((segment & -segment).bit_length() - 1, stride)
             score = size / (row_weight[r] + col_weight[c]) if size > 1 else -1.0
@@ -435,16 +433,21 @@ class _Search:
                 score = options.bit_count() / average
                 if score < best_score:
                     best, best_score = options, score
-        for i in bit_indices(state.unknown(geo)):
-            r, c = divmod(i, stride)
-            over = alive & geo.covering[i]
-            score = (over.bit_count() + 1) / (row_weight[r] + col_weight[c])
+        covering = geo.covering
+        unknown = state.unknown(geo)
+        while unknown:                           # (the bit loop written out: the search's widest loop)
+            low = unknown & -unknown
+            unknown ^= low
+            i = low.bit_length() - 1
+            over = alive & covering[i]
+            score = (over.bit_count() + 1) / (row_weight[i // stride] + col_weight[i % stride])
             if score < best_score:
-                best, best_score, best_cell = over, score, 1 << i
+                best, best_score, best_cell = over, score, low
         branches: list[Branch] = []
+        trace = self.trace                       # (the meaning is for the trace alone)
         for p in bit_indices(best or 0):
             pl = placements[p]
-            branches.append((pl.cells, 0, (p,), f"try a {ship_name(pl.length)} here"))
+            branches.append((pl.cells, 0, (p,), f"try a {ship_name(pl.length)} here" if trace else ""))
         if best_cell:
             water = (0, best_cell, (), "try water here")
             if self.water_first:

@@ -295,9 +295,9 @@ def fleet_count(work: Work) -> bool:
         if found < left:
             return work.fail("length", li)
         if found == left:
-            name = ship_name(geo.lengths[li])
+            why = f"every remaining {ship_name(geo.lengths[li])} placement is needed" if work.log is not None else ""
             for p in bits(options):
-                work.to_place[p] = f"every remaining {name} placement is needed"
+                work.to_place[p] = why
     return True
 
 
@@ -324,7 +324,8 @@ def segments_need_a_ship(work: Work) -> bool:
             return work.fail("cells", segment)
         if not cover & (cover - 1):
             p = cover.bit_length() - 1
-            work.to_place[p] = f"the only {ship_name(geo.p_length[p])} that fits this segment"
+            work.to_place[p] = (f"the only {ship_name(geo.p_length[p])} that fits this segment"
+                                if work.log is not None else "")
             continue
         cells, halo = common(geo, cover)
         if (cells & ~work.ship or halo & ~work.water) and not work.settle(
