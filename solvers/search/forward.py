@@ -47,7 +47,8 @@ SHAVE_SMALL_UP_TO = 700                 # alive placements at the root
 SHAVE_DEPTH_SMALL = 0
 SHAVE_DEPTH_LARGE = 1
 # On those small boards only ships of at least this length are probed: the submarines' probes
-# were half of all probes and saved few nodes (docs/design/search.md).
+# were half of all probes and saved few nodes (docs/design/search.md). Their probes leave the
+# coverage rule out (``propagate.PROBE_RULES``); the other boards' search took other paths so.
 SHAVE_SHORTEST_SMALL = 2
 DENSE_SHARE = 0.3                       # share of ship cells above which a board counts as dense
 RESTART_FIRST_BUDGET = 2000             # nodes + probes of the first run; doubled at each restart
@@ -167,6 +168,7 @@ class _Search:
         self.limit = limit
         self.shave_depth = shave_depth
         self.shave_shortest = 1                  # the shortest ship length shaving probes
+        self.light_probes = False                # probes by ``propagate.PROBE_RULES`` (small boards)
         self.restarts = restarts
         self.solutions: list[int] = []
         self.seen: set[int] = set()
@@ -225,6 +227,7 @@ class _Search:
             few = state.alive.bit_count() <= SHAVE_SMALL_UP_TO and not self._dense_without_hints()
             self.shave_depth = SHAVE_DEPTH_SMALL if few else SHAVE_DEPTH_LARGE
             self.shave_shortest = SHAVE_SHORTEST_SMALL if few else 1
+            self.light_probes = few
         if state is not None and self.shave_depth >= 0:
             state = yield from self._shave(state, 0)
         self.root = state
@@ -494,7 +497,7 @@ class _Search:
                     yield Progress(self._snapshot())
             old = witness.get(p)
             if old is None:
-                trial = propagate(self.model, state, ship=geo.p_cells[p], places=(p,))
+                trial = propagate(self.model, state, ship=geo.p_cells[p], places=(p,), probe=self.light_probes)
             else:
                 trial = self._catch_up(old[0], state)
             if trial is not None and trial.done:
@@ -548,7 +551,8 @@ class _Search:
                 return None                      # part of a ship the witness placed otherwise: they clash
             places |= one
         return propagate(self.model, trial, ship=state.ship & ~trial.ship, water=state.water & ~trial.water,
-                         kill=trial.alive & ~state.alive & ~places, places=bit_indices(places))
+                         kill=trial.alive & ~state.alive & ~places, places=bit_indices(places),
+                         probe=self.light_probes)
 
     # -- the end -----------------------------------------------------------------------------
     def _finish(self) -> Iterator[Event]:

@@ -411,6 +411,11 @@ def last_ship_of_a_length(work: Work) -> bool:
 
 BOARD_RULES: tuple[Rule, ...] = (fleet_count, segments_need_a_ship, distinct_segments, uncovered_is_water,
                                  last_ship_of_a_length)
+# A probe (the forward search's shaving) asks only whether a placement breaks the board. The
+# coverage rule, the costliest after a placement, seldom decides that, so a probe leaves it
+# out while ships are left to place (docs/design/search.md); with none left it runs, so a
+# board a probe completes is complete.
+PROBE_RULES: tuple[Rule, ...] = tuple(rule for rule in BOARD_RULES if rule is not uncovered_is_water)
 
 
 def common(geo: Geometry, placements: int) -> tuple[int, int]:
@@ -436,12 +441,13 @@ def _line_name(is_row: bool, index: int) -> str:
 def propagate(model: Model, state: State, *, ship: int = 0, water: int = 0,
               places: Iterable[int] = (), kill: int = 0, log: Log | None = None,
               place_detail: str = "decision", all_lines: bool = False,
-              blame: list | None = None) -> State | None:
+              blame: list | None = None, probe: bool = False) -> State | None:
     """Set ``ship``/``water`` cells, place ``places`` and remove the placements in ``kill``
     (a placement set), then apply the rules to a fixpoint. The caller logs its own changes;
     ``log`` receives the deductions, ``blame`` what failed (see :meth:`Work.fail`).
     ``all_lines``: look at every line's tally and every cell's coverage, not only what
-    changed (for a state that is not itself a fixpoint, like the start).
+    changed (for a state that is not itself a fixpoint, like the start). ``probe``: the
+    rules of a probe (``PROBE_RULES``), a fixpoint of those.
     """
     if ship & water or ship & state.water or water & state.ship:
         return None
@@ -458,7 +464,7 @@ def propagate(model: Model, state: State, *, ship: int = 0, water: int = 0,
             for rule in CELL_RULES:
                 if not rule(work):
                     return None
-        for rule in BOARD_RULES:
+        for rule in PROBE_RULES if probe and any(work.counts) else BOARD_RULES:
             if not rule(work):
                 return None
             if work.to_place or work.fresh_ship or work.fresh_water:
