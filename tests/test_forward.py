@@ -147,6 +147,17 @@ def run(puzzle: Puzzle, **options) -> tuple[Result, list]:
 
 # -- tests ----------------------------------------------------------------------------------------
 
+def test_a_probe_placing_the_last_ship_still_holds_the_tallies():
+    """The root's probes leave the coverage rule out only while ships are left to place. Here
+    a probe places the last ship with row 3 a ship cell short of its tally, and no ship can
+    cover the cells left there: the rule must still run, or the probe would count that board
+    as a solution."""
+    puzzle = Puzzle(5, 5, (4, 0, 2, 1, None), (3, 1, 1, None, 2), ((3, 1), (2, 1), (1, 2)))
+    result = run_to_result(forward.events(puzzle, trace=False, limit=50))
+    assert result.status is Status.SOLVED
+    assert len(result.solutions) == brute_force_count(puzzle) == 1
+
+
 def test_small_hand_made_puzzle_is_solved():
     layout = ("#.#.", "#...", "...#", "#...")
     puzzle = puzzle_from_layout(layout, ((2, 1), (1, 3)))

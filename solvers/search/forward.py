@@ -47,8 +47,9 @@ SHAVE_SMALL_UP_TO = 700                 # alive placements at the root
 SHAVE_DEPTH_SMALL = 0
 SHAVE_DEPTH_LARGE = 1
 # On those small boards only ships of at least this length are probed: the submarines' probes
-# were half of all probes and saved few nodes (docs/design/search.md). Their probes leave the
-# coverage rule out (``propagate.PROBE_RULES``); the other boards' search took other paths so.
+# were half of all probes and saved few nodes (docs/design/search.md). Their probes also leave
+# the coverage rule out (``propagate.PROBE_RULES``); larger and dense boards keep every rule in
+# their probes, where leaving it out changed which dense boards were decided.
 SHAVE_SHORTEST_SMALL = 2
 DENSE_SHARE = 0.3                       # share of ship cells above which a board counts as dense
 RESTART_FIRST_BUDGET = 2000             # nodes + probes of the first run; doubled at each restart
