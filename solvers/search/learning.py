@@ -268,20 +268,22 @@ class _Solver:
 
     def _propagate(self) -> list[int] | None:
         """Unit propagation to a fixpoint; a conflict is returned as its clause (false literals).
-        The hottest loop of the search: the assignments that two-literal clauses make, most of
-        them, are written out in it (as ``_assign``)."""
+        The hottest loop of the search: its assignments are written out in it (as ``_assign``)."""
         val, trail, bins, watches, clauses = self.val, self.trail, self.bins, self.watches, self.clauses
         cards, ntrue, nfalse, occ = self.cards, self.ntrue, self.nfalse, self.occ
-        level, reason, assign = self.level, self.reason, self._assign
+        level, reason = self.level, self.reason
         depth = len(self.lim)
-        while self.qhead < len(trail):
-            lit = trail[self.qhead]
-            self.qhead += 1
+        head = self.qhead
+        while head < len(trail):
+            lit = trail[head]
+            head += 1
             # Two-literal clauses: most facts come this way, and most of what they imply is
             # already true, which nothing here can change, so only the rest is looked at.
-            for b in [b for b in bins[lit] if val[b] != 1]:
+            implied = bins[lit]
+            for b in [b for b in implied if val[b] != 1] if implied else ():
                 vb = val[b]
                 if vb == -1:
+                    self.qhead = head
                     return [lit ^ 1, b]
                 if vb == 0:
                     v = b >> 1
@@ -320,8 +322,17 @@ class _Solver:
                     j += 1
                     if val[other] == -1:
                         ws[j:] = ws[i:n]
+                        self.qhead = head
                         return list(c)
-                    assign(other, c)
+                    v = other >> 1
+                    val[other] = 1
+                    val[other ^ 1] = -1
+                    level[v] = depth
+                    reason[v] = c
+                    trail.append(other)
+                    counts = nfalse if other & 1 else ntrue
+                    for index in occ[other]:
+                        counts[index] += 1
             del ws[j:]
             for index in occ[lit]:
                 members, count = cards[index]
@@ -329,8 +340,10 @@ class _Solver:
                 if yes < count < size - no:
                     continue                     # short of its count, with more than enough undecided
                 if yes > count:
+                    self.qhead = head
                     return [m ^ 1 for m in members if val[m] == 1]
                 if size - no < count:
+                    self.qhead = head
                     return [m for m in members if val[m] == -1]
                 if yes + no < size:
                     if yes == count:             # the others are false, because of the true ones
@@ -339,8 +352,17 @@ class _Solver:
                     else:                        # the others are true, because of the false ones
                         why = tuple([m for m in members if val[m] == -1])
                         forced = [m for m in members if val[m] == 0]
+                    counts = nfalse if forced[0] & 1 else ntrue
                     for b in forced:
-                        assign(b, why)
+                        v = b >> 1
+                        val[b] = 1
+                        val[b ^ 1] = -1
+                        level[v] = depth
+                        reason[v] = why
+                        trail.append(b)
+                        for other_index in occ[b]:
+                            counts[other_index] += 1
+        self.qhead = head
         return None
 
     def _explain(self, lit: int) -> list[int] | tuple[int, ...]:
