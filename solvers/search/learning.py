@@ -85,7 +85,7 @@ class _Solver:
         self.watches: list[list[int]] = [[] for _ in range(2 * n)]  # literal -> clauses watching it
         self.clauses: list[list[int] | None] = []
         self.learnts: list[tuple[int, int]] = []                     # (levels spanned, clause index)
-        self.cards: list[tuple[list[int], int]] = []                 # (members, how many true)
+        self.cards: list[tuple[list[int], int, int]] = []            # (members, how many true, how many)
         self.occ: list[list[int]] = [[] for _ in range(2 * n)]         # literal -> constraints it counts in
         self.ntrue: list[int] = []            # per constraint: members true
         self.nfalse: list[int] = []           # per constraint: members false
@@ -156,7 +156,7 @@ class _Solver:
 
     def _card(self, members: list[int], count: int) -> None:
         index = len(self.cards)
-        self.cards.append((members, count))
+        self.cards.append((members, count, len(members)))
         self.ntrue.append(0)
         self.nfalse.append(0)
         for m in members:
@@ -335,8 +335,8 @@ class _Solver:
                         counts[index] += 1
             del ws[j:]
             for index in occ[lit]:
-                members, count = cards[index]
-                yes, no, size = ntrue[index], nfalse[index], len(members)
+                members, count, size = cards[index]
+                yes, no = ntrue[index], nfalse[index]
                 if yes < count < size - no:
                     continue                     # short of its count, with more than enough undecided
                 if yes > count:
@@ -432,7 +432,8 @@ class _Solver:
         shown implied joins ``marks``; what is shown not to be joins ``failed`` (both kept for
         the clause's other literals)."""
         level, reason = self.level, self.reason
-        path = [(q >> 1, iter(self._explain(q ^ 1)))]        # depth first: a failure fails its path
+        why = reason[q >> 1]                                 # (as ``_explain``, written out)
+        path = [(q >> 1, iter((why ^ 1,) if type(why) is int else why))]   # depth first: a failure fails its path
         while path:
             v, pending = path[-1]
             for a in pending:
@@ -444,7 +445,8 @@ class _Solver:
                     for u, _ in path:
                         failed.add(u)
                     return False
-                path.append((w, iter(self._explain(a ^ 1))))
+                why = reason[w]
+                path.append((w, iter((why ^ 1,) if type(why) is int else why)))
                 break
             else:
                 path.pop()
