@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from game import levels, rules
-from game.puzzle import Cell, apply_move, initial_grid
+from game.puzzle import Cell, Move, apply_move, initial_grid
 from game.ships import segments
 from solvers.engine import hints
 from solvers.engine.verdict import unique_solution
@@ -292,6 +292,33 @@ def test_a_hint_does_not_search_ahead_and_the_time_between_hints_does():
             board = apply_move(board, move)
     assert banked, "the time between hints went on with a depth-2 search and kept its steps"
     assert model.kept is None and not model.held, "a finished board lets its search go"
+
+
+def test_the_search_ahead_starts_from_the_settled_board_and_waits_there_for_the_player():
+    puzzle = levels.load(LEVELS / "15x15/expert/04.bs")
+    solution = unique_solution(puzzle)
+    model = model_of(puzzle)
+    model.kept, model.ahead_of = None, None
+    board = initial_grid(puzzle)
+    step = logic.next_deduction(puzzle, board)
+    for _ in logic.think_ahead(puzzle, board, step, seconds=1.0):
+        break                                    # one heartbeat: the search has begun
+    kept = model.kept
+    assert kept is not None
+    for move in step.moves:
+        board = apply_move(board, move)
+    ship = model.mask_of((r, c) for r, row in enumerate(board) for c, v in enumerate(row) if v == Cell.SHIP)
+    water = model.mask_of((r, c) for r, row in enumerate(board) for c, v in enumerate(row) if v == Cell.WATER)
+    assert not ship & ~kept.ship and not water & ~kept.water and (kept.ship, kept.water) != (ship, water), \
+        "the search began on the board the simple rules settle this one to, ahead of the player"
+    # The simple steps on the way there leave it be.
+    step = logic.next_deduction(puzzle, board)
+    assert step.level <= 2 and model.kept is kept
+    # A cell of the solution the search's board does not hold: the player went another way.
+    r, c = next((r, c) for r in range(puzzle.rows) for c in range(puzzle.cols)
+                if not (kept.ship | kept.water) >> model.index(r, c) & 1 and board[r][c] == Cell.UNKNOWN)
+    board = apply_move(initial_grid(puzzle), Move(r, c, solution[r][c]))
+    assert logic.next_deduction(puzzle, board) is not None and model.kept is not kept
 
 
 def test_places_a_cell_trial_settled_whole_are_not_tried_and_the_same_ones_are_ruled_out():

@@ -138,6 +138,7 @@ class Model:
                                            for k in range(self.longest + 1)))
         self.bank = Bank(self.all)      # the hints' steps proved on earlier boards, for later ones
         self.kept: Kept | None = None                            # see ``keep``
+        self.ahead_of: tuple[int, int] | None = None    # the settled board a hint last searched ahead from
         self.truth: int | None = None   # the solution's ship cells, once a hint has asked for them
         self.settled: dict = {}  # simple consequences of assumptions that held (``probe.settled_before``)
         self.held: dict = {}     # depth-2 assumptions that held, the same way (``probe.find_deep_contradiction``)

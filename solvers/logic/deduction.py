@@ -365,10 +365,12 @@ def think_ahead(puzzle: Puzzle, grid: Sequence[Sequence[Cell]], step: Deduction,
 def _search_ahead(model: Model, ship: int, water: int, step_ship: int, step_water: int, level: int,
                   stop: Callable[[], bool]) -> Generator[None, None, None]:
     """After a hint's step on (``ship``, ``water``), until ``stop()``: go on with the kept
-    depth-2 search, or start one on the board the step leads to when the last one has ended.
-    A search from a board the player has left (an undo) or of a finished board is let go."""
+    depth-2 search, or start one on the board the step leads to, settled by the simple rules,
+    when the last one has ended. While the player's board lies under the kept search's (the
+    simple steps on the way to it are still to be given), the search goes on; a search from a
+    board the player has left (an undo, then another way) or of a finished board is let go."""
     kept = model.kept
-    if kept is not None and (kept.ship & ~ship or kept.water & ~water):
+    if kept is not None and (kept.ship & ~ship or kept.water & ~water) and (ship & ~kept.ship or water & ~kept.water):
         model.kept = None
     yield from _advance(model, stop)
     ship, water = ship | step_ship, water | step_water
@@ -377,8 +379,10 @@ def _search_ahead(model: Model, ship: int, water: int, step_ship: int, step_wate
         model.held.clear()
     if model.kept is None and not stop():
         after = propagate(model, ship, water)
-        # After a simple step, only when the simple rules have no step left after it.
-        if level >= 3 or (after.ship, after.water) == (ship, water):
+        # Searched once per settled board: the hints of the simple steps that lead to it
+        # come back here with the same board.
+        if (after.ship, after.water) != model.ahead_of:
+            model.ahead_of = (after.ship, after.water)
             _keep_search(model, after)
             yield from _advance(model, stop)
 
