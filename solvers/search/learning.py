@@ -268,10 +268,11 @@ class _Solver:
 
     def _propagate(self) -> list[int] | None:
         """Unit propagation to a fixpoint; a conflict is returned as its clause (false literals).
-        The hottest loop of the search: its assignments are written out in it (as ``_assign``)."""
+        The hottest loop of the search: the assignments that two-literal clauses make, most of
+        them, are written out in it (as ``_assign``)."""
         val, trail, bins, watches, clauses = self.val, self.trail, self.bins, self.watches, self.clauses
         cards, ntrue, nfalse, occ = self.cards, self.ntrue, self.nfalse, self.occ
-        level, reason = self.level, self.reason
+        level, reason, assign = self.level, self.reason, self._assign
         depth = len(self.lim)
         head = self.qhead
         while head < len(trail):
@@ -324,15 +325,7 @@ class _Solver:
                         ws[j:] = ws[i:n]
                         self.qhead = head
                         return list(c)
-                    v = other >> 1
-                    val[other] = 1
-                    val[other ^ 1] = -1
-                    level[v] = depth
-                    reason[v] = c
-                    trail.append(other)
-                    counts = nfalse if other & 1 else ntrue
-                    for index in occ[other]:
-                        counts[index] += 1
+                    assign(other, c)
             del ws[j:]
             for index in occ[lit]:
                 members, count, size = cards[index]
@@ -352,16 +345,8 @@ class _Solver:
                     else:                        # the others are true, because of the false ones
                         why = tuple([m for m in members if val[m] == -1])
                         forced = [m for m in members if val[m] == 0]
-                    counts = nfalse if forced[0] & 1 else ntrue
                     for b in forced:
-                        v = b >> 1
-                        val[b] = 1
-                        val[b ^ 1] = -1
-                        level[v] = depth
-                        reason[v] = why
-                        trail.append(b)
-                        for other_index in occ[b]:
-                            counts[other_index] += 1
+                        assign(b, why)
         self.qhead = head
         return None
 
