@@ -371,7 +371,7 @@ def _search_ahead(model: Model, ship: int, water: int, step_ship: int, step_wate
     board the player has left (an undo, then another way) or of a finished board is let go."""
     kept = model.kept
     if kept is not None and (kept.ship & ~ship or kept.water & ~water) and (ship & ~kept.ship or water & ~kept.water):
-        model.kept = None
+        model.kept = model.ahead_of = None
     yield from _advance(model, stop)
     ship, water = ship | step_ship, water | step_water
     if not model.all & ~ship & ~water:
