@@ -307,8 +307,7 @@ def test_the_search_ahead_starts_from_the_settled_board_and_waits_there_for_the_
     assert kept is not None
     for move in step.moves:
         board = apply_move(board, move)
-    ship = model.mask_of((r, c) for r, row in enumerate(board) for c, v in enumerate(row) if v == Cell.SHIP)
-    water = model.mask_of((r, c) for r, row in enumerate(board) for c, v in enumerate(row) if v == Cell.WATER)
+    ship, water = logic._masks(model, board)
     assert not ship & ~kept.ship and not water & ~kept.water and (kept.ship, kept.water) != (ship, water), \
         "the search began on the board the simple rules settle this one to, ahead of the player"
     # The simple steps on the way there leave it be.
