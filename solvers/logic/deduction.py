@@ -77,7 +77,8 @@ def _grid(model: Model, ship: int, water: int) -> Grid:
 
 def _first_finding(model: Model, ship: int, water: int, valid: Valid, max_depth: int, clock: Clock,
                    solution: Callable[[], Grid | None] | None = None, hint_started: float | None = None,
-                   bank: Bank | None = None) -> Generator[None, None, tuple[Finding | None, Analysis]]:
+                   bank: Bank | None = None, carried: list | None = None,
+                   ) -> Generator[None, None, tuple[Finding | None, Analysis]]:
     """The simplest finding on this board (heartbeats yielded while searching).
 
     ``solution`` (asked for only if a depth-2 search starts) orders that search; see
@@ -90,8 +91,12 @@ def _first_finding(model: Model, ship: int, water: int, valid: Valid, max_depth:
     (see :meth:`Model.keep`). Without it (the solver), the cell trials assume every cell ship
     before any water (see :func:`solvers.logic.probe.find_contradiction`), and every place
     left is tried at depth 2 as a last resort. ``bank`` (a solver's): the depth-2 search goes
-    on for ``MORE_TRIES`` assumptions past its step and keeps the steps they give there; a
-    later board takes one of those once no step of level 3 is left, before a search of its own.
+    on for ``MORE_TRIES`` assumptions past its step, and the cell trials with places ruled out
+    go on to the end of their sweep; both keep the steps they give there, and a later board
+    takes one of those once its cell trials find nothing, before ruling out places again.
+    ``carried`` (a solver's): the places its last pass ruled out by depth-1 trials (this
+    function keeps it up to date); before its cell trials, a later board tries the level-2
+    rules with those places still ruled out (they stay so on every board that extends theirs).
     """
     hint = hint_started is not None
     places_until = hint_started + PLACES_SECONDS if hint else None
@@ -111,7 +116,15 @@ def _first_finding(model: Model, ship: int, water: int, valid: Valid, max_depth:
             return None, an
     closures: Closures = {}
     if max_depth >= 1:
-        found = yield from find_contradiction(model, ship, water, an.places, clock, closures, not hint)
+        found = None
+        live = [d for d in carried if an.places >> d[0].index & 1] if carried else []
+        if live:
+            # Places ruled out on an earlier board stay ruled out: the level-2 rules without them.
+            found = _simple_without(model, ship, water, probe.without(an.places, live), live)
+        if not found:
+            found = yield from find_contradiction(model, ship, water, an.places, clock, closures, not hint)
+        if not found and bank is not None and max_depth >= 2:
+            found = bank.find(ship, water)
         if found:
             return found, an
     if max_depth >= 2:
@@ -153,6 +166,8 @@ def _first_finding(model: Model, ship: int, water: int, valid: Valid, max_depth:
                     model, ship, water, valid, clock, places_until if deeper else None, truth, enough,
                     closures if not dropped else None)
             dropped += new
+            if carried is not None:
+                carried[:] = [d for d in dropped if d[2] == 1]
             if dropped:
                 closures = {}
                 found = yield from _after_places(model, ship, water, valid, dropped, clock, closures, bank, not hint)
@@ -285,16 +300,29 @@ def _after_places(model: Model, ship: int, water: int, places: int, dropped: lis
                   ) -> Generator[None, None, Finding | None]:
     """A step of the simple rules or of depth 1 once ``dropped`` places are ruled out (said
     first; with ``dropped`` empty, the caller says it); before the depth-1 search, a step of
-    ``bank`` (as it was proved, with what it ruled out said)."""
+    ``bank`` (as it was proved, with what it ruled out said). With ``bank`` and places ruled
+    out, the depth-1 search goes on to the end of its sweep and banks the steps past its first."""
+    found = _simple_without(model, ship, water, places, dropped)
+    if found:
+        return found
+    found = bank.find(ship, water) if bank is not None else None
+    if found:
+        return found
+    steps: list[Finding] | None = [] if bank is not None and dropped else None
+    found = yield from find_contradiction(model, ship, water, places, clock, closures, ship_first, steps)
+    if steps and len(steps) > 1:
+        bank.add(ship, water, [probe.after_ruling_out(step, dropped) for step in steps[1:]])
+    return found and probe.after_ruling_out(found, dropped) if dropped else found
+
+
+def _simple_without(model: Model, ship: int, water: int, places: int, dropped: list) -> Finding | None:
+    """A step of the level-2 rules with only ``places`` left, ``dropped`` ruled out (said first;
+    with ``dropped`` empty, the caller says it)."""
     narrowed = Analysis(model, ship, water, places)
     for rule in (LEVEL_TWO if not narrowed.contradiction else ()):
         for found in rule(narrowed):
             return probe.after_ruling_out(found, dropped) if dropped else found
-    found = bank.find(ship, water) if bank is not None else None
-    if found:
-        return found
-    found = yield from find_contradiction(model, ship, water, places, clock, closures, ship_first)
-    return found and probe.after_ruling_out(found, dropped) if dropped else found
+    return None
 
 
 def _deduction(model: Model, found: Finding) -> Deduction:
@@ -423,9 +451,9 @@ def events(puzzle: Puzzle, *, trace: bool = True, rng: random.Random | None = No
         stats["nodes"] = clock.probes
         return dict(stats, rules=dict(stats["rules"]))
 
-    bank = Bank(model.all)
+    bank, carried = Bank(model.all), []
     while True:
-        search = _first_finding(model, ship, water, valid, max_depth, clock, bank=bank)
+        search = _first_finding(model, ship, water, valid, max_depth, clock, bank=bank, carried=carried)
         try:
             while True:
                 next(search)

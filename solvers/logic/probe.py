@@ -278,7 +278,8 @@ def clashes_first(store: Settled, ship: int, water: int, order: list[Literal]) -
 
 
 def find_contradiction(model: Model, ship: int, water: int, valid: Valid, clock: Clock,
-                       closures: Closures | None = None, ship_first: bool = False) -> Search:
+                       closures: Closures | None = None, ship_first: bool = False,
+                       every: list[Finding] | None = None) -> Search:
     """Depth 1: the first cell one of whose values breaks the board after the simple rules.
 
     ``closures``, when given, collects the settled board of every assumption that held: the
@@ -286,18 +287,21 @@ def find_contradiction(model: Model, ship: int, water: int, valid: Valid, clock:
     The cells are tried in :func:`probe_order`, each as ship and then as water; with
     ``ship_first`` every cell as ship before any as water: a ship's consequences take in the
     water around it, so more of the water assumptions are known to hold untried (a hint
-    keeps a cell's two values together, to speak of the likeliest cell).
+    keeps a cell's two values together, to speak of the likeliest cell). With ``every``, the
+    sweep goes on to the end and every step goes there (the first too), each about another
+    cell of this board.
     """
     # A probe that holds proves every cell it set can be assumed without breaking the board
     # either (it would reach a part of the same board): those probes are skipped.
-    held_ship = held_water = 0
+    held_ship = held_water = decided = 0
+    first: Finding | None = None
     known = places_mask(model, valid)
     base = None
     cells = probe_order(model, ship, water)
     order = ([(index, True) for index in cells] + [(index, False) for index in cells] if ship_first else
              [(index, as_ship) for index in cells for as_ship in (True, False)])
     for index, as_ship in order:
-        if ((held_ship if as_ship else held_water) >> index) & 1:
+        if ((held_ship if as_ship else held_water) >> index) & 1 or (decided >> index) & 1:
             continue
         chain: list[Finding] = []
         outcome = settled_before(model.settled, (index, as_ship), ship, water, known)
@@ -316,8 +320,13 @@ def find_contradiction(model: Model, ship: int, water: int, valid: Valid, clock:
             was, now = ("ship", "water") if as_ship else ("water", "ship")
             text = (f"If {model.where(1 << index)} were {was}: {_chain_text(chain)}"
                     f"{outcome.contradiction}. So it is {now}")
-            return _forced(model, index, as_ship, "contradiction", 3, text)
-    return None
+            found = _forced(model, index, as_ship, "contradiction", 3, text)
+            if every is None:
+                return found
+            decided |= 1 << index
+            first = first or found
+            every.append(found)
+    return first
 
 
 def _breaks_at_depth_one(model: Model, start: Outcome, clock: Clock) -> Generator[None, None, Outcome]:
@@ -493,9 +502,9 @@ def rule_out_places(model: Model, ship: int, water: int, valid: Places, clock: C
             reason = yield from _place_breaks_deeply(model, model.held, p, ship, water, known, outcome, clock)
             if reason is not None:
                 dropped.append((p, reason, 2))
-                if enough is not None and enough(_without(valid, dropped)):
+                if enough is not None and enough(without(valid, dropped)):
                     break
-    return _without(valid, dropped), dropped
+    return without(valid, dropped), dropped
 
 
 def _settled_whole(closures: Closures, p: Placement, ship: int) -> bool:
@@ -537,7 +546,7 @@ def rule_out_longest(model: Model, ship: int, water: int, valid: Places, clock: 
             reason = yield from _place_breaks_deeply(model, held, p, ship, water, known, outcome, clock)
         if reason is not None:
             dropped.append((p, reason, 2))
-            valid = _without(valid, dropped[-1:])
+            valid = without(valid, dropped[-1:])
     return valid, dropped
 
 
@@ -593,7 +602,7 @@ def _may_break(p: Placement, truth: int | None) -> bool:
     return truth is None or bool(p.cells & ~truth or p.ends & truth)
 
 
-def _without(valid: Places, dropped: list[Dropped]) -> Places:
+def without(valid: Places, dropped: list[Dropped]) -> Places:
     for p, _, _ in dropped:
         valid &= ~(1 << p.index)
     return valid
