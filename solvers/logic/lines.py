@@ -99,21 +99,24 @@ def _solve_line(an: Analysis, cells: list[int], tally: int, starts: tuple[tuple[
                 sealed[i + length] |= (free[i] << length) & limit
     if not ((free[n] | sealed[n]) >> tally) & 1:
         return None, 0
-    back_free, back_sealed = [0] * (n + 1), [0] * (n + 1)   # counts the rest of the line can hold
-    back_free[n] = back_sealed[n] = 1
+    # What the rest of the line can still hold, as the counts the line start may bring: bit k
+    # of ``rest_free[i]`` (``rest_sealed[i]``, when cell i must be water) means that with k
+    # ship cells before i the line from i can make up the tally.
+    rest_free, rest_sealed = [0] * (n + 1), [0] * (n + 1)
+    rest_free[n] = rest_sealed[n] = 1 << tally
     for i in range(n - 1, -1, -1):
-        back_sealed[i] = back_free[i + 1] if not is_ship[i] else 0
-        reach = back_sealed[i]
+        rest_sealed[i] = rest_free[i + 1] if not is_ship[i] else 0
+        reach = rest_sealed[i]
         for length in run_at[i]:
-            reach |= back_sealed[i + length] << length
-        back_free[i] = reach & limit
+            reach |= rest_sealed[i + length] >> length
+        rest_free[i] = reach
     can_ship = can_water = 0
     for i in range(n):
-        if not is_ship[i] and _meets(free[i] | sealed[i], back_free[i + 1], tally):
+        if not is_ship[i] and (free[i] | sealed[i]) & rest_free[i + 1]:
             can_water |= 1 << i
         if free[i]:
             for length in run_at[i]:
-                if _meets(free[i], back_sealed[i + length] << length, tally):
+                if free[i] & (rest_sealed[i + length] >> length):
                     can_ship |= ((1 << length) - 1) << i
     ship = water = 0
     for i, cell in enumerate(cells):
@@ -124,14 +127,3 @@ def _solve_line(an: Analysis, cells: list[int], tally: int, starts: tuple[tuple[
         elif not (can_ship >> i) & 1:
             water |= 1 << cell
     return ship, water
-
-
-def _meets(prefix: int, suffix: int, tally: int) -> bool:
-    """Is there k in ``prefix`` with tally - k in ``suffix``?"""
-    k = 0
-    while prefix and k <= tally:
-        if prefix & 1 and (suffix >> (tally - k)) & 1:
-            return True
-        prefix >>= 1
-        k += 1
-    return False
