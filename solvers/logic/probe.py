@@ -277,6 +277,22 @@ def clashes_first(store: Settled, ship: int, water: int, order: list[Literal]) -
     return clash + rest
 
 
+class Steps:
+    """The steps a search finds: its first, or with ``every`` each one, about another cell."""
+
+    def __init__(self, every: list[Finding] | None) -> None:
+        self.every, self.first, self.decided = every, None, 0
+
+    def add(self, index: int, found: Finding) -> bool:
+        """Take ``found``, about cell ``index``; True when the search ends with it."""
+        self.first = self.first or found
+        if self.every is None:
+            return True
+        self.decided |= 1 << index
+        self.every.append(found)
+        return False
+
+
 def find_contradiction(model: Model, ship: int, water: int, valid: Valid, clock: Clock,
                        closures: Closures | None = None, ship_first: bool = False,
                        every: list[Finding] | None = None) -> Search:
@@ -293,15 +309,15 @@ def find_contradiction(model: Model, ship: int, water: int, valid: Valid, clock:
     """
     # A probe that holds proves every cell it set can be assumed without breaking the board
     # either (it would reach a part of the same board): those probes are skipped.
-    held_ship = held_water = decided = 0
-    first: Finding | None = None
+    held_ship = held_water = 0
+    steps = Steps(every)
     known = places_mask(model, valid)
     base = None
     cells = probe_order(model, ship, water)
     order = ([(index, True) for index in cells] + [(index, False) for index in cells] if ship_first else
              [(index, as_ship) for index in cells for as_ship in (True, False)])
     for index, as_ship in order:
-        if ((held_ship if as_ship else held_water) >> index) & 1 or (decided >> index) & 1:
+        if ((held_ship if as_ship else held_water) >> index) & 1 or (steps.decided >> index) & 1:
             continue
         chain: list[Finding] = []
         outcome = settled_before(model.settled, (index, as_ship), ship, water, known)
@@ -320,13 +336,9 @@ def find_contradiction(model: Model, ship: int, water: int, valid: Valid, clock:
             was, now = ("ship", "water") if as_ship else ("water", "ship")
             text = (f"If {model.where(1 << index)} were {was}: {_chain_text(chain)}"
                     f"{outcome.contradiction}. So it is {now}")
-            found = _forced(model, index, as_ship, "contradiction", 3, text)
-            if every is None:
-                return found
-            decided |= 1 << index
-            first = first or found
-            every.append(found)
-    return first
+            if steps.add(index, _forced(model, index, as_ship, "contradiction", 3, text)):
+                break
+    return steps.first
 
 
 def _breaks_at_depth_one(model: Model, start: Outcome, clock: Clock) -> Generator[None, None, Outcome]:
@@ -406,17 +418,17 @@ def find_deep_contradiction(model: Model, ship: int, water: int, valid: Valid, c
     an earlier board starts from there (see :func:`settle_deep`). With ``clash_first`` those
     that will break are tried first (see :func:`clashes_first`).
     """
-    held_ship = held_water = decided = 0
+    held_ship = held_water = 0
     closures = closures or {}
-    first: Finding | None = None
+    steps = Steps(every)
     order = deep_order(model, ship, water, closures, truth)
     known = places_mask(model, valid)
     if held is not None and clash_first:
         order = clashes_first(held, ship, water, order)
     for index, as_ship in order:
-        if ((held_ship if as_ship else held_water) >> index) & 1 or (decided >> index) & 1:
+        if ((held_ship if as_ship else held_water) >> index) & 1 or (steps.decided >> index) & 1:
             continue
-        if first is not None and more is not None:
+        if steps.first is not None and more is not None:
             if more <= 0:
                 break
             more -= 1
@@ -441,12 +453,9 @@ def find_deep_contradiction(model: Model, ship: int, water: int, valid: Valid, c
             text = (f"If {model.where(1 << index)} were {was}, then after the simple rules and one level of "
                     f"trial {settled.contradiction}. So it is {now}")
             found = _forced(model, index, as_ship, "deep-contradiction", 4, text)
-        if every is None:
-            return found
-        decided |= 1 << index
-        first = first or found
-        every.append(found)
-    return first
+        if steps.add(index, found):
+            break
+    return steps.first
 
 
 def rule_out_places(model: Model, ship: int, water: int, valid: Places, clock: Clock,
