@@ -77,7 +77,7 @@ def _grid(model: Model, ship: int, water: int) -> Grid:
 
 def _first_finding(model: Model, ship: int, water: int, valid: Valid, max_depth: int, clock: Clock,
                    solution: Callable[[], Grid | None] | None = None, hint_started: float | None = None,
-                   bank: Bank | None = None, carried: list | None = None,
+                   bank: Bank | None = None, carried: list[probe.Dropped] | None = None,
                    ) -> Generator[None, None, tuple[Finding | None, Analysis]]:
     """The simplest finding on this board (heartbeats yielded while searching).
 

@@ -277,7 +277,7 @@ def clashes_first(store: Settled, ship: int, water: int, order: list[Literal]) -
     return clash + rest
 
 
-class Steps:
+class _Steps:
     """The steps a search finds: its first, or with ``every`` each one, about another cell."""
 
     def __init__(self, every: list[Finding] | None) -> None:
@@ -310,7 +310,7 @@ def find_contradiction(model: Model, ship: int, water: int, valid: Valid, clock:
     # A probe that holds proves every cell it set can be assumed without breaking the board
     # either (it would reach a part of the same board): those probes are skipped.
     held_ship = held_water = 0
-    steps = Steps(every)
+    steps = _Steps(every)
     known = places_mask(model, valid)
     base = None
     cells = probe_order(model, ship, water)
@@ -420,7 +420,7 @@ def find_deep_contradiction(model: Model, ship: int, water: int, valid: Valid, c
     """
     held_ship = held_water = 0
     closures = closures or {}
-    steps = Steps(every)
+    steps = _Steps(every)
     order = deep_order(model, ship, water, closures, truth)
     known = places_mask(model, valid)
     if held is not None and clash_first:
