@@ -365,7 +365,7 @@ def next_deduction(puzzle: Puzzle, grid: Sequence[Sequence[Cell]], max_depth: in
         found, an = stop.value
     if found is not None:
         # Only what must happen now: let go of a search the player has left or finished.
-        for _ in _search_ahead(model, ship, water, found.ship, found.water, found.level, lambda: True):
+        for _ in _search_ahead(model, ship, water, found.ship, found.water, lambda: True):
             pass
     if an.contradiction:
         return _mistake(f"Something is wrong already: {an.contradiction}",
@@ -386,11 +386,10 @@ def think_ahead(puzzle: Puzzle, grid: Sequence[Sequence[Cell]], step: Deduction,
     step_ship = model.mask_of((m.row, m.col) for m in step.moves if m.value == Cell.SHIP)
     step_water = model.mask_of((m.row, m.col) for m in step.moves if m.value == Cell.WATER)
     until = time.perf_counter() + seconds
-    yield from _search_ahead(model, ship, water, step_ship, step_water, step.level,
-                             lambda: time.perf_counter() > until)
+    yield from _search_ahead(model, ship, water, step_ship, step_water, lambda: time.perf_counter() > until)
 
 
-def _search_ahead(model: Model, ship: int, water: int, step_ship: int, step_water: int, level: int,
+def _search_ahead(model: Model, ship: int, water: int, step_ship: int, step_water: int,
                   stop: Callable[[], bool]) -> Generator[None, None, None]:
     """After a hint's step on (``ship``, ``water``), until ``stop()``: go on with the kept
     depth-2 search, or start one on the board the step leads to, settled by the simple rules,
