@@ -126,7 +126,7 @@ def test_a_kept_step_serves_only_boards_that_extend_its_own():
 
 
 def test_hints_on_an_expert_level_are_true_and_explained():
-    puzzle = levels.load(LEVELS / "10x10" / "expert" / "06.bs")
+    puzzle = levels.load(LEVELS / "10x10" / "expert" / "04.bs")
     solution = unique_solution(puzzle)
     model_of(puzzle).bank.clear()
     board, rules_used = initial_grid(puzzle), set()
@@ -164,7 +164,7 @@ class Forgetful(dict):
         pass
 
 
-@pytest.mark.parametrize("name", ["10x10/expert/04.bs", "10x10/expert/02.bs"])
+@pytest.mark.parametrize("name", ["10x10/expert/04.bs", "10x10/expert/03.bs"])
 def test_trials_remembered_across_boards_give_the_steps_of_fresh_trials(name, monkeypatch):
     puzzle = levels.load(LEVELS / name)
     recalled, broke = [], []
@@ -436,11 +436,10 @@ def test_cells_assumed_ship_first_find_a_depth_one_step_where_cell_by_cell_does_
 
 def test_a_solver_banks_the_depth_two_steps_past_its_first_and_later_boards_take_them(monkeypatch):
     played, bank = solver_play("10x10/expert/03.bs", monkeypatch)
-    taken = [found for found, banked, _ in played if banked]
-    assert any("one level of trial" in found.text() for found in taken), \
-        "depth-2 steps found past the first served later boards"
-    assert all(found.level == 4 for _, _, found in bank.steps)
-    assert [found.level for found, _, _ in played].count(4) > len(taken)
+    deep = [found for found, banked, _ in played if banked and "one level of trial" in found.text()]
+    assert deep, "depth-2 steps found past the first served later boards"
+    assert all(found.level == (4 if "one level of trial" in found.text() else 3) for _, _, found in bank.steps)
+    assert [found.level for found, _, _ in played].count(4) > len(deep)
 
 
 def test_a_depth_two_trial_started_where_it_held_before_settles_as_a_fresh_one():
@@ -531,3 +530,21 @@ def test_places_a_solver_ruled_out_stay_ruled_out_for_the_simple_rules_of_later_
     later = [found for found, banked, ruled_out in played if found.rule == "placement-trial" and not ruled_out]
     assert later, "a later board's level-2 rules used the places ruled out before, without a pass of its own"
     assert all(found.level == 3 and found.text().startswith("A ship placed whole at some places") for found in later)
+
+
+def test_levels_count_trials_inside_trials_so_places_ruled_out_by_depth_one_trials_keep_a_cell_trial_at_level_3():
+    puzzle, _, board = first_board_past_depth_one("8x8/expert/01.bs")
+    model, ship, water, valid = settled(puzzle, board)
+    _, dropped = logic.drain(rule_out_places(model, ship, water, valid, Clock()))
+    assert dropped and all(depth == 1 for _, _, depth in dropped)
+    cell = 1 << next(bits(model.all & ~ship & ~water))
+    simple = Finding("fleet-places", 2, 0, cell, cell, lambda: "The last cruiser can only lie there")
+    trial = Finding("contradiction", 3, 0, cell, cell, lambda: "If it were ship, a rule breaks")
+    deep = Finding("deep-contradiction", 4, 0, cell, cell, lambda: "If it were ship, one level of trial breaks")
+    for found, level in ((simple, 3), (trial, 3), (deep, 4)):
+        said = probe.after_ruling_out(found, dropped)
+        assert (said.rule, said.level) == (("placement-trial", 3) if level == 3 else ("deep-contradiction", 4))
+        assert said.text().startswith("A ship placed whole at some places breaks a rule")
+        assert found.text()[1:] in said.text()
+    deeper = [(p, reason, 2) for p, reason, _ in dropped[:1]] + dropped[1:]
+    assert probe.after_ruling_out(trial, deeper).level == 4

@@ -95,8 +95,8 @@ def _first_finding(model: Model, ship: int, water: int, valid: Valid, max_depth:
     go on to the end of their sweep; both keep the steps they give there, and a later board
     takes one of those once its cell trials find nothing, before ruling out places again.
     ``carried`` (a solver's): the places its last pass ruled out by depth-1 trials (this
-    function keeps it up to date); before its cell trials, a later board tries the level-2
-    rules with those places still ruled out (they stay so on every board that extends theirs).
+    function keeps it up to date); a later board tries the level-2 rules and its cell trials
+    with those places still ruled out (they stay so on every board that extends theirs).
     """
     hint = hint_started is not None
     places_until = hint_started + PLACES_SECONDS if hint else None
@@ -116,12 +116,17 @@ def _first_finding(model: Model, ship: int, water: int, valid: Valid, max_depth:
             return None, an
     closures: Closures = {}
     if max_depth >= 1:
-        found = None
         live = [d for d in carried if an.places >> d[0].index & 1] if carried else []
         if live:
-            # Places ruled out on an earlier board stay ruled out: the level-2 rules without them.
-            found = _simple_without(model, ship, water, probe.without(an.places, live), live)
-        if not found:
+            # Places ruled out on an earlier board stay ruled out (as cells stay set): the level-2
+            # rules and the cell trials without them. A cell that breaks on the board itself
+            # breaks without them too, so this one sweep stands for both.
+            narrowed = probe.without(an.places, live)
+            found = _simple_without(model, ship, water, narrowed, live)
+            if not found:
+                found = yield from find_contradiction(model, ship, water, narrowed, clock, None, not hint)
+                found = found and probe.after_ruling_out(found, live)
+        else:
             found = yield from find_contradiction(model, ship, water, an.places, clock, closures, not hint)
         if not found and bank is not None and max_depth >= 2:
             found = bank.find(ship, water)

@@ -630,12 +630,14 @@ def ruled_out_text(dropped: list[Dropped], limit: int = 3) -> str:
 def after_ruling_out(found: Finding, dropped: list[Dropped]) -> Finding:
     """``found``, proved on the board with ``dropped`` places ruled out, with that said first.
 
-    A simple rule after ruling out places by depth-1 trials is one level of trial
-    (``placement-trial``, level 3); anything more is ``deep-contradiction``, level 4.
+    Levels count trials inside trials. A place ruled out by a depth-1 trial is known, as a cell
+    is once a step has set it; a simple rule or a depth-1 cell trial on the board without such
+    places is still one level of trial (``placement-trial``, level 3). A place ruled out by a
+    depth-2 trial, or a step of a depth-2 search, makes it ``deep-contradiction``, level 4.
     """
     def text() -> str:
         said = found.text()
         return ruled_out_text(dropped) + said[0].lower() + said[1:]
-    if found.level <= 2 and all(depth == 1 for _, _, depth in dropped):
+    if found.level <= 3 and all(depth == 1 for _, _, depth in dropped):
         return Finding("placement-trial", 3, found.ship, found.water, found.evidence, text)
     return Finding("deep-contradiction", 4, found.ship, found.water, found.evidence, text)
