@@ -120,11 +120,12 @@ def _first_finding(model: Model, ship: int, water: int, valid: Valid, max_depth:
         if live:
             # Places ruled out on an earlier board stay ruled out (as cells stay set): the level-2
             # rules and the cell trials without them. A cell that breaks on the board itself
-            # breaks without them too, so this one sweep stands for both.
+            # breaks without them too, so this one sweep stands for both. (A place one of these
+            # trials settles whole holds on the board too: its closures serve the pass below.)
             narrowed = probe.without(an.places, live)
             found = _simple_without(model, ship, water, narrowed, live)
             if not found:
-                found = yield from find_contradiction(model, ship, water, narrowed, clock, None, not hint)
+                found = yield from find_contradiction(model, ship, water, narrowed, clock, closures, not hint)
                 found = found and probe.after_ruling_out(found, live)
         else:
             found = yield from find_contradiction(model, ship, water, an.places, clock, closures, not hint)
