@@ -115,6 +115,7 @@ def _first_finding(model: Model, ship: int, water: int, valid: Valid, max_depth:
         if an.contradiction:
             return None, an
     closures: Closures = {}
+    swept = an.places               # the places of the board the cell trials were swept on
     if max_depth >= 1:
         live = [d for d in carried if an.places >> d[0].index & 1] if carried else []
         if live:
@@ -122,10 +123,10 @@ def _first_finding(model: Model, ship: int, water: int, valid: Valid, max_depth:
             # rules and the cell trials without them. A cell that breaks on the board itself
             # breaks without them too, so this one sweep stands for both. (A place one of these
             # trials settles whole holds on the board too: its closures serve the pass below.)
-            narrowed = probe.without(an.places, live)
-            found = _simple_without(model, ship, water, narrowed, live)
+            swept = probe.without(an.places, live)
+            found = _simple_without(model, ship, water, swept, live)
             if not found:
-                found = yield from find_contradiction(model, ship, water, narrowed, clock, closures, not hint)
+                found = yield from find_contradiction(model, ship, water, swept, clock, closures, not hint)
                 found = found and probe.after_ruling_out(found, live)
         else:
             found = yield from find_contradiction(model, ship, water, an.places, clock, closures, not hint)
@@ -174,7 +175,7 @@ def _first_finding(model: Model, ship: int, water: int, valid: Valid, max_depth:
             dropped += new
             if carried is not None:
                 carried[:] = [d for d in dropped if d[2] == 1]
-            if dropped:
+            if dropped and valid != swept:           # (the same places: swept above, to no avail)
                 closures = {}
                 found = yield from _after_places(model, ship, water, valid, dropped, clock, closures, bank, not hint)
                 if found:
