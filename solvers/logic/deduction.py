@@ -124,10 +124,7 @@ def _first_finding(model: Model, ship: int, water: int, valid: Valid, max_depth:
             # breaks without them too, so this one sweep stands for both. (A place one of these
             # trials settles whole holds on the board too: its closures serve the pass below.)
             swept = probe.without(an.places, live)
-            found = _simple_without(model, ship, water, swept, live)
-            if not found:
-                found = yield from find_contradiction(model, ship, water, swept, clock, closures, not hint)
-                found = found and probe.after_ruling_out(found, live)
+            found = yield from _after_places(model, ship, water, swept, live, clock, closures, None, not hint)
         else:
             found = yield from find_contradiction(model, ship, water, an.places, clock, closures, not hint)
         if not found and bank is not None and max_depth >= 2:
@@ -309,9 +306,10 @@ def _after_places(model: Model, ship: int, water: int, places: int, dropped: lis
     first; with ``dropped`` empty, the caller says it); before the depth-1 search, a step of
     ``bank`` (as it was proved, with what it ruled out said). With ``bank`` and places ruled
     out, the depth-1 search goes on to the end of its sweep and banks the steps past its first."""
-    found = _simple_without(model, ship, water, places, dropped)
-    if found:
-        return found
+    narrowed = Analysis(model, ship, water, places)
+    for rule in (LEVEL_TWO if not narrowed.contradiction else ()):
+        for found in rule(narrowed):
+            return probe.after_ruling_out(found, dropped) if dropped else found
     found = bank.find(ship, water) if bank is not None else None
     if found:
         return found
@@ -320,16 +318,6 @@ def _after_places(model: Model, ship: int, water: int, places: int, dropped: lis
     if steps and len(steps) > 1:
         bank.add(ship, water, [probe.after_ruling_out(step, dropped) for step in steps[1:]])
     return found and probe.after_ruling_out(found, dropped) if dropped else found
-
-
-def _simple_without(model: Model, ship: int, water: int, places: int, dropped: list) -> Finding | None:
-    """A step of the level-2 rules with only ``places`` left, ``dropped`` ruled out (said first;
-    with ``dropped`` empty, the caller says it)."""
-    narrowed = Analysis(model, ship, water, places)
-    for rule in (LEVEL_TWO if not narrowed.contradiction else ()):
-        for found in rule(narrowed):
-            return probe.after_ruling_out(found, dropped) if dropped else found
-    return None
 
 
 def _deduction(model: Model, found: Finding) -> Deduction:
