@@ -8,6 +8,14 @@ ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT.parent / "shared" / "corpus"
 
 
+@pytest.fixture(scope="session", autouse=True)
+def compiled_learner():
+    """The clause learner compiled (or loaded from numba's cache) before any test times a race."""
+    from solvers.search.learning import warm_up
+
+    warm_up()
+
+
 @pytest.fixture
 def corpus_dir() -> Path:
     if not CORPUS.is_dir():

@@ -11,7 +11,7 @@ from game.levels import iter_corpus
 from game.puzzle import Hint
 from solvers.engine import portfolio
 from solvers.events import Found, Progress, Result, Status
-from solvers.search import forward, learning
+from solvers.search import forward, learning, learning_core
 from tests.test_forward import SIX_LAYOUT, brute_force_count, puzzle_from_layout, random_puzzles
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
@@ -56,7 +56,7 @@ def test_a_contradiction_at_the_root():
 
 
 def test_luby_sequence():
-    assert [learning._luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
+    assert [learning_core.luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
 
 
 def _dense(ident: str):
