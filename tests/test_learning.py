@@ -8,7 +8,7 @@ import pytest
 
 from game import rules
 from game.levels import iter_corpus
-from game.puzzle import Hint
+from game.puzzle import Hint, grid_from_strings
 from solvers.engine import portfolio
 from solvers.events import Found, Progress, Result, Status
 from solvers.search import forward, learning, learning_core
@@ -87,11 +87,26 @@ def test_a_dense_board_learns_and_agrees_with_forward(best_phase):
 
 def test_a_heartbeat_comes_long_before_the_answer():
     """The runner and the portfolio stop a solver between two events: the hardest board's run
-    yields a heartbeat first (its answer takes seconds)."""
+    yields a heartbeat first (the compiled search runs in slices of a few milliseconds; its
+    answer takes over a second)."""
     puzzle = _dense("sb_15_15_7_0")
     stream = learning.events(puzzle, limit=2)
     assert isinstance(next(stream), Progress)
     stream.close()
+
+
+def test_the_hardest_proof_forgets_learnt_clauses_and_stays_exact():
+    """15_15_7_0 proved unique: thousands of conflicts, so the learnt clauses are halved (and
+    the arena and watch lists laid out again) on the way, and the count stays exact: one
+    solution, judged, the corpus's own."""
+    puzzle = _dense("sb_15_15_7_0")
+    result, _ = run(puzzle, limit=2)
+    assert result.status is Status.SOLVED and len(result.solutions) == 1
+    assert result.stats["conflicts"] > learning_core.REDUCE_FIRST
+    assert result.stats["learnt"] < result.stats["conflicts"] // 2
+    assert rules.is_solved(puzzle, result.grid)
+    if puzzle.solution is not None:
+        assert result.grid == grid_from_strings(puzzle.solution)
 
 
 def test_the_bands_give_a_second_solution_near_the_first(monkeypatch):

@@ -483,25 +483,9 @@ def advance(regs, inc, val, level, rkind, rval, pos, trail, lim, act, phase, bes
                             break
                     if fresh and lv != depth:
                         spans += 1
-                ci = regs[NCL]
-                if ci == start.shape[0]:
-                    start = _grown(start)
-                    size = _grown(size)
-                    learnt = _grown(learnt)
-                    span = _grown(span)
-                at = regs[ATOP]
-                if at + nlb > lits.shape[0]:
-                    lits = _grown(lits, at + nlb)
-                lits[at:at + nlb] = lb[:nlb]
-                start[ci] = at
-                size[ci] = nlb
-                learnt[ci] = 1
-                span[ci] = spans
-                regs[ATOP] = at + nlb
-                regs[NCL] = ci + 1
+                lits, start, size, learnt, span, pool, ci = _add_clause(
+                    regs, lb, nlb, 1, spans, lits, start, size, learnt, span, wstart, wlen, wcap, pool)
                 regs[NLEARNT] += 1
-                pool = _watch(regs, wstart, wlen, wcap, pool, lb[0], ci)
-                pool = _watch(regs, wstart, wlen, wcap, pool, lb[1], ci)
                 _assign(lb[0], back, CLAUSE, ci, regs, val, level, rkind, rval, pos, trail, ostart, occ, ntrue, nfalse)
             if regs[CONFLICTS] >= regs[NEXT_REDUCE]:
                 regs[NEXT_REDUCE] += REDUCE_FIRST + regs[CONFLICTS] // 10
@@ -586,6 +570,15 @@ def _exclude(regs, ship, val, level, rkind, rval, pos, trail, lim, phase, heap, 
         if ship[v] and val[2 * v + 1] == -1:
             block[total] = 2 * v + 1
             total += 1
+    lits, start, size, learnt, span, pool, _ = _add_clause(
+        regs, block, total, 0, 0, lits, start, size, learnt, span, wstart, wlen, wcap, pool)
+    return lits, start, size, learnt, span, pool
+
+
+@njit(cache=True)
+def _add_clause(regs, clause, count, kind, spans, lits, start, size, learnt, span, wstart, wlen, wcap, pool):
+    """The first ``count`` literals of ``clause`` as a new clause of the arena (``kind``: 0
+    given, 1 learnt), watched on its first two; the arrays that may have grown, and its index."""
     ci = regs[NCL]
     if ci == start.shape[0]:
         start = _grown(start)
@@ -593,17 +586,18 @@ def _exclude(regs, ship, val, level, rkind, rval, pos, trail, lim, phase, heap, 
         learnt = _grown(learnt)
         span = _grown(span)
     at = regs[ATOP]
-    if at + total > lits.shape[0]:
-        lits = _grown(lits, at + total)
-    lits[at:at + total] = block[:total]
+    if at + count > lits.shape[0]:
+        lits = _grown(lits, at + count)
+    lits[at:at + count] = clause[:count]
     start[ci] = at
-    size[ci] = total
-    learnt[ci] = 0
-    regs[ATOP] = at + total
+    size[ci] = count
+    learnt[ci] = kind
+    span[ci] = spans
+    regs[ATOP] = at + count
     regs[NCL] = ci + 1
-    pool = _watch(regs, wstart, wlen, wcap, pool, block[0], ci)
-    pool = _watch(regs, wstart, wlen, wcap, pool, block[1], ci)
-    return lits, start, size, learnt, span, pool
+    pool = _watch(regs, wstart, wlen, wcap, pool, clause[0], ci)
+    pool = _watch(regs, wstart, wlen, wcap, pool, clause[1], ci)
+    return lits, start, size, learnt, span, pool, ci
 
 
 @njit(cache=True)
