@@ -50,6 +50,7 @@ from solvers.events import Event, Found, Progress, Result, Status
 HEARTBEAT_SECONDS = 0.02
 SLICE_CONFLICTS = 100               # conflicts per slice of the compiled search (a few ms)
 SLICE_DECISIONS = 2000              # decisions per slice, when few of them conflict
+SLICE_WORK = 100_000                # literals propagated, read in reasons or taken back, per slice
 
 
 def events(puzzle: Puzzle, *, trace: bool = False, limit: int = 1, rng: random.Random | None = None,
@@ -169,7 +170,7 @@ class _Model:
         if self.ok and self._root(state, model, core):
             while not regs[core.DONE]:
                 lits, start, size, learnt, span, pool, found = core.advance(*state, *model, SLICE_CONFLICTS,
-                                                                            SLICE_DECISIONS)
+                                                                            SLICE_DECISIONS, SLICE_WORK)
                 state = state[:15] + (lits, start, size, learnt, span) + state[20:23] + (pool, state[24])
                 if found:
                     ship = sum(1 << self.cells[v] for v in np.flatnonzero(state[24]))

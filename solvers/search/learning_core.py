@@ -266,10 +266,13 @@ def _reason(v, out, rkind, rval, lits, start, size, cstart, cmem, val, pos):
 @njit(cache=True, nogil=True)
 def advance(regs, inc, val, level, rkind, rval, pos, trail, lim, act, phase, best, heap, hidx, seen,
             lits, start, size, learnt, span, wstart, wlen, wcap, pool, solution,
-            bstart, bimp, ostart, occ, cstart, cmem, ccount, csize, ntrue, nfalse, conflicts_max, decisions_max):
-    """Search on until ``conflicts_max`` more conflicts or ``decisions_max`` more decisions, a
-    new solution (its cells in ``solution``, 1 for ship), or the end (``regs[DONE]``). Returns
-    the arrays that may have grown, and 1 if it met a solution (else 0)."""
+            bstart, bimp, ostart, occ, cstart, cmem, ccount, csize, ntrue, nfalse, conflicts_max, decisions_max,
+            work_max):
+    """Search on until ``conflicts_max`` more conflicts, ``decisions_max`` more decisions or
+    ``work_max`` steps of work (literals propagated, read in reasons, taken back: on a large
+    board one conflict can take long), a new solution
+    (its cells in ``solution``, 1 for ship), or the end (``regs[DONE]``). Returns the arrays
+    that may have grown, and 1 if it met a solution (else 0)."""
     n = level.shape[0]
     buf = np.zeros(2 * n + 8, np.int32)       # a conflict's clause
     lb = np.zeros(n + 8, np.int32)            # the clause learnt
@@ -279,13 +282,15 @@ def advance(regs, inc, val, level, rkind, rval, pos, trail, lim, act, phase, bes
     conflicts_end = regs[CONFLICTS] + conflicts_max
     decisions_end = regs[DECISIONS] + decisions_max
     solutions_before = regs[NSOLS]
-    while regs[DONE] == 0:
+    work = 0
+    while regs[DONE] == 0 and work < work_max:
         # -- propagation
         clen = 0
         depth = regs[NLIM]
         while regs[QHEAD] < regs[TLEN] and clen == 0:
             lit = trail[regs[QHEAD]]
             regs[QHEAD] += 1
+            work += 1
             for t in range(bstart[lit], bstart[lit + 1]):
                 b = bimp[t]
                 vb = val[b]
@@ -412,6 +417,7 @@ def advance(regs, inc, val, level, rkind, rval, pos, trail, lim, act, phase, bes
                 if pending == 0:
                     break
                 rl = _reason(p >> 1, rbuf, rkind, rval, lits, start, size, cstart, cmem, val, pos)
+                work += rl
             lb[0] = p ^ 1
             # -- shorten: drop the literals the others imply (seen: 1 analysed or in the
             # clause, 2 shown implied, 3 shown not)
@@ -433,6 +439,7 @@ def advance(regs, inc, val, level, rkind, rval, pos, trail, lim, act, phase, bes
                 while sp > 0 and implied:
                     sp -= 1
                     rl = _reason(stack[sp], rbuf, rkind, rval, lits, start, size, cstart, cmem, val, pos)
+                    work += rl
                     for kk in range(rl):
                         w = rbuf[kk] >> 1
                         if level[w] == 0 or seen[w] == 1 or seen[w] == 2:
@@ -469,6 +476,7 @@ def advance(regs, inc, val, level, rkind, rval, pos, trail, lim, act, phase, bes
                 lb[1] = lb[top]
                 lb[top] = x
                 back = level[lb[1] >> 1]
+            work += regs[TLEN] - lim[back]
             _backtrack(back, regs, val, phase, trail, lim, ostart, occ, ntrue, nfalse, heap, hidx, act)
             if nlb == 1:
                 _assign(lb[0], 0, NONE, 0, regs, val, level, rkind, rval, pos, trail, ostart, occ, ntrue, nfalse)
