@@ -159,50 +159,35 @@ class _Model:
 
     # -- the run ---------------------------------------------------------------------------
     def run(self, limit: int, every_variable: bool, best_phase: bool) -> Iterator[Event]:
-        from solvers.search import learning_core as core
+        # Imported here: numba takes half a second to import, and most commands never need it.
+        from solvers.search.learning_core import Search
 
         started = last_beat = time.perf_counter()
         ncells = len(self.cells)
-        state = core.new_state(self.n, ncells, self.n if every_variable else ncells, best_phase, limit, self.clauses)
-        model = self._arrays()
-        regs = state[0]
+        search = Search(self.n, ncells, self.n if every_variable else ncells, best_phase, limit, self.clauses,
+                        self._arrays())
         solutions: list[int] = []
-        if self.ok and self._root(state, model, core):
-            while not regs[core.DONE]:
-                lits, start, size, learnt, span, pool, found = core.advance(*state, *model, SLICE_CONFLICTS,
-                                                                            SLICE_DECISIONS, SLICE_WORK)
-                state = state[:15] + (lits, start, size, learnt, span) + state[20:23] + (pool, state[24])
-                if found:
-                    ship = sum(1 << self.cells[v] for v in np.flatnonzero(state[24]))
+        if self.ok and search.assume(self.units):
+            while not search.done:
+                found = search.advance(SLICE_CONFLICTS, SLICE_DECISIONS, SLICE_WORK)
+                if found is not None:
+                    ship = sum(1 << self.cells[v] for v in np.flatnonzero(found))
                     solutions.append(ship)
                     yield Found(self.geo.grid(ship))
                 now = time.perf_counter()
                 if now - last_beat > HEARTBEAT_SECONDS:
                     last_beat = now
-                    yield Progress(self._snapshot(regs, started, solutions, core))
-        stats_now = self._snapshot(regs, started, solutions, core)
+                    yield Progress(self._snapshot(search, started, solutions))
+        stats_now = self._snapshot(search, started, solutions)
         if not solutions:
             yield Result(Status.NO_SOLUTION, None, stats_now, (), "no solution")
             return
         grids: tuple[Grid, ...] = tuple(self.geo.grid(ship) for ship in solutions)
         yield verified(self.puzzle, grids[0], stats_now, grids)
 
-    def _root(self, state, model, core) -> bool:
-        """The facts of the root (the given cells); False when they contradict each other."""
-        regs, val = state[0], state[2]
-        bstart, bimp, ostart, occ, cstart, cmem, ccount, csize, ntrue, nfalse = model
-        for unit in self.units:
-            if val[unit] == -1:
-                return False
-            if val[unit] == 0:
-                core.assign_root(unit, regs, val, state[3], state[4], state[5], state[6], state[7], ostart, occ,
-                                 ntrue, nfalse)
-        return True
-
-    def _snapshot(self, regs, started: float, solutions: list[int], core) -> dict:
-        return {"seconds": round(time.perf_counter() - started, 6), "conflicts": int(regs[core.CONFLICTS]),
-                "decisions": int(regs[core.DECISIONS]), "learnt": int(regs[core.NLEARNT]),
-                "restarts": int(regs[core.RESTARTS]), "solutions": len(solutions)}
+    @staticmethod
+    def _snapshot(search, started: float, solutions: list[int]) -> dict:
+        return {"seconds": round(time.perf_counter() - started, 6), **search.stats(), "solutions": len(solutions)}
 
 
 def _csr(lists: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:

@@ -46,7 +46,51 @@ def luby(i):
     return 1 << (k - 1)
 
 
-def new_state(n: int, ncells: int, decided: int, best_phase: bool, limit: int, clauses: list[list[int]]):
+class Search:
+    """One search: its state (the arrays :func:`advance` works on) and the model it reads.
+
+    ``model``: implication lists, each literal's constraints and the constraints' members as
+    offsets into flat arrays (``bstart``/``bimp``, ``ostart``/``occ``, ``cstart``/``cmem``),
+    the constraints' counts and sizes, and their counters of true and false members."""
+
+    GROWN = (15, 16, 17, 18, 19, 23)    # the state's arrays :func:`advance` may replace
+
+    def __init__(self, n: int, ncells: int, decided: int, best_phase: bool, limit: int,
+                 clauses: list[list[int]], model: tuple) -> None:
+        self.state = _new_state(n, ncells, decided, best_phase, limit, clauses)
+        self.model = model
+        self.regs = self.state[0]
+
+    def assume(self, units: list[int]) -> bool:
+        """The facts of the root; False when they contradict each other."""
+        regs, val, level, rkind, rval, pos, trail = (self.state[0], *self.state[2:8])
+        ostart, occ, ntrue, nfalse = self.model[2], self.model[3], self.model[8], self.model[9]
+        for unit in units:
+            if val[unit] == -1:
+                return False
+            if val[unit] == 0:
+                assign_root(unit, regs, val, level, rkind, rval, pos, trail, ostart, occ, ntrue, nfalse)
+        return True
+
+    @property
+    def done(self) -> bool:
+        return bool(self.regs[DONE])
+
+    def advance(self, conflicts: int, decisions: int, work: int) -> np.ndarray | None:
+        """One slice of the search (see :func:`advance`): the solution it met (1 per ship
+        cell), or None."""
+        *grown, found = advance(*self.state, *self.model, conflicts, decisions, work)
+        for index, array in zip(self.GROWN, grown):
+            self.state[index] = array
+        return self.state[24] if found else None
+
+    def stats(self) -> dict[str, int]:
+        regs = self.regs
+        return {"conflicts": int(regs[CONFLICTS]), "decisions": int(regs[DECISIONS]),
+                "learnt": int(regs[NLEARNT]), "restarts": int(regs[RESTARTS])}
+
+
+def _new_state(n: int, ncells: int, decided: int, best_phase: bool, limit: int, clauses: list[list[int]]):
     """The arrays of a search over ``n`` variables (the first ``ncells`` are cells; the first
     ``decided`` are decided), with the given clauses of three or more literals."""
     regs = np.zeros(NREGS, np.int64)
@@ -84,9 +128,9 @@ def new_state(n: int, ncells: int, decided: int, best_phase: bool, limit: int, c
     wcap = np.zeros(2 * n, I32)
     pool = np.zeros(max(1024, 8 * n + 4 * len(clauses)), I32)
     solution = np.zeros(ncells, np.int8)
-    state = (regs, inc, val, level, rkind, rval, pos, trail, lim, act, phase, best, heap, hidx, seen,
-             lits, start, size, learnt, span, wstart, wlen, wcap, pool, solution)
-    return rebuild_watches(state)
+    pool = _rebuild(regs, start, size, lits, learnt, wstart, wlen, wcap, pool, 2 * n)
+    return [regs, inc, val, level, rkind, rval, pos, trail, lim, act, phase, best, heap, hidx, seen,
+            lits, start, size, learnt, span, wstart, wlen, wcap, pool, solution]
 
 
 @njit(cache=True)
@@ -118,13 +162,6 @@ def _rebuild(regs, start, size, lits, learnt, wstart, wlen, wcap, pool, n2):
                 pool[wstart[lit] + wlen[lit]] = ci
                 wlen[lit] += 1
     return pool
-
-
-def rebuild_watches(state):
-    regs, val = state[0], state[2]
-    pool = _rebuild(regs, state[16], state[17], state[15], state[18], state[20], state[21], state[22], state[23],
-                    val.shape[0])
-    return state[:23] + (pool, state[24])
 
 
 @njit(cache=True)
@@ -279,6 +316,7 @@ def advance(regs, inc, val, level, rkind, rval, pos, trail, lim, act, phase, bes
     rbuf = np.zeros(n + 8, np.int32)          # a reason's literals
     stack = np.zeros(n + 8, np.int32)
     touched = np.zeros(2 * n + 8, np.int32)
+    stamped = np.zeros(n + 2, np.int64)       # per level: the conflict that last counted it
     conflicts_end = regs[CONFLICTS] + conflicts_max
     decisions_end = regs[DECISIONS] + decisions_max
     solutions_before = regs[NSOLS]
@@ -481,15 +519,12 @@ def advance(regs, inc, val, level, rkind, rval, pos, trail, lim, act, phase, bes
             if nlb == 1:
                 _assign(lb[0], 0, NONE, 0, regs, val, level, rkind, rval, pos, trail, ostart, occ, ntrue, nfalse)
             else:
-                spans = 1
+                spans = 1                             # the levels it spans: the last one, and
+                stamp = regs[CONFLICTS]               # each other one met (stamped once)
                 for k in range(1, nlb):
                     lv = level[lb[k] >> 1]
-                    fresh = True
-                    for kk in range(1, k):
-                        if level[lb[kk] >> 1] == lv:
-                            fresh = False
-                            break
-                    if fresh and lv != depth:
+                    if stamped[lv] != stamp:
+                        stamped[lv] = stamp
                         spans += 1
                 lits, start, size, learnt, span, pool, ci = _add_clause(
                     regs, lb, nlb, 1, spans, lits, start, size, learnt, span, wstart, wlen, wcap, pool)
