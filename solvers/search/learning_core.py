@@ -3,11 +3,12 @@ restarts, decisions. ``solvers.search.learning`` builds the model and reads the 
 module only runs it, on flat arrays, a slice of the search at a time (:func:`advance`), so the
 caller can send heartbeats and stop between slices.
 
-The state is a tuple of arrays (:func:`new_state`); ``S`` names the slots of its integer
-registers. Literals are ``2 * variable`` (true) and ``2 * variable + 1`` (false). A reason is
-a kind and a value per variable: a decision or a fact of the root; a literal (two-literal
-clause); a clause of the arena; a cardinality constraint (at most: the members true before it;
-at least: the members false before it, read back by trail position when a conflict needs them).
+A :class:`Search` holds the state, a list of arrays, and the model; the names below (``TLEN``
+and on) are the slots of its integer registers. Literals are ``2 * variable`` (true) and
+``2 * variable + 1`` (false). A reason is a kind and a value per variable: a decision or a
+fact of the root; a literal (two-literal clause); a clause of the arena; a cardinality
+constraint (at most: the members true before it; at least: the members false before it, read
+back by trail position when a conflict needs them).
 
 Clauses live in one arena (``lits``, with ``start`` and ``size`` per clause); each literal's
 watch list is a slice of one pool. When the learnt clauses are halved, the arena and the pool
