@@ -109,6 +109,27 @@ def test_the_hardest_proof_forgets_learnt_clauses_and_stays_exact():
         assert result.grid == grid_from_strings(puzzle.solution)
 
 
+def test_slices_of_any_size_make_the_same_search(monkeypatch):
+    """The compiled search stops between slices and goes on where it stopped: cut into slices
+    of a few conflicts or a few hundred steps of work, it makes the very same conflicts and
+    decisions and finds the same solutions as in its usual slices."""
+    puzzle = _dense("sb_13_13_6_0")
+    usual, _ = run(puzzle, limit=2, every_variable=True, best_phase=True)
+    monkeypatch.setattr(learning, "SLICE_CONFLICTS", 3)
+    monkeypatch.setattr(learning, "SLICE_DECISIONS", 50)
+    monkeypatch.setattr(learning, "SLICE_WORK", 300)
+    slices = []
+    advance = learning_core.Search.advance
+    monkeypatch.setattr(learning_core.Search, "advance", lambda self, *budget: slices.append(budget) or
+                        advance(self, *budget))
+    sliced, _ = run(puzzle, limit=2, every_variable=True, best_phase=True)
+    assert usual.stats["conflicts"] > 100
+    assert len(slices) > usual.stats["conflicts"] // 3            # cut at least as often as the conflicts ask
+    for key in ("conflicts", "decisions", "learnt", "restarts"):
+        assert sliced.stats[key] == usual.stats[key]
+    assert sliced.solutions == usual.solutions and len(usual.solutions) == 2
+
+
 def test_the_bands_give_a_second_solution_near_the_first(monkeypatch):
     """The portfolio's learning member: after its first solution the forward search looks in
     the bands around it, and its answer (two judged solutions) ends the member. (Their time
