@@ -31,7 +31,7 @@ GROWTH = 0.1                   # a partner's turn: at most this fraction of the 
 # best layout: mending, not the algorithm alone, finds most first solutions on the dense boards,
 # so more populations, each given up sooner, pay (docs/design/portfolio.md).
 MEND_STAGNATION = 5
-BANDS_SECONDS = 1.0            # the bands around clause learning's first solution (``_learning_then_bands``)
+BANDS_SECONDS = 0.3            # the bands around clause learning's first solution (``_learning_then_bands``)
 
 
 @dataclass(frozen=True)
