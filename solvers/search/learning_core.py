@@ -70,7 +70,7 @@ class Search:
             if val[unit] == -1:
                 return False
             if val[unit] == 0:
-                assign_root(unit, regs, val, level, rkind, rval, pos, trail, ostart, occ, ntrue, nfalse)
+                _assign(unit, 0, NONE, 0, regs, val, level, rkind, rval, pos, trail, ostart, occ, ntrue, nfalse)
         return True
 
     @property
@@ -691,8 +691,3 @@ def _reduce(regs, val, rkind, rval, lits, start, size, learnt, span, wstart, wle
     pool = _rebuild(regs, start, size, lits, learnt, wstart, wlen, wcap, pool, n2)
     return lits, pool
 
-
-@njit(cache=True)
-def assign_root(lit, regs, val, level, rkind, rval, pos, trail, ostart, occ, ntrue, nfalse):
-    """A fact of the root (a given cell), before the search starts."""
-    _assign(lit, 0, NONE, 0, regs, val, level, rkind, rval, pos, trail, ostart, occ, ntrue, nfalse)
