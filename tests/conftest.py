@@ -9,11 +9,14 @@ CORPUS = ROOT.parent / "shared" / "corpus"
 
 
 @pytest.fixture(scope="session", autouse=True)
-def compiled_learner():
-    """The clause learner compiled (or loaded from numba's cache) before any test times a race."""
-    from solvers.search.learning import warm_up
+def compiled_code():
+    """The clause learner and the deduction rules compiled (or loaded from numba's cache)
+    before any test times a race or a hint."""
+    from solvers.logic import kernel
+    from solvers.search import learning
 
-    warm_up()
+    learning.warm_up()
+    kernel.warm_up()
 
 
 @pytest.fixture

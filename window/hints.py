@@ -29,7 +29,7 @@ from game.session import CELL_KINDS, last_clean_cursor
 from solvers.engine.hints import SOLUTION_SECONDS, next_hint
 from solvers.engine.runner import SolverRun
 from solvers.engine.verdict import unique_solution
-from solvers.logic.deduction import think_ahead
+from solvers.logic.deduction import prepare, think_ahead
 
 
 @dataclass(frozen=True)
@@ -116,9 +116,11 @@ class HintHelper:
 
         def work_out_the_solution() -> Iterator[None]:
             judge.solution()
+            prepare(puzzle)
             yield from ()
         # Every hint and check starts from the level's solution: work it out while the player
-        # looks at the board, not when H is first pressed (half a second on the hardest levels).
+        # looks at the board, not when H is first pressed (half a second on the hardest levels),
+        # and load what the hints' trials run on.
         self._warm_up = SolverRun(work_out_the_solution, maxsize=1, name="solution").start()
 
     @property

@@ -62,6 +62,7 @@ def play_by_hints(puzzle: Puzzle, label: str, seconds: float = HINT_SECONDS,
     reads the rungs of a hint and presses H again; that time is not a hint's."""
     run = HintRun(label)
     cache: list[Grid | None] = []
+    logic.prepare(puzzle)           # as the window does when the level opens
 
     def solution() -> Grid | None:
         if not cache:

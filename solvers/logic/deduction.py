@@ -24,7 +24,7 @@ from game import rules
 from game.puzzle import Cell, Coord, Grid, Move, Puzzle, initial_grid
 from solvers.common import verified
 from solvers.events import Event, Progress, Reason, Result, SetCell, Status
-from solvers.logic import probe
+from solvers.logic import kernel, probe
 from solvers.logic.analysis import Analysis, Bank, Kept, Model, bits, model_of
 from solvers.logic.probe import Clock, Closures, Valid, drain, find_contradiction, find_deep_contradiction, propagate
 from solvers.logic.rules import LEVEL_ONE, LEVEL_TWO, RULE_LEVELS, Finding
@@ -329,6 +329,13 @@ def _deduction(model: Model, found: Finding) -> Deduction:
 
 def _mistake(text: str, cells: Sequence[Coord]) -> Deduction:
     return Deduction("mistake", tuple(Move(r, c, Cell.UNKNOWN) for r, c in cells), tuple(cells), text, 0)
+
+
+def prepare(puzzle: Puzzle) -> None:
+    """Make ready what the first trial on ``puzzle`` needs (the compiled rules load in about a
+    second the first time in a process): the window calls it while the player looks at a new
+    level, so that the first hint does not wait."""
+    kernel.load(model_of(puzzle))
 
 
 def next_deduction(puzzle: Puzzle, grid: Sequence[Sequence[Cell]], max_depth: int = MAX_DEPTH,

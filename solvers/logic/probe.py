@@ -16,6 +16,7 @@ from typing import Callable, Generator, NamedTuple, TypeVar
 
 from game.puzzle import ship_name
 from solvers.logic.analysis import Analysis, Fixpoint, Model, Placement, bits
+from solvers.logic.kernel import kernel_of
 from solvers.logic.rules import LEVEL_ONE, LEVEL_TWO, Finding
 
 T = TypeVar("T")
@@ -24,11 +25,26 @@ Search = Generator[None, None, Finding | None]
 HEARTBEAT_SECONDS = 0.02
 
 
+class Why:
+    """Why a board breaks, put into words when first read (``str(why)``, or in an f-string):
+    the compiled rules only say that it breaks, and most reasons are never shown."""
+
+    __slots__ = ("_say", "_text")
+
+    def __init__(self, say: Callable[[], str]) -> None:
+        self._say, self._text = say, None
+
+    def __str__(self) -> str:
+        if self._text is None:
+            self._text = str(self._say())
+        return self._text
+
+
 class Outcome(NamedTuple):
     ship: int
     water: int
     places: Valid
-    contradiction: str | None
+    contradiction: str | Why | None
     reach: int | None = None    # on a board the simple rules leave as it is: the unknown cells a place covers
 
 
@@ -54,7 +70,29 @@ def propagate(model: Model, ship: int, water: int, valid: Valid = None,
     """Apply the level 1-2 rules (or only level 1) until nothing changes or the board breaks.
 
     ``base``: the analysis of a board this one extends, without a contradiction; ``below``: a
-    board it extends where no rule applies (see :class:`~solvers.logic.analysis.Analysis`)."""
+    board it extends where no rule applies (see :class:`~solvers.logic.analysis.Analysis`).
+
+    Without ``chain``, the compiled rules (:mod:`solvers.logic.kernel`) settle the board; a
+    board that breaks is read again by the rules here only when its reason is read (a
+    :class:`Why`, from this same board)."""
+    if chain is None and max_level >= 2:
+        compiled = kernel_of(model)
+        if compiled is not None:
+            settled = compiled.settle(ship, water, valid)
+            if settled is None:
+                return Outcome(ship, water, valid, Why(partial(_reason, model, ship, water, valid)))
+            return Outcome(settled[0], settled[1], settled[2], None, settled[3])
+    return _by_rules(model, ship, water, valid, chain, max_level, base, below)
+
+
+def _reason(model: Model, ship: int, water: int, valid: Valid) -> str:
+    """Why the board breaks, by the rules of :mod:`solvers.logic.rules`."""
+    return str(_by_rules(model, ship, water, valid, None, 2, None, None).contradiction)
+
+
+def _by_rules(model: Model, ship: int, water: int, valid: Valid, chain: list[Finding] | None, max_level: int,
+              base: Analysis | None, below: Fixpoint | None) -> Outcome:
+    """:func:`propagate` by the rules of :mod:`solvers.logic.rules`, each step kept in ``chain``."""
     while True:
         an = base = Analysis(model, ship, water, valid, base, below)
         if an.contradiction:
@@ -91,7 +129,9 @@ def propagate(model: Model, ship: int, water: int, valid: Valid = None,
 
 def base_of(model: Model, ship: int, water: int, valid: Valid) -> Analysis | None:
     """The analysis of a board, places read, for the trials on it to start from (None if the
-    board breaks)."""
+    board breaks, or if the compiled rules settle the trials: they start from the board)."""
+    if kernel_of(model) is not None:
+        return None
     an = Analysis(model, ship, water, valid)
     if not an.contradiction:
         _ = an.places
@@ -132,9 +172,23 @@ def _chain_text(chain: list[Finding]) -> str:
     return f"{first}{more}; then "
 
 
-def _forced(model: Model, index: int, as_ship: bool, rule: str, level: int, text: str) -> Finding:
+def _forced(model: Model, index: int, as_ship: bool, rule: str, level: int, say: Callable[[], str]) -> Finding:
     bit = 1 << index
-    return Finding(rule, level, 0 if as_ship else bit, bit if as_ship else 0, bit, lambda: text)
+    return Finding(rule, level, 0 if as_ship else bit, bit if as_ship else 0, bit, say)
+
+
+def _step_text(model: Model, index: int, was: str, now: str, how: str, why: Why | str) -> str:
+    """The sentence of a step whose assumption (cell ``index`` ``was``) breaks ``how``, ``why``."""
+    return f"If {model.where(1 << index)} were {was}, {how}{why}. So it is {now}"
+
+
+def _trial_text(model: Model, ship: int, water: int, valid: Valid, index: int, as_ship: bool) -> str:
+    """The sentence of a depth-1 step: the assumption, the simple steps after it and the rule
+    that breaks, from the assumption alone on the board (``ship``, ``water``, places ``valid``)."""
+    chain: list[Finding] = []
+    outcome = propagate(model, *_assume(ship, water, index, as_ship), valid, chain)
+    was, now = ("ship", "water") if as_ship else ("water", "ship")
+    return f"If {model.where(1 << index)} were {was}: {_chain_text(chain)}{outcome.contradiction}. So it is {now}"
 
 
 Literal = tuple[int, bool]             # (cell index, assumed ship)
@@ -201,8 +255,7 @@ def remember_settled(model: Model, store: Settled, key: object, ship: int, water
 
 
 def settle(model: Model, store: Settled, key: object, ship: int, water: int, valid: Valid, known: int,
-           assumed: tuple[int, int], base: Analysis | None, chain: list[Finding] | None = None,
-           explain: bool = True) -> Outcome:
+           assumed: tuple[int, int], base: Analysis | None, explain: bool = True) -> Outcome:
     """What the simple rules settle the board (``ship``, ``water``, places ``valid``, or
     ``known`` as a mask) to with the assumption ``key`` (its ship and water cells
     ``assumed``); kept in ``store`` if it holds (see :func:`settled_before`).
@@ -210,10 +263,10 @@ def settle(model: Model, store: Settled, key: object, ship: int, water: int, val
     When the assumption held on a board this one extends, the search starts from the board
     it settled to there, joined with this one: what the rules settle a board to lies above
     what they settle any board below it to, so both starts settle to the same board, and the
-    joined one is most of the way there. A board that breaks is settled again from the
-    assumption alone, for the steps that say why (``chain``, ``contradiction``), unless
-    ``explain`` is False: then its ``contradiction`` only says that it breaks, and the caller
-    finds why when it must.
+    joined one is most of the way there. When the joined board breaks, the assumption alone
+    breaks too; its ``contradiction`` says why from the assumption alone (the reason a fresh
+    trial gives), unless ``explain`` is False: then it says why the joined board breaks, and
+    the caller finds the fresh reason when it must.
     """
     start_ship, start_water = ship | assumed[0], water | assumed[1]
     outcome = None
@@ -227,8 +280,10 @@ def settle(model: Model, store: Settled, key: object, ship: int, water: int, val
                 below = None if before.reach is None else (before.ship, before.water, before_known, before.reach)
                 outcome = propagate(model, joined_ship, joined_water, known & before_known, base=base, below=below)
             break
-    if outcome is None or outcome.contradiction and explain:
-        outcome = propagate(model, start_ship, start_water, valid, chain, base=base)
+    if outcome is None:
+        outcome = propagate(model, start_ship, start_water, valid, base=base)
+    elif outcome.contradiction and explain:
+        outcome = Outcome(start_ship, start_water, valid, Why(partial(_reason, model, start_ship, start_water, valid)))
     if not outcome.contradiction:
         remember_settled(model, store, key, ship, water, known, outcome)
     return outcome
@@ -319,12 +374,11 @@ def find_contradiction(model: Model, ship: int, water: int, valid: Valid, clock:
     for index, as_ship in order:
         if ((held_ship if as_ship else held_water) >> index) & 1 or (steps.decided >> index) & 1:
             continue
-        chain: list[Finding] = []
         outcome = settled_before(model.settled, (index, as_ship), ship, water, known)
         if outcome is None:
             base = base or base_of(model, ship, water, valid)
             outcome = settle(model, model.settled, (index, as_ship), ship, water, valid, known,
-                             _assumed(index, as_ship), base, chain)
+                             _assumed(index, as_ship), base)
             if clock.due():
                 yield None
         if not outcome.contradiction:
@@ -333,10 +387,8 @@ def find_contradiction(model: Model, ship: int, water: int, valid: Valid, clock:
             if closures is not None:
                 closures[(index, as_ship)] = outcome
         else:
-            was, now = ("ship", "water") if as_ship else ("water", "ship")
-            text = (f"If {model.where(1 << index)} were {was}: {_chain_text(chain)}"
-                    f"{outcome.contradiction}. So it is {now}")
-            if steps.add(index, _forced(model, index, as_ship, "contradiction", 3, text)):
+            say = partial(_trial_text, model, ship, water, valid, index, as_ship)
+            if steps.add(index, _forced(model, index, as_ship, "contradiction", 3, say)):
                 break
     return steps.first
 
@@ -372,13 +424,16 @@ def _breaks_at_depth_one(model: Model, start: Outcome, clock: Clock) -> Generato
                 settled = propagate(model, *_assume(ship, water, index, not as_ship), valid, base=base)
                 if settled.contradiction:
                     if_ship, if_water = ((outcome, settled) if as_ship else (settled, outcome))
-                    reason = (f"{model.where(1 << index)} could be neither ship ({if_ship.contradiction}) "
-                              f"nor water ({if_water.contradiction})")
-                    return Outcome(ship, water, valid, reason)
+                    return Outcome(ship, water, valid, Why(partial(_neither, model.where(1 << index),
+                                                                   if_ship.contradiction, if_water.contradiction)))
                 ship, water, valid = settled.ship, settled.water, settled.places
                 changed = True
                 break
     return Outcome(ship, water, valid, None)
+
+
+def _neither(where: str, if_ship: Why | str, if_water: Why | str) -> str:
+    return f"{where} could be neither ship ({if_ship}) nor water ({if_water})"
 
 
 def deep_order(model: Model, ship: int, water: int, closures: Closures | None,
@@ -442,17 +497,17 @@ def find_deep_contradiction(model: Model, ship: int, water: int, valid: Valid, c
             outcome = propagate(model, *_assume(ship, water, index, as_ship), valid)
         was, now = ("ship", "water") if as_ship else ("water", "ship")
         if outcome.contradiction:
-            text = f"If {model.where(1 << index)} were {was}, {outcome.contradiction}. So it is {now}"
-            found = _forced(model, index, as_ship, "contradiction", 3, text)
+            found = _forced(model, index, as_ship, "contradiction", 3,
+                            partial(_step_text, model, index, was, now, "", outcome.contradiction))
         else:
             settled = yield from settle_deep(model, held, (index, as_ship), ship, water, known, outcome, clock)
             if not settled.contradiction:
                 held_ship |= settled.ship
                 held_water |= settled.water
                 continue
-            text = (f"If {model.where(1 << index)} were {was}, then after the simple rules and one level of "
-                    f"trial {settled.contradiction}. So it is {now}")
-            found = _forced(model, index, as_ship, "deep-contradiction", 4, text)
+            found = _forced(model, index, as_ship, "deep-contradiction", 4,
+                            partial(_step_text, model, index, was, now,
+                                    "then after the simple rules and one level of trial ", settled.contradiction))
         if steps.add(index, found):
             break
     return steps.first
@@ -579,7 +634,8 @@ def _place_breaks_deeply(model: Model, held: Settled | None, p: Placement, ship:
     if not settled.contradiction:
         return None
     model.broken_deep[key] = (ship, water, known)
-    return partial(str, f"then after one level of trial {settled.contradiction}")
+    why = settled.contradiction
+    return lambda: f"then after one level of trial {why}"
 
 
 def _breaks_deeply(model: Model, outcome: Outcome) -> str:
@@ -602,7 +658,7 @@ def drain(search: Generator[None, None, T]) -> T:
 def _breaks_with(model: Model, ship: int, water: int, valid: Valid, p: Placement) -> str:
     """Why a ship at ``p`` breaks the board (``ship``, ``water``, places ``valid``): the
     trial run again, for a place :func:`broke_before` ruled out without running it."""
-    return propagate(model, ship | p.cells, water | p.halo, valid).contradiction or ""
+    return str(propagate(model, ship | p.cells, water | p.halo, valid).contradiction or "")
 
 
 def _may_break(p: Placement, truth: int | None) -> bool:

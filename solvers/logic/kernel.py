@@ -1,0 +1,205 @@
+"""The simple rules' verdict, compiled (numba): what :func:`solvers.logic.probe.propagate`
+settles a board to, and whether it breaks, without the sentences.
+
+The engine's trials run the level 1-2 rules tens of thousands of times per puzzle, and most
+trials hold: nothing is shown for them, only the board they settle to is kept. This module
+runs the same rules, in the same order (level 1 together, then level 2 one rule at a time),
+on flat arrays: a cell is a byte, a place is a byte, the tables are read off the deduction
+engine's :class:`~solvers.logic.analysis.Model`. A trial that breaks is run again by the
+rules in :mod:`solvers.logic.rules`, which say why; those rules are the reference, and the
+tests compare the two on every trial of several corpora (``tests/test_logic_kernel.py``).
+
+Layout (all indices are the engine's: cell ``r * stride + c``, places by index):
+``Tables`` is one tuple, unpacked by each compiled function (numba caches functions of
+tuples, not of classes).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from game.puzzle import Hint
+from game.ships import geometry
+
+LONGEST_LINE = 62       # the line fill counts ship cells in one machine word
+
+
+def tables_of(model) -> tuple | None:
+    """The model's tables as arrays (None for boards whose lines are too long)."""
+    rows, cols, stride = model.rows, model.cols, model.stride
+    if max(rows, cols) > LONGEST_LINE:
+        return None
+    shape = _shape_tables(rows, cols, tuple(model.lengths))
+    nb = rows * stride
+    fleet = np.array([model.fleet[length] for length in model.lengths], np.int64)
+    line_tally = np.array([-1 if tally is None else tally for tally in (*model.row_tallies, *model.col_tallies)],
+                          np.int64)
+    # The given ship pieces' rules (``rules.hint_shape``).
+    n_hints = len(model.hint_rules)
+    hint_cell = np.zeros(n_hints, np.int64)
+    hint_middle = np.zeros(n_hints, np.uint8)
+    hint_ship = np.zeros((n_hints, nb), np.uint8)
+    hint_water = np.zeros((n_hints, nb), np.uint8)
+    for k, (index, hint, ship, water) in enumerate(model.hint_rules):
+        hint_cell[k] = index
+        hint_middle[k] = hint is Hint.MIDDLE
+        hint_ship[k] = _unpack(ship, nb)
+        hint_water[k] = _unpack(water, nb)
+    (onb, orth, diag, p_len, p_line, p_start, p_cells, p_halo, p_li, lengths, length_index, first_across,
+     first_down, cover_ptr, cover_idx, line_cells, line_n, along_ptr, along_idx, sur_ptr, sur_idx) = shape
+    alive = _unpack(model.alive, len(p_len))
+    return (rows, cols, stride, onb, orth, diag, p_len, p_line, p_start, p_cells, p_halo, p_li, lengths, fleet,
+            length_index, first_across, first_down, alive, cover_ptr, cover_idx, line_cells, line_n, line_tally,
+            along_ptr, along_idx, hint_cell, hint_middle, hint_ship, hint_water, sur_ptr, sur_idx)
+
+
+@lru_cache(maxsize=8)
+def _shape_tables(rows: int, cols: int, lengths: tuple[int, ...]) -> tuple:
+    """The tables that depend only on the board's size and the fleet's lengths (shared by
+    every puzzle of that shape, as :func:`game.ships.geometry` is)."""
+    shared = geometry(rows, cols, lengths)
+    stride = shared.stride
+    nb = rows * stride
+    onb = np.zeros(nb, np.uint8)
+    for r in range(rows):
+        onb[r * stride:r * stride + cols] = 1
+    orth = np.full((nb, 4), -1, np.int64)
+    diag = np.full((nb, 4), -1, np.int64)
+    for r in range(rows):
+        for c in range(cols):
+            i = r * stride + c
+            for k, (dr, dc) in enumerate(((-1, 0), (1, 0), (0, -1), (0, 1))):
+                if 0 <= r + dr < rows and 0 <= c + dc < cols:
+                    orth[i, k] = (r + dr) * stride + c + dc
+            for k, (dr, dc) in enumerate(((-1, -1), (-1, 1), (1, -1), (1, 1))):
+                if 0 <= r + dr < rows and 0 <= c + dc < cols:
+                    diag[i, k] = (r + dr) * stride + c + dc
+    places = shared.placements
+    n_places = len(places)
+    longest_place = max((p.length for p in places), default=1)
+    halo_most = max((p.halo.bit_count() for p in places), default=1)
+    p_len = np.array([p.length for p in places], np.int64)
+    # Per place: its line (rows first, then columns) and where along it it starts.
+    p_line = np.array([p.line if p.line_is_row else rows + p.line for p in places], np.int64)
+    p_start = np.array([p.col if p.line_is_row else p.row for p in places], np.int64)
+    p_cells = np.full((n_places, longest_place), -1, np.int64)
+    p_halo = np.full((n_places, halo_most), -1, np.int64)
+    covering: list[list[int]] = [[] for _ in range(nb)]
+    around: list[list[int]] = [[] for _ in range(nb)]
+    for p in places:
+        for k, i in enumerate(_bits(p.cells)):
+            p_cells[p.index, k] = i
+            covering[i].append(p.index)
+        for k, i in enumerate(_bits(p.halo)):
+            p_halo[p.index, k] = i
+            around[i].append(p.index)
+    top = max(rows, cols) + 1
+    length_index = np.full(top + 1, -1, np.int64)
+    for k, length in enumerate(lengths):
+        if length <= top:
+            length_index[length] = k
+    p_li = np.array([length_index[p.length] for p in places], np.int64)
+    # The first index of each (length, across): a closed segment's place is found from it.
+    first_across = np.full(top + 1, -1, np.int64)
+    first_down = np.full(top + 1, -1, np.int64)
+    for p in reversed(places):
+        if p.length <= top:
+            (first_across if p.horizontal else first_down)[p.length] = p.index
+    cover_ptr, cover_idx = _csr(covering)
+    sur_ptr, sur_idx = _csr(around)
+    n_lines = rows + cols
+    line_cells = np.full((n_lines, max(rows, cols)), -1, np.int64)
+    line_n = np.zeros(n_lines, np.int64)
+    for r in range(rows):
+        line_cells[r, :cols] = [r * stride + c for c in range(cols)]
+        line_n[r] = cols
+    for c in range(cols):
+        line_cells[rows + c, :rows] = [r * stride + c for r in range(rows)]
+        line_n[rows + c] = rows
+    # The places of 2+ cells along each line, in index order.
+    along: list[list[int]] = [[] for _ in range(n_lines)]
+    for p in places:
+        if p.length >= 2:
+            along[p_line[p.index]].append(p.index)
+    along_ptr, along_idx = _csr(along)
+    return (onb, orth, diag, p_len, p_line, p_start, p_cells, p_halo, p_li, np.array(lengths, np.int64),
+            length_index, first_across, first_down, cover_ptr, cover_idx, line_cells, line_n, along_ptr, along_idx,
+            sur_ptr, sur_idx)
+
+
+def _csr(rows: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
+    """Lists of indices as one array and where each list starts (the last entry: the end)."""
+    starts = np.zeros(len(rows) + 1, np.int64)
+    starts[1:] = np.cumsum([len(row) for row in rows])
+    return starts, np.array([q for row in rows for q in row] or [0], np.int64)
+
+
+def _bits(mask: int):
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def _unpack(mask: int, count: int) -> np.ndarray:
+    raw = np.frombuffer(mask.to_bytes((count + 7) // 8 or 1, "little"), np.uint8)
+    return np.unpackbits(raw, count=count, bitorder="little")
+
+
+def _pack(array: np.ndarray) -> int:
+    return int.from_bytes(np.packbits(array, bitorder="little").tobytes(), "little")
+
+
+class Kernel:
+    """One puzzle's tables and the compiled settle."""
+
+    def __init__(self, model, tables: tuple) -> None:
+        from solvers.logic import kernel_core  # numba loads here, on the first trial
+        self._settle = kernel_core.settle_packed
+        self.tables = tables
+        self.cell_bytes = (tables[0] * tables[2] + 7) // 8
+        self.place_bytes = (len(tables[6]) + 7) // 8
+        self.alive = model.alive
+
+    def settle(self, ship: int, water: int, valid: int | None) -> tuple[int, int, int, int] | None:
+        """(ship, water, places, reach) as :func:`probe.propagate` settles the board to; None
+        if it breaks."""
+        cb, pb = self.cell_bytes, self.place_bytes
+        raw = self._settle(self.tables, np.frombuffer(ship.to_bytes(cb, "little"), np.uint8),
+                           np.frombuffer(water.to_bytes(cb, "little"), np.uint8),
+                           np.frombuffer((self.alive if valid is None else valid).to_bytes(pb, "little"), np.uint8),
+                           cb, pb)
+        if not len(raw):
+            return None
+        data = raw.tobytes()
+        return (int.from_bytes(data[:cb], "little"), int.from_bytes(data[cb:2 * cb], "little"),
+                int.from_bytes(data[3 * cb:], "little"), int.from_bytes(data[2 * cb:3 * cb], "little"))
+
+
+def kernel_of(model) -> Kernel | None:
+    """The model's kernel, built on first use (None where the board is too large for it)."""
+    found = model.__dict__.get("_kernel", False)
+    if found is False:
+        tables = tables_of(model)
+        found = model._kernel = None if tables is None else Kernel(model, tables)
+    return found
+
+
+def load(model) -> None:
+    """Load the compiled rules for ``model`` now: numba's import and its cached machine code
+    take about a second the first time in a process, which no trial should wait for."""
+    compiled = kernel_of(model)
+    if compiled is not None:
+        compiled.settle(model.hint_ship, model.hint_water, None)
+
+
+def warm_up() -> None:
+    """Compile the rules now, on a small board: numba keeps the machine code in its cache, so
+    later processes only load it. ``make setup`` and the tests call it."""
+    from game.puzzle import Puzzle
+    from solvers.logic.analysis import model_of
+
+    load(model_of(Puzzle(3, 5, (0, 3, 0), (None, 1, 1, 1, None), ((3, 1),), {(1, 2): Hint.MIDDLE})))
+
