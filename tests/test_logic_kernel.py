@@ -89,7 +89,7 @@ def test_boards_too_large_for_the_compiled_rules_are_settled_by_the_rules_with_t
     puzzle = levels.load(LEVELS / "8x8/expert/01.bs")
     compiled = steps(puzzle)
     model_of.cache_clear()
-    monkeypatch.setattr(kernel, "LONGEST_LINE", 7)
+    monkeypatch.setattr(kernel, "LARGEST_BOARD", 63)
     assert kernel_of(model_of(puzzle)) is None
     assert steps(puzzle) == compiled
     model_of.cache_clear()

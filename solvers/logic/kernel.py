@@ -23,13 +23,14 @@ import numpy as np
 from game.puzzle import Hint
 from game.ships import geometry
 
-LONGEST_LINE = 62       # the line fill counts ship cells in one machine word
+LARGEST_BOARD = 900     # cells: on larger boards the rules in Python, with their memos, are as fast
 
 
 def tables_of(model) -> tuple | None:
-    """The model's tables as arrays (None for boards whose lines are too long)."""
+    """The model's tables as arrays (None for boards over ``LARGEST_BOARD`` cells; the line fill
+    counts a line's ship cells in one machine word, so lines stay under 63 cells)."""
     rows, cols, stride = model.rows, model.cols, model.stride
-    if max(rows, cols) > LONGEST_LINE:
+    if rows * cols > LARGEST_BOARD or max(rows, cols) > 62:
         return None
     shape = _shape_tables(rows, cols, tuple(model.lengths))
     nb = rows * stride

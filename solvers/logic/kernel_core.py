@@ -519,7 +519,7 @@ def settle(T, ship_in, water_in, valid_in):
     remaining = np.zeros(n_lengths, np.int64)
     new_ship = np.zeros(nb, np.uint8)
     new_water = np.zeros(nb, np.uint8)
-    thr = np.zeros(len(cover_idx), np.int64)     # each open segment's places, one after another
+    thr = np.empty(len(cover_idx), np.int64)     # each open segment's places, one after another
     thr_ptr = np.zeros(nb + 1, np.int64)
     vlist = np.zeros(n_places, np.int64)           # the places of ``valid``, in index order
     vn = 0
