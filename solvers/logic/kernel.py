@@ -49,11 +49,12 @@ def tables_of(model) -> tuple | None:
         hint_ship[k] = _unpack(ship, nb)
         hint_water[k] = _unpack(water, nb)
     (onb, orth, diag, p_len, p_line, p_start, p_cells, p_halo, p_li, lengths, length_index, first_across,
-     first_down, cover_ptr, cover_idx, line_cells, line_n, along_ptr, along_idx, sur_ptr, sur_idx) = shape
+     first_down, cover_ptr, cover_idx, line_cells, line_n, along_ptr, along_idx, sur_ptr, sur_idx, p_cellw,
+     p_halow) = shape
     alive = _unpack(model.alive, len(p_len))
     return (rows, cols, stride, onb, orth, diag, p_len, p_line, p_start, p_cells, p_halo, p_li, lengths, fleet,
             length_index, first_across, first_down, alive, cover_ptr, cover_idx, line_cells, line_n, line_tally,
-            along_ptr, along_idx, hint_cell, hint_middle, hint_ship, hint_water, sur_ptr, sur_idx)
+            along_ptr, along_idx, hint_cell, hint_middle, hint_ship, hint_water, sur_ptr, sur_idx, p_cellw, p_halow)
 
 
 @lru_cache(maxsize=8)
@@ -87,6 +88,10 @@ def _shape_tables(rows: int, cols: int, lengths: tuple[int, ...]) -> tuple:
     p_start = np.array([p.col if p.line_is_row else p.row for p in places], np.int64)
     p_cells = np.full((n_places, longest_place), -1, np.int64)
     p_halo = np.full((n_places, halo_most), -1, np.int64)
+    # Each place's cells and halo as 64-bit words too (cell i: bit i % 64 of word i // 64).
+    words = (nb + 63) // 64
+    p_cellw = _words([p.cells for p in places], words)
+    p_halow = _words([p.halo for p in places], words)
     covering: list[list[int]] = [[] for _ in range(nb)]
     around: list[list[int]] = [[] for _ in range(nb)]
     for p in places:
@@ -127,7 +132,13 @@ def _shape_tables(rows: int, cols: int, lengths: tuple[int, ...]) -> tuple:
     along_ptr, along_idx = _csr(along)
     return (onb, orth, diag, p_len, p_line, p_start, p_cells, p_halo, p_li, np.array(lengths, np.int64),
             length_index, first_across, first_down, cover_ptr, cover_idx, line_cells, line_n, along_ptr, along_idx,
-            sur_ptr, sur_idx)
+            sur_ptr, sur_idx, p_cellw, p_halow)
+
+
+def _words(masks: list[int], words: int) -> np.ndarray:
+    """Masks (Python ints) as rows of 64-bit words, lowest word first."""
+    raw = b"".join(mask.to_bytes(8 * words, "little") for mask in masks)
+    return np.frombuffer(raw, np.uint64).reshape(len(masks), words).copy()
 
 
 def _csr(rows: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:

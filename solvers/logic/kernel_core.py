@@ -21,7 +21,7 @@ def _lines(T, ship, water, need, unknown_n, full):
     breaks its tally."""
     (rows, cols, stride, onb, orth, diag, p_len, p_line, p_start, p_cells, p_halo, p_li, lengths, fleet,
      length_index, first_across, first_down, alive, cover_ptr, cover_idx, line_cells, line_n, line_tally,
-     along_ptr, along_idx, hint_cell, hint_middle, hint_ship, hint_water, sur_ptr, sur_idx) = T
+     along_ptr, along_idx, hint_cell, hint_middle, hint_ship, hint_water, sur_ptr, sur_idx, p_cellw, p_halow) = T
     ok = True
     for k in range(rows + cols):
         tally = line_tally[k]
@@ -56,7 +56,7 @@ def _segments(T, ship, water, seg_of, seg_cells, seg_info):
     closed segments of each length)."""
     (rows, cols, stride, onb, orth, diag, p_len, p_line, p_start, p_cells, p_halo, p_li, lengths, fleet,
      length_index, first_across, first_down, alive, cover_ptr, cover_idx, line_cells, line_n, line_tally,
-     along_ptr, along_idx, hint_cell, hint_middle, hint_ship, hint_water, sur_ptr, sur_idx) = T
+     along_ptr, along_idx, hint_cell, hint_middle, hint_ship, hint_water, sur_ptr, sur_idx, p_cellw, p_halow) = T
     nb = rows * stride
     count = 0
     used = 0
@@ -146,7 +146,7 @@ def _place_at(T, length, across, row, col):
     """``Geometry.placement``: the index of the place of a ship of ``length`` at (row, col)."""
     (rows, cols, stride, onb, orth, diag, p_len, p_line, p_start, p_cells, p_halo, p_li, lengths, fleet,
      length_index, first_across, first_down, alive, cover_ptr, cover_idx, line_cells, line_n, line_tally,
-     along_ptr, along_idx, hint_cell, hint_middle, hint_ship, hint_water, sur_ptr, sur_idx) = T
+     along_ptr, along_idx, hint_cell, hint_middle, hint_ship, hint_water, sur_ptr, sur_idx, p_cellw, p_halow) = T
     across = across or length == 1
     if length >= len(first_across):
         return -1
@@ -159,17 +159,18 @@ def _place_at(T, length, across, row, col):
 
 
 @njit(cache=True)
-def _compute_places(T, ship, water, unknown, full, need, n_seg, seg_info, seg_cells, remaining, places,
+def _compute_places(T, ship, shipw, blockedw, need, n_seg, seg_info, seg_cells, remaining, places,
                     thr, thr_ptr, source, source_n, plist, lptr):
     """``Analysis._compute_places``: the places still possible, of those listed in
     ``source[:source_n]`` (in index order): a byte per place in ``places``, listed in
     ``plist`` (those of length index ``li`` at ``plist[lptr[li]:lptr[li + 1]]``); each open
     segment's places (``thr[thr_ptr[s]:thr_ptr[s + 1]]``, before the segments' lengths are
-    committed, as ``segment_places`` reads them). Returns (False if the board breaks, how
-    many places are listed)."""
+    committed, as ``segment_places`` reads them). ``blockedw``: the cells no place may cover
+    (water, and the unknown cells of lines with all their ship cells), as words. Returns
+    (False if the board breaks, how many places are listed)."""
     (rows, cols, stride, onb, orth, diag, p_len, p_line, p_start, p_cells, p_halo, p_li, lengths, fleet,
      length_index, first_across, first_down, alive, cover_ptr, cover_idx, line_cells, line_n, line_tally,
-     along_ptr, along_idx, hint_cell, hint_middle, hint_ship, hint_water, sur_ptr, sur_idx) = T
+     along_ptr, along_idx, hint_cell, hint_middle, hint_ship, hint_water, sur_ptr, sur_idx, p_cellw, p_halow) = T
     n_places = len(p_len)
     longest = 0
     for k in range(len(lengths)):
@@ -177,16 +178,16 @@ def _compute_places(T, ship, water, unknown, full, need, n_seg, seg_info, seg_ce
     ok = True
     # _fits: not on water or a full line's unknown cell, not touching a ship.
     places[:] = 0
+    words = len(shipw)
     for a in range(source_n):
         p = source[a]
-        places[p] = remaining[p_li[p]] > 0
-    for i in range(len(ship)):
-        if water[i] or (unknown[i] and full[i]):
-            for c in range(cover_ptr[i], cover_ptr[i + 1]):
-                places[cover_idx[c]] = 0
-        elif ship[i]:
-            for c in range(sur_ptr[i], sur_ptr[i + 1]):
-                places[sur_idx[c]] = 0
+        if remaining[p_li[p]] > 0:
+            keep = True
+            for w in range(words):
+                if (p_cellw[p, w] & blockedw[w]) | (p_halow[p, w] & shipw[w]):
+                    keep = False
+                    break
+            places[p] = keep
     for s in range(n_seg):
         if seg_info[s, 4] and seg_info[s, 11] >= 0:
             places[seg_info[s, 11]] = 0
@@ -280,15 +281,15 @@ def _compute_places(T, ship, water, unknown, full, need, n_seg, seg_info, seg_ce
                     if not covers:
                         places[p] = 0
     n = 0
-    for li in range(n_lengths + 1):
-        lptr[li] = n
+    lptr[:] = 0
     for a in range(source_n):
         p = source[a]
         if places[p]:
             plist[n] = p
             n += 1
-            for li in range(p_li[p] + 1, n_lengths + 1):
-                lptr[li] = n
+            lptr[p_li[p] + 1] += 1
+    for li in range(n_lengths):
+        lptr[li + 1] += lptr[li]
     for li in range(n_lengths):
         wanted = remaining[li]
         if wanted <= 0:
@@ -307,18 +308,21 @@ def _room(T, ship, need, own, li, wanted):
     are sure to fit."""
     (rows, cols, stride, onb, orth, diag, p_len, p_line, p_start, p_cells, p_halo, p_li, lengths, fleet,
      length_index, first_across, first_down, alive, cover_ptr, cover_idx, line_cells, line_n, line_tally,
-     along_ptr, along_idx, hint_cell, hint_middle, hint_ship, hint_water, sur_ptr, sur_idx) = T
+     along_ptr, along_idx, hint_cell, hint_middle, hint_ship, hint_water, sur_ptr, sur_idx, p_cellw, p_halow) = T
     length = lengths[li]
     n_lines = rows + cols
+    # Most often one place in each of a few lines is enough to tell (the lines counted in
+    # the order their places come: the count, and so the answer, is the same).
     present = np.zeros(n_lines, np.uint8)
-    for p in own:
-        present[p_line[p]] = 1
     sure = 0
-    for line in range(n_lines):
-        if present[line] and (need[line] == NO_TALLY or need[line] >= length):
-            sure += 1
-            if sure >= wanted:
-                return sure
+    for p in own:
+        line = p_line[p]
+        if not present[line]:
+            present[line] = 1
+            if need[line] == NO_TALLY or need[line] >= length:
+                sure += 1
+                if sure >= wanted:
+                    return sure
     count = np.zeros(n_lines, np.int64)
     free_from = np.full(n_lines, -2, np.int64)
     sure = 0
@@ -441,7 +445,7 @@ def _middle(T, ship, water, unknown, index, new_ship, new_water):
     """``rules._middle``: a middle piece that can lie only one way."""
     (rows, cols, stride, onb, orth, diag, p_len, p_line, p_start, p_cells, p_halo, p_li, lengths, fleet,
      length_index, first_across, first_down, alive, cover_ptr, cover_idx, line_cells, line_n, line_tally,
-     along_ptr, along_idx, hint_cell, hint_middle, hint_ship, hint_water, sur_ptr, sur_idx) = T
+     along_ptr, along_idx, hint_cell, hint_middle, hint_ship, hint_water, sur_ptr, sur_idx, p_cellw, p_halow) = T
     up, down, left, right = orth[index, 0], orth[index, 1], orth[index, 2], orth[index, 3]
     across_open = left >= 0 and right >= 0 and not water[left] and not water[right]
     down_open = up >= 0 and down >= 0 and not water[up] and not water[down]
@@ -459,6 +463,27 @@ def _middle(T, ship, water, unknown, index, new_ship, new_water):
     for i in beside:
         if i >= 0 and unknown[i]:
             new_water[i] = 1
+
+
+@njit(cache=True)
+def _marks(cells, out):
+    """Each cell of the words ``cells`` as a byte of ``out`` (1 if it is in them)."""
+    for i in range(len(out)):
+        out[i] = (cells[i >> 6] >> np.uint64(i & 63)) & np.uint64(1)
+
+
+@njit(cache=True)
+def _add_marks(cells, out):
+    """Mark in ``out`` the cells of the words ``cells``; True if there are any."""
+    some = False
+    for w in range(len(cells)):
+        if cells[w]:
+            some = True
+    if some:
+        for i in range(len(out)):
+            if (cells[i >> 6] >> np.uint64(i & 63)) & np.uint64(1):
+                out[i] = 1
+    return some
 
 
 @njit(cache=True)
@@ -499,7 +524,7 @@ def settle(T, ship_in, water_in, valid_in):
     """``probe.propagate`` without sentences: (held, ship, water, places, reach)."""
     (rows, cols, stride, onb, orth, diag, p_len, p_line, p_start, p_cells, p_halo, p_li, lengths, fleet,
      length_index, first_across, first_down, alive, cover_ptr, cover_idx, line_cells, line_n, line_tally,
-     along_ptr, along_idx, hint_cell, hint_middle, hint_ship, hint_water, sur_ptr, sur_idx) = T
+     along_ptr, along_idx, hint_cell, hint_middle, hint_ship, hint_water, sur_ptr, sur_idx, p_cellw, p_halow) = T
     nb = len(ship_in)
     n_places = len(p_len)
     n_lengths = len(lengths)
@@ -529,6 +554,11 @@ def settle(T, ship_in, water_in, valid_in):
             vn += 1
     plist = np.zeros(n_places, np.int64)
     lptr = np.zeros(n_lengths + 1, np.int64)
+    words = p_cellw.shape[1]
+    shipw = np.zeros(words, np.uint64)          # the same cells as words, for the places' masks
+    unknownw = np.zeros(words, np.uint64)
+    blockedw = np.zeros(words, np.uint64)
+    reachw = np.zeros(words, np.uint64)
     broke = (False, ship, water, valid, reach)
     while True:
         for i in range(nb):
@@ -598,22 +628,34 @@ def settle(T, ship_in, water_in, valid_in):
                 found = True
                 break
         if not found:
-            ok, pn = _compute_places(T, ship, water, unknown, full, need, n_seg, seg_info, seg_cells, remaining,
+            shipw[:] = 0
+            unknownw[:] = 0
+            blockedw[:] = 0
+            for i in range(nb):
+                bit = np.uint64(1) << np.uint64(i & 63)
+                if ship[i]:
+                    shipw[i >> 6] |= bit
+                elif water[i]:
+                    blockedw[i >> 6] |= bit
+                elif unknown[i]:
+                    unknownw[i >> 6] |= bit
+                    if full[i]:
+                        blockedw[i >> 6] |= bit
+            ok, pn = _compute_places(T, ship, shipw, blockedw, need, n_seg, seg_info, seg_cells, remaining,
                                      places, thr, thr_ptr, vlist, vn, plist, lptr)
             if not ok:
                 return broke
             valid[:] = places
             vlist, plist, vn = plist, vlist, pn
-            for i in range(nb):
-                reach[i] = 0
+            reachw[:] = 0
             for a in range(vn):
-                p = vlist[a]
-                for k in range(p_len[p]):
-                    i = p_cells[p, k]
-                    if unknown[i]:
-                        reach[i] = 1
-            found = _level_two(T, ship, water, unknown, vlist, lptr, thr, thr_ptr, n_seg, seg_info, seg_cells,
-                               remaining, reach, new_ship, new_water, places)
+                for w in range(words):
+                    reachw[w] |= p_cellw[vlist[a], w]
+            for w in range(words):
+                reachw[w] &= unknownw[w]
+            _marks(reachw, reach)
+            found = _level_two(T, ship, water, unknown, unknownw, vlist, lptr, thr, thr_ptr, n_seg, seg_info,
+                               seg_cells, remaining, reach, new_ship, new_water, places)
             if found < 0:
                 return broke
         if not found:
@@ -629,35 +671,36 @@ def settle(T, ship_in, water_in, valid_in):
 
 
 @njit(cache=True)
-def _level_two(T, ship, water, unknown, plist, lptr, thr, thr_ptr, n_seg, seg_info, seg_cells, remaining, reach,
-               new_ship, new_water, places):
+def _level_two(T, ship, water, unknown, unknownw, plist, lptr, thr, thr_ptr, n_seg, seg_info, seg_cells, remaining,
+               reach, new_ship, new_water, places):
     """The level-2 rules in order, up to the first that finds something: 1 if one did, 0 if
     none, -1 if the board breaks (the line fill). The places still possible are listed in
     ``plist`` by length (see :func:`_compute_places`) and marked in ``places``."""
     (rows, cols, stride, onb, orth, diag, p_len, p_line, p_start, p_cells, p_halo, p_li, lengths, fleet,
      length_index, first_across, first_down, alive, cover_ptr, cover_idx, line_cells, line_n, line_tally,
-     along_ptr, along_idx, hint_cell, hint_middle, hint_ship, hint_water, sur_ptr, sur_idx) = T
+     along_ptr, along_idx, hint_cell, hint_middle, hint_ship, hint_water, sur_ptr, sur_idx, p_cellw, p_halow) = T
     nb = len(ship)
     found = 0
     # segment_places: what every place through an open segment covers, what none reaches beside it.
-    times = np.zeros(nb, np.int64)
+    words = len(unknownw)
+    inside = np.empty(words, np.uint64)
+    union = np.empty(words, np.uint64)
     for s in range(n_seg):
         if seg_info[s, 4] or not seg_info[s, 2] or thr_ptr[s] == thr_ptr[s + 1]:
             continue
-        times[:] = 0
+        inside[:] = unknownw
+        union[:] = 0
         for a in range(thr_ptr[s], thr_ptr[s + 1]):
             p = thr[a]
-            for k in range(p_len[p]):
-                times[p_cells[p, k]] += 1
-        every = thr_ptr[s + 1] - thr_ptr[s]
-        for i in range(nb):
-            if unknown[i] and times[i] == every:
-                new_ship[i] = 1
-                found = 1
+            for w in range(words):
+                inside[w] &= p_cellw[p, w]
+                union[w] |= p_cellw[p, w]
+        if _add_marks(inside, new_ship):
+            found = 1
         for k in range(seg_info[s, 9], seg_info[s, 10]):
             for d in range(4):
                 j = orth[seg_cells[k], d]
-                if j >= 0 and unknown[j] and not times[j]:
+                if j >= 0 and unknown[j] and not (union[j >> 6] >> np.uint64(j & 63)) & np.uint64(1):
                     new_water[j] = 1
                     found = 1
     if found:
@@ -669,44 +712,32 @@ def _level_two(T, ship, water, unknown, plist, lptr, thr, thr_ptr, n_seg, seg_in
         if missing <= 0 or own == 0 or (missing > 1 and own != missing):
             continue
         if missing == 1:
-            times[:] = 0
-            around = np.zeros(nb, np.int64)
+            inside[:] = unknownw            # cells every place covers
+            union[:] = unknownw             # cells every place's halo holds
             for p in plist[lptr[li]:lptr[li + 1]]:
-                for k in range(p_len[p]):
-                    times[p_cells[p, k]] += 1
-                for k in range(p_halo.shape[1]):
-                    if p_halo[p, k] < 0:
-                        break
-                    around[p_halo[p, k]] += 1
-            for i in range(nb):
-                if unknown[i]:
-                    if times[i] == own:
-                        new_ship[i] = 1
-                        found = 1
-                    if around[i] == own:
-                        new_water[i] = 1
-                        found = 1
+                for w in range(words):
+                    inside[w] &= p_cellw[p, w]
+                    union[w] &= p_halow[p, w]
+            if _add_marks(inside, new_ship):
+                found = 1
+            if _add_marks(union, new_water):
+                found = 1
         else:
-            taken = np.zeros(nb, np.uint8)      # cells and halos of the places so far
+            union[:] = 0                    # cells and halos of the places so far
             apart = True
             for p in plist[lptr[li]:lptr[li + 1]]:
-                for k in range(p_len[p]):
-                    if taken[p_cells[p, k]]:
+                for w in range(words):
+                    if p_cellw[p, w] & union[w]:
                         apart = False
-                for k in range(p_len[p]):
-                    taken[p_cells[p, k]] = 1
-                for k in range(p_halo.shape[1]):
-                    if p_halo[p, k] < 0:
-                        break
-                    taken[p_halo[p, k]] = 1
+                    union[w] |= p_cellw[p, w] | p_halow[p, w]
             if not apart:
                 continue
+            inside[:] = 0
             for p in plist[lptr[li]:lptr[li + 1]]:
-                for k in range(p_len[p]):
-                    i = p_cells[p, k]
-                    if unknown[i]:
-                        new_ship[i] = 1
-                        found = 1
+                for w in range(words):
+                    inside[w] |= p_cellw[p, w] & unknownw[w]
+            if _add_marks(inside, new_ship):
+                found = 1
     if found:
         return found
     # unreachable: unknown cells no place still possible covers.
