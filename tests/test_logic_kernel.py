@@ -76,7 +76,7 @@ def test_a_middle_piece_and_hidden_tallies_are_read_by_the_compiled_rules():
     model = model_of(puzzle)
     settled = kernel_of(model).settle(model.hint_ship, model.hint_water, None)
     reference = probe._by_rules(model, model.hint_ship, model.hint_water, None, None, 2, None, None)
-    assert settled == (reference.ship, reference.water, reference.places, reference.reach)
+    assert settled == (True, reference.ship, reference.water, reference.places, reference.reach)
     assert reference.ship == model.mask_of([(1, 1), (1, 2), (1, 3)])
 
 

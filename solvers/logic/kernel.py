@@ -175,19 +175,17 @@ class Kernel:
         self.place_bytes = (len(tables[6]) + 7) // 8
         self.alive = model.alive
 
-    def settle(self, ship: int, water: int, valid: int | None) -> tuple[int, int, int, int] | None:
-        """(ship, water, places, reach) as :func:`probe.propagate` settles the board to; None
-        if it breaks."""
+    def settle(self, ship: int, water: int, valid: int | None) -> tuple[bool, int, int, int, int]:
+        """(holds, ship, water, places, reach) as :func:`probe.propagate` settles the board to.
+        On a board that breaks: the ship, water and places the rules' last round started from
+        (the rules in Python break in their first round from there), and no reach."""
         cb, pb = self.cell_bytes, self.place_bytes
         raw = self._settle(self.tables, np.frombuffer(ship.to_bytes(cb, "little"), np.uint8),
                            np.frombuffer(water.to_bytes(cb, "little"), np.uint8),
                            np.frombuffer((self.alive if valid is None else valid).to_bytes(pb, "little"), np.uint8),
-                           cb, pb)
-        if not len(raw):
-            return None
-        data = raw.tobytes()
-        return (int.from_bytes(data[:cb], "little"), int.from_bytes(data[cb:2 * cb], "little"),
-                int.from_bytes(data[3 * cb:], "little"), int.from_bytes(data[2 * cb:3 * cb], "little"))
+                           cb, pb).tobytes()
+        return (raw[0] == 1, int.from_bytes(raw[1:1 + cb], "little"), int.from_bytes(raw[1 + cb:1 + 2 * cb], "little"),
+                int.from_bytes(raw[1 + 3 * cb:], "little"), int.from_bytes(raw[1 + 2 * cb:1 + 3 * cb], "little"))
 
 
 def kernel_of(model) -> Kernel | None:

@@ -503,25 +503,26 @@ def _pack(values, out, at):
 
 @njit(cache=True)
 def settle_packed(T, ship_raw, water_raw, valid_raw, cell_bytes, place_bytes):
-    """:func:`settle` on bit strings (little-endian bytes of the engine's masks): ship, water,
-    reach (``cell_bytes`` each) and places (``place_bytes``) one after another, or an empty
-    array when the board breaks."""
+    """:func:`settle` on bit strings (little-endian bytes of the engine's masks): a byte, 1 if
+    the board holds, then ship, water, reach (``cell_bytes`` each) and places
+    (``place_bytes``) one after another."""
     nb = T[0] * T[2]
     held, ship, water, places, reach = settle(T, _unpack(ship_raw, nb), _unpack(water_raw, nb),
                                               _unpack(valid_raw, len(T[6])))
-    if not held:
-        return np.zeros(0, np.uint8)
-    out = np.zeros(3 * cell_bytes + place_bytes, np.uint8)
-    _pack(ship, out, 0)
-    _pack(water, out, cell_bytes)
-    _pack(reach, out, 2 * cell_bytes)
-    _pack(places, out, 3 * cell_bytes)
+    out = np.zeros(1 + 3 * cell_bytes + place_bytes, np.uint8)
+    out[0] = held
+    _pack(ship, out, 1)
+    _pack(water, out, 1 + cell_bytes)
+    _pack(reach, out, 1 + 2 * cell_bytes)
+    _pack(places, out, 1 + 3 * cell_bytes)
     return out
 
 
 @njit(cache=True)
 def settle(T, ship_in, water_in, valid_in):
-    """``probe.propagate`` without sentences: (held, ship, water, places, reach)."""
+    """``probe.propagate`` without sentences: (held, ship, water, places, reach). On a board
+    that breaks, ship, water and places are those the last round of the rules started from:
+    the rules in Python, from there, break in their first round, and say why."""
     (rows, cols, stride, onb, orth, diag, p_len, p_line, p_start, p_cells, p_halo, p_li, lengths, fleet,
      length_index, first_across, first_down, alive, cover_ptr, cover_idx, line_cells, line_n, line_tally,
      along_ptr, along_idx, hint_cell, hint_middle, hint_ship, hint_water, sur_ptr, sur_idx, p_cellw, p_halow) = T
@@ -627,6 +628,7 @@ def settle(T, ship_in, water_in, valid_in):
             if new_ship[i] or new_water[i]:
                 found = True
                 break
+        read_places = not found
         if not found:
             shipw[:] = 0
             unknownw[:] = 0
@@ -645,7 +647,6 @@ def settle(T, ship_in, water_in, valid_in):
                                      places, thr, thr_ptr, vlist, vn, plist, lptr)
             if not ok:
                 return broke
-            valid[:] = places
             vlist, plist, vn = plist, vlist, pn
             reachw[:] = 0
             for a in range(vn):
@@ -659,10 +660,13 @@ def settle(T, ship_in, water_in, valid_in):
             if found < 0:
                 return broke
         if not found:
+            valid[:] = places
             return (True, ship, water, valid, reach)
         for i in range(nb):
             if new_ship[i] and new_water[i]:
                 return broke
+        if read_places:
+            valid[:] = places
         for i in range(nb):
             if new_ship[i]:
                 ship[i] = 1

@@ -74,14 +74,14 @@ def propagate(model: Model, ship: int, water: int, valid: Valid = None,
 
     Without ``chain``, the compiled rules (:mod:`solvers.logic.kernel`) settle the board; a
     board that breaks is read again by the rules here only when its reason is read (a
-    :class:`Why`, from this same board)."""
+    :class:`Why`), from where the compiled rules' last round started."""
     if chain is None and max_level >= 2:
         compiled = kernel_of(model)
         if compiled is not None:
-            settled = compiled.settle(ship, water, valid)
-            if settled is None:
-                return Outcome(ship, water, valid, Why(partial(_reason, model, ship, water, valid)))
-            return Outcome(settled[0], settled[1], settled[2], None, settled[3])
+            holds, settled_ship, settled_water, places, reach = compiled.settle(ship, water, valid)
+            if not holds:
+                return Outcome(ship, water, valid, Why(partial(_reason, model, settled_ship, settled_water, places)))
+            return Outcome(settled_ship, settled_water, places, None, reach)
     return _by_rules(model, ship, water, valid, chain, max_level, base, below)
 
 
