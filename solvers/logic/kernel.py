@@ -49,12 +49,11 @@ def tables_of(model) -> tuple | None:
         hint_ship[k] = _unpack(ship, nb)
         hint_water[k] = _unpack(water, nb)
     (onb, orth, diag, p_len, p_line, p_start, p_cells, p_halo, p_li, lengths, length_index, first_across,
-     first_down, cover_ptr, cover_idx, line_cells, line_n, along_ptr, along_idx, sur_ptr, sur_idx, p_cellw,
-     p_halow) = shape
+     first_down, cover_ptr, cover_idx, line_cells, line_n, along_ptr, along_idx, p_cellw, p_halow) = shape
     alive = _unpack(model.alive, len(p_len))
     return (rows, cols, stride, onb, orth, diag, p_len, p_line, p_start, p_cells, p_halo, p_li, lengths, fleet,
             length_index, first_across, first_down, alive, cover_ptr, cover_idx, line_cells, line_n, line_tally,
-            along_ptr, along_idx, hint_cell, hint_middle, hint_ship, hint_water, sur_ptr, sur_idx, p_cellw, p_halow)
+            along_ptr, along_idx, hint_cell, hint_middle, hint_ship, hint_water, p_cellw, p_halow)
 
 
 @lru_cache(maxsize=8)
@@ -93,14 +92,12 @@ def _shape_tables(rows: int, cols: int, lengths: tuple[int, ...]) -> tuple:
     p_cellw = _words([p.cells for p in places], words)
     p_halow = _words([p.halo for p in places], words)
     covering: list[list[int]] = [[] for _ in range(nb)]
-    around: list[list[int]] = [[] for _ in range(nb)]
     for p in places:
         for k, i in enumerate(_bits(p.cells)):
             p_cells[p.index, k] = i
             covering[i].append(p.index)
         for k, i in enumerate(_bits(p.halo)):
             p_halo[p.index, k] = i
-            around[i].append(p.index)
     top = max(rows, cols) + 1
     length_index = np.full(top + 1, -1, np.int64)
     for k, length in enumerate(lengths):
@@ -114,7 +111,6 @@ def _shape_tables(rows: int, cols: int, lengths: tuple[int, ...]) -> tuple:
         if p.length <= top:
             (first_across if p.horizontal else first_down)[p.length] = p.index
     cover_ptr, cover_idx = _csr(covering)
-    sur_ptr, sur_idx = _csr(around)
     n_lines = rows + cols
     line_cells = np.full((n_lines, max(rows, cols)), -1, np.int64)
     line_n = np.zeros(n_lines, np.int64)
@@ -132,7 +128,7 @@ def _shape_tables(rows: int, cols: int, lengths: tuple[int, ...]) -> tuple:
     along_ptr, along_idx = _csr(along)
     return (onb, orth, diag, p_len, p_line, p_start, p_cells, p_halo, p_li, np.array(lengths, np.int64),
             length_index, first_across, first_down, cover_ptr, cover_idx, line_cells, line_n, along_ptr, along_idx,
-            sur_ptr, sur_idx, p_cellw, p_halow)
+            p_cellw, p_halow)
 
 
 def _words(masks: list[int], words: int) -> np.ndarray:

@@ -21,7 +21,7 @@ def _lines(T, ship, water, need, unknown_n, full):
     breaks its tally."""
     (rows, cols, stride, onb, orth, diag, p_len, p_line, p_start, p_cells, p_halo, p_li, lengths, fleet,
      length_index, first_across, first_down, alive, cover_ptr, cover_idx, line_cells, line_n, line_tally,
-     along_ptr, along_idx, hint_cell, hint_middle, hint_ship, hint_water, sur_ptr, sur_idx, p_cellw, p_halow) = T
+     along_ptr, along_idx, hint_cell, hint_middle, hint_ship, hint_water, p_cellw, p_halow) = T
     ok = True
     for k in range(rows + cols):
         tally = line_tally[k]
@@ -51,12 +51,13 @@ def _lines(T, ship, water, need, unknown_n, full):
 @njit(cache=True)
 def _segments(T, ship, water, seg_of, seg_cells, seg_info):
     """``Analysis._read_segments``: the ship cells' segments in reading order of their first
-    cell. ``seg_info[s]``: first cell, length, straight, across, closed, ends (up to four, -1
-    past them), row and column span. Returns (count, False if a segment breaks a rule,
-    closed segments of each length)."""
+    cell. ``seg_info[s]``: its first cell, length, whether straight, across and closed, its
+    ends (four, -1 past the last), where its cells start and end in ``seg_cells``, and the
+    place it takes when it is a whole ship (-1 if not). Returns (count, False if a segment
+    breaks a rule, closed segments of each length)."""
     (rows, cols, stride, onb, orth, diag, p_len, p_line, p_start, p_cells, p_halo, p_li, lengths, fleet,
      length_index, first_across, first_down, alive, cover_ptr, cover_idx, line_cells, line_n, line_tally,
-     along_ptr, along_idx, hint_cell, hint_middle, hint_ship, hint_water, sur_ptr, sur_idx, p_cellw, p_halow) = T
+     along_ptr, along_idx, hint_cell, hint_middle, hint_ship, hint_water, p_cellw, p_halow) = T
     nb = rows * stride
     count = 0
     used = 0
@@ -146,7 +147,7 @@ def _place_at(T, length, across, row, col):
     """``Geometry.placement``: the index of the place of a ship of ``length`` at (row, col)."""
     (rows, cols, stride, onb, orth, diag, p_len, p_line, p_start, p_cells, p_halo, p_li, lengths, fleet,
      length_index, first_across, first_down, alive, cover_ptr, cover_idx, line_cells, line_n, line_tally,
-     along_ptr, along_idx, hint_cell, hint_middle, hint_ship, hint_water, sur_ptr, sur_idx, p_cellw, p_halow) = T
+     along_ptr, along_idx, hint_cell, hint_middle, hint_ship, hint_water, p_cellw, p_halow) = T
     across = across or length == 1
     if length >= len(first_across):
         return -1
@@ -170,7 +171,7 @@ def _compute_places(T, ship, shipw, blockedw, need, n_seg, seg_info, seg_cells, 
     (False if the board breaks, how many places are listed)."""
     (rows, cols, stride, onb, orth, diag, p_len, p_line, p_start, p_cells, p_halo, p_li, lengths, fleet,
      length_index, first_across, first_down, alive, cover_ptr, cover_idx, line_cells, line_n, line_tally,
-     along_ptr, along_idx, hint_cell, hint_middle, hint_ship, hint_water, sur_ptr, sur_idx, p_cellw, p_halow) = T
+     along_ptr, along_idx, hint_cell, hint_middle, hint_ship, hint_water, p_cellw, p_halow) = T
     n_places = len(p_len)
     longest = 0
     for k in range(len(lengths)):
@@ -308,7 +309,7 @@ def _room(T, ship, need, own, li, wanted):
     are sure to fit."""
     (rows, cols, stride, onb, orth, diag, p_len, p_line, p_start, p_cells, p_halo, p_li, lengths, fleet,
      length_index, first_across, first_down, alive, cover_ptr, cover_idx, line_cells, line_n, line_tally,
-     along_ptr, along_idx, hint_cell, hint_middle, hint_ship, hint_water, sur_ptr, sur_idx, p_cellw, p_halow) = T
+     along_ptr, along_idx, hint_cell, hint_middle, hint_ship, hint_water, p_cellw, p_halow) = T
     length = lengths[li]
     n_lines = rows + cols
     # Most often one place in each of a few lines is enough to tell (the lines counted in
@@ -445,7 +446,7 @@ def _middle(T, ship, water, unknown, index, new_ship, new_water):
     """``rules._middle``: a middle piece that can lie only one way."""
     (rows, cols, stride, onb, orth, diag, p_len, p_line, p_start, p_cells, p_halo, p_li, lengths, fleet,
      length_index, first_across, first_down, alive, cover_ptr, cover_idx, line_cells, line_n, line_tally,
-     along_ptr, along_idx, hint_cell, hint_middle, hint_ship, hint_water, sur_ptr, sur_idx, p_cellw, p_halow) = T
+     along_ptr, along_idx, hint_cell, hint_middle, hint_ship, hint_water, p_cellw, p_halow) = T
     up, down, left, right = orth[index, 0], orth[index, 1], orth[index, 2], orth[index, 3]
     across_open = left >= 0 and right >= 0 and not water[left] and not water[right]
     down_open = up >= 0 and down >= 0 and not water[up] and not water[down]
@@ -525,7 +526,7 @@ def settle(T, ship_in, water_in, valid_in):
     the rules in Python, from there, break in their first round, and say why."""
     (rows, cols, stride, onb, orth, diag, p_len, p_line, p_start, p_cells, p_halo, p_li, lengths, fleet,
      length_index, first_across, first_down, alive, cover_ptr, cover_idx, line_cells, line_n, line_tally,
-     along_ptr, along_idx, hint_cell, hint_middle, hint_ship, hint_water, sur_ptr, sur_idx, p_cellw, p_halow) = T
+     along_ptr, along_idx, hint_cell, hint_middle, hint_ship, hint_water, p_cellw, p_halow) = T
     nb = len(ship_in)
     n_places = len(p_len)
     n_lengths = len(lengths)
@@ -682,7 +683,7 @@ def _level_two(T, ship, water, unknown, unknownw, plist, lptr, thr, thr_ptr, n_s
     ``plist`` by length (see :func:`_compute_places`) and marked in ``places``."""
     (rows, cols, stride, onb, orth, diag, p_len, p_line, p_start, p_cells, p_halo, p_li, lengths, fleet,
      length_index, first_across, first_down, alive, cover_ptr, cover_idx, line_cells, line_n, line_tally,
-     along_ptr, along_idx, hint_cell, hint_middle, hint_ship, hint_water, sur_ptr, sur_idx, p_cellw, p_halow) = T
+     along_ptr, along_idx, hint_cell, hint_middle, hint_ship, hint_water, p_cellw, p_halow) = T
     nb = len(ship)
     found = 0
     # segment_places: what every place through an open segment covers, what none reaches beside it.

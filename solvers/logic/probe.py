@@ -634,8 +634,11 @@ def _place_breaks_deeply(model: Model, held: Settled | None, p: Placement, ship:
     if not settled.contradiction:
         return None
     model.broken_deep[key] = (ship, water, known)
-    why = settled.contradiction
-    return lambda: f"then after one level of trial {why}"
+    return partial(_after_one_level, settled.contradiction)
+
+
+def _after_one_level(why: Why | str | None) -> str:
+    return f"then after one level of trial {why or ''}"
 
 
 def _breaks_deeply(model: Model, outcome: Outcome) -> str:
@@ -643,7 +646,7 @@ def _breaks_deeply(model: Model, outcome: Outcome) -> str:
     the trial run again, for a place :func:`broke_before` ruled out at depth 2 without running
     it (see :func:`_breaks_with`)."""
     settled = drain(_breaks_at_depth_one(model, outcome, Clock()))
-    return f"then after one level of trial {settled.contradiction or ''}"
+    return _after_one_level(settled.contradiction)
 
 
 def drain(search: Generator[None, None, T]) -> T:
