@@ -32,6 +32,7 @@ from window.depth_plot import BACKTRACK, GUESS, DepthSketch
 
 MAX_PLOT_POINTS = 600
 POLL_BATCH = 256
+ENDING_SECONDS = 0.2    # how long a worker that has handed over its result is waited for to end
 
 
 @dataclass(frozen=True)
@@ -173,11 +174,14 @@ class SolverWatch:
 
     def _close_recording(self) -> None:
         """Finish the trace with the judged result (or ``stopped``); a worker that has not
-        ended yet may still be writing, and then the trace is dropped."""
+        ended yet may still be writing, and then the trace is dropped. One that has handed
+        over its result is ending: it is waited for (up to ``ENDING_SECONDS``), since the
+        window may read the result before the worker's thread has had its turn to end."""
         recording, self.recording = self.recording, None
         if recording is None:
             return
-        if self._run.running and not self._run.finished:
+        if self._run.running and not self._run.finished and (self.result is None
+                                                               or not self._run.stop(ENDING_SECONDS)):
             recording.discard()
             return
         result = self.result or Result(Status.ERROR if self.failure else Status.STOPPED, None, dict(self.stats), (),
