@@ -7,6 +7,8 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from game import levels
 from game.puzzle import Hint, Puzzle
@@ -93,3 +95,39 @@ def test_boards_too_large_for_the_compiled_rules_are_settled_by_the_rules_with_t
     assert kernel_of(model_of(puzzle)) is None
     assert steps(puzzle) == compiled
     model_of.cache_clear()
+
+
+@st.composite
+def boards(draw):
+    """A small puzzle of any shape (fleet, tallies or hidden ones, given pieces of every kind)
+    and a board on it: the hints, some cells marked, the places reduced at random or not."""
+    rows, cols = draw(st.integers(1, 7)), draw(st.integers(1, 7))
+    lengths = draw(st.lists(st.integers(1, 5), min_size=1, max_size=3, unique=True))
+    fleet = tuple((length, draw(st.integers(1, 3))) for length in lengths)
+    row_tallies = tuple(draw(st.one_of(st.none(), st.integers(0, cols))) for _ in range(rows))
+    col_tallies = tuple(draw(st.one_of(st.none(), st.integers(0, rows))) for _ in range(cols))
+    cells = [(r, c) for r in range(rows) for c in range(cols)]
+    hints = draw(st.dictionaries(st.sampled_from(cells), st.sampled_from(list(Hint)), max_size=4))
+    puzzle = Puzzle(rows, cols, row_tallies, col_tallies, fleet, hints)
+    model = model_of(puzzle)
+    marks = draw(st.lists(st.sampled_from("?#."), min_size=len(cells), max_size=len(cells)))
+    ship = model.hint_ship | model.mask_of(cell for cell, mark in zip(cells, marks) if mark == "#")
+    water = (model.hint_water | model.mask_of(cell for cell, mark in zip(cells, marks) if mark == ".")) & ~ship
+    valid = None
+    if draw(st.booleans()):
+        valid = model.alive & draw(st.randoms(use_true_random=False)).getrandbits(len(model.by_index) or 1)
+    return model, ship, water, valid
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(boards())
+def test_compiled_rules_settle_any_small_board_as_the_rules_do(board):
+    model, ship, water, valid = board
+    outcome = probe.propagate(model, ship, water, valid)
+    reference = probe._by_rules(model, ship, water, valid, None, 2, None, None)
+    if reference.contradiction is None:
+        assert outcome.contradiction is None
+        assert (outcome.ship, outcome.water, outcome.places, outcome.reach) == \
+               (reference.ship, reference.water, reference.places, reference.reach)
+    else:
+        assert str(outcome.contradiction) == reference.contradiction

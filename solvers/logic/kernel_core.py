@@ -65,7 +65,7 @@ def _segments(T, ship, water, seg_of, seg_cells, seg_info):
     longest = 0
     for k in range(len(lengths)):
         longest = max(longest, lengths[k])
-    closed_of = np.zeros(max(rows, cols) + 2, np.int64)
+    closed_of = np.zeros(max(rows, cols, longest) + 2, np.int64)    # fleet lengths may exceed the board
     for i in range(nb):
         seg_of[i] = -1
     for start in range(nb):
