@@ -4,14 +4,14 @@ settles a board to, and whether it breaks, without the sentences.
 The engine's trials run the level 1-2 rules tens of thousands of times per puzzle, and most
 trials hold: nothing is shown for them, only the board they settle to is kept. This module
 runs the same rules, in the same order (level 1 together, then level 2 one rule at a time),
-on flat arrays: a cell is a byte, a place is a byte, the tables are read off the deduction
-engine's :class:`~solvers.logic.analysis.Model`. A trial that breaks is run again by the
-rules in :mod:`solvers.logic.rules`, which say why; those rules are the reference, and the
-tests compare the two on every trial of several corpora (``tests/test_logic_kernel.py``).
+on flat arrays (a cell is a byte, a place is a byte and its cells and halo are 64-bit words);
+the tables are read off the deduction engine's :class:`~solvers.logic.analysis.Model`. The
+reason a board breaks comes from the rules in :mod:`solvers.logic.rules`, which say why,
+when it is read; those rules are the reference, and the tests compare the two on every trial
+of pack levels and corpus puzzles and on random small boards (``tests/test_logic_kernel.py``).
 
-Layout (all indices are the engine's: cell ``r * stride + c``, places by index):
-``Tables`` is one tuple, unpacked by each compiled function (numba caches functions of
-tuples, not of classes).
+All indices are the engine's: cell ``r * stride + c``, places by index. The tables are one
+tuple, unpacked by each compiled function (numba caches functions of tuples, not of classes).
 """
 
 from __future__ import annotations
