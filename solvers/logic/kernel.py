@@ -21,7 +21,7 @@ from functools import lru_cache
 import numpy as np
 
 from game.puzzle import Hint
-from game.ships import geometry
+from game.ships import bits, geometry
 
 LARGEST_BOARD = 900     # cells: on larger boards the rules in Python, with their memos, are as fast
 
@@ -93,10 +93,10 @@ def _shape_tables(rows: int, cols: int, lengths: tuple[int, ...]) -> tuple:
     p_halow = _words([p.halo for p in places], words)
     covering: list[list[int]] = [[] for _ in range(nb)]
     for p in places:
-        for k, i in enumerate(_bits(p.cells)):
+        for k, i in enumerate(bits(p.cells)):
             p_cells[p.index, k] = i
             covering[i].append(p.index)
-        for k, i in enumerate(_bits(p.halo)):
+        for k, i in enumerate(bits(p.halo)):
             p_halo[p.index, k] = i
     top = max(rows, cols) + 1
     length_index = np.full(top + 1, -1, np.int64)
@@ -142,13 +142,6 @@ def _csr(rows: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
     starts = np.zeros(len(rows) + 1, np.int64)
     starts[1:] = np.cumsum([len(row) for row in rows])
     return starts, np.array([q for row in rows for q in row] or [0], np.int64)
-
-
-def _bits(mask: int):
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
 
 
 def _unpack(mask: int, count: int) -> np.ndarray:
