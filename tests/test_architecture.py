@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # Lower layers first; a module may import only from its own layer or those before it.
 LAYERS = [
     ["game"],
-    ["solvers.events", "solvers.contract", "solvers.common"],
+    ["solvers.events", "solvers.contract", "solvers.common", "solvers.flat"],
     ["solvers.search", "solvers.logic", "solvers.genetic"],
     ["solvers.engine"],
     ["solvers.authoring"],

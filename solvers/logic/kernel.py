@@ -16,12 +16,10 @@ tuple, unpacked by each compiled function (numba caches functions of tuples, not
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
 
 from game.puzzle import Hint
-from game.ships import bits, geometry
+from solvers.flat import shape_tables
 
 LARGEST_BOARD = 900     # cells: on larger boards the rules in Python, with their memos, are as fast
 
@@ -32,7 +30,7 @@ def tables_of(model) -> tuple | None:
     rows, cols, stride = model.rows, model.cols, model.stride
     if rows * cols > LARGEST_BOARD or max(rows, cols) > 62:
         return None
-    shape = _shape_tables(rows, cols, tuple(model.lengths))
+    shape = shape_tables(rows, cols, tuple(model.lengths))
     nb = rows * stride
     fleet = np.array([model.fleet[length] for length in model.lengths], np.int64)
     line_tally = np.array([-1 if tally is None else tally for tally in (*model.row_tallies, *model.col_tallies)],
@@ -56,101 +54,9 @@ def tables_of(model) -> tuple | None:
             along_ptr, along_idx, hint_cell, hint_middle, hint_ship, hint_water, p_cellw, p_halow)
 
 
-@lru_cache(maxsize=8)
-def _shape_tables(rows: int, cols: int, lengths: tuple[int, ...]) -> tuple:
-    """The tables that depend only on the board's size and the fleet's lengths (shared by
-    every puzzle of that shape, as :func:`game.ships.geometry` is)."""
-    shared = geometry(rows, cols, lengths)
-    stride = shared.stride
-    nb = rows * stride
-    onb = np.zeros(nb, np.uint8)
-    for r in range(rows):
-        onb[r * stride:r * stride + cols] = 1
-    orth = np.full((nb, 4), -1, np.int64)
-    diag = np.full((nb, 4), -1, np.int64)
-    for r in range(rows):
-        for c in range(cols):
-            i = r * stride + c
-            for k, (dr, dc) in enumerate(((-1, 0), (1, 0), (0, -1), (0, 1))):
-                if 0 <= r + dr < rows and 0 <= c + dc < cols:
-                    orth[i, k] = (r + dr) * stride + c + dc
-            for k, (dr, dc) in enumerate(((-1, -1), (-1, 1), (1, -1), (1, 1))):
-                if 0 <= r + dr < rows and 0 <= c + dc < cols:
-                    diag[i, k] = (r + dr) * stride + c + dc
-    places = shared.placements
-    n_places = len(places)
-    longest_place = max((p.length for p in places), default=1)
-    halo_most = max((p.halo.bit_count() for p in places), default=1)
-    p_len = np.array([p.length for p in places], np.int64)
-    # Per place: its line (rows first, then columns) and where along it it starts.
-    p_line = np.array([p.line if p.line_is_row else rows + p.line for p in places], np.int64)
-    p_start = np.array([p.col if p.line_is_row else p.row for p in places], np.int64)
-    p_cells = np.full((n_places, longest_place), -1, np.int64)
-    p_halo = np.full((n_places, halo_most), -1, np.int64)
-    # Each place's cells and halo as 64-bit words too (cell i: bit i % 64 of word i // 64).
-    words = (nb + 63) // 64
-    p_cellw = _words([p.cells for p in places], words)
-    p_halow = _words([p.halo for p in places], words)
-    covering: list[list[int]] = [[] for _ in range(nb)]
-    for p in places:
-        for k, i in enumerate(bits(p.cells)):
-            p_cells[p.index, k] = i
-            covering[i].append(p.index)
-        for k, i in enumerate(bits(p.halo)):
-            p_halo[p.index, k] = i
-    top = max(rows, cols) + 1
-    length_index = np.full(top + 1, -1, np.int64)
-    for k, length in enumerate(lengths):
-        if length <= top:
-            length_index[length] = k
-    p_li = np.array([length_index[p.length] for p in places], np.int64)
-    # The first index of each (length, across): a closed segment's place is found from it.
-    first_across = np.full(top + 1, -1, np.int64)
-    first_down = np.full(top + 1, -1, np.int64)
-    for p in reversed(places):
-        if p.length <= top:
-            (first_across if p.horizontal else first_down)[p.length] = p.index
-    cover_ptr, cover_idx = _csr(covering)
-    n_lines = rows + cols
-    line_cells = np.full((n_lines, max(rows, cols)), -1, np.int64)
-    line_n = np.zeros(n_lines, np.int64)
-    for r in range(rows):
-        line_cells[r, :cols] = [r * stride + c for c in range(cols)]
-        line_n[r] = cols
-    for c in range(cols):
-        line_cells[rows + c, :rows] = [r * stride + c for r in range(rows)]
-        line_n[rows + c] = rows
-    # The places of 2+ cells along each line, in index order.
-    along: list[list[int]] = [[] for _ in range(n_lines)]
-    for p in places:
-        if p.length >= 2:
-            along[p_line[p.index]].append(p.index)
-    along_ptr, along_idx = _csr(along)
-    return (onb, orth, diag, p_len, p_line, p_start, p_cells, p_halo, p_li, np.array(lengths, np.int64),
-            length_index, first_across, first_down, cover_ptr, cover_idx, line_cells, line_n, along_ptr, along_idx,
-            p_cellw, p_halow)
-
-
-def _words(masks: list[int], words: int) -> np.ndarray:
-    """Masks (Python ints) as rows of 64-bit words, lowest word first."""
-    raw = b"".join(mask.to_bytes(8 * words, "little") for mask in masks)
-    return np.frombuffer(raw, np.uint64).reshape(len(masks), words).copy()
-
-
-def _csr(rows: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
-    """Lists of indices as one array and where each list starts (the last entry: the end)."""
-    starts = np.zeros(len(rows) + 1, np.int64)
-    starts[1:] = np.cumsum([len(row) for row in rows])
-    return starts, np.array([q for row in rows for q in row] or [0], np.int64)
-
-
 def _unpack(mask: int, count: int) -> np.ndarray:
     raw = np.frombuffer(mask.to_bytes((count + 7) // 8 or 1, "little"), np.uint8)
     return np.unpackbits(raw, count=count, bitorder="little")
-
-
-def _pack(array: np.ndarray) -> int:
-    return int.from_bytes(np.packbits(array, bitorder="little").tobytes(), "little")
 
 
 class Kernel:

@@ -11,7 +11,7 @@ Glossary (the placement model's words are in ``game.ships``)
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from game.puzzle import Hint, Puzzle
@@ -80,6 +80,8 @@ class Model:
     lines: tuple[Line, ...] = ()
     kills: tuple[int, ...] = ()              # ``placement_kills`` of the geometry
     kill_cells: tuple[int, ...] = ()
+    # Built on first use: the compiled propagation (``solvers.search.kernel``), under "kernel".
+    memo: dict = field(default_factory=dict, compare=False, repr=False)
 
 
 def compile_puzzle(puzzle: Puzzle) -> Model:

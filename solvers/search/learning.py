@@ -46,6 +46,7 @@ from game.puzzle import Grid, Hint, Puzzle
 from game.ships import bits, compatible, geometry_of
 from solvers.common import verified
 from solvers.events import Event, Found, Progress, Result, Status
+from solvers.flat import csr
 
 HEARTBEAT_SECONDS = 0.02
 SLICE_CONFLICTS = 100               # conflicts per slice of the compiled search (a few ms)
@@ -148,9 +149,9 @@ class _Model:
             for m in members:
                 occ[m].append(index)          # a true member: counted in ``ntrue``
                 occ[m ^ 1].append(index)      # a false one: in ``nfalse``
-        bstart, bimp = _csr(self.bins)
-        ostart, occ_flat = _csr(occ)
-        cstart, cmem = _csr([members for members, _ in self.cards])
+        bstart, bimp = csr(self.bins, np.int32)
+        ostart, occ_flat = csr(occ, np.int32)
+        cstart, cmem = csr([members for members, _ in self.cards], np.int32)
         ccount = np.array([count for _, count in self.cards], np.int32)
         csize = np.array([len(members) for members, _ in self.cards], np.int32)
         ntrue = np.zeros(len(self.cards), np.int32)
@@ -188,11 +189,3 @@ class _Model:
     @staticmethod
     def _snapshot(search, started: float, solutions: list[int]) -> dict:
         return {"seconds": round(time.perf_counter() - started, 6), **search.stats(), "solutions": len(solutions)}
-
-
-def _csr(lists: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
-    """Lists of ints as offsets (``start[k]:start[k + 1]``) into one flat array."""
-    start = np.zeros(len(lists) + 1, np.int32)
-    np.cumsum([len(items) for items in lists], out=start[1:])
-    flat = np.fromiter((x for items in lists for x in items), np.int32, count=int(start[-1]))
-    return start, flat if len(flat) else np.zeros(1, np.int32)

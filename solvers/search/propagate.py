@@ -20,8 +20,13 @@ from typing import Callable, Iterable
 from game.puzzle import Cell, ship_name
 from game.ships import Geometry, bits
 from solvers.search.bitboard import Line, Model, State
+from solvers.search.kernel import Kernel, fits
 
 Log = list[tuple[int, Cell, str]]
+
+# Propagations without a log run compiled (``solvers.search.kernel``: the same rules, the
+# same results); off, they run the rules below (the tests compare the two).
+COMPILED = True
 
 
 # -- the shared bit loops ---------------------------------------------------------------------
@@ -451,6 +456,13 @@ def propagate(model: Model, state: State, *, ship: int = 0, water: int = 0,
     """
     if ship & water or ship & state.water or water & state.ship:
         return None
+    if log is None:
+        compiled = kernel_of(model)
+        if compiled is not None:
+            places_set = 0
+            for p in places:
+                places_set |= 1 << p
+            return compiled.propagate(state, ship, water, places_set, kill, all_lines, blame, probe)
     work = Work(model, state, None, blame, all_lines)
     work.alive &= ~kill
     work.add_ship(ship & ~state.ship, "")
@@ -471,6 +483,17 @@ def propagate(model: Model, state: State, *, ship: int = 0, water: int = 0,
                 break                            # back to the cheap rules
         else:
             return work.state()
+
+
+def kernel_of(model: Model) -> Kernel | None:
+    """The model's compiled propagation, built on first use (None where the board is too
+    large for it, or while ``COMPILED`` is off)."""
+    if not COMPILED:
+        return None
+    found = model.memo.get("kernel", False)
+    if found is False:
+        found = model.memo["kernel"] = Kernel(model) if fits(model) else None
+    return found
 
 
 def root_state(model: Model, log: Log | None = None) -> State | None:

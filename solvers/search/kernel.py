@@ -1,0 +1,130 @@
+"""The forward search's propagation, compiled (numba): what
+:func:`solvers.search.propagate.propagate` returns when no log is asked for, from the same
+rules in the same order (``kernel_core.py``).
+
+The search propagates tens of thousands of times per puzzle, and the rules' bit loops in
+Python were most of its time. The compiled rules return the same state, the same failure and
+the same blame as the rules in Python, which stay the reference: they write the log a traced
+run shows, and the tests compare the two on every propagation of corpus puzzles and random
+boards (``tests/test_search_kernel.py``).
+
+Tables shared by every puzzle of a shape (its placements as flat arrays, from
+``solvers.flat``) are built once per shape; a puzzle adds its tallied lines.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from game.puzzle import Puzzle
+from game.ships import Geometry, bits
+from solvers.flat import csr, shape_tables, words
+from solvers.search.bitboard import State, compile_puzzle, placement_kills
+
+LARGEST_BOARD = 900     # cells: larger boards keep the rules in Python (the tables grow as placements squared)
+
+
+@lru_cache(maxsize=8)
+def _placement_tables(geo: Geometry) -> tuple:
+    """Per cell the placements over it and those whose halo holds it, per placement those
+    placing it kills and their cells, per length its placements: placement sets as words."""
+    n_words = (len(geo.placements) + 63) // 64
+    kills, kill_cells = placement_kills(geo)
+    kcell_ptr, kcell_idx = csr([list(bits(cells)) for cells in kill_cells])
+    return (words(list(geo.covering), n_words), words(list(geo.surrounding), n_words), words(list(kills), n_words),
+            kcell_ptr, kcell_idx, words(list(geo.length_sets), n_words))
+
+
+def fits(model) -> bool:
+    """Whether the compiled propagation takes the model: boards up to ``LARGEST_BOARD`` cells,
+    lines under 256 cells and fewer than 256 ships of a length (results travel as bytes)."""
+    geo = model.geo
+    return (geo.rows * geo.cols <= LARGEST_BOARD and max(geo.rows, geo.cols) < 256
+            and max((count for _, count in model.puzzle.fleet), default=0) < 256)
+
+
+def tables_of(model) -> tuple[np.ndarray, np.ndarray]:
+    """The search model's tables as two blobs, one of integers and one of 64-bit words. The
+    integer blob starts with the board's cell count, then per table where it starts in its blob and its two dimensions
+    (``kernel_core._unblob`` reads them back, in this order)."""
+    geo = model.geo
+    shape = shape_tables(geo.rows, geo.cols, geo.lengths)
+    cover_w, surround_w, kills_w, kcell_ptr, kcell_idx, length_w = _placement_tables(geo)
+    # The tallied lines, rows then columns (``Model.lines``), and the placements along each.
+    chosen = [index if is_row else geo.rows + index for is_row, index, *_ in model.lines]
+    along_ptr, along_idx = csr([list(bits(line[4])) for line in model.lines])
+    tables = (shape.on_board, shape.orth, shape.diag, shape.p_cells, shape.p_halo, shape.p_li, shape.p_cellw,
+              shape.p_halow, cover_w, surround_w, kills_w, kcell_ptr, kcell_idx, length_w, shape.lengths,
+              [line[0] for line in model.lines], [line[1] for line in model.lines], shape.line_cells[chosen],
+              shape.line_n[chosen], [line[3] for line in model.lines], along_ptr, along_idx,
+              _cell_lines(geo, model.lines))
+    header = [geo.rows * geo.stride]
+    ints: list[np.ndarray] = []
+    words_: list[np.ndarray] = []
+    at_int = 1 + 4 * len(tables)
+    at_word = 0
+    for table in tables:
+        array = np.asarray(table)
+        array = array.reshape(1, -1) if array.ndim == 1 else array
+        if array.dtype == np.uint64:
+            header += [1, at_word, *array.shape]
+            words_.append(array.ravel())
+            at_word += array.size
+        else:
+            header += [0, at_int, *array.shape]
+            ints.append(array.astype(np.int64).ravel())
+            at_int += array.size
+    return np.concatenate([np.array(header, np.int64), *ints]), np.concatenate(words_)
+
+
+def _cell_lines(geo: Geometry, lines) -> np.ndarray:
+    """Per cell: the tallied lines through it, its row's and its column's (their index in
+    ``Model.lines``; -1 for none)."""
+    table = np.full((geo.rows * geo.stride, 2), -1, np.int64)
+    for k, (is_row, index, *_) in enumerate(lines):
+        if is_row:
+            table[index * geo.stride:index * geo.stride + geo.cols, 0] = k
+        else:
+            table[index:geo.rows * geo.stride:geo.stride, 1] = k
+    return table
+
+
+class Kernel:
+    """One search model's tables and the compiled propagation."""
+
+    def __init__(self, model) -> None:
+        from solvers.search import kernel_core  # numba loads here, on the first propagation
+        self._propagate = kernel_core.propagate
+        self.ints, self.words = tables_of(model)
+        self.cell_bytes = (model.geo.rows * model.geo.stride + 7) // 8
+        self.place_bytes = (len(model.geo.placements) + 7) // 8
+
+    def propagate(self, state, ship: int, water: int, places: int, kill: int, all_lines: bool,
+                  blame: list | None, probe: bool):
+        """``propagate.propagate`` from ``state`` (a :class:`~solvers.search.bitboard.State`)
+        with no log: the new state, or None (and the failure in ``blame``)."""
+        cb, pb = self.cell_bytes, self.place_bytes
+        raw = b"".join((state.ship.to_bytes(cb, "little"), state.water.to_bytes(cb, "little"),
+                        state.placed.to_bytes(cb, "little"), ship.to_bytes(cb, "little"),
+                        water.to_bytes(cb, "little"), state.alive.to_bytes(pb, "little"),
+                        kill.to_bytes(pb, "little"), places.to_bytes(pb, "little"), bytes(state.counts)))
+        out = self._propagate(self.ints, self.words, np.frombuffer(raw, np.uint8), cb, pb, all_lines, probe).tobytes()
+        if not out[0]:
+            if blame is not None and out[1]:
+                kind = out[1]
+                blame.append(("row", out[2]) if kind == 1 else ("col", out[2]) if kind == 2 else
+                             ("cells", int.from_bytes(out[3:3 + cb], "little")) if kind == 3 else ("length", out[2]))
+            return None
+        at = 3 + cb
+        return State(int.from_bytes(out[at:at + cb], "little"), int.from_bytes(out[at + cb:at + 2 * cb], "little"),
+                     int.from_bytes(out[at + 2 * cb:at + 3 * cb], "little"),
+                     int.from_bytes(out[at + 3 * cb:at + 3 * cb + pb], "little"), tuple(out[at + 3 * cb + pb:]))
+
+
+def warm_up() -> None:
+    """Compile the propagation now, on a small board: numba keeps the machine code in its
+    cache, so later processes only load it. ``make setup`` and the tests call it."""
+    model = compile_puzzle(Puzzle(3, 4, (2, 0, 1), (1, 1, 1, None), ((2, 1), (1, 1)), {}))
+    Kernel(model).propagate(model.start, 0, 0, 0, 0, True, None, False)
