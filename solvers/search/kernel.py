@@ -29,12 +29,11 @@ LARGEST_BOARD = 900     # cells: larger boards keep the rules in Python (the tab
 @lru_cache(maxsize=8)
 def _placement_tables(geo: Geometry) -> tuple:
     """Per cell the placements over it and those whose halo holds it, per placement those
-    placing it kills and their cells, per length its placements: placement sets as words."""
+    placing it kills and their cells, per length its placements: as rows of words."""
     n_words = (len(geo.placements) + 63) // 64
     kills, kill_cells = placement_kills(geo)
-    kcell_ptr, kcell_idx = csr([list(bits(cells)) for cells in kill_cells])
     return (words(list(geo.covering), n_words), words(list(geo.surrounding), n_words), words(list(kills), n_words),
-            kcell_ptr, kcell_idx, words(list(geo.length_sets), n_words))
+            words(list(kill_cells), (geo.rows * geo.stride + 63) // 64), words(list(geo.length_sets), n_words))
 
 
 def fits(model) -> bool:
@@ -51,12 +50,12 @@ def tables_of(model) -> tuple[np.ndarray, np.ndarray]:
     (``kernel_core._unblob`` reads them back, in this order)."""
     geo = model.geo
     shape = shape_tables(geo.rows, geo.cols, geo.lengths)
-    cover_w, surround_w, kills_w, kcell_ptr, kcell_idx, length_w = _placement_tables(geo)
+    cover_w, surround_w, kills_w, kill_cellw, length_w = _placement_tables(geo)
     # The tallied lines, rows then columns (``Model.lines``), and the placements along each.
     chosen = [index if is_row else geo.rows + index for is_row, index, *_ in model.lines]
     along_ptr, along_idx = csr([list(bits(line[4])) for line in model.lines])
     tables = (shape.on_board, shape.orth, shape.diag, shape.p_cells, shape.p_halo, shape.p_li, shape.p_cellw,
-              shape.p_halow, cover_w, surround_w, kills_w, kcell_ptr, kcell_idx, length_w, shape.lengths,
+              shape.p_halow, cover_w, surround_w, kills_w, kill_cellw, length_w, shape.lengths,
               [line[0] for line in model.lines], [line[1] for line in model.lines], shape.line_cells[chosen],
               shape.line_n[chosen], [line[3] for line in model.lines], along_ptr, along_idx,
               _cell_lines(geo, model.lines))
@@ -97,9 +96,20 @@ class Kernel:
     def __init__(self, model) -> None:
         from solvers.search import kernel_core  # numba loads here, on the first propagation
         self._propagate = kernel_core.propagate
+        self._best_cell = kernel_core.best_cell
+        self.stride = model.geo.stride
         self.ints, self.words = tables_of(model)
         self.cell_bytes = (model.geo.rows * model.geo.stride + 7) // 8
         self.place_bytes = (len(model.geo.placements) + 7) // 8
+
+    def best_cell(self, alive: int, unknown: int, row_weight: np.ndarray, col_weight: np.ndarray,
+                  best_score: float) -> tuple[int, float]:
+        """The unknown cell of ``unknown`` that ``forward._Search._branches`` would choose over
+        a choice scored ``best_score``: (cell, its score), or (-1, ``best_score``)."""
+        return self._best_cell(self.ints, self.words,
+                               np.frombuffer(alive.to_bytes(self.place_bytes, "little"), np.uint8),
+                               np.frombuffer(unknown.to_bytes(self.cell_bytes, "little"), np.uint8), row_weight,
+                               col_weight, self.stride, best_score)
 
     def propagate(self, state, ship: int, water: int, places: int, kill: int, all_lines: bool,
                   blame: list | None, probe: bool):

@@ -91,8 +91,8 @@ def _fail(F, kind, index):
 def _common(T, placements, cells_out, halo_out, S):
     """``propagate.common``: the cells every placement of the set covers, and those every
     one's halo holds (every board cell for an empty set)."""
-    (nb, onb, orth, diag, p_cells, p_halo, p_li, p_cellw, p_halow, cover_w, surround_w, kills_w, kcell_ptr,
-     kcell_idx, length_w, lengths, line_row, line_index, line_cells, line_n, line_tally, along_ptr, along_idx,
+    (nb, onb, orth, diag, p_cells, p_halo, p_li, p_cellw, p_halow, cover_w, surround_w, kills_w, kill_cellw,
+     length_w, lengths, line_row, line_index, line_cells, line_n, line_tally, along_ptr, along_idx,
      cell_lines) = T
     words = p_cellw.shape[1]
     cells = S[3][0]
@@ -143,8 +143,8 @@ def _place_queued(T, to_place, ship, water, placed, alive, counts, fresh_ship, f
                   settled_water, killed, killed_cells, F):
     """``propagate.place_queued``: each queued placement's cells become ship, its halo water,
     the placements it kills die, and its length has one ship fewer to place."""
-    (nb, onb, orth, diag, p_cells, p_halo, p_li, p_cellw, p_halow, cover_w, surround_w, kills_w, kcell_ptr,
-     kcell_idx, length_w, lengths, line_row, line_index, line_cells, line_n, line_tally, along_ptr, along_idx,
+    (nb, onb, orth, diag, p_cells, p_halo, p_li, p_cellw, p_halow, cover_w, surround_w, kills_w, kill_cellw,
+     length_w, lengths, line_row, line_index, line_cells, line_n, line_tally, along_ptr, along_idx,
      cell_lines) = T
     words = len(alive)
     for w in range(words):
@@ -180,8 +180,8 @@ def _place_queued(T, to_place, ship, water, placed, alive, counts, fresh_ship, f
             for v in range(words):
                 alive[v] &= ~kills_w[p, v]
                 killed[v] |= kills_w[p, v]
-            for k in range(kcell_ptr[p], kcell_ptr[p + 1]):
-                killed_cells[kcell_idx[k]] = 1
+            for v in range(len(killed_cells)):
+                killed_cells[v] |= kill_cellw[p, v]
             li = p_li[p]
             counts[li] -= 1
             if counts[li] < 0:
@@ -199,8 +199,8 @@ def _cell_rules(T, ship, water, alive, new_ship, new_water, hit_line, ship_line,
     and those with new ship cells flagged in ``hit_line`` and ``ship_line``): water kills the
     placements over it, ship those whose halo holds it, a ship cell's diagonals are water,
     then the line rules."""
-    (nb, onb, orth, diag, p_cells, p_halo, p_li, p_cellw, p_halow, cover_w, surround_w, kills_w, kcell_ptr,
-     kcell_idx, length_w, lengths, line_row, line_index, line_cells, line_n, line_tally, along_ptr, along_idx,
+    (nb, onb, orth, diag, p_cells, p_halo, p_li, p_cellw, p_halow, cover_w, surround_w, kills_w, kill_cellw,
+     length_w, lengths, line_row, line_index, line_cells, line_n, line_tally, along_ptr, along_idx,
      cell_lines) = T
     words = len(alive)
     # water_kills_placements
@@ -248,8 +248,8 @@ def _cell_rules(T, ship, water, alive, new_ship, new_water, hit_line, ship_line,
 def _line_tallies(T, ship, water, alive, hit_line, ship_line, fresh_ship, fresh_water, F):
     """``propagate.line_tallies``: the tally rules on each tallied line the batch touched
     whose tally is tight, then the room rule on those with new ship cells."""
-    (nb, onb, orth, diag, p_cells, p_halo, p_li, p_cellw, p_halow, cover_w, surround_w, kills_w, kcell_ptr,
-     kcell_idx, length_w, lengths, line_row, line_index, line_cells, line_n, line_tally, along_ptr, along_idx,
+    (nb, onb, orth, diag, p_cells, p_halo, p_li, p_cellw, p_halow, cover_w, surround_w, kills_w, kill_cellw,
+     length_w, lengths, line_row, line_index, line_cells, line_n, line_tally, along_ptr, along_idx,
      cell_lines) = T
     longest = lengths[0] if len(lengths) else 0
     for k in range(len(line_tally)):
@@ -314,8 +314,8 @@ def _line_tallies(T, ship, water, alive, hit_line, ship_line, fresh_ship, fresh_
 def _fleet_count(T, alive, counts, to_place, F):
     """``propagate.fleet_count``: too few placements of a length left breaks the board; just
     enough, and they are all placed."""
-    (nb, onb, orth, diag, p_cells, p_halo, p_li, p_cellw, p_halow, cover_w, surround_w, kills_w, kcell_ptr,
-     kcell_idx, length_w, lengths, line_row, line_index, line_cells, line_n, line_tally, along_ptr, along_idx,
+    (nb, onb, orth, diag, p_cells, p_halo, p_li, p_cellw, p_halow, cover_w, surround_w, kills_w, kill_cellw,
+     length_w, lengths, line_row, line_index, line_cells, line_n, line_tally, along_ptr, along_idx,
      cell_lines) = T
     words = len(alive)
     for li in range(len(counts)):
@@ -338,8 +338,8 @@ def _segments_need_a_ship(T, ship, water, placed, alive, to_place, fresh_ship, f
     """``propagate.segments_need_a_ship``: each unplaced ship segment (in the order of its
     lowest cell) needs one placement over it; the segments' covers are kept in ``seg_cover``
     for the next rule."""
-    (nb, onb, orth, diag, p_cells, p_halo, p_li, p_cellw, p_halow, cover_w, surround_w, kills_w, kcell_ptr,
-     kcell_idx, length_w, lengths, line_row, line_index, line_cells, line_n, line_tally, along_ptr, along_idx,
+    (nb, onb, orth, diag, p_cells, p_halo, p_li, p_cellw, p_halow, cover_w, surround_w, kills_w, kill_cellw,
+     length_w, lengths, line_row, line_index, line_cells, line_n, line_tally, along_ptr, along_idx,
      cell_lines) = T
     words = len(alive)
     seg_of = S[1][0]
@@ -406,8 +406,8 @@ def _segments_need_a_ship(T, ship, water, placed, alive, to_place, fresh_ship, f
 def _distinct_segments(T, counts, seg_cover, F, S):
     """``propagate.distinct_segments``: segments no placement covers together need as many
     ships of at least their shortest cover's length as are left."""
-    (nb, onb, orth, diag, p_cells, p_halo, p_li, p_cellw, p_halow, cover_w, surround_w, kills_w, kcell_ptr,
-     kcell_idx, length_w, lengths, line_row, line_index, line_cells, line_n, line_tally, along_ptr, along_idx,
+    (nb, onb, orth, diag, p_cells, p_halo, p_li, p_cellw, p_halow, cover_w, surround_w, kills_w, kill_cellw,
+     length_w, lengths, line_row, line_index, line_cells, line_n, line_tally, along_ptr, along_idx,
      cell_lines) = T
     n_seg = F[SEGMENTS]
     if n_seg < 2:
@@ -446,54 +446,52 @@ def _distinct_segments(T, counts, seg_cover, F, S):
 
 
 @njit(cache=True)
+def _covered(alive, cover_w, i):
+    for v in range(len(alive)):
+        if alive[v] & cover_w[i, v]:
+            return True
+    return False
+
+
+@njit(cache=True)
 def _uncovered_is_water(T, ship, water, alive, cover_alive, killed, killed_cells, fresh_water, F, S):
     """``propagate.uncovered_is_water``: an unknown cell no alive placement covers is water;
     only the cells of placements that died since the last look are looked at (every unknown
-    cell on a first look)."""
-    (nb, onb, orth, diag, p_cells, p_halo, p_li, p_cellw, p_halow, cover_w, surround_w, kills_w, kcell_ptr,
-     kcell_idx, length_w, lengths, line_row, line_index, line_cells, line_n, line_tally, along_ptr, along_idx,
+    cell on a first look); ``killed_cells``, the cells of those placing killed, are words."""
+    (nb, onb, orth, diag, p_cells, p_halo, p_li, p_cellw, p_halow, cover_w, surround_w, kills_w, kill_cellw,
+     length_w, lengths, line_row, line_index, line_cells, line_n, line_tally, along_ptr, along_idx,
      cell_lines) = T
     words = len(alive)
-    look = S[0][3]
-    for i in range(nb):
-        look[i] = 0
     if F[COVER_CHECK]:
-        for i in range(nb):
-            look[i] = onb[i]
         F[COVER_CHECK] = 0
+        for i in range(nb):
+            if onb[i] and not ship[i] and not water[i] and not _covered(alive, cover_w, i):
+                _add_water(i, water, fresh_water, F)
     else:
+        look = S[3][0]
+        for v in range(len(look)):
+            look[v] = killed_cells[v]
         for w in range(words):
             x = cover_alive[w] & ~alive[w] & ~killed[w]
             while x:
                 low = x & (~x + ONE)
                 x ^= low
                 p = w * 64 + _lowest(low)
-                for k in range(p_cells.shape[1]):
-                    i = p_cells[p, k]
-                    if i >= 0:
-                        look[i] = 1
-        for i in range(nb):
-            if killed_cells[i]:
-                look[i] = 1
-    for i in range(nb):
-        killed_cells[i] = 0
+                for v in range(len(look)):
+                    look[v] |= p_cellw[p, v]
+        for v in range(len(look)):
+            x = look[v]
+            while x:
+                low = x & (~x + ONE)
+                x ^= low
+                i = v * 64 + _lowest(low)
+                if not ship[i] and not water[i] and not _covered(alive, cover_w, i):
+                    _add_water(i, water, fresh_water, F)
+    for v in range(len(killed_cells)):
+        killed_cells[v] = ZERO
     for w in range(words):
         killed[w] = ZERO
         cover_alive[w] = alive[w]
-    empty = S[0][1]
-    for i in range(nb):
-        empty[i] = 0
-        if look[i] and not ship[i] and not water[i]:
-            covered = False
-            for v in range(words):
-                if alive[v] & cover_w[i, v]:
-                    covered = True
-                    break
-            if not covered:
-                empty[i] = 1
-    for i in range(nb):
-        if empty[i]:
-            _add_water(i, water, fresh_water, F)
     return True
 
 
@@ -501,8 +499,8 @@ def _uncovered_is_water(T, ship, water, alive, cover_alive, killed, killed_cells
 def _last_ship_of_a_length(T, ship, water, alive, counts, fresh_ship, fresh_water, F, S):
     """``propagate.last_ship_of_a_length``: what every placement of a length's last ship
     covers is ship, what every one's halo holds is water."""
-    (nb, onb, orth, diag, p_cells, p_halo, p_li, p_cellw, p_halow, cover_w, surround_w, kills_w, kcell_ptr,
-     kcell_idx, length_w, lengths, line_row, line_index, line_cells, line_n, line_tally, along_ptr, along_idx,
+    (nb, onb, orth, diag, p_cells, p_halo, p_li, p_cellw, p_halow, cover_w, surround_w, kills_w, kill_cellw,
+     length_w, lengths, line_row, line_index, line_cells, line_n, line_tally, along_ptr, along_idx,
      cell_lines) = T
     words = len(alive)
     options = S[2][0]
@@ -527,8 +525,13 @@ def _last_ship_of_a_length(T, ship, water, alive, counts, fresh_ship, fresh_wate
 
 @njit(cache=True)
 def _unpack(raw, at, count, out):
-    for i in range(count):
-        out[i] = (raw[at + (i >> 3)] >> (i & 7)) & 1
+    """``count`` bits of ``raw`` from byte ``at`` as a byte each (``out`` starts zeroed)."""
+    for b in range((count + 7) >> 3):
+        byte = raw[at + b]
+        if byte:
+            for bit in range(8):
+                if (byte >> bit) & 1 and 8 * b + bit < count:
+                    out[8 * b + bit] = 1
 
 
 @njit(cache=True)
@@ -555,6 +558,13 @@ def _ints(ints, k):
 
 
 @njit(cache=True)
+def _ints1(ints, k):
+    """Table ``k`` of the integer blob, a row (no reshape: a slice)."""
+    at = 1 + 4 * k
+    return ints[ints[at + 1]:ints[at + 1] + ints[at + 3]]
+
+
+@njit(cache=True)
 def _wordtable(ints, words_, k):
     """Table ``k`` of the word blob, 2-D."""
     at = 1 + 4 * k
@@ -566,11 +576,10 @@ def _unblob(ints, words_):
     """The tables ``T`` from the two blobs (one array of integers, one of words: a call
     passes two arrays, not two dozen)."""
     i, w = ints, words_
-    return (i[0], _ints(i, 0)[0], _ints(i, 1), _ints(i, 2), _ints(i, 3), _ints(i, 4), _ints(i, 5)[0],
+    return (i[0], _ints1(i, 0), _ints(i, 1), _ints(i, 2), _ints(i, 3), _ints(i, 4), _ints1(i, 5),
             _wordtable(i, w, 6), _wordtable(i, w, 7), _wordtable(i, w, 8), _wordtable(i, w, 9),
-            _wordtable(i, w, 10), _ints(i, 11)[0], _ints(i, 12)[0], _wordtable(i, w, 13), _ints(i, 14)[0],
-            _ints(i, 15)[0], _ints(i, 16)[0], _ints(i, 17), _ints(i, 18)[0], _ints(i, 19)[0], _ints(i, 20)[0],
-            _ints(i, 21)[0], _ints(i, 22))
+            _wordtable(i, w, 10), _wordtable(i, w, 11), _wordtable(i, w, 12), _ints1(i, 13), _ints1(i, 14),
+            _ints1(i, 15), _ints(i, 16), _ints1(i, 17), _ints1(i, 18), _ints1(i, 19), _ints1(i, 20), _ints(i, 21))
 
 
 @njit(cache=True)
@@ -583,14 +592,15 @@ def propagate(ints, words_, raw, cb, pb, all_lines, probe):
     (two bytes), the blamed cells, then the new state's ship, water and placed cells, alive
     placements and ships left."""
     T = _unblob(ints, words_)
-    (nb, onb, orth, diag, p_cells, p_halo, p_li, p_cellw, p_halow, cover_w, surround_w, kills_w, kcell_ptr,
-     kcell_idx, length_w, lengths, line_row, line_index, line_cells, line_n, line_tally, along_ptr, along_idx,
+    (nb, onb, orth, diag, p_cells, p_halo, p_li, p_cellw, p_halow, cover_w, surround_w, kills_w, kill_cellw,
+     length_w, lengths, line_row, line_index, line_cells, line_n, line_tally, along_ptr, along_idx,
      cell_lines) = T
     words = cover_w.shape[1]
     n_lengths = len(lengths)
-    cells = np.zeros((12, nb), np.uint8)       # the cell sets, one row each, then scratch (row 8 kept 0)
-    ship, water, placed, add_ship, add_water, killed_cells, settled_ship, settled_water = (
-        cells[0], cells[1], cells[2], cells[3], cells[4], cells[5], cells[6], cells[7])
+    cells = np.zeros((11, nb), np.uint8)       # the cell sets, one row each, then scratch (row 7 kept 0)
+    ship, water, placed, add_ship, add_water, settled_ship, settled_water = (
+        cells[0], cells[1], cells[2], cells[3], cells[4], cells[5], cells[6])
+    killed_cells = np.zeros(p_cellw.shape[1], np.uint64)    # the cells of the placements placing killed
     lists = np.empty((4, nb), np.int64)         # the fresh cells and the batch, as lists
     fresh_ship, fresh_water, new_ship, new_water = lists[0], lists[1], lists[2], lists[3]
     n_lines = len(line_tally)
@@ -598,7 +608,7 @@ def propagate(ints, words_, raw, cb, pb, all_lines, probe):
     ship_line = np.zeros(n_lines, np.uint8)
     sets = np.zeros((6, words), np.uint64)    # the placement sets, then one row of scratch
     alive, kill, to_place, cover_alive, killed = sets[0], sets[1], sets[2], sets[3], sets[4]
-    S = (cells[8:], np.empty((5, nb + 1), np.int64), sets[5:], np.empty((2, p_cellw.shape[1]), np.uint64))
+    S = (cells[7:], np.empty((5, nb + 1), np.int64), sets[5:], np.empty((2, p_cellw.shape[1]), np.uint64))
     _unpack(raw, 0, nb, ship)
     _unpack(raw, cb, nb, water)
     _unpack(raw, 2 * cb, nb, placed)
@@ -710,3 +720,30 @@ def propagate(ints, words_, raw, cb, pb, all_lines, probe):
     for li in range(n_lengths):
         out[3 + 4 * cb + pb + li] = counts[li]
     return out
+
+
+@njit(cache=True)
+def best_cell(ints, words_, alive_raw, unknown_raw, row_weight, col_weight, stride, best_score):
+    """The unknown-cell part of ``forward._Search._branches``: the first unknown cell (of the
+    bit string ``unknown_raw``) whose score, (placements over it + 1) / (its row's weight + its
+    column's), is below ``best_score`` and every earlier cell's. Returns (cell, score), or
+    (-1, ``best_score``)."""
+    cover_w = _wordtable(ints, words_, 8)
+    words = cover_w.shape[1]
+    alive = np.empty(words, np.uint64)
+    _words(alive_raw, 0, len(alive_raw), alive)
+    best = -1
+    for b in range(len(unknown_raw)):
+        byte = unknown_raw[b]
+        if not byte:
+            continue
+        for bit in range(8):
+            if (byte >> bit) & 1:
+                i = 8 * b + bit
+                over = 0
+                for v in range(words):
+                    over += _count(alive[v] & cover_w[i, v])
+                score = (over + 1) / (row_weight[i // stride] + col_weight[i % stride])
+                if score < best_score:
+                    best, best_score = i, score
+    return best, best_score
