@@ -82,17 +82,40 @@ def test_a_failure_blames_the_row_cells_or_length_that_failed():
         assert blame == expected
 
 
+def searched(puzzle: Puzzle) -> tuple:
+    *_, result = forward.events(puzzle, trace=False, limit=2)
+    return result.solutions, result.stats["nodes"], result.stats["probes"], result.stats["backtracks"]
+
+
+@pytest.mark.parametrize("name", ["10x10/expert/07.bs", "15x15/expert/04.bs", "8x8/hard/02.bs"])
+def test_a_search_takes_the_same_steps_with_the_compiled_code_or_without(name, monkeypatch):
+    """The compiled propagation and the compiled branching choice (``Kernel.best_cell``)
+    change nothing in the search: the same solutions after the same nodes and probes."""
+    puzzle = levels.load(LEVELS / name)
+    compiled = searched(puzzle)
+    monkeypatch.setattr(rules, "COMPILED", False)
+    assert rules.kernel_of(compile_puzzle(puzzle)) is None
+    assert searched(puzzle) == compiled
+
+
 def test_boards_too_large_for_the_compiled_propagation_search_the_same(monkeypatch):
     puzzle = levels.load(LEVELS / "8x8/expert/01.bs")
-
-    def run() -> tuple:
-        *_, result = forward.events(puzzle, trace=False, limit=2)
-        return result.solutions, result.stats["nodes"], result.stats["probes"]
-
-    compiled = run()
+    compiled = searched(puzzle)
     monkeypatch.setattr(kernel, "LARGEST_BOARD", 63)
     assert rules.kernel_of(compile_puzzle(puzzle)) is None
-    assert run() == compiled
+    assert searched(puzzle) == compiled
+
+
+def test_a_process_propagates_by_the_rules_until_the_compiled_code_pays_for_its_loading(monkeypatch):
+    """Until the compiled code is loaded, a process's first ``PYTHON_FIRST`` propagations run
+    the rules in Python (a short search ends before numba would have loaded), then it loads."""
+    model = compile_puzzle(levels.load(LEVELS / "6x6/easy/01.bs"))
+    monkeypatch.setattr(rules, "loaded", lambda: False)
+    monkeypatch.setattr(rules, "_asked", 0)
+    monkeypatch.setattr(rules, "PYTHON_FIRST", 3)
+    assert [rules.kernel_of(model) for _ in range(3)] == [None, None, None]
+    assert rules.kernel_of(model) is not None
+    assert rules.kernel_of(model) is model.memo["kernel"]
 
 
 @st.composite

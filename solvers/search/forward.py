@@ -187,7 +187,6 @@ class _Search:
         self.row_weight = [1] * self.model.geo.rows
         self.col_weight = [1] * self.model.geo.cols
         self.weight_arrays: tuple[np.ndarray, np.ndarray] | None = None   # the weights for the compiled loop
-        self.kernel = kernel_of(self.model)      # the compiled propagation, for the widest loop here
         self.root: State | None = None           # the search's start, after the root probing
         self.witnesses: dict[int, dict[int, tuple[State, int]]] = {}   # per depth: the last shaving's witnesses
         self.looked_near = False                 # whether the bands around the first solution were searched
@@ -444,10 +443,11 @@ class _Search:
                     best, best_score = options, score
         covering = geo.covering
         unknown = state.unknown(geo)
-        if self.kernel is not None:              # the search's widest loop, compiled
+        compiled = kernel_of(self.model, ask=False)
+        if compiled is not None:                 # the search's widest loop, compiled
             if self.weight_arrays is None:
                 self.weight_arrays = np.array(row_weight, np.int64), np.array(col_weight, np.int64)
-            i, best_score = self.kernel.best_cell(alive, unknown, *self.weight_arrays, best_score)
+            i, best_score = compiled.best_cell(alive, unknown, *self.weight_arrays, best_score)
             if i >= 0:
                 best, best_cell = alive & covering[i], 1 << i
             unknown = 0

@@ -14,6 +14,7 @@ Tables shared by every puzzle of a shape (its placements as flat arrays, from
 
 from __future__ import annotations
 
+import sys
 from functools import lru_cache
 
 import numpy as np
@@ -34,6 +35,11 @@ def _placement_tables(geo: Geometry) -> tuple:
     kills, kill_cells = placement_kills(geo)
     return (words(list(geo.covering), n_words), words(list(geo.surrounding), n_words), words(list(kills), n_words),
             words(list(kill_cells), (geo.rows * geo.stride + 63) // 64), words(list(geo.length_sets), n_words))
+
+
+def loaded() -> bool:
+    """Whether the compiled propagation is loaded in this process."""
+    return "solvers.search.kernel_core" in sys.modules
 
 
 def fits(model) -> bool:
@@ -134,7 +140,10 @@ class Kernel:
 
 
 def warm_up() -> None:
-    """Compile the propagation now, on a small board: numba keeps the machine code in its
-    cache, so later processes only load it. ``make setup`` and the tests call it."""
+    """Compile the propagation and the branching loop now, on a small board: numba keeps the
+    machine code in its cache, so later processes only load it. ``make setup`` and the tests
+    call it."""
     model = compile_puzzle(Puzzle(3, 4, (2, 0, 1), (1, 1, 1, None), ((2, 1), (1, 1)), {}))
-    Kernel(model).propagate(model.start, 0, 0, 0, 0, True, None, False)
+    compiled = Kernel(model)
+    compiled.propagate(model.start, 0, 0, 0, 0, True, None, False)
+    compiled.best_cell(model.start.alive, model.geo.board, np.ones(3, np.int64), np.ones(4, np.int64), 1.0)

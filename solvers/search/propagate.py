@@ -20,13 +20,18 @@ from typing import Callable, Iterable
 from game.puzzle import Cell, ship_name
 from game.ships import Geometry, bits
 from solvers.search.bitboard import Line, Model, State
-from solvers.search.kernel import Kernel, fits
+from solvers.search.kernel import Kernel, fits, loaded
 
 Log = list[tuple[int, Cell, str]]
 
 # Propagations without a log run compiled (``solvers.search.kernel``: the same rules, the
-# same results); off, they run the rules below (the tests compare the two).
+# same results); off, they run the rules below (the tests compare the two). A process runs
+# its first ``PYTHON_FIRST`` propagations by the rules below unless the compiled ones are
+# loaded already: loading them costs what about 20,000 propagations save (about 0.6 s), more
+# than the whole pack or most corpus files take (docs/design/search.md).
 COMPILED = True
+PYTHON_FIRST = 20000
+_asked = 0
 
 
 # -- the shared bit loops ---------------------------------------------------------------------
@@ -485,14 +490,28 @@ def propagate(model: Model, state: State, *, ship: int = 0, water: int = 0,
             return work.state()
 
 
-def kernel_of(model: Model) -> Kernel | None:
-    """The model's compiled propagation, built on first use (None where the board is too
-    large for it, or while ``COMPILED`` is off)."""
+def kernel_of(model: Model, ask: bool = True) -> Kernel | None:
+    """The model's compiled propagation, or None: while ``COMPILED`` is off, on boards too
+    large for it, and until the process has asked for it ``PYTHON_FIRST`` times, unless it is
+    loaded already (loading numba takes over half a second, more than most searches take in
+    all). ``ask=False``: only if it is there, without counting an ask."""
+    memo = model.memo
+    found = memo.get("kernel", False)
+    if found is not False:
+        return found
     if not COMPILED:
         return None
-    found = model.memo.get("kernel", False)
-    if found is False:
-        found = model.memo["kernel"] = Kernel(model) if fits(model) else None
+    if not fits(model):
+        memo["kernel"] = None
+        return None
+    if not loaded():
+        if not ask:
+            return None
+        global _asked
+        _asked += 1
+        if _asked <= PYTHON_FIRST:
+            return None
+    found = memo["kernel"] = Kernel(model)
     return found
 
 
