@@ -2,7 +2,7 @@
 
     main.py  ->  window/  ->  solvers/  ->  game/
 
-Inside solvers: the base modules (events, contract, common) <- the solvers (search, logic,
+Inside solvers: the base modules (events, contract, common, flat) <- the solvers (search, logic,
 genetic) <- engine <- authoring. No file imports one that imports it back, no package imports
 a layer above it, only the window imports pygame, only solvers/engine/runner.py and the
 window start threads, and no solver reads the player's settings or sniffs signatures.

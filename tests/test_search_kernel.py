@@ -159,3 +159,16 @@ def test_compiled_propagation_ends_any_decision_on_a_small_board_as_the_rules_do
     outcome = rules.propagate(model, state, blame=blame, **options)
     assert outcome == by_rules(model, state, blame=reference_blame, **options)
     assert blame == reference_blame
+
+
+def test_cells_only_the_placements_a_placed_ship_killed_covered_become_water():
+    """Placing a ship kills the placements over its halo; a cell only those covered is water
+    (the coverage rule finds it from the placements' table of cells, not from the dead
+    placements). No tallies, so no line rule sets it first."""
+    model = compile_puzzle(Puzzle(1, 4, (None,), (None,) * 4, ((2, 1),)))
+    geo = model.geo
+    placed = geo.placement(2, True, 0, 0)
+    for propagate in (rules.propagate, by_rules):
+        state = propagate(model, model.start, ship=placed.cells, places=(placed.index,))
+        assert state is not None
+        assert state.water == geo.mask_of([(0, 2), (0, 3)])

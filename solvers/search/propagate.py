@@ -495,14 +495,10 @@ def kernel_of(model: Model, ask: bool = True) -> Kernel | None:
     large for it, and until the process has asked for it ``PYTHON_FIRST`` times, unless it is
     loaded already (loading numba takes over half a second, more than most searches take in
     all). ``ask=False``: only if it is there, without counting an ask."""
-    memo = model.memo
-    found = memo.get("kernel", False)
+    found = model.memo.get("kernel", False)
     if found is not False:
         return found
     if not COMPILED:
-        return None
-    if not fits(model):
-        memo["kernel"] = None
         return None
     if not loaded():
         if not ask:
@@ -511,7 +507,7 @@ def kernel_of(model: Model, ask: bool = True) -> Kernel | None:
         _asked += 1
         if _asked <= PYTHON_FIRST:
             return None
-    found = memo["kernel"] = Kernel(model)
+    found = model.memo["kernel"] = Kernel(model) if fits(model) else None
     return found
 
 
