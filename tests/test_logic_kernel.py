@@ -98,17 +98,26 @@ def test_boards_too_large_for_the_compiled_rules_are_settled_by_the_rules_with_t
 
 
 @st.composite
-def boards(draw):
-    """A small puzzle of any shape (fleet, tallies or hidden ones, given pieces of every kind)
-    and a board on it: the hints, some cells marked, the places reduced at random or not."""
+def small_puzzles(draw, most_hints: int = 4) -> Puzzle:
+    """A small puzzle of any shape: up to 7x7, one to three ship lengths up to 5, tallies or
+    hidden ones, given pieces of every kind (they may contradict each other)."""
     rows, cols = draw(st.integers(1, 7)), draw(st.integers(1, 7))
     lengths = draw(st.lists(st.integers(1, 5), min_size=1, max_size=3, unique=True))
     fleet = tuple((length, draw(st.integers(1, 3))) for length in lengths)
     row_tallies = tuple(draw(st.one_of(st.none(), st.integers(0, cols))) for _ in range(rows))
     col_tallies = tuple(draw(st.one_of(st.none(), st.integers(0, rows))) for _ in range(cols))
     cells = [(r, c) for r in range(rows) for c in range(cols)]
-    hints = draw(st.dictionaries(st.sampled_from(cells), st.sampled_from(list(Hint)), max_size=4))
-    puzzle = Puzzle(rows, cols, row_tallies, col_tallies, fleet, hints)
+    hints = draw(st.dictionaries(st.sampled_from(cells), st.sampled_from(list(Hint)), max_size=most_hints))
+    return Puzzle(rows, cols, row_tallies, col_tallies, fleet, hints)
+
+
+@st.composite
+def boards(draw):
+    """A small puzzle and a board on it: the hints, some cells marked, the places reduced at
+    random or not."""
+    puzzle = draw(small_puzzles())
+    rows, cols = puzzle.rows, puzzle.cols
+    cells = [(r, c) for r in range(rows) for c in range(cols)]
     model = model_of(puzzle)
     marks = draw(st.lists(st.sampled_from("?#."), min_size=len(cells), max_size=len(cells)))
     ship = model.hint_ship | model.mask_of(cell for cell, mark in zip(cells, marks) if mark == "#")

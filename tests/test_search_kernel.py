@@ -11,10 +11,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from game import levels
-from game.puzzle import Hint, Puzzle
+from game.puzzle import Puzzle
 from solvers.search import forward, kernel
 from solvers.search import propagate as rules
 from solvers.search.bitboard import State, compile_puzzle
+from tests.test_logic_kernel import small_puzzles
 
 LEVELS = Path(__file__).resolve().parents[1] / "levels"
 
@@ -123,14 +124,9 @@ def decisions(draw):
     """A small puzzle of any shape (fleet, tallies or hidden ones, given pieces) and a
     decision from its start or from the state its root settles to: cells set to ship or
     water, placements placed or removed, all lines looked at or not, a probe's rules or not."""
-    rows, cols = draw(st.integers(1, 7)), draw(st.integers(1, 7))
-    lengths = draw(st.lists(st.integers(1, 5), min_size=1, max_size=3, unique=True))
-    fleet = tuple((length, draw(st.integers(1, 3))) for length in lengths)
-    row_tallies = tuple(draw(st.one_of(st.none(), st.integers(0, cols))) for _ in range(rows))
-    col_tallies = tuple(draw(st.one_of(st.none(), st.integers(0, rows))) for _ in range(cols))
-    cells = [(r, c) for r in range(rows) for c in range(cols)]
-    hints = draw(st.dictionaries(st.sampled_from(cells), st.sampled_from(list(Hint)), max_size=3))
-    model = compile_puzzle(Puzzle(rows, cols, row_tallies, col_tallies, fleet, hints))
+    puzzle = draw(small_puzzles(most_hints=3))
+    cells = [(r, c) for r in range(puzzle.rows) for c in range(puzzle.cols)]
+    model = compile_puzzle(puzzle)
     state: State | None = model.start
     if draw(st.booleans()):
         state = by_rules(model, model.start, ship=model.hint_ship | model.shape_ship,

@@ -11,6 +11,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from solvers.flat_core import pack
+
 NO_TALLY = -1
 
 
@@ -496,13 +498,6 @@ def _unpack(raw, count):
 
 
 @njit(cache=True)
-def _pack(values, out, at):
-    for i in range(len(values)):
-        if values[i]:
-            out[at + (i >> 3)] |= np.uint8(1 << (i & 7))
-
-
-@njit(cache=True)
 def settle_packed(T, ship_raw, water_raw, valid_raw, cell_bytes, place_bytes):
     """:func:`settle` on bit strings (little-endian bytes of the engine's masks): a byte, 1 if
     the board holds, then ship, water, reach (``cell_bytes`` each) and places
@@ -512,10 +507,10 @@ def settle_packed(T, ship_raw, water_raw, valid_raw, cell_bytes, place_bytes):
                                               _unpack(valid_raw, len(T[6])))
     out = np.zeros(1 + 3 * cell_bytes + place_bytes, np.uint8)
     out[0] = held
-    _pack(ship, out, 1)
-    _pack(water, out, 1 + cell_bytes)
-    _pack(reach, out, 1 + 2 * cell_bytes)
-    _pack(places, out, 1 + 3 * cell_bytes)
+    pack(ship, out, 1)
+    pack(water, out, 1 + cell_bytes)
+    pack(reach, out, 1 + 2 * cell_bytes)
+    pack(places, out, 1 + 3 * cell_bytes)
     return out
 
 

@@ -13,6 +13,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from solvers.flat_core import pack
+
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
 ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
@@ -135,6 +137,19 @@ def _settle(cells, halo, ship, water, fresh_ship, fresh_water, F):
     for i in range(nb):
         if halo[i] and not water[i]:
             _add_water(i, water, fresh_water, F)
+    return True
+
+
+@njit(cache=True)
+def _settle_common(T, placements, ship, water, fresh_ship, fresh_water, F, S):
+    """What every placement of the set covers is ship, what every one's halo holds is water
+    (``common``, then ``Work.settle`` when that is news); False on a clash."""
+    cells = S[0][1]
+    halo = S[0][2]
+    _common(T, placements, cells, halo, S)
+    for i in range(len(ship)):
+        if (cells[i] and not ship[i]) or (halo[i] and not water[i]):
+            return _settle(cells, halo, ship, water, fresh_ship, fresh_water, F)
     return True
 
 
@@ -376,8 +391,6 @@ def _segments_need_a_ship(T, ship, water, placed, alive, to_place, fresh_ship, f
         n_seg += 1
     seg_start[n_seg] = used
     F[SEGMENTS] = n_seg
-    cells = S[0][1]
-    halo = S[0][2]
     for s in range(n_seg):
         size = 0
         for v in range(words):
@@ -392,12 +405,7 @@ def _segments_need_a_ship(T, ship, water, placed, alive, to_place, fresh_ship, f
             for v in range(words):
                 to_place[v] |= seg_cover[s, v]
             continue
-        _common(T, seg_cover[s], cells, halo, S)
-        more = False
-        for i in range(nb):
-            if (cells[i] and not ship[i]) or (halo[i] and not water[i]):
-                more = True
-        if more and not _settle(cells, halo, ship, water, fresh_ship, fresh_water, F):
+        if not _settle_common(T, seg_cover[s], ship, water, fresh_ship, fresh_water, F, S):
             return False
     return True
 
@@ -504,8 +512,6 @@ def _last_ship_of_a_length(T, ship, water, alive, counts, fresh_ship, fresh_wate
      cell_lines) = T
     words = len(alive)
     options = S[2][0]
-    cells = S[0][1]
-    halo = S[0][2]
     for li in range(len(counts)):
         if counts[li] != 1:
             continue
@@ -513,12 +519,7 @@ def _last_ship_of_a_length(T, ship, water, alive, counts, fresh_ship, fresh_wate
             options[v] = alive[v] & length_w[li, v]
         if _size(options) > 2 * lengths[li]:
             continue
-        _common(T, options, cells, halo, S)
-        more = False
-        for i in range(nb):
-            if (cells[i] and not ship[i]) or (halo[i] and not water[i]):
-                more = True
-        if more and not _settle(cells, halo, ship, water, fresh_ship, fresh_water, F):
+        if not _settle_common(T, options, ship, water, fresh_ship, fresh_water, F, S):
             return False
     return True
 
@@ -541,13 +542,6 @@ def _words(raw, at, count, out):
         out[w] = ZERO
     for b in range(count):
         out[b >> 3] |= np.uint64(raw[at + b]) << np.uint64(8 * (b & 7))
-
-
-@njit(cache=True)
-def _pack(values, out, at):
-    for i in range(len(values)):
-        if values[i]:
-            out[at + (i >> 3)] |= np.uint8(1 << (i & 7))
 
 
 @njit(cache=True)
@@ -705,12 +699,12 @@ def propagate(ints, words_, raw, cb, pb, all_lines, probe):
         out[1] = F[BLAME]
         out[2] = F[BLAME_INDEX]
         if F[BLAME] == CELLS:
-            _pack(F[SEGMENTS + 1:], out, 3)
+            pack(F[SEGMENTS + 1:], out, 3)
         return out
     out[0] = 1
-    _pack(ship, out, 3 + cb)
-    _pack(water, out, 3 + 2 * cb)
-    _pack(placed, out, 3 + 3 * cb)
+    pack(ship, out, 3 + cb)
+    pack(water, out, 3 + 2 * cb)
+    pack(placed, out, 3 + 3 * cb)
     at = 3 + 4 * cb
     for w in range(words):
         x = alive[w]
