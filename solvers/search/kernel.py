@@ -50,25 +50,46 @@ def fits(model) -> bool:
             and max((count for _, count in model.puzzle.fleet), default=0) < 256)
 
 
+TABLES = 22             # tables in the blobs: the shape's first (``_shape_blobs``), then the puzzle's lines
+
+
 def tables_of(model) -> tuple[np.ndarray, np.ndarray]:
     """The search model's tables as two blobs, one of integers and one of 64-bit words. The
-    integer blob starts with the board's cell count, then per table where it starts in its blob and its two dimensions
-    (``kernel_core._unblob`` reads them back, in this order)."""
+    integer blob starts with the board's cell count and, per table, which blob holds it, where
+    it starts and its two dimensions (``kernel_core._unblob`` reads them back, in this order);
+    then the shape's tables (shared by every puzzle of the shape), then the puzzle's lines."""
     geo = model.geo
-    shape = shape_tables(geo.rows, geo.cols, geo.lengths)
-    cover_w, surround_w, kills_w, kill_cellw, length_w = _placement_tables(geo)
+    shape_header, shape_ints, shape_words = _shape_blobs(geo)
     # The tallied lines, rows then columns (``Model.lines``), and the placements along each.
+    shape = shape_tables(geo.rows, geo.cols, geo.lengths)
     chosen = [index if is_row else geo.rows + index for is_row, index, *_ in model.lines]
     along_ptr, along_idx = csr([list(bits(line[4])) for line in model.lines])
+    lines = ([line[0] for line in model.lines], [line[1] for line in model.lines], shape.line_cells[chosen],
+             shape.line_n[chosen], [line[3] for line in model.lines], along_ptr, along_idx,
+             _cell_lines(geo, model.lines))
+    header, ints, _ = _blobs(lines, 1 + 4 * TABLES + len(shape_ints))
+    return (np.concatenate([np.array([geo.rows * geo.stride, *shape_header, *header], np.int64), shape_ints, *ints]),
+            shape_words)
+
+
+@lru_cache(maxsize=8)
+def _shape_blobs(geo: Geometry) -> tuple[list[int], np.ndarray, np.ndarray]:
+    """The tables that depend only on the board's shape, as blobs (header entries, integers,
+    words), the integers placed right after the header."""
+    shape = shape_tables(geo.rows, geo.cols, geo.lengths)
+    cover_w, surround_w, kills_w, kill_cellw, length_w = _placement_tables(geo)
     tables = (shape.on_board, shape.orth, shape.diag, shape.p_cells, shape.p_halo, shape.p_li, shape.p_cellw,
-              shape.p_halow, cover_w, surround_w, kills_w, kill_cellw, length_w, shape.lengths,
-              [line[0] for line in model.lines], [line[1] for line in model.lines], shape.line_cells[chosen],
-              shape.line_n[chosen], [line[3] for line in model.lines], along_ptr, along_idx,
-              _cell_lines(geo, model.lines))
-    header = [geo.rows * geo.stride]
+              shape.p_halow, cover_w, surround_w, kills_w, kill_cellw, length_w, shape.lengths)
+    header, ints, words_ = _blobs(tables, 1 + 4 * TABLES)
+    return header, np.concatenate(ints), np.concatenate(words_)
+
+
+def _blobs(tables, at_int: int) -> tuple[list[int], list[np.ndarray], list[np.ndarray]]:
+    """Tables as header entries (blob, start, dimensions) and flat arrays of integers and of
+    words; the integers' blob positions start at ``at_int``."""
+    header: list[int] = []
     ints: list[np.ndarray] = []
     words_: list[np.ndarray] = []
-    at_int = 1 + 4 * len(tables)
     at_word = 0
     for table in tables:
         array = np.asarray(table)
@@ -81,7 +102,7 @@ def tables_of(model) -> tuple[np.ndarray, np.ndarray]:
             header += [0, at_int, *array.shape]
             ints.append(array.astype(np.int64).ravel())
             at_int += array.size
-    return np.concatenate([np.array(header, np.int64), *ints]), np.concatenate(words_)
+    return header, ints, words_
 
 
 def _cell_lines(geo: Geometry, lines) -> np.ndarray:
