@@ -24,6 +24,7 @@ def by_rules(model, state, **options):
     """``propagate`` by the rules in Python (with a blame list when one is asked for)."""
     saved, rules.COMPILED = rules.COMPILED, False
     try:
+        assert rules.kernel_of(model) is None      # the rules in Python, even for a model that has a kernel
         return rules.propagate(model, state, **options)
     finally:
         rules.COMPILED = saved

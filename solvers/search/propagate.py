@@ -495,11 +495,11 @@ def kernel_of(model: Model, ask: bool = True) -> Kernel | None:
     large for it, and until the process has asked for it ``PYTHON_FIRST`` times, unless it is
     loaded already (loading numba takes over half a second, more than most searches take in
     all). ``ask=False``: only if it is there, without counting an ask."""
+    if not COMPILED:
+        return None
     found = model.memo.get("kernel", False)
     if found is not False:
         return found
-    if not COMPILED:
-        return None
     if not loaded():
         if not ask:
             return None
