@@ -124,6 +124,7 @@ class Kernel:
         from solvers.search import kernel_core  # numba loads here, on the first propagation
         self._propagate = kernel_core.propagate
         self._best_cell = kernel_core.best_cell
+        self._blame_kinds = kernel_core.BLAME_KINDS
         self.stride = model.geo.stride
         self.ints, self.words = tables_of(model)
         self.cell_bytes = (model.geo.rows * model.geo.stride + 7) // 8
@@ -150,9 +151,8 @@ class Kernel:
         out = self._propagate(self.ints, self.words, np.frombuffer(raw, np.uint8), cb, pb, all_lines, probe).tobytes()
         if not out[0]:
             if blame is not None and out[1]:
-                kind = out[1]
-                blame.append(("row", out[2]) if kind == 1 else ("col", out[2]) if kind == 2 else
-                             ("cells", int.from_bytes(out[3:3 + cb], "little")) if kind == 3 else ("length", out[2]))
+                kind = self._blame_kinds[out[1]]
+                blame.append((kind, int.from_bytes(out[3:3 + cb], "little") if kind == "cells" else out[2]))
             return None
         at = 3 + cb
         return State(int.from_bytes(out[at:at + cb], "little"), int.from_bytes(out[at + cb:at + 2 * cb], "little"),

@@ -21,6 +21,7 @@ ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 # Where a failure is blamed (``Work.fail``): nothing, a row, a column, cells, a length.
 NO_BLAME, ROW, COL, CELLS, LENGTH = 0, 1, 2, 3, 4
+BLAME_KINDS = ("", "row", "col", "cells", "length")      # their names in ``Work.fail``
 # The scalars of a propagation in progress, in one array ``F``.
 # Cells set and not yet looked at are kept as lists (``fresh_*``, the batch being looked at
 # in ``new_*``), with their lengths in ``F``; the blamed cells follow ``SEGMENTS``.
