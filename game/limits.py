@@ -3,7 +3,7 @@
 Every reader checks its input against these numbers and refuses, naming the file and the
 limit, what lies beyond them. They are set so that no input within them makes any command or
 the window use more than about 1 GB or take more than a few seconds before it answers or
-refuses (README, "Limits", gives the measurements behind each).
+refuses (docs/guide/benchmarks.md, "Limits", gives the measurements behind each).
 """
 
 MAX_SIDE = 60               # rows and columns of a board

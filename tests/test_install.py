@@ -24,7 +24,7 @@ def test_the_package_depends_on_what_requirements_txt_pins():
 
 def test_every_level_and_the_settings_are_package_data():
     """A file under levels/ or assets/ that no package-data pattern names would be missing
-    from an install (screenshots are for the README only)."""
+    from an install (screenshots are for the README and the guides only)."""
     data = PROJECT["tool"]["setuptools"]["package-data"]
     missing = []
     for package in ("levels", "assets"):

@@ -17,8 +17,8 @@ HARDER = ROOT / "levels" / "10x10" / "easy" / "01.bs"
 
 
 def rebuild(path: Path, upto: int | None = None) -> tuple[list[str], dict]:
-    """An independent reader, by the README's description only: start from the header's
-    ``start`` rows, apply each event's cells in order; the result line is last."""
+    """An independent reader, by the trace format's description only (docs/guide/racing-and-replay.md):
+    start from the header's ``start`` rows, apply each event's cells in order; the result line is last."""
     lines = path.read_text(encoding="utf-8").splitlines()
     header = json.loads(lines[0])
     chars = {"ship": "#", "water": ".", "unknown": "?"}

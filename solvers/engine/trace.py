@@ -4,8 +4,8 @@ A trace is self-contained: line 1 (the header) holds the level as its ``.bs`` ob
 solver, its options and seed and the starting board; then one line per event of the solver's
 stream (``solvers.events``), numbered from 1, each with the cells it changes; the last line
 is the judged result. Replaying the cell changes of events 1..n onto the starting board gives
-the board at event n. README, "Traces", documents every key so that other programs can read
-traces without this code.
+the board at event n. docs/guide/racing-and-replay.md, "Traces", documents every key so that
+other programs can read traces without this code.
 
 ``read_trace`` validates a whole file in one pass with bounded memory: it keeps the header,
 the result and a board every ``CHECKPOINT_EVERY`` events with the file offset that follows,
