@@ -6,7 +6,7 @@ import pytest
 
 from game.puzzle import Cell, Hint, Move, Puzzle, grid_from_strings
 from game.session import MAX_TRIALS, Session
-from window.storage import Storage, check_progress, Damaged, level_key
+from window.storage import Damaged, Storage, check_progress, level_key
 
 W, S, U = Cell.WATER, Cell.SHIP, Cell.UNKNOWN
 
