@@ -479,7 +479,8 @@ class Session:
         saved moves must be the ones it makes."""
         action = {"open": Session.open_trial, "keep": Session.keep_trial, "abandon": Session.abandon_trial,
                   "restart": Session.restart}.get(kind)
-        if action is None or not action(self) or list(self.history[-1].moves) != list(moves):
+        if action is None or not action(self) or self.history[-1].kind != kind \
+                or list(self.history[-1].moves) != list(moves):
             raise ValueError(f"saved {kind or 'step'} does not fit the play")
 
 

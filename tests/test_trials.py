@@ -3,6 +3,8 @@
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from game.puzzle import Cell, Hint, Move, Puzzle, grid_from_strings
 from game.session import MAX_TRIALS, Session
@@ -239,3 +241,42 @@ def test_solving_inside_a_trial_solves_the_level():
     solution = grid_from_strings(SOLUTION)
     session.apply([Move(r, c, solution[r][c]) for r, c in puzzle.cells()])
     assert session.solved and session.layer_depths()
+
+
+OPERATIONS = st.lists(st.one_of(
+    st.tuples(st.just("set"), st.integers(0, 5), st.integers(0, 5), st.sampled_from([U, W, S])),
+    st.tuples(st.sampled_from(["open", "keep", "abandon", "undo", "redo", "restart", "drag"]))),
+    max_size=40)
+
+
+@settings(max_examples=150, deadline=None)
+@given(OPERATIONS)
+def test_any_play_with_trials_saves_reloads_and_undoes_to_the_start(operations):
+    puzzle = tutorial_like()
+    session = Session(puzzle)
+    for operation in operations:
+        kind = operation[0]
+        if kind == "set":
+            session.set_cell(*operation[1:])
+        elif kind == "drag":
+            session.paint(5, 0, W)
+            session.paint(5, 2, W)
+            session.end_merge()
+        else:
+            {"open": Session.open_trial, "keep": Session.keep_trial, "abandon": Session.abandon_trial,
+             "undo": Session.undo, "redo": Session.redo, "restart": Session.restart}[kind](session)
+        # Abandoning every trial gives the committed board; the marks of a trial differ from below.
+        assert all(session.board_below(depth - 1)[r][c] != session.grid[r][c]
+                   for (r, c), depth in session.layer_depths().items())
+    data = json.loads(json.dumps(session.to_dict()))
+    check_progress(data, puzzle)
+    restored = Session.from_dict(puzzle, data)
+    assert (restored.grid, restored.cursor, restored.depth, restored.layer_depths()) == \
+        (session.grid, session.cursor, session.depth, session.layer_depths())
+    committed = session.board_below(0)
+    while session.depth:
+        assert session.abandon_trial()
+    assert session.grid == committed
+    while session.undo():
+        pass
+    assert session.grid == session.start and session.depth == 0

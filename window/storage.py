@@ -151,7 +151,7 @@ def check_progress(data: Any, puzzle: Puzzle | None = None) -> dict[str, Any]:
                 and isinstance(step["moves"], list) and (step["moves"] or kind)):
             raise Damaged(f"step {number + 1} is not a label with a list of moves")
         if "trial" in step:
-            if kind not in TRIAL_STEPS or (kind in ("keep", "abandon") and not depth) or \
+            if kind not in TRIAL_STEPS or (kind != "open" and not depth) or \
                     (kind == "open" and depth >= MAX_TRIALS) or (kind in ("open", "keep") and step["moves"]):
                 raise Damaged(f"step {number + 1} has trial {kind!r:.20}, which does not fit the trials open")
             depth = {"open": depth + 1, "keep": depth - 1, "abandon": depth - 1, "restart": 0}[kind]

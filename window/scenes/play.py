@@ -5,6 +5,7 @@ The parts, one job each:
   applied by the session), held back while a solver's copy is on screen; saves, notices a solve.
 - :class:`window.board_input.BoardInput`: clicks, drags, tally clicks and the keyboard cursor.
 - :class:`window.coach.Coach`: Hint, Check and Undo to first mistake.
+- :class:`window.trial_controls.TrialControls`: opening, keeping and abandoning trial layers.
 - :class:`window.solver_panel.SolverPanel`: choosing, running and watching a solver.
 - :class:`window.play_view.PlayView`: drawing, each part again only when it changed.
 """
