@@ -173,6 +173,9 @@ def test_the_rewind_of_the_players_play_shows_each_moves_trial_depth(app):
     press(app, pygame.K_t)
     scene = app.overlay
     assert scene.run.solver == "player" and scene.board() == app.play.session.grid
+    scene.goto(5)
+    assert scene.timeline.depths[5] == 2
+    app.draw()                                              # the panel names the depth "trials open"
     lines = (runs_dir() / "last-play.jsonl").read_text().splitlines()[1:-1]
     events = [(e["kind"], e["cells"][0]["row"], e["cells"][0]["col"], e["depth"], e["detail"])
               for e in map(trace.json.loads, lines)]
