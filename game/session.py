@@ -4,6 +4,11 @@ Glossary
 - *step*: one undoable unit of history: a tuple of :class:`Move` (a click is one move, a drag,
   a line fill, a restart or "keep the solver's board" is a compound step).
 - *cursor*: how many steps of the history are in force; undo moves it back, redo forward.
+- *trial*: a layer of marks over the board ("what if this is a ship?"). Trials nest; the
+  player's marks go into the innermost one. *Abandon* puts every cell it changed back as it
+  was when the trial first changed it; *Keep* hands its cells to the layer below. Opening,
+  keeping and abandoning are steps of the history like any other, so undo, redo, restart,
+  saving and replaying cover them (see docs/design/trial-layers.md).
 
 Every change of the board is a :class:`Move` applied by :meth:`Session.apply` (through
 :func:`game.puzzle.apply_move`, forwards and backwards), so undo, redo, restoring saved
@@ -16,8 +21,9 @@ Nothing in this module knows about pygame, threads or files.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
+from types import MappingProxyType
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from game import rules
@@ -39,13 +45,45 @@ class TallyState(StrEnum):
     UNKNOWN = "unknown"      # the level does not give this tally
 
 
+MAX_TRIALS = 6                      # trials nest this deep (each depth has its own colour)
+# The kinds of step that change the trials (a plain step has kind ""); saved as "trial".
+TRIAL_STEPS = ("open", "keep", "abandon", "restart")
+
+
+@dataclass(frozen=True)
+class Trial:
+    """One trial layer: each cell it changed, with the value the cell had when it first did."""
+
+    origin: Mapping[Coord, Cell] = field(default_factory=lambda: MappingProxyType({}))
+
+    def noting(self, cells: Iterable[tuple[Coord, Cell]]) -> Trial:
+        """This trial after changing ``cells`` (cell, value before): the first value is kept."""
+        fresh = {cell: value for cell, value in cells if cell not in self.origin}
+        if not fresh:
+            return self
+        return Trial(MappingProxyType({**fresh, **self.origin}))
+
+
+Trials = tuple[Trial, ...]
+
+
 @dataclass(frozen=True)
 class Step:
-    """One undoable unit: the moves applied and the values they replaced (for undo)."""
+    """One undoable unit: the moves applied, the values they replaced (for undo), and the
+    trials in force before and after it (``kind`` names a step that opens, keeps or abandons
+    a trial, or a restart that closes them)."""
 
     moves: tuple[Move, ...]
     before: tuple[Cell, ...]
     label: str = ""
+    kind: str = ""
+    trials_before: Trials = ()
+    trials_after: Trials = ()
+
+    @property
+    def depth(self) -> int:
+        """The trial depth the step leaves in force (0: no trial)."""
+        return len(self.trials_after)
 
 
 @dataclass(frozen=True)
@@ -111,6 +149,8 @@ class Session:
         self._report: Report | None = None
         self._report_version = -1
         self._replaying = False             # restoring saved progress: judge the last board only
+        self.trials: Trials = ()            # the open trials, outermost first
+        self._broken: tuple[int, int | None] = (-1, None)    # (version, trial breaking a rule)
 
     # ----- queries -------------------------------------------------------------------------
 
@@ -139,6 +179,56 @@ class Session:
             self._report = Report.of(self.puzzle, self.grid)
             self._report_version = self.version
         return self._report
+
+    # ----- trials --------------------------------------------------------------------------
+
+    @property
+    def depth(self) -> int:
+        """How many trials are open (0: the player marks the committed board)."""
+        return len(self.trials)
+
+    def cell_depth(self, row: int, col: int) -> int:
+        """The trial whose mark the cell shows (1 = outermost), 0 for a committed mark."""
+        value = self.grid[row][col]
+        for depth in range(len(self.trials), 0, -1):
+            origin = self.trials[depth - 1].origin
+            if (row, col) in origin and origin[row, col] != value:
+                return depth
+        return 0
+
+    def layer_depths(self) -> dict[Coord, int]:
+        """Every cell showing a trial's mark, with that trial's depth."""
+        found: dict[Coord, int] = {}
+        for cell in {cell for trial in self.trials for cell in trial.origin}:
+            depth = self.cell_depth(*cell)
+            if depth:
+                found[cell] = depth
+        return found
+
+    def board_below(self, depth: int) -> Grid:
+        """The board with only the trials up to ``depth`` (0: the committed board)."""
+        grid = self.grid
+        for trial in reversed(self.trials[depth:]):
+            for (r, c), value in trial.origin.items():
+                if grid[r][c] != value:
+                    grid = apply_move(grid, Move(r, c, value))
+        return grid
+
+    def trial_breaking_rules(self) -> int | None:
+        """The outermost trial whose marks break a rule the judge can prove while the board
+        below it breaks none; None when there is no such trial. Judged once per version."""
+        version, found = self._broken
+        if version == self.version:
+            return found
+        found = None
+        if self.trials and self.report.judgement.problems:
+            for depth in range(len(self.trials) + 1):
+                board = self.grid if depth == len(self.trials) else self.board_below(depth)
+                if rules.provable_violations(self.puzzle, board):
+                    found = depth or None
+                    break
+        self._broken = (self.version, found)
+        return found
 
     def tally_states(self) -> tuple[tuple[TallyState, ...], tuple[TallyState, ...]]:
         """(rows, cols) states; errors only where the judge proves them."""
@@ -173,18 +263,68 @@ class Session:
         if not self.player:
             self._set_grid(grid)
             return True
-        del self.history[self.cursor:]      # a new move forgets the redo branch
-        if merge and self._merge_open and self.history:
+        trials = self.trials
+        if trials:
+            # The marks go into the innermost trial, which notes what each cell was.
+            top = trials[-1].noting(((m.row, m.col), old) for m, old in zip(applied, before))
+            trials = trials[:-1] + (top,)
+        if merge and self._merge_open and self.history and self.cursor == len(self.history):
             last = self.history.pop()
-            step = Step(last.moves + tuple(applied), last.before + tuple(before), last.label)
+            step = Step(last.moves + tuple(applied), last.before + tuple(before), last.label,
+                        last.kind, last.trials_before, trials)
         else:
-            step = Step(tuple(applied), tuple(before), label)
-        self.history.append(step)
-        self.cursor = len(self.history)
+            step = Step(tuple(applied), tuple(before), label, "", self.trials, trials)
+        self._push(step)
         # A drag may extend this step until the UI calls end_merge (on mouse release).
         self._merge_open = True
+        self.trials = trials
         self._set_grid(grid)
         return True
+
+    def _push(self, step: Step) -> None:
+        del self.history[self.cursor:]      # a new step forgets the redo branch
+        self.history.append(step)
+        self.cursor = len(self.history)
+
+    def _layer_step(self, kind: str, label: str, trials: Trials, target: Grid | None = None) -> bool:
+        """One step that changes the trials (and, for abandon and restart, sets the board to
+        ``target``: the cells that differ become its moves)."""
+        grid = self.grid
+        applied: list[Move] = []
+        before: list[Cell] = []
+        if target is not None:
+            for r, c in self.puzzle.cells():
+                if grid[r][c] != target[r][c]:
+                    applied.append(Move(r, c, Cell(target[r][c])))
+                    before.append(grid[r][c])
+                    grid = apply_move(grid, applied[-1])
+        self._merge_open = False
+        self._push(Step(tuple(applied), tuple(before), label, kind, self.trials, trials))
+        self.trials = trials
+        self._set_grid(grid)
+        return True
+
+    def open_trial(self) -> bool:
+        """A new trial over the board in force (at most ``MAX_TRIALS`` deep)."""
+        if not self.player or len(self.trials) >= MAX_TRIALS:
+            return False
+        return self._layer_step("open", f"open trial {len(self.trials) + 1}", self.trials + (Trial(),))
+
+    def keep_trial(self) -> bool:
+        """The innermost trial's marks join the layer below (the committed board for trial 1)."""
+        if not self.trials:
+            return False
+        *rest, top = self.trials
+        if rest:
+            rest[-1] = rest[-1].noting(top.origin.items())
+        return self._layer_step("keep", f"keep trial {len(self.trials)}", tuple(rest))
+
+    def abandon_trial(self) -> bool:
+        """Every mark of the innermost trial goes, in one step: its cells are as before it."""
+        if not self.trials:
+            return False
+        depth = len(self.trials)
+        return self._layer_step("abandon", f"abandon trial {depth}", self.trials[:-1], self.board_below(depth - 1))
 
     def end_merge(self) -> None:
         """The drag is over: the next move starts a new step."""
@@ -221,7 +361,9 @@ class Session:
         return self.apply(moves, f"fill {axis} {index + 1}")
 
     def restart(self) -> bool:
-        """Back to the hints only, as one undoable step."""
+        """Back to the hints only, every trial closed, as one undoable step."""
+        if self.trials:
+            return self._layer_step("restart", "restart", (), self.start)
         return self.replace_board(self.start, "restart")
 
     def replace_board(self, grid: Sequence[Sequence[Cell]], label: str = "keep solver board") -> bool:
@@ -238,6 +380,7 @@ class Session:
         grid = self.grid
         for move, old in zip(reversed(step.moves), reversed(step.before)):
             grid = apply_move(grid, Move(move.row, move.col, old))
+        self.trials = step.trials_before
         self._set_grid(grid)
         return True
 
@@ -250,6 +393,7 @@ class Session:
         grid = self.grid
         for move in step.moves:
             grid = apply_move(grid, move)
+        self.trials = step.trials_after
         self._set_grid(grid)
         return True
 
@@ -298,7 +442,7 @@ class Session:
     def to_dict(self) -> dict[str, Any]:
         """Plain data for the progress file: the history as move texts, the cursor, the clock."""
         return {
-            "history": [{"label": s.label, "moves": [str(m) for m in s.moves]} for s in self.history],
+            "history": [step_to_dict(step) for step in self.history],
             "cursor": self.cursor,
             "elapsed": round(self.elapsed, 3),
             "solved": self.solved,
@@ -310,12 +454,16 @@ class Session:
         session = cls(puzzle)
         session._replaying = True
         try:
-            steps = [(str(s.get("label", "")), [Move.parse(t) for t in s["moves"]]) for s in data.get("history", [])]
+            steps = [(str(s.get("label", "")), [Move.parse(t) for t in s["moves"]], s.get("trial", ""))
+                     for s in data.get("history", [])]
             cursor = int(data.get("cursor", len(steps)))
-            for label, moves in steps:
+            for label, moves, kind in steps:
                 if not all(puzzle.inside(m.row, m.col) for m in moves):
                     raise ValueError("move outside the board")
-                session.apply(moves, label)
+                if kind:
+                    session._redo_layer_step(kind, moves)
+                else:
+                    session.apply(moves, label)
             while session.cursor > max(0, cursor):
                 session.undo()
             session.elapsed = float(data.get("elapsed", 0.0))
@@ -324,6 +472,27 @@ class Session:
         except (ValueError, KeyError, TypeError, AttributeError):
             return cls(puzzle)
         return session
+
+
+    def _redo_layer_step(self, kind: str, moves: Sequence[Move]) -> None:
+        """Make a saved step that opens, keeps or abandons a trial (or restarts) again; its
+        saved moves must be the ones it makes."""
+        action = {"open": Session.open_trial, "keep": Session.keep_trial, "abandon": Session.abandon_trial,
+                  "restart": Session.restart}.get(kind)
+        if action is None or not action(self) or self.history[-1].kind != kind \
+                or list(self.history[-1].moves) != list(moves):
+            raise ValueError(f"saved {kind or 'step'} does not fit the play")
+
+
+def step_to_dict(step: Step) -> dict[str, Any]:
+    """A step as saved: its label and moves, and what it does to the trials if anything.
+
+    A play that never opened a trial is saved as it was before trials existed.
+    """
+    data: dict[str, Any] = {"label": step.label, "moves": [str(m) for m in step.moves]}
+    if step.kind:
+        data["trial"] = step.kind
+    return data
 
 
 def last_clean_cursor(boards: Sequence[Grid], has_mistake: Callable[[Grid], bool]) -> int | None:

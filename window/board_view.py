@@ -37,6 +37,8 @@ class BoardPicture:
     best_fleet: Sequence[Ship] = field(default_factory=tuple)
     solved: bool = False
     highlight: frozenset = frozenset()                   # cells a hint points at
+    layers: Mapping[Coord, int] = field(default_factory=dict)     # cell -> the trial whose mark it shows
+    depth: int = 0                                       # trials open (the frame takes the innermost's colour)
 
 
 def _wave_points(x: int, y: int, width: int, amplitude: float) -> list[tuple[float, float]]:
@@ -149,8 +151,12 @@ def draw_board(surface: pygame.Surface, layout: Layout, picture: BoardPicture, t
     puzzle, grid, cell = picture.puzzle, picture.grid, layout.cell
     reasons = picture.reasons or {}
     frame = layout.board.inflate(4, 4)
-    pygame.draw.rect(surface, theme.solved if picture.solved else theme.grid_line, frame,
-                     3 if picture.solved else 2)
+    if picture.depth and not picture.solved:
+        pygame.draw.rect(surface, theme.trial_colour(picture.depth), layout.board.inflate(8, 8), 4)
+    else:
+        pygame.draw.rect(surface, theme.solved if picture.solved else theme.grid_line, frame,
+                         3 if picture.solved else 2)
+    layers = picture.layers
     pygame.draw.rect(surface, theme.unknown, layout.board)
     for r in range(layout.rows):
         for c in range(layout.cols):
@@ -158,22 +164,31 @@ def draw_board(surface: pygame.Surface, layout: Layout, picture: BoardPicture, t
             rect = layout.cell_rect(r, c)
             hint = puzzle.hints.get((r, c))
             reason = reasons.get((r, c))
+            trial = layers.get((r, c), 0)
             if value == Cell.WATER:
                 glyph = theme.forced if reason is Reason.FORCED else theme.water_glyph
                 if reason is Reason.GUESS:
                     glyph = theme.guess
-                surface.blit(water_tile(cell, theme.water, glyph, hint is Hint.WATER), rect)
+                elif trial:
+                    glyph = theme.trial_colour(trial)
+                surface.blit(water_tile(cell, theme.water, glyph, hint is Hint.WATER or bool(trial)), rect)
             elif value == Cell.SHIP:
                 colour = theme.hint_ship if hint is not None else theme.ship
                 if reason is Reason.FORCED:
                     colour = theme.forced
                 elif reason is Reason.GUESS:
                     colour = theme.guess
+                elif trial:
+                    colour = theme.trial_colour(trial)
                 sides = joins(grid, r, c)
                 draw_piece(surface, rect, piece_on_board(grid, r, c, hint), colour, sides)
                 if hint is not None:
                     # Given pieces carry a dot, so they differ from the player's by shape too.
                     pygame.draw.circle(surface, theme.hint_mark, rect.center, max(2, cell // 12))
+            if trial and value != Cell.UNKNOWN and cell >= 18:
+                # The trial's depth as a digit in the corner: colour is never the only sign.
+                fonts.blit_text(surface, str(trial), max(10, cell // 4), theme.trial_colour(trial), bold=True,
+                                topright=(rect.right - 2, rect.y + 1))
             if reason is Reason.GUESS and cell >= 14:
                 corner = [(rect.x + 1, rect.y + 1), (rect.x + cell // 3, rect.y + 1), (rect.x + 1, rect.y + cell // 3)]
                 pygame.draw.polygon(surface, theme.guess, corner)
@@ -256,7 +271,8 @@ def board_area(layout: Layout) -> pygame.Rect:
 def changed_cells(old: BoardPicture, new: BoardPicture, layout: Layout) -> list[pygame.Rect] | None:
     """Screen areas where two pictures differ: changed cells (with their neighbours, whose
     shapes depend on them) and changed tallies; None when the whole board must go."""
-    if old.puzzle is not new.puzzle or old.solved != new.solved or tuple(old.best_fleet) != tuple(new.best_fleet):
+    if old.puzzle is not new.puzzle or old.solved != new.solved or tuple(old.best_fleet) != tuple(new.best_fleet) \
+            or old.depth != new.depth:
         return None
     cells: set = set()
     old_reasons, new_reasons = old.reasons or {}, new.reasons or {}
@@ -264,6 +280,7 @@ def changed_cells(old: BoardPicture, new: BoardPicture, layout: Layout) -> list[
         old_row, new_row = old.grid[r], new.grid[r]
         for c in range(layout.cols):
             if (old_row[c] != new_row[c] or old_reasons.get((r, c)) != new_reasons.get((r, c))
+                    or old.layers.get((r, c)) != new.layers.get((r, c))
                     or ((r, c) in old.backtracked) != ((r, c) in new.backtracked)):
                 cells.update(((r, c), (r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)))
     for attribute in ("cursor", "tried"):

@@ -1,5 +1,8 @@
 """The player's coach: Hint (H), Check (C) and Undo to first mistake.
 
+Inside trials a mistake is blamed on the trial that made it (the window then offers to
+abandon that trial), and a hint is about the board outside every trial.
+
 It asks :class:`window.hints.HintHelper` (a worker) about the player's board, speaks through
 the status line, and changes the board only through :class:`window.player_board.PlayerBoard`.
 """
@@ -11,6 +14,9 @@ from typing import Callable
 from game.puzzle import Coord, Puzzle
 from window.hints import Answer, HintHelper
 from window.player_board import PlayerBoard
+
+# Inside a trial a hint speaks about the committed board, the board outside every trial.
+OUTSIDE = "Outside your trial: "
 
 
 class Coach:
@@ -54,18 +60,27 @@ class Coach:
             self._mistake_rung(answer)
             return
         deduction = answer.deduction
+        depth = session.depth
         if deduction is None:
             self.notify("No hint: the deduction engine finds no next step from this board")
         elif self.hints.stage == 1:
             self.hints.stage = 2
-            self.notify(f"Hint: {deduction.text}")
+            self.notify(f"{OUTSIDE if depth else 'Hint: '}{deduction.text}")
         else:
             self.hints.stage = 0
-            self.board.change(lambda s: s.apply(deduction.moves, "hint"),
-                              f"Hint applied (Ctrl+Z to undo): {deduction.text}")
+            where = f" in trial {depth} (it holds outside it too; Keep takes it down)" if depth else ""
+            if not self.board.change(lambda s: s.apply(deduction.moves, "hint"),
+                                     f"Hint applied{where} (Ctrl+Z to undo): {deduction.text}"):
+                self.notify(f"{OUTSIDE if depth else 'Hint: '}{deduction.text} (already on your board)")
 
     def _mistake_rung(self, answer: Answer) -> None:
-        """The next rung of a hint about a mistake: say where, then undo back to before it."""
+        """The next rung of a hint about a mistake: say where, then undo back to before it
+        (or, when a trial made it, offer to abandon the trial: hints cannot help inside it)."""
+        if answer.trial is not None:
+            self.hints.stage = 2
+            self.notify(f"Hints cannot help inside a wrong trial: trial {answer.trial} - {answer.mistake.text}"
+                        " (outlined; A: abandon)")
+            return
         if self.hints.stage == 1:
             self.hints.stage = 2
             self.notify(f"Mistake (outlined): {answer.mistake.text}")
@@ -85,7 +100,13 @@ class Coach:
         session = self.board.session
         self.hints.stage = 0
         # The board's problems are already judged: the question reads the session's verdict.
-        self.hints.ask(session.grid, purpose, session.boards(), session.report.judgement.problems)
+        self.hints.ask(session.grid, purpose, session.boards(), session.report.judgement.problems,
+                       [session.board_below(depth) for depth in range(session.depth)])
+
+    def wrong_trial(self) -> int | None:
+        """The trial the latest answer about the board on screen blames for a mistake."""
+        answer = self.hints.current_for(self.board.session.grid)
+        return None if answer is None or answer.mistake is None else answer.trial
 
     def undo_to_mistake(self) -> None:
         """Back to the latest board without a mistake, in one action (Redo brings steps back)."""
@@ -113,6 +134,11 @@ class Coach:
         answer = self.hints.current_for(self.board.session.grid)
         if answer is None:
             return
+        if answer.mistake is not None and answer.trial is not None:
+            self.hints.stage = 2
+            what = "Check" if answer.purpose == "check" else "Hints cannot help inside a wrong trial"
+            self.notify(f"{what}: trial {answer.trial} is wrong - {answer.mistake.text} (outlined; A: abandon)")
+            return
         if answer.purpose == "check":
             if answer.mistake is None:
                 self.notify("No mistakes found so far")
@@ -129,7 +155,9 @@ class Coach:
             self.notify("No hint: the deduction engine finds no next step from this board")
             return
         self.hints.stage = 1
-        if answer.deduction.rule == "mistake":
+        if self.board.session.depth:
+            self.notify(f"{OUTSIDE}look at the highlighted cells (H again: which rule, then the move)")
+        elif answer.deduction.rule == "mistake":
             self.notify("Something is wrong near the highlighted cells (H again: what)")
         else:
             self.notify("Hint: look at the highlighted cells (H again: which rule, then the move)")

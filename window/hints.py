@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from typing import Iterator, Sequence
+from typing import Callable, Iterator, Sequence
 
 from game import rules
 from game.puzzle import Cell, Coord, Grid, Puzzle, wrong_marks
@@ -54,6 +54,7 @@ class Answer:
     mistake: Mistake | None = None
     purpose: str = "hint"
     undo_to: int | None = None
+    trial: int | None = None         # the outermost trial that made the board wrong (None: no trial's fault)
 
 
 class MistakeJudge:
@@ -100,6 +101,17 @@ class MistakeJudge:
         return self.find(grid) is not None
 
 
+def wrong_trial(layers: Sequence[Grid], has_mistake: Callable[[Grid], bool]) -> int | None:
+    """Which trial made a wrong board wrong, given the board below each open trial (the
+    committed board first): the first whose board below is clean and the next one is not
+    (the innermost when all are clean). None when there is no trial or the committed board
+    is wrong itself."""
+    for depth, board in enumerate(layers):
+        if has_mistake(board):
+            return depth or None
+    return len(layers) or None
+
+
 class HintHelper:
     """UI-only state: the current answer, how much of it is shown, and a question in progress."""
 
@@ -129,24 +141,29 @@ class HintHelper:
         return self._run is not None and not self._answered
 
     def ask(self, grid: Grid, purpose: str = "hint", boards: Sequence[Grid] = (),
-            problems: Sequence[rules.Violation] | None = None) -> None:
+            problems: Sequence[rules.Violation] | None = None, layers: Sequence[Grid] = ()) -> None:
         """Start (or restart) a question about ``grid``; ``boards``: the history, for undo-to-mistake;
-        ``problems``: the judge's verdict on ``grid`` when already known."""
+        ``problems``: the judge's verdict on ``grid`` when already known; ``layers``: inside
+        trials, the board below each open trial (the committed board first). There a mistake
+        is blamed on the trial that made it, and a hint is about the committed board."""
         self.cancel()
         judge, puzzle = self.judge, self.puzzle
         history = tuple(boards)
+        below = tuple(layers)
         halt = self._halt = threading.Event()
 
         def stream() -> Iterator[Answer]:
             mistake = judge.find(grid, problems)
             if mistake is not None:
-                target = last_clean_cursor(history, judge.has_mistake) if history else None
-                yield Answer(grid, None, mistake, purpose, target)
+                trial = wrong_trial(below, judge.has_mistake)
+                target = last_clean_cursor(history, judge.has_mistake) if history and trial is None else None
+                yield Answer(grid, None, mistake, purpose, target, trial)
                 return
-            deduction = next_hint(puzzle, grid, judge.solution) if purpose == "hint" else None
+            base = below[0] if below else grid
+            deduction = next_hint(puzzle, base, judge.solution) if purpose == "hint" else None
             yield Answer(grid, deduction, None, purpose)
             if deduction is not None:
-                for _ in think_ahead(puzzle, grid, deduction):
+                for _ in think_ahead(puzzle, base, deduction):
                     if halt.is_set():
                         return
 

@@ -30,7 +30,8 @@ PANEL_TITLE = 28          # room for the panel's "Fleet" heading
 
 
 class StatusLine:
-    """The line at the bottom: the latest message, the clock and moves, "Undo to first mistake"."""
+    """The line at the bottom: the latest message, the clock and moves, "Undo to first mistake",
+    and while a trial is open its depth with Keep and Abandon."""
 
     def __init__(self, message: str) -> None:
         self.message = message
@@ -39,7 +40,7 @@ class StatusLine:
         self.message = message
 
     def draw(self, surface: pygame.Surface, theme: Theme, bar: pygame.Rect, board: PlayerBoard,
-             mistake_button: Button | None) -> None:
+             mistake_button: Button | None, trial_buttons: Sequence[Button] = ()) -> None:
         session = board.session
         pygame.draw.rect(surface, theme.panel, bar)
         pygame.draw.line(surface, theme.panel_edge, bar.topleft, bar.topright)
@@ -48,6 +49,8 @@ class StatusLine:
         info = f"{state}time {minutes}:{seconds:02d}   moves {session.moves_made}"
         right = fonts.blit_text(surface, info, 18, theme.solved if session.solved else theme.text,
                                 bold=True, midright=(bar.right - 12, bar.centery))
+        if session.depth:
+            right = self._draw_trial(surface, theme, bar, session.depth, trial_buttons, right)
         if mistake_button is not None:
             mistake_button.rect = pygame.Rect(0, bar.y + 3, 190, bar.height - 6)
             mistake_button.rect.right = right.left - 16
@@ -56,12 +59,30 @@ class StatusLine:
         message = fonts.fit_text(self.message, 18, right.left - 30)
         fonts.blit_text(surface, message, 18, theme.text, midleft=(bar.x + 12, bar.centery))
 
+    @staticmethod
+    def _draw_trial(surface: pygame.Surface, theme: Theme, bar: pygame.Rect, depth: int,
+                    buttons: Sequence[Button], right: pygame.Rect) -> pygame.Rect:
+        """The open trial's chip (its colour and depth) and its buttons, left of ``right``."""
+        x = right.left - 16
+        for button in reversed(buttons):
+            button.rect = pygame.Rect(0, bar.y + 3, 92, bar.height - 6)
+            button.rect.right = x
+            button.draw(surface, theme)
+            x = button.rect.left - 6
+        chip = pygame.Rect(0, bar.y + 4, 78, bar.height - 8)
+        chip.right = x - 4
+        pygame.draw.rect(surface, theme.trial_colour(depth), chip, border_radius=chip.height // 2)
+        fonts.blit_text(surface, f"Trial {depth}", 17, theme.panel, bold=True, center=chip.center)
+        return chip
+
 
 class PlayView:
     """Draws the play scene from its parts; never changes them."""
 
     def __init__(self, title: str, board: PlayerBoard, solver: SolverPanel, coach: Coach, board_input: BoardInput,
-                 toolbar: Sequence[Button], mistake_button: Button, status: StatusLine) -> None:
+                 toolbar: Sequence[Button], mistake_button: Button, status: StatusLine,
+                 trial_buttons: Sequence[Button] = ()) -> None:
+        self.trial_buttons = list(trial_buttons)
         self.title = title
         self.board = board
         self.solver = solver
@@ -107,7 +128,8 @@ class PlayView:
             report = session.report
             return BoardPicture(session.puzzle, session.grid, report.rows, report.cols, self.board_input.cursor,
                                 report.wrong_cells | self.coach.wrong_cells(), solved=report.solved,
-                                highlight=self.coach.highlight())
+                                highlight=self.coach.highlight(), layers=session.layer_depths(),
+                                depth=session.depth)
         report = watch.board.report
         return BoardPicture(watch.puzzle, watch.grid(), report.rows, report.cols, self.board_input.cursor, frozenset(),
                             dict(watch.reasons), frozenset(watch.backtracked), watch.tried, watch.best_fleet(),
@@ -152,7 +174,7 @@ class PlayView:
 
     def draw_status(self, surface: pygame.Surface, layout: Layout, theme: Theme) -> None:
         self.status.draw(surface, theme, layout.status, self.board,
-                         self.mistake_button if self.coach.offering_undo else None)
+                         self.mistake_button if self.coach.offering_undo else None, self.trial_buttons)
 
     def _draw_toolbar(self, surface: pygame.Surface, layout: Layout, theme: Theme) -> None:
         pygame.draw.rect(surface, theme.panel, layout.toolbar)

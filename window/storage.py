@@ -28,6 +28,7 @@ from typing import Any
 
 from game.levels import TEMP_PREFIX, TEMP_SUFFIX, LevelError, atomic_write_text, decode_json, read_bounded
 from game.puzzle import Move, Puzzle, initial_grid
+from game.session import MAX_TRIALS, TRIAL_STEPS
 from window.settings import user_dir
 
 # A temporary file this old cannot belong to a write still in progress (a write takes
@@ -141,10 +142,19 @@ def check_progress(data: Any, puzzle: Puzzle | None = None) -> dict[str, Any]:
     if not (isinstance(cursor, int) and not isinstance(cursor, bool) and 0 <= cursor <= len(history)):
         raise Damaged(f"cursor is {cursor!r:.20}, not a step of the history")
     board = [list(row) for row in initial_grid(puzzle)] if puzzle is not None else None
+    depth = 0
     for number, step in enumerate(history):
-        if not (isinstance(step, dict) and set(step) == {"label", "moves"} and _is_text(step["label"])
-                and isinstance(step["moves"], list) and step["moves"]):
+        # A step that opens, keeps or abandons a trial (or restarts) says so in "trial"; an old
+        # save has none. Only such a step may change no cell.
+        kind = step.get("trial", "") if isinstance(step, dict) else ""
+        if not (isinstance(step, dict) and set(step) - {"trial"} == {"label", "moves"} and _is_text(step["label"])
+                and isinstance(step["moves"], list) and (step["moves"] or kind)):
             raise Damaged(f"step {number + 1} is not a label with a list of moves")
+        if "trial" in step:
+            if kind not in TRIAL_STEPS or (kind != "open" and not depth) or \
+                    (kind == "open" and depth >= MAX_TRIALS) or (kind in ("open", "keep") and step["moves"]):
+                raise Damaged(f"step {number + 1} has trial {kind!r:.20}, which does not fit the trials open")
+            depth = {"open": depth + 1, "keep": depth - 1, "abandon": depth - 1, "restart": 0}[kind]
         for text in step["moves"]:
             if not (isinstance(text, str) and _MOVE.fullmatch(text)):
                 raise Damaged(f"step {number + 1} has {text!r:.20}, not a move")

@@ -46,6 +46,11 @@ class Theme:
     plot_best: Colour
     plot_mean: Colour
     solved: Colour
+    trials: tuple[Colour, ...] = ()      # one colour per trial depth (1 first); see trial_colour
+
+    def trial_colour(self, depth: int) -> Colour:
+        """The colour of trial ``depth`` (1 = outermost); the depth is also drawn as a digit."""
+        return self.trials[(depth - 1) % len(self.trials)]
 
 
 _LIGHT = dict(
@@ -66,12 +71,16 @@ _STANDARD = dict(
     met=(40, 150, 70), complete=(150, 158, 170), error=(210, 40, 40), forced=(30, 120, 200),
     guess=(235, 140, 20), backtrack=(200, 50, 60), plot_best=(40, 150, 70), plot_mean=(30, 120, 200),
     solved=(40, 150, 70),
+    # Trial layers: orange, purple, teal, magenta, brown, blue (no red: that is an error).
+    trials=((226, 118, 0), (128, 64, 196), (0, 146, 136), (200, 40, 150), (140, 96, 40), (30, 106, 214)),
 )
 # Okabe-Ito: blue, orange, vermilion, bluish green, sky blue.
 _COLOURBLIND = dict(
     met=(0, 158, 115), complete=(150, 158, 170), error=(213, 94, 0), forced=(0, 114, 178),
     guess=(230, 159, 0), backtrack=(204, 121, 167), plot_best=(0, 158, 115), plot_mean=(86, 180, 233),
     solved=(0, 158, 115),
+    # Trial layers: Okabe-Ito orange, sky blue, bluish green, reddish purple, vermilion, blue.
+    trials=((230, 159, 0), (86, 180, 233), (0, 158, 115), (204, 121, 167), (213, 94, 0), (0, 114, 178)),
 )
 
 

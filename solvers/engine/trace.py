@@ -24,12 +24,13 @@ from bisect import bisect_right
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, Callable, ContextManager, Iterable, Iterator, Mapping, Sequence, Union
+from typing import IO, Any, Callable, ContextManager, Iterable, Iterator, Mapping, Union
 
 from game import levels, rules
 from game.levels import TEMP_PREFIX, TEMP_SUFFIX, LevelError
 from game.limits import MAX_DIGITS, MAX_FILE_BYTES, MAX_SIDE
-from game.puzzle import Cell, Grid, Move, Puzzle, grid_to_strings, initial_grid
+from game.puzzle import Cell, Grid, Puzzle, grid_to_strings, initial_grid
+from game.session import Step
 from solvers.common import run_to_result, settle
 from solvers.engine import registry
 from solvers.engine.batch import judge
@@ -199,17 +200,20 @@ class Recording:
             self.temporary.unlink()
 
 
-def record_play(path: Union[str, os.PathLike], puzzle: Puzzle, steps: Iterable[Sequence[Move]],
+def record_play(path: Union[str, os.PathLike], puzzle: Puzzle, steps: Iterable[Step],
                 solved: bool, seconds: float = 0.0) -> Path:
     """A player's play as a trace (solver ``player``): each move a ``move`` event, in the
-    order played; the result ``solved`` when the judge accepts the last board, else ``stopped``."""
+    order played, its depth the trials open after its step and its detail the step's label
+    when the step opened, kept or abandoned a trial (an abandon's moves put cells back);
+    the result ``solved`` when the judge accepts the last board, else ``stopped``."""
     recording = Recording(path, puzzle, "player", {}, 0)
     board = [list(row) for row in initial_grid(puzzle)]
     try:
-        for moves in steps:
-            for move in moves:
+        for step in steps:
+            detail = step.label if step.kind else ""
+            for move in step.moves:
                 board[move.row][move.col] = move.value
-                recording.writer.event(SetCell(move.row, move.col, move.value, Reason.MOVE))
+                recording.writer.event(SetCell(move.row, move.col, move.value, Reason.MOVE, detail, step.depth))
         grid = tuple(tuple(row) for row in board)
         status = Status.SOLVED if solved and rules.judge(puzzle, grid).solved else Status.STOPPED
         result = Result(status, grid if status is Status.SOLVED else None, {"seconds": round(seconds, 3)})

@@ -5,6 +5,7 @@ The parts, one job each:
   applied by the session), held back while a solver's copy is on screen; saves, notices a solve.
 - :class:`window.board_input.BoardInput`: clicks, drags, tally clicks and the keyboard cursor.
 - :class:`window.coach.Coach`: Hint, Check and Undo to first mistake.
+- :class:`window.trial_controls.TrialControls`: opening, keeping and abandoning trial layers.
 - :class:`window.solver_panel.SolverPanel`: choosing, running and watching a solver.
 - :class:`window.play_view.PlayView`: drawing, each part again only when it changed.
 """
@@ -25,6 +26,7 @@ from window.play_view import PlayView, StatusLine
 from window.player_board import PlayerBoard
 from window.solver_panel import SolverPanel
 from window.storage import level_key, runs_dir
+from window.trial_controls import TrialControls
 from window.widgets import Button, handle_all, layout_row
 
 
@@ -47,10 +49,11 @@ class PlayScene:
         self.board = PlayerBoard(session, self.solver, app.storage, self.key, self.title, notify)
         self.board_input = BoardInput(self.board, notify)
         self.coach = Coach(puzzle, self.board, notify)
+        self.trials = TrialControls(self.board, self.coach, notify)
         self.undo_button, self.redo_button = Button("Undo", self.undo), Button("Redo", self.redo)
         self.toolbar = [Button("New", app.open_new_level), Button("Levels", app.open_browser),
                         Button("Open...", app.open_files), self.undo_button, self.redo_button,
-                        Button("Restart", self.restart), Button("Hint", self.coach.hint),
+                        Button("Restart", self.restart), self.trials.open_button, Button("Hint", self.coach.hint),
                         Button("Check", self.coach.check), Button("Edit", app.open_editor),
                         Button("Race", app.open_race),
                         Button("Theme", app.toggle_theme), Button("Palette", app.toggle_palette)]
@@ -59,7 +62,7 @@ class PlayScene:
         size = f"{puzzle.rows}x{puzzle.cols}"
         heading = self.title if size in self.title else f"{self.title}  ({size})"
         self.view = PlayView(heading, self.board, self.solver, self.coach, self.board_input, self.toolbar,
-                             self.mistake_button, self.status)
+                             self.mistake_button, self.status, self.trials.buttons)
         self.layout: Layout = compute_layout(app.window_size, puzzle.rows, puzzle.cols)
         self.relayout(app.window_size)
 
@@ -120,8 +123,7 @@ class PlayScene:
         try:
             folder = runs_dir()
             folder.mkdir(parents=True, exist_ok=True)
-            path = record_play(folder / "last-play.jsonl", self.puzzle,
-                               (step.moves for step in session.history[:session.cursor]),
+            path = record_play(folder / "last-play.jsonl", self.puzzle, session.history[:session.cursor],
                                session.solved, session.elapsed)
         except OSError as error:
             self.notify(f"Could not save the play to rewind it: {error.strerror or error}")
@@ -141,6 +143,8 @@ class PlayScene:
             self.redo() if event.key == pygame.K_y or event.mod & pygame.KMOD_SHIFT else self.undo()
         elif self.board_input.key(event):
             return
+        elif not ctrl and self.trials.key(event.key):
+            return
         elif ctrl and event.key == pygame.K_o:
             self.app.open_files()
         elif not ctrl:
@@ -159,6 +163,8 @@ class PlayScene:
             return
         if handle_all(self.toolbar, event) or (self.coach.offering_undo and handle_all([self.mistake_button], event)):
             return
+        if self.trials.handle(event):
+            return
         self.board_input.handle(event, self.layout)
 
     def update(self, dt: float) -> bool:
@@ -168,6 +174,7 @@ class PlayScene:
         session.tick(dt)
         changed = self.solver.update(dt)
         changed = self.coach.poll() or changed
+        changed = self.trials.update() or changed
         self.animating = self.solver.running or self.coach.thinking
         self.undo_button.enabled = session.can_undo
         self.redo_button.enabled = session.can_redo

@@ -355,7 +355,9 @@ class ReplayScene:
         lines = [f"event {self.at:,} of {self.run.events:,}"]
         if data:
             lines.append(f"{data.get('kind')}" + (f": {data['detail']}" if data.get("detail") else ""))
-            lines.append(f"guesses in force: {self.timeline.depths[self.at]}")
+            # A player's play (``T``) records the trials open where a solver records its guesses.
+            depth = "trials open" if self.run.solver == "player" else "guesses in force"
+            lines.append(f"{depth}: {self.timeline.depths[self.at]}")
             for key, value in sorted(self.stats_at().items()):
                 lines.append(f"{key}: {value:,}" if isinstance(value, int) else f"{key}: {value:g}"
                              if isinstance(value, float) else f"{key}: {value}")
