@@ -12,7 +12,7 @@ import sys
 import time
 from collections import deque
 from pathlib import Path
-from typing import Sequence, Union
+from typing import Callable, Sequence, Union
 
 import pygame
 
@@ -131,6 +131,14 @@ class App:
 
     def open_files(self) -> None:
         self.overlay = FileScene(self, self.last_folder)
+        self.dirty = True
+
+    def pick_solver(self, add: Callable[[str], object]) -> None:
+        """The file picker for a solver of one's own: a ``.py`` file, or a program (``cmd:``)."""
+        from solvers.own.spec import command_name, pickable
+
+        self.overlay = FileScene(self, self.last_folder, lambda path: add(command_name(path)), pickable,
+                                 "Load a solver: a .py file or a program")
         self.dirty = True
 
     def open_new_level(self) -> None:

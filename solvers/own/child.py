@@ -1,10 +1,12 @@
 """What runs inside a solver's own process: limits first, then the solver.
 
-    python -m solvers.own.child MEMORY_MB SEED file PATH OPTIONS_JSON
-    python -m solvers.own.child MEMORY_MB SEED module NAME OPTIONS_JSON
-    python -m solvers.own.child MEMORY_MB SEED exec PROGRAM [ARGS...]
+    python -m solvers.own.child MEMORY_MB CPU_S SEED file PATH OPTIONS_JSON
+    python -m solvers.own.child MEMORY_MB CPU_S SEED module NAME OPTIONS_JSON
+    python -m solvers.own.child MEMORY_MB CPU_S SEED exec PROGRAM [ARGS...]
 
-The address-space limit (``RLIMIT_AS``) is set before anything of the solver runs. A program
+The address-space limit (``RLIMIT_AS``) is set before anything of the solver runs, and a
+processor-time limit (``RLIMIT_CPU``) a little above its time limit, which ends the process
+even if the program that started it is gone without stopping it. A program
 (``exec``) then replaces this process, with the level on its standard input. A Python solver
 is loaded and called as ``solve(puzzle, report, options)``: ``puzzle`` is the level as a
 read-only ``game.puzzle.Puzzle``, ``report`` writes its events as trace lines on the
@@ -145,9 +147,10 @@ def run_python(kind: str, target: str, options: dict, seed: int, memory_mb: int,
 
 
 def main(argv: list[str]) -> int:
-    memory_mb, seed, kind, target, *rest = argv
+    memory_mb, cpu_seconds, seed, kind, target, *rest = argv
     memory = int(memory_mb) * 1024 * 1024
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    resource.setrlimit(resource.RLIMIT_CPU, (int(cpu_seconds), int(cpu_seconds) + 1))
     if memory > 0:
         resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
     if kind == "exec":

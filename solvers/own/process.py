@@ -16,6 +16,7 @@ solver and the problem; a board it claims as solved is judged by the rules first
 from __future__ import annotations
 
 import json
+import math
 import os
 import selectors
 import signal
@@ -48,9 +49,11 @@ def level_text(puzzle: Puzzle) -> str:
     return json.dumps(data, separators=(",", ":")) + "\n"
 
 
-def command(kind: str, target: str, args: tuple[str, ...], options: dict, seed: int, memory_mb: int) -> list[str]:
+def command(kind: str, target: str, args: tuple[str, ...], options: dict, seed: int, memory_mb: int,
+            time_limit: float) -> list[str]:
     """The child's command line (see ``solvers.own.child``)."""
-    head = [sys.executable, "-m", "solvers.own.child", str(memory_mb), str(seed), kind, target]
+    cpu = math.ceil(time_limit) + 2
+    head = [sys.executable, "-m", "solvers.own.child", str(memory_mb), str(cpu), str(seed), kind, target]
     return head + (list(args) if kind == "exec" else [json.dumps(options)])
 
 
@@ -71,7 +74,7 @@ def events(puzzle: Puzzle, *, trace: bool = True, rng=None, limit: int = 1, name
     stdin.seek(0)
     started = time.perf_counter()
     try:
-        child = subprocess.Popen(command(kind, target, args, options or {}, seed, memory_mb), stdin=stdin,
+        child = subprocess.Popen(command(kind, target, args, options or {}, seed, memory_mb, time_limit), stdin=stdin,
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_environment(),
                                  start_new_session=True, close_fds=True)
     except OSError as error:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import importlib.util
+import os
 import shlex
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -162,3 +163,13 @@ def _installed(point) -> ExternalSpec:
     spec = _spec(point.name, declared.get("LABEL", point.name), declared.get("SUMMARY", ""), "module", module, (),
                  declared.get("OPTIONS", {}))
     return replace(spec, summary=f"{spec.summary} (installed: {module})"[:200])
+
+
+def pickable(path: Path) -> bool:
+    """Whether a file picker offers ``path`` as a solver: a Python file or a program."""
+    return path.suffix == ".py" or (path.is_file() and os.access(path, os.X_OK))
+
+
+def command_name(path: Path) -> str:
+    """The solver's name for a picked file: the path of a ``.py`` file, ``cmd:PATH`` for a program."""
+    return str(path) if path.suffix == ".py" else COMMAND_PREFIX + shlex.quote(str(path))
