@@ -139,6 +139,8 @@ def _add_bench(sub) -> None:
     bench.add_argument("--csv", metavar="FILE", help="where to write the rows (default bench-<solver>.csv)")
     bench.add_argument("--runner", action="store_true",
                        help="measure the thread runner instead: stop latency and memory over a million events")
+    bench.add_argument("--boundary", action="store_true",
+                       help="measure instead what a solver's own process costs per event, on LEVEL")
     bench.add_argument("--generate", metavar="RxC", type=_shape, help="measure the generator instead, e.g. 10x10")
     bench.add_argument("--count", type=_whole(1, 1_000_000), default=10, help="levels to generate (with --generate)")
     bench.add_argument("--window", action="store_true",
@@ -326,6 +328,15 @@ def cmd_bench(args) -> int:
         return EXIT_USAGE
     if args.window:
         return _bench_window(args)
+    if args.boundary:
+        from game import levels
+        from solvers.own import bench as own_bench
+
+        try:
+            return own_bench.main(levels.load(args.paths[0]))
+        except levels.LevelError as error:
+            print(error, file=sys.stderr)
+            return EXIT_USAGE
     refs = list(batch.expand(args.paths))
     if args.hints:
         return _bench_hints(refs, args.json, args.reading)

@@ -83,6 +83,17 @@ def test_the_template_solves_pack_levels_and_its_test_passes(tmp_path):
     assert (tmp_path / "test_mine.py").read_text().count("def test_") == 1
 
 
+def test_the_python_example_solves_6x6_levels_with_forced_moves_guesses_and_backtracks():
+    name = str(ROOT / "examples/solvers/cells.py")
+    reasons = set()
+    for path in PACK[:4]:
+        puzzle = levels.load(path)
+        events = list(registry.get(name).events(puzzle))
+        assert batch.judge(puzzle, events[-1]).status is Status.SOLVED, path
+        reasons |= {e.reason.value for e in events if isinstance(e, SetCell)}
+    assert reasons == {"forced", "guess", "backtrack"}
+
+
 def test_the_c_example_solves_and_is_recorded_and_replayed(c_solver, tmp_path):
     puzzle = levels.load(PACK[5])
     result = trace.record_run(puzzle, c_solver, tmp_path / "run.jsonl")
