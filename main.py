@@ -239,7 +239,9 @@ def cmd_solve(args) -> int:
         if args.json:
             print(json.dumps({k: v for k, v in record.items() if k != "level_error"}), flush=True)
         else:
-            print(_solve_text(ref, record), flush=True)
+            # a solver's failure (its one line) goes to stderr; a level's own error stays with the boards
+            solver_failed = record["status"] == "error" and not record["level_error"]
+            print(_solve_text(ref, record), flush=True, file=sys.stderr if solver_failed else sys.stdout)
     return _exit_code(records, ("solved", "no_solution", "stuck"))
 
 
@@ -262,7 +264,9 @@ def cmd_solve_trace(args) -> int:
         print(f"{args.trace}: cannot be written ({getattr(error, 'strerror', None) or error})", file=sys.stderr)
         return EXIT_USAGE
     record = batch.result_record(ref, args.solver, result)
-    print(json.dumps(record) if args.json else _solve_text(ref, record), flush=True)
+    failed = record["status"] == "error" and not args.json
+    print(json.dumps(record) if args.json else _solve_text(ref, record), flush=True,
+          file=sys.stderr if failed else sys.stdout)
     return _exit_code([record], ("solved", "no_solution", "stuck"))
 
 

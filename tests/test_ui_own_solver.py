@@ -68,3 +68,20 @@ def test_load_in_the_solver_panel_runs_a_python_solver_and_stop_ends_a_loop(app,
     broken = tmp_path / "broken.py"
     broken.write_text("def solve(:\n")
     assert not panel.add_solver(str(broken)) and panel.solver == str(loop)
+
+
+def test_a_wrong_answer_in_the_window_is_one_status_line_never_solved(app, tmp_path):
+    panel = app.play.solver
+    liar = tmp_path / "liar.py"
+    liar.write_text('LABEL = "Liar"\n\ndef solve(puzzle, report, options):\n'
+                    '    return ["#" * puzzle.cols] * puzzle.rows\n')
+    assert panel.add_solver(str(liar))
+    panel.set_speed(0)
+    assert panel.start()
+    deadline = time.perf_counter() + 20
+    while panel.running and time.perf_counter() < deadline:
+        app.pump()
+    status = panel.watch.status_text()
+    assert not panel.watch.solved and "\n" not in status
+    assert status.startswith("Liar: error") and f"{liar}: claimed a wrong solution" in status
+    assert app.play.status.message.startswith("Liar: error")            # the status line of the window

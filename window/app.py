@@ -363,7 +363,7 @@ class Script:
         self.begun = True
         panel = app.play.solver
         if self.solver:
-            panel.choose(self.solver)
+            panel.choose(self.solver) if self.solver in panel.labels else panel.add_solver(self.solver)
         if self.autorun:
             panel.slider.index = speed_index(0)
             panel.set_speed(0)
@@ -404,8 +404,13 @@ def main(level: str | None = None, solver: str | None = None, autorun: bool = Fa
     (without ``autorun``: if the player's restored board is solved). Otherwise returns 0.
     """
     if solver is not None and solver not in SOLVER_LABELS:
-        print(f"unknown solver {solver!r}; choose from {', '.join(SOLVER_LABELS)}")
-        return 2
+        from solvers.engine import registry
+
+        try:
+            registry.get(solver)                # a solver of one's own (mine.py, cmd:PROGRAM)
+        except ValueError as error:
+            print(error)
+            return 2
     app = App(settings_path)
     opened = app.open_level(level) if level else False
     if not opened:

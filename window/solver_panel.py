@@ -133,7 +133,8 @@ class SolverPanel:
             self.notify(f"The {self.solver} solver is not available: {error}")
             return False
         self.runs += 1
-        self.watch = SolverWatch(self.puzzle, self.solver, make, speed=self.speed,
+        shown = self.solver if self.solver in registry.SOLVERS else self.labels[self.solver]
+        self.watch = SolverWatch(self.puzzle, shown, make, speed=self.speed,
                                  recording=self._recording(dict(options or {}), seed + self.runs - 1))
         self.watch.paused = paused
         self.notify(f"{self.labels[self.solver]} solver started; the board shows its copy")
