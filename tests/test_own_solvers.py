@@ -10,6 +10,7 @@ import json
 import math
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import textwrap
@@ -347,3 +348,30 @@ def test_options_are_declared_checked_and_passed(tmp_path):
         spec.resolve({"limit": 1.5})
     result = run(name, limit=7, fast=True)
     assert result.status is Status.NO_SOLUTION and result.stats == {"limit": 7, "fast": True}
+
+
+def test_ctrl_c_ends_a_run_and_its_process_within_a_second(tmp_path):
+    loop = write(tmp_path, "loop.py", "def solve(puzzle, report, options):\n    while True:\n        pass\n")
+    marker = str(tmp_path)            # the child's command line names the solver's file
+    command = [sys.executable, str(ROOT / "main.py"), "solve", str(PACK[0]), "--solver", str(loop)]
+    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(1.5)
+    child.send_signal(signal.SIGINT)
+    started = time.perf_counter()
+    _, err = child.communicate(timeout=10)
+    assert time.perf_counter() - started < 1 and child.returncode == 1 and "interrupted" in err.decode()
+    time.sleep(0.2)
+    assert [pid for pid in processes() if marker in pid] == []
+
+
+def processes():
+    """The command lines of the running processes (empty where /proc is not)."""
+    lines = []
+    for entry in os.listdir("/proc") if os.path.isdir("/proc") else []:
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as handle:
+                lines.append(handle.read().replace(b"\0", b" ").decode("utf-8", "replace"))
+        except OSError:
+            continue
+    return lines

@@ -25,22 +25,21 @@ import os
 import random
 import resource
 import sys
-import time
 import traceback
 from types import MappingProxyType
 from typing import Any
 
 SHIP, WATER, UNKNOWN = "ship", "water", "unknown"
-FLUSH_EVERY = 0.01      # seconds: events reach the window at least this often while they come
 
 
 class Report:
-    """The events of a Python solver, written as trace lines (see README, "Traces")."""
+    """The events of a Python solver, written as trace lines (see README, "Traces"), each as it
+    comes: ``out`` is line-buffered, so a solver that thinks long after a move shows it at once
+    (flushing every line measured no slower: the reading side sets the pace)."""
 
     def __init__(self, out) -> None:
         self._out = out
         self._write = out.write
-        self._flushed = time.monotonic()
         self._tails: dict = {}
 
     def set(self, row: int, col: int, state: str, kind: str = "guess", depth: int = 0, detail: str = "") -> None:
@@ -59,9 +58,6 @@ class Report:
         if type(row) is not int or type(col) is not int:
             row, col = json.dumps(row, default=str), json.dumps(col, default=str)
         self._write(f'{head}{row},"col":{col}{tail}')
-        now = time.monotonic()
-        if now - self._flushed > FLUSH_EVERY:
-            self.flush(now)
 
     def progress(self, **stats: Any) -> None:
         """A heartbeat with statistics so far (numbers or text), e.g. ``nodes=..., backtracks=...``."""
@@ -73,11 +69,6 @@ class Report:
 
     def _line(self, data: dict) -> None:
         self._write(json.dumps(data, default=str) + "\n")
-        self.flush()
-
-    def flush(self, now: float | None = None) -> None:
-        self._out.flush()
-        self._flushed = now or time.monotonic()
 
 
 def _where(error: BaseException, path: str) -> str:
@@ -159,7 +150,7 @@ def main(argv: list[str]) -> int:
         except OSError as error:
             return _fail(sys.stdout, f"cannot start {target}: {error.strerror or error}")
     # The solver's own prints go to standard error; standard output carries its events only.
-    out = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1 << 16)
+    out = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
     os.dup2(2, 1)
     sys.stdout = sys.stderr
     try:

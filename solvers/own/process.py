@@ -61,14 +61,15 @@ def _environment() -> dict:
     env = dict(os.environ)
     paths = [str(ROOT)] + [p for p in sys.path if p and os.path.isdir(p)]
     env["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(paths))
-    env["PYTHONUNBUFFERED"] = "0"
     return env
 
 
-def events(puzzle: Puzzle, *, trace: bool = True, rng=None, limit: int = 1, name: str, kind: str, target: str,
+def events(puzzle: Puzzle, *, trace: bool = True, limit: int = 1, name: str, kind: str, target: str,
            args: tuple[str, ...] = (), options: dict | None = None, seed: int = 0, time_limit: float = 60.0,
            memory_mb: int = 1024, output_mb: int = 512) -> Iterator[Event]:
-    """Run the solver ``name`` and yield its checked events, then one ``Result``."""
+    """Run the solver ``name`` and yield its checked events, then one ``Result``. A solver of
+    one's own always reports its moves and gives one answer: ``trace`` and ``limit`` are taken
+    as every solver takes them, and not passed on."""
     stdin = tempfile.TemporaryFile()
     stdin.write(level_text(puzzle).encode("utf-8"))
     stdin.seek(0)
