@@ -10,6 +10,8 @@
     python main.py convert IN OUT       convert a level between .bs and the formats in circulation
     python main.py race LEVEL           run several solvers on one level and rank them
     python main.py replay TRACE.jsonl   show the board at any event of a saved run
+    python main.py solvers              list every solver and its options
+    python main.py new-solver PATH.py   write a solver of your own to start from, and its test
 
 Exit status: 0 all levels loaded and decided; 1 something timed out or failed; 2 usage or
 level errors. This file parses arguments and prints; the work is in game/ and solvers/.
@@ -27,7 +29,8 @@ import sys
 from game.limits import MAX_DIGITS, MAX_SECONDS, MAX_SIDE
 from solvers.engine.registry import NAMES as SOLVER_CHOICES
 
-COMMANDS = ("play", "solve", "check", "generate", "bench", "print", "convert", "race", "replay")
+COMMANDS = ("play", "solve", "check", "generate", "bench", "print", "convert", "race", "replay", "solvers",
+            "new-solver")
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 MAX_JOBS = 1024
 
@@ -62,6 +65,17 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _solver(text: str) -> str:
+    """A solver's name: built in, installed, a Python file (mine.py) or a program (cmd:./mine)."""
+    from solvers.engine import registry
+
+    try:
+        registry.get(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return text
+
+
 def _fleet(text: str) -> str:
     """A fleet as JSON, checked like a level's fleet; returned as canonical JSON text."""
     from game import levels
@@ -88,7 +102,7 @@ def _shape(text: str) -> str:
 def _add_play(sub) -> None:
     play = sub.add_parser("play", help="open the window (the default command)")
     play.add_argument("level", nargs="?", help="a .bs level (default: the built-in first level)")
-    play.add_argument("--solver", choices=SOLVER_CHOICES, help="solver selected in the window")
+    play.add_argument("--solver", type=_solver, help="solver selected in the window")
     play.add_argument("--autorun", action="store_true", help="start the solver at once, at full speed")
     play.add_argument("--exit-after-solve", action="store_true",
                       help="close when the run ends; exit 0 only if it solved the level")
@@ -99,7 +113,8 @@ def _add_play(sub) -> None:
 def _add_solve(sub) -> None:
     solve = sub.add_parser("solve", help="solve levels and print the boards (or JSON lines)")
     solve.add_argument("paths", nargs="+", metavar="PATH")
-    solve.add_argument("--solver", choices=SOLVER_CHOICES, default="forward")
+    solve.add_argument("--solver", type=_solver, default="forward",
+                       help=f"{', '.join(SOLVER_CHOICES)}, an installed one, a file mine.py or cmd:PROGRAM")
     solve.add_argument("--seed", type=_seed, default=0, help="random seed (genetic)")
     solve.add_argument("--timeout", type=_seconds, default=60.0, metavar="SECONDS", help="per level (default 60)")
     solve.add_argument("--json", action="store_true", help="one JSON object per level")
@@ -118,12 +133,14 @@ def _add_check(sub) -> None:
 def _add_bench(sub) -> None:
     bench = sub.add_parser("bench", help="solve, verify and time every level; write a CSV")
     bench.add_argument("paths", nargs="*", metavar="PATH")
-    bench.add_argument("--solver", choices=SOLVER_CHOICES, default="forward")
+    bench.add_argument("--solver", type=_solver, default="forward")
     bench.add_argument("--seed", type=_seed, default=0)
     bench.add_argument("--timeout", type=_seconds, default=60.0, metavar="SECONDS")
     bench.add_argument("--csv", metavar="FILE", help="where to write the rows (default bench-<solver>.csv)")
     bench.add_argument("--runner", action="store_true",
                        help="measure the thread runner instead: stop latency and memory over a million events")
+    bench.add_argument("--boundary", action="store_true",
+                       help="measure instead what a solver's own process costs per event, on LEVEL")
     bench.add_argument("--generate", metavar="RxC", type=_shape, help="measure the generator instead, e.g. 10x10")
     bench.add_argument("--count", type=_whole(1, 1_000_000), default=10, help="levels to generate (with --generate)")
     bench.add_argument("--window", action="store_true",
@@ -188,7 +205,7 @@ def parser() -> argparse.ArgumentParser:
                                   epilog="Run 'main.py COMMAND --help' for a command's options.")
     sub = top.add_subparsers(dest="command", metavar="COMMAND")
     for add in (_add_play, _add_solve, _add_check, _add_generate, _add_bench, _add_print, _add_convert,
-                _add_race, _add_replay):
+                _add_race, _add_replay, _add_solvers, _add_new_solver):
         add(sub)
     return top
 
@@ -222,7 +239,9 @@ def cmd_solve(args) -> int:
         if args.json:
             print(json.dumps({k: v for k, v in record.items() if k != "level_error"}), flush=True)
         else:
-            print(_solve_text(ref, record), flush=True)
+            # a solver's failure (its one line) goes to stderr; a level's own error stays with the boards
+            solver_failed = record["status"] == "error" and not record["level_error"]
+            print(_solve_text(ref, record), flush=True, file=sys.stderr if solver_failed else sys.stdout)
     return _exit_code(records, ("solved", "no_solution", "stuck"))
 
 
@@ -245,7 +264,9 @@ def cmd_solve_trace(args) -> int:
         print(f"{args.trace}: cannot be written ({getattr(error, 'strerror', None) or error})", file=sys.stderr)
         return EXIT_USAGE
     record = batch.result_record(ref, args.solver, result)
-    print(json.dumps(record) if args.json else _solve_text(ref, record), flush=True)
+    failed = record["status"] == "error" and not args.json
+    print(json.dumps(record) if args.json else _solve_text(ref, record), flush=True,
+          file=sys.stderr if failed else sys.stdout)
     return _exit_code([record], ("solved", "no_solution", "stuck"))
 
 
@@ -311,6 +332,15 @@ def cmd_bench(args) -> int:
         return EXIT_USAGE
     if args.window:
         return _bench_window(args)
+    if args.boundary:
+        from game import levels
+        from solvers.own import bench as own_bench
+
+        try:
+            return own_bench.main(levels.load(args.paths[0]))
+        except levels.LevelError as error:
+            print(error, file=sys.stderr)
+            return EXIT_USAGE
     refs = list(batch.expand(args.paths))
     if args.hints:
         return _bench_hints(refs, args.json, args.reading)
@@ -569,6 +599,46 @@ def cmd_convert(args) -> int:
     return EXIT_OK
 
 
+def _add_solvers(sub) -> None:
+    sub.add_parser("solvers", help="list every solver (built in, installed) with its options")
+
+
+def cmd_solvers(args) -> int:
+    from solvers.engine import registry
+    from solvers.own import spec as own
+
+    for name, spec in registry.every().items():
+        print(f"{name}: {spec.label} - {spec.summary}")
+        for option in spec.options:
+            span = f", {option.low:g} to {option.high:g}" if option.low is not None and option.high is not None else ""
+            print(f"    {option.name} ({option.kind.__name__}, default {option.default}{span})"
+                  + (f": {option.help}" if option.help else ""))
+    for problem in own.problems():
+        print(problem, file=sys.stderr)
+    print(f"\nAny Python file (--solver mine.py) or program (--solver '{own.COMMAND_PREFIX}./mine --fast') is a "
+          f"solver too; each takes the limits {', '.join(o.name for o in own.LIMITS)}. "
+          f"Installed packages add solvers under the entry-point group {own.GROUP}.")
+    return EXIT_OK
+
+
+def _add_new_solver(sub) -> None:
+    new = sub.add_parser("new-solver", help="write a working solver of your own to start from, and a test for it")
+    new.add_argument("path", metavar="PATH.py")
+
+
+def cmd_new_solver(args) -> int:
+    from solvers.own import template
+
+    try:
+        written = template.write(args.path)
+    except (OSError, ValueError) as error:
+        print(f"{args.path}: {getattr(error, 'strerror', None) or error}", file=sys.stderr)
+        return EXIT_USAGE
+    print(f"wrote {written[0]} and {written[1]}\n"
+          f"try it: python main.py solve levels/6x6/easy/01.bs --solver {written[0]}")
+    return EXIT_OK
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if not argv or (argv[0] not in COMMANDS and not argv[0].startswith("-")):
@@ -576,7 +646,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     handler = {"play": cmd_play, "solve": cmd_solve, "check": cmd_check,
                "generate": cmd_generate, "bench": cmd_bench, "print": cmd_print,
-               "convert": cmd_convert, "race": cmd_race, "replay": cmd_replay}[args.command or "play"]
+               "convert": cmd_convert, "race": cmd_race, "replay": cmd_replay, "solvers": cmd_solvers,
+               "new-solver": cmd_new_solver}[args.command or "play"]
     try:
         return handler(args)
     except KeyboardInterrupt:

@@ -17,7 +17,7 @@ LAYERS = [
     ["game"],
     ["solvers.events", "solvers.contract", "solvers.common", "solvers.flat", "solvers.flat_core"],
     ["solvers.search", "solvers.logic", "solvers.genetic"],
-    ["solvers.engine"],
+    ["solvers.engine", "solvers.own"],
     ["solvers.authoring"],
     ["window"],
     ["main"],

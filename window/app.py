@@ -12,7 +12,7 @@ import sys
 import time
 from collections import deque
 from pathlib import Path
-from typing import Sequence, Union
+from typing import Callable, Sequence, Union
 
 import pygame
 
@@ -131,6 +131,14 @@ class App:
 
     def open_files(self) -> None:
         self.overlay = FileScene(self, self.last_folder)
+        self.dirty = True
+
+    def pick_solver(self, add: Callable[[str], object]) -> None:
+        """The file picker for a solver of one's own: a ``.py`` file, or a program (``cmd:``)."""
+        from solvers.own.spec import command_name, pickable
+
+        self.overlay = FileScene(self, self.last_folder, lambda path: add(command_name(path)), pickable,
+                                 "Load a solver: a .py file or a program")
         self.dirty = True
 
     def open_new_level(self) -> None:
@@ -355,7 +363,7 @@ class Script:
         self.begun = True
         panel = app.play.solver
         if self.solver:
-            panel.choose(self.solver)
+            panel.choose(self.solver) if self.solver in panel.labels else panel.add_solver(self.solver)
         if self.autorun:
             panel.slider.index = speed_index(0)
             panel.set_speed(0)
@@ -396,8 +404,13 @@ def main(level: str | None = None, solver: str | None = None, autorun: bool = Fa
     (without ``autorun``: if the player's restored board is solved). Otherwise returns 0.
     """
     if solver is not None and solver not in SOLVER_LABELS:
-        print(f"unknown solver {solver!r}; choose from {', '.join(SOLVER_LABELS)}")
-        return 2
+        from solvers.engine import registry
+
+        try:
+            registry.get(solver)                # a solver of one's own (mine.py, cmd:PROGRAM)
+        except ValueError as error:
+            print(error)
+            return 2
     app = App(settings_path)
     opened = app.open_level(level) if level else False
     if not opened:

@@ -25,7 +25,9 @@ from window.storage import runs_dir
 from window.theme import Theme
 from window.widgets import Button, StepSlider, handle_all, layout_row
 
-SOLVER_LABELS = {name: spec.label for name, spec in registry.SOLVERS.items()}
+SOLVER_LABELS = {name: spec.label for name, spec in registry.every().items()}
+LOAD_LABEL = "Load..."
+PER_ROW = 5
 SPEEDS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 5000, 0)
 SPEED_LABELS = tuple("instant" if s == 0 else f"{s} moves/s" for s in SPEEDS)
 ROW = 30
@@ -41,17 +43,20 @@ def speed_index(speed: float) -> int:
 class SolverPanel:
     def __init__(self, puzzle: Puzzle, settings: Mapping[str, Any], notify: Callable[[str], None],
                  on_keep: Callable[[], None], on_rewind: Callable[[Path], object] | None = None,
-                 title: str = "level") -> None:
+                 title: str = "level", on_load: Callable[[Callable[[str], bool]], object] | None = None) -> None:
         self.puzzle = puzzle
         self.settings = settings
         self.notify = notify
+        self.labels = dict(SOLVER_LABELS)      # the built-in and installed solvers, then those loaded
         self.solver = str(settings.get("ui", {}).get("solver", "forward"))
-        if self.solver not in SOLVER_LABELS:
+        if self.solver not in self.labels:
             self.solver = "forward"
+        self.on_load = on_load
         self.speed = float(settings.get("ui", {}).get("speed", 60))
         self.watch: SolverWatch | None = None
         self.runs = 0
-        self.choices = [Button(label, lambda n=name: self.choose(n)) for name, label in SOLVER_LABELS.items()]
+        self.choices: list[Button] = []
+        self._make_choices()
         self.run_button = Button("Run", self.run_or_pause)
         self.step_button = Button("Step", self.step)
         self.stop_button = Button("Stop", self.stop)
@@ -82,9 +87,36 @@ class SolverPanel:
 
     # ----- actions -------------------------------------------------------------------------
 
+    def _make_choices(self) -> None:
+        self.choices = [Button(label, lambda n=name: self.choose(n)) for name, label in self.labels.items()]
+        if self.on_load is not None:
+            self.choices.append(Button(LOAD_LABEL, lambda: self.on_load(self.add_solver)))
+        area = getattr(self, "area", None)
+        if area is not None and area.width:
+            self.place(area)
+
     def choose(self, name: str) -> None:
         self.solver = name
         self._sync()
+
+    def add_solver(self, name: str) -> bool:
+        """A solver of one's own (``mine.py`` or ``cmd:PROGRAM``) beside the others, chosen;
+        one that cannot be loaded is reported in one line."""
+        try:
+            spec = registry.get(name)
+        except ValueError as error:
+            self.notify(str(error))
+            return False
+        self.labels[name] = spec.label
+        self._make_choices()
+        self.choose(name)
+        self.notify(f"{spec.label} loaded ({name}): Run it, or race it (V)")
+        return True
+
+    @property
+    def slug(self) -> str:
+        """The chosen solver's name as a file name's part."""
+        return re.sub(r"[^A-Za-z0-9]+", "-", self.labels.get(self.solver, self.solver)).strip("-").lower() or "solver"
 
     def set_speed(self, speed: float) -> None:
         self.speed = speed
@@ -101,10 +133,11 @@ class SolverPanel:
             self.notify(f"The {self.solver} solver is not available: {error}")
             return False
         self.runs += 1
-        self.watch = SolverWatch(self.puzzle, self.solver, make, speed=self.speed,
+        shown = self.solver if self.solver in registry.SOLVERS else self.labels[self.solver]
+        self.watch = SolverWatch(self.puzzle, shown, make, speed=self.speed,
                                  recording=self._recording(dict(options or {}), seed + self.runs - 1))
         self.watch.paused = paused
-        self.notify(f"{SOLVER_LABELS[self.solver]} solver started; the board shows its copy")
+        self.notify(f"{self.labels[self.solver]} solver started; the board shows its copy")
         self._sync()
         return True
 
@@ -114,7 +147,7 @@ class SolverPanel:
             folder = runs_dir()
             folder.mkdir(parents=True, exist_ok=True)
             chosen = registry.get(self.solver).resolve(options)
-            return Recording(folder / f"last-{self.solver}.jsonl", self.puzzle, self.solver, chosen, seed)
+            return Recording(folder / f"last-{self.slug}.jsonl", self.puzzle, self.solver, chosen, seed)
         except OSError as error:
             self.notify(f"This run cannot be recorded ({error.strerror or error}); it runs all the same")
             return None
@@ -127,7 +160,7 @@ class SolverPanel:
         path = watch.trace_path
         if path is None and watch.running and watch.paused:
             try:
-                path = watch.snapshot(runs_dir() / f"paused-{self.solver}.jsonl")
+                path = watch.snapshot(runs_dir() / f"paused-{self.slug}.jsonl")
             except OSError as error:
                 self.notify(f"Could not save the run so far: {error.strerror or error}")
                 return
@@ -141,7 +174,7 @@ class SolverPanel:
             return None
         stamp = time.strftime("%Y%m%d-%H%M%S")
         slug = re.sub(r"[^A-Za-z0-9]+", "-", self.title).strip("-").lower() or "level"
-        target = path.with_name(f"{slug}-{self.solver}-{stamp}.jsonl")
+        target = path.with_name(f"{slug}-{self.slug}-{stamp}.jsonl")
         try:
             shutil.copyfile(path, target)
         except OSError as error:
@@ -181,7 +214,7 @@ class SolverPanel:
         self.reset()
 
     def _sync(self) -> None:
-        for button, name in zip(self.choices, SOLVER_LABELS):
+        for button, name in zip(self.choices, [*self.labels, None]):
             button.active = name == self.solver
             button.enabled = not self.running
         paused = self.running and self.watch.paused
@@ -219,8 +252,11 @@ class SolverPanel:
         """Widgets in ``area`` (top part of it); the statistics take the rest."""
         self.area = area
         y = area.y + 26
-        layout_row(self.choices, pygame.Rect(area.x, y, area.width, ROW), gap=4)
-        y += ROW + GAP
+        for start in range(0, len(self.choices), PER_ROW):
+            row = self.choices[start:start + PER_ROW]
+            width = (area.width + 4) * len(row) // PER_ROW - 4
+            layout_row(row, pygame.Rect(area.x, y, width, ROW), gap=4)
+            y += ROW + GAP
         layout_row([self.run_button, self.step_button, self.stop_button, self.reset_button],
                    pygame.Rect(area.x, y, area.width, ROW), gap=4)
         y += ROW + GAP + 20

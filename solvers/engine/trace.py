@@ -34,7 +34,7 @@ from game.session import Step
 from solvers.common import run_to_result, settle
 from solvers.engine import registry
 from solvers.engine.batch import judge
-from solvers.events import Event, Failure, Found, Generation, Progress, Reason, Result, SetCell, Status
+from solvers.events import Event, Failure, Found, Generation, Progress, Reason, Result, SetCell, Ship, Status
 
 FORMAT = "battleship-solitaire-trace"
 VERSION = 1
@@ -561,3 +561,64 @@ def board_at(trace: Trace, n: int) -> Grid:
         if count == n:
             return _grid(board, trace.puzzle)
     raise LevelError(trace.path, f"the file ends before event {n} (it changed since it was read)")
+
+
+# --------------------------------------------------------------------------- a solver's own lines
+
+
+def decode_line(raw: bytes) -> Any:
+    """One line of JSON (at most ``MAX_LINE_BYTES``), or ``ValueError`` saying what is wrong."""
+    if len(raw) > MAX_LINE_BYTES:
+        raise _Bad(f"line is longer than {MAX_LINE_BYTES:,} bytes")
+    return _decode(raw)
+
+
+def events_of(data: Any, expected: int, puzzle: Puzzle) -> list[Event]:
+    """The solver events that one event line stands for, checked as the reader checks a trace
+    (``ValueError`` naming the problem): each cell change of a cell kind is one ``SetCell``.
+    ``n`` may be left out (it is then ``expected``). Solvers of other programs speak in these
+    lines (see ``solvers.own``)."""
+    if type(data) is dict and "n" not in data:
+        data = {"n": expected, **data}
+    _event(data, expected, puzzle.rows, puzzle.cols)
+    kind = data["kind"]
+    if kind in CELL_KINDS:
+        reason, depth, detail = Reason(kind), data.get("depth", 0), data.get("detail", "")
+        return [SetCell(cell["row"], cell["col"], CELL_OF_STATE[cell["state"]], reason, detail, depth)
+                for cell in data["cells"]]
+    if kind == "progress":
+        return [Progress(dict(data.get("stats", {})))]
+    if kind == "failure":
+        return [Failure(data.get("message", ""))]
+    if kind == "found":
+        if "solution" not in data:
+            raise _Bad("a found event carries its solution")
+        return [Found(_board_lines(data["solution"], puzzle, "solution", ".#"))]
+    stats = data.get("stats", {})
+    fleet = tuple(Ship(r, c, n, way == "h") for r, c, n, way in data.get("fleet", []))
+    return [Generation(int(stats.get("generation") or 0), _fitness(stats.get("best")), _fitness(stats.get("mean")),
+                       fleet, int(stats.get("restarts") or 0))]
+
+
+def _fitness(value: Any) -> float:
+    return math.inf if value is None else float(value)
+
+
+def result_of(data: Any, puzzle: Puzzle) -> Result:
+    """A solver's own result line (``kind`` and ``verdict``; ``solution`` when solved; ``stats``
+    and ``message`` if it likes) as an unjudged ``Result``, or ``ValueError``."""
+    if type(data) is not dict or data.get("kind") != "result":
+        raise _Bad("a result line is an object with \"kind\": \"result\"")
+    unknown = sorted(set(data) - _RESULT_KEYS)
+    if unknown:
+        raise _Bad(f"the result line has an unknown key {unknown[0]!r}")
+    if data.get("verdict") not in VERDICTS:
+        raise _Bad(f"verdict {data.get('verdict')!r} is not one of {', '.join(VERDICTS)}")
+    stats = _plain_stats(data.get("stats", {}))
+    message = data.get("message", "")
+    if not isinstance(message, str):
+        raise _Bad("message must be text")
+    grid = None
+    if data["verdict"] == Status.SOLVED.value:
+        grid = _board_lines(data.get("solution"), puzzle, "solution", ".#")
+    return Result(Status(data["verdict"]), grid, stats, (grid,) if grid else (), message)

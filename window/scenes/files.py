@@ -1,9 +1,11 @@
-"""Open a level from anywhere: a folder listing, a typed path, keyboard and mouse."""
+"""Open a level (or pick a solver of one's own) from anywhere: a folder listing, a typed path,
+keyboard and mouse."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Callable
 
 import pygame
 
@@ -20,9 +22,16 @@ LEVEL_SUFFIXES = tuple(SUFFIXES)          # .bs, and the text formats in circula
 class FileScene:
     animating = False
 
-    def __init__(self, app: Host, folder: Path) -> None:
+    def __init__(self, app: Host, folder: Path, pick: Callable[[Path], object] | None = None,
+                 shown: Callable[[Path], bool] | None = None, title: str = "Open a level") -> None:
+        """``pick`` takes the chosen file (default: open it as a level); ``shown`` says which
+        files are listed (default: levels)."""
         self.app = app
         self.folder = folder
+        self.pick = pick or app.open_level
+        self.shown = shown or (lambda entry: entry.suffix.lower() in LEVEL_SUFFIXES)
+        self.title = title
+        self.note = "level" if shown is None else ""
         self.typed = ""
         self.error = ""
         self.list = ListView([])
@@ -46,9 +55,9 @@ class FileScene:
                 continue
             if entry.is_dir():
                 rows.append(Row(entry.name + "/", entry, "folder"))
-            elif entry.suffix.lower() in LEVEL_SUFFIXES:
-                rows.append(Row(entry.name, entry, "level"))
-        self.list = ListView(rows or [Row("(no folders or level files here)")])
+            elif self.shown(entry):
+                rows.append(Row(entry.name, entry, self.note))
+        self.list = ListView(rows or [Row("(no folders or files to pick here)")])
         self.list.rect = getattr(self, "list_rect", pygame.Rect(0, 0, 0, 0))
 
     def choose(self, path: Path) -> None:
@@ -56,7 +65,7 @@ class FileScene:
             self.enter(path)
         else:
             self.app.close_overlay()
-            self.app.open_level(path)
+            self.pick(path)
 
     def relayout(self, size: tuple[int, int]) -> None:
         box = self.box = dialog_box(size)
@@ -89,7 +98,7 @@ class FileScene:
 
     def draw(self, surface: pygame.Surface) -> None:
         theme = self.app.theme
-        draw_dialog(surface, theme, self.box, "Open a level")
+        draw_dialog(surface, theme, self.box, self.title)
         self.close_button.draw(surface, theme)
         self.up_button.draw(surface, theme)
         pygame.draw.rect(surface, theme.unknown, self.input_rect)
@@ -99,6 +108,6 @@ class FileScene:
             shown = shown[1:]
         fonts.blit_text(surface, shown + "|", 18, theme.text, midleft=(self.input_rect.x + 8, self.input_rect.centery))
         self.list.draw(surface, theme)
-        hint = self.error or "Click a folder to enter it, a level to open it; or type a path and press Enter."
+        hint = self.error or "Click a folder to enter it, a file to pick it; or type a path and press Enter."
         fonts.blit_text(surface, fonts.fit_text(hint, 16, self.box.width - 24), 16,
                         theme.error if self.error else theme.muted, topleft=(self.box.x + 12, self.box.bottom - 26))

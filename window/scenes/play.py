@@ -45,7 +45,7 @@ class PlayScene:
                                  "Left click: water, then ship. Right click: the other way.")
         notify = self.status.notify
         self.solver = SolverPanel(puzzle, app.settings, notify, self.keep_solver_board, app.open_replay,
-                                  puzzle.name or (path.stem if path else "level"))
+                                  puzzle.name or (path.stem if path else "level"), app.pick_solver)
         self.board = PlayerBoard(session, self.solver, app.storage, self.key, self.title, notify)
         self.board_input = BoardInput(self.board, notify)
         self.coach = Coach(puzzle, self.board, notify)

@@ -52,8 +52,16 @@ class RaceScene:
         self.pictures: list[MiniBoard] = []
         self._stats: dict[int, tuple] = {}        # a lane's figures as text, and when they were made
         self.status = ""
-        self.toggles = {name: Button(registry.SOLVERS[name].label, lambda n=name: self.toggle(n))
-                        for name in registry.NAMES}
+        self.specs = dict(registry.every())
+        for name in list(self.chosen):
+            try:
+                self.specs.setdefault(name, registry.get(name))
+            except ValueError as error:
+                self.chosen.remove(name)
+                self.status = str(error)
+        self.order = list(self.specs)
+        self.toggles = {name: Button(spec.label, lambda n=name: self.toggle(n)) for name, spec in self.specs.items()}
+        self.load_button = Button("Load...", lambda: app.pick_solver(self.add_solver))
         self.start_button = Button("Start", self.start)
         self.stop_button = Button("Stop", self.stop)
         self.save_button = Button("Save CSV", self.save_csv)
@@ -83,6 +91,17 @@ class RaceScene:
         elif len(self.chosen) < 4:
             self.chosen.append(name)
 
+    def add_solver(self, name: str) -> bool:
+        """The race again with a solver of one's own (``mine.py``, ``cmd:PROGRAM``) in a lane."""
+        try:
+            registry.get(name)
+        except ValueError as error:
+            self.app.notify(str(error))
+            return False
+        chosen = [n for n in self.chosen if n != name][:3] + [name]
+        self.app.open_race(chosen)
+        return True
+
     def start(self) -> None:
         if self.running:
             return
@@ -90,13 +109,17 @@ class RaceScene:
             self.status = "Pick two to four solvers"
             return
         self.lanes = []
-        for name in sorted(self.chosen, key=registry.NAMES.index):
-            make = make_stream(name, self.puzzle, {}, seed=0)
-            lane = SolverWatch(self.puzzle, registry.SOLVERS[name].label, make, speed=self.speed.value)
+        self.status = ""
+        for name in sorted(self.chosen, key=self.order.index):
+            try:
+                make = make_stream(name, self.puzzle, {}, seed=0)
+            except ValueError as error:
+                self.status = str(error)
+                continue
+            lane = SolverWatch(self.puzzle, self.specs[name].label, make, speed=self.speed.value)
             self.lanes.append(lane)
         self.pictures = [MiniBoard() for _ in self.lanes]
         self._share_frame()
-        self.status = ""
         self.relayout(self.app.window_size)
 
     def _share_frame(self) -> None:
@@ -147,7 +170,7 @@ class RaceScene:
 
     @property
     def buttons(self) -> list[Button]:
-        return [*self.toggles.values(), self.start_button, self.stop_button, self.save_button, self.close_button]
+        return [*self.toggles.values(), self.load_button, self.start_button, self.stop_button, self.save_button, self.close_button]
 
     def handle(self, event: pygame.event.Event) -> None:
         if event.type == pygame.KEYDOWN:
@@ -161,8 +184,8 @@ class RaceScene:
     def relayout(self, size: tuple[int, int]) -> None:
         width, height = size
         self.size = size
-        toggles = list(self.toggles.values())
-        layout_row(toggles, pygame.Rect(20, 56, min(560, width // 2), 32))
+        toggles = [*self.toggles.values(), self.load_button]
+        layout_row(toggles, pygame.Rect(20, 56, min(110 * len(toggles), width // 2), 32))
         self.start_button.rect = pygame.Rect(width // 2 + 40, 56, 90, 32)
         self.stop_button.rect = pygame.Rect(width // 2 + 136, 56, 90, 32)
         self.speed.rect = pygame.Rect(width // 2 + 250, 72, max(80, width // 2 - 390), 4)
@@ -181,7 +204,8 @@ class RaceScene:
                         bold=True, topleft=(20, 14))
         for name, button in self.toggles.items():
             button.active = name in self.chosen
-            button.enabled = not self.running and race.runnable(registry.SOLVERS[name], self.puzzle)
+            button.enabled = not self.running and race.runnable(self.specs[name], self.puzzle)
+        self.load_button.enabled = not self.running
         self.start_button.enabled = not self.running
         self.stop_button.enabled = self.running
         self.save_button.enabled = self.finished

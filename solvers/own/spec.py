@@ -1,0 +1,175 @@
+"""Solvers of your own as ``SolverSpec`` values, named the way the command line names them.
+
+- ``path/to/mine.py``: a Python file with ``solve(puzzle, report, options)`` (``child``). Its
+  options are declared by a literal ``OPTIONS = {"name": default, ...}`` (the type is the
+  default's: bool, int or float) and its label by ``LABEL = "..."``; both are read from the
+  source without running it, so listing solvers never runs a student's code.
+- ``cmd:PROGRAM ARGS...``: any program, split as a shell splits words (no shell runs it).
+- an entry point of the group ``battleships.solvers`` in an installed package, whose value
+  names a module with ``solve`` (e.g. ``mine = my_package.solver``).
+
+Every one of them also takes the limits of ``LIMITS`` as options, and runs through
+``solvers.own.process``.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import os
+import shlex
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from importlib import metadata
+from pathlib import Path
+from typing import Any, Iterator, Mapping
+
+from game.puzzle import Puzzle
+from solvers.contract import Option, SolverSpec
+
+GROUP = "battleships.solvers"
+COMMAND_PREFIX = "cmd:"
+LIMITS = (
+    Option("time_limit", float, 60.0, 0.1, 86400.0, "seconds of wall time before the run is stopped"),
+    Option("memory_mb", int, 1024, 16, 1 << 20, "address space of the solver's process (RLIMIT_AS), in MB"),
+    Option("output_mb", int, 512, 1, 1 << 20, "output the solver may write, in MB"),
+)
+MAX_SOURCE_BYTES = 1 << 20
+
+
+@dataclass(frozen=True)
+class ExternalSpec(SolverSpec):
+    """A solver of your own: ``kind`` is ``file``, ``module`` or ``exec``; ``target`` the file,
+    module or program; ``args`` the program's arguments."""
+
+    kind: str = "file"
+    target: str = ""
+    args: tuple[str, ...] = ()
+
+    def events(self, puzzle: Puzzle, *, trace: bool = True, seed: int = 0, limit: int = 1,
+               options: Mapping[str, Any] | None = None) -> Iterator:
+        chosen = self.resolve(options)
+        limits = {option.name: chosen.pop(option.name) for option in LIMITS}
+        return self.function(puzzle, trace=trace, limit=max(1, limit), name=self.name, kind=self.kind,
+                             target=self.target, args=self.args, options=chosen, seed=seed, **limits)
+
+
+def is_own(name: str) -> bool:
+    """Whether ``name`` names a solver of one's own by path or command (not by a registered name)."""
+    return name.startswith(COMMAND_PREFIX) or name.endswith(".py")
+
+
+def from_name(name: str) -> ExternalSpec:
+    """The spec of ``path.py`` or ``cmd:PROGRAM ARGS``; ``ValueError`` with one line if it cannot be."""
+    if name.startswith(COMMAND_PREFIX):
+        try:
+            words = shlex.split(name[len(COMMAND_PREFIX):])
+        except ValueError as error:
+            raise ValueError(f"solver {name!r}: {error}") from None
+        if not words:
+            raise ValueError(f"solver {name!r}: give a program after {COMMAND_PREFIX!r}")
+        return _spec(name, Path(words[0]).name, "a program of your own", "exec", words[0], tuple(words[1:]), {})
+    path = Path(name)
+    if not path.is_file():
+        raise ValueError(f"solver {name}: no such file" if not path.exists() else f"solver {name}: not a file")
+    declared = declarations(path.read_bytes()[:MAX_SOURCE_BYTES], name)
+    return _spec(name, declared.get("LABEL", path.stem), declared.get("SUMMARY", ""), "file", str(path.resolve()),
+                 (), declared.get("OPTIONS", {}))
+
+
+def _spec(name: str, label: Any, summary: Any, kind: str, target: str, args: tuple[str, ...],
+          options: Mapping[str, Any]) -> ExternalSpec:
+    declared = []
+    for key, default in options.items():
+        if not isinstance(key, str) or not key.isidentifier():
+            raise ValueError(f"solver {name}: option name {key!r} is not a name")
+        if key in {o.name for o in LIMITS}:
+            raise ValueError(f"solver {name}: option {key!r} is one of the limits every solver takes")
+        if type(default) not in (bool, int, float):
+            raise ValueError(f"solver {name}: option {key!r} must default to true/false or a number")
+        declared.append(Option(key, type(default), default))
+    return ExternalSpec(name=name, label=str(label)[:40], entry="solvers.own.process:events",
+                        summary=str(summary or "a solver of your own")[:200], complete=False, explains=False,
+                        options=(*declared, *LIMITS), kind=kind, target=target, args=args)
+
+
+def declarations(source: bytes, name: str) -> dict:
+    """``LABEL``, ``SUMMARY`` (the module's docstring's first line) and ``OPTIONS`` of a
+    solver's source, read as literals; the code is never run."""
+    try:
+        tree = ast.parse(source, filename=name)
+    except (SyntaxError, ValueError) as error:
+        line = f" (line {error.lineno})" if getattr(error, "lineno", None) else ""
+        raise ValueError(f"solver {name}: is not valid Python{line}: {getattr(error, 'msg', error)}") from None
+    found: dict = {}
+    doc = ast.get_docstring(tree)
+    if doc:
+        found["SUMMARY"] = doc.strip().splitlines()[0]
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            key = node.targets[0].id
+            if key in ("LABEL", "OPTIONS"):
+                try:
+                    value = ast.literal_eval(node.value)
+                except ValueError:
+                    raise ValueError(f"solver {name}: {key} must be written as a plain value "
+                                     f"(line {node.lineno})") from None
+                if (key == "OPTIONS") != isinstance(value, dict) or (key == "LABEL" and not isinstance(value, str)):
+                    raise ValueError(f"solver {name}: {key} must be {'a dict' if key == 'OPTIONS' else 'text'}")
+                found[key] = value
+    return found
+
+
+@lru_cache(maxsize=1)
+def installed() -> dict[str, ExternalSpec]:
+    """The solvers installed packages declare in the entry-point group ``battleships.solvers``
+    (a broken one is left out: ``problems`` says why)."""
+    found = {}
+    for point in _entry_points():
+        try:
+            found[point.name] = _installed(point)
+        except ValueError:
+            continue
+    return found
+
+
+def problems() -> list[str]:
+    """Why each installed solver that is left out is left out."""
+    lines = []
+    for point in _entry_points():
+        try:
+            _installed(point)
+        except ValueError as error:
+            lines.append(str(error))
+    return lines
+
+
+def _entry_points() -> list:
+    try:
+        return sorted(metadata.entry_points(group=GROUP), key=lambda p: p.name)
+    except Exception:  # noqa: BLE001 - a broken installed package must not break the listing
+        return []
+
+
+def _installed(point) -> ExternalSpec:
+    module = point.value.partition(":")[0].strip()
+    try:
+        found = importlib.util.find_spec(module)
+    except (ImportError, ValueError) as error:
+        raise ValueError(f"installed solver {point.name}: {module} cannot be found ({error})") from None
+    if found is None or not found.origin or not Path(found.origin).is_file():
+        raise ValueError(f"installed solver {point.name}: {module} cannot be found")
+    declared = declarations(Path(found.origin).read_bytes()[:MAX_SOURCE_BYTES], point.name)
+    spec = _spec(point.name, declared.get("LABEL", point.name), declared.get("SUMMARY", ""), "module", module, (),
+                 declared.get("OPTIONS", {}))
+    return replace(spec, summary=f"{spec.summary} (installed: {module})"[:200])
+
+
+def pickable(path: Path) -> bool:
+    """Whether a file picker offers ``path`` as a solver: a Python file or a program."""
+    return path.suffix == ".py" or (path.is_file() and os.access(path, os.X_OK))
+
+
+def command_name(path: Path) -> str:
+    """The solver's name for a picked file: the path of a ``.py`` file, ``cmd:PATH`` for a program."""
+    return str(path) if path.suffix == ".py" else COMMAND_PREFIX + shlex.quote(str(path))

@@ -1,0 +1,377 @@
+"""Solvers of one's own: a Python file, a program in another language, an installed package.
+
+Each misbehaviour a student's solver may have is a test: it ends the run with one line that
+names the solver and the problem, and never as solved. The built-in solvers' events pass the
+same contract checker, written as trace lines.
+"""
+
+import io
+import json
+import math
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+
+from game import levels, rules
+from game.puzzle import initial_grid
+from main import main
+from solvers.common import replay, run_to_result, settle
+from solvers.engine import batch, registry, trace
+from solvers.engine.runner import SolverRun
+from solvers.events import Generation, Progress, Result, SetCell, Status
+from solvers.own import spec as own
+from solvers.own import template
+from solvers.own.check import Contract, ContractError
+from tests.conftest import ROOT
+
+SIX = levels.load(ROOT / "levels/6x6/easy/01.bs")
+PACK = [ROOT / f"levels/{size}/{grade}/01.bs" for size in ("6x6", "8x8") for grade in ("easy", "medium", "hard", "expert")]
+
+
+def write(folder, name, text, executable=False):
+    path = folder / name
+    path.write_text(textwrap.dedent(text))
+    if executable:
+        path.chmod(0o755)
+    return path
+
+
+def run(name, puzzle=SIX, timeout=30, **options):
+    return run_to_result(registry.get(name).events(puzzle, options=options), timeout=timeout)
+
+
+def one_line(result, name, *words):
+    assert result.status is not Status.SOLVED
+    assert "\n" not in result.message and result.message.startswith(f"{name}: ")
+    for word in words:
+        assert word in result.message, result.message
+
+
+def script(folder, name, body):
+    """A shell script as a ``cmd:`` solver."""
+    return "cmd:" + str(write(folder, name, "#!/bin/sh\n" + body.replace("\\n", "\n"), executable=True))
+
+
+@pytest.fixture(scope="module")
+def c_solver(tmp_path_factory):
+    """The C example, compiled by the machine's C compiler."""
+    compiler = shutil.which("cc") or shutil.which("gcc")
+    if compiler is None:
+        pytest.skip("no C compiler")
+    program = tmp_path_factory.mktemp("c") / "placements"
+    subprocess.run([compiler, "-O2", "-o", str(program), str(ROOT / "examples/solvers/placements.c")], check=True)
+    return f"cmd:{program}"
+
+
+# ---------------------------------------------------------------- the template and the examples
+
+
+def test_the_template_solves_pack_levels_and_its_test_passes(tmp_path):
+    assert main(["new-solver", str(tmp_path / "mine.py")]) == 0
+    name = str(tmp_path / "mine.py")
+    assert registry.get(name).label == "My solver"
+    assert [o.name for o in registry.get(name).options][0] == "progress_every"
+    for path in PACK:
+        puzzle = levels.load(path)
+        result = batch.judge(puzzle, batch.run_solver(puzzle, name, timeout=60))
+        assert result.status is Status.SOLVED and rules.judge(puzzle, result.grid).solved, path
+    assert main(["new-solver", name]) == 2                     # never replaces a file
+    assert (tmp_path / "test_mine.py").read_text().count("def test_") == 1
+
+
+def test_the_python_example_solves_6x6_levels_with_forced_moves_guesses_and_backtracks():
+    name = str(ROOT / "examples/solvers/cells.py")
+    reasons = set()
+    for path in PACK[:4]:
+        puzzle = levels.load(path)
+        events = list(registry.get(name).events(puzzle))
+        assert batch.judge(puzzle, events[-1]).status is Status.SOLVED, path
+        reasons |= {e.reason.value for e in events if isinstance(e, SetCell)}
+    assert reasons == {"forced", "guess", "backtrack"}
+
+
+def test_the_c_example_solves_and_is_recorded_and_replayed(c_solver, tmp_path):
+    puzzle = levels.load(PACK[5])
+    result = trace.record_run(puzzle, c_solver, tmp_path / "run.jsonl")
+    assert result.status is Status.SOLVED
+    run_ = trace.read_trace(tmp_path / "run.jsonl")
+    assert run_.solver == c_solver and run_.verdict == "solved"
+    assert settle(trace.board_at(run_, run_.events)) == result.grid
+
+
+def test_race_on_the_command_line_with_a_python_and_a_c_solver(c_solver, tmp_path, capsys):
+    mine = tmp_path / "mine.py"
+    template.write(str(mine))
+    assert main(["race", str(PACK[0]), "--solvers", f"forward,{mine},{c_solver}", "--json"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert {r["solver"] for r in records} == {"forward", str(mine), c_solver}
+    assert all(r["verdict"] == "solved" for r in records)
+
+
+# ---------------------------------------------------------------- misbehaviours, one line each
+
+
+def test_a_loop_that_never_yields_is_stopped_within_a_fraction_of_a_second(tmp_path):
+    name = str(write(tmp_path, "loop.py", """
+        def solve(puzzle, report, options):
+            while True:
+                pass
+    """))
+    run_ = SolverRun(lambda: registry.get(name).events(SIX)).start()
+    time.sleep(0.5)
+    started = time.perf_counter()
+    assert run_.stop(timeout=0.5)
+    assert time.perf_counter() - started < 0.5
+
+
+def test_a_program_that_hangs_meets_its_time_limit(tmp_path):
+    name = script(tmp_path, "hang.sh", "sleep 60\\n")
+    started = time.perf_counter()
+    result = run(name, time_limit=0.5)
+    assert result.status is Status.TIMEOUT and time.perf_counter() - started < 3
+    assert result.message.startswith(f"{name}: no answer within its time limit")
+
+
+def test_a_solver_that_raises(tmp_path):
+    name = str(write(tmp_path, "raises.py", """
+        def solve(puzzle, report, options):
+            report.set(0, 0, "ship", "guess", 1)
+            return 1 / 0
+    """))
+    one_line(run(name), name, "raised ZeroDivisionError: division by zero (raises.py, line 4)")
+
+
+def test_a_cell_off_the_board(tmp_path):
+    name = str(write(tmp_path, "off.py", """
+        def solve(puzzle, report, options):
+            report.set(puzzle.rows, 0, "ship", "guess", 1)
+    """))
+    one_line(run(name), name, "output line 1", "cell 6,0 is outside the 6x6 board")
+
+
+def test_a_state_that_does_not_exist(tmp_path):
+    name = str(write(tmp_path, "sheep.py", """
+        def solve(puzzle, report, options):
+            report.set(0, 0, "sheep", "guess", 1)
+    """))
+    one_line(run(name), name, "state 'sheep' is not ship, water or unknown")
+
+
+def test_a_depth_that_makes_no_sense_and_a_kind_that_does_not_exist(tmp_path):
+    deep = str(write(tmp_path, "deep.py", """
+        def solve(puzzle, report, options):
+            report.set(0, 0, "ship", "guess", -1)
+    """))
+    one_line(run(deep), deep, "depth must be a whole number from 0 to 36")
+    odd = str(write(tmp_path, "odd.py", """
+        def solve(puzzle, report, options):
+            report.set(0, 0, "ship", "hunch", 1)
+    """))
+    one_line(run(odd), odd, "kind 'hunch' is not one of")
+
+
+def test_junk_on_standard_output(tmp_path):
+    name = script(tmp_path, "junk.sh", "echo hello world\\n")
+    one_line(run(name), name, "output line 1: is not valid JSON")
+
+
+def test_prints_of_a_python_solver_go_to_standard_error_not_into_its_events(tmp_path):
+    name = str(write(tmp_path, "chatty.py", """
+        def solve(puzzle, report, options):
+            print("thinking...")
+            return None
+    """))
+    assert run(name).status is Status.NO_SOLUTION
+
+
+def test_unbounded_allocation_meets_the_memory_limit(tmp_path):
+    name = str(write(tmp_path, "greedy.py", """
+        def solve(puzzle, report, options):
+            hoard = []
+            while True:
+                hoard.append(bytearray(10 ** 7))
+    """))
+    started = time.perf_counter()
+    one_line(run(name, memory_mb=200), name, "ran out of memory (its limit is 200 MB)")
+    assert time.perf_counter() - started < 20
+
+
+def test_unbounded_output_meets_the_output_limit(tmp_path):
+    name = script(tmp_path, "talker.sh", "yes progress\\n")
+    one_line(run(name, output_mb=1), name, "output line 1: is not valid JSON")
+    endless = str(write(tmp_path, "endless.py", """
+        def solve(puzzle, report, options):
+            while True:
+                report.set(0, 0, "ship", "guess", 1)
+    """))
+    one_line(run(endless, output_mb=1), endless, "wrote more than its output limit of 1 MB")
+
+
+def test_a_wrong_solution_claimed_is_reported_as_wrong_never_solved(tmp_path):
+    name = str(write(tmp_path, "liar.py", """
+        def solve(puzzle, report, options):
+            return ["." * puzzle.cols] * puzzle.rows
+    """))
+    one_line(run(name), name, "claimed a wrong solution")
+    result = trace.record_run(SIX, name, tmp_path / "liar.jsonl")
+    assert result.status is Status.ERROR
+    assert trace.read_trace(tmp_path / "liar.jsonl").verdict == "error"
+    malformed = str(write(tmp_path, "malformed.py", """
+        def solve(puzzle, report, options):
+            return "solved!"
+    """))
+    one_line(run(malformed), malformed, "solution must be 6 rows of 6 characters")
+
+
+def test_a_program_that_dies_or_cannot_start(tmp_path):
+    name = script(tmp_path, "dies.sh", "echo oops >&2\\nexit 3\\n")
+    one_line(run(name), name, "ended (exit status 3) without a result line; its last words: oops")
+    missing = f"cmd:{tmp_path / 'nothing-here'}"
+    one_line(run(missing), missing, "cannot start")
+
+
+def test_a_file_that_cannot_be_a_solver_is_one_line_and_exit_2(tmp_path, capsys):
+    broken = write(tmp_path, "broken.py", "def solve(:\n")
+    level = str(PACK[0])
+    for solver, problem in ((broken, "is not valid Python (line 1)"), (tmp_path / "absent.py", "no such file")):
+        with pytest.raises(SystemExit) as exit_:
+            main(["solve", level, "--solver", str(solver)])
+        assert exit_.value.code == 2
+        assert f"solver {solver}: {problem}" in capsys.readouterr().err
+    none = str(write(tmp_path, "nosolve.py", "x = 1\n"))
+    one_line(run(none), none, "has no function solve(puzzle, report, options)")
+
+
+def test_the_level_a_solver_reads_has_no_solution_in_it(tmp_path):
+    name = str(write(tmp_path, "peek.py", """
+        def solve(puzzle, report, options):
+            assert puzzle.solution is None, "the answer was given away"
+            return None
+    """))
+    assert run(name, levels.load(PACK[0])).status is Status.NO_SOLUTION
+
+
+# ---------------------------------------------------------------- one contract for every solver
+
+
+def lines_of(events, puzzle, result):
+    handle = io.StringIO()
+    writer = trace.TraceWriter(handle, puzzle, "x", {}, 0)
+    for event in events:
+        writer.event(event)
+    writer.flush()
+    handle.write(writer.result_line(result))
+    return handle.getvalue().splitlines()[1:]
+
+
+@pytest.mark.parametrize("name", registry.NAMES)
+def test_the_built_in_solvers_pass_the_same_contract_checker(name):
+    puzzle = levels.load(PACK[4])
+    events = list(registry.get(name).events(puzzle, trace=True, seed=1))
+    result = events.pop()
+    assert isinstance(result, Result) and result.status is Status.SOLVED
+    contract = Contract(puzzle)
+    checked = []
+    for line in lines_of(events, puzzle, result):
+        said = contract.line(line.encode())
+        checked.extend(said if isinstance(said, list) else [said])
+    assert checked[-1].status is Status.SOLVED and checked[-1].grid == result.grid
+    assert len(checked) - 1 == len(events)
+    for before, after in zip(events, checked):
+        if isinstance(before, Generation):
+            assert (after.number, after.best_fleet) == (before.number, before.best_fleet)
+        elif isinstance(before, Progress):      # JSON has no infinity: a trace writes it as null
+            assert after.stats == {k: None if v == math.inf else v for k, v in before.stats.items()}
+        else:
+            assert after == before
+    assert settle(replay(initial_grid(puzzle), checked)) == result.grid or name == "genetic"
+
+
+def test_the_checker_refuses_what_the_trace_reader_refuses():
+    contract = Contract(SIX)
+    with pytest.raises(ContractError, match="output line 1: cell 0,6 is outside"):
+        contract.line(b'{"kind":"forced","cells":[{"row":0,"col":6,"state":"water"}]}')
+    with pytest.raises(ContractError, match="output line 2: event number is 5, expected 1"):
+        contract.line(b'{"n":5,"kind":"forced","cells":[]}')
+    assert contract.line(b'{"kind":"guess","cells":[{"row":1,"col":2,"state":"ship"}],"depth":1}') == [
+        SetCell(1, 2, 2, "guess", "", 1)]
+    assert contract.line(b'{"kind":"result","verdict":"no_solution"}').status is Status.NO_SOLUTION
+    with pytest.raises(ContractError, match="a line follows the result line"):
+        contract.line(b'{"kind":"progress","cells":[]}')
+
+
+# ---------------------------------------------------------------- discovery
+
+
+def test_an_installed_package_is_found_through_its_entry_point(tmp_path, monkeypatch, capsys):
+    package = tmp_path / "student_solver"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    shutil.copy(ROOT / "solvers/own/template.py", tmp_path / "unused.py")
+    template.write(str(package / "solver.py"))
+    info = tmp_path / "student_solver-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: student-solver\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text(f"[{own.GROUP}]\nstudent = student_solver.solver\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    own.installed.cache_clear()
+    try:
+        assert "student" in registry.every()
+        assert main(["solvers"]) == 0
+        listing = capsys.readouterr().out
+        assert "student: My solver" in listing and "progress_every (int, default 1000)" in listing
+        assert "forward: " in listing and "memory_mb" in listing
+        result = batch.judge(SIX, batch.run_solver(SIX, "student", timeout=60))
+        assert result.status is Status.SOLVED
+    finally:
+        own.installed.cache_clear()
+
+
+def test_options_are_declared_checked_and_passed(tmp_path):
+    name = str(write(tmp_path, "opts.py", """
+        LABEL = "Options"
+        OPTIONS = {"limit": 3, "fast": False}
+
+        def solve(puzzle, report, options):
+            report.progress(limit=options["limit"], fast=options["fast"])
+            return None
+    """))
+    spec = registry.get(name)
+    assert spec.resolve({"limit": 5})["limit"] == 5
+    with pytest.raises(ValueError, match="must be a whole number"):
+        spec.resolve({"limit": 1.5})
+    result = run(name, limit=7, fast=True)
+    assert result.status is Status.NO_SOLUTION and result.stats == {"limit": 7, "fast": True}
+
+
+def test_ctrl_c_ends_a_run_and_its_process_within_a_second(tmp_path):
+    loop = write(tmp_path, "loop.py", "def solve(puzzle, report, options):\n    while True:\n        pass\n")
+    marker = str(tmp_path)            # the child's command line names the solver's file
+    command = [sys.executable, str(ROOT / "main.py"), "solve", str(PACK[0]), "--solver", str(loop)]
+    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(1.5)
+    child.send_signal(signal.SIGINT)
+    started = time.perf_counter()
+    _, err = child.communicate(timeout=10)
+    assert time.perf_counter() - started < 1 and child.returncode == 1 and "interrupted" in err.decode()
+    time.sleep(0.2)
+    assert [pid for pid in processes() if marker in pid] == []
+
+
+def processes():
+    """The command lines of the running processes (empty where /proc is not)."""
+    lines = []
+    for entry in os.listdir("/proc") if os.path.isdir("/proc") else []:
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as handle:
+                lines.append(handle.read().replace(b"\0", b" ").decode("utf-8", "replace"))
+        except OSError:
+            continue
+    return lines
