@@ -65,7 +65,7 @@ def c_solver(tmp_path_factory):
     if compiler is None:
         pytest.skip("no C compiler")
     program = tmp_path_factory.mktemp("c") / "placements"
-    subprocess.run([compiler, "-O2", "-o", str(program), str(ROOT / "examples/solvers/placements.c")], check=True)
+    subprocess.run([compiler, "-O2", "-o", str(program), str(ROOT / "docs/examples/solvers/placements.c")], check=True)
     return f"cmd:{program}"
 
 
@@ -86,7 +86,7 @@ def test_the_template_solves_pack_levels_and_its_test_passes(tmp_path):
 
 
 def test_the_python_example_solves_6x6_levels_with_forced_moves_guesses_and_backtracks():
-    name = str(ROOT / "examples/solvers/cells.py")
+    name = str(ROOT / "docs/examples/solvers/cells.py")
     reasons = set()
     for path in PACK[:4]:
         puzzle = levels.load(path)

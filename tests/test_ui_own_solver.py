@@ -23,7 +23,7 @@ def test_a_c_solver_races_ours_in_the_window(app, tmp_path):
     if compiler is None:
         pytest.skip("no C compiler")
     program = tmp_path / "placements"
-    subprocess.run([compiler, "-O2", "-o", str(program), str(ROOT / "examples/solvers/placements.c")], check=True)
+    subprocess.run([compiler, "-O2", "-o", str(program), str(ROOT / "docs/examples/solvers/placements.c")], check=True)
     app.open_race(["forward"])
     scene = app.overlay
     click(app, scene.load_button.rect.center)

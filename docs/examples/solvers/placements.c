@@ -1,7 +1,7 @@
 /* A solver of your own in C: places the ships one by one, longest first, and backtracks.
  *
  * Build and run it (any C compiler):
- *   cc -O2 -o placements examples/solvers/placements.c
+ *   cc -O2 -o placements docs/examples/solvers/placements.c
  *   python main.py solve levels/8x8/easy/01.bs --solver 'cmd:./placements'
  *
  * The contract: the level arrives on standard input as one line of .bs JSON, with "rows",

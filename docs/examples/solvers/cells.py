@@ -4,7 +4,7 @@ A second Python example (the first is what `python main.py new-solver mine.py` w
 shows the three colours of the window: forced moves (rows and columns already full, the
 water around a hint), guesses, and backtracks. Fine on 6x6 levels, slow beyond.
 
-    python main.py solve levels/6x6/easy/01.bs --solver examples/solvers/cells.py
+    python main.py solve levels/6x6/easy/01.bs --solver docs/examples/solvers/cells.py
 """
 
 LABEL = "Cells"
