@@ -242,6 +242,12 @@ def generated_dir() -> Path:
     return user_dir() / "generated"
 
 
+def daily_dir() -> Path:
+    """Where the daily puzzles opened are kept (one ``YYYY-MM-DD.bs`` a day), so a day's
+    puzzle is made once."""
+    return user_dir() / "daily"
+
+
 def runs_dir() -> Path:
     """Where the window keeps the traces of the runs it shows (the last of each solver, and
     those saved with "Save run")."""
