@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import math
 import re
+
 from game import levels
 from game.limits import MAX_FLEET_SHIPS, MAX_SHIP_LENGTH, MAX_SIDE
 from game.puzzle import DEFAULT_FLEETS, Hint, Puzzle

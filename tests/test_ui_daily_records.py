@@ -43,8 +43,8 @@ def solve_now(app, seconds):
 
 
 def daily_solution(puzzle):
-    from solvers.engine.verdict import decide
     from game.puzzle import grid_to_strings
+    from solvers.engine.verdict import decide
 
     return grid_to_strings(decide(puzzle).solution)
 

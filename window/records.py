@@ -6,7 +6,7 @@ Pure functions over what :class:`window.storage.Storage` keeps; no pygame, nothi
 Target times (:data:`TARGETS`) come from the engine, not from players: for each size and
 grade, the median number of deduction steps the engine's hints take to finish the pack's
 levels (``python main.py bench --hints levels/<size>/<grade>``, measured with the figures in
-docs/design/records.md), times :data:`STEP_SECONDS`, an assumed pace of a person per step
+docs/design/daily-codes-records.md), times :data:`STEP_SECONDS`, an assumed pace of a person per step
 (what a careful player of such puzzles takes to find and make one deduction; not measured).
 """
 

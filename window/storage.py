@@ -272,7 +272,7 @@ class Storage:
         self._save_failing = False          # a failed save was reported; quiet until one succeeds
         self._solved: dict[str, dict[str, Any]] | None = None
         self._daily: dict[str, dict[str, Any]] | None = None
-        for folder in (self.root, self.root / "progress"):
+        for folder in (self.root, self.root / "progress", self.root / "daily"):
             remove_orphan_temp_files(folder)
 
     @property
@@ -423,8 +423,9 @@ class Storage:
         self._solved, saved = self._merge_write(self.solved_path, check_solved_entry, "solved levels", merge,
                                                 self.solved())
         old = before.get(key)
+        kind = (extras.get("size"), extras.get("grade"))
         group = [entry["seconds"] for entry in before.values()
-                 if "size" in extras and entry.get("size") == extras["size"] and entry.get("grade") == extras.get("grade")]
+                 if kind[0] is not None and (entry.get("size"), entry.get("grade")) == kind]
         return Solve(saved, old["seconds"] if old else None, min(group) if group else None)
 
     # ----- daily puzzles -------------------------------------------------------------------

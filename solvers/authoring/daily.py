@@ -6,7 +6,7 @@ the levels of past days silently: it is part of the seed); the weekday gives the
 grade (:data:`WEEKDAYS`). The generator (:mod:`solvers.authoring.generator`) is asked for that
 grade with no time limit, so the level depends on the seed alone, never on the machine's
 speed; it is unique (the verdict proves it) and graded by the grader of the pack. The sizes
-are chosen so that a day's level is ready within 2 s (see docs/design/daily.md for the
+are chosen so that a day's level is ready within 2 s (see docs/design/daily-codes-records.md for the
 measurements).
 """
 
@@ -20,7 +20,7 @@ from solvers.authoring import generator
 DAILY_VERSION = 1
 # Monday .. Sunday: (board side, grade), easy at the start of the week, hard at its end. No
 # expert day: an expert level of 8x8 or 10x10 takes the generator 3.7-7.2 s at the 95th
-# percentile, beyond the 2 s a day's puzzle is given (docs/design/daily.md).
+# percentile, beyond the 2 s a day's puzzle is given (docs/design/daily-codes-records.md).
 WEEKDAYS: tuple[tuple[int, str], ...] = (
     (8, "easy"), (10, "easy"), (8, "medium"), (10, "medium"), (8, "hard"), (10, "hard"), (10, "hard"),
 )

@@ -55,8 +55,10 @@ class DailyScene:
     def place_days(self) -> None:
         weeks = calendar.Calendar().monthdatescalendar(self.month.year, self.month.month)
         cell_w, cell_h = self.grid.width // 7, self.grid.height // max(1, len(weeks))
-        self.cells = {day: pygame.Rect(self.grid.x + col * cell_w, self.grid.y + row * cell_h, cell_w - 4, cell_h - 4)
-                      for row, week in enumerate(weeks) for col, day in enumerate(week) if day.month == self.month.month}
+        x, y = self.grid.topleft
+        self.cells = {day: pygame.Rect(x + col * cell_w, y + row * cell_h, cell_w - 4, cell_h - 4)
+                      for row, week in enumerate(weeks) for col, day in enumerate(week)
+                      if day.month == self.month.month}
 
     def turn(self, months: int) -> None:
         index = self.month.year * 12 + self.month.month - 1 + months

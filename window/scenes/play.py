@@ -17,8 +17,8 @@ import pygame
 
 from game.puzzle import Puzzle
 from game.session import Session
-from window.board_input import BoardInput
 from window import records
+from window.board_input import BoardInput
 from window.coach import Coach
 from window.host import Host
 from window.layout import Layout, compute_layout

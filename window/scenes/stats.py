@@ -52,7 +52,8 @@ class StatsScene:
                         topleft=(box.x + 20, box.y + 60))
         table = pygame.Rect(box.x + 20, box.y + 100, box.width - 40, box.height - 170)
         for name, at in COLUMNS:
-            fonts.blit_text(surface, name, 18, theme.muted, bold=True, topleft=(table.x + int(at * table.width), table.y))
+            fonts.blit_text(surface, name, 18, theme.muted, bold=True,
+                            topleft=(table.x + int(at * table.width), table.y))
         pygame.draw.line(surface, theme.panel_edge, (table.x, table.y + 24), (table.right, table.y + 24))
         y = table.y + 32
         if not self.rows:
