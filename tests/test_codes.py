@@ -192,3 +192,20 @@ def test_a_mistyped_code_on_the_command_line_is_one_line_and_exit_2():
         status, out, err = run(*argv)
         said = (out + err).strip()
         assert status == 2 and "checksum" in said and len(said.splitlines()) == 1, argv
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.lists(damaged_codes(), min_size=1, max_size=3), st.sampled_from(["solve", "check", "code"]))
+def test_the_command_line_answers_a_damaged_code_with_one_line_never_a_traceback(texts, command):
+    status, out, err = run(command, *texts, *(["--timeout", "5"] if command != "code" else []))
+    assert status in (0, 1, 2) and "Traceback" not in out + err
+
+
+@pytest.mark.slow
+@settings(max_examples=20_000, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.one_of(damaged_codes(), st.text(max_size=80).map(lambda tail: "bs1-" + tail)))
+def test_long_campaign_reading_damaged_codes(text):
+    try:
+        assert isinstance(codes.decode(text), Puzzle)
+    except CodeError as error:
+        assert str(error).startswith("code ") and "\n" not in str(error)
