@@ -99,6 +99,30 @@ def test_ctrl_c_copies_the_current_level_code(app):
         assert isinstance(app.overlay, ShareScene) and app.overlay.code == code
 
 
+def test_without_a_clipboard_the_code_is_shown_and_a_typed_code_still_opens(app, monkeypatch):
+    def missing(*args):
+        raise pygame.error("no clipboard")
+
+    monkeypatch.setattr(pygame.scrap, "put_text", missing)
+    monkeypatch.setattr(pygame.scrap, "get_text", missing)
+    monkeypatch.setattr(pygame.scrap, "has_text", missing)
+    code = codes.encode(app.play.puzzle)
+    press(app, pygame.K_c, pygame.KMOD_CTRL)             # Copy falls back to the dialog showing the code
+    scene = app.overlay
+    assert isinstance(scene, ShareScene) and scene.code == code
+    click(app, scene.copy_button.rect.center)
+    assert "by hand" in scene.said
+    click(app, scene.paste_button.rect.center)
+    assert "type the code" in scene.said
+    app.close_overlay()
+    press(app, pygame.K_v, pygame.KMOD_CTRL)             # Ctrl+V without a clipboard: the paste field
+    assert isinstance(app.overlay, ShareScene)
+    other = codes.encode(levels.load(LEVELS_DIR / "6x6" / "medium" / "05.bs"))
+    app.overlay.typed = other
+    press(app, pygame.K_KP_ENTER)
+    assert app.overlay is None and codes.encode(app.play.puzzle) == other
+
+
 # ----- the daily puzzle ----------------------------------------------------------------------------
 
 
