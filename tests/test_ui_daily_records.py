@@ -182,3 +182,15 @@ def test_records_stats_and_a_new_record_message(app):
 def _status_text(app):
     play = app.play
     return f"target {play.board.target // 60}:{play.board.target % 60:02d}" if play.board.target else ""
+
+
+def test_play_takes_a_code_on_the_command_line(tmp_path, capsys):
+    import main
+
+    code = codes.encode(levels.load(LEVELS_DIR / "8x8" / "hard" / "03.bs"))
+    shot = tmp_path / "shot.png"
+    assert main.main(["play", code, "--screenshot", str(shot)]) == 0
+    assert shot.stat().st_size > 0
+    mistyped = code[:-1] + ("0" if code[-1] != "0" else "1")
+    assert main.main(["play", mistyped, "--exit-after-solve"]) == 1
+    assert "fails its checksum" in capsys.readouterr().out
