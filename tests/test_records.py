@@ -156,3 +156,19 @@ def test_the_daily_command_prints_writes_and_gives_a_code(tmp_path):
 def test_a_bad_date_is_a_usage_error(date):
     code, _, err = run("daily", "--date", date)
     assert code == 2 and "is not a date YYYY-MM-DD" in err
+
+
+@pytest.mark.parametrize("size", ["6x6", "8x8"])
+def test_the_target_table_is_what_the_hints_bench_measures(size):
+    """The measured half of a target time, measured again on the small boards (the larger ones
+    take longer; the command in docs/guide/daily-codes-records.md measures them all)."""
+    import statistics
+
+    from solvers.engine import hints
+    from window.records import MEDIAN_STEPS
+
+    for grade in ("easy", "medium", "hard", "expert"):
+        paths = sorted((ROOT / "levels" / size / grade).glob("*.bs"))
+        runs = [hints.play_by_hints(levels.load(path), str(path), reading=0.0) for path in paths]
+        assert all(run.solved for run in runs)
+        assert statistics.median(len(run.seconds) for run in runs) == MEDIAN_STEPS[size][grade], grade
