@@ -12,6 +12,8 @@
     python main.py replay TRACE.jsonl   show the board at any event of a saved run
     python main.py solvers              list every solver and its options
     python main.py new-solver PATH.py   write a solver of your own to start from, and its test
+    python main.py code PATH...         print each level's share code (bs1-...), which any command takes as a level
+    python main.py daily [--date D]     the day's puzzle, the same for everyone on that date
 
 Exit status: 0 all levels loaded and decided; 1 something timed out or failed; 2 usage or
 level errors. This file parses arguments and prints; the work is in game/ and solvers/.
@@ -30,7 +32,7 @@ from game.limits import MAX_DIGITS, MAX_SECONDS, MAX_SIDE
 from solvers.engine.registry import NAMES as SOLVER_CHOICES
 
 COMMANDS = ("play", "solve", "check", "generate", "bench", "print", "convert", "race", "replay", "solvers",
-            "new-solver")
+            "new-solver", "code", "daily")
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 MAX_JOBS = 1024
 
@@ -101,7 +103,7 @@ def _shape(text: str) -> str:
 
 def _add_play(sub) -> None:
     play = sub.add_parser("play", help="open the window (the default command)")
-    play.add_argument("level", nargs="?", help="a .bs level (default: the built-in first level)")
+    play.add_argument("level", nargs="?", help="a level file or a share code (default: the built-in first level)")
     play.add_argument("--solver", type=_solver, help="solver selected in the window")
     play.add_argument("--autorun", action="store_true", help="start the solver at once, at full speed")
     play.add_argument("--exit-after-solve", action="store_true",
@@ -181,7 +183,7 @@ def _add_print(sub) -> None:
 
 def _add_race(sub) -> None:
     race = sub.add_parser("race", help="run several solvers on one level, one after another, and rank them")
-    race.add_argument("level", metavar="LEVEL")
+    race.add_argument("level", metavar="LEVEL", help="a level file or a share code")
     race.add_argument("--solvers", metavar="A,B,...",
                       help="solvers to race (default: every solver that can run on the level)")
     race.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS", help="per solver (default 10)")
@@ -205,7 +207,7 @@ def parser() -> argparse.ArgumentParser:
                                   epilog="Run 'main.py COMMAND --help' for a command's options.")
     sub = top.add_subparsers(dest="command", metavar="COMMAND")
     for add in (_add_play, _add_solve, _add_check, _add_generate, _add_bench, _add_print, _add_convert,
-                _add_race, _add_replay, _add_solvers, _add_new_solver):
+                _add_race, _add_replay, _add_solvers, _add_new_solver, _add_code, _add_daily):
         add(sub)
     return top
 
@@ -422,11 +424,11 @@ def _write_csv(path: str, records: list[dict]) -> None:
 
 
 def cmd_race(args) -> int:
-    from game import levels
+    from game import formats, levels
     from solvers.engine import race
 
     try:
-        puzzle = levels.load(args.level)
+        puzzle = formats.load_any(args.level)
         names = race.choose(puzzle, args.solvers.split(",") if args.solvers else None)
     except (levels.LevelError, ValueError) as error:
         print(f"race: {error}" if not isinstance(error, levels.LevelError) else str(error), file=sys.stderr)
@@ -636,6 +638,71 @@ def cmd_new_solver(args) -> int:
         return EXIT_USAGE
     print(f"wrote {written[0]} and {written[1]}\n"
           f"try it: python main.py solve levels/6x6/easy/01.bs --solver {written[0]}")
+
+
+def _add_code(sub) -> None:
+    code = sub.add_parser("code", help="print each level's share code (one line each)",
+                          description="Print one share code per level (bs1-...): the whole puzzle in a line "
+                                      "of URL- and chat-safe text with a checksum. Every command that takes "
+                                      "a level takes a code in its place.")
+    code.add_argument("paths", nargs="+", metavar="PATH", help="levels, folders, corpus .jsonl or codes")
+    code.add_argument("--name", action="store_true", help="put the level's name in the code too (longer)")
+
+
+def cmd_code(args) -> int:
+    from game import codes
+    from solvers.engine.batch import expand
+
+    bad = False
+    for ref in expand(args.paths):
+        if ref.puzzle is None:
+            print(ref.error, file=sys.stderr)
+            bad = True
+        else:
+            print(codes.encode(ref.puzzle, name=args.name), flush=True)
+    return EXIT_USAGE if bad else EXIT_OK
+
+
+def _date(text: str):
+    import datetime
+
+    try:
+        if len(text) == 10 and text.isascii():
+            return datetime.date.fromisoformat(text)
+    except ValueError:
+        pass
+    raise argparse.ArgumentTypeError(f"{text!r} is not a date YYYY-MM-DD")
+
+
+def _add_daily(sub) -> None:
+    daily = sub.add_parser("daily", help="the day's puzzle: the same level for everyone on the same date",
+                           description="Print (or write with -o) the daily puzzle of a date (default: today, "
+                                       "local time). It is made from the date alone, unique and graded; its "
+                                       "difficulty follows the weekday.")
+    daily.add_argument("--date", type=_date, metavar="YYYY-MM-DD", help="the day (default: today)")
+    daily.add_argument("-o", "--output", metavar="FILE", help="write the level here (default: print it)")
+    daily.add_argument("--code", action="store_true", help="print its share code instead of the level")
+
+
+def cmd_daily(args) -> int:
+    import datetime
+
+    from game import codes, levels
+    from solvers.authoring import daily
+
+    day = args.date or datetime.date.today()
+    puzzle = daily.puzzle_of(day)
+    if args.output:
+        try:
+            levels.save(puzzle, args.output)
+        except OSError as error:
+            print(f"{args.output}: cannot be written ({error.strerror or error})", file=sys.stderr)
+            return EXIT_USAGE
+        print(f"wrote {args.output} ({puzzle.name}, {puzzle.rows}x{puzzle.cols}, {puzzle.difficulty})")
+    elif args.code:
+        print(codes.encode(puzzle))
+    else:
+        sys.stdout.write(levels.dumps(puzzle))
     return EXIT_OK
 
 
@@ -647,7 +714,7 @@ def main(argv: list[str] | None = None) -> int:
     handler = {"play": cmd_play, "solve": cmd_solve, "check": cmd_check,
                "generate": cmd_generate, "bench": cmd_bench, "print": cmd_print,
                "convert": cmd_convert, "race": cmd_race, "replay": cmd_replay, "solvers": cmd_solvers,
-               "new-solver": cmd_new_solver}[args.command or "play"]
+               "new-solver": cmd_new_solver, "code": cmd_code, "daily": cmd_daily}[args.command or "play"]
     try:
         return handler(args)
     except KeyboardInterrupt:

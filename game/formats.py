@@ -8,6 +8,9 @@
 | `csplib`     | CSPLib prob014 instance text (Fathom It!), many boards per file   | yes  | no    |
 | `dzn`        | MiniZinc data for the CSPLib model (height, width, ship, hint...) | yes  | yes   |
 
+Wherever a level file is read by name (:func:`read`), a share code (``bs1-...``, see
+:mod:`game.codes`) may stand in its place.
+
 Every reader returns :class:`~game.puzzle.Puzzle` values built through
 :func:`game.levels.from_dict`, so a level read from any format passes the same checks as a
 ``.bs`` file. Every problem is a :class:`FormatError` (a ``LevelError``) whose message names
@@ -22,7 +25,7 @@ import re
 from pathlib import Path
 from typing import Iterable, Mapping, Union
 
-from game import levels
+from game import codes, levels
 from game.limits import MAX_DIGITS, MAX_FILE_BYTES, MAX_FLEET_SHIPS, MAX_SHIP_LENGTH, MAX_SIDE
 from game.puzzle import DEFAULT_FLEETS, Hint, Puzzle
 
@@ -618,7 +621,10 @@ def read_text(text: str, source: str = "<level>", fmt: str | None = None) -> lis
 
 
 def read(path: Union[str, os.PathLike], fmt: str | None = None) -> list[Puzzle]:
-    """Every level in a file of any known format; a LevelError naming the file otherwise."""
+    """Every level in a file of any known format, or the level a share code holds (see
+    :func:`game.codes.is_code`); a LevelError naming the file (or the code) otherwise."""
+    if fmt is None and codes.is_code(str(path)):
+        return [codes.decode(str(path))]
     path = Path(path)
     if fmt is None and path.suffix.lower() == ".bs":
         fmt = "bs"                      # a .bs file is JSON by definition: its errors are the JSON reader's

@@ -16,18 +16,21 @@ from typing import Callable, Sequence, Union
 
 import pygame
 
-from game import formats, levels
+from game import codes, formats, levels
 from window import fonts
 from window import settings as settings_module
 from window.scenes.browser import BrowserScene
+from window.scenes.daily import DailyScene
 from window.scenes.editor import EditorScene
 from window.scenes.files import FileScene
 from window.scenes.new_level import NewLevelScene
 from window.scenes.play import PlayScene
 from window.scenes.race import RaceScene
 from window.scenes.replay import ReplayScene, Timeline
+from window.scenes.share import ShareScene, copy_text, pasted_text
+from window.scenes.stats import StatsScene
 from window.solver_panel import SOLVER_LABELS, speed_index
-from window.storage import Storage, generated_dir
+from window.storage import Storage, daily_dir, generated_dir
 from window.theme import PALETTES, THEMES, make_theme
 
 REPO = Path(__file__).resolve().parents[1]
@@ -90,8 +93,9 @@ class App:
     # ----- levels and scenes ---------------------------------------------------------------
 
     def open_level(self, path: Union[str, Path]) -> bool:
-        """Open a level file; on failure the current game stays and the error is shown."""
-        path = Path(path)
+        """Open a level file (or a share code); on failure the current game stays and the error is shown."""
+        code = codes.is_code(str(path))
+        path = Path(path) if not code else str(path).strip()
         try:
             puzzle = formats.load_any(path)
         except (levels.LevelError, OSError, UnicodeDecodeError) as error:
@@ -104,13 +108,17 @@ class App:
             return False
         if self.play is not None:
             self.play.close()
+        if code:
+            puzzle = puzzle if puzzle.name else puzzle.replace(name=f"Shared {codes.label(path, 16)}")
+            path = None
         self.play = PlayScene(self, puzzle, path)
         told = [self.startup_message] if self.startup_message else []
         told += self.storage.take_messages()     # the level's saved play, if damaged, was set aside
         if told:
             self.play.notify("; ".join(told))
             self.startup_message = ""
-        self.last_folder = path.resolve().parent
+        if path is not None:
+            self.last_folder = path.resolve().parent
         pygame.display.set_caption(caption(f"Battleship Solitaire - {self.play.title}"))
         # Long-lived objects (modules, fonts, the level) leave the collector's view: a full
         # collection during a fast solver run would otherwise stall one frame by ~40 ms.
@@ -144,6 +152,58 @@ class App:
     def open_new_level(self) -> None:
         self.overlay = NewLevelScene(self)
         self.dirty = True
+
+    def open_share(self, typed: str = "") -> None:
+        """The current level's code to copy, and a field to open a pasted code."""
+        code = codes.encode(self.play.puzzle) if self.play is not None else None
+        self.overlay = ShareScene(self, code, typed)
+        self.dirty = True
+
+    def copy_code(self) -> None:
+        """Ctrl+C: the current level's code on the clipboard; without one, the Share dialog."""
+        if self.play is None:
+            return
+        code = codes.encode(self.play.puzzle)
+        if copy_text(code):
+            self.notify(f"Code copied to the clipboard: {code}")
+        else:
+            self.open_share()
+
+    def paste_code(self) -> None:
+        """Ctrl+V: open the code on the clipboard; without one, the Share dialog's paste field."""
+        text = pasted_text().strip()
+        if codes.is_code(text) and self.open_level(text):
+            return
+        self.open_share(text if codes.is_code(text) else "")
+
+    def open_daily(self) -> None:
+        self.overlay = DailyScene(self)
+        self.dirty = True
+
+    def open_stats(self) -> None:
+        self.overlay = StatsScene(self)
+        self.dirty = True
+
+    def play_daily(self, day=None) -> bool:
+        """Open a day's daily puzzle (default today), made once and kept in the per-user folder."""
+        import datetime
+
+        from solvers.authoring import daily
+
+        day = day or datetime.date.today()
+        path = daily_dir() / f"{day.isoformat()}.bs"
+        try:
+            kept = levels.load(path) if path.is_file() else None
+        except levels.LevelError:
+            kept = None
+        if kept is None or daily.date_of(kept) != day:
+            puzzle = daily.puzzle_of(day)
+            try:
+                levels.save(puzzle, path)
+            except OSError as error:
+                self.notify(f"Could not keep the daily puzzle: {error.strerror or error}")
+                return False
+        return self.open_level(path)
 
     def open_editor(self, blank: bool = False) -> None:
         """The level editor, on the current level (or a blank board)."""
@@ -229,6 +289,10 @@ class App:
             self.open_editor(blank=bool(event.mod & pygame.KMOD_SHIFT))
         elif event.type == pygame.KEYDOWN and event.key == pygame.K_p and event.mod & pygame.KMOD_CTRL:
             self.export_sheet()
+        elif event.type == pygame.KEYDOWN and event.key == pygame.K_v and event.mod & pygame.KMOD_CTRL:
+            self.paste_code()
+        elif event.type == pygame.KEYDOWN and event.key == pygame.K_c and event.mod & pygame.KMOD_CTRL:
+            self.copy_code()
         elif event.type == pygame.KEYDOWN and event.key == pygame.K_v and not event.mod & pygame.KMOD_CTRL:
             self.open_race()
         elif self.play is not None:

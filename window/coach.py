@@ -26,6 +26,7 @@ class Coach:
         self.board = board
         self.notify = notify
         self.hints = HintHelper(puzzle)
+        self.asked = {"hint": 0, "check": 0}     # in this play, for the records
 
     @property
     def thinking(self) -> bool:
@@ -50,6 +51,7 @@ class Coach:
         """H: a mistake first (where, then undo to it); else where to look, which rule, the move."""
         if not self.board.free():
             return
+        self.asked["hint"] += 1
         session = self.board.session
         answer = self.hints.current_for(session.grid, "hint")
         if answer is None:
@@ -93,6 +95,7 @@ class Coach:
         """C: outline the marks that are provably wrong; never shows anything else."""
         if not self.board.free():
             return
+        self.asked["check"] += 1
         self._ask("check")
         self.notify("Checking your marks...")
 

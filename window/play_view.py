@@ -46,7 +46,8 @@ class StatusLine:
         pygame.draw.line(surface, theme.panel_edge, bar.topleft, bar.topright)
         minutes, seconds = divmod(int(session.elapsed), 60)
         state = "SOLVED  " if session.solved else ""
-        info = f"{state}time {minutes}:{seconds:02d}   moves {session.moves_made}"
+        target = f" / target {board.target // 60}:{board.target % 60:02d}" if board.target is not None else ""
+        info = f"{state}time {minutes}:{seconds:02d}{target}   moves {session.moves_made}"
         right = fonts.blit_text(surface, info, 18, theme.solved if session.solved else theme.text,
                                 bold=True, midright=(bar.right - 12, bar.centery))
         if session.depth:

@@ -32,6 +32,9 @@ class PlayerBoard:
         self.was_solved = session.solved
         self.saved_version = session.version
         self.celebrate_until = 0.0
+        # Set by the scene: records a first solve and says what it adds (a record, the target).
+        self.record: Callable[[float], str] | None = None
+        self.target: int | None = None           # seconds: the level's target time, shown beside the clock
 
     def free(self) -> bool:
         """Whether the player may change the board now (a finished run is put away first)."""
@@ -72,9 +75,14 @@ class PlayerBoard:
         if session.solved and not self.was_solved:
             self.was_solved = True
             minutes, seconds = divmod(int(session.elapsed), 60)
-            self.notify(f"Solved! {minutes}:{seconds:02d} - well done. The level is marked solved.")
+            if self.record is None:
+                self.storage.mark_solved(self.key, session.elapsed, self.title)
+                extra = ""
+            else:
+                extra = self.record(session.elapsed)
+            self.notify(f"Solved! {minutes}:{seconds:02d} - well done. The level is marked solved." +
+                        (f" {extra}" if extra else ""))
             self.celebrate_until = time.monotonic() + CELEBRATION_SECONDS
-            self.storage.mark_solved(self.key, session.elapsed, self.title)
 
     def save(self) -> None:
         if self.session.version != self.saved_version:

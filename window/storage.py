@@ -1,9 +1,15 @@
 """Per-user progress: each level's saved play and which levels are solved.
 
 Files live in the per-user data folder (``window.settings.user_dir()``):
-``progress/<key>.json`` holds one level's play (see ``Session.to_dict``) and ``solved.json``
-maps level keys to when and how fast they were solved. A level's key is a digest of its
-content, not of its path, so a level keeps its progress when the file is moved or renamed.
+``progress/<key>.json`` holds one level's play (see ``Session.to_dict``), ``solved.json``
+maps level keys to when and how fast they were solved (with the size, grade, hints and checks
+of that play, for the Stats view), and ``daily.json`` maps the dates of daily puzzles solved to
+their times. A level's key is a digest of its content, not of its path, so a level keeps its
+progress when the file is moved or renamed.
+
+Two windows may share the folder: ``solved.json`` and ``daily.json`` are changed under a lock
+(``<name>.lock``, held for the milliseconds of a read-merge-write), and each write merges the
+one new record into the file as it is on disk, so no window loses another's records.
 
 Writes are atomic (a temporary file of ours in the same folder, fsync, ``os.replace``);
 temporary files left by a killed program are removed when storage opens. Every file is
@@ -23,8 +29,10 @@ import os
 import re
 import shutil
 import time
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, Iterator
 
 from game.levels import TEMP_PREFIX, TEMP_SUFFIX, LevelError, atomic_write_text, decode_json, read_bounded
 from game.puzzle import Move, Puzzle, initial_grid
@@ -42,6 +50,12 @@ _KEY = re.compile(r"[0-9A-Za-z_-]{1,64}")
 _MOVE = re.compile(r"r(0|[1-9][0-9]{0,2})c(0|[1-9][0-9]{0,2})=.")
 PROGRESS_KEYS = frozenset({"history", "cursor", "elapsed", "solved"})
 SOLVED_KEYS = frozenset({"seconds", "name", "when"})
+SOLVED_EXTRA = frozenset({"size", "grade", "hints", "checks"})    # since records were kept
+_SIZE = re.compile(r"[1-9][0-9]{0,2}x[1-9][0-9]{0,2}")
+_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+DAILY_KEYS = frozenset({"seconds", "when"})
+LOCK_WAIT = 2.0                   # seconds to wait for another window's lock before writing anyway
+MAX_COUNT = 10 ** 6               # hints or checks in one play
 
 
 class Damaged(ValueError):
@@ -173,15 +187,75 @@ def check_progress(data: Any, puzzle: Puzzle | None = None) -> dict[str, Any]:
     return data
 
 
+def _is_count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_COUNT
+
+
 def check_solved_entry(key: Any, entry: Any) -> bool:
-    return (isinstance(key, str) and _KEY.fullmatch(key) is not None and isinstance(entry, dict)
-            and set(entry) == SOLVED_KEYS and _is_number(entry["seconds"]) and 0 <= entry["seconds"] <= MAX_SECONDS
-            and _is_text(entry["name"]) and _is_text(entry["when"]))
+    """A sound record of the solved list: the three keys of old, and the record's extras if any."""
+    if not (isinstance(key, str) and _KEY.fullmatch(key) is not None and isinstance(entry, dict)
+            and SOLVED_KEYS <= set(entry) <= SOLVED_KEYS | SOLVED_EXTRA and _is_number(entry["seconds"])
+            and 0 <= entry["seconds"] <= MAX_SECONDS and _is_text(entry["name"]) and _is_text(entry["when"])):
+        return False
+    return (("size" not in entry or (isinstance(entry["size"], str) and _SIZE.fullmatch(entry["size"]) is not None))
+            and ("grade" not in entry or (_is_text(entry["grade"]) and len(entry["grade"]) <= 20))
+            and all(_is_count(entry[key]) for key in ("hints", "checks") if key in entry))
+
+
+def check_daily_entry(key: Any, entry: Any) -> bool:
+    return (isinstance(key, str) and _DATE.fullmatch(key) is not None and isinstance(entry, dict)
+            and set(entry) == DAILY_KEYS and _is_number(entry["seconds"]) and 0 <= entry["seconds"] <= MAX_SECONDS
+            and _is_text(entry["when"]))
+
+
+@contextmanager
+def file_lock(path: Path) -> Iterator[None]:
+    """Hold ``<path>.lock`` exclusively (POSIX ``flock``) for a read-merge-write of ``path``.
+
+    A lock not had within LOCK_WAIT seconds (a window stopped in a debugger) or a system
+    without ``flock`` leaves the merge on write alone, which still keeps every record but one
+    written in the same millisecond."""
+    try:
+        import fcntl
+    except ImportError:               # pragma: no cover - not POSIX
+        yield
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path.with_name(path.name + ".lock"), os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    try:
+        deadline = time.monotonic() + LOCK_WAIT
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    break
+                time.sleep(0.005)
+        yield
+    finally:
+        os.close(fd)                  # closing the file lets go of the lock
+
+
+@dataclass(frozen=True)
+class Solve:
+    """What recording a solve found: whether it was saved, and the best times it is measured
+    against (None when there was none): this level's, and any level's of the same size and grade."""
+
+    saved: bool
+    level_best: float | None = None
+    group_best: float | None = None
 
 
 def generated_dir() -> Path:
     """Where the New puzzle dialog saves the levels it makes."""
     return user_dir() / "generated"
+
+
+def daily_dir() -> Path:
+    """Where the daily puzzles opened are kept (one ``YYYY-MM-DD.bs`` a day), so a day's
+    puzzle is made once."""
+    return user_dir() / "daily"
 
 
 def runs_dir() -> Path:
@@ -207,7 +281,8 @@ class Storage:
         self._messages: list[str] = []
         self._save_failing = False          # a failed save was reported; quiet until one succeeds
         self._solved: dict[str, dict[str, Any]] | None = None
-        for folder in (self.root, self.root / "progress"):
+        self._daily: dict[str, dict[str, Any]] | None = None
+        for folder in (self.root, self.root / "progress", self.root / "daily"):
             remove_orphan_temp_files(folder)
 
     @property
@@ -275,30 +350,31 @@ class Storage:
     # ----- solved levels -------------------------------------------------------------------
 
     def solved(self) -> dict[str, dict[str, Any]]:
-        """Key -> {"seconds", "name", "when"} for every solved level whose record is sound.
+        """Key -> {"seconds", "name", "when", and "size", "grade", "hints", "checks" when known}
+        for every solved level whose record is sound.
 
-        Read once; a damaged file is set aside then (bad entries dropped, the rest kept).
+        Read once, and again at each write (another window may have added records); a damaged
+        file is set aside then (bad entries dropped, the rest kept).
         """
         if self._solved is None:
-            self._solved = self._read_solved()
+            self._solved = self._read_checked(self.solved_path, check_solved_entry, "solved levels")
         return dict(self._solved)
 
-    def _read_solved(self) -> dict[str, dict[str, Any]]:
-        path = self.solved_path
+    def _read_checked(self, path: Path, check: Callable[[Any, Any], bool], what: str) -> dict[str, dict[str, Any]]:
         try:
             data = read_json(path)
         except FileNotFoundError:
             return {}
         except Damaged as problem:
-            self._move_aside(path, f"damaged list of solved levels ({problem})")
+            self._move_aside(path, f"damaged list of {what} ({problem})")
             return {}
         if not isinstance(data, dict):
-            self._move_aside(path, "damaged list of solved levels (not an object)")
+            self._move_aside(path, f"damaged list of {what} (not an object)")
             return {}
-        good = {key: entry for key, entry in data.items() if check_solved_entry(key, entry)}
+        good = {key: entry for key, entry in data.items() if check(key, entry)}
         if len(good) != len(data):
             bad = len(data) - len(good)
-            if self._move_aside(path, f"{bad} damaged record{'s' if bad > 1 else ''} of solved levels dropped",
+            if self._move_aside(path, f"{bad} damaged record{'s' if bad > 1 else ''} of {what} dropped",
                                 copy=True):
                 try:
                     write_atomic(path, json.dumps(good, indent=1, sort_keys=True))
@@ -306,26 +382,86 @@ class Storage:
                     self._saved(error)
         return good
 
+    def _merge_write(self, path: Path, check: Callable[[Any, Any], bool], what: str,
+                     merge: Callable[[dict], dict], mine: dict) -> tuple[dict, bool]:
+        """Under the file's lock: read it as it is now, ``merge`` one record in, write it back.
+        When the folder cannot be written the record is merged into ``mine`` (this window's copy)
+        and the failure reported; the game goes on."""
+        try:
+            with file_lock(path):
+                fresh = merge(self._read_checked(path, check, what))
+                write_atomic(path, json.dumps(fresh, indent=1, sort_keys=True))
+        except OSError as error:
+            self._save_failing = False
+            return merge(mine), self._saved(error)
+        return fresh, self._saved(None)
+
     def is_solved(self, key: str) -> bool:
         return key in self.solved()
 
-    def mark_solved(self, key: str, seconds: float, name: str = "") -> bool:
+    def mark_solved(self, key: str, seconds: float, name: str = "", size: str | None = None,
+                    grade: str | None = None, hints: int = 0, checks: int = 0) -> bool:
         """Record a solve; a faster solve of the same level keeps the best time.
 
         A failure is always reported (the window has just said the level is marked solved).
         """
-        records = self.solved()
-        old = records.get(key)
-        best = seconds if _is_number(seconds) else 0.0
-        best = min(best, old["seconds"]) if old else best
+        return self.record_solve(key, seconds, name, size, grade, hints, checks).saved
+
+    def record_solve(self, key: str, seconds: float, name: str = "", size: str | None = None,
+                     grade: str | None = None, hints: int = 0, checks: int = 0) -> Solve:
+        """Record a solve (merged into the file as it is on disk) and say which best times it
+        is measured against."""
+        time_taken = round(min(max(seconds if _is_number(seconds) else 0.0, 0.0), MAX_SECONDS), 1)
         clean_name = name.encode("utf-8", "replace").decode("utf-8")[:MAX_TEXT]
         clean_name = "".join(ch if ch.isprintable() else "?" for ch in clean_name)
-        records[key] = {"seconds": round(min(max(best, 0.0), MAX_SECONDS), 1), "name": clean_name,
-                        "when": time.strftime("%Y-%m-%d %H:%M:%S")}
-        self._solved = records
-        try:
-            write_atomic(self.solved_path, json.dumps(records, indent=1, sort_keys=True))
-        except OSError as error:
-            self._save_failing = False
-            return self._saved(error)
-        return self._saved(None)
+        extras = {"hints": min(max(int(hints), 0), MAX_COUNT), "checks": min(max(int(checks), 0), MAX_COUNT)}
+        if size is not None and _SIZE.fullmatch(size):
+            extras["size"] = size
+        if grade is not None and _is_text(grade) and len(grade) <= 20:
+            extras["grade"] = grade
+        before: dict[str, Any] = {}
+
+        def merge(records: dict) -> dict:
+            before.update(records)
+            old = records.get(key)
+            better = old is None or time_taken < old["seconds"]
+            records[key] = {"seconds": time_taken if better else old["seconds"], "name": clean_name,
+                            "when": time.strftime("%Y-%m-%d %H:%M:%S"),
+                            **(extras if better or old is None else {k: old[k] for k in SOLVED_EXTRA if k in old})}
+            return records
+
+        self._solved, saved = self._merge_write(self.solved_path, check_solved_entry, "solved levels", merge,
+                                                self.solved())
+        old = before.get(key)
+        kind = (extras.get("size"), extras.get("grade"))
+        group = [entry["seconds"] for entry in before.values()
+                 if kind[0] is not None and (entry.get("size"), entry.get("grade")) == kind]
+        return Solve(saved, old["seconds"] if old else None, min(group) if group else None)
+
+    # ----- daily puzzles -------------------------------------------------------------------
+
+    @property
+    def daily_path(self) -> Path:
+        return self.root / "daily.json"
+
+    def daily(self) -> dict[str, dict[str, Any]]:
+        """Date (YYYY-MM-DD) -> {"seconds", "when"} for every daily puzzle solved."""
+        if self._daily is None:
+            self._daily = self._read_checked(self.daily_path, check_daily_entry, "daily puzzles solved")
+        return dict(self._daily)
+
+    def mark_daily(self, date: str, seconds: float) -> bool:
+        """Record the daily puzzle of ``date`` as solved (the best time is kept)."""
+        time_taken = round(min(max(seconds if _is_number(seconds) else 0.0, 0.0), MAX_SECONDS), 1)
+
+        def merge(records: dict) -> dict:
+            old = records.get(date)
+            if old is None or time_taken < old["seconds"]:
+                records[date] = {"seconds": time_taken, "when": time.strftime("%Y-%m-%d %H:%M:%S")}
+            return records
+
+        if not _DATE.fullmatch(date):
+            return False
+        self._daily, saved = self._merge_write(self.daily_path, check_daily_entry, "daily puzzles solved", merge,
+                                               self.daily())
+        return saved

@@ -18,6 +18,7 @@ import pygame
 
 from game.puzzle import Puzzle
 from game.session import Session
+from window import records
 from window.board_input import BoardInput
 from window.coach import Coach
 from window.host import Host
@@ -55,12 +56,16 @@ class PlayScene:
                         Button("Open...", app.open_files), self.undo_button, self.redo_button,
                         Button("Restart", self.restart), self.trials.open_button, Button("Hint", self.coach.hint),
                         Button("Check", self.coach.check), Button("Edit", app.open_editor),
-                        Button("Race", app.open_race),
+                        Button("Race", app.open_race), Button("Daily", app.open_daily), Button("Stats", app.open_stats),
+                        Button("Share", app.open_share),
                         Button("Theme", app.toggle_theme), Button("Palette", app.toggle_palette)]
         # Shown in the status line while a hint or a check has found a mistake.
         self.mistake_button = Button("Undo to first mistake", self.coach.undo_to_mistake, active=True)
         size = f"{puzzle.rows}x{puzzle.cols}"
         heading = self.title if size in self.title else f"{self.title}  ({size})"
+        self.board.target = records.target_seconds(size, puzzle.difficulty)
+        self.board.record = lambda seconds: records.finish(app.storage, puzzle, self.key, self.title, seconds,
+                                                           self.coach.asked)
         self.view = PlayView(heading, self.board, self.solver, self.coach, self.board_input, self.toolbar,
                              self.mistake_button, self.status, self.trials.buttons)
         self.layout: Layout = compute_layout(app.window_size, puzzle.rows, puzzle.cols)

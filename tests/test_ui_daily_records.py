@@ -1,0 +1,196 @@
+"""The daily puzzle, the Stats view and share codes, driven headless through the window's scenes."""
+
+import datetime
+import json
+import os
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")   # before pygame is imported
+
+import pygame  # noqa: E402
+
+from game import codes, levels  # noqa: E402
+from game.puzzle import grid_from_strings  # noqa: E402
+from solvers.authoring import daily  # noqa: E402
+from window.app import LEVELS_DIR  # noqa: E402
+from window.scenes.daily import DailyScene  # noqa: E402
+from window.scenes.share import ShareScene, copy_text  # noqa: E402
+from window.scenes.stats import StatsScene  # noqa: E402
+from window.storage import daily_dir  # noqa: E402
+
+
+def click(app, pos, button=1):
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=button))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=button))
+    app.pump()
+
+
+def press(app, key, mod=0, text=""):
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=mod, unicode=text, scancode=0))
+    app.pump()
+
+
+def toolbar(app, label):
+    return next(button for button in app.play.toolbar if button.label == label)
+
+
+def solve_now(app, seconds):
+    """Finish the open level with its stored solution after ``seconds`` of play."""
+    play = app.play
+    play.session.elapsed = seconds
+    solution = play.puzzle.solution or daily_solution(play.puzzle)
+    assert play.board.change(lambda s: s.replace_board(grid_from_strings(solution), "solve"))
+    app.pump()
+
+
+def daily_solution(puzzle):
+    from game.puzzle import grid_to_strings
+    from solvers.engine.verdict import decide
+
+    return grid_to_strings(decide(puzzle).solution)
+
+
+# ----- share codes ---------------------------------------------------------------------------------
+
+
+def test_share_shows_the_code_copies_it_and_opens_a_typed_code(app):
+    click(app, toolbar(app, "Share").rect.center)
+    scene = app.overlay
+    assert isinstance(scene, ShareScene) and scene.code == codes.encode(app.play.puzzle)
+    click(app, scene.copy_button.rect.center)
+    assert scene.said                                   # copied, or told to copy by hand
+    other = levels.load(LEVELS_DIR / "8x8" / "hard" / "02.bs")
+    for ch in codes.encode(other):
+        press(app, pygame.K_a, text=ch)                 # typed one key at a time
+    press(app, pygame.K_RETURN)
+    assert app.overlay is None and app.play.session.grid is not None
+    assert codes.encode(app.play.puzzle) == codes.encode(other)
+    assert app.play.title.startswith("Shared bs1-")
+
+
+def test_a_mistyped_code_is_refused_in_the_field_and_the_game_stays(app):
+    before = app.play.puzzle
+    app.open_share()
+    good = codes.encode(levels.load(LEVELS_DIR / "6x6" / "easy" / "03.bs"))
+    app.overlay.typed = good[:-2] + ("00" if not good.endswith("00") else "11")
+    press(app, pygame.K_RETURN)
+    assert isinstance(app.overlay, ShareScene) and "checksum" in app.overlay.said
+    assert app.play.puzzle is before
+
+
+def test_ctrl_v_opens_the_code_on_the_clipboard_or_the_paste_field(app):
+    code = codes.encode(levels.load(LEVELS_DIR / "10x10" / "easy" / "04.bs"))
+    if not copy_text(code):
+        press(app, pygame.K_v, pygame.KMOD_CTRL)         # no clipboard: the paste field opens
+        assert isinstance(app.overlay, ShareScene)
+        return
+    press(app, pygame.K_v, pygame.KMOD_CTRL)
+    assert app.overlay is None and codes.encode(app.play.puzzle) == code
+    copy_text("not a code")
+    press(app, pygame.K_v, pygame.KMOD_CTRL)
+    assert isinstance(app.overlay, ShareScene) and app.overlay.typed == ""
+
+
+def test_ctrl_c_copies_the_current_level_code(app):
+    press(app, pygame.K_c, pygame.KMOD_CTRL)
+    code = codes.encode(app.play.puzzle)
+    if app.overlay is None:
+        assert code in app.play.message and pygame.scrap.get_text() == code
+    else:
+        assert isinstance(app.overlay, ShareScene) and app.overlay.code == code
+
+
+def test_without_a_clipboard_the_code_is_shown_and_a_typed_code_still_opens(app, monkeypatch):
+    def missing(*args):
+        raise pygame.error("no clipboard")
+
+    monkeypatch.setattr(pygame.scrap, "put_text", missing)
+    monkeypatch.setattr(pygame.scrap, "get_text", missing)
+    monkeypatch.setattr(pygame.scrap, "has_text", missing)
+    code = codes.encode(app.play.puzzle)
+    press(app, pygame.K_c, pygame.KMOD_CTRL)             # Copy falls back to the dialog showing the code
+    scene = app.overlay
+    assert isinstance(scene, ShareScene) and scene.code == code
+    click(app, scene.copy_button.rect.center)
+    assert "by hand" in scene.said
+    click(app, scene.paste_button.rect.center)
+    assert "type the code" in scene.said
+    app.close_overlay()
+    press(app, pygame.K_v, pygame.KMOD_CTRL)             # Ctrl+V without a clipboard: the paste field
+    assert isinstance(app.overlay, ShareScene)
+    other = codes.encode(levels.load(LEVELS_DIR / "6x6" / "medium" / "05.bs"))
+    app.overlay.typed = other
+    press(app, pygame.K_KP_ENTER)
+    assert app.overlay is None and codes.encode(app.play.puzzle) == other
+
+
+# ----- the daily puzzle ----------------------------------------------------------------------------
+
+
+def test_daily_button_opens_today_and_a_solve_marks_the_calendar_and_the_streak(app):
+    today = datetime.date.today()
+    click(app, toolbar(app, "Daily").rect.center)
+    assert isinstance(app.overlay, DailyScene)
+    press(app, pygame.K_RETURN)                          # Play today's puzzle
+    assert app.overlay is None and daily.date_of(app.play.puzzle) == today
+    assert (daily_dir() / f"{today.isoformat()}.bs").is_file()          # made once, kept
+    side, grade = daily.plan(today)
+    assert app.play.puzzle.shape == (side, side) and app.play.puzzle.difficulty == grade
+    solve_now(app, 75.0)
+    assert "streak 1 day" in app.play.message
+    assert app.storage.daily()[today.isoformat()]["seconds"] == 75.0
+    app.open_daily()
+    scene = app.overlay
+    app.pump()
+    cell = scene.cells[today]
+    assert tuple(app.screen.get_at((cell.x + 3, cell.centery)))[:3] == app.theme.solved
+    on_disk = json.loads(app.storage.daily_path.read_text())
+    assert list(on_disk) == [today.isoformat()]
+
+
+def test_a_past_day_is_played_from_the_calendar_without_counting_for_the_streak(app):
+    today = datetime.date.today()
+    app.open_daily()
+    scene = app.overlay
+    scene.turn(-1)                                       # last month: every day is past
+    day = min(scene.cells)
+    click(app, scene.cells[day].center)
+    assert app.overlay is None and daily.date_of(app.play.puzzle) == day
+    solve_now(app, 30.0)
+    assert app.storage.daily() == {} and today.isoformat() not in app.storage.daily()
+
+
+# ----- records and the Stats view ------------------------------------------------------------------
+
+
+def test_records_stats_and_a_new_record_message(app):
+    app.open_level(LEVELS_DIR / "10x10" / "easy" / "01.bs")
+    assert "target 3:40" in _status_text(app)
+    press(app, pygame.K_c)                              # a check counts
+    solve_now(app, 250.0)
+    assert "Target 3:40." in app.play.message and "record" not in app.play.message
+    app.open_level(LEVELS_DIR / "10x10" / "easy" / "02.bs")
+    solve_now(app, 100.0)
+    assert "New record for 10x10 easy! (was 4:10)" in app.play.message and "beaten" in app.play.message
+    click(app, toolbar(app, "Stats").rect.center)
+    scene = app.overlay
+    assert isinstance(scene, StatsScene)
+    [row] = [row for row in scene.rows if row.size == "10x10"]
+    assert (row.grade, row.solved, row.best, row.median, row.checks) == ("easy", 2, 100.0, 175.0, 1)
+    assert scene.cells(row)[3:6] == ("1:40", "2:55", "3:40")
+
+
+def _status_text(app):
+    play = app.play
+    return f"target {play.board.target // 60}:{play.board.target % 60:02d}" if play.board.target else ""
+
+
+def test_play_takes_a_code_on_the_command_line(tmp_path, capsys):
+    import main
+
+    code = codes.encode(levels.load(LEVELS_DIR / "8x8" / "hard" / "03.bs"))
+    shot = tmp_path / "shot.png"
+    assert main.main(["play", code, "--screenshot", str(shot)]) == 0
+    assert shot.stat().st_size > 0
+    mistyped = code[:-1] + ("0" if code[-1] != "0" else "1")
+    assert main.main(["play", mistyped, "--exit-after-solve"]) == 1
+    assert "fails its checksum" in capsys.readouterr().out

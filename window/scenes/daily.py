@@ -1,0 +1,132 @@
+"""The daily puzzle's page: a month's calendar with the days solved, the current and longest
+streak, and the button that opens today's puzzle (or a past day's, clicked in the calendar).
+
+A day counts as solved when its puzzle was finished on that day (local time), as in the daily
+puzzles of newspapers; a past day's puzzle can still be played, as any level.
+"""
+
+from __future__ import annotations
+
+import calendar
+import datetime
+
+import pygame
+
+from solvers.authoring import daily
+from window import fonts
+from window.host import Host
+from window.records import clock, days_of, streaks
+from window.widgets import Button, draw_dialog
+
+WEEK = ("Mo", "Tu", "We", "Th", "Fr", "Sa", "Su")
+
+
+class DailyScene:
+    animating = False
+
+    def __init__(self, app: Host, today: datetime.date | None = None) -> None:
+        self.app = app
+        self.today = today or datetime.date.today()
+        self.month = self.today.replace(day=1)
+        self.solved = app.storage.daily()
+        side, grade = daily.plan(self.today)
+        self.play_button = Button(f"Play today's puzzle ({side}x{side} {grade})", lambda: self.play(self.today))
+        self.back_button = Button("<", lambda: self.turn(-1))
+        self.next_button = Button(">", lambda: self.turn(1))
+        self.close_button = Button("Close", app.close_overlay)
+        self.cells: dict[datetime.date, pygame.Rect] = {}
+        self.relayout(app.window_size)
+
+    @property
+    def buttons(self) -> list[Button]:
+        return [self.play_button, self.back_button, self.next_button, self.close_button]
+
+    def relayout(self, size: tuple[int, int]) -> None:
+        width, height = size
+        box = self.box = pygame.Rect(0, 0, min(640, width - 40), min(620, height - 40))
+        box.center = (width // 2, height // 2)
+        self.close_button.rect = pygame.Rect(box.right - 110, box.y + 10, 100, 32)
+        self.back_button.rect = pygame.Rect(box.x + 20, box.y + 60, 40, 32)
+        self.next_button.rect = pygame.Rect(box.right - 60, box.y + 60, 40, 32)
+        self.play_button.rect = pygame.Rect(box.x + 20, box.bottom - 56, box.width - 40, 40)
+        self.grid = pygame.Rect(box.x + 20, box.y + 130, box.width - 40, box.height - 130 - 130)
+        self.place_days()
+
+    def place_days(self) -> None:
+        weeks = calendar.Calendar().monthdatescalendar(self.month.year, self.month.month)
+        cell_w, cell_h = self.grid.width // 7, self.grid.height // max(1, len(weeks))
+        x, y = self.grid.topleft
+        self.cells = {day: pygame.Rect(x + col * cell_w, y + row * cell_h, cell_w - 4, cell_h - 4)
+                      for row, week in enumerate(weeks) for col, day in enumerate(week)
+                      if day.month == self.month.month}
+
+    def turn(self, months: int) -> None:
+        index = self.month.year * 12 + self.month.month - 1 + months
+        self.month = datetime.date(index // 12, index % 12 + 1, 1)
+        self.place_days()
+
+    def play(self, day: datetime.date) -> None:
+        if day > self.today:
+            return
+        self.app.close_overlay()
+        self.app.play_daily(day)
+
+    def handle(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN:
+            if event.key == pygame.K_ESCAPE:
+                self.app.close_overlay()
+            elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+                self.play(self.today)
+            elif event.key in (pygame.K_LEFT, pygame.K_PAGEUP):
+                self.turn(-1)
+            elif event.key in (pygame.K_RIGHT, pygame.K_PAGEDOWN):
+                self.turn(1)
+            return
+        for button in self.buttons:
+            if button.handle(event):
+                return
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            for day, rect in self.cells.items():
+                if rect.collidepoint(event.pos):
+                    self.play(day)
+                    return
+
+    def update(self, dt: float) -> bool:
+        return False
+
+    def draw(self, surface: pygame.Surface) -> None:
+        theme, box = self.app.theme, self.box
+        draw_dialog(surface, theme, box, "Daily puzzle")
+        solved_days = days_of(self.solved)
+        current, longest = streaks(solved_days, self.today)
+        summary = (f"Streak {current} day{'s' * (current != 1)}   longest {longest}   "
+                   f"days solved {len(solved_days)}")
+        fonts.blit_text(surface, summary, 20, theme.text, bold=True, topleft=(box.x + 200, box.y + 20))
+        fonts.blit_text(surface, self.month.strftime("%B %Y"), 26, theme.text, bold=True,
+                        center=(box.centerx, box.y + 76))
+        for col, name in enumerate(WEEK):
+            x = self.grid.x + col * (self.grid.width // 7) + (self.grid.width // 7 - 4) // 2
+            fonts.blit_text(surface, name, 18, theme.muted, center=(x, self.grid.y - 16))
+        for day, rect in self.cells.items():
+            done = day.isoformat() in self.solved
+            future = day > self.today
+            fill = theme.solved if done else (theme.background if future else theme.unknown)
+            pygame.draw.rect(surface, fill, rect, border_radius=6)
+            edge, width = (theme.cursor, 3) if day == self.today else (theme.panel_edge, 1)
+            pygame.draw.rect(surface, edge, rect, width, border_radius=6)
+            colour = theme.panel if done else (theme.muted if future else theme.text)
+            fonts.blit_text(surface, str(day.day), 20, colour, bold=done, topleft=(rect.x + 6, rect.y + 4))
+            if done:
+                fonts.blit_text(surface, clock(self.solved[day.isoformat()]["seconds"]), 16, colour,
+                                bottomright=(rect.right - 5, rect.bottom - 3))
+        side, grade = daily.plan(self.today)
+        note = ("Solved today: come back tomorrow" if self.today.isoformat() in self.solved else
+                f"Today, {daily.DAY_NAMES[self.today.weekday()]}: {side}x{side} {grade}. "
+                "Click a past day to play its puzzle.")
+        fonts.blit_text(surface, fonts.fit_text(note, 18, box.width - 40), 18, theme.muted,
+                        topleft=(box.x + 20, self.play_button.rect.y - 60))
+        plan = "  ".join(f"{name[:3]} {s}x{s} {g}" for name, (s, g) in zip(daily.DAY_NAMES, daily.WEEKDAYS))
+        fonts.blit_text(surface, fonts.fit_text(plan, 15, box.width - 40), 15, theme.muted,
+                        topleft=(box.x + 20, self.play_button.rect.y - 30))
+        for button in self.buttons:
+            button.draw(surface, theme)
