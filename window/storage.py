@@ -5,8 +5,9 @@ Files live in the per-user data folder (``window.settings.user_dir()``):
 maps level keys to when and how fast they were solved. A level's key is a digest of its
 content, not of its path, so a level keeps its progress when the file is moved or renamed.
 
-Writes are atomic (a temporary file of ours in the same folder, fsync, ``os.replace``);
-temporary files left by a killed program are removed when storage opens. Every file is
+Writes go through ``game.files`` (a temporary file of ours in the same folder, fsync, rename);
+temporary files left by a killed program are removed when storage opens (here, in runs/ and
+in generated/). Every file is
 checked against a strict schema before it is used. A damaged file is never deleted: it is
 moved aside as ``<name>.damaged-<UTC time>.json`` and the player is told once. Each level
 has its own progress file, so a damaged one costs that level's play only; in ``solved.json``
@@ -26,7 +27,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from game.levels import TEMP_PREFIX, TEMP_SUFFIX, LevelError, atomic_write_text, decode_json, read_bounded
+from game.files import remove_stale
+from game.levels import LevelError, atomic_write_text, decode_json, read_bounded
 from game.puzzle import Move, Puzzle, initial_grid
 from window.settings import user_dir
 
@@ -67,22 +69,7 @@ write_atomic = atomic_write_text
 
 def remove_orphan_temp_files(folder: Path, older_than: float = ORPHAN_AGE) -> list[Path]:
     """Delete our temporary files in ``folder`` left by a program killed while it saved."""
-    removed = []
-    try:
-        entries = list(os.scandir(folder))
-    except OSError:
-        return removed
-    now = time.time()
-    for entry in entries:
-        ours = (entry.name.startswith(TEMP_PREFIX) and entry.name.endswith(TEMP_SUFFIX)) or \
-            _LEGACY_TEMP.fullmatch(entry.name)
-        try:
-            if ours and entry.is_file(follow_symlinks=False) and now - entry.stat().st_mtime >= older_than:
-                os.unlink(entry.path)
-                removed.append(Path(entry.path))
-        except OSError:
-            pass
-    return removed
+    return remove_stale(folder, older_than, also=_LEGACY_TEMP)
 
 
 def aside_path(path: Path) -> Path:
@@ -197,7 +184,7 @@ class Storage:
         self._messages: list[str] = []
         self._save_failing = False          # a failed save was reported; quiet until one succeeds
         self._solved: dict[str, dict[str, Any]] | None = None
-        for folder in (self.root, self.root / "progress"):
+        for folder in (self.root, self.root / "progress", self.root / "runs", self.root / "generated"):
             remove_orphan_temp_files(folder)
 
     @property
