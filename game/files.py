@@ -271,6 +271,53 @@ def _copy_in_place(source: Path, target: Path) -> None:
         os.fsync(out.fileno())
 
 
+class Outputs:
+    """Several files written one after another and put in place together (the pages of a
+    print): each is written to its temporary file as it comes, so only one is in memory;
+    :meth:`commit` renames them all, :meth:`discard` (or any exception inside ``with``) drops
+    them all. Each holds an open file until then, so the limit on open files is raised to fit."""
+
+    def __init__(self, count: int = 0) -> None:
+        self.outputs: list[Output] = []
+        _room_for_files(count + 16)
+
+    def add(self, path: PathLike, binary: bool = True, inputs: Iterable[PathLike] = ()) -> Output:
+        self.outputs.append(Output(path, binary=binary, inputs=inputs))
+        return self.outputs[-1]
+
+    def commit(self) -> list[Path]:
+        try:
+            return [output.commit() for output in self.outputs]
+        except BaseException:
+            self.discard()
+            raise
+
+    def discard(self) -> None:
+        for output in self.outputs:
+            output.discard()
+
+    def __enter__(self) -> "Outputs":
+        return self
+
+    def __exit__(self, kind, value, traceback) -> None:
+        if kind is None:
+            self.commit()
+        else:
+            self.discard()
+
+
+def _room_for_files(count: int) -> None:
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and soft < count + 64:
+        wanted = count + 64 if hard == resource.RLIM_INFINITY else min(hard, count + 64)
+        if wanted < count + 64:
+            raise OutputError(f"{count} files", f"more files at once than the {hard} this system allows",
+                              errno.EMFILE)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+
+
 def write_with(path: PathLike, fill: Callable[[IO[bytes]], None], inputs: Iterable[PathLike] = (),
                parents: bool = False) -> Path:
     """Write ``path`` by ``fill(handle)`` (a binary file to write into, e.g. for Pillow or pygame)."""
