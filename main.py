@@ -252,6 +252,8 @@ def cmd_solve_trace(args) -> int:
     from game.levels import LevelError
     from solvers.engine import batch, trace
 
+    if _refused(args.trace, args.paths):
+        return EXIT_USAGE
     refs = list(batch.expand(args.paths))
     if len(refs) != 1:
         print(f"solve: --trace records one run; {len(refs)} levels were given", file=sys.stderr)

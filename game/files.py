@@ -136,8 +136,13 @@ def check(path: PathLike, inputs: Iterable[PathLike] = (), parents: bool = False
         folder = folder.parent
     if not folder.is_dir():
         raise OutputError(path, f"{folder} is not a folder", errno.ENOTDIR)
-    if not os.access(folder, os.W_OK | os.X_OK):
-        raise OutputError(path, f"the folder {folder} cannot be written", errno.EACCES)
+    try:                                 # a real try: permissions, a read-only mount, root
+        fd, name = tempfile.mkstemp(dir=folder, prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX)
+    except OSError as error:
+        raise OutputError(path, f"the folder {folder} cannot be written: {error.strerror or error}",
+                          error.errno or errno.EACCES) from None
+    os.close(fd)
+    os.unlink(name)
     try:
         longest = os.pathconf(folder, "PC_NAME_MAX")
     except (OSError, ValueError):

@@ -8,6 +8,7 @@ dialog are overlays over it (a small state machine: at most one overlay). The lo
 from __future__ import annotations
 
 import gc
+import io
 import sys
 import time
 from collections import deque
@@ -337,7 +338,9 @@ class App:
         self.draw()
         out = Path(path)
         try:
-            files.write_with(out, lambda handle: pygame.image.save(self.screen, handle, out.name))
+            image = io.BytesIO()        # encoded first: SDL's writer would print each failed write
+            pygame.image.save(self.screen, image, out.name)
+            files.write_bytes(out, image.getvalue())
         except (OSError, pygame.error) as error:
             return files.why(error, out)
         return None
