@@ -249,7 +249,6 @@ def cmd_solve(args) -> int:
 
 def cmd_solve_trace(args) -> int:
     """``solve LEVEL --trace FILE``: one run, recorded; printed as ``solve`` prints it."""
-    from game.levels import LevelError
     from solvers.engine import batch, trace
 
     if _refused(args.trace, args.paths):

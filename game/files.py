@@ -34,7 +34,7 @@ import tempfile
 import time
 import unicodedata
 from pathlib import Path
-from typing import IO, Callable, Iterable, Optional, Union
+from typing import IO, Callable, Iterable, Union
 
 PathLike = Union[str, os.PathLike]
 TEMP_PREFIX, TEMP_SUFFIX = ".battleships-", ".tmp"
@@ -86,7 +86,7 @@ def _target(path: Path) -> Path:
     return target
 
 
-def _kind(mode: int) -> Optional[str]:
+def _kind(mode: int) -> str | None:
     """Why a node of this mode is refused, or None when it can be written."""
     if stat.S_ISDIR(mode):
         return "is a folder"
@@ -161,7 +161,7 @@ class Output:
                  parents: bool = False, buffering: int = -1) -> None:
         self.path = Path(path)
         self.target = check(self.path, inputs, parents)
-        self._temporary: Optional[Path] = None
+        self._temporary: Path | None = None
         self._in_place = False
         self._done = False
         mode = "wb" if binary else "w"
@@ -186,7 +186,7 @@ class Output:
         self.handle: IO = os.fdopen(fd, mode, buffering=buffering, **extra)
 
     @property
-    def staged(self) -> Optional[Path]:
+    def staged(self) -> Path | None:
         """The temporary file holding what was written so far (None when written through)."""
         return self._temporary
 
@@ -237,7 +237,7 @@ class Output:
                 pass
             self._temporary = None
 
-    def __enter__(self) -> "Output":
+    def __enter__(self) -> Output:
         return self
 
     def __exit__(self, kind, value, traceback) -> None:
@@ -247,7 +247,7 @@ class Output:
             self.discard()
 
 
-def _stat(path: Path) -> Optional[os.stat_result]:
+def _stat(path: Path) -> os.stat_result | None:
     try:
         return os.stat(path)
     except FileNotFoundError:
@@ -301,7 +301,7 @@ class Outputs:
         for output in self.outputs:
             output.discard()
 
-    def __enter__(self) -> "Outputs":
+    def __enter__(self) -> Outputs:
         return self
 
     def __exit__(self, kind, value, traceback) -> None:
@@ -342,7 +342,7 @@ def write_text(path: PathLike, text: str, inputs: Iterable[PathLike] = (), paren
     return out.path
 
 
-def remove_stale(folder: PathLike, older_than: float = STALE_AGE, also: Optional[re.Pattern] = None,
+def remove_stale(folder: PathLike, older_than: float = STALE_AGE, also: re.Pattern | None = None,
                  once: bool = False) -> list[Path]:
     """Delete the temporary files in ``folder`` that no program holds any more (a write killed
     half way), older than ``older_than`` seconds; ``also``: other names of ours (of older
@@ -364,7 +364,8 @@ def remove_stale(folder: PathLike, older_than: float = STALE_AGE, also: Optional
         if not ours:
             continue
         try:
-            if not entry.is_file(follow_symlinks=False) or now - entry.stat(follow_symlinks=False).st_mtime < older_than:
+            young = now - entry.stat(follow_symlinks=False).st_mtime < older_than
+            if young or not entry.is_file(follow_symlinks=False):
                 continue
             fd = os.open(entry.path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
             try:

@@ -141,7 +141,7 @@ class TraceWriter:
 
 
 def recorded(stream: Iterator[Event], writer: TraceWriter, guard: ContextManager | None = None,
-             recording: "Recording | None" = None) -> Iterator[Event]:
+             recording: Recording | None = None) -> Iterator[Event]:
     """The events of ``stream``, each written to the trace as it passes (inside ``guard``, a
     lock the caller holds while it takes a snapshot of a run still going). A write that fails
     (a full disk) ends the recording, not the run: ``recording.failure`` says why."""
