@@ -263,6 +263,30 @@ def test_8_a_recording_that_cannot_be_written_ends_the_recording_not_the_run(tmp
     assert list(tmp_path.iterdir()) == []
 
 
+def test_8_in_the_window_a_run_whose_recording_fails_runs_on_and_says_so(app, monkeypatch):
+    said = []
+    monkeypatch.setattr(app.play.solver, "notify", said.append)
+
+    class Full:
+        def write(self, text):
+            raise OSError(28, "No space left on device")
+    made = trace.Recording.__init__
+
+    def full_disk(self, *args, **kwargs):
+        made(self, *args, **kwargs)
+        self.writer.handle = Full()
+    monkeypatch.setattr(trace.Recording, "__init__", full_disk)
+    panel = app.play.solver
+    panel.choose("backtracking")
+    panel.set_speed(0)
+    assert panel.start()
+    deadline = time.perf_counter() + 30
+    while not panel.watch.finished and time.perf_counter() < deadline:
+        app.pump()
+    assert panel.watch.solved and panel.watch.trace_path is None
+    assert any("the run was not recorded (No space left on device)" in line for line in said), said
+
+
 # ----- 9: check where output goes before the work -------------------------------------------
 
 
