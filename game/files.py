@@ -97,11 +97,13 @@ def _kind(mode: int) -> str | None:
     return None
 
 
-def check(path: PathLike, inputs: Iterable[PathLike] = (), parents: bool = False) -> Path:
+def check(path: PathLike, inputs: Iterable[PathLike] = (), parents: bool = False, probe: bool = True) -> Path:
     """Refuse (:class:`OutputError`) an output that cannot be written, before any work: a
     folder, a socket or block device, a place that cannot be written, a name too long, or one
     of ``inputs``; a missing folder unless ``parents`` (then it will be made, as ``mkdir -p``
-    makes it). Returns where the write will land (symbolic links followed)."""
+    makes it). The folder is tried by making a temporary file there (with ``probe``: asking
+    ``access`` is wrong for root and read-only mounts). Returns where the write will land
+    (symbolic links followed)."""
     path = Path(path)
     if str(path) == "" or path.name in ("", ".", ".."):
         raise OutputError(path, "is a folder, not a file name", errno.EISDIR)
@@ -136,6 +138,8 @@ def check(path: PathLike, inputs: Iterable[PathLike] = (), parents: bool = False
         folder = folder.parent
     if not folder.is_dir():
         raise OutputError(path, f"{folder} is not a folder", errno.ENOTDIR)
+    if not probe:                        # the caller's own temporary file is the try
+        return target
     try:                                 # a real try: permissions, a read-only mount, root
         fd, name = tempfile.mkstemp(dir=folder, prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX)
     except OSError as error:
@@ -160,7 +164,7 @@ class Output:
     def __init__(self, path: PathLike, binary: bool = False, inputs: Iterable[PathLike] = (),
                  parents: bool = False, buffering: int = -1) -> None:
         self.path = Path(path)
-        self.target = check(self.path, inputs, parents)
+        self.target = check(self.path, inputs, parents, probe=False)
         self._temporary: Path | None = None
         self._in_place = False
         self._done = False
