@@ -232,12 +232,12 @@ def test_8_start_up_removes_stale_temporaries_in_runs_and_keeps_live_ones(tmp_pa
 
     runs = tmp_path / "runs"
     runs.mkdir()
-    stale = runs / f"{files.TEMP_PREFIX}abc{files.TEMP_SUFFIX}"
-    stale.write_text("half a trace")
     old = time.time() - 3600
-    os.utime(stale, (old, old))
     live = files.Output(runs / "live.jsonl")          # a write still going on (another window)
     os.utime(live.staged, (old, old))
+    stale = runs / f"{files.TEMP_PREFIX}abc{files.TEMP_SUFFIX}"     # one of a killed program
+    stale.write_text("half a trace")
+    os.utime(stale, (old, old))
     Storage(tmp_path)
     assert not stale.exists() and live.staged.exists()
     live.commit()
