@@ -2,10 +2,11 @@
 
 Each case runs ``main.py`` in a process of its own with the output at one kind of place (a
 FIFO nobody reads, symbolic links to a file, to a FIFO, to nowhere and to themselves, a
-folder, a read-only place, a path through a file, a missing folder, ``/dev/null``,
-``/dev/full``, a full disk (a file-size limit), a 245-character name, a hard-linked file, an
-old file) and checks what the bad-output rules promise: exit 0 or 2 and never a traceback;
-on failure one line naming the path; the node at the path keeps its kind (a link stays a
+folder, a read-only place, a path through a file, a missing folder, a device like
+``/dev/null`` and like ``/dev/full`` (as root, nodes of the test's own), a full disk (a
+file-size limit), a 245-character name, a hard-linked file, an old file) and checks what
+the bad-output rules promise: exit 0 or 2 and never a traceback; on failure one line naming
+the path; the node at the path keeps its kind (a link stays a
 link, a FIFO a FIFO); a failed write leaves the old content; no temporary file is left.
 The default run tries one command on every kind of place; ``pytest -m slow`` tries every
 command on every kind and prints the figures (cases, failures, peak memory of a case).
@@ -22,6 +23,7 @@ import pytest
 
 from game import files, levels
 from solvers.engine import trace
+from tests.test_outputs import device
 
 ROOT = Path(__file__).resolve().parents[1]
 LEVEL = ROOT / "levels" / "6x6" / "easy" / "01.bs"
@@ -79,10 +81,8 @@ def place(kind: str, folder: Path, suffix: str) -> tuple[Path, int | None]:
         out = folder / "afile" / f"out{suffix}"
     elif kind == "missing-folder":
         out = folder / "no" / "such" / f"out{suffix}"
-    elif kind == "dev-null":
-        out = Path("/dev/null")
-    elif kind == "dev-full":
-        out = Path("/dev/full")
+    elif kind in ("dev-null", "dev-full"):
+        out = device(folder, kind[4:])
     elif kind == "full-disk":
         out.write_bytes(OLD)
         limit = len(OLD) + 8
@@ -105,7 +105,7 @@ def snapshot(path: Path):
     if stat.S_ISLNK(info.st_mode):
         return ("link", os.readlink(path))
     if stat.S_ISREG(info.st_mode):
-        return ("file", path.read_bytes() if path.name != "null" else b"")
+        return ("file", path.read_bytes())
     return (stat.S_IFMT(info.st_mode),)
 
 
@@ -140,8 +140,8 @@ def run_case(command: str, kind: str, folder: Path, trace_file: Path) -> list[st
     left = [p.name for p in folder.rglob(f"{files.TEMP_PREFIX}*") if p.name.endswith(files.TEMP_SUFFIX)]
     if left:
         problems.append(f"temporary files left: {left}")
-    if kind in ("dev-null",) and not stat.S_ISCHR(os.stat("/dev/null").st_mode):
-        problems.append("/dev/null is no longer a device")
+    if kind in ("dev-null", "dev-full") and not stat.S_ISCHR(os.lstat(out).st_mode):
+        problems.append(f"{out} is no longer a device")
     return [f"{command} at {kind}: {problem}" for problem in problems]
 
 

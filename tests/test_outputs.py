@@ -45,6 +45,17 @@ def cli(*argv, limit_bytes=None, timeout=120, cwd=ROOT):
                           timeout=timeout, preexec_fn=limit, env=env, cwd=cwd)
 
 
+def device(folder: Path, name: str) -> Path:
+    """A character device like /dev/null or /dev/full ("null", "full"). As root, a node of its
+    own in ``folder``: a program that replaced what it writes (the bug these tests hold) must
+    never get to replace the system's /dev/null. Others cannot replace /dev/null anyway."""
+    if os.geteuid() != 0:
+        return Path("/dev") / name
+    node = folder / f"dev-{name}"
+    os.mknod(node, 0o666 | stat.S_IFCHR, os.makedev(1, {"null": 3, "full": 7}[name]))
+    return node
+
+
 def read_only(tmp_path: Path) -> Path:
     """A folder this process cannot write (root writes through permissions: then /sys)."""
     if os.geteuid() == 0:
@@ -93,11 +104,13 @@ def test_1_a_fifo_or_a_symlink_at_the_output_is_never_replaced(tmp_path, capsys,
     assert temporaries(tmp_path) == []
 
 
-def test_1_a_device_is_written_through_and_stays_a_device(capsys):
-    code, out, err = run(capsys, "convert", LEVEL, "/dev/null", "--to", "bs")
-    assert code == 0 and stat.S_ISCHR(os.stat("/dev/null").st_mode)
-    code, out, err = run(capsys, "convert", LEVEL, "/dev/full", "--to", "bs")
-    assert code == 2 and one_line(err) == "/dev/full: cannot be written (No space left on device)"
+def test_1_a_device_is_written_through_and_stays_a_device(tmp_path, capsys):
+    null, full = device(tmp_path, "null"), device(tmp_path, "full")
+    code, out, err = run(capsys, "convert", LEVEL, null, "--to", "bs")
+    assert code == 0 and stat.S_ISCHR(os.lstat(null).st_mode)
+    code, out, err = run(capsys, "convert", LEVEL, full, "--to", "bs")
+    assert code == 2 and one_line(err) == f"{full}: cannot be written (No space left on device)"
+    assert stat.S_ISCHR(os.lstat(full).st_mode)
 
 
 def test_1_a_new_file_gets_the_umask_mode_and_an_old_file_keeps_its_mode(tmp_path, capsys):
@@ -181,7 +194,7 @@ def test_7_on_a_full_disk_the_old_file_is_kept_and_no_temporary_is_left(tmp_path
 def test_7_replay_screenshot_and_gif_to_a_bad_place_is_one_line(tmp_path, where):
     recorded = tmp_path / "run.jsonl"
     trace.record_run(levels.load(LEVEL), "forward", recorded)
-    place = {"folder": tmp_path, "/dev/full": Path("/dev/full"), "read-only": read_only(tmp_path) / "s.png",
+    place = {"folder": tmp_path, "/dev/full": device(tmp_path, "full"), "read-only": read_only(tmp_path) / "s.png",
              "afile/x.png": recorded / "x.png"}[where]
     for flag in ("--screenshot", "--gif"):
         done = cli("replay", recorded, flag, place)
