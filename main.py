@@ -22,10 +22,10 @@ level errors. This file parses arguments and prints; the work is in game/ and so
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import math
 import os
+import signal
 import sys
 
 from game.limits import MAX_DIGITS, MAX_SECONDS, MAX_SIDE
@@ -33,7 +33,7 @@ from solvers.engine.registry import NAMES as SOLVER_CHOICES
 
 COMMANDS = ("play", "solve", "check", "generate", "bench", "print", "convert", "race", "replay", "solvers",
             "new-solver", "code", "daily")
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 MAX_JOBS = 1024
 
 # ----------------------------------------------------------------- flag values
@@ -177,7 +177,7 @@ def _add_print(sub) -> None:
     sheet.add_argument("--per-page", type=int, default=1, choices=(1, 2, 4, 6, 9), metavar="N",
                        help="puzzles per page: 1, 2, 4, 6 or 9 (default 1)")
     sheet.add_argument("--solutions", action="store_true", help="add the solutions on the last pages")
-    sheet.add_argument("--timeout", type=float, default=30.0, metavar="SECONDS",
+    sheet.add_argument("--timeout", type=_seconds, default=30.0, metavar="SECONDS",
                        help="per level, to prove the solution unique (with --solutions)")
 
 
@@ -186,8 +186,8 @@ def _add_race(sub) -> None:
     race.add_argument("level", metavar="LEVEL", help="a level file or a share code")
     race.add_argument("--solvers", metavar="A,B,...",
                       help="solvers to race (default: every solver that can run on the level)")
-    race.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS", help="per solver (default 10)")
-    race.add_argument("--seed", type=int, default=0, help="random seed (genetic)")
+    race.add_argument("--timeout", type=_seconds, default=10.0, metavar="SECONDS", help="per solver (default 10)")
+    race.add_argument("--seed", type=_seed, default=0, help="random seed (genetic)")
     race.add_argument("--json", action="store_true", help="one JSON object per solver, ranked")
     race.add_argument("--csv", metavar="FILE", help="also write the ranked table to this CSV file")
 
@@ -195,7 +195,7 @@ def _add_race(sub) -> None:
 def _add_replay(sub) -> None:
     replay = sub.add_parser("replay", help="the board at any event of a saved trace")
     replay.add_argument("trace", metavar="TRACE.jsonl")
-    replay.add_argument("--at", type=int, metavar="N", help="event number (default: the last)")
+    replay.add_argument("--at", type=_seed, metavar="N", help="event number (default: the last)")
     replay.add_argument("--print", action="store_true", help="print the board as text (no window)")
     replay.add_argument("--screenshot", metavar="PNG", help="save the window at event N to this file and exit")
     replay.add_argument("--gif", metavar="GIF", help="save the run as an animated GIF and exit")
@@ -212,7 +212,28 @@ def parser() -> argparse.ArgumentParser:
     return top
 
 
+def _refused(path, inputs=(), parents: bool = False) -> bool:
+    """Check an output place before the work (``game.files.check``); print why it is refused."""
+    from game import files
+
+    try:
+        files.check(path, inputs, parents)
+    except files.OutputError as error:
+        print(error, file=sys.stderr)
+        return True
+    return False
+
+
+def _not_written(error: OSError, path) -> int:
+    from game import files
+
+    print(files.why(error, path), file=sys.stderr)
+    return EXIT_USAGE
+
+
 def cmd_play(args) -> int:
+    if args.screenshot and _refused(args.screenshot, [args.level] if args.level else []):
+        return EXIT_USAGE
     from window.app import main as run_window
 
     return run_window(level=args.level, solver=args.solver, autorun=args.autorun,
@@ -249,9 +270,10 @@ def cmd_solve(args) -> int:
 
 def cmd_solve_trace(args) -> int:
     """``solve LEVEL --trace FILE``: one run, recorded; printed as ``solve`` prints it."""
-    from game.levels import LevelError
     from solvers.engine import batch, trace
 
+    if _refused(args.trace, args.paths):
+        return EXIT_USAGE
     refs = list(batch.expand(args.paths))
     if len(refs) != 1:
         print(f"solve: --trace records one run; {len(refs)} levels were given", file=sys.stderr)
@@ -260,15 +282,20 @@ def cmd_solve_trace(args) -> int:
     if ref.puzzle is None:
         print(ref.error, file=sys.stderr)
         return EXIT_USAGE
+    failure = None
     try:
-        result = trace.record_run(ref.puzzle, args.solver, args.trace, seed=args.seed, timeout=args.timeout)
-    except (OSError, LevelError) as error:
-        print(f"{args.trace}: cannot be written ({getattr(error, 'strerror', None) or error})", file=sys.stderr)
-        return EXIT_USAGE
+        result = trace.record_run(ref.puzzle, args.solver, args.trace, seed=args.seed, timeout=args.timeout,
+                                  inputs=args.paths)
+    except OSError as error:
+        if getattr(error, "result", None) is None:      # refused before the run
+            return _not_written(error, args.trace)
+        failure, result = error, error.result
     record = batch.result_record(ref, args.solver, result)
     failed = record["status"] == "error" and not args.json
     print(json.dumps(record) if args.json else _solve_text(ref, record), flush=True,
           file=sys.stderr if failed else sys.stdout)
+    if failure is not None:                              # the result is printed; only its copy is lost
+        return _not_written(failure, args.trace)
     return _exit_code([record], ("solved", "no_solution", "stuck"))
 
 
@@ -343,6 +370,9 @@ def cmd_bench(args) -> int:
         except levels.LevelError as error:
             print(error, file=sys.stderr)
             return EXIT_USAGE
+    path = args.csv or f"bench-{args.solver}.csv"
+    if not args.hints and _refused(path, args.paths):
+        return EXIT_USAGE
     refs = list(batch.expand(args.paths))
     if args.hints:
         return _bench_hints(refs, args.json, args.reading)
@@ -354,16 +384,15 @@ def cmd_bench(args) -> int:
         records.append(record)
         bar.advance(record["status"])
     bar.close()
-    path = args.csv or f"bench-{args.solver}.csv"
-    try:
-        _write_csv(path, records)
-    except OSError as error:
-        print(f"{path}: cannot be written ({error.strerror or error})", file=sys.stderr)
-        return EXIT_USAGE
     summary = batch.summarise(records)
     print(batch.summary_table(args.solver, summary))
     statuses = ", ".join(f"{s} {n}" for s, n in batch.status_counts(records).items())
-    print(f"statuses: {statuses}\nrows written to {path}")
+    print(f"statuses: {statuses}", flush=True)
+    try:
+        _write_csv(path, records)
+    except OSError as error:
+        return _not_written(error, path)
+    print(f"rows written to {path}")
     return EXIT_OK if summary["solved"] == summary["levels"] else EXIT_FAILED
 
 
@@ -413,14 +442,12 @@ def _bench_hints(refs, as_json: bool, reading: float | None) -> int:
 
 
 def _write_csv(path: str, records: list[dict]) -> None:
-    with open(path, "w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(["level", "solver", "status", "verified", "seconds", "nodes", "backtracks", "error"])
-        for r in records:
-            stats = r.get("stats") or {}
-            writer.writerow([r["level"], r["solver"], r["status"], int(bool(r.get("verified"))),
-                             stats.get("seconds", ""), stats.get("nodes", ""), stats.get("backtracks", ""),
-                             r.get("error", "")])
+    from game import files
+
+    files.write_csv(path, ["level", "solver", "status", "verified", "seconds", "nodes", "backtracks", "error"],
+                    ([r["level"], r["solver"], r["status"], int(bool(r.get("verified"))),
+                      (r.get("stats") or {}).get("seconds", ""), (r.get("stats") or {}).get("nodes", ""),
+                      (r.get("stats") or {}).get("backtracks", ""), r.get("error", "")] for r in records))
 
 
 def cmd_race(args) -> int:
@@ -433,18 +460,19 @@ def cmd_race(args) -> int:
     except (levels.LevelError, ValueError) as error:
         print(f"race: {error}" if not isinstance(error, levels.LevelError) else str(error), file=sys.stderr)
         return EXIT_USAGE
+    if args.csv and _refused(args.csv, [args.level]):
+        return EXIT_USAGE
     records = race.race(puzzle, names, timeout=args.timeout, seed=args.seed)
-    if args.csv:
-        try:
-            race.write_csv(args.csv, records)
-        except OSError as error:
-            print(f"{args.csv}: cannot be written ({error.strerror or error})", file=sys.stderr)
-            return EXIT_USAGE
     if args.json:
         for record in records:
             print(json.dumps(record), flush=True)
     else:
         print(race.text(puzzle, records), flush=True)
+    if args.csv:
+        try:
+            race.write_csv(args.csv, records)
+        except OSError as error:
+            return _not_written(error, args.csv)
     return EXIT_OK if all(r["verdict"] in ("solved", "no_solution", "stuck") for r in records) else EXIT_FAILED
 
 
@@ -453,6 +481,8 @@ def cmd_replay(args) -> int:
     from solvers.engine import batch, trace
 
     if not args.print:
+        if any(out and _refused(out, [args.trace]) for out in (args.screenshot, args.gif)):
+            return EXIT_USAGE
         from window.app import replay
 
         return replay(args.trace, args.at, args.screenshot, args.gif)
@@ -477,12 +507,15 @@ def cmd_generate(args) -> int:
     from game import levels
     from solvers.authoring import generator
 
+    if args.output and _refused(args.output):
+        return EXIT_USAGE
     if args.pack:
+        if _refused(os.path.join(args.pack, "x.bs"), parents=True):
+            return EXIT_USAGE
         try:
             written = generator.build_pack(args.pack, seed=args.seed)
         except OSError as error:
-            print(f"{args.pack}: cannot be written ({error.strerror or error})", file=sys.stderr)
-            return EXIT_USAGE
+            return _not_written(error, args.pack)
         print(f"wrote {len(written)} levels under {args.pack}")
         return EXIT_OK
     try:
@@ -496,8 +529,8 @@ def cmd_generate(args) -> int:
         try:
             levels.save(puzzle, args.output)
         except OSError as error:
-            print(f"{args.output}: cannot be written ({error.strerror or error})", file=sys.stderr)
-            return EXIT_USAGE
+            sys.stdout.write(levels.dumps(puzzle))      # the level made is not lost
+            return _not_written(error, args.output)
         print(f"wrote {args.output} ({puzzle.rows}x{puzzle.cols}, {puzzle.difficulty}, {len(puzzle.hints)} hints)")
     else:
         sys.stdout.write(levels.dumps(puzzle))
@@ -515,6 +548,8 @@ def cmd_print(args) -> int:
     if output.suffix.lower() not in (".pdf", ".png"):
         print(f"print: {args.output}: the output must end in .pdf or .png", file=sys.stderr)
         return EXIT_USAGE
+    if _refused(output, args.paths):
+        return EXIT_USAGE
     puzzles, solutions = [], []
     for ref in expand(args.paths):
         if ref.puzzle is None:
@@ -531,9 +566,10 @@ def cmd_print(args) -> int:
     try:
         written = sheets.write(puzzles + solutions, output, args.per_page)
     except OSError as error:
-        print(f"print: {args.output}: cannot be written ({error.strerror or error})", file=sys.stderr)
-        return EXIT_USAGE
-    print(f"wrote {', '.join(str(p) for p in written)}: {len(puzzles)} puzzles"
+        return _not_written(error, args.output)
+    shown = ", ".join(str(p) for p in written) if len(written) <= 3 else \
+        f"{written[0]} ... {written[-1]} ({len(written)} pages)"
+    print(f"wrote {shown}: {len(puzzles)} puzzles"
           + (" and their solutions" if solutions else ""))
     return EXIT_OK
 
@@ -556,7 +592,7 @@ def _add_convert(sub) -> None:
 def cmd_convert(args) -> int:
     from pathlib import Path
 
-    from game import formats, levels
+    from game import files, formats, levels
 
     try:
         puzzles = formats.read(args.input, args.source_format)
@@ -591,12 +627,13 @@ def cmd_convert(args) -> int:
     if args.output == "-":
         sys.stdout.write(texts[0][1])
         return EXIT_OK
+    if _refused(out / "level.bs" if folder else out, [args.input], parents=folder):
+        return EXIT_USAGE
     try:
         for path, text in texts:
-            levels.atomic_write_text(path, text)
+            files.write_text(path, text, inputs=[args.input], parents=folder)
     except OSError as error:
-        print(f"{args.output}: cannot be written ({error.strerror or error})", file=sys.stderr)
-        return EXIT_USAGE
+        return _not_written(error, args.output)
     print(f"wrote {len(texts)} levels under {out}" if folder else f"wrote {out}")
     return EXIT_OK
 
@@ -638,6 +675,7 @@ def cmd_new_solver(args) -> int:
         return EXIT_USAGE
     print(f"wrote {written[0]} and {written[1]}\n"
           f"try it: python main.py solve levels/6x6/easy/01.bs --solver {written[0]}")
+    return EXIT_OK
 
 
 def _add_code(sub) -> None:
@@ -690,20 +728,65 @@ def cmd_daily(args) -> int:
     from game import codes, levels
     from solvers.authoring import daily
 
+    if args.output and _refused(args.output):
+        return EXIT_USAGE
     day = args.date or datetime.date.today()
     puzzle = daily.puzzle_of(day)
     if args.output:
         try:
             levels.save(puzzle, args.output)
         except OSError as error:
-            print(f"{args.output}: cannot be written ({error.strerror or error})", file=sys.stderr)
-            return EXIT_USAGE
+            sys.stdout.write(levels.dumps(puzzle))          # the level is made; only its copy is lost
+            return _not_written(error, args.output)
         print(f"wrote {args.output} ({puzzle.name}, {puzzle.rows}x{puzzle.cols}, {puzzle.difficulty})")
     elif args.code:
         print(codes.encode(puzzle))
     else:
         sys.stdout.write(levels.dumps(puzzle))
     return EXIT_OK
+
+
+# ----------------------------------------------------------------- Ctrl-C and SIGTERM
+# Python raises KeyboardInterrupt at the next bytecode, but an interrupt raised inside a
+# compiled function's call (numba's dispatcher converts arguments in Python and clears any
+# error it meets there) is lost. So the signal is raised again every AGAIN seconds until it is
+# seen being handled (a KeyboardInterrupt in the chain of the exception being handled: then the
+# program is on its way out, and its cleanup is left alone).
+AGAIN = 0.1
+_caught: list[int] = []
+
+
+def _handling_interrupt() -> bool:
+    error = sys.exc_info()[1]
+    while error is not None:
+        if isinstance(error, KeyboardInterrupt):
+            return True
+        error = error.__context__
+    return False
+
+
+def _interrupt(signum: int, frame) -> None:
+    if signum != signal.SIGALRM:
+        _caught.append(signum)
+    if not _caught:
+        return
+    signal.setitimer(signal.ITIMER_REAL, AGAIN)
+    if not _handling_interrupt():
+        raise KeyboardInterrupt
+
+
+def _catch_interrupts() -> dict:
+    """Install the handlers; the ones they replace, to put back."""
+    _caught.clear()
+    return {signum: signal.signal(signum, _interrupt) for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGALRM)}
+
+
+def _interrupted() -> int:
+    """One line, and the status a shell gives a program ended by the signal (130 for Ctrl-C)."""
+    signal.setitimer(signal.ITIMER_REAL, 0)
+    signum = _caught[0] if _caught else signal.SIGINT
+    print("interrupted" if signum == signal.SIGINT else "terminated", file=sys.stderr)
+    return 128 + signum
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -716,10 +799,19 @@ def main(argv: list[str] | None = None) -> int:
                "convert": cmd_convert, "race": cmd_race, "replay": cmd_replay, "solvers": cmd_solvers,
                "new-solver": cmd_new_solver, "code": cmd_code, "daily": cmd_daily}[args.command or "play"]
     try:
-        return handler(args)
+        previous = _catch_interrupts()
+    except ValueError:              # not the main thread (tests call main from others too)
+        previous = {}
+    try:
+        try:
+            return handler(args)
+        finally:
+            if previous:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+                for signum, handler_before in previous.items():
+                    signal.signal(signum, handler_before)
     except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return EXIT_FAILED
+        return _interrupted()
     except BrokenPipeError:
         # the reader went away (e.g. `| head`): stop quietly, as Unix tools do
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

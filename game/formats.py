@@ -308,6 +308,7 @@ def read_csplib(text: str, source: str = "<level>") -> list[Puzzle]:
     lines say and is skipped. The solution comes from the ``PLACESHIP`` lines."""
     boards: list[_Board] = []
     board: _Board | None = None
+    seen: dict[str, int] = {}
     for number, line in _lines(text):
         words = line.split()
         if not words:
@@ -317,6 +318,9 @@ def read_csplib(text: str, source: str = "<level>") -> list[Puzzle]:
             ident = line[len("Board ID:"):].strip()
             if not ident:
                 raise FormatError(source, number, "'Board ID:' without an id")
+            if ident in seen:
+                raise FormatError(source, number, f"Board ID {ident[:40]!r} repeats the board of line {seen[ident]}")
+            seen[ident] = number
             board = _Board(ident, number)
             boards.append(board)
         elif board is None or set(line.strip()) == {"="}:
@@ -655,9 +659,19 @@ def dumps(puzzle: Puzzle, fmt: str) -> str:
 
 
 def board_ids(puzzles: Iterable[Puzzle]) -> list[str]:
-    """A file-name-safe id per level: its name's last word, or its position from 1."""
-    ids = []
+    """A file-name-safe id per level, distinct within the file: its name's last word (at most
+    ``MAX_ID`` characters; one taken already gets ``-2``, ``-3``...), or its position from 1."""
+    ids: list[str] = []
+    taken: set[str] = set()
     for index, puzzle in enumerate(puzzles, start=1):
         word = (puzzle.name or "").split()[-1:] or [str(index)]
-        ids.append(re.sub(r"[^A-Za-z0-9_.-]", "_", word[0]))
+        ident = re.sub(r"[^A-Za-z0-9_.-]", "_", word[0][:MAX_ID]).lstrip(".") or str(index)
+        base, number = ident, 2
+        while ident in taken:
+            ident, number = f"{base}-{number}", number + 1
+        taken.add(ident)
+        ids.append(ident)
     return ids
+
+
+MAX_ID = 100

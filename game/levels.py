@@ -19,10 +19,10 @@ import os
 import re
 import reprlib
 import stat
-import tempfile
 from pathlib import Path
 from typing import Any, BinaryIO, Iterator, Mapping, Union
 
+from game import files
 from game.limits import MAX_DIGITS, MAX_FILE_BYTES, MAX_FLEET_SHIPS, MAX_NESTING, MAX_SHIP_LENGTH, MAX_SIDE
 from game.puzzle import DEFAULT_FLEETS, Coord, Fleet, Hint, Puzzle, make_fleet
 
@@ -449,25 +449,10 @@ def dumps(puzzle: Puzzle) -> str:
     return "\n".join(lines) + "\n"
 
 
-TEMP_PREFIX, TEMP_SUFFIX = ".battleships-", ".tmp"     # a save in progress (see remove_orphans)
-
-
 def atomic_write_text(path: Union[str, os.PathLike], text: str) -> None:
-    """Write through a synced temporary file and rename, so readers see the old file or the
-    new one, never a mix, and a crash never leaves half a file."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    """Write ``text`` to ``path`` (its folder made if need be) the one way files are written
+    (``game.files``: a unique temporary file beside it, synced and renamed into place)."""
+    files.write_text(path, text, parents=True)
 
 
 def save(puzzle: Puzzle, path: Union[str, os.PathLike]) -> None:

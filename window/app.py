@@ -8,6 +8,7 @@ dialog are overlays over it (a small state machine: at most one overlay). The lo
 from __future__ import annotations
 
 import gc
+import io
 import sys
 import time
 from collections import deque
@@ -16,7 +17,7 @@ from typing import Callable, Sequence, Union
 
 import pygame
 
-from game import codes, formats, levels
+from game import codes, files, formats, levels
 from window import fonts
 from window import settings as settings_module
 from window.scenes.browser import BrowserScene
@@ -235,7 +236,7 @@ class App:
         from window import sheets
 
         puzzle = self.play.puzzle
-        path = generated_dir() / f"{self.play.path.stem if self.play.path else 'level'}-sheet.png"
+        path = generated_dir() / f"{files.slug(self.play.path.stem if self.play.path else '', 'level')}-sheet.png"
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             (written,) = sheets.write([sheets.Item(puzzle, sheets.title_of(puzzle, path.stem))], path, per_page=1)
@@ -403,12 +404,18 @@ class App:
         pygame.display.quit()
         pygame.quit()
 
-    def screenshot(self, path: Union[str, Path]) -> None:
+    def screenshot(self, path: Union[str, Path]) -> str | None:
+        """Save the window as an image (PNG unless the name says otherwise) by ``game.files``;
+        None when saved, else one line saying why not."""
         self.draw()
         out = Path(path)
-        if out.parent and not out.parent.exists():
-            out.parent.mkdir(parents=True, exist_ok=True)
-        pygame.image.save(self.screen, str(out))
+        try:
+            image = io.BytesIO()        # encoded first: SDL's writer would print each failed write
+            pygame.image.save(self.screen, image, out.name)
+            files.write_bytes(out, image.getvalue())
+        except (OSError, pygame.error) as error:
+            return files.why(error, out)
+        return None
 
 
 class Script:
@@ -448,7 +455,10 @@ class Script:
         if not over:
             return None
         if self.screenshot:
-            app.screenshot(self.screenshot)
+            problem = app.screenshot(self.screenshot)
+            if problem:
+                print(problem, file=sys.stderr)
+                return 2
         solved = watch is not None and watch.solved if self.autorun else app.play.session.solved_now
         if self.exit_after_solve:
             return 0 if solved else 1
@@ -509,12 +519,18 @@ def replay(path: str, at: int | None = None, screenshot: str | None = None, gif:
             return 2
         scene.goto(at)
     if screenshot or gif:
-        if screenshot:
-            app.screenshot(screenshot)
-        if gif and scene.export_gif(Path(gif)) is None:
-            app.shutdown()
-            return 2
+        from window.scenes.replay import write_gif
+
+        problem = app.screenshot(screenshot) if screenshot else None
+        if gif and problem is None:
+            try:
+                write_gif(scene.run, Path(gif), app.theme)
+            except OSError as error:
+                problem = files.why(error, gif)
         app.shutdown()
+        if problem:
+            print(problem, file=sys.stderr)
+            return 2
         return 0
     return app.run()
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, Sequence
 
+from game import files
 from game.puzzle import Cell, Grid, Hint, Puzzle, initial_grid, piece
 from game.ships import piece_on_board
 
@@ -28,7 +29,8 @@ class Canvas(Protocol):
     def line(self, x1: float, y1: float, x2: float, y2: float, width: float, colour=INK) -> None: ...
     def rect(self, x: float, y: float, w: float, h: float, colour=INK, filled: bool = True) -> None: ...
     def disc(self, cx: float, cy: float, r: float, colour=INK) -> None: ...
-    def text(self, x: float, y: float, text: str, size: float, align: str = "left", colour=INK) -> None: ...
+    def text(self, x: float, y: float, text: str, size: float, align: str = "left", colour=INK,
+             width: float | None = None) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -66,7 +68,7 @@ def _draw_item(canvas: Canvas, item: Item, x: float, y: float, w: float, h: floa
     puzzle = item.puzzle
     pad = 4.0
     title_size = 11.0 if w > 100 else 9.0
-    canvas.text(x + pad, y + pad + title_size * 0.35, item.title, title_size)
+    canvas.text(x + pad, y + pad + title_size * 0.35, item.title, title_size, width=w - 2 * pad)
     top = y + pad + title_size * 0.8
     fleet_h = 0.0 if item.grid is not None else _fleet_height(puzzle, w - 2 * pad)
     # The grid, its tallies (one cell wide) and the checklist share the slot.
@@ -194,17 +196,19 @@ class PdfCanvas:
         self.pdf.set_fill_color(*colour)
         self.pdf.ellipse(cx - r, cy - r, 2 * r, 2 * r, style="F")
 
-    def text(self, x, y, text, size, align="left", colour=INK) -> None:
+    def text(self, x, y, text, size, align="left", colour=INK, width=None) -> None:
         self.pdf.set_font("Helvetica", size=size)
         self.pdf.set_text_color(*colour)
         # The standard PDF fonts hold Latin-1 only: anything else prints as "?".
         text = text.encode("latin-1", "replace").decode("latin-1")
+        if width is not None:
+            text = fit(text, width, self.pdf.get_string_width)
         width = self.pdf.get_string_width(text)
         offset = {"left": 0.0, "center": width / 2, "right": width}[align]
         self.pdf.text(x - offset, y, text)
 
     def save(self, path: Path) -> None:
-        self.pdf.output(str(path))
+        files.write_bytes(path, bytes(self.pdf.output()))
 
 
 class ImageCanvas:
@@ -238,22 +242,44 @@ class ImageCanvas:
     def disc(self, cx, cy, r, colour=INK) -> None:
         self.draw.ellipse([self._p(cx - r), self._p(cy - r), self._p(cx + r), self._p(cy + r)], fill=colour)
 
-    def text(self, x, y, text, size, align="left", colour=INK) -> None:
+    def text(self, x, y, text, size, align="left", colour=INK, width=None) -> None:
         from PIL import ImageFont
 
         font = ImageFont.load_default(size=self._p(size * 0.3528))      # points to millimetres
+        if width is not None:
+            text = fit(text, self._p(width), font.getlength)
         anchor = {"left": "ls", "center": "ms", "right": "rs"}[align]
         self.draw.text((self._p(x), self._p(y)), text, fill=colour, font=font, anchor=anchor)
 
-    def save(self, path: Path) -> list[Path]:
-        """One file per page: ``path`` itself for a single page, else ``name-1.png``, ..."""
-        if len(self.images) == 1:
-            paths = [path]
+    def save(self, handle) -> None:
+        """The page drawn last, as PNG, into an open binary file."""
+        self.images[-1].save(handle, format="PNG")
+
+
+def fit(text: str, width: float, measure) -> str:
+    """``text`` cut (with an ellipsis) to the longest start that ``measure``s at most ``width``:
+    a binary search, so a title of any length costs a few measurements."""
+    text = "".join(ch if ch.isprintable() else "?" for ch in text[:MAX_TITLE])
+    if measure(text) <= width:
+        return text
+    low, high = 0, len(text)
+    while low < high:
+        middle = (low + high + 1) // 2
+        if measure(text[:middle].rstrip() + "...") <= width:
+            low = middle
         else:
-            paths = [path.with_name(f"{path.stem}-{k}{path.suffix}") for k in range(1, len(self.images) + 1)]
-        for image, target in zip(self.images, paths):
-            image.save(target)
-        return paths
+            high = middle - 1
+    return text[:low].rstrip() + "..."
+
+
+MAX_TITLE = 400                         # characters looked at: far more than a line holds
+
+
+def page_paths(path: Path, pages: int) -> list[Path]:
+    """The files of ``pages`` PNG pages: ``path`` itself for one page, else ``name-1.png``, ..."""
+    if pages == 1:
+        return [path]
+    return [path.with_name(f"{path.stem}-{k}{path.suffix}") for k in range(1, pages + 1)]
 
 
 def title_of(puzzle: Puzzle, fallback: str) -> str:
@@ -264,12 +290,18 @@ def title_of(puzzle: Puzzle, fallback: str) -> str:
 
 
 def write(items: Sequence[Item], path: Path, per_page: int) -> list[Path]:
-    """Write the sheets to ``path`` (``.pdf``, or ``.png`` pages); return the files written."""
+    """Write the sheets to ``path`` (``.pdf``, or ``.png`` pages) by ``game.files``; return the
+    files written. PNG pages are drawn and written one at a time (memory stays that of one
+    page) and put in place together at the end, so a failure leaves none of them."""
     if path.suffix.lower() == ".pdf":
         canvas = PdfCanvas()
         draw_pages(items, canvas, per_page)
         canvas.save(path)
         return [path]
-    canvas = ImageCanvas()
-    draw_pages(items, canvas, per_page)
-    return canvas.save(path)
+    paths = page_paths(path, max(1, math.ceil(len(items) / per_page)))
+    with files.Outputs(len(paths)) as outputs:
+        for k, target in enumerate(paths):
+            canvas = ImageCanvas()
+            draw_pages(items[k * per_page:(k + 1) * per_page], canvas, per_page)
+            canvas.save(outputs.add(target).handle)
+    return paths

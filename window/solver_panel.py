@@ -6,7 +6,6 @@ solver's copy; :meth:`reset` (or "Keep board", which the player's board takes) g
 
 from __future__ import annotations
 
-import re
 import shutil
 import time
 from pathlib import Path
@@ -14,6 +13,7 @@ from typing import Any, Callable, Mapping
 
 import pygame
 
+from game import files
 from game.puzzle import Puzzle
 from solvers.engine import registry
 from solvers.engine.trace import Recording
@@ -116,7 +116,7 @@ class SolverPanel:
     @property
     def slug(self) -> str:
         """The chosen solver's name as a file name's part."""
-        return re.sub(r"[^A-Za-z0-9]+", "-", self.labels.get(self.solver, self.solver)).strip("-").lower() or "solver"
+        return files.slug(self.labels.get(self.solver, self.solver), "solver")
 
     def set_speed(self, speed: float) -> None:
         self.speed = speed
@@ -173,10 +173,10 @@ class SolverPanel:
         if path is None:
             return None
         stamp = time.strftime("%Y%m%d-%H%M%S")
-        slug = re.sub(r"[^A-Za-z0-9]+", "-", self.title).strip("-").lower() or "level"
-        target = path.with_name(f"{slug}-{self.slug}-{stamp}.jsonl")
+        target = path.with_name(f"{files.slug(self.title, 'level')}-{self.slug}-{stamp}.jsonl")
         try:
-            shutil.copyfile(path, target)
+            with open(path, "rb") as source:
+                files.write_with(target, lambda handle: shutil.copyfileobj(source, handle))
         except OSError as error:
             self.notify(f"Could not save the run: {error.strerror or error}")
             return None
@@ -235,7 +235,8 @@ class SolverPanel:
         was_running = self.watch.running
         changed = self.watch.pump(dt)
         if was_running and self.watch.finished:
-            self.notify(self.watch.status_text() + " - Keep its board, or Reset")
+            problem = self.watch.recording_problem
+            self.notify(self.watch.status_text() + (f"; {problem}" if problem else "") + " - Keep its board, or Reset")
             self._sync()
         # Elapsed time and moves/s tick while running even when no move arrives.
         return changed or self.watch.running

@@ -62,6 +62,7 @@ class SolverWatch:
         self.name = name
         self.recording = recording              # the run saved as a trace as it goes
         self.trace_path: Path | None = None     # where it was saved, once the run is over
+        self.recording_problem: str | None = None   # why the run could not be recorded
         self._writing = threading.Lock()       # held by the worker while it writes an event
         if recording is not None:
             make = recording.wrap(make, self._writing)
@@ -188,8 +189,9 @@ class SolverWatch:
                                        self.failure or "stopped")
         try:
             self.trace_path = recording.finish(judge(self.puzzle, result))
-        except OSError:
+        except OSError as error:
             self.trace_path = None
+            self.recording_problem = f"the run was not recorded ({getattr(error, 'reason', None) or error})"
 
     # ----- the frame pump ------------------------------------------------------------------
 

@@ -11,8 +11,9 @@ Two windows may share the folder: ``solved.json`` and ``daily.json`` are changed
 (``<name>.lock``, held for the milliseconds of a read-merge-write), and each write merges the
 one new record into the file as it is on disk, so no window loses another's records.
 
-Writes are atomic (a temporary file of ours in the same folder, fsync, ``os.replace``);
-temporary files left by a killed program are removed when storage opens. Every file is
+Writes go through ``game.files`` (a temporary file of ours in the same folder, fsync, rename);
+temporary files left by a killed program are removed when storage opens (here, in runs/ and
+in generated/). Every file is
 checked against a strict schema before it is used. A damaged file is never deleted: it is
 moved aside as ``<name>.damaged-<UTC time>.json`` and the player is told once. Each level
 has its own progress file, so a damaged one costs that level's play only; in ``solved.json``
@@ -34,7 +35,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from game.levels import TEMP_PREFIX, TEMP_SUFFIX, LevelError, atomic_write_text, decode_json, read_bounded
+from game.files import remove_stale
+from game.levels import LevelError, atomic_write_text, decode_json, read_bounded
 from game.puzzle import Move, Puzzle, initial_grid
 from game.session import MAX_TRIALS, TRIAL_STEPS
 from window.settings import user_dir
@@ -82,22 +84,7 @@ write_atomic = atomic_write_text
 
 def remove_orphan_temp_files(folder: Path, older_than: float = ORPHAN_AGE) -> list[Path]:
     """Delete our temporary files in ``folder`` left by a program killed while it saved."""
-    removed = []
-    try:
-        entries = list(os.scandir(folder))
-    except OSError:
-        return removed
-    now = time.time()
-    for entry in entries:
-        ours = (entry.name.startswith(TEMP_PREFIX) and entry.name.endswith(TEMP_SUFFIX)) or \
-            _LEGACY_TEMP.fullmatch(entry.name)
-        try:
-            if ours and entry.is_file(follow_symlinks=False) and now - entry.stat().st_mtime >= older_than:
-                os.unlink(entry.path)
-                removed.append(Path(entry.path))
-        except OSError:
-            pass
-    return removed
+    return remove_stale(folder, older_than, also=_LEGACY_TEMP)
 
 
 def aside_path(path: Path) -> Path:
@@ -282,7 +269,8 @@ class Storage:
         self._save_failing = False          # a failed save was reported; quiet until one succeeds
         self._solved: dict[str, dict[str, Any]] | None = None
         self._daily: dict[str, dict[str, Any]] | None = None
-        for folder in (self.root, self.root / "progress", self.root / "daily"):
+        for folder in (self.root, self.root / "progress", self.root / "daily", self.root / "runs",
+                       self.root / "generated"):
             remove_orphan_temp_files(folder)
 
     @property

@@ -15,6 +15,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import random
+import signal
 import time
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterator, Mapping
@@ -336,7 +337,10 @@ class _Worker:
 
 def _work(puzzle: Puzzle, member: Member, limit: int, outbox) -> None:
     """The worker process: run the member to its end, sending each solution as it meets it
-    (``("found", lines)``) and then its result (``("result", ...)``)."""
+    (``("found", lines)``) and then its result (``("result", ...)``). Ctrl-C is the parent's to
+    handle (it stops the workers); ``terminate`` ends a worker at once, without a traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     try:
         result = Result(Status.ERROR, message="the search ended without a result")
         try:

@@ -9,11 +9,11 @@ effect within a fraction of a second. Every solution is judged by the rules (``b
 
 from __future__ import annotations
 
-import csv
 import os
 import time
 from typing import Iterable, Union
 
+from game import files
 from game.puzzle import Hint, Puzzle, grid_to_strings
 from solvers.contract import SolverSpec
 from solvers.engine import registry
@@ -139,14 +139,10 @@ def race(puzzle: Puzzle, names: Iterable[str], timeout: float | None = None, see
 
 
 def write_csv(path: Union[str, os.PathLike], records: list[dict]) -> None:
-    """The race table as CSV: one row per solver in ``FIELDS`` order, the solution's rows
-    joined by '/' ('' when there is none)."""
-    with open(path, "w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(FIELDS)
-        for record in records:
-            writer.writerow([("/".join(record[f]) if record[f] else "") if f == "solution" else record.get(f, "")
-                             for f in FIELDS])
+    """The race table as CSV (``game.files.write_csv``): one row per solver in ``FIELDS``
+    order, the solution's rows joined by '/' ('' when there is none)."""
+    files.write_csv(path, list(FIELDS), ([("/".join(record[f]) if record[f] else "") if f == "solution"
+                                          else record.get(f, "") for f in FIELDS] for record in records))
 
 
 def text(puzzle: Puzzle, records: list[dict]) -> str:

@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Callable, ContextManager, Iterable, Iterator, Mapping, Union
 
-from game import levels, rules
-from game.levels import TEMP_PREFIX, TEMP_SUFFIX, LevelError
+from game import files, levels, rules
+from game.levels import LevelError
 from game.limits import MAX_DIGITS, MAX_FILE_BYTES, MAX_SIDE
 from game.puzzle import Cell, Grid, Puzzle, grid_to_strings, initial_grid
 from game.session import Step
@@ -141,14 +141,22 @@ class TraceWriter:
         return _json(line) + "\n"
 
 
-def recorded(stream: Iterator[Event], writer: TraceWriter, guard: ContextManager | None = None) -> Iterator[Event]:
+def recorded(stream: Iterator[Event], writer: TraceWriter, guard: ContextManager | None = None,
+             recording: Recording | None = None) -> Iterator[Event]:
     """The events of ``stream``, each written to the trace as it passes (inside ``guard``, a
-    lock the caller holds while it takes a snapshot of a run still going)."""
+    lock the caller holds while it takes a snapshot of a run still going). A write that fails
+    (a full disk) ends the recording, not the run: ``recording.failure`` says why."""
     guard = guard or nullcontext()
     try:
         for event in stream:
-            with guard:
-                writer.event(event)
+            if recording is None or recording.failure is None:
+                try:
+                    with guard:
+                        writer.event(event)
+                except OSError as error:
+                    if recording is None:
+                        raise
+                    recording.fail(error)
             yield event
     finally:
         close = getattr(stream, "close", None)
@@ -157,47 +165,70 @@ def recorded(stream: Iterator[Event], writer: TraceWriter, guard: ContextManager
 
 
 class Recording:
-    """A run saved as it goes: the trace is written to a temporary file beside ``path`` and
-    moved there by :meth:`finish`, so a crash never leaves half a trace. ``wrap`` a stream
-    factory to record what the stream yields (in whichever thread runs it)."""
+    """A run saved as it goes, by ``game.files.Output``: the trace is written to a temporary
+    file of a unique name beside ``path`` and moved there by :meth:`finish`, so a crash never
+    leaves half a trace and two runs never share a temporary file. ``wrap`` a stream factory
+    to record what the stream yields (in whichever thread runs it). A failed write ends the
+    recording (``failure``), never the run; :meth:`finish` then raises ``OutputError``."""
 
     def __init__(self, path: Union[str, os.PathLike], puzzle: Puzzle, solver: str, options: Mapping[str, Any],
-                 seed: int, limit: int = 1) -> None:
+                 seed: int, limit: int = 1, inputs: Iterable[Union[str, os.PathLike]] = ()) -> None:
         self.path = Path(path)
-        self.temporary = self.path.with_name(f"{TEMP_PREFIX}{self.path.name}{TEMP_SUFFIX}")
-        self.handle = open(self.temporary, "w", encoding="utf-8", newline="\n", buffering=1 << 20)
-        self.writer = TraceWriter(self.handle, puzzle, solver, options, seed, limit)
+        self.output = files.Output(self.path, inputs=inputs, buffering=1 << 20)
+        self.handle = self.output.handle
+        self.failure: files.OutputError | None = None
+        try:
+            self.writer = TraceWriter(self.handle, puzzle, solver, options, seed, limit)
+        except BaseException as error:
+            self.output.discard()
+            if isinstance(error, OSError):
+                raise files.OutputError(self.path, error.strerror or str(error), error.errno or 5) from None
+            raise
+
+    def fail(self, error: OSError) -> None:
+        """Stop recording: the run goes on, the trace is dropped, ``failure`` says why."""
+        if self.failure is None:
+            self.failure = error if isinstance(error, files.OutputError) else \
+                files.OutputError(self.path, error.strerror or str(error), error.errno or 5)
+            self.output.discard()
 
     def wrap(self, make: Callable[[], Iterator[Event]], guard: ContextManager | None = None
              ) -> Callable[[], Iterator[Event]]:
-        return lambda: recorded(make(), self.writer, guard)
+        return lambda: recorded(make(), self.writer, guard, self)
 
     def snapshot(self, path: Union[str, os.PathLike], result: Result) -> Path:
         """The run so far as a whole trace at ``path``, ended by ``result`` (the caller makes
         sure no event is being written meanwhile); the recording goes on."""
+        if self.failure is not None:
+            raise self.failure
+        if self.output.through:
+            raise files.OutputError(self.path, "is not a file that can be read back")
         self.writer.flush()
         self.handle.flush()
-        path = Path(path)
-        shutil.copyfile(self.temporary, path)
-        with open(path, "a", encoding="utf-8", newline="\n") as handle:
-            handle.write(self.writer.result_line(result))
-        return path
+
+        def fill(handle) -> None:
+            with open(self.output.staged, "rb") as source:
+                shutil.copyfileobj(source, handle)
+            handle.write(self.writer.result_line(result).encode("utf-8"))
+        return files.write_with(path, fill)
 
     def finish(self, result: Result) -> Path:
-        """Write the (judged) result and move the trace into place."""
+        """Write the (judged) result and move the trace into place (``OutputError`` when the
+        recording failed or the last write fails: the old file is then as it was)."""
+        if self.failure is not None:
+            raise self.failure
         try:
             self.writer.result(result)
-            self.handle.close()
-            os.replace(self.temporary, self.path)
+            return self.output.commit()
+        except OSError as error:
+            self.fail(error)
+            raise self.failure from None
         except BaseException:
             self.discard()
             raise
-        return self.path
 
     def discard(self) -> None:
-        self.handle.close()
-        if self.temporary.exists():
-            self.temporary.unlink()
+        self.output.discard()
 
 
 def record_play(path: Union[str, os.PathLike], puzzle: Puzzle, steps: Iterable[Step],
@@ -225,12 +256,13 @@ def record_play(path: Union[str, os.PathLike], puzzle: Puzzle, steps: Iterable[S
 
 def record_run(puzzle: Puzzle, solver: str, path: Union[str, os.PathLike], *, seed: int = 0,
                timeout: float | None = None, options: Mapping[str, Any] | None = None,
-               limit: int = 1) -> Result:
+               limit: int = 1, inputs: Iterable[Union[str, os.PathLike]] = ()) -> Result:
     """Run ``solver`` on ``puzzle`` and save the run as a trace at ``path``. The result is
-    judged by the rules (``batch.judge``) before it is written, and returned."""
+    judged by the rules (``batch.judge``) before it is written, and returned. When the trace
+    cannot be saved, ``game.files.OutputError`` is raised with the run's ``result`` on it."""
     spec = registry.get(solver)
     chosen = spec.resolve(options)
-    recording = Recording(path, puzzle, solver, chosen, seed, limit)
+    recording = Recording(path, puzzle, solver, chosen, seed, limit, inputs)
     try:
         started = time.perf_counter()
         stream = recording.wrap(lambda: spec.events(puzzle, trace=True, seed=seed, limit=limit, options=chosen))
@@ -246,7 +278,11 @@ def record_run(puzzle: Puzzle, solver: str, path: Union[str, os.PathLike], *, se
     except BaseException:
         recording.discard()
         raise
-    recording.finish(result)
+    try:
+        recording.finish(result)
+    except files.OutputError as error:
+        error.result = result          # the run is not lost with its copy on disk
+        raise
     return result
 
 

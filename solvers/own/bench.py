@@ -15,7 +15,6 @@ import time
 from pathlib import Path
 
 from game.puzzle import Puzzle
-from solvers.common import run_to_result
 from solvers.engine import registry, trace
 from solvers.events import Result, SetCell, Status
 

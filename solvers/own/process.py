@@ -119,7 +119,8 @@ def _read(puzzle: Puzzle, child: subprocess.Popen, name: str, started: float, ti
     open_streams = 2
     while open_streams:
         if time.perf_counter() - started > time_limit:
-            yield Result(Status.TIMEOUT, None, stats, (), f"{name}: no answer within its time limit of {time_limit:g} s")
+            message = f"{name}: no answer within its time limit of {time_limit:g} s"
+            yield Result(Status.TIMEOUT, None, stats, (), message)
             return
         ready = selector.select(HEARTBEAT)
         if not ready:

@@ -12,7 +12,6 @@ tally and type its number (``?`` for one not printed); the fleet has - and + per
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable, Iterator
@@ -20,7 +19,7 @@ from typing import Callable, Iterator
 import pygame
 
 from game import editor as model
-from game import levels
+from game import files, levels
 from game.editor import Draft, Editor, Mode
 from game.limits import MAX_SHIP_LENGTH, MAX_SIDE
 from game.puzzle import Cell, Coord, Puzzle, piece
@@ -215,8 +214,7 @@ class EditorScene:
         puzzle = self._final_puzzle()
         if puzzle is None:
             return None
-        slug = re.sub(r"[^A-Za-z0-9]+", "-", puzzle.name or "").strip("-").lower() or "untitled"
-        path = generated_dir() / f"made-{slug}-{puzzle.rows}x{puzzle.cols}.bs"
+        path = generated_dir() / f"made-{files.slug(puzzle.name or '')}-{puzzle.rows}x{puzzle.cols}.bs"
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             levels.save(puzzle, path)

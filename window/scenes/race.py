@@ -14,6 +14,7 @@ from typing import Sequence
 
 import pygame
 
+from game import files
 from game.puzzle import Cell, Coord, Puzzle
 from solvers.engine import race, registry
 from solvers.events import Reason, Result, Status
@@ -150,12 +151,12 @@ class RaceScene:
         if not self.finished:
             self.status = "The table is ready when every lane has finished"
             return None
-        path = generated_dir() / f"race-{self.title}.csv"
+        path = generated_dir() / f"race-{files.slug(self.title, 'level')}.csv"
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             race.write_csv(path, self.records())
         except OSError as error:
-            self.status = f"Could not save: {error.strerror or error}"
+            self.status = f"Could not save: {getattr(error, 'reason', None) or error.strerror or error}"
             return None
         self.status = f"Saved {path}"
         return path
@@ -170,7 +171,8 @@ class RaceScene:
 
     @property
     def buttons(self) -> list[Button]:
-        return [*self.toggles.values(), self.load_button, self.start_button, self.stop_button, self.save_button, self.close_button]
+        return [*self.toggles.values(), self.load_button, self.start_button, self.stop_button, self.save_button,
+                self.close_button]
 
     def handle(self, event: pygame.event.Event) -> None:
         if event.type == pygame.KEYDOWN:

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pygame
 
+from game import files
 from game.puzzle import Cell, Coord
 from solvers.engine import registry
 from solvers.engine import trace as traces
@@ -52,8 +53,9 @@ def write_gif(run: traces.Trace, path: Path, theme, frames: int = GIF_FRAMES) ->
         image = Image.frombytes("RGB", surface.get_size(), pygame.image.tobytes(surface, "RGB"))
         images.append(image.quantize(colors=64))
     duration = max(20, round(GIF_SECONDS * 1000 / count))
-    images[0].save(path, save_all=True, append_images=images[1:], duration=duration, loop=0,
-                   optimize=False)
+    files.write_with(path, lambda handle: images[0].save(handle, format="GIF", save_all=True,
+                                                        append_images=images[1:], duration=duration,
+                                                        loop=0, optimize=False))
     return count
 
 
@@ -237,11 +239,12 @@ class ReplayScene:
 
     def export_gif(self, path: Path | None = None, frames: int = GIF_FRAMES) -> Path | None:
         """The run as an animated GIF of the board at ``frames`` events spread over it."""
-        path = path or generated_dir() / f"{Path(self.run.path).stem}.gif"
+        path = path or generated_dir() / f"{files.slug(Path(self.run.path).stem, 'run')}.gif"
         try:
+            path.parent.mkdir(parents=True, exist_ok=True)
             write_gif(self.run, path, self.app.theme, frames)
         except OSError as error:
-            self.app.notify(f"Could not export: {error.strerror or error}")
+            self.app.notify(f"Could not export: {getattr(error, 'reason', None) or error.strerror or error}")
             return None
         self.app.notify(f"Saved {path}")
         return path

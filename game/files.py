@@ -1,0 +1,416 @@
+"""Writing a file: the one way every output of the program reaches the disk.
+
+Levels, traces, sheets (PDF and PNG pages), GIFs, CSVs, screenshots, saved progress and the
+solved list are all written by :class:`Output` (or its short forms :func:`write_text`,
+:func:`write_bytes`, :func:`write_with`). What it does with the path it is given:
+
+- a regular file, or nothing yet: the content goes to a temporary file of a unique, short name
+  beside it (``.battleships-XXXXXXXX.tmp``, so any name the folder accepts works), which is
+  synced and then renamed over the path: a reader sees the old file or the new one, never a
+  mix, and a failed or interrupted write leaves the old file as it was and no temporary file.
+  The new file gets the old file's mode, or the mode the umask gives a new file.
+- a regular file with other hard links: written in place once the whole new content has been
+  staged beside it, as ``cp`` does, so every name of the file sees the new content.
+- a symbolic link: followed, as a shell's ``>`` follows it; its target is written as above.
+  The link itself is never replaced.
+- a character device or a FIFO (``/dev/null``, ``/dev/stdout``, a pipe someone reads): written
+  through, never replaced; a FIFO that nobody reads is refused rather than waited on.
+- a folder, a socket, a block device, a folder that cannot be written, the input file itself:
+  refused with :class:`OutputError`, a one-line reason, before anything is written.
+
+:func:`check` runs the same tests without writing, so a command checks where its output goes
+before the work starts. A temporary file is locked while it is written; :func:`remove_stale`
+deletes the ones no program holds any more (a program killed while it wrote).
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import os
+import re
+import stat
+import tempfile
+import time
+import unicodedata
+from pathlib import Path
+from typing import IO, Callable, Iterable, Union
+
+PathLike = Union[str, os.PathLike]
+TEMP_PREFIX, TEMP_SUFFIX = ".battleships-", ".tmp"
+# A temporary file no program has locked for this long belongs to a program that was killed
+# (one being created is locked within microseconds).
+STALE_AGE = 10.0
+MAX_SLUG = 80
+
+
+class OutputError(OSError):
+    """An output that cannot be written; ``str()`` is one line naming the path and the reason."""
+
+    def __init__(self, path: PathLike, reason: str, code: int = errno.EINVAL) -> None:
+        super().__init__(code, reason, str(path))
+        self.path, self.reason = str(path), reason
+        self.result = None          # what was computed, when only its copy on disk failed
+
+    def __str__(self) -> str:
+        return f"{self.path}: cannot be written ({self.reason})"
+
+
+def why(error: BaseException, path: PathLike) -> str:
+    """One line naming ``path`` and why writing it failed."""
+    if isinstance(error, OutputError):
+        return str(error)
+    reason = getattr(error, "strerror", None) or error.__class__.__name__
+    return f"{path}: cannot be written ({reason})"
+
+
+def _read_umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+# Read once, when the program starts (reading it means setting it, which is not safe once
+# threads run); a new file gets 0o666 less this, as ``open`` would give it.
+UMASK = _read_umask()
+_SWEPT: set[str] = set()
+
+
+def _target(path: Path) -> Path:
+    """Where a write of ``path`` lands: symbolic links followed (a dangling one: its target)."""
+    if not os.path.islink(path):
+        return path
+    target = Path(os.path.realpath(path))
+    if os.path.islink(target):
+        raise OutputError(path, "a loop of symbolic links", errno.ELOOP)
+    return target
+
+
+def _kind(mode: int) -> str | None:
+    """Why a node of this mode is refused, or None when it can be written."""
+    if stat.S_ISDIR(mode):
+        return "is a folder"
+    if stat.S_ISSOCK(mode):
+        return "is a socket, not a file"
+    if stat.S_ISBLK(mode):
+        return "is a block device; not written"
+    return None
+
+
+def check(path: PathLike, inputs: Iterable[PathLike] = (), parents: bool = False, probe: bool = True) -> Path:
+    """Refuse (:class:`OutputError`) an output that cannot be written, before any work: a
+    folder, a socket or block device, a place that cannot be written, a name too long, or one
+    of ``inputs``; a missing folder unless ``parents`` (then it will be made, as ``mkdir -p``
+    makes it). The folder is tried by making a temporary file there (with ``probe``: asking
+    ``access`` is wrong for root and read-only mounts). Returns where the write will land
+    (symbolic links followed)."""
+    path = Path(path)
+    if str(path) == "" or path.name in ("", ".", ".."):
+        raise OutputError(path, "is a folder, not a file name", errno.EISDIR)
+    target = _target(path)
+    try:
+        info = os.stat(target)
+    except FileNotFoundError:
+        info = None
+    except OSError as error:
+        raise OutputError(path, error.strerror or str(error), error.errno or errno.EIO) from None
+    if info is not None:
+        refused = _kind(info.st_mode)
+        if refused:
+            raise OutputError(path, refused, errno.EISDIR if refused == "is a folder" else errno.EINVAL)
+        for source in inputs:
+            try:
+                other = os.stat(source)
+            except OSError:
+                continue
+            if (other.st_dev, other.st_ino) == (info.st_dev, info.st_ino) and stat.S_ISREG(info.st_mode):
+                raise OutputError(path, f"is the input {source}; give another name", errno.EINVAL)
+        if not stat.S_ISREG(info.st_mode):
+            if not os.access(target, os.W_OK):
+                raise OutputError(path, "permission denied", errno.EACCES)
+            return target
+    folder = target.parent
+    if not parents and not folder.exists() and not os.path.lexists(folder):
+        raise OutputError(path, f"no folder {folder}", errno.ENOENT)
+    while not folder.exists():
+        if os.path.lexists(folder) or folder == folder.parent:
+            raise OutputError(path, f"{folder} is a broken link", errno.ENOENT)
+        folder = folder.parent
+    if not folder.is_dir():
+        raise OutputError(path, f"{folder} is not a folder", errno.ENOTDIR)
+    if not probe:                        # the caller's own temporary file is the try
+        return target
+    try:                                 # a real try: permissions, a read-only mount, root
+        fd, name = tempfile.mkstemp(dir=folder, prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX)
+    except OSError as error:
+        raise OutputError(path, f"the folder {folder} cannot be written: {error.strerror or error}",
+                          error.errno or errno.EACCES) from None
+    os.close(fd)
+    os.unlink(name)
+    try:
+        longest = os.pathconf(folder, "PC_NAME_MAX")
+    except (OSError, ValueError):
+        longest = 255
+    if any(len(os.fsencode(part)) > longest for part in target.relative_to(folder).parts if part != ".."):
+        raise OutputError(path, "file name too long", errno.ENAMETOOLONG)
+    return target
+
+
+class Output:
+    """One file being written: ``handle`` takes the content, :meth:`commit` puts it in place,
+    :meth:`discard` drops it. As a context manager: commit on success, discard on any
+    exception (Ctrl-C included). The checks of :func:`check` run when it opens."""
+
+    def __init__(self, path: PathLike, binary: bool = False, inputs: Iterable[PathLike] = (),
+                 parents: bool = False, buffering: int = -1) -> None:
+        self.path = Path(path)
+        self.target = check(self.path, inputs, parents, probe=False)
+        self._temporary: Path | None = None
+        self._in_place = False
+        self._done = False
+        mode = "wb" if binary else "w"
+        extra = {} if binary else {"encoding": "utf-8", "newline": "\n"}
+        info = _stat(self.target)
+        try:
+            if info is not None and not stat.S_ISREG(info.st_mode):
+                fd = _open_through(self.path, self.target, info)
+            else:
+                self.target.parent.mkdir(parents=True, exist_ok=True)
+                remove_stale(self.target.parent, once=True)
+                fd, name = tempfile.mkstemp(dir=self.target.parent, prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX)
+                self._temporary = Path(name)
+                fcntl.flock(fd, fcntl.LOCK_EX)
+                self._in_place = info is not None and info.st_nlink > 1
+                self._mode = stat.S_IMODE(info.st_mode) if info is not None else 0o666 & ~UMASK
+        except OutputError:
+            raise
+        except OSError as error:
+            self._unlink()
+            raise OutputError(self.path, error.strerror or str(error), error.errno or errno.EIO) from None
+        self.handle: IO = os.fdopen(fd, mode, buffering=buffering, **extra)
+
+    @property
+    def staged(self) -> Path | None:
+        """The temporary file holding what was written so far (None when written through)."""
+        return self._temporary
+
+    @property
+    def through(self) -> bool:
+        """Written straight to a device or FIFO (not atomic: there is nothing to replace)."""
+        return self._temporary is None
+
+    def commit(self) -> Path:
+        """Put the content in place; on failure the old file is as it was (OutputError)."""
+        if self._done:
+            return self.path
+        try:
+            self.handle.flush()
+            if self._temporary is not None:
+                fd = self.handle.fileno()
+                os.fsync(fd)
+                os.fchmod(fd, self._mode)
+                if self._in_place:
+                    _copy_in_place(self._temporary, self.target)
+                    self._unlink()
+                else:
+                    os.replace(self._temporary, self.target)
+                    self._temporary = None
+            self.handle.close()
+        except BaseException as error:
+            self.discard()
+            if isinstance(error, OSError) and not isinstance(error, OutputError):
+                raise OutputError(self.path, error.strerror or str(error), error.errno or errno.EIO) from None
+            raise
+        self._done = True
+        return self.path
+
+    def discard(self) -> None:
+        """Drop what was written (nothing is left beside the path)."""
+        self._done = True
+        try:
+            self.handle.close()
+        except (OSError, ValueError):
+            pass
+        self._unlink()
+
+    def _unlink(self) -> None:
+        if self._temporary is not None:
+            try:
+                os.unlink(self._temporary)
+            except FileNotFoundError:
+                pass
+            self._temporary = None
+
+    def __enter__(self) -> Output:
+        return self
+
+    def __exit__(self, kind, value, traceback) -> None:
+        if kind is None:
+            self.commit()
+        else:
+            self.discard()
+
+
+def _stat(path: Path) -> os.stat_result | None:
+    try:
+        return os.stat(path)
+    except FileNotFoundError:
+        return None
+
+
+def _open_through(path: Path, target: Path, info: os.stat_result) -> int:
+    """A character device or FIFO opened for writing (never created, truncated or replaced)."""
+    try:
+        fd = os.open(target, os.O_WRONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+    except OSError as error:
+        if error.errno == errno.ENXIO and stat.S_ISFIFO(info.st_mode):
+            raise OutputError(path, "is a FIFO that nobody reads", errno.ENXIO) from None
+        raise
+    os.set_blocking(fd, True)
+    return fd
+
+
+def _copy_in_place(source: Path, target: Path) -> None:
+    """The staged content copied over a hard-linked file (its inode kept, so every link sees it)."""
+    with open(source, "rb") as staged, open(target, "r+b") as out:
+        while chunk := staged.read(1 << 20):
+            out.write(chunk)
+        out.truncate()
+        out.flush()
+        os.fsync(out.fileno())
+
+
+class Outputs:
+    """Several files written one after another and put in place together (the pages of a
+    print): each is written to its temporary file as it comes, so only one is in memory;
+    :meth:`commit` renames them all, :meth:`discard` (or any exception inside ``with``) drops
+    them all. Each holds an open file until then, so the limit on open files is raised to fit."""
+
+    def __init__(self, count: int = 0) -> None:
+        self.outputs: list[Output] = []
+        _room_for_files(count + 16)
+
+    def add(self, path: PathLike, binary: bool = True, inputs: Iterable[PathLike] = ()) -> Output:
+        self.outputs.append(Output(path, binary=binary, inputs=inputs))
+        return self.outputs[-1]
+
+    def commit(self) -> list[Path]:
+        try:
+            return [output.commit() for output in self.outputs]
+        except BaseException:
+            self.discard()
+            raise
+
+    def discard(self) -> None:
+        for output in self.outputs:
+            output.discard()
+
+    def __enter__(self) -> Outputs:
+        return self
+
+    def __exit__(self, kind, value, traceback) -> None:
+        if kind is None:
+            self.commit()
+        else:
+            self.discard()
+
+
+def _room_for_files(count: int) -> None:
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and soft < count + 64:
+        wanted = count + 64 if hard == resource.RLIM_INFINITY else min(hard, count + 64)
+        if wanted < count + 64:
+            raise OutputError(f"{count} files", f"more files at once than the {hard} this system allows",
+                              errno.EMFILE)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+
+
+def write_with(path: PathLike, fill: Callable[[IO[bytes]], None], inputs: Iterable[PathLike] = (),
+               parents: bool = False) -> Path:
+    """Write ``path`` by ``fill(handle)`` (a binary file to write into, e.g. for Pillow or pygame)."""
+    with Output(path, binary=True, inputs=inputs, parents=parents) as out:
+        fill(out.handle)
+    return out.path
+
+
+def write_bytes(path: PathLike, data: bytes, inputs: Iterable[PathLike] = (), parents: bool = False) -> Path:
+    return write_with(path, lambda handle: handle.write(data), inputs, parents)
+
+
+def write_text(path: PathLike, text: str, inputs: Iterable[PathLike] = (), parents: bool = False) -> Path:
+    """Write ``text`` (UTF-8, newlines as ``\\n``) to ``path`` as this module writes files."""
+    with Output(path, inputs=inputs, parents=parents) as out:
+        out.handle.write(text)
+    return out.path
+
+
+def remove_stale(folder: PathLike, older_than: float = STALE_AGE, also: re.Pattern | None = None,
+                 once: bool = False) -> list[Path]:
+    """Delete the temporary files in ``folder`` that no program holds any more (a write killed
+    half way), older than ``older_than`` seconds; ``also``: other names of ours (of older
+    versions). With ``once``, a folder is looked at once per run."""
+    folder = str(folder)
+    if once:
+        if folder in _SWEPT:
+            return []
+        _SWEPT.add(folder)
+    removed: list[Path] = []
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return removed
+    now = time.time()
+    for entry in entries:
+        ours = (entry.name.startswith(TEMP_PREFIX) and entry.name.endswith(TEMP_SUFFIX)) or \
+            (also is not None and also.fullmatch(entry.name))
+        if not ours:
+            continue
+        try:
+            young = now - entry.stat(follow_symlinks=False).st_mtime < older_than
+            if young or not entry.is_file(follow_symlinks=False):
+                continue
+            fd = os.open(entry.path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                continue                                # a write still going on
+            finally:
+                os.close(fd)
+            os.unlink(entry.path)
+            removed.append(Path(entry.path))
+        except OSError:
+            pass
+    return removed
+
+
+def slug(text: str, fallback: str = "untitled", limit: int = MAX_SLUG) -> str:
+    """A file name part made from any text (a level's name, a solver's, a title): ASCII letters,
+    digits and single hyphens, at most ``limit`` characters, never empty, never a path."""
+    plain = unicodedata.normalize("NFKD", str(text)[: limit * 8]).encode("ascii", "ignore").decode("ascii")
+    cut = re.sub(r"[^A-Za-z0-9]+", "-", plain).strip("-").lower()[:limit].strip("-")
+    return cut or fallback
+
+
+_FORMULA = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value):
+    """A CSV cell that a spreadsheet will not run as a formula: text starting with ``=``, ``+``,
+    ``-``, ``@``, a tab or a carriage return gets a leading apostrophe; numbers stay numbers."""
+    if isinstance(value, str) and value.startswith(_FORMULA):
+        return "'" + value
+    return value
+
+
+def write_csv(path: PathLike, header: list[str], rows: Iterable[list]) -> Path:
+    """A table as CSV written by :class:`Output`, every cell through :func:`csv_cell`."""
+    import csv
+
+    with Output(path) as out:
+        writer = csv.writer(out.handle)
+        writer.writerow(header)
+        for row in rows:
+            writer.writerow([csv_cell(cell) for cell in row])
+    return out.path

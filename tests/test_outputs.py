@@ -1,0 +1,463 @@
+"""Every file the program writes goes through game.files: what happens to a device, a FIFO,
+a symbolic link, a hard link, a folder, a full disk, two writers at once and an interrupt.
+
+The tests are named after the case they hold (the numbers of the bug report on outputs).
+"""
+
+import csv
+import json
+import os
+import resource
+import signal
+import stat
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import main
+from game import files, formats, levels
+from solvers.common import run_to_result
+from solvers.engine import trace
+from solvers.events import Status
+
+ROOT = Path(__file__).resolve().parents[1]
+LEVEL = ROOT / "levels" / "6x6" / "easy" / "01.bs"
+PYTHON = sys.executable
+
+
+def run(capsys, *argv):
+    code = main.main([str(a) for a in argv])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def cli(*argv, limit_bytes=None, timeout=120, cwd=ROOT):
+    """``main.py`` in a process of its own (with a file-size limit: a full disk)."""
+    def limit():
+        if limit_bytes is not None:
+            resource.setrlimit(resource.RLIMIT_FSIZE, (limit_bytes, limit_bytes))
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    return subprocess.run([PYTHON, str(ROOT / "main.py"), *map(str, argv)], capture_output=True, text=True,
+                          timeout=timeout, preexec_fn=limit, env=env, cwd=cwd)
+
+
+def device(folder: Path, name: str) -> Path:
+    """A character device like /dev/null or /dev/full ("null", "full"). As root, a node of its
+    own in ``folder``: a program that replaced what it writes (the bug these tests hold) must
+    never get to replace the system's /dev/null. Others cannot replace /dev/null anyway."""
+    if os.geteuid() != 0:
+        return Path("/dev") / name
+    node = folder / f"dev-{name}"
+    os.mknod(node, 0o666 | stat.S_IFCHR, os.makedev(1, {"null": 3, "full": 7}[name]))
+    return node
+
+
+def read_only(tmp_path: Path) -> Path:
+    """A folder this process cannot write (root writes through permissions: then /sys)."""
+    if os.geteuid() == 0:
+        return Path("/sys")
+    folder = tmp_path / "ro"
+    folder.mkdir(exist_ok=True)
+    folder.chmod(0o500)
+    return folder
+
+
+def temporaries(folder: Path) -> list[str]:
+    return [p.name for p in folder.iterdir() if p.name.startswith(files.TEMP_PREFIX)]
+
+
+def one_line(text: str) -> str:
+    lines = text.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in text, text
+    return lines[0]
+
+
+# ----- 1: writing over what is not ours ----------------------------------------------------
+
+
+@pytest.mark.parametrize("command", ["convert", "generate", "trace"])
+def test_1_a_fifo_or_a_symlink_at_the_output_is_never_replaced(tmp_path, capsys, command):
+    def write(target):
+        argv = {"convert": ["convert", LEVEL, target, "--to", "bs"],
+                "generate": ["generate", "--rows", "6", "-o", target],
+                "trace": ["solve", LEVEL, "--trace", target]}[command]
+        return run(capsys, *argv)
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    code, out, err = write(fifo)
+    assert code == 2 and "FIFO that nobody reads" in one_line(err)
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+
+    real = tmp_path / "real.txt"
+    real.write_text("old")
+    link = tmp_path / "link"
+    link.symlink_to(real.name)
+    code, out, err = write(link)
+    assert code == 0, err
+    assert link.is_symlink() and os.readlink(link) == real.name        # the link is kept
+    assert real.read_text() != "old"                                  # its target is written
+    assert temporaries(tmp_path) == []
+
+
+def test_1_a_device_is_written_through_and_stays_a_device(tmp_path, capsys):
+    null, full = device(tmp_path, "null"), device(tmp_path, "full")
+    code, out, err = run(capsys, "convert", LEVEL, null, "--to", "bs")
+    assert code == 0 and stat.S_ISCHR(os.lstat(null).st_mode)
+    code, out, err = run(capsys, "convert", LEVEL, full, "--to", "bs")
+    assert code == 2 and one_line(err) == f"{full}: cannot be written (No space left on device)"
+    assert stat.S_ISCHR(os.lstat(full).st_mode)
+
+
+def test_1_a_new_file_gets_the_umask_mode_and_an_old_file_keeps_its_mode(tmp_path, capsys):
+    fresh = tmp_path / "fresh.bs"
+    assert run(capsys, "convert", LEVEL, fresh)[0] == 0
+    assert stat.S_IMODE(fresh.stat().st_mode) == 0o666 & ~files.UMASK
+    old = tmp_path / "old.bs"
+    old.write_text("x")
+    old.chmod(0o640)
+    assert run(capsys, "convert", LEVEL, old)[0] == 0
+    assert stat.S_IMODE(old.stat().st_mode) == 0o640 and old.read_text() != "x"
+
+
+def test_1_a_hard_linked_output_is_written_in_place_and_the_input_itself_is_refused(tmp_path, capsys):
+    out, other = tmp_path / "out.bs", tmp_path / "other-name.bs"
+    out.write_text("old")
+    os.link(out, other)
+    inode = out.stat().st_ino
+    assert run(capsys, "convert", LEVEL, out)[0] == 0
+    assert out.stat().st_ino == inode and other.read_text() == out.read_text() != "old"
+    mine = tmp_path / "mine.bs"
+    mine.write_bytes(LEVEL.read_bytes())
+    code, _, err = run(capsys, "convert", mine, mine)
+    assert code == 2 and "is the input" in one_line(err) and mine.read_bytes() == LEVEL.read_bytes()
+
+
+# ----- 2: a name from a file is never a path -----------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["../../../../tmp/victim", "/etc/passwd", "evil\x00name", "x" * 10_000,
+                                  "..", "", "\u00e9t\u00e9 \u2603"])
+def test_2_a_slug_is_a_plain_bounded_file_name(name):
+    part = files.slug(name)
+    assert 0 < len(part) <= files.MAX_SLUG and "/" not in part and "\x00" not in part
+    assert part not in (".", "..") and part.replace("-", "").isalnum()
+
+
+def test_2_the_race_screen_saves_its_csv_under_a_slug_of_the_level_name(app, tmp_path):
+    import pygame
+
+    from tests.test_ui_play import press
+    from tests.test_ui_race import run_to_end
+    from window.storage import generated_dir
+
+    press(app, pygame.K_v)
+    scene = app.overlay
+    scene.title = "../../../../" + str(tmp_path / "victim")
+    scene.start()
+    run_to_end(app, scene)
+    path = scene.save_csv()
+    assert path is not None and path.parent == generated_dir() and path.name.endswith("-victim.csv")
+    assert not (tmp_path / "victim.csv").exists()
+    assert [p for p in generated_dir().iterdir() if p.is_dir()] == []
+
+
+# ----- 7: a failed write leaves the old file ------------------------------------------------
+
+
+@pytest.mark.parametrize("argv, name", [
+    (["print", LEVEL, "-o", "{}"], "book.pdf"),
+    (["print", LEVEL, LEVEL, "--per-page", "1", "-o", "{}"], "pages.png"),
+    (["race", LEVEL, "--solvers", "forward,backtracking", "--csv", "{}"], "race.csv"),
+    (["bench", LEVEL, "--csv", "{}"], "bench.csv"),
+])
+def test_7_on_a_full_disk_the_old_file_is_kept_and_no_temporary_is_left(tmp_path, argv, name):
+    target = tmp_path / name
+    old = b"the good old file\n" * 5
+    pages = [target] if name != "pages.png" else [tmp_path / "pages-1.png", tmp_path / "pages-2.png"]
+    for page in pages:
+        page.write_bytes(old)
+    done = cli(*[str(target) if a == "{}" else a for a in argv], limit_bytes=len(old) + 10)
+    assert done.returncode == 2, done.stderr
+    line = done.stderr.strip().splitlines()[-1]          # after the progress bar of bench
+    assert "Traceback" not in done.stderr
+    assert line.startswith(str(target)) and "cannot be written" in line
+    assert all(page.read_bytes() == old for page in pages)
+    assert temporaries(tmp_path) == []
+
+
+@pytest.mark.parametrize("where", ["folder", "/dev/full", "read-only", "afile/x.png"])
+def test_7_replay_screenshot_and_gif_to_a_bad_place_is_one_line(tmp_path, where):
+    recorded = tmp_path / "run.jsonl"
+    trace.record_run(levels.load(LEVEL), "forward", recorded)
+    place = {"folder": tmp_path, "/dev/full": device(tmp_path, "full"), "read-only": read_only(tmp_path) / "s.png",
+             "afile/x.png": recorded / "x.png"}[where]
+    for flag in ("--screenshot", "--gif"):
+        done = cli("replay", recorded, flag, place)
+        assert done.returncode == 2 and "cannot be written" in one_line(done.stderr), done.stderr
+    assert temporaries(tmp_path) == []
+
+
+def test_7_a_screenshot_is_a_whole_png(tmp_path):
+    recorded = tmp_path / "run.jsonl"
+    trace.record_run(levels.load(LEVEL), "forward", recorded)
+    done = cli("replay", recorded, "--screenshot", tmp_path / "s.png")
+    assert done.returncode == 0
+    assert (tmp_path / "s.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+# ----- 8: partial traces, and a recording that cannot be written ---------------------------
+
+
+def test_8_a_full_disk_during_solve_trace_prints_the_solution_then_one_line(tmp_path):
+    out = tmp_path / "t.jsonl"
+    done = cli("solve", ROOT / "levels" / "10x10" / "easy" / "01.bs", "--solver", "backtracking",
+               "--trace", out, limit_bytes=4096)
+    assert done.returncode == 2
+    assert "solved" in done.stdout and "#" in done.stdout                 # the result is kept
+    assert one_line(done.stderr).startswith(f"{out}: cannot be written (")
+    assert not out.exists() and temporaries(tmp_path) == []
+
+
+def test_8_sigterm_during_solve_trace_leaves_no_temporary(tmp_path, corpus_dir):
+    line = (corpus_dir / "csplib_prob014_minizinc.jsonl").read_text().splitlines()[-1]
+    dense = tmp_path / "dense.jsonl"
+    dense.write_text(line + "\n")
+    process = subprocess.Popen([PYTHON, str(ROOT / "main.py"), "solve", str(dense), "--solver", "genetic",
+                                "--timeout", "60", "--trace", str(tmp_path / "t.jsonl")],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 60
+    while not temporaries(tmp_path) and time.time() < deadline:
+        time.sleep(0.1)
+    assert temporaries(tmp_path)
+    process.send_signal(signal.SIGTERM)
+    out, err = process.communicate(timeout=10)
+    assert process.returncode == 128 + signal.SIGTERM and one_line(err) == "terminated"
+    assert temporaries(tmp_path) == [] and not (tmp_path / "t.jsonl").exists()
+
+
+def test_8_start_up_removes_stale_temporaries_in_runs_and_keeps_live_ones(tmp_path):
+    from window.storage import Storage
+
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    old = time.time() - 3600
+    live = files.Output(runs / "live.jsonl")          # a write still going on (another window)
+    os.utime(live.staged, (old, old))
+    stale = runs / f"{files.TEMP_PREFIX}abc{files.TEMP_SUFFIX}"     # one of a killed program
+    stale.write_text("half a trace")
+    os.utime(stale, (old, old))
+    Storage(tmp_path)
+    assert not stale.exists() and live.staged.exists()
+    live.commit()
+    assert (runs / "live.jsonl").exists() and temporaries(runs) == []
+
+
+def test_8_a_recording_that_cannot_be_written_ends_the_recording_not_the_run(tmp_path):
+    from solvers.engine import registry
+
+    puzzle = levels.load(ROOT / "levels" / "10x10" / "easy" / "01.bs")     # some 17,000 events
+    recording = trace.Recording(tmp_path / "run.jsonl", puzzle, "backtracking", {}, 0)
+
+    class Full:
+        def write(self, text):
+            raise OSError(28, "No space left on device")
+    recording.writer.handle = Full()                  # the disk fills during the run
+    stream = recording.wrap(lambda: registry.get("backtracking").events(puzzle, trace=True, seed=0, limit=1))
+    result = run_to_result(stream())
+    assert result.status is Status.SOLVED
+    assert recording.failure is not None and "No space left" in str(recording.failure)
+    with pytest.raises(files.OutputError):
+        recording.finish(result)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_8_in_the_window_a_run_whose_recording_fails_runs_on_and_says_so(app, monkeypatch):
+    said = []
+    monkeypatch.setattr(app.play.solver, "notify", said.append)
+
+    class Full:
+        def write(self, text):
+            raise OSError(28, "No space left on device")
+    made = trace.Recording.__init__
+
+    def full_disk(self, *args, **kwargs):
+        made(self, *args, **kwargs)
+        self.writer.handle = Full()
+    monkeypatch.setattr(trace.Recording, "__init__", full_disk)
+    panel = app.play.solver
+    panel.choose("backtracking")
+    panel.set_speed(0)
+    assert panel.start()
+    deadline = time.perf_counter() + 30
+    while not panel.watch.finished and time.perf_counter() < deadline:
+        app.pump()
+    assert panel.watch.solved and panel.watch.trace_path is None
+    assert any("the run was not recorded (No space left on device)" in line for line in said), said
+
+
+# ----- 9: check where output goes before the work -------------------------------------------
+
+
+@pytest.mark.parametrize("argv", [
+    ["solve", LEVEL, "--trace", "{dir}"],
+    ["solve", LEVEL, "--trace", "{dir}/no/such/folder/t.jsonl"],
+    ["bench", LEVEL, "--csv", "{dir}"],
+    ["race", LEVEL, "--csv", "{ro}/x.csv"],
+    ["print", LEVEL, "-o", "{ro}/x.pdf"],
+    ["generate", "-o", "{dir}"],
+])
+def test_9_an_unwritable_output_is_refused_before_the_work(tmp_path, capsys, argv, monkeypatch):
+    ro = str(read_only(tmp_path))
+    from solvers.engine import batch, race
+
+    def never(*args, **kwargs):
+        raise AssertionError("the work started")
+    for module, name in ((batch, "solve_record"), (trace, "record_run"), (race, "race")):
+        monkeypatch.setattr(module, name, never)
+    monkeypatch.setattr("solvers.authoring.generator.generate", never)
+    code, out, err = run(capsys, *[a.replace("{dir}", str(tmp_path)).replace("{ro}", ro) if isinstance(a, str) else a
+                                   for a in argv])
+    assert code == 2 and "cannot be written" in one_line(err) and out == ""
+
+
+def test_9_a_csv_that_fails_after_the_work_does_not_lose_the_table(tmp_path):
+    done = cli("race", LEVEL, "--solvers", "forward", "--csv", tmp_path / "r.csv", limit_bytes=20)
+    assert done.returncode == 2 and "forward" in done.stdout and "cannot be written" in one_line(done.stderr)
+
+
+# ----- 10: print streams its pages ----------------------------------------------------------
+
+
+def test_10_png_pages_are_drawn_one_at_a_time_and_an_interrupt_leaves_none(tmp_path, monkeypatch):
+    import weakref
+
+    from window import sheets
+
+    alive, most = weakref.WeakSet(), [0]
+    made = sheets.ImageCanvas.page
+
+    def page(self):
+        made(self)
+        alive.add(self)
+        most[0] = max(most[0], sum(len(canvas.images) for canvas in alive))
+    monkeypatch.setattr(sheets.ImageCanvas, "page", page)
+    puzzle = levels.load(LEVEL)
+    items = [sheets.Item(puzzle, f"#{k}") for k in range(6)]
+    written = sheets.write(items, tmp_path / "p.png", per_page=1)
+    assert len(written) == 6 and most[0] <= 2                 # the page drawn and the one written
+
+    drawn = sheets.draw_pages
+
+    def interrupted(items_, canvas, per_page):
+        if items_ and items_[0].title == "#3":
+            raise KeyboardInterrupt
+        return drawn(items_, canvas, per_page)
+    monkeypatch.setattr(sheets, "draw_pages", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        sheets.write(items, tmp_path / "q.png", per_page=1)
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(("q", "."))) == []
+
+
+# ----- 11: two runs writing the same trace; long names -------------------------------------
+
+
+def test_11_two_solve_traces_of_one_name_at_once_leave_one_valid_trace(tmp_path):
+    out = tmp_path / "same.jsonl"
+    level = ROOT / "levels" / "10x10" / "easy" / "01.bs"
+    argv = [PYTHON, str(ROOT / "main.py"), "solve", str(level), "--solver", "backtracking", "--trace", str(out)]
+    runs = [subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    for process in runs:
+        _, err = process.communicate(timeout=120)
+        assert process.returncode == 0 and err == ""
+    assert trace.read_trace(out).verdict == "solved" and temporaries(tmp_path) == []
+
+
+def test_11_a_245_character_trace_name_is_written(tmp_path, capsys):
+    out = tmp_path / ("t" * 239 + ".jsonl")
+    code, _, err = run(capsys, "solve", LEVEL, "--trace", out)
+    assert code == 0, err
+    assert trace.read_trace(out).verdict == "solved"
+
+
+# ----- 12: Ctrl-C ---------------------------------------------------------------------------
+
+
+def test_12_ctrl_c_during_check_of_dense_boards_ends_it_within_a_second(corpus_dir):
+    for delay in (2.0, 3.5):
+        process = subprocess.Popen([PYTHON, str(ROOT / "main.py"), "check",
+                                    str(corpus_dir / "csplib_prob014_minizinc.jsonl"), "--timeout", "30"],
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                   start_new_session=True)
+        time.sleep(delay)
+        sent = time.perf_counter()
+        os.killpg(process.pid, signal.SIGINT)             # as a terminal sends it: workers too
+        try:
+            out, err = process.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            raise
+        assert time.perf_counter() - sent < 1.5
+        assert process.returncode == 130 and one_line(err) == "interrupted"
+
+
+# ----- 13: flags, CSPLib ids, the input as the output, long titles, CSV formulas ------------
+
+
+@pytest.mark.parametrize("argv", [
+    ["print", LEVEL, "-o", "x.pdf", "--timeout", value] for value in ("nan", "inf", "1e400", "-5")
+] + [["race", LEVEL, "--timeout", value] for value in ("nan", "-5", "inf")] + [
+    ["race", LEVEL, "--seed", "-1"], ["replay", "x.jsonl", "--at", "-1"]])
+def test_13_every_flag_is_checked_when_parsed(capsys, argv):
+    with pytest.raises(SystemExit) as stop:
+        main.main([str(a) for a in argv])
+    assert stop.value.code == 2 and "error: argument" in capsys.readouterr().err
+
+
+def test_13_a_repeated_csplib_board_id_is_refused(tmp_path):
+    sample = (ROOT.parent / "shared" / "corpus" / "raw" / "csplib-rubin-sample.txt")
+    text = sample.read_text() if sample.exists() else None
+    if text is None:
+        pytest.skip("the CSPLib sample is not beside this checkout")
+    ids = [line for line in text.splitlines() if line.startswith("Board ID:")]
+    repeated = tmp_path / "twice.txt"
+    repeated.write_text(text.replace(ids[1], ids[0]))
+    with pytest.raises(levels.LevelError, match="repeats the board of line"):
+        formats.read(repeated)
+
+
+def test_13_solve_trace_over_its_own_level_is_refused(tmp_path, capsys):
+    mine = tmp_path / "mine.bs"
+    mine.write_bytes(LEVEL.read_bytes())
+    code, out, err = run(capsys, "solve", mine, "--trace", mine)
+    assert code == 2 and "is the input" in one_line(err) and mine.read_bytes() == LEVEL.read_bytes()
+
+
+def test_13_a_long_title_fits_its_slot_on_the_page():
+    from fpdf import FPDF
+
+    from window import sheets
+
+    pdf = FPDF(unit="mm", format="A4")
+    pdf.set_font("Helvetica", size=11)
+    cut = sheets.fit("W" * 100_000, 80.0, pdf.get_string_width)
+    assert cut.endswith("...") and pdf.get_string_width(cut) <= 80.0 < pdf.get_string_width(cut + "W")
+    assert sheets.fit("short", 80.0, pdf.get_string_width) == "short"
+
+
+def test_13_csv_cells_are_escaped_against_formulas(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("=HYPERLINK(1).bs").write_bytes(LEVEL.read_bytes())
+    out = tmp_path / "b.csv"
+    assert run(capsys, "bench", "=HYPERLINK(1).bs", "--csv", out)[0] == 0
+    (row,) = list(csv.DictReader(out.open()))[:1]
+    assert row["level"].startswith("'") and not row["level"].startswith(("=", "+", "-", "@"))
+    assert files.csv_cell("-5") == "'-5" and files.csv_cell(-5) == -5 and files.csv_cell("a=b") == "a=b"
+
+
+def test_13_a_trace_of_solve_json_is_still_json(tmp_path, capsys):
+    code, out, _ = run(capsys, "solve", LEVEL, "--json", "--trace", tmp_path / "t.jsonl")
+    assert code == 0 and json.loads(out)["status"] == "solved"
