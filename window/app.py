@@ -41,8 +41,9 @@ FRAME_TARGET = 0.013             # seconds of work per frame we aim for (60 fps 
 
 
 def caption(text: str) -> str:
-    """A window title the system can show: characters UTF-8 cannot encode become "?"."""
-    return text.encode("utf-8", errors="replace").decode("utf-8")[:200]
+    """A window title the system can show: at most 200 characters, control characters (a NUL
+    would stop SDL) and ones UTF-8 cannot encode shown as the window's mark for them."""
+    return fonts.visible(text, 200)
 
 
 def fit_to_display(size: tuple[int, int]) -> tuple[int, int]:
