@@ -25,7 +25,7 @@ from window.scenes.files import FileScene
 from window.scenes.new_level import NewLevelScene
 from window.scenes.play import PlayScene
 from window.scenes.race import RaceScene
-from window.scenes.replay import ReplayScene, Timeline
+from window.scenes.replay import Closed, ReplayScene, Timeline, closing
 from window.solver_panel import SOLVER_LABELS, speed_index
 from window.storage import Storage, generated_dir
 from window.theme import PALETTES, THEMES, make_theme
@@ -156,6 +156,9 @@ class App:
             run, timeline = Timeline.read(path)
         except levels.LevelError as error:
             self.notify(f"Could not open the trace: {error}")
+            return False
+        except Closed:                         # asked to close while a long trace was read
+            self.running = False
             return False
         self.overlay = ReplayScene(self, run, timeline)
         self.dirty = True
@@ -422,8 +425,10 @@ def replay(path: str, at: int | None = None, screenshot: str | None = None, gif:
     With ``screenshot``, save the window there and exit. 2 when the trace is refused."""
     app = App()
     if not app.open_replay(path):
-        print(app.startup_message)
         app.shutdown()
+        if not app.running:                    # closed (or SIGTERM) while reading: as a closed window
+            return 0
+        print(app.startup_message)
         return 2
     scene = app.overlay
     if at is not None:
@@ -435,6 +440,9 @@ def replay(path: str, at: int | None = None, screenshot: str | None = None, gif:
     if screenshot or gif:
         if screenshot:
             app.screenshot(screenshot)
+        if gif and closing():                  # asked to close (or SIGTERM) meanwhile: no more work
+            app.shutdown()
+            return 0
         if gif and scene.export_gif(Path(gif)) is None:
             app.shutdown()
             return 2

@@ -2,7 +2,7 @@
 
 The board at any event is rebuilt from the trace file (``solvers.engine.trace.board_at``:
 forward from the nearest checkpoint), so a long run costs no memory here beyond one byte of
-kind and two of depth per event, a few bytes per search decision and twelve per explained
+kind and two of depth per event, a few bytes per search decision and eight per explained
 step, read once when the trace opens: the sentences themselves stay in the file and are read
 again for the lines on screen. A trace changed under the open replay is said on the status
 line; the last board read stays. Drag the timeline, or use the arrow keys (Shift: 100 events), Home and End; the buttons
@@ -68,6 +68,17 @@ MARK = {GUESS: depth_plot.GUESS, BACKTRACK: depth_plot.BACKTRACK}
 MAX_GENERATIONS = 100_000           # points kept for the fitness plot
 MAX_DETAILS = 1_000                 # distinct decision sentences kept (each decision keeps an index)
 SHOWN_STEPS = 512                   # explained steps' sentences kept read (those on screen and near)
+QUIT_CHECK_EVERY = 1 << 15          # events read between looks for a request to close
+
+
+class Closed(Exception):
+    """The window was asked to close (its close box, or SIGTERM, which SDL turns into the
+    same request) while a long trace was being read."""
+
+
+def closing() -> bool:
+    """Whether a request to close the window is waiting (outside the loop, which handles it)."""
+    return pygame.display.get_init() and bool(pygame.event.peek(pygame.QUIT))
 
 
 class Steps(Sequence):
@@ -77,12 +88,14 @@ class Steps(Sequence):
 
     def __init__(self) -> None:
         self.events = array("I")
-        self.offsets = array("Q")
+        self.offsets = array("I")              # widened to 8 bytes past 4 GB of trace
         self.run: traces.Trace | None = None
         self._read: dict[int, str] = {}
 
     def add(self, n: int, offset: int) -> None:
         self.events.append(n)
+        if offset > 0xFFFF_FFFF and self.offsets.typecode == "I":
+            self.offsets = array("Q", self.offsets)
         self.offsets.append(offset)
 
     def __len__(self) -> int:
@@ -151,6 +164,8 @@ class Timeline:
             solver = data.get("solver")
             self.explains = solver in registry.SOLVERS and registry.get(solver).explains
             return
+        if not n % QUIT_CHECK_EVERY and closing():
+            raise Closed
         kind = KIND_CODE.get(data.get("kind"), 0)
         self.kinds.append(kind)
         stats = data.get("stats")
@@ -393,7 +408,7 @@ class ReplayScene:
         theme, run = self.app.theme, self.run
         surface.fill(theme.background)
         title = f"Replay: {run.puzzle.name or 'level'} - {run.solver}, {run.events:,} events, {run.verdict}"
-        fonts.blit_text(surface, fonts.fit_text(title, 24, self.size[0] - 160), 24, theme.text, bold=True,
+        fonts.blit_text(surface, fonts.fit_text(title, 24, self.size[0] - 160, bold=True), 24, theme.text, bold=True,
                         topleft=(20, 14))
         if self.problem:
             fonts.blit_text(surface, fonts.fit_text(self.problem, 15, self.size[0] - 160), 15, theme.error,
