@@ -70,7 +70,7 @@ def trace_texts(draw) -> str:
     for _ in range(draw(st.integers(1, 3))):
         index = draw(st.integers(0, len(lines) - 1))
         line = lines[index]
-        what = draw(st.sampled_from(["value", "stat", "name", "drop", "repeat", "swap"]))
+        what = draw(st.sampled_from(["value", "stat", "name", "key", "drop", "repeat", "swap"]))
         if what == "value" and isinstance(line, dict):
             keys = HEADER_KEYS if index == 0 else EVENT_KEYS
             line[draw(st.sampled_from(keys))] = draw(hostile)
@@ -78,6 +78,8 @@ def trace_texts(draw) -> str:
             line["stats"][draw(st.sampled_from(["generation", "best", "mean", "nodes", "x" * 50]))] = draw(hostile)
         elif what == "name" and isinstance(lines[0], dict) and isinstance(lines[0].get("level"), dict):
             lines[0]["level"][draw(st.sampled_from(["name", "author", "source"]))] = draw(hostile_text)
+        elif what == "key" and isinstance(line, dict):
+            line[draw(hostile_text)] = draw(hostile)
         elif what == "drop" and len(lines) > 2:
             lines.pop(index)
         elif what == "repeat":

@@ -366,15 +366,15 @@ def _header(data: Any, path: str) -> tuple[Puzzle, dict]:
         raise _Bad(f"is not a trace (line 1 has no \"format\": \"{FORMAT}\")")
     version = data.get("version")
     if not _is_int(version) or version < 1:
-        raise _Bad(f"version must be a whole number >= 1, not {version!r}")
+        raise _Bad(f"version must be a whole number >= 1, not {levels._show(version)}")
     if version > VERSION:
         raise _Bad(f"trace format version {version} is newer than this program reads ({VERSION})")
     unknown = sorted(set(data) - _HEADER_KEYS)
     if unknown:
-        raise _Bad(f"unknown key {unknown[0]!r} in the header")
+        raise _Bad(f"unknown key {levels._show(unknown[0])} in the header")
     missing = sorted(_HEADER_KEYS - set(data))
     if missing:
-        raise _Bad(f"the header lacks {missing[0]!r}")
+        raise _Bad(f"the header lacks {levels._show(missing[0])}")
     _text(data["solver"], "solver")
     if not data["solver"]:
         raise _Bad("solver must be a name")
@@ -403,12 +403,13 @@ def _event(data: Any, expected: int, rows: int, cols: int) -> list[tuple[int, in
     if type(data) is not dict:
         raise _Bad("an event line is a JSON object")
     if not data.keys() <= _EVENT_KEYS:
-        raise _Bad(f"unknown key {sorted(set(data) - _EVENT_KEYS)[0]!r} in an event")
+        raise _Bad(f"unknown key {levels._show(sorted(set(data) - _EVENT_KEYS)[0])} in an event")
     number = data.get("n")
     if number != expected or type(number) is not int:
-        raise _Bad(f"event number is {number!r}, expected {expected} (a line is missing, repeated or out of order)")
-    if data.get("kind") not in _KIND_SET:
-        raise _Bad(f"kind {data.get('kind')!r} is not one of {', '.join(KINDS)}")
+        raise _Bad(f"event number is {levels._show(number)}, expected {expected} (a line is missing, repeated or out of order)")
+    kind = data.get("kind")
+    if type(kind) is not str or kind not in _KIND_SET:
+        raise _Bad(f"kind {levels._show(kind)} is not one of {', '.join(KINDS)}")
     cells = data.get("cells")
     if type(cells) is not list:
         raise _Bad("cells must be a list")
@@ -416,11 +417,12 @@ def _event(data: Any, expected: int, rows: int, cols: int) -> list[tuple[int, in
     for cell in cells:
         if type(cell) is not dict or cell.keys() != _CELL_KEYS:
             raise _Bad("each cell change is an object with row, col and state")
-        row, col, value = cell["row"], cell["col"], _VALUE_OF_STATE.get(cell["state"])
+        state = cell["state"]
+        row, col, value = cell["row"], cell["col"], _VALUE_OF_STATE.get(state) if type(state) is str else None
         if type(row) is not int or type(col) is not int or not (0 <= row < rows and 0 <= col < cols):
-            raise _Bad(f"cell {row!r},{col!r} is outside the {rows}x{cols} board")
+            raise _Bad(f"cell {levels._show(row, 16)},{levels._show(col, 16)} is outside the {rows}x{cols} board")
         if value is None:
-            raise _Bad(f"state {cell['state']!r} is not ship, water or unknown")
+            raise _Bad(f"state {levels._show(state)} is not ship, water or unknown")
         changes.append((row, col, value))
     depth = data.get("depth", 0)
     if type(depth) is not int or not 0 <= depth <= rows * cols:
@@ -567,12 +569,12 @@ def _result(data: dict, count: int, puzzle: Puzzle, board: bytearray) -> tuple[s
     unknown = sorted(set(data) - _RESULT_KEYS)
     missing = sorted(_RESULT_KEYS - set(data))
     if unknown or missing:
-        raise _Bad(f"the result line has an unknown key {unknown[0]!r}" if unknown
-                   else f"the result line lacks {missing[0]!r}")
+        raise _Bad(f"the result line has an unknown key {levels._show(unknown[0])}" if unknown
+                   else f"the result line lacks {levels._show(missing[0])}")
     if data["verdict"] not in VERDICTS:
-        raise _Bad(f"verdict {data['verdict']!r} is not one of {', '.join(VERDICTS)}")
+        raise _Bad(f"verdict {levels._show(data['verdict'])} is not one of {', '.join(VERDICTS)}")
     if data["events"] != count:
-        raise _Bad(f"the result counts {data['events']!r} events, the trace has {count}")
+        raise _Bad(f"the result counts {levels._show(data['events'])} events, the trace has {count}")
     _plain_stats(data["stats"])
     _text(data["message"], "message")
     if data["verdict"] != Status.SOLVED.value:
