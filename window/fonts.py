@@ -2,8 +2,9 @@
 
 Every label passes ``visible`` before it is drawn: it is cut to ``MAX_SHOWN`` characters (no
 line of the window holds more, so a name of any length costs the same) and each control
-character (a NUL, an escape, a lone surrogate, a bidirectional override) becomes ``MARK``, a
-sign the font has, since the font cannot draw them and pygame refuses a NUL.
+character (a NUL, an escape, a lone surrogate, a line separator, a bidirectional override)
+becomes ``MARK``, a sign the font has, since the font cannot draw them and pygame refuses a
+NUL. The text itself is never changed: only its picture.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ def font(size: int, bold: bool = False) -> pygame.font.Font:
 MAX_SHOWN = 400          # characters: more than the widest window shows on one line
 MARK = "\u00a4"          # "¤", drawn for each control character (the font has no U+FFFD)
 ELLIPSIS = "..."
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
 def visible(content: str, limit: int = MAX_SHOWN) -> str:
