@@ -149,28 +149,29 @@ def decode_json(text: str, source: str) -> Any:
 # --------------------------------------------------------------------------- reading files
 
 
-def open_regular(path: Union[str, os.PathLike]) -> BinaryIO:
+def open_regular(path: Union[str, os.PathLike], what: str = "a level file") -> BinaryIO:
     """Open a file for reading only if it is a regular file (after following links).
 
     A pipe, device or socket is refused before anything is read, so ``check`` never waits on
     a FIFO nor reads /dev/zero; the non-blocking open makes opening a FIFO itself return.
+    ``what`` names what the file should be, in the message for a folder.
     """
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
         raise LevelError(path, "no such file") from None
     except IsADirectoryError:
-        raise LevelError(path, "is a folder, not a level file") from None
+        raise LevelError(path, f"is a folder, not {what}") from None
     except OSError as error:
         if Path(path).is_dir():
-            raise LevelError(path, "is a folder, not a level file") from None
+            raise LevelError(path, f"is a folder, not {what}") from None
         raise LevelError(path, f"cannot be read ({error.strerror or error})") from None
     except ValueError as error:  # a name the system cannot take (a NUL byte)
         raise LevelError(repr(str(path)), f"cannot be read ({error})") from None
     try:
         mode = os.fstat(fd).st_mode
         if stat.S_ISDIR(mode):
-            raise LevelError(path, "is a folder, not a level file")
+            raise LevelError(path, f"is a folder, not {what}")
         if not stat.S_ISREG(mode):
             raise LevelError(path, "is not a regular file (a pipe, device or socket); refused")
         if hasattr(os, "set_blocking"):

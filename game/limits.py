@@ -12,4 +12,6 @@ MAX_FLEET_SHIPS = 200       # ships in a fleet
 MAX_FILE_BYTES = 1_000_000  # a level, a corpus line, a per-user file
 MAX_NESTING = 32            # JSON/YAML nesting depth
 MAX_DIGITS = 12             # digits in any number
+MAX_TRACE_TEXT = 1_000      # characters of a trace's solver name, an event's detail or message, a statistic
+MAX_TRACE_STATS = 256       # statistics on one line of a trace
 MAX_SECONDS = 1_000_000     # a time limit given on the command line (about 11 days)

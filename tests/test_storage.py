@@ -304,6 +304,7 @@ def test_a_level_name_the_title_bar_cannot_encode(tmp_path, monkeypatch):
 
     import pygame
 
+    from window import fonts
     from window.app import DEFAULT_LEVEL
 
     data = json.loads(DEFAULT_LEVEL.read_text())
@@ -313,6 +314,6 @@ def test_a_level_name_the_title_bar_cannot_encode(tmp_path, monkeypatch):
     app = window(tmp_path / "home", monkeypatch)
     try:
         assert app.open_level(level)
-        assert pygame.display.get_caption()[0] == "Battleship Solitaire - bad ? name"
+        assert pygame.display.get_caption()[0] == f"Battleship Solitaire - bad {fonts.MARK} name"
     finally:
         app.shutdown()

@@ -79,7 +79,7 @@ def test_a_run_exported_as_an_animated_gif(tmp_path, capsys):
 def test_a_logic_run_lists_its_deductions_and_a_click_goes_there(app, tmp_path, capsys):
     assert app.open_replay(saved_run(tmp_path, capsys, "levels/10x10/hard/01.bs", "logic"))
     scene = app.overlay
-    steps = scene.timeline.steps
+    steps = list(scene.timeline.steps)
     assert len(steps) >= 5 and all(text for _, text in steps)
     assert steps == sorted(steps) and steps[0][0] == 1
     n, text = steps[3]

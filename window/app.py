@@ -27,7 +27,7 @@ from window.scenes.files import FileScene
 from window.scenes.new_level import NewLevelScene
 from window.scenes.play import PlayScene
 from window.scenes.race import RaceScene
-from window.scenes.replay import ReplayScene, Timeline
+from window.scenes.replay import Closed, ReplayScene, Timeline, closing
 from window.scenes.share import ShareScene, copy_text, pasted_text
 from window.scenes.stats import StatsScene
 from window.solver_panel import SOLVER_LABELS, speed_index
@@ -45,8 +45,9 @@ FRAME_TARGET = 0.013             # seconds of work per frame we aim for (60 fps 
 
 
 def caption(text: str) -> str:
-    """A window title the system can show: characters UTF-8 cannot encode become "?"."""
-    return text.encode("utf-8", errors="replace").decode("utf-8")[:200]
+    """A window title the system can show: at most 200 characters, control characters (a NUL
+    would stop SDL) and ones UTF-8 cannot encode shown as the window's mark for them."""
+    return fonts.visible(text, 200)
 
 
 def fit_to_display(size: tuple[int, int]) -> tuple[int, int]:
@@ -224,6 +225,9 @@ class App:
             run, timeline = Timeline.read(path)
         except levels.LevelError as error:
             self.notify(f"Could not open the trace: {error}")
+            return False
+        except Closed:                         # asked to close while a long trace was read
+            self.running = False
             return False
         self.overlay = ReplayScene(self, run, timeline)
         self.dirty = True
@@ -508,8 +512,10 @@ def replay(path: str, at: int | None = None, screenshot: str | None = None, gif:
     With ``screenshot``, save the window there and exit. 2 when the trace is refused."""
     app = App()
     if not app.open_replay(path):
-        print(app.startup_message)
         app.shutdown()
+        if not app.running:                    # closed (or SIGTERM) while reading: as a closed window
+            return 0
+        print(app.startup_message)
         return 2
     scene = app.overlay
     if at is not None:
@@ -523,6 +529,9 @@ def replay(path: str, at: int | None = None, screenshot: str | None = None, gif:
 
         problem = app.screenshot(screenshot) if screenshot else None
         if gif and problem is None:
+            if closing():                      # asked to close (or SIGTERM) meanwhile: no more work
+                app.shutdown()
+                return 0
             try:
                 write_gif(scene.run, Path(gif), app.theme)
             except OSError as error:

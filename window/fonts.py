@@ -1,7 +1,15 @@
-"""Fonts and rendered text, loaded once and cached (pygame's default font: nothing to ship)."""
+"""Fonts and rendered text, loaded once and cached (pygame's default font: nothing to ship).
+
+Every label passes ``visible`` before it is drawn: it is cut to ``MAX_SHOWN`` characters (no
+line of the window holds more, so a name of any length costs the same) and each control
+character (a NUL, an escape, a lone surrogate, a line separator, a bidirectional override)
+becomes ``MARK``, a sign the font has, since the font cannot draw them and pygame refuses a
+NUL. The text itself is never changed: only its picture.
+"""
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 import pygame
@@ -18,9 +26,26 @@ def font(size: int, bold: bool = False) -> pygame.font.Font:
     return face
 
 
-@lru_cache(maxsize=4096)
+MAX_SHOWN = 400          # characters: more than the widest window shows on one line
+MARK = "\u00a4"          # "¤", drawn for each control character (the font has no U+FFFD)
+ELLIPSIS = "..."
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def visible(content: str, limit: int = MAX_SHOWN) -> str:
+    """``content`` as it can be drawn: its first ``limit`` characters, control characters
+    shown as ``MARK``. Costs the same however long ``content`` is."""
+    return _CONTROL.sub(MARK, content[:limit])
+
+
 def text(content: str, size: int, colour: Colour, bold: bool = False) -> pygame.Surface:
-    """A rendered label; cached because the board redraws the same numbers every frame."""
+    """A rendered label (at most ``MAX_SHOWN`` characters of ``content``); cached by what is
+    drawn because the board redraws the same numbers every frame."""
+    return _render(visible(content), int(size), tuple(colour), bool(bold))
+
+
+@lru_cache(maxsize=4096)
+def _render(content: str, size: int, colour: Colour, bold: bool) -> pygame.Surface:
     return font(size, bold).render(content, True, colour)
 
 
@@ -37,16 +62,30 @@ def blit_text(surface: pygame.Surface, content: str, size: int, colour: Colour, 
 
 
 def fit_text(content: str, size: int, width: int, bold: bool = False) -> str:
-    """Shorten ``content`` with an ellipsis so it fits ``width`` pixels (bold text is wider)."""
+    """``content`` shortened with an ellipsis so it fits ``width`` pixels (bold text is
+    wider), control characters shown as ``MARK``. Measured once per (text, width, font): the
+    text is first cut to ``MAX_SHOWN`` characters, then the cut is found by halving."""
+    return _fit(content[:MAX_SHOWN + 1], int(size), int(width), bool(bold))
+
+
+@lru_cache(maxsize=4096)
+def _fit(content: str, size: int, width: int, bold: bool) -> str:
     face = font(size, bold)
-    if face.size(content)[0] <= width:
-        return content
-    while content and face.size(content + "...")[0] > width:
-        content = content[:-1]
-    return content + "..."
+    shown = visible(content)
+    if len(content) <= MAX_SHOWN and face.size(shown)[0] <= width:
+        return shown
+    low, high = 0, len(shown)          # shown[:low] + ELLIPSIS fits; shown[:high + 1] does not
+    while low < high:
+        middle = (low + high + 1) // 2
+        if face.size(shown[:middle] + ELLIPSIS)[0] <= width:
+            low = middle
+        else:
+            high = middle - 1
+    return shown[:low] + ELLIPSIS
 
 
 def forget() -> None:
     """Drop cached fonts and labels: they die with pygame.font.quit()."""
     font.cache_clear()
-    text.cache_clear()
+    _render.cache_clear()
+    _fit.cache_clear()

@@ -79,7 +79,7 @@ def draw_lines(surface: pygame.Surface, area: pygame.Rect, rows: Sequence[tuple[
     for i, (label, value) in enumerate(rows):
         x = area.x + (i % 2) * half
         fonts.blit_text(surface, label, size, theme.muted, topleft=(x, y))
-        fonts.blit_text(surface, fonts.fit_text(value, size, half - 80), size, theme.text, bold=True,
+        fonts.blit_text(surface, fonts.fit_text(value, size, half - 80, bold=True), size, theme.text, bold=True,
                         topleft=(x + 78, y))
         if i % 2 == 1 or i == len(rows) - 1:
             y += size + 3

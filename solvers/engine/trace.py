@@ -10,7 +10,10 @@ other programs can read traces without this code.
 ``read_trace`` validates a whole file in one pass with bounded memory: it keeps the header,
 the result and a board every ``CHECKPOINT_EVERY`` events with the file offset that follows,
 so ``board_at`` replays at most that many lines from the nearest checkpoint. Every problem is
-a ``LevelError`` naming the file and the line.
+a ``LevelError`` naming the file and the line. It holds the level reader's contract: a regular
+file only (a pipe is refused, never waited on), every value's type and range checked (texts up
+to ``MAX_TRACE_TEXT`` characters, a genetic fleet's ships on the board), and a file changed or
+replaced after it was read is refused when it is read again, never half-read.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from typing import IO, Any, Callable, ContextManager, Iterable, Iterator, Mappin
 
 from game import files, levels, rules
 from game.levels import LevelError
-from game.limits import MAX_DIGITS, MAX_FILE_BYTES, MAX_SIDE
+from game.limits import MAX_DIGITS, MAX_FILE_BYTES, MAX_FLEET_SHIPS, MAX_SIDE, MAX_TRACE_STATS, MAX_TRACE_TEXT
 from game.puzzle import Cell, Grid, Puzzle, grid_to_strings, initial_grid
 from game.session import Step
 from solvers.common import run_to_result, settle
@@ -121,7 +124,7 @@ class TraceWriter:
         elif isinstance(event, Found):
             line.update(kind="found", cells=[], solution=list(grid_to_strings(event.grid)))
         elif isinstance(event, Failure):
-            line.update(kind="failure", cells=[], message=event.message)
+            line.update(kind="failure", cells=[], message=event.message[:MAX_TRACE_TEXT])
         else:
             raise TypeError(f"not a solver event: {event!r}")
         self._pending.append(_json(line) + "\n")
@@ -137,7 +140,7 @@ class TraceWriter:
     def result_line(self, result: Result) -> str:
         solution = list(grid_to_strings(result.grid)) if result.status is Status.SOLVED else None
         line = {"kind": "result", "verdict": result.status.value, "solution": solution,
-                "stats": dict(result.stats), "message": result.message, "events": self.count}
+                "stats": dict(result.stats), "message": result.message[:MAX_TRACE_TEXT], "events": self.count}
         return _json(line) + "\n"
 
 
@@ -306,6 +309,7 @@ class Trace:
     stats: dict
     message: str
     _checkpoints: list[tuple[int, int, bytes]] = field(default_factory=list, repr=False)
+    _stamp: tuple = field(default=(), repr=False)    # the file as it was read: device, inode, size, time
 
 
 class _Bad(ValueError):
@@ -361,14 +365,27 @@ def _number(value: Any, key: str) -> None:
 _TOO_BIG = 10 ** MAX_DIGITS
 
 
+def _text(value: Any, key: str) -> None:
+    if type(value) is not str:
+        raise _Bad(f"{key} must be text")
+    if len(value) > MAX_TRACE_TEXT:
+        raise _Bad(f"{key} is {len(value):,} characters; at most {MAX_TRACE_TEXT:,} are allowed")
+
+
 def _plain_stats(value: Any, key: str = "stats") -> dict:
     """Statistics: names to numbers, text, true/false or null, with one level of grouping."""
     if not isinstance(value, dict):
         raise _Bad(f"{key} must be an object")
+    if len(value) > MAX_TRACE_STATS:
+        raise _Bad(f"{key} has {len(value):,} entries; at most {MAX_TRACE_STATS} are allowed")
     for name, item in value.items():
+        if len(name) > MAX_TRACE_TEXT:
+            raise _Bad(f"a name in {key} is {len(name):,} characters; at most {MAX_TRACE_TEXT:,} are allowed")
         if isinstance(item, dict) and key == "stats":
             _plain_stats(item, f"stats.{name}")
-        elif not (item is None or isinstance(item, (int, float, str, bool))):
+        elif isinstance(item, str):
+            _text(item, f"{key}.{name}")
+        elif not (item is None or isinstance(item, (int, float, bool))):
             raise _Bad(f"{key}.{name} must be a number, text, true/false or null")
         _number(item, f"{key}.{name}")
     return value
@@ -388,16 +405,17 @@ def _header(data: Any, path: str) -> tuple[Puzzle, dict]:
         raise _Bad(f"is not a trace (line 1 has no \"format\": \"{FORMAT}\")")
     version = data.get("version")
     if not _is_int(version) or version < 1:
-        raise _Bad(f"version must be a whole number >= 1, not {version!r}")
+        raise _Bad(f"version must be a whole number >= 1, not {levels._show(version)}")
     if version > VERSION:
         raise _Bad(f"trace format version {version} is newer than this program reads ({VERSION})")
     unknown = sorted(set(data) - _HEADER_KEYS)
     if unknown:
-        raise _Bad(f"unknown key {unknown[0]!r} in the header")
+        raise _Bad(f"unknown key {levels._show(unknown[0])} in the header")
     missing = sorted(_HEADER_KEYS - set(data))
     if missing:
-        raise _Bad(f"the header lacks {missing[0]!r}")
-    if not isinstance(data["solver"], str) or not data["solver"]:
+        raise _Bad(f"the header lacks {levels._show(missing[0])}")
+    _text(data["solver"], "solver")
+    if not data["solver"]:
         raise _Bad("solver must be a name")
     _plain_stats(data["options"], "options")
     for key in ("seed", "limit"):
@@ -424,12 +442,14 @@ def _event(data: Any, expected: int, rows: int, cols: int) -> list[tuple[int, in
     if type(data) is not dict:
         raise _Bad("an event line is a JSON object")
     if not data.keys() <= _EVENT_KEYS:
-        raise _Bad(f"unknown key {sorted(set(data) - _EVENT_KEYS)[0]!r} in an event")
+        raise _Bad(f"unknown key {levels._show(sorted(set(data) - _EVENT_KEYS)[0])} in an event")
     number = data.get("n")
     if number != expected or type(number) is not int:
-        raise _Bad(f"event number is {number!r}, expected {expected} (a line is missing, repeated or out of order)")
-    if data.get("kind") not in _KIND_SET:
-        raise _Bad(f"kind {data.get('kind')!r} is not one of {', '.join(KINDS)}")
+        raise _Bad(f"event number is {levels._show(number)}, expected {expected} "
+                   "(a line is missing, repeated or out of order)")
+    kind = data.get("kind")
+    if type(kind) is not str or kind not in _KIND_SET:
+        raise _Bad(f"kind {levels._show(kind)} is not one of {', '.join(KINDS)}")
     cells = data.get("cells")
     if type(cells) is not list:
         raise _Bad("cells must be a list")
@@ -437,50 +457,81 @@ def _event(data: Any, expected: int, rows: int, cols: int) -> list[tuple[int, in
     for cell in cells:
         if type(cell) is not dict or cell.keys() != _CELL_KEYS:
             raise _Bad("each cell change is an object with row, col and state")
-        row, col, value = cell["row"], cell["col"], _VALUE_OF_STATE.get(cell["state"])
+        state = cell["state"]
+        row, col, value = cell["row"], cell["col"], _VALUE_OF_STATE.get(state) if type(state) is str else None
         if type(row) is not int or type(col) is not int or not (0 <= row < rows and 0 <= col < cols):
-            raise _Bad(f"cell {row!r},{col!r} is outside the {rows}x{cols} board")
+            raise _Bad(f"cell {levels._show(row, 16)},{levels._show(col, 16)} is outside the {rows}x{cols} board")
         if value is None:
-            raise _Bad(f"state {cell['state']!r} is not ship, water or unknown")
+            raise _Bad(f"state {levels._show(state)} is not ship, water or unknown")
         changes.append((row, col, value))
     depth = data.get("depth", 0)
     if type(depth) is not int or not 0 <= depth <= rows * cols:
         raise _Bad(f"depth must be a whole number from 0 to {rows * cols}")
-    if type(data.get("detail", "")) is not str or type(data.get("message", "")) is not str:
-        raise _Bad("detail and message must be text")
-    if len(data) > 5:
+    detail = data.get("detail", "")
+    if type(detail) is not str or len(detail) > MAX_TRACE_TEXT:
+        _text(detail, "detail")
+    if len(data) > 5 or "depth" not in data:     # anything but a plain cell change
         _event_extras(data, rows, cols)
     return changes
 
 
+_GENERATION_NUMBERS = ("best", "mean")
+
+
 def _event_extras(data: dict, rows: int, cols: int) -> None:
+    if "message" in data:
+        _text(data["message"], "message")
     if "stats" in data:
         _plain_stats(data["stats"])
+    if data["kind"] == "generation":
+        _generation(data.get("stats"))
     if "solution" in data:
         value = data["solution"]
         if (not isinstance(value, list) or len(value) != rows
                 or any(not isinstance(line, str) or len(line) != cols or set(line) - {".", "#"} for line in value)):
             raise _Bad(f"solution must be {rows} rows of {cols} characters from '.#'")
-    if "fleet" in data and not (isinstance(data["fleet"], list) and all(
-            isinstance(s, list) and len(s) == 4 and all(_is_int(v) for v in s[:3]) and s[3] in ("h", "v")
-            for s in data["fleet"])):
-        raise _Bad("fleet must be a list of [row, col, length, \"h\" or \"v\"]")
+    if "fleet" in data:
+        _fleet(data["fleet"], rows, cols)
 
 
-def read_trace(path: Union[str, os.PathLike], each: Callable[[int, dict], None] | None = None) -> Trace:
+def _generation(stats: Any) -> None:
+    """A generation's statistics: its number, and its best and mean fitness (null when no
+    fleet of the generation was valid)."""
+    if not isinstance(stats, dict):
+        raise _Bad("a generation has stats (its number, best and mean)")
+    number = stats.get("generation", 0)
+    if not _is_int(number) or number < 0:
+        raise _Bad(f"stats.generation must be a whole number >= 0, not {levels._show(number)}")
+    for key in _GENERATION_NUMBERS:
+        value = stats.get(key)
+        if value is not None and (type(value) not in (int, float) or not math.isfinite(value)):
+            raise _Bad(f"stats.{key} must be a number or null, not {levels._show(value)}")
+
+
+def _fleet(fleet: Any, rows: int, cols: int) -> None:
+    """A genetic fleet: at most ``MAX_FLEET_SHIPS`` ships [row, col, length, "h" or "v"], each
+    wholly on the board."""
+    if not isinstance(fleet, list) or len(fleet) > MAX_FLEET_SHIPS:
+        raise _Bad(f"fleet must be a list of at most {MAX_FLEET_SHIPS} ships")
+    for ship in fleet:
+        if not (isinstance(ship, list) and len(ship) == 4 and all(_is_int(v) for v in ship[:3])
+                and ship[3] in ("h", "v")):
+            raise _Bad("fleet must be a list of [row, col, length, \"h\" or \"v\"]")
+        row, col, length, way = ship
+        end_row, end_col = (row, col + length - 1) if way == "h" else (row + length - 1, col)
+        if not (0 <= row and 0 <= col and length >= 1 and end_row < rows and end_col < cols):
+            raise _Bad(f"fleet ship {levels._show(ship)} is not on the {rows}x{cols} board")
+
+
+def read_trace(path: Union[str, os.PathLike], each: Callable[[int, dict, int], None] | None = None) -> Trace:
     """Read and check a whole trace; ``LevelError`` ("<file>:<line>: <problem>") if it is
     damaged or not a trace. A solved trace's solution is judged by the rules, and replaying
-    its events must reach it. ``each(n, line)`` sees the header (n = 0) and every event line
-    as it is read (the window's timeline indexes the run in this one pass)."""
+    its events must reach it. ``each(n, line, offset)`` sees the header (n = 0) and every
+    event line, with the offset where it starts in the file (for ``line_at``), as it is read
+    (the window's timeline indexes the run in this one pass)."""
     name = str(path)
-    try:
-        handle = open(path, "rb")
-    except IsADirectoryError:
-        raise LevelError(name, "is a folder, not a trace") from None
-    except FileNotFoundError:
-        raise LevelError(name, "no such file") from None
-    except OSError as error:
-        raise LevelError(name, f"cannot be read ({error.strerror or error})") from None
+    handle = levels.open_regular(path, "a trace")
+    stamp = _stamp_of(handle)
     number = 1
     with handle:
         lines = _lines(handle, name)
@@ -491,14 +542,15 @@ def read_trace(path: Union[str, os.PathLike], each: Callable[[int, dict], None] 
         try:
             puzzle, header = _header(data, name)
             if each is not None:
-                each(0, header)
+                each(0, header, 0)
             rows, cols = puzzle.rows, puzzle.cols
             start = initial_grid(puzzle)
             board = bytearray(value for row in start for value in row)
             checkpoints = [(0, offset, bytes(board))]
             every = CHECKPOINT_EVERY
             count, result = 0, None
-            for number, offset, data in lines:
+            for number, end, data in lines:
+                start_of_line, offset = offset, end
                 if result is not None:
                     raise _Bad("a line follows the result line")
                 if type(data) is dict and data.get("kind") == "result":
@@ -508,7 +560,7 @@ def read_trace(path: Union[str, os.PathLike], each: Callable[[int, dict], None] 
                 for row, col, value in _event(data, count, rows, cols):
                     board[row * cols + col] = value
                 if each is not None:
-                    each(count, data)
+                    each(count, data, start_of_line)
                 if count % every == 0:
                     checkpoints.append((count, offset, bytes(board)))
                     if len(checkpoints) > MAX_CHECKPOINTS:
@@ -523,22 +575,48 @@ def read_trace(path: Union[str, os.PathLike], each: Callable[[int, dict], None] 
         except _Bad as error:
             raise LevelError(f"{name}:{number}", str(error)) from None
     return Trace(name, puzzle, header["solver"], header["options"], header["seed"], header["limit"], start,
-                 count, verdict, solution, result["stats"], result["message"], checkpoints)
+                 count, verdict, solution, result["stats"], result["message"], checkpoints, stamp)
+
+
+def _stamp_of(handle: IO[bytes]) -> tuple:
+    status = os.fstat(handle.fileno())
+    return status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns
+
+
+def reopen(trace: Trace) -> IO[bytes]:
+    """The trace's file open for reading again, or a ``LevelError`` if it is no longer the
+    file that was read (changed, replaced, removed): its offsets would point elsewhere."""
+    handle = levels.open_regular(trace.path, "a trace")
+    if trace._stamp and _stamp_of(handle) != trace._stamp:
+        handle.close()
+        raise LevelError(trace.path, "changed since it was read; open it again")
+    return handle
+
+
+def line_at(trace: Trace, offset: int) -> dict:
+    """The event line that starts at ``offset`` (as passed to ``read_trace``'s ``each``),
+    read from the file again."""
+    with reopen(trace) as handle:
+        handle.seek(offset)
+        for _, _, data in _lines(handle, trace.path):
+            if type(data) is dict:
+                return data
+            break
+    raise LevelError(trace.path, "changed since it was read; open it again")
 
 
 def _result(data: dict, count: int, puzzle: Puzzle, board: bytearray) -> tuple[str, Grid | None]:
     unknown = sorted(set(data) - _RESULT_KEYS)
     missing = sorted(_RESULT_KEYS - set(data))
     if unknown or missing:
-        raise _Bad(f"the result line has an unknown key {unknown[0]!r}" if unknown
-                   else f"the result line lacks {missing[0]!r}")
+        raise _Bad(f"the result line has an unknown key {levels._show(unknown[0])}" if unknown
+                   else f"the result line lacks {levels._show(missing[0])}")
     if data["verdict"] not in VERDICTS:
-        raise _Bad(f"verdict {data['verdict']!r} is not one of {', '.join(VERDICTS)}")
+        raise _Bad(f"verdict {levels._show(data['verdict'])} is not one of {', '.join(VERDICTS)}")
     if data["events"] != count:
-        raise _Bad(f"the result counts {data['events']!r} events, the trace has {count}")
+        raise _Bad(f"the result counts {levels._show(data['events'])} events, the trace has {count}")
     _plain_stats(data["stats"])
-    if not isinstance(data["message"], str):
-        raise _Bad("message must be text")
+    _text(data["message"], "message")
     if data["verdict"] != Status.SOLVED.value:
         if data["solution"] is not None:
             raise _Bad(f"a {data['verdict']} result has no solution (null)")
@@ -566,7 +644,7 @@ def _from_checkpoint(trace: Trace, n: int) -> Iterator[tuple[int, Any, bytearray
     board = bytearray(saved)
     rows, cols = trace.puzzle.rows, trace.puzzle.cols
     yield count, None, board
-    with open(trace.path, "rb") as handle:
+    with reopen(trace) as handle:
         handle.seek(offset)
         for number, _, data in _lines(handle, trace.path, first=count + 2):
             if count == trace.events:

@@ -103,7 +103,7 @@ class FileScene:
         self.up_button.draw(surface, theme)
         pygame.draw.rect(surface, theme.unknown, self.input_rect)
         pygame.draw.rect(surface, theme.button_active, self.input_rect, 2)
-        shown = self.typed
+        shown = fonts.visible(self.typed[-fonts.MAX_SHOWN:], fonts.MAX_SHOWN)
         while shown and fonts.font(18).size(shown + "|")[0] > self.input_rect.width - 16:
             shown = shown[1:]
         fonts.blit_text(surface, shown + "|", 18, theme.text, midleft=(self.input_rect.x + 8, self.input_rect.centery))

@@ -202,8 +202,8 @@ class RaceScene:
     def draw(self, surface: pygame.Surface) -> None:
         theme = self.app.theme
         surface.fill(theme.background)
-        fonts.blit_text(surface, fonts.fit_text(f"Race: {self.title}", 26, self.size[0] - 300), 26, theme.text,
-                        bold=True, topleft=(20, 14))
+        title = fonts.fit_text(f"Race: {self.title}", 26, self.size[0] - 300, bold=True)
+        fonts.blit_text(surface, title, 26, theme.text, bold=True, topleft=(20, 14))
         for name, button in self.toggles.items():
             button.active = name in self.chosen
             button.enabled = not self.running and race.runnable(self.specs[name], self.puzzle)

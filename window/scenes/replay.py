@@ -2,8 +2,10 @@
 
 The board at any event is rebuilt from the trace file (``solvers.engine.trace.board_at``:
 forward from the nearest checkpoint), so a long run costs no memory here beyond one byte of
-kind and two of depth per event and a few bytes per search decision, read once when the trace
-opens. Drag the timeline, or use the arrow keys (Shift: 100 events), Home and End; the buttons
+kind and two of depth per event, a few bytes per search decision and eight per explained
+step, read once when the trace opens: the sentences themselves stay in the file and are read
+again for the lines on screen. A trace changed under the open replay is said on the status
+line; the last board read stays. Drag the timeline, or use the arrow keys (Shift: 100 events), Home and End; the buttons
 jump to the previous or next guess, backtrack, dead end (the event before a backtrack) and
 solution. Beside the board, the decisions in force at the event (a click on one goes there);
 above the timeline, the search depth over the whole run (``window.depth_plot``).
@@ -14,10 +16,12 @@ from __future__ import annotations
 from array import array
 from bisect import bisect_right
 from pathlib import Path
+from typing import Sequence
 
 import pygame
 
 from game import files
+from game.levels import LevelError
 from game.puzzle import Cell, Coord
 from solvers.engine import registry
 from solvers.engine import trace as traces
@@ -65,6 +69,73 @@ GENERATION = KIND_CODE["generation"]
 MARK = {GUESS: depth_plot.GUESS, BACKTRACK: depth_plot.BACKTRACK}
 MAX_GENERATIONS = 100_000           # points kept for the fitness plot
 MAX_DETAILS = 1_000                 # distinct decision sentences kept (each decision keeps an index)
+SHOWN_STEPS = 512                   # explained steps' sentences kept read (those on screen and near)
+QUIT_CHECK_EVERY = 1 << 15          # events read between looks for a request to close
+
+
+class Closed(Exception):
+    """The window was asked to close (its close box, or SIGTERM, which SDL turns into the
+    same request) while a long trace was being read."""
+
+
+def closing() -> bool:
+    """Whether a request to close the window is waiting (outside the loop, which handles it)."""
+    return pygame.display.get_init() and bool(pygame.event.peek(pygame.QUIT))
+
+
+class Steps(Sequence):
+    """An explaining solver's steps, (first event, sentence) each, shown in order: a step
+    starts where the sentence changes. Only the event and the file offset of each step's
+    line are kept; a sentence is read from the trace when asked for (the last few kept)."""
+
+    def __init__(self) -> None:
+        self.events = array("I")
+        self.offsets = array("I")              # widened to 8 bytes past 4 GB of trace
+        self.run: traces.Trace | None = None
+        self._read: dict[int, str] = {}
+
+    def add(self, n: int, offset: int) -> None:
+        self.events.append(n)
+        if offset > 0xFFFF_FFFF and self.offsets.typecode == "I":
+            self.offsets = array("Q", self.offsets)
+        self.offsets.append(offset)
+
+    def __len__(self) -> int:
+        return len(self.events)
+
+    def __getitem__(self, k):
+        if isinstance(k, slice):
+            return [self[i] for i in range(*k.indices(len(self)))]
+        n = self.events[k]                     # IndexError past the end, as a list
+        k %= len(self)
+        text = self._read.get(k)
+        if text is None:
+            if len(self._read) >= SHOWN_STEPS:
+                self._read.clear()
+            text = self._read[k] = str(traces.line_at(self.run, self.offsets[k]).get("detail") or "")
+        return n, text
+
+    def current(self, n: int) -> int:
+        """The step in force at event ``n`` (-1 before the first)."""
+        return bisect_right(self.events, n) - 1
+
+
+class StepRows(Sequence):
+    """The steps as the list's rows, the one in force at the scene's event ticked; a row is
+    made when it is drawn."""
+
+    def __init__(self, scene: ReplayScene) -> None:
+        self.scene = scene
+
+    def __len__(self) -> int:
+        return len(self.scene.timeline.steps)
+
+    def __getitem__(self, k):
+        if isinstance(k, slice):
+            return [self[i] for i in range(*k.indices(len(self)))]
+        steps = self.scene.timeline.steps
+        n, text = self.scene._reading(steps.__getitem__, (steps.events[k], ""), k)
+        return Row(f"{k % len(self) + 1}. {text}", n, ticked=k % len(self) == steps.current(self.scene.at))
 
 
 class Timeline:
@@ -75,7 +146,8 @@ class Timeline:
         self.explains = False                      # the solver explains its steps: list them
         self.kinds = bytearray(1)                  # event 0 is the starting board
         self.depth = DepthSketch()
-        self.steps: list[tuple[int, str]] = []     # a deduction's first event and its sentence
+        self.steps = Steps()                       # each deduction's first event and its sentence
+        self._last_detail = ""
         self.dead_ends = bytearray()
         self.solution_at = 0
         self.with_stats = array("I")               # events whose line carries statistics
@@ -89,11 +161,13 @@ class Timeline:
         self._guess_depth = 0                      # the previous event's depth, if it was a guess
         self.depths = array("H", [0])              # the search depth at each event
 
-    def add(self, n: int, data: dict) -> None:
+    def add(self, n: int, data: dict, offset: int = 0) -> None:
         if n == 0:                                 # the header
             solver = data.get("solver")
             self.explains = solver in registry.SOLVERS and registry.get(solver).explains
             return
+        if not n % QUIT_CHECK_EVERY and closing():
+            raise Closed
         kind = KIND_CODE.get(data.get("kind"), 0)
         self.kinds.append(kind)
         stats = data.get("stats")
@@ -115,8 +189,9 @@ class Timeline:
             depth = self.depths[-1]
         self.depths.append(depth)
         self.depth.add(depth, MARK.get(kind, 0))
-        if self.explains and detail and (not self.steps or self.steps[-1][1] != detail):
-            self.steps.append((n, detail))
+        if self.explains and detail and detail != self._last_detail:
+            self.steps.add(n, offset)
+            self._last_detail = detail
 
     def _add_decision(self, n: int, depth: int, cells, detail: str) -> None:
         first = cells[0] if cells else {"row": 0, "col": 0, "state": "water"}
@@ -146,6 +221,8 @@ class Timeline:
         return found
 
     def finish(self, run: traces.Trace) -> Timeline:
+        self.steps.run = run
+        self._last_detail = ""
         events = run.events
         self.dead_ends = bytearray(events + 1)
         for n in range(1, events):
@@ -186,6 +263,7 @@ class ReplayScene:
         self.at = run.events
         self._board = None
         self._board_at = -1
+        self._lines: dict[int, dict] = {}
         self._guesses: list = []
         self._guesses_at = -1
         self._guess_rows: list[tuple[pygame.Rect, int]] = []    # drawn decision lines and their events
@@ -195,9 +273,11 @@ class ReplayScene:
             self.buttons.append(Button(f"< {what}", lambda w=what: self.goto(self.timeline.jump(self.at, w, False))))
             self.buttons.append(Button(f"{what} >", lambda w=what: self.goto(self.timeline.jump(self.at, w, True))))
         self.buttons.append(Button("solution", lambda: self.goto(self.timeline.jump(self.at, "solution", True))))
-        self.buttons.append(Button("Export GIF", self.export_gif))
+        self.buttons.append(Button("Export GIF", lambda: self._reading(self.export_gif, None)))
         self.buttons.append(Button("Close", app.close_overlay))
-        self.steps = ListView([Row(f"{k + 1}. {text}", n) for k, (n, text) in enumerate(self.timeline.steps)])
+        self.steps = ListView([])
+        self.steps.rows = StepRows(self)
+        self.problem = ""                      # the trace changed under the replay: said on the status line
         self.relayout(app.window_size)
 
     animating = False
@@ -205,16 +285,39 @@ class ReplayScene:
     def goto(self, n: int) -> None:
         self.at = max(0, min(self.run.events, n))
 
+    def _reading(self, read, default, *args):
+        """``read(*args)``, which reads the trace again; if the file changed since it was
+        opened, ``default``, and the problem goes to the status line."""
+        try:
+            return read(*args)
+        except (LevelError, OSError) as error:
+            self.problem = str(error) if isinstance(error, LevelError) else \
+                f"{self.run.path}: cannot be read again ({error.strerror or error})"
+            return default
+
     def board(self):
         if self._board_at != self.at:
-            self._board, self._board_at = traces.board_at(self.run, self.at), self.at
+            board = self._reading(traces.board_at, None, self.run, self.at)
+            if board is None:                  # the file changed: the last board read stays
+                return self._board or self.run.start
+            self._board, self._board_at = board, self.at
         return self._board
 
     def event(self) -> dict:
         """The line of the event the timeline is on (empty at event 0)."""
-        if self.at == 0:
+        return self._line(self.at)
+
+    def _line(self, n: int) -> dict:
+        """Event n's line (empty for 0, or when the file changed since it was read); the few
+        lines a frame shows are read once, not every frame."""
+        if n == 0:
             return {}
-        return next(traces.events(self.run, self.at))[1]
+        line = self._lines.get(n)
+        if line is None:
+            if len(self._lines) >= 8:
+                self._lines.clear()
+            line = self._lines[n] = self._reading(lambda: next(traces.events(self.run, n))[1], {})
+        return line
 
     def stats_at(self) -> dict:
         """The statistics as they were at the current event: those of the last line up to it
@@ -222,8 +325,7 @@ class ReplayScene:
         index = bisect_right(self.timeline.with_stats, self.at) - 1
         if index < 0:
             return {}
-        n = self.timeline.with_stats[index]
-        return dict(next(traces.events(self.run, n))[1].get("stats") or {})
+        return dict(self._line(self.timeline.with_stats[index]).get("stats") or {})
 
     def fleet_at(self) -> list:
         """The best fleet of the last generation up to the current event, until the run's end
@@ -232,7 +334,7 @@ class ReplayScene:
         index = bisect_right(generations, (self.at, float("inf"))) - 1
         if index < 0 or self.at >= self.run.events:
             return []
-        return next(traces.events(self.run, generations[index][0]))[1].get("fleet") or []
+        return self._line(generations[index][0]).get("fleet") or []
 
     def update(self, dt: float) -> bool:
         return False
@@ -309,8 +411,11 @@ class ReplayScene:
         theme, run = self.app.theme, self.run
         surface.fill(theme.background)
         title = f"Replay: {run.puzzle.name or 'level'} - {run.solver}, {run.events:,} events, {run.verdict}"
-        fonts.blit_text(surface, fonts.fit_text(title, 24, self.size[0] - 160), 24, theme.text, bold=True,
+        fonts.blit_text(surface, fonts.fit_text(title, 24, self.size[0] - 160, bold=True), 24, theme.text, bold=True,
                         topleft=(20, 14))
+        if self.problem:
+            fonts.blit_text(surface, fonts.fit_text(self.problem, 15, self.size[0] - 160), 15, theme.error,
+                            topleft=(20, 40))
         puzzle = run.puzzle
         board, colours = self.board(), self._colours()
         fleet = self.fleet_at()
@@ -329,8 +434,6 @@ class ReplayScene:
         for button in self.buttons:
             button.draw(surface, theme)
         if self.timeline.steps:
-            current = max((k for k, (n, _) in enumerate(self.timeline.steps) if n <= self.at), default=-1)
-            self.steps.rows = [Row(row.label, row.value, ticked=k == current) for k, row in enumerate(self.steps.rows)]
             self.steps.draw(surface, theme)
         self._draw_plot(surface)
         self._draw_track(surface)
