@@ -38,7 +38,7 @@ from typing import Any, Callable, Iterator
 from game.files import remove_stale
 from game.levels import LevelError, atomic_write_text, decode_json, read_bounded
 from game.puzzle import Move, Puzzle, initial_grid
-from game.session import MAX_TRIALS, TRIAL_STEPS
+from game.session import MAX_TRIALS, TRIAL_STEPS, Session
 from window.settings import user_dir
 
 # A temporary file this old cannot belong to a write still in progress (a write takes
@@ -171,6 +171,11 @@ def check_progress(data: Any, puzzle: Puzzle | None = None) -> dict[str, Any]:
             if board[move.row][move.col] == move.value:
                 raise Damaged(f"step {number + 1} has {text}, which changes nothing")
             board[move.row][move.col] = move.value
+    if puzzle is not None:
+        try:                # every step replays: an abandon puts back the cells the play says
+            Session.restore(puzzle, data)
+        except ValueError as error:
+            raise Damaged(str(error)) from None
     return data
 
 
