@@ -507,7 +507,7 @@ def cmd_generate(args) -> int:
     from game import levels
     from solvers.authoring import generator
 
-    if args.output and _refused(args.output):
+    if args.output is not None and _refused(args.output):    # -o "" too: it names no file
         return EXIT_USAGE
     if args.pack:
         if _refused(os.path.join(args.pack, "x.bs"), parents=True):
@@ -525,7 +525,7 @@ def cmd_generate(args) -> int:
     except (ValueError, levels.LevelError) as error:
         print(f"generate: {error}", file=sys.stderr)
         return EXIT_USAGE
-    if args.output:
+    if args.output is not None:
         try:
             levels.save(puzzle, args.output)
         except OSError as error:
@@ -733,11 +733,11 @@ def cmd_daily(args) -> int:
     from game import codes, levels
     from solvers.authoring import daily
 
-    if args.output and _refused(args.output):
+    if args.output is not None and _refused(args.output):    # -o "" too: it names no file
         return EXIT_USAGE
     day = args.date or datetime.date.today()
     puzzle = daily.puzzle_of(day)
-    if args.output:
+    if args.output is not None:
         try:
             levels.save(puzzle, args.output)
         except OSError as error:

@@ -161,3 +161,19 @@ def test_a_restart_step_edited_by_hand_is_refused_not_replayed_as_something_else
     with pytest.raises(Damaged, match="step 3 .restart. does not fit"):
         check_progress(data, tutorial_like())
     json.dumps(data)                               # it is still the player's own file, unchanged
+
+
+# ---------------------------------------------------------------- empty names
+
+@pytest.mark.parametrize("command", [["code"], ["check"], ["race"], ["convert", "-"], ["bench", "--boundary"]])
+def test_an_empty_name_is_no_level_not_the_current_folder(command):
+    argv = [command[0], "", *command[1:]]
+    status, out, err = run(*argv)
+    line = one_error(err + out)
+    assert status == 2 and line.startswith("'': ") and "an empty name is no level" in line
+
+
+def test_an_empty_output_name_is_refused_not_ignored():
+    status, out, err = run("daily", "--date", "2026-11-26", "-o", "")
+    assert status == 2 and one_error(err) == "'': cannot be written (an empty name is not a file name)"
+    assert out == ""

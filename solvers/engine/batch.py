@@ -33,7 +33,9 @@ class LevelRef:
 def expand(paths: Iterable[str]) -> Iterator[LevelRef]:
     for raw in paths:
         path = Path(raw)
-        if codes.is_code(raw):             # never looked up as a file: a code may be too long a name
+        if not str(raw):                   # Path("") would be the current folder
+            yield LevelRef("''", None, f"'': {formats.EMPTY_NAME}")
+        elif codes.is_code(raw):             # never looked up as a file: a code may be too long a name
             yield from _load_one(path)
         elif os.path.isdir(path):          # False, not an error, for a name the system refuses
             # every entry named *.bs that is not a folder: a pipe or device is reported, not skipped
