@@ -150,17 +150,23 @@ def test_new_solver_refuses_a_nul_in_the_name(tmp_path):
 
 # ---------------------------------------------------------------- progress edited by hand
 
-def test_a_restart_step_edited_by_hand_is_refused_not_replayed_as_something_else():
+def test_a_restart_step_edited_by_hand_is_kept_aside_not_saved_over(tmp_path):
     from tests.test_trials import tutorial_like
-    from window.storage import Damaged, check_progress
+    from window.storage import Storage, level_key
 
+    puzzle = tutorial_like()
     data = {"history": [{"label": "open", "moves": [], "trial": "open"},
                         {"label": "r0c0", "moves": ["r0c0=#"]},
                         {"label": "restart", "moves": ["r0c0=?", "r5c5=."], "trial": "restart"}],
             "cursor": 3, "elapsed": 1.0, "solved": False}
-    with pytest.raises(Damaged, match="step 3 .restart. does not fit"):
-        check_progress(data, tutorial_like())
-    json.dumps(data)                               # it is still the player's own file, unchanged
+    storage = Storage(tmp_path)
+    key = level_key(puzzle)
+    storage.progress_path(key).parent.mkdir(parents=True, exist_ok=True)
+    storage.progress_path(key).write_text(json.dumps(data))
+    assert storage.restore_play(key, puzzle) is None
+    assert [m for m in storage.take_messages() if "step 3 (restart) does not fit" in m]
+    kept = [p for p in storage.progress_path(key).parent.iterdir() if p.name != f"{key}.json"]
+    assert [json.loads(p.read_text()) for p in kept] == [data] and not storage.progress_path(key).exists()
 
 
 # ---------------------------------------------------------------- empty names

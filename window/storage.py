@@ -171,11 +171,6 @@ def check_progress(data: Any, puzzle: Puzzle | None = None) -> dict[str, Any]:
             if board[move.row][move.col] == move.value:
                 raise Damaged(f"step {number + 1} has {text}, which changes nothing")
             board[move.row][move.col] = move.value
-    if puzzle is not None:
-        try:                # every step replays: an abandon puts back the cells the play says
-            Session.restore(puzzle, data)
-        except ValueError as error:
-            raise Damaged(str(error)) from None
     return data
 
 
@@ -330,6 +325,20 @@ class Storage:
             return None
         except Damaged as problem:
             self._move_aside(path, f"damaged saved play ({problem})")
+            return None
+
+    def restore_play(self, key: str, puzzle: Puzzle) -> Session | None:
+        """The saved play for ``key`` rebuilt, or None (no file, or a damaged one now moved
+        aside). A play that passes the check but does not replay (a trial step edited by hand
+        whose cells are not the ones it puts back) is moved aside too, so the fresh play saved
+        next never replaces the player's file."""
+        saved = self.load_progress(key, puzzle)
+        if saved is None:
+            return None
+        try:
+            return Session.restore(puzzle, saved)
+        except ValueError as problem:
+            self._move_aside(self.progress_path(key), f"damaged saved play ({problem})")
             return None
 
     def save_progress(self, key: str, data: dict[str, Any]) -> bool:
