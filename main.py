@@ -362,11 +362,11 @@ def cmd_bench(args) -> int:
     if args.window:
         return _bench_window(args)
     if args.boundary:
-        from game import levels
+        from game import formats, levels
         from solvers.own import bench as own_bench
 
         try:
-            return own_bench.main(levels.load(args.paths[0]))
+            return own_bench.main(formats.load_any(args.paths[0]))
         except levels.LevelError as error:
             print(error, file=sys.stderr)
             return EXIT_USAGE
@@ -507,7 +507,7 @@ def cmd_generate(args) -> int:
     from game import levels
     from solvers.authoring import generator
 
-    if args.output and _refused(args.output):
+    if args.output is not None and _refused(args.output):    # -o "" too: it names no file
         return EXIT_USAGE
     if args.pack:
         if _refused(os.path.join(args.pack, "x.bs"), parents=True):
@@ -525,7 +525,7 @@ def cmd_generate(args) -> int:
     except (ValueError, levels.LevelError) as error:
         print(f"generate: {error}", file=sys.stderr)
         return EXIT_USAGE
-    if args.output:
+    if args.output is not None:
         try:
             levels.save(puzzle, args.output)
         except OSError as error:
@@ -670,9 +670,11 @@ def cmd_new_solver(args) -> int:
 
     try:
         written = template.write(args.path)
-    except (OSError, ValueError) as error:
-        print(f"{args.path}: {getattr(error, 'strerror', None) or error}", file=sys.stderr)
+    except ValueError as error:                     # names the file already
+        print(error, file=sys.stderr)
         return EXIT_USAGE
+    except OSError as error:                        # an OutputError names which of the two files
+        return _not_written(error, args.path)
     print(f"wrote {written[0]} and {written[1]}\n"
           f"try it: python main.py solve levels/6x6/easy/01.bs --solver {written[0]}")
     return EXIT_OK
@@ -702,14 +704,17 @@ def cmd_code(args) -> int:
 
 
 def _date(text: str):
+    """A calendar date written YYYY-MM-DD (not a week date 2026-W01-1), year 1 to 9999."""
     import datetime
+    import re
 
+    shown = repr(text) if len(text) <= 40 else repr(text[:20]) + f"... ({len(text):,} characters)"
+    if re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", text, re.ASCII) is None:
+        raise argparse.ArgumentTypeError(f"{shown} is not a date YYYY-MM-DD")
     try:
-        if len(text) == 10 and text.isascii():
-            return datetime.date.fromisoformat(text)
-    except ValueError:
-        pass
-    raise argparse.ArgumentTypeError(f"{text!r} is not a date YYYY-MM-DD")
+        return datetime.date.fromisoformat(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(f"{shown} is not a date YYYY-MM-DD ({error})") from None
 
 
 def _add_daily(sub) -> None:
@@ -728,11 +733,11 @@ def cmd_daily(args) -> int:
     from game import codes, levels
     from solvers.authoring import daily
 
-    if args.output and _refused(args.output):
+    if args.output is not None and _refused(args.output):    # -o "" too: it names no file
         return EXIT_USAGE
     day = args.date or datetime.date.today()
     puzzle = daily.puzzle_of(day)
-    if args.output:
+    if args.output is not None:
         try:
             levels.save(puzzle, args.output)
         except OSError as error:

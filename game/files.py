@@ -104,9 +104,13 @@ def check(path: PathLike, inputs: Iterable[PathLike] = (), parents: bool = False
     makes it). The folder is tried by making a temporary file there (with ``probe``: asking
     ``access`` is wrong for root and read-only mounts). Returns where the write will land
     (symbolic links followed)."""
+    if not str(path):                   # Path("") would be the current folder
+        raise OutputError("''", "an empty name is not a file name", errno.ENOENT)
     path = Path(path)
-    if str(path) == "" or path.name in ("", ".", ".."):
+    if path.name in ("", ".", ".."):
         raise OutputError(path, "is a folder, not a file name", errno.EISDIR)
+    if "\0" in str(path):
+        raise OutputError(repr(str(path)), "a file name cannot hold a NUL character", errno.EINVAL)
     target = _target(path)
     try:
         info = os.stat(target)
@@ -121,7 +125,7 @@ def check(path: PathLike, inputs: Iterable[PathLike] = (), parents: bool = False
         for source in inputs:
             try:
                 other = os.stat(source)
-            except OSError:
+            except (OSError, ValueError):   # no such input, or a name the system refuses
                 continue
             if (other.st_dev, other.st_ino) == (info.st_dev, info.st_ino) and stat.S_ISREG(info.st_mode):
                 raise OutputError(path, f"is the input {source}; give another name", errno.EINVAL)

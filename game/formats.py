@@ -32,6 +32,7 @@ from game.puzzle import DEFAULT_FLEETS, Hint, Puzzle
 FORMATS = ("bs", "assignment", "bimaru", "csplib", "dzn")
 WRITABLE = ("bs", "assignment", "bimaru", "dzn")
 SUFFIXES = {".bs": "bs", ".dzn": "dzn", ".txt": "assignment"}
+EMPTY_NAME = "an empty name is no level, file or folder"
 
 
 class FormatError(levels.LevelError):
@@ -627,6 +628,8 @@ def read_text(text: str, source: str = "<level>", fmt: str | None = None) -> lis
 def read(path: Union[str, os.PathLike], fmt: str | None = None) -> list[Puzzle]:
     """Every level in a file of any known format, or the level a share code holds (see
     :func:`game.codes.is_code`); a LevelError naming the file (or the code) otherwise."""
+    if not str(path):                   # Path("") would be the current folder
+        raise levels.LevelError("''", EMPTY_NAME)
     if fmt is None and codes.is_code(str(path)):
         return [codes.decode(str(path))]
     path = Path(path)

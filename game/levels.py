@@ -163,7 +163,7 @@ def open_regular(path: Union[str, os.PathLike], what: str = "a level file") -> B
     except IsADirectoryError:
         raise LevelError(path, f"is a folder, not {what}") from None
     except OSError as error:
-        if Path(path).is_dir():
+        if os.path.isdir(path):          # False, not an error, for a name too long
             raise LevelError(path, f"is a folder, not {what}") from None
         raise LevelError(path, f"cannot be read ({error.strerror or error})") from None
     except ValueError as error:  # a name the system cannot take (a NUL byte)

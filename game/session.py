@@ -451,17 +451,26 @@ class Session:
     @classmethod
     def from_dict(cls, puzzle: Puzzle, data: Mapping[str, Any]) -> Session:
         """Rebuild a play by redoing its saved history; anything that does not fit is dropped."""
+        try:
+            return cls.restore(puzzle, data)
+        except ValueError:
+            return cls(puzzle)
+
+    @classmethod
+    def restore(cls, puzzle: Puzzle, data: Mapping[str, Any]) -> Session:
+        """Rebuild a play by redoing its saved history; ``ValueError`` naming the first step
+        that does not fit (so a caller can keep the file rather than save over it)."""
         session = cls(puzzle)
         session._replaying = True
         try:
             steps = [(str(s.get("label", "")), [Move.parse(t) for t in s["moves"]], s.get("trial", ""))
                      for s in data.get("history", [])]
             cursor = int(data.get("cursor", len(steps)))
-            for label, moves, kind in steps:
+            for number, (label, moves, kind) in enumerate(steps, start=1):
                 if not all(puzzle.inside(m.row, m.col) for m in moves):
-                    raise ValueError("move outside the board")
+                    raise ValueError(f"step {number} has a move outside the board")
                 if kind:
-                    session._redo_layer_step(kind, moves)
+                    session._redo_layer_step(kind, moves, number)
                 else:
                     session.apply(moves, label)
             while session.cursor > max(0, cursor):
@@ -469,19 +478,19 @@ class Session:
             session.elapsed = float(data.get("elapsed", 0.0))
             session._replaying = False
             session.solved = bool(data.get("solved", False)) or session.report.solved
-        except (ValueError, KeyError, TypeError, AttributeError):
-            return cls(puzzle)
+        except (KeyError, TypeError, AttributeError, OverflowError) as error:
+            raise ValueError(f"is not a saved play ({error.__class__.__name__})") from None
         return session
 
 
-    def _redo_layer_step(self, kind: str, moves: Sequence[Move]) -> None:
+    def _redo_layer_step(self, kind: str, moves: Sequence[Move], number: int) -> None:
         """Make a saved step that opens, keeps or abandons a trial (or restarts) again; its
         saved moves must be the ones it makes."""
         action = {"open": Session.open_trial, "keep": Session.keep_trial, "abandon": Session.abandon_trial,
                   "restart": Session.restart}.get(kind)
         if action is None or not action(self) or self.history[-1].kind != kind \
                 or list(self.history[-1].moves) != list(moves):
-            raise ValueError(f"saved {kind or 'step'} does not fit the play")
+            raise ValueError(f"step {number} ({kind}) does not fit the play before it")
 
 
 def step_to_dict(step: Step) -> dict[str, Any]:

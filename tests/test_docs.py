@@ -86,3 +86,23 @@ def test_the_package_description_is_the_readme():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     assert project["readme"] == "README.md"
     assert README.read_text(encoding="utf-8").startswith("# Battleship Solitaire\n")
+
+
+def test_the_command_line_page_names_every_command_and_flag():
+    """docs/guide/command-line.md shows each command with every flag its --help lists."""
+    import argparse
+
+    import main
+
+    text = (GUIDE / "command-line.md").read_text(encoding="utf-8")
+    commands = next(a for a in main.parser()._actions if isinstance(a, argparse._SubParsersAction)).choices
+    assert sorted(commands) == sorted(main.COMMANDS)
+    missing = []
+    for name, sub in commands.items():
+        if f"python main.py {name}" not in text and f"python main.py [{name}]" not in text:
+            missing.append(name)
+        for action in sub._actions:
+            flags = [flag for flag in action.option_strings if flag not in ("-h", "--help")]
+            if flags and not any(re.search(rf"(?<![\w-]){re.escape(flag)}(?![\w-])", text) for flag in flags):
+                missing.append(f"{name}: {flags[-1]}")
+    assert missing == []

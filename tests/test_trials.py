@@ -222,8 +222,9 @@ def test_damaged_trial_steps_are_refused(history):
         check_progress(data, tutorial_like())
 
 
-def test_an_abandon_whose_saved_cells_do_not_fit_starts_over():
-    """The cells an abandon puts back follow from the play; a save that disagrees is not used."""
+def test_an_abandon_whose_saved_cells_do_not_fit_is_moved_aside_not_saved_over(tmp_path):
+    """The cells an abandon puts back follow from the play; a save that disagrees (edited by
+    hand) does not replay, so it is kept aside rather than replaced by a new play."""
     puzzle = tutorial_like()
     data = {"history": [{"label": "open", "moves": [], "trial": "open"},
                         {"label": "r0c0", "moves": ["r0c0=#"]},
@@ -232,6 +233,16 @@ def test_an_abandon_whose_saved_cells_do_not_fit_starts_over():
     check_progress(data, puzzle)                   # well formed...
     session = Session.from_dict(puzzle, data)      # ...but not the play's own abandon
     assert session.cursor == 0 and session.grid == session.start
+    with pytest.raises(ValueError, match="step 3 .abandon. does not fit"):
+        Session.restore(puzzle, data)
+    storage = Storage(tmp_path)
+    key = level_key(puzzle)
+    storage.progress_path(key).parent.mkdir(parents=True, exist_ok=True)
+    storage.progress_path(key).write_text(json.dumps(data))
+    assert storage.restore_play(key, puzzle) is None
+    assert any("step 3" in message for message in storage.take_messages())
+    kept = [path for path in storage.progress_path(key).parent.iterdir() if path != storage.progress_path(key)]
+    assert len(kept) == 1 and json.loads(kept[0].read_text()) == data
 
 
 def test_solving_inside_a_trial_solves_the_level():

@@ -181,3 +181,27 @@ def test_the_rewind_of_the_players_play_shows_each_moves_trial_depth(app):
               for e in map(trace.json.loads, lines)]
     assert events == [("move", 0, 0, 0, ""), ("move", 0, 0, 0, ""), ("move", 2, 2, 1, ""), ("move", 2, 2, 1, ""),
                       ("move", 4, 4, 2, ""), ("move", 4, 4, 1, "abandon trial 2")]
+
+
+def test_a_saved_trial_step_edited_by_hand_is_set_aside_and_said_not_saved_over(app):
+    """A play whose abandon lists cells it does not put back opens fresh, says so, and the
+    player's file is kept beside the new one instead of being replaced by it."""
+    import json
+
+    from window.storage import level_key
+
+    puzzle = app.play.puzzle
+    free = [(r, c) for r in range(puzzle.rows) for c in range(puzzle.cols) if (r, c) not in puzzle.hints][:2]
+    (r0, c0), (r1, c1) = free
+    data = {"history": [{"label": "open", "moves": [], "trial": "open"},
+                        {"label": "mark", "moves": [f"r{r0}c{c0}=#"]},
+                        {"label": "abandon", "moves": [f"r{r1}c{c1}=."], "trial": "abandon"}],
+            "cursor": 3, "elapsed": 1.0, "solved": False}
+    path = app.storage.progress_path(level_key(puzzle))
+    app.play.close()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data))
+    assert app.open_level(DEFAULT_LEVEL)
+    assert app.play.board.session.cursor == 0 and "step 3 (abandon) does not fit" in app.play.status.message
+    kept = [p for p in path.parent.iterdir() if p.name.startswith(path.stem) and p != path]
+    assert len(kept) == 1 and json.loads(kept[0].read_text()) == data

@@ -38,7 +38,7 @@ from typing import Any, Callable, Iterator
 from game.files import remove_stale
 from game.levels import LevelError, atomic_write_text, decode_json, read_bounded
 from game.puzzle import Move, Puzzle, initial_grid
-from game.session import MAX_TRIALS, TRIAL_STEPS
+from game.session import MAX_TRIALS, TRIAL_STEPS, Session
 from window.settings import user_dir
 
 # A temporary file this old cannot belong to a write still in progress (a write takes
@@ -325,6 +325,20 @@ class Storage:
             return None
         except Damaged as problem:
             self._move_aside(path, f"damaged saved play ({problem})")
+            return None
+
+    def restore_play(self, key: str, puzzle: Puzzle) -> Session | None:
+        """The saved play for ``key`` rebuilt, or None (no file, or a damaged one now moved
+        aside). A play that passes the check but does not replay (a trial step edited by hand
+        whose cells are not the ones it puts back) is moved aside too, so the fresh play saved
+        next never replaces the player's file."""
+        saved = self.load_progress(key, puzzle)
+        if saved is None:
+            return None
+        try:
+            return Session.restore(puzzle, saved)
+        except ValueError as problem:
+            self._move_aside(self.progress_path(key), f"damaged saved play ({problem})")
             return None
 
     def save_progress(self, key: str, data: dict[str, Any]) -> bool:

@@ -7,12 +7,13 @@ still run. Every answer is judged again by ``game.rules`` here, independently of
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Iterator, Union
 
-from game import formats, levels, rules
+from game import codes, formats, levels, rules
 from game.puzzle import Puzzle, grid_to_strings
 from solvers.common import run_to_result
 from solvers.engine import registry
@@ -32,7 +33,11 @@ class LevelRef:
 def expand(paths: Iterable[str]) -> Iterator[LevelRef]:
     for raw in paths:
         path = Path(raw)
-        if path.is_dir():
+        if not str(raw):                   # Path("") would be the current folder
+            yield LevelRef("''", None, f"'': {formats.EMPTY_NAME}")
+        elif codes.is_code(raw):             # never looked up as a file: a code may be too long a name
+            yield from _load_one(path)
+        elif os.path.isdir(path):          # False, not an error, for a name the system refuses
             # every entry named *.bs that is not a folder: a pipe or device is reported, not skipped
             files = sorted(p for p in path.rglob("*.bs") if not p.is_dir())
             if not files:
@@ -57,7 +62,8 @@ def _load_one(path: Path) -> Iterator[LevelRef]:
     try:
         found = formats.read(path)
     except levels.LevelError as error:
-        yield LevelRef(str(path), None, str(error))
+        # a code that does not open is labelled short: it may be 100,000 characters long
+        yield LevelRef(codes.label(str(path)) if codes.is_code(str(path)) else str(path), None, str(error))
         return
     if len(found) == 1:
         yield LevelRef(str(path), found[0])

@@ -18,6 +18,7 @@ import ast
 import importlib.util
 import os
 import shlex
+import stat
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import metadata
@@ -61,6 +62,8 @@ def is_own(name: str) -> bool:
 
 def from_name(name: str) -> ExternalSpec:
     """The spec of ``path.py`` or ``cmd:PROGRAM ARGS``; ``ValueError`` with one line if it cannot be."""
+    if "\0" in name:
+        raise ValueError(f"solver {name!r}: a file or program name cannot hold a NUL character")
     if name.startswith(COMMAND_PREFIX):
         try:
             words = shlex.split(name[len(COMMAND_PREFIX):])
@@ -70,9 +73,17 @@ def from_name(name: str) -> ExternalSpec:
             raise ValueError(f"solver {name!r}: give a program after {COMMAND_PREFIX!r}")
         return _spec(name, Path(words[0]).name, "a program of your own", "exec", words[0], tuple(words[1:]), {})
     path = Path(name)
-    if not path.is_file():
-        raise ValueError(f"solver {name}: no such file" if not path.exists() else f"solver {name}: not a file")
-    declared = declarations(path.read_bytes()[:MAX_SOURCE_BYTES], name)
+    try:
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):
+            raise ValueError(f"solver {name}: not a file")
+        with open(path, "rb") as handle:            # a regular file: reading it cannot wait
+            source = handle.read(MAX_SOURCE_BYTES)
+    except FileNotFoundError:
+        raise ValueError(f"solver {name}: no such file") from None
+    except OSError as error:                        # a name too long, a folder that is a file...
+        raise ValueError(f"solver {name}: cannot be read ({error.strerror or error})") from None
+    declared = declarations(source, name)
     return _spec(name, declared.get("LABEL", path.stem), declared.get("SUMMARY", ""), "file", str(path.resolve()),
                  (), declared.get("OPTIONS", {}))
 

@@ -7,6 +7,7 @@ test it writes runs the solver through ``main.py solve`` on two of them.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -135,15 +136,21 @@ def test_it_solves_a_6x6_and_an_8x8_level():
 
 def write(path: str) -> tuple[Path, Path]:
     """Write the solver at ``path`` (a ``.py`` file) and ``test_<name>.py`` beside it; an
-    existing file is never replaced (``ValueError``)."""
+    existing file is never replaced (``ValueError``, one line naming the file)."""
+    if "\0" in path:
+        raise ValueError(f"{path!r}: a file name cannot hold a NUL character")
     solver = Path(path)
     if solver.suffix != ".py":
-        raise ValueError("a solver of your own is a .py file; give a name ending in .py")
+        raise ValueError(f"{path}: a solver of your own is a .py file; give a name ending in .py")
     test = solver.with_name(f"test_{solver.name}")
     for target in (solver, test):
-        if target.exists() or target.is_symlink():
-            raise ValueError(f"{target} exists already; it is not replaced")
+        if os.path.lexists(target):                 # a file, folder, link (even dangling), device...
+            raise ValueError(f"{target}: exists already; it is not replaced")
+    from game.files import check
     from game.levels import atomic_write_text
+
+    for target in (solver, test):                   # both places first: never one file of the two
+        check(target, parents=True)
 
     atomic_write_text(solver, SOLVER.format(path=path))
     atomic_write_text(test, TEST.format(name=solver.name, test=test.name, root=str(ROOT), levels=LEVELS))

@@ -40,9 +40,9 @@ class PlayScene:
         self.puzzle = puzzle
         self.path = path
         self.key = level_key(puzzle)
-        saved = app.storage.load_progress(self.key, puzzle)
-        session = Session.from_dict(puzzle, saved) if saved else Session(puzzle)
-        self.status = StatusLine("Progress restored" if saved else
+        saved = app.storage.restore_play(self.key, puzzle)
+        session = saved if saved is not None else Session(puzzle)
+        self.status = StatusLine("Progress restored" if saved is not None else
                                  "Left click: water, then ship. Right click: the other way.")
         notify = self.status.notify
         self.solver = SolverPanel(puzzle, app.settings, notify, self.keep_solver_board, app.open_replay,
