@@ -58,7 +58,10 @@ class Trial:
 
     def noting(self, cells: Iterable[tuple[Coord, Cell]]) -> Trial:
         """This trial after changing ``cells`` (cell, value before): the first value is kept."""
-        fresh = {cell: value for cell, value in cells if cell not in self.origin}
+        fresh: dict[Coord, Cell] = {}
+        for cell, value in cells:                 # a cell changed twice in one step: its first value
+            if cell not in self.origin and cell not in fresh:
+                fresh[cell] = value
         if not fresh:
             return self
         return Trial(MappingProxyType({**fresh, **self.origin}))

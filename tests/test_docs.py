@@ -11,11 +11,6 @@ README = ROOT / "README.md"
 GUIDE = ROOT / "docs" / "guide"
 PAGES = [README, *sorted(GUIDE.glob("*.md"))]
 
-# Guide pages written on other branches and listed in the index ahead of their merge. Once a
-# page exists, test_announced_pages_are_not_stale asks for its name to be taken out of here.
-ANNOUNCED = {
-             "bad-traces-and-names.md"}
-
 LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)")
 FENCE = re.compile(r"^```.*?^```", re.M | re.S)
 
@@ -44,8 +39,6 @@ def broken(page: Path, root: Path = ROOT) -> list[str]:
         path, _, anchor = target.partition("#")
         file = (page.parent / path).resolve() if path else page
         if not file.exists():
-            if file.parent == GUIDE and file.name in ANNOUNCED:
-                continue
             problems.append(f"{page.relative_to(root)}: {target} (no such file)")
         elif anchor and file.suffix == ".md" and anchor not in anchors(file):
             problems.append(f"{page.relative_to(root)}: {target} (no such heading)")
@@ -74,12 +67,6 @@ def test_every_guide_page_is_in_the_readme_index():
     listed = {Path(target).name for target in links(README) if target.startswith("docs/guide/")
               and target in index}
     assert sorted(page.name for page in GUIDE.glob("*.md") if page.name not in listed) == []
-    assert ANNOUNCED <= listed
-
-
-def test_announced_pages_are_not_stale():
-    merged = sorted(name for name in ANNOUNCED if (GUIDE / name).exists())
-    assert merged == [], f"these pages exist now: take them out of ANNOUNCED in {Path(__file__).name}"
 
 
 def test_the_package_description_is_the_readme():
