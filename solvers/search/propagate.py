@@ -20,18 +20,8 @@ from typing import Callable, Iterable
 from game.puzzle import Cell, ship_name
 from game.ships import Geometry, bits
 from solvers.search.bitboard import Line, Model, State
-from solvers.search.kernel import Kernel, fits, loaded
 
 Log = list[tuple[int, Cell, str]]
-
-# Propagations without a log run compiled (``solvers.search.kernel``: the same rules, the
-# same results); off, they run the rules below (the tests compare the two). A process runs
-# its first ``PYTHON_FIRST`` propagations by the rules below unless the compiled ones are
-# loaded already: loading them costs what about 20,000 propagations save (about 0.6 s), more
-# than the whole pack or most corpus files take (docs/design/search.md).
-COMPILED = True
-PYTHON_FIRST = 20000
-_asked = 0
 
 
 # -- the shared bit loops ---------------------------------------------------------------------
@@ -147,9 +137,9 @@ LineRule = Callable[[Work, Line], bool]
 def place_queued(work: Work) -> bool:
     """A queued placement is placed: its cells are ship, its halo water, and its length has
     one ship fewer to place. The placements its cells and halo kill die at once, from
-    per-placement tables, so the cell rules skip those cells (``settled_*``)."""
+    the model's per-placement memo, so the cell rules skip those cells (``settled_*``)."""
     geo = work.geo
-    kills = work.model.kills
+    kills_of = work.model.kills
     for p, detail in work.to_place.items():
         if not (work.alive >> p) & 1:
             return False
@@ -164,9 +154,10 @@ def place_queued(work: Work) -> bool:
         if new:
             work.add_water(new, f"water around the {ship_name(geo.p_length[p])}" if work.log is not None else "")
         work.placed |= cells
-        work.alive &= ~kills[p]
-        work.killed |= kills[p]
-        work.killed_cells |= work.model.kill_cells[p]
+        kills, kill_cells = kills_of(p)
+        work.alive &= ~kills
+        work.killed |= kills
+        work.killed_cells |= kill_cells
         work.settled_ship |= cells
         work.settled_water |= halo
         li = geo.p_length_index[p]
@@ -461,13 +452,6 @@ def propagate(model: Model, state: State, *, ship: int = 0, water: int = 0,
     """
     if ship & water or ship & state.water or water & state.ship:
         return None
-    if log is None:
-        compiled = kernel_of(model)
-        if compiled is not None:
-            places_set = 0
-            for p in places:
-                places_set |= 1 << p
-            return compiled.propagate(state, ship, water, places_set, kill, all_lines, blame, probe)
     work = Work(model, state, None, blame, all_lines)
     work.alive &= ~kill
     work.add_ship(ship & ~state.ship, "")
@@ -488,27 +472,6 @@ def propagate(model: Model, state: State, *, ship: int = 0, water: int = 0,
                 break                            # back to the cheap rules
         else:
             return work.state()
-
-
-def kernel_of(model: Model, ask: bool = True) -> Kernel | None:
-    """The model's compiled propagation, or None: while ``COMPILED`` is off, on boards too
-    large for it, and until the process has asked for it ``PYTHON_FIRST`` times, unless it is
-    loaded already (loading numba takes over half a second, more than most searches take in
-    all). ``ask=False``: only if it is there, without counting an ask."""
-    if not COMPILED:
-        return None
-    found = model.memo.get("kernel", False)
-    if found is not False:
-        return found
-    if not loaded():
-        if not ask:
-            return None
-        global _asked
-        _asked += 1
-        if _asked <= PYTHON_FIRST:
-            return None
-    found = model.memo["kernel"] = Kernel(model) if fits(model) else None
-    return found
 
 
 def root_state(model: Model, log: Log | None = None) -> State | None:
