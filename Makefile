@@ -18,7 +18,7 @@ $(STAMP): requirements.txt requirements-dev.txt
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 	@echo "compiling the clause learner and the deduction rules (numba, once: about a minute)"
 	$(PY) -c "from solvers.search.learning import warm_up; warm_up()"
-	$(PY) -c "from solvers.logic.kernel import warm_up; warm_up()"
+	$(PY) -c "from solvers.logic.compiled import warm_up; warm_up()"
 	@touch $(STAMP)
 
 setup: $(STAMP)

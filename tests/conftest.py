@@ -12,11 +12,11 @@ CORPUS = ROOT.parent / "shared" / "corpus"
 def compiled_code():
     """The clause learner and the deduction rules compiled (or loaded from numba's cache)
     before any test times a race or a hint."""
-    from solvers.logic import kernel
+    from solvers.logic import compiled
     from solvers.search import learning
 
     learning.warm_up()
-    kernel.warm_up()
+    compiled.warm_up()
 
 
 @pytest.fixture

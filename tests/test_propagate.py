@@ -4,8 +4,8 @@ and that it stays quiet when it should."""
 from __future__ import annotations
 
 from game.puzzle import Puzzle
-from solvers.search import propagate as pr
-from solvers.search.bitboard import State, compile_puzzle
+from solvers.propagation import rules as pr
+from solvers.propagation.model import State, compile_puzzle
 
 
 def work_on(rows: int, cols: int, fleet, row_tallies=None, col_tallies=None, ship=(), water=(),
@@ -285,7 +285,38 @@ def test_the_rules_reach_a_fixpoint():
     assert pr.propagate(model, state, water=model.geo.bit(0, 0)).done
 
 
-def test_every_rule_has_a_name_and_a_summary():
-    rules = (pr.place_queued, *pr.CELL_RULES, *pr.LINE_RULES, *pr.BOARD_RULES)
-    assert len({rule.__name__ for rule in rules}) == len(rules)
-    assert all(rule.__doc__ and len(rule.__doc__.strip().splitlines()) <= 4 for rule in rules)
+def test_every_rule_is_in_the_table_once_with_a_summary_and_the_order_comes_from_it():
+    functions = [entry.run for entry in pr.RULES if entry.run is not None]
+    assert len({entry.name for entry in pr.RULES}) == len(pr.RULES) == len(functions) + 1
+    assert all(entry.name == entry.run.__name__ for entry in pr.RULES if entry.run is not None)
+    assert all(rule.__doc__ and len(rule.__doc__.strip().splitlines()) <= 4 for rule in functions)
+    stages = [entry.stage for entry in pr.RULES]
+    assert stages == sorted(stages, key=["start", "place", "cell", "tally", "room", "board"].index)
+    assert pr.CELL_RULES[:-1] == tuple(entry.run for entry in pr.RULES if entry.stage == "cell")
+    assert pr.BOARD_RULES == tuple(entry.run for entry in pr.RULES if entry.stage == "board")
+
+
+def test_every_sentence_of_a_logged_run_comes_from_the_table():
+    """The log of a propagation says each step with a sentence of the rule that made it."""
+    from pathlib import Path
+
+    from game import levels
+    from game.ships import bits
+
+    model = compile_puzzle(levels.load(Path(__file__).resolve().parents[1] / "levels/8x8/expert/04.bs"))
+    log: list = []
+    state = pr.root_state(model, log)
+    assert state is not None
+    for p in list(bits(state.alive))[::7]:
+        pr.propagate(model, state, ship=model.geo.p_cells[p] & ~state.ship, places=(p,), log=log)
+    templates = [said for entry in pr.RULES for said in entry.says]
+    details = {detail for _, _, detail in log} - {"decision"}
+    assert len(details) > 10
+    for detail in details:
+        assert any(_matches(detail, template) for template in templates), detail
+
+
+def _matches(detail: str, template: str) -> bool:
+    head, _, rest = template.partition("{")
+    tail = rest.partition("}")[2]
+    return detail == template if not rest else detail.startswith(head) and detail.endswith(tail)

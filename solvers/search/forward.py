@@ -1,6 +1,6 @@
 """Backtracking with forward checking: the complete, fast solver (and the uniqueness checker).
 
-Propagate to a fixpoint (``solvers.search.propagate``), then branch on the most constrained
+Propagate to a fixpoint (``solvers.propagation.rules``), then branch on the most constrained
 choice, propagating after every decision; a contradiction is a ``None`` state, and undoing is
 free because states are immutable. Each choice is a set of mutually exclusive, exhaustive
 branches, so no solution is found twice (solution counting relies on it):
@@ -30,15 +30,14 @@ import random
 import time
 from typing import Generator, Iterator, Sequence
 
-
 from game import rules
 from game.puzzle import Cell, Coord, Grid, Puzzle, ship_name
 from game.ships import bits as bit_indices
 from game.ships import geometry_of, segments
 from solvers.common import verified
 from solvers.events import Event, Found, Progress, Reason, Result, SetCell, Status
-from solvers.search.bitboard import Model, State, compile_puzzle
-from solvers.search.propagate import Log, meet, propagate, root_state
+from solvers.propagation.model import Model, State, compile_puzzle
+from solvers.propagation.rules import Log, meet, propagate, root_state
 
 HEARTBEAT_NODES = 256
 HEARTBEAT_SECONDS = 0.02

@@ -46,7 +46,7 @@ from game.puzzle import Grid, Hint, Puzzle
 from game.ships import bits, compatible, geometry_of
 from solvers.common import verified
 from solvers.events import Event, Found, Progress, Result, Status
-from solvers.flat import csr
+from solvers.placement_arrays import csr
 
 HEARTBEAT_SECONDS = 0.02
 SLICE_CONFLICTS = 100               # conflicts per slice of the compiled search (a few ms)

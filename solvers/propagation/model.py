@@ -12,6 +12,7 @@ Glossary (the placement model's words are in ``game.ships``)
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
 from game.puzzle import Hint, Puzzle
 from game.ships import Geometry, bits, compatible, geometry_of, hint_reach, kept
 
