@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from game.puzzle import Hint
+from solvers.compiling import ready
 from solvers.placement_arrays import shape_tables
 
 LARGEST_BOARD = 900     # cells: on larger boards the rules in Python, with their memos, are as fast
@@ -84,12 +85,19 @@ class CompiledRules:
 
 
 def compiled_of(model) -> CompiledRules | None:
-    """The model's compiled rules, built on first use (None where the board is too large for it)."""
+    """The model's compiled rules, built on first use: None where the board is too large for
+    them, and in a process that found them not compiled yet (``solvers.compiling``: they are
+    compiled in the background meanwhile, and the rules in Python conclude the same)."""
     found = model.__dict__.get("_compiled", False)
     if found is False:
         tables = tables_of(model)
-        found = model._compiled = None if tables is None else CompiledRules(model, tables)
+        found = model._compiled = None if tables is None or not _loadable() else CompiledRules(model, tables)
     return found
+
+
+def _loadable() -> bool:
+    from solvers.logic import compiled_rules  # numba loads here, on the first trial
+    return ready(__name__, compiled_rules.settle_packed)
 
 
 def load(model) -> None:
@@ -102,9 +110,11 @@ def load(model) -> None:
 
 def warm_up() -> None:
     """Compile the rules now, on a small board: numba keeps the machine code in its cache, so
-    later processes only load it. ``make setup`` and the tests call it."""
+    later processes only load it. ``make setup``, the tests and the background build
+    (``solvers.compiling``) call it."""
     from game.puzzle import Puzzle
     from solvers.logic.analysis import model_of
 
-    load(model_of(Puzzle(3, 5, (0, 3, 0), (None, 1, 1, 1, None), ((3, 1),), {(1, 2): Hint.MIDDLE})))
+    model = model_of(Puzzle(3, 5, (0, 3, 0), (None, 1, 1, 1, None), ((3, 1),), {(1, 2): Hint.MIDDLE}))
+    CompiledRules(model, tables_of(model)).settle(model.hint_ship, model.hint_water, None)
 
