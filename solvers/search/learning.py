@@ -68,7 +68,7 @@ def events(puzzle: Puzzle, *, trace: bool = False, limit: int = 1, rng: random.R
     if not ready(__name__, learning_core.advance):
         yield Result(Status.ERROR, None, {}, (), "clause learning is being compiled, once, in the background")
         return
-    yield from _Model(puzzle).run(max(1, limit), every_variable, best_phase)
+    yield from _Clauses(puzzle).run(max(1, limit), every_variable, best_phase)
 
 
 def warm_up() -> None:
@@ -78,11 +78,11 @@ def warm_up() -> None:
     background build (``solvers.compiling``) call it."""
     puzzle = Puzzle(3, 3, (1, 0, 1), (1, 0, 1), ((1, 2),), {(0, 0): Hint.SUB})
     for every in (False, True):                  # each cell decided, then every variable from the best phase
-        for _ in _Model(puzzle).run(2, every, every):
+        for _ in _Clauses(puzzle).run(2, every, every):
             pass
 
 
-class _Model:
+class _Clauses:
     """The placement model as clauses: two-literal clauses as implication lists, longer ones
     as lists, cardinality constraints as members and counts; then the same as flat arrays."""
 
