@@ -10,14 +10,14 @@ from game.puzzle import Cell, Grid, Puzzle
 from solvers.events import Event, Found, Result, SetCell, Status
 
 
-def settle(grid: Grid) -> Grid:
+def unknown_as_water(grid: Grid) -> Grid:
     """Unknown cells of a finished board are water."""
     return tuple(tuple(Cell.WATER if v == Cell.UNKNOWN else Cell(v) for v in row) for row in grid)
 
 
 def verified(puzzle: Puzzle, grid: Grid, stats: dict, solutions: tuple[Grid, ...] = ()) -> Result:
     """A ``solved`` result only if the judge agrees; a solver bug becomes an ``error``."""
-    board = settle(grid)
+    board = unknown_as_water(grid)
     problems = rules.violations(puzzle, board)
     if problems:
         return Result(Status.ERROR, board, stats, solutions,

@@ -10,15 +10,13 @@ CORPUS = ROOT.parent / "shared" / "corpus"
 
 @pytest.fixture(scope="session", autouse=True)
 def compiled_code():
-    """The clause learner, the deduction rules and the search propagation compiled (or loaded
-    from numba's cache) before any test times a race or a hint."""
-    from solvers.logic import kernel
-    from solvers.search import kernel as search_kernel
+    """The clause learner and the deduction rules compiled (or loaded from numba's cache)
+    before any test times a race or a hint."""
+    from solvers.logic import compiled
     from solvers.search import learning
 
     learning.warm_up()
-    kernel.warm_up()
-    search_kernel.warm_up()
+    compiled.warm_up()
 
 
 @pytest.fixture

@@ -2,10 +2,11 @@
 
     main.py  ->  window/  ->  solvers/  ->  game/
 
-Inside solvers: the base modules (events, contract, common, flat, flat_core) <- the solvers (search, logic,
-genetic) <- engine <- authoring. No file imports one that imports it back, no package imports
-a layer above it, only the window imports pygame, only solvers/engine/runner.py and the
-window start threads, and no solver reads the player's settings or sniffs signatures.
+Inside solvers: the base modules (events, contract, common, placement_arrays, compiling) <- the rules as
+propagators (propagation) <- the solvers (search, logic, genetic) <- engine <- authoring. No
+file imports one that imports it back, no package imports a layer above it, only the window
+imports pygame, only solvers/engine/runner.py and the window start threads, and no solver
+reads the player's settings or sniffs signatures.
 """
 
 import ast
@@ -15,7 +16,8 @@ ROOT = Path(__file__).resolve().parents[1]
 # Lower layers first; a module may import only from its own layer or those before it.
 LAYERS = [
     ["game"],
-    ["solvers.events", "solvers.contract", "solvers.common", "solvers.flat", "solvers.flat_core"],
+    ["solvers.events", "solvers.contract", "solvers.common", "solvers.placement_arrays", "solvers.compiling"],
+    ["solvers.propagation"],
     ["solvers.search", "solvers.logic", "solvers.genetic"],
     ["solvers.engine", "solvers.own"],
     ["solvers.authoring"],

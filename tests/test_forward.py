@@ -249,6 +249,17 @@ def test_trace_replays_through_backtracks():
         assert quiet.solutions == result.solutions
 
 
+@pytest.mark.parametrize("name", ["10x10/expert/07.bs", "15x15/expert/04.bs", "8x8/hard/02.bs"])
+def test_a_recorded_search_takes_the_same_tree_as_a_quiet_one(name):
+    """The trace only records: the same nodes, probes, backtracks and solutions with it or without."""
+    from game import levels
+
+    puzzle = levels.load(Path(__file__).resolve().parents[1] / "levels" / name)
+    runs = [run(puzzle, trace=trace, limit=2)[0] for trace in (False, True)]
+    quiet, recorded = ((r.solutions, r.stats["nodes"], r.stats["probes"], r.stats["backtracks"]) for r in runs)
+    assert quiet == recorded and quiet[0]
+
+
 def test_stats_are_consistent():
     puzzle = puzzle_from_layout(SIX_LAYOUT, ((3, 1), (2, 2), (1, 3)), hide={("row", 0), ("col", 0)})
     result, stream = run(puzzle, trace=False, limit=2)
@@ -387,8 +398,8 @@ def test_bands_find_the_second_solution_of_an_open_board(monkeypatch):
 
 def test_a_failed_propagation_names_the_line_that_failed():
     # The conflict weights of the branching rule come from here.
-    from solvers.search.bitboard import compile_puzzle
-    from solvers.search.propagate import propagate
+    from solvers.propagation.model import compile_puzzle
+    from solvers.propagation.rules import propagate
     puzzle = Puzzle(4, 4, (0, 2, 1, 1), (1, 1, 1, 1), ((2, 1), (1, 2)))
     model = compile_puzzle(puzzle)
     blame: list = []

@@ -158,7 +158,7 @@ def test_a_kept_search_is_run_by_one_hint_at_a_time():
 
 
 class Forgetful(dict):
-    """A ``Model.settled`` that never keeps anything: every trial is run afresh."""
+    """A ``DeductionModel.settled`` that never keeps anything: every trial is run afresh."""
 
     def __setitem__(self, key, value) -> None:
         pass
@@ -334,16 +334,16 @@ def test_places_a_cell_trial_settled_whole_are_not_tried_and_the_same_ones_are_r
         model.settled.clear()
         model.broken.clear()
         tried = []
-        settle = probe.settle
+        trial = probe.trial
 
         def counted(*args, **kwargs):
             tried.append(args[2])
-            return settle(*args, **kwargs)
-        probe.settle = counted
+            return trial(*args, **kwargs)
+        probe.trial = counted
         try:
             _, dropped = logic.drain(rule_out_places(model, ship, water, valid, Clock(), closures=given))
         finally:
-            probe.settle = settle
+            probe.trial = trial
         return [(p, reason()) for p, reason, _ in dropped], tried
 
     with_closures, fewer = ruled_out(closures)
@@ -464,7 +464,7 @@ def test_a_depth_two_trial_started_where_it_held_before_settles_as_a_fresh_one()
         if outcome.contradiction:
             continue
         fresh = logic.drain(probe._breaks_at_depth_one(model, outcome, Clock()))
-        again = logic.drain(probe.settle_deep(model, held, (index, as_ship), ship, water, known, outcome, Clock()))
+        again = logic.drain(probe.deep_trial(model, held, (index, as_ship), ship, water, known, outcome, Clock()))
         assert (said(again.contradiction), again.ship, again.water) == \
                (said(fresh.contradiction), fresh.ship, fresh.water)
         joined += any(probe.extends(ship, water, known, record) for record in held[(index, as_ship)])

@@ -4,8 +4,8 @@ and that it stays quiet when it should."""
 from __future__ import annotations
 
 from game.puzzle import Puzzle
-from solvers.search import propagate as pr
-from solvers.search.bitboard import State, compile_puzzle
+from solvers.propagation import rules as pr
+from solvers.propagation.model import State, compile_puzzle
 
 
 def work_on(rows: int, cols: int, fleet, row_tallies=None, col_tallies=None, ship=(), water=(),
@@ -272,6 +272,12 @@ def test_the_last_ship_of_a_length_covers_what_all_its_placements_share():
 def test_a_length_with_two_ships_left_is_not_the_last():
     work = work_on(1, 9, {3: 2})
     assert pr.last_ship_of_a_length(work) and work.fresh_ship == 0
+    # Two submarines left with two places, whose halos share two cells: not the last ship's rule.
+    work = work_on(2, 3, {1: 2})
+    work.alive = (1 << index_of(work, 1, True, 0, 0)) | (1 << index_of(work, 1, True, 0, 2))
+    assert pr.last_ship_of_a_length(work) and work.fresh_ship == work.fresh_water == 0
+    work.counts[0] = 1                          # one left: the halos' shared cells are water
+    assert pr.last_ship_of_a_length(work) and cells(work, work.fresh_water) == {(0, 1), (1, 1)}
 
 
 # -- the driver -------------------------------------------------------------------------------
@@ -285,7 +291,87 @@ def test_the_rules_reach_a_fixpoint():
     assert pr.propagate(model, state, water=model.geo.bit(0, 0)).done
 
 
-def test_every_rule_has_a_name_and_a_summary():
-    rules = (pr.place_queued, *pr.CELL_RULES, *pr.LINE_RULES, *pr.BOARD_RULES)
-    assert len({rule.__name__ for rule in rules}) == len(rules)
-    assert all(rule.__doc__ and len(rule.__doc__.strip().splitlines()) <= 4 for rule in rules)
+def test_every_rule_is_in_the_table_once_with_a_summary_and_the_order_comes_from_it():
+    functions = [entry.run for entry in pr.RULES if entry.run is not None]
+    assert len({entry.name for entry in pr.RULES}) == len(pr.RULES) == len(functions) + 1
+    assert all(entry.name == entry.run.__name__ for entry in pr.RULES if entry.run is not None)
+    assert all(rule.__doc__ and len(rule.__doc__.strip().splitlines()) <= 4 for rule in functions)
+    stages = [entry.stage for entry in pr.RULES]
+    assert stages == sorted(stages, key=["start", "place", "cell", "tally", "room", "board"].index)
+    assert pr.CELL_RULES[:-1] == tuple(entry.run for entry in pr.RULES if entry.stage == "cell")
+    assert pr.BOARD_RULES == tuple(entry.run for entry in pr.RULES if entry.stage == "board")
+
+
+def test_every_sentence_of_a_logged_run_comes_from_the_table():
+    """The log of a propagation says each step with a sentence of the rule that made it."""
+    from pathlib import Path
+
+    from game import levels
+    from game.ships import bits
+
+    model = compile_puzzle(levels.load(Path(__file__).resolve().parents[1] / "levels/8x8/expert/04.bs"))
+    log: list = []
+    state = pr.root_state(model, log)
+    assert state is not None
+    for p in list(bits(state.alive))[::7]:
+        pr.propagate(model, state, ship=model.geo.p_cells[p] & ~state.ship, places=(p,), log=log)
+    templates = [said for entry in pr.RULES for said in entry.says]
+    details = {detail for _, _, detail in log} - {"decision"}
+    assert len(details) > 10
+    for detail in details:
+        assert any(_matches(detail, template) for template in templates), detail
+
+
+def _matches(detail: str, template: str) -> bool:
+    head, _, rest = template.partition("{")
+    tail = rest.partition("}")[2]
+    return detail == template if not rest else detail.startswith(head) and detail.endswith(tail)
+
+
+# -- the engine against brute force: every layout of the fleet, judged by game.rules ----------
+
+def test_propagation_never_contradicts_a_solution_and_fails_only_where_none_is_left():
+    """On small boards: from the root and after any one cell decided, every solution the judge
+    accepts that agrees with the decision agrees with the propagated state (it is sound); a
+    propagation fails only where no solution agrees; a state it completes is a solution."""
+    from game import rules
+    from game.puzzle import Cell
+    from tests.test_forward import all_layouts, random_puzzles
+
+    failed = decided = 0
+    for puzzle in random_puzzles(seed=7, count=60):
+        model = compile_puzzle(puzzle)
+        geo = model.geo
+        solutions = []
+        for layout in all_layouts(puzzle.rows, puzzle.cols, puzzle.fleet):
+            if any(tally is not None and sum((r, c) in layout for c in range(puzzle.cols)) != tally
+                   for r, tally in enumerate(puzzle.row_tallies)):
+                continue                        # cheap tally filter before the judge
+            grid = tuple(tuple(Cell.SHIP if (r, c) in layout else Cell.WATER for c in range(puzzle.cols))
+                         for r in range(puzzle.rows))
+            if rules.is_solved(puzzle, grid):
+                solutions.append(geo.mask_of(layout))
+        root = pr.root_state(model)
+        if root is None:
+            assert not solutions
+            continue
+        for i in geo_bits(root.unknown(geo)):
+            for as_ship in (True, False):
+                bit = 1 << i
+                state = pr.propagate(model, root, ship=bit if as_ship else 0, water=0 if as_ship else bit)
+                agreeing = [s for s in solutions if bool(s & bit) == as_ship]
+                if state is None:
+                    failed += 1
+                    assert not agreeing
+                    continue
+                for ship in agreeing:
+                    assert not state.ship & ~ship and not state.water & ship
+                if state.done and not state.unknown(geo):
+                    decided += 1
+                    assert state.ship in solutions
+    assert failed > 100 and decided > 100
+
+
+def geo_bits(mask: int):
+    from game.ships import bits
+    return bits(mask)

@@ -34,7 +34,7 @@ from game.levels import LevelError
 from game.limits import MAX_DIGITS, MAX_FILE_BYTES, MAX_FLEET_SHIPS, MAX_SIDE, MAX_TRACE_STATS, MAX_TRACE_TEXT
 from game.puzzle import Cell, Grid, Puzzle, grid_to_strings, initial_grid
 from game.session import Step
-from solvers.common import run_to_result, settle
+from solvers.common import run_to_result, unknown_as_water
 from solvers.engine import registry
 from solvers.engine.batch import judge
 from solvers.events import Event, Failure, Found, Generation, Progress, Reason, Result, SetCell, Ship, Status
@@ -625,7 +625,7 @@ def _result(data: dict, count: int, puzzle: Puzzle, board: bytearray) -> tuple[s
     problems = rules.violations(puzzle, solution)
     if problems:
         raise _Bad(f"the solution breaks the rules: {problems[0].message}")
-    if settle(_grid(board, puzzle)) != solution:
+    if unknown_as_water(_grid(board, puzzle)) != solution:
         raise _Bad("replaying the events does not reach the solution")
     return data["verdict"], solution
 

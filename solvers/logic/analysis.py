@@ -22,7 +22,7 @@ MEMO_LIMIT = 50_000     # entries each of the model's memos keeps (see ``_kept``
 
 
 class Kept:
-    """A hint's depth-2 search kept to go on with (:meth:`Model.keep`). One hint at a time
+    """A hint's depth-2 search kept to go on with (:meth:`DeductionModel.keep`). One hint at a time
     runs it (the window may start a new hint before the old one ends): :meth:`take` and
     :meth:`give_back`."""
 
@@ -48,7 +48,7 @@ class Bank:
 
     A step proved on a board stays true on every board that knows at least as much: the same
     reasoning still applies. Depth-2 steps cost a long search, and one search finds several:
-    the boards that follow use them. The hints keep one bank per puzzle (``Model.bank``), a
+    the boards that follow use them. The hints keep one bank per puzzle (``DeductionModel.bank``), a
     solver run its own.
     """
 
@@ -75,7 +75,7 @@ class Bank:
         self.steps.clear()
 
 
-class Model:
+class DeductionModel:
     """The deduction engine's view of one puzzle (one per puzzle, cached by :func:`model_of`):
     what never changes while it is solved (the shared placement model of ``game.ships`` with
     the placements the hints allow, cell and line tables), and what hints keep from one board
@@ -298,8 +298,8 @@ def _union_kept(memo: dict, part: int, table, offset: int) -> int:
 
 
 @lru_cache(maxsize=16)
-def model_of(puzzle: Puzzle) -> Model:
-    return Model(puzzle)
+def model_of(puzzle: Puzzle) -> DeductionModel:
+    return DeductionModel(puzzle)
 
 
 def fleet_text(remaining: dict[int, int]) -> str:
@@ -318,7 +318,7 @@ fixpoint."""
 class Analysis:
     """What the rules need to know about one board (``ship``/``water`` masks)."""
 
-    def __init__(self, model: Model, ship: int, water: int, parent_places: int | None = None,
+    def __init__(self, model: DeductionModel, ship: int, water: int, parent_places: int | None = None,
                  base: Analysis | None = None, below: Fixpoint | None = None) -> None:
         """``base``, when given, is the analysis of a board this one extends, without a
         contradiction: what does not depend on the cells added since is taken from it.
@@ -370,7 +370,7 @@ class Analysis:
         self._read_lines(touched)
 
     def _read_lines(self, which) -> None:
-        """Read the tallied lines ``which`` (indices into ``Model.tally_lines``, in order): what
+        """Read the tallied lines ``which`` (indices into ``DeductionModel.tally_lines``, in order): what
         each still needs, whether it breaks its tally, whether it is full (``full_lines``, a
         mask of cells), met with cells left (``met``) or needs all its unknown cells
         (``filled``), the last two as masks over the line indices."""

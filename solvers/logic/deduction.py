@@ -24,8 +24,8 @@ from game import rules
 from game.puzzle import Cell, Coord, Grid, Move, Puzzle, initial_grid
 from solvers.common import verified
 from solvers.events import Event, Progress, Reason, Result, SetCell, Status
-from solvers.logic import kernel, probe
-from solvers.logic.analysis import Analysis, Bank, Kept, Model, bits, model_of
+from solvers.logic import compiled, probe
+from solvers.logic.analysis import Analysis, Bank, DeductionModel, Kept, bits, model_of
 from solvers.logic.probe import Clock, Closures, Valid, drain, find_contradiction, find_deep_contradiction, propagate
 from solvers.logic.rules import LEVEL_ONE, LEVEL_TWO, RULE_LEVELS, Finding
 
@@ -66,16 +66,16 @@ class LogicOutcome:
     contradiction: str | None = None   # the puzzle itself is broken
 
 
-def _masks(model: Model, grid: Sequence[Sequence[Cell]]) -> tuple[int, int]:
+def _masks(model: DeductionModel, grid: Sequence[Sequence[Cell]]) -> tuple[int, int]:
     ship, water = model.shared.masks(grid)
     return ship | model.hint_ship, water | model.hint_water
 
 
-def _grid(model: Model, ship: int, water: int) -> Grid:
+def _grid(model: DeductionModel, ship: int, water: int) -> Grid:
     return model.shared.grid(ship, water)
 
 
-def _first_finding(model: Model, ship: int, water: int, valid: Valid, max_depth: int, clock: Clock,
+def _first_finding(model: DeductionModel, ship: int, water: int, valid: Valid, max_depth: int, clock: Clock,
                    solution: Callable[[], Grid | None] | None = None, hint_started: float | None = None,
                    bank: Bank | None = None, carried: list[probe.Dropped] | None = None,
                    ) -> Generator[None, None, tuple[Finding | None, Analysis]]:
@@ -88,7 +88,7 @@ def _first_finding(model: Model, ship: int, water: int, valid: Valid, max_depth:
     of this puzzle are used before a new search (see :class:`~solvers.logic.analysis.Bank`),
     the depth-2 trials of places have their times (``PLACES_SECONDS``, ``LONGEST_SECONDS``),
     and a new search stops at its first step and is kept to go on with between hints
-    (see :meth:`Model.keep`). Without it (the solver), the cell trials assume every cell ship
+    (see :meth:`DeductionModel.keep`). Without it (the solver), the cell trials assume every cell ship
     before any water (see :func:`solvers.logic.probe.find_contradiction`), and every place
     left is tried at depth 2 as a last resort. ``bank`` (a solver's): the depth-2 search goes
     on for ``MORE_TRIES`` assumptions past its step, and the cell trials with places ruled out
@@ -234,7 +234,7 @@ def _first_finding(model: Model, ship: int, water: int, valid: Valid, max_depth:
     return None, an
 
 
-def _keep_search(model: Model, settled: probe.Outcome) -> None:
+def _keep_search(model: DeductionModel, settled: probe.Outcome) -> None:
     """Keep a depth-2 search of ``settled`` (a board the simple rules have settled), to go on
     with between hints (see :func:`think_ahead`): none if a depth-1 trial breaks there (the
     next hint finds that itself); else places ruled out first, by depth-1 trials, then by
@@ -278,7 +278,7 @@ def _keep_search(model: Model, settled: probe.Outcome) -> None:
     model.keep(ship, water, search(), steps, dropped)
 
 
-def _advance(model: Model, stop: Callable[[], bool], kept: Kept | None = None) -> Generator[None, None, None]:
+def _advance(model: DeductionModel, stop: Callable[[], bool], kept: Kept | None = None) -> Generator[None, None, None]:
     """Go on with the kept depth-2 search until ``stop()`` (asked at each heartbeat) or its end,
     banking the steps it finds (each proved on the board it started from)."""
     kept = kept or model.kept
@@ -299,7 +299,7 @@ def _advance(model: Model, stop: Callable[[], bool], kept: Kept | None = None) -
         kept.give_back()
 
 
-def _after_places(model: Model, ship: int, water: int, places: int, dropped: list, clock: Clock,
+def _after_places(model: DeductionModel, ship: int, water: int, places: int, dropped: list, clock: Clock,
                   closures: Closures | None = None, bank: Bank | None = None, ship_first: bool = False,
                   ) -> Generator[None, None, Finding | None]:
     """A step of the simple rules or of depth 1 once ``dropped`` places are ruled out (said
@@ -320,7 +320,7 @@ def _after_places(model: Model, ship: int, water: int, places: int, dropped: lis
     return found and probe.after_ruling_out(found, dropped) if dropped else found
 
 
-def _deduction(model: Model, found: Finding) -> Deduction:
+def _deduction(model: DeductionModel, found: Finding) -> Deduction:
     moves = tuple(Move(*model.coord(i), Cell.SHIP) for i in bits(found.ship))
     moves += tuple(Move(*model.coord(i), Cell.WATER) for i in bits(found.water))
     return Deduction(found.rule, tuple(sorted(moves, key=lambda m: (m.row, m.col))),
@@ -335,7 +335,7 @@ def prepare(puzzle: Puzzle) -> None:
     """Make ready what the first trial on ``puzzle`` needs (the compiled rules load in about a
     second the first time in a process): the window calls it while the player looks at a new
     level, so that the first hint does not wait."""
-    kernel.load(model_of(puzzle))
+    compiled.load(model_of(puzzle))
 
 
 def next_deduction(puzzle: Puzzle, grid: Sequence[Sequence[Cell]], max_depth: int = MAX_DEPTH,
@@ -391,7 +391,7 @@ def think_ahead(puzzle: Puzzle, grid: Sequence[Sequence[Cell]], step: Deduction,
     yield from _search_ahead(model, ship, water, step_ship, step_water, lambda: time.perf_counter() > until)
 
 
-def _search_ahead(model: Model, ship: int, water: int, step_ship: int, step_water: int,
+def _search_ahead(model: DeductionModel, ship: int, water: int, step_ship: int, step_water: int,
                   stop: Callable[[], bool]) -> Generator[None, None, None]:
     """After a hint's step on (``ship``, ``water``), until ``stop()``: go on with the kept
     depth-2 search, or start one on the board the step leads to, settled by the simple rules,

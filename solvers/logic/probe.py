@@ -15,8 +15,8 @@ from functools import partial
 from typing import Callable, Generator, NamedTuple, TypeVar
 
 from game.puzzle import ship_name
-from solvers.logic.analysis import Analysis, Fixpoint, Model, Placement, bits
-from solvers.logic.kernel import kernel_of
+from solvers.logic.analysis import Analysis, DeductionModel, Fixpoint, Placement, bits
+from solvers.logic.compiled import compiled_of
 from solvers.logic.rules import LEVEL_ONE, LEVEL_TWO, Finding
 
 T = TypeVar("T")
@@ -64,7 +64,7 @@ class Clock:
         return False
 
 
-def propagate(model: Model, ship: int, water: int, valid: Valid = None,
+def propagate(model: DeductionModel, ship: int, water: int, valid: Valid = None,
               chain: list[Finding] | None = None, max_level: int = 2, base: Analysis | None = None,
               below: Fixpoint | None = None) -> Outcome:
     """Apply the level 1-2 rules (or only level 1) until nothing changes or the board breaks.
@@ -72,11 +72,11 @@ def propagate(model: Model, ship: int, water: int, valid: Valid = None,
     ``base``: the analysis of a board this one extends, without a contradiction; ``below``: a
     board it extends where no rule applies (see :class:`~solvers.logic.analysis.Analysis`).
 
-    Without ``chain``, the compiled rules (:mod:`solvers.logic.kernel`) settle the board; a
+    Without ``chain``, the compiled rules (:mod:`solvers.logic.compiled`) settle the board; a
     board that breaks is read again by the rules here only when its reason is read (a
     :class:`Why`), from where the compiled rules' last round started."""
     if chain is None and max_level >= 2:
-        compiled = kernel_of(model)
+        compiled = compiled_of(model)
         if compiled is not None:
             holds, settled_ship, settled_water, places, reach = compiled.settle(ship, water, valid)
             if not holds:
@@ -85,12 +85,12 @@ def propagate(model: Model, ship: int, water: int, valid: Valid = None,
     return _by_rules(model, ship, water, valid, chain, max_level, base, below)
 
 
-def _reason(model: Model, ship: int, water: int, valid: Valid) -> str:
+def _reason(model: DeductionModel, ship: int, water: int, valid: Valid) -> str:
     """Why the board breaks, by the rules of :mod:`solvers.logic.rules`."""
     return str(_by_rules(model, ship, water, valid, None, 2, None, None).contradiction)
 
 
-def _by_rules(model: Model, ship: int, water: int, valid: Valid, chain: list[Finding] | None, max_level: int,
+def _by_rules(model: DeductionModel, ship: int, water: int, valid: Valid, chain: list[Finding] | None, max_level: int,
               base: Analysis | None, below: Fixpoint | None) -> Outcome:
     """:func:`propagate` by the rules of :mod:`solvers.logic.rules`, each step kept in ``chain``."""
     while True:
@@ -127,10 +127,10 @@ def _by_rules(model: Model, ship: int, water: int, valid: Valid, chain: list[Fin
         water |= new_water
 
 
-def base_of(model: Model, ship: int, water: int, valid: Valid) -> Analysis | None:
+def base_of(model: DeductionModel, ship: int, water: int, valid: Valid) -> Analysis | None:
     """The analysis of a board, places read, for the trials on it to start from (None if the
     board breaks, or if the compiled rules settle the trials: they start from the board)."""
-    if kernel_of(model) is not None:
+    if compiled_of(model) is not None:
         return None
     an = Analysis(model, ship, water, valid)
     if not an.contradiction:
@@ -138,7 +138,7 @@ def base_of(model: Model, ship: int, water: int, valid: Valid) -> Analysis | Non
     return None if an.contradiction else an
 
 
-def probe_order(model: Model, ship: int, water: int) -> list[int]:
+def probe_order(model: DeductionModel, ship: int, water: int) -> list[int]:
     """Unknown cells, most promising first: beside ship cells, then in the tightest lines."""
     unknown = model.all & ~ship & ~water
     near_ship = 0
@@ -172,17 +172,17 @@ def _chain_text(chain: list[Finding]) -> str:
     return f"{first}{more}; then "
 
 
-def _forced(model: Model, index: int, as_ship: bool, rule: str, level: int, say: Callable[[], str]) -> Finding:
+def _forced(model: DeductionModel, index: int, as_ship: bool, rule: str, level: int, say: Callable[[], str]) -> Finding:
     bit = 1 << index
     return Finding(rule, level, 0 if as_ship else bit, bit if as_ship else 0, bit, say)
 
 
-def _step_text(model: Model, index: int, was: str, now: str, how: str, why: Why | str) -> str:
+def _step_text(model: DeductionModel, index: int, was: str, now: str, how: str, why: Why | str) -> str:
     """The sentence of a step whose assumption (cell ``index`` ``was``) breaks ``how``, ``why``."""
     return f"If {model.where(1 << index)} were {was}, {how}{why}. So it is {now}"
 
 
-def _trial_text(model: Model, ship: int, water: int, valid: Valid, index: int, as_ship: bool) -> str:
+def _trial_text(model: DeductionModel, ship: int, water: int, valid: Valid, index: int, as_ship: bool) -> str:
     """The sentence of a depth-1 step: the assumption, the simple steps after it and the rule
     that breaks, from the assumption alone on the board (``ship``, ``water``, places ``valid``)."""
     chain: list[Finding] = []
@@ -198,7 +198,7 @@ Dropped = tuple[Placement, Callable[[], str], int]
 """A place ruled out, the rule its ship would break (the sentence built when shown), the trial's depth."""
 
 
-def places_mask(model: Model, valid: Valid) -> int:
+def places_mask(model: DeductionModel, valid: Valid) -> int:
     """The places ``valid`` stands for (all the hints allow if None)."""
     return valid if valid is not None else model.alive
 
@@ -241,7 +241,7 @@ def settled_before(store: Settled, key: object, ship: int, water: int, known: in
     return None
 
 
-def remember_settled(model: Model, store: Settled, key: object, ship: int, water: int, known: int,
+def remember_settled(model: DeductionModel, store: Settled, key: object, ship: int, water: int, known: int,
                      outcome: Outcome) -> None:
     """Keep ``outcome``, what the assumption ``key`` settled to on the board (``ship``, ``water``,
     places ``known``), in ``store`` (see :func:`settled_before`)."""
@@ -254,7 +254,7 @@ def remember_settled(model: Model, store: Settled, key: object, ship: int, water
         del kept[RECORDS:]
 
 
-def settle(model: Model, store: Settled, key: object, ship: int, water: int, valid: Valid, known: int,
+def trial(model: DeductionModel, store: Settled, key: object, ship: int, water: int, valid: Valid, known: int,
            assumed: tuple[int, int], base: Analysis | None, explain: bool = True) -> Outcome:
     """What the simple rules settle the board (``ship``, ``water``, places ``valid``, or
     ``known`` as a mask) to with the assumption ``key`` (its ship and water cells
@@ -289,7 +289,7 @@ def settle(model: Model, store: Settled, key: object, ship: int, water: int, val
     return outcome
 
 
-def settle_deep(model: Model, held: Settled | None, key: object, ship: int, water: int, known: int,
+def deep_trial(model: DeductionModel, held: Settled | None, key: object, ship: int, water: int, known: int,
                 outcome: Outcome, clock: Clock) -> Generator[None, None, Outcome]:
     """A depth-2 trial of the assumption ``key`` on the board (``ship``, ``water``, places
     ``known``): ``outcome``, what the simple rules make of it here, settled with depth-1
@@ -298,7 +298,7 @@ def settle_deep(model: Model, held: Settled | None, key: object, ship: int, wate
     When it held on an earlier board this one extends (a record of ``held``), the trial
     starts from the board it settled to there, joined with ``outcome``: depth-1 trials only
     ever add knowledge, as the simple rules do, so both starts settle to the same board (see
-    :func:`settle`), and the joined one is most of the way there. A trial that breaks is run
+    :func:`trial`), and the joined one is most of the way there. A trial that breaks is run
     again from ``outcome``, for the reason a fresh trial gives; one that holds is kept in
     ``held`` (when given).
     """
@@ -348,7 +348,7 @@ class _Steps:
         return False
 
 
-def find_contradiction(model: Model, ship: int, water: int, valid: Valid, clock: Clock,
+def find_contradiction(model: DeductionModel, ship: int, water: int, valid: Valid, clock: Clock,
                        closures: Closures | None = None, ship_first: bool = False,
                        every: list[Finding] | None = None) -> Search:
     """Depth 1: the first cell one of whose values breaks the board after the simple rules.
@@ -377,7 +377,7 @@ def find_contradiction(model: Model, ship: int, water: int, valid: Valid, clock:
         outcome = settled_before(model.settled, (index, as_ship), ship, water, known)
         if outcome is None:
             base = base or base_of(model, ship, water, valid)
-            outcome = settle(model, model.settled, (index, as_ship), ship, water, valid, known,
+            outcome = trial(model, model.settled, (index, as_ship), ship, water, valid, known,
                              _assumed(index, as_ship), base)
             if clock.due():
                 yield None
@@ -393,7 +393,7 @@ def find_contradiction(model: Model, ship: int, water: int, valid: Valid, clock:
     return steps.first
 
 
-def _breaks_at_depth_one(model: Model, start: Outcome, clock: Clock) -> Generator[None, None, Outcome]:
+def _breaks_at_depth_one(model: DeductionModel, start: Outcome, clock: Clock) -> Generator[None, None, Outcome]:
     """Settle ``start`` with depth-1 contradictions: the board it settles to, with the reason
     it breaks as its ``contradiction`` (None if it holds)."""
     ship, water, valid = start.ship, start.water, start.places
@@ -413,7 +413,7 @@ def _breaks_at_depth_one(model: Model, start: Outcome, clock: Clock) -> Generato
                 outcome = settled_before(store, (index, as_ship), ship, water, known)
                 if outcome is None:
                     base = base or base_of(model, ship, water, valid)
-                    outcome = settle(model, store, (index, as_ship), ship, water, valid, known,
+                    outcome = trial(model, store, (index, as_ship), ship, water, valid, known,
                                      _assumed(index, as_ship), base)
                     if clock.due():
                         yield None
@@ -436,7 +436,7 @@ def _neither(where: str, if_ship: Why | str, if_water: Why | str) -> str:
     return f"{where} could be neither ship ({if_ship}) nor water ({if_water})"
 
 
-def deep_order(model: Model, ship: int, water: int, closures: Closures | None,
+def deep_order(model: DeductionModel, ship: int, water: int, closures: Closures | None,
                truth: int | None = None) -> list[Literal]:
     """The assumptions a depth-2 search tries, likeliest to break first.
 
@@ -457,7 +457,7 @@ def deep_order(model: Model, ship: int, water: int, closures: Closures | None,
     return sorted(literals, key=lambda lit: score.get(lit, last))
 
 
-def find_deep_contradiction(model: Model, ship: int, water: int, valid: Valid, clock: Clock,
+def find_deep_contradiction(model: DeductionModel, ship: int, water: int, valid: Valid, clock: Clock,
                             closures: Closures | None = None, truth: int | None = None,
                             every: list[Finding] | None = None, held: Settled | None = None,
                             clash_first: bool = False, more: int | None = None) -> Search:
@@ -470,7 +470,7 @@ def find_deep_contradiction(model: Model, ship: int, water: int, valid: Valid, c
     the search there; with ``more`` as well, the search ends once it has tried that many more
     assumptions after the first step. ``held`` keeps the assumptions that held, from board to
     board (see :func:`settled_before`): one that holds again is not tried, one that held on
-    an earlier board starts from there (see :func:`settle_deep`). With ``clash_first`` those
+    an earlier board starts from there (see :func:`deep_trial`). With ``clash_first`` those
     that will break are tried first (see :func:`clashes_first`).
     """
     held_ship = held_water = 0
@@ -500,7 +500,7 @@ def find_deep_contradiction(model: Model, ship: int, water: int, valid: Valid, c
             found = _forced(model, index, as_ship, "contradiction", 3,
                             partial(_step_text, model, index, was, now, "", outcome.contradiction))
         else:
-            settled = yield from settle_deep(model, held, (index, as_ship), ship, water, known, outcome, clock)
+            settled = yield from deep_trial(model, held, (index, as_ship), ship, water, known, outcome, clock)
             if not settled.contradiction:
                 held_ship |= settled.ship
                 held_water |= settled.water
@@ -513,7 +513,7 @@ def find_deep_contradiction(model: Model, ship: int, water: int, valid: Valid, c
     return steps.first
 
 
-def rule_out_places(model: Model, ship: int, water: int, valid: Places, clock: Clock,
+def rule_out_places(model: DeductionModel, ship: int, water: int, valid: Places, clock: Clock,
                     deeper_until: float | None = None, truth: int | None = None,
                     enough: Callable[[Places], bool] | None = None, closures: Closures | None = None,
                     ) -> Generator[None, None, tuple[Places, list[Dropped]]]:
@@ -547,7 +547,7 @@ def rule_out_places(model: Model, ship: int, water: int, valid: Places, clock: C
                 continue
             if outcome is None:
                 base = base or base_of(model, ship, water, valid)
-                outcome = settle(model, model.settled, place_key(p), ship, water, valid, known,
+                outcome = trial(model, model.settled, place_key(p), ship, water, valid, known,
                                  (p.cells, p.halo), base, explain=False)
                 if clock.due():
                     yield None
@@ -582,7 +582,7 @@ def _settled_whole(closures: Closures, p: Placement, ship: int) -> bool:
     return False
 
 
-def rule_out_longest(model: Model, ship: int, water: int, valid: Places, clock: Clock, length: int,
+def rule_out_longest(model: DeductionModel, ship: int, water: int, valid: Places, clock: Clock, length: int,
                      truth: int | None = None, until: float | None = None, held: Settled | None = None,
                      ) -> Generator[None, None, tuple[Places, list[Dropped]]]:
     """Depth-2 trials of the places of the ships of ``length`` (a hint tries the longest first):
@@ -621,16 +621,16 @@ def broke_before(store: dict, key: object, ship: int, water: int, known: int) ->
     return record is not None and extends(ship, water, known, record)
 
 
-def _place_breaks_deeply(model: Model, held: Settled | None, p: Placement, ship: int, water: int, known: int,
+def _place_breaks_deeply(model: DeductionModel, held: Settled | None, p: Placement, ship: int, water: int, known: int,
                          outcome: Outcome, clock: Clock) -> Generator[None, None, Callable[[], str] | None]:
     """The depth-2 trial of a whole ship at ``p`` (``outcome``, its simple consequences on the
     board): why it breaks (a function that builds the sentence), or None if it holds. A place
-    whose trial broke on a board this one extends breaks here too (``Model.broken_deep``, see
+    whose trial broke on a board this one extends breaks here too (``DeductionModel.broken_deep``, see
     :func:`broke_before`): its trial is not run again, only to say why when that is shown."""
     key = place_key(p)
     if broke_before(model.broken_deep, key, ship, water, known):
         return partial(_breaks_deeply, model, outcome)
-    settled = yield from settle_deep(model, held, key, ship, water, known, outcome, clock)
+    settled = yield from deep_trial(model, held, key, ship, water, known, outcome, clock)
     if not settled.contradiction:
         return None
     model.broken_deep[key] = (ship, water, known)
@@ -641,7 +641,7 @@ def _after_one_level(why: Why | str | None) -> str:
     return f"then after one level of trial {why or ''}"
 
 
-def _breaks_deeply(model: Model, outcome: Outcome) -> str:
+def _breaks_deeply(model: DeductionModel, outcome: Outcome) -> str:
     """Why a place whose simple consequences are ``outcome`` breaks after one level of trial:
     the trial run again, for a place :func:`broke_before` ruled out at depth 2 without running
     it (see :func:`_breaks_with`)."""
@@ -658,7 +658,7 @@ def drain(search: Generator[None, None, T]) -> T:
         return stop.value
 
 
-def _breaks_with(model: Model, ship: int, water: int, valid: Valid, p: Placement) -> str:
+def _breaks_with(model: DeductionModel, ship: int, water: int, valid: Valid, p: Placement) -> str:
     """Why a ship at ``p`` breaks the board (``ship``, ``water``, places ``valid``): the
     trial run again, for a place :func:`broke_before` ruled out without running it."""
     return str(propagate(model, ship | p.cells, water | p.halo, valid).contradiction or "")

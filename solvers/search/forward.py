@@ -1,6 +1,6 @@
 """Backtracking with forward checking: the complete, fast solver (and the uniqueness checker).
 
-Propagate to a fixpoint (``solvers.search.propagate``), then branch on the most constrained
+Propagate to a fixpoint (``solvers.propagation.rules``), then branch on the most constrained
 choice, propagating after every decision; a contradiction is a ``None`` state, and undoing is
 free because states are immutable. Each choice is a set of mutually exclusive, exhaustive
 branches, so no solution is found twice (solution counting relies on it):
@@ -30,16 +30,14 @@ import random
 import time
 from typing import Generator, Iterator, Sequence
 
-import numpy as np
-
 from game import rules
 from game.puzzle import Cell, Coord, Grid, Puzzle, ship_name
 from game.ships import bits as bit_indices
 from game.ships import geometry_of, segments
 from solvers.common import verified
 from solvers.events import Event, Found, Progress, Reason, Result, SetCell, Status
-from solvers.search.bitboard import Model, State, compile_puzzle
-from solvers.search.propagate import Log, kernel_of, meet, propagate, root_state
+from solvers.propagation.model import Model, State, compile_puzzle
+from solvers.propagation.rules import Log, meet, propagate, root_state
 
 HEARTBEAT_NODES = 256
 HEARTBEAT_SECONDS = 0.02
@@ -186,7 +184,6 @@ class _Search:
         # Conflict weights (dom/wdeg): how often each row and column took part in a dead end.
         self.row_weight = [1] * self.model.geo.rows
         self.col_weight = [1] * self.model.geo.cols
-        self.weight_arrays: tuple[np.ndarray, np.ndarray] | None = None   # the weights for the compiled loop
         self.root: State | None = None           # the search's start, after the root probing
         self.witnesses: dict[int, dict[int, tuple[State, int]]] = {}   # per depth: the last shaving's witnesses
         self.looked_near = False                 # whether the bands around the first solution were searched
@@ -386,7 +383,6 @@ class _Search:
 
     def _blame(self, blame: list, decision: int) -> None:
         """Weigh a dead end: the lines of the failed decision, and the constraint that failed."""
-        self.weight_arrays = None
         self._bump(decision)
         if not blame:
             return
@@ -443,14 +439,6 @@ class _Search:
                     best, best_score = options, score
         covering = geo.covering
         unknown = state.unknown(geo)
-        compiled = kernel_of(self.model, ask=False)
-        if compiled is not None:                 # the search's widest loop, compiled
-            if self.weight_arrays is None:
-                self.weight_arrays = np.array(row_weight, np.int64), np.array(col_weight, np.int64)
-            i, best_score = compiled.best_cell(alive, unknown, *self.weight_arrays, best_score)
-            if i >= 0:
-                best, best_cell = alive & covering[i], 1 << i
-            unknown = 0
         while unknown:                           # (the bit loop written out)
             low = unknown & -unknown
             unknown ^= low

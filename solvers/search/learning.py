@@ -45,8 +45,9 @@ import numpy as np
 from game.puzzle import Grid, Hint, Puzzle
 from game.ships import bits, compatible, geometry_of
 from solvers.common import verified
+from solvers.compiling import ready
 from solvers.events import Event, Found, Progress, Result, Status
-from solvers.flat import csr
+from solvers.placement_arrays import csr
 
 HEARTBEAT_SECONDS = 0.02
 SLICE_CONFLICTS = 100               # conflicts per slice of the compiled search (a few ms)
@@ -62,20 +63,26 @@ def events(puzzle: Puzzle, *, trace: bool = False, limit: int = 1, rng: random.R
     variable as it was in the longest assignment met without a conflict, where it had a value
     there (as SAT solvers' target phases do). Both bring first solutions sooner on some boards
     and proofs later; ``solvers.engine.portfolio`` runs both kinds."""
-    yield from _Model(puzzle).run(max(1, limit), every_variable, best_phase)
+    from solvers.search import learning_core  # numba loads here: half a second, and most commands never need it
+
+    if not ready(__name__, learning_core.advance):
+        yield Result(Status.ERROR, None, {}, (), "clause learning is being compiled, once, in the background")
+        return
+    yield from _Clauses(puzzle).run(max(1, limit), every_variable, best_phase)
 
 
 def warm_up() -> None:
     """Compile the search now, on a small board: numba keeps the machine code in its cache, so
     later processes load it in a fraction of a second and no real run waits for the compiler
-    (which takes about half a minute the first time). ``make setup`` and the tests call it."""
+    (which takes about half a minute the first time). ``make setup``, the tests and the
+    background build (``solvers.compiling``) call it."""
     puzzle = Puzzle(3, 3, (1, 0, 1), (1, 0, 1), ((1, 2),), {(0, 0): Hint.SUB})
-    for options in ({}, {"every_variable": True, "best_phase": True}):
-        for _ in events(puzzle, limit=2, **options):
+    for every in (False, True):                  # each cell decided, then every variable from the best phase
+        for _ in _Clauses(puzzle).run(2, every, every):
             pass
 
 
-class _Model:
+class _Clauses:
     """The placement model as clauses: two-literal clauses as implication lists, longer ones
     as lists, cardinality constraints as members and counts; then the same as flat arrays."""
 

@@ -1,5 +1,5 @@
-"""The placement model (``game.ships``) as flat arrays, for the compiled rules of the
-deduction engine (``solvers.logic.kernel``) and of the forward search (``solvers.search.kernel``).
+"""The placement model (``game.ships``) as flat arrays, for compiled code: the deduction
+engine's compiled rules (``solvers.logic.compiled``) and the clause learner (``csr``).
 
 Cell ``r * stride + c`` and placements by index, as in ``game.ships``; a cell set or a
 placement set is a row of 64-bit words where a table needs one (cell or placement ``i``: bit

@@ -1,17 +1,15 @@
-"""The level 1-2 rules on flat arrays, compiled by numba (see :mod:`solvers.logic.kernel`).
+"""The level 1-2 rules on flat arrays, compiled by numba (see :mod:`solvers.logic.compiled`).
 
 Each function mirrors one part of :class:`~solvers.logic.analysis.Analysis` or of
 :mod:`solvers.logic.rules`, named in its docstring; the state is byte arrays (``ship``,
 ``water`` per cell, ``places`` per place) and the model's tables (``T``, see
-:func:`solvers.logic.kernel.tables_of`).
+:func:`solvers.logic.compiled.tables_of`).
 """
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
-
-from solvers.flat_core import pack
 
 NO_TALLY = -1
 
@@ -487,6 +485,15 @@ def _add_marks(cells, out):
             if (cells[i >> 6] >> np.uint64(i & 63)) & np.uint64(1):
                 out[i] = 1
     return some
+
+
+@njit(cache=True)
+def pack(values, out, at):
+    """The nonzero entries of ``values`` as the bits of ``out`` from byte ``at`` on
+    (little-endian, as ``int.from_bytes(..., "little")`` reads them)."""
+    for i in range(len(values)):
+        if values[i]:
+            out[at + (i >> 3)] |= np.uint8(1 << (i & 7))
 
 
 @njit(cache=True)

@@ -1,4 +1,4 @@
-"""The compiled rules (``solvers.logic.kernel``) against the rules they mirror: the same verdict
+"""The compiled rules (``solvers.logic.compiled``) against the rules they mirror: the same verdict
 and the same settled board on every trial a solve runs, and the same steps and sentences."""
 
 from __future__ import annotations
@@ -13,9 +13,10 @@ from hypothesis import strategies as st
 from game import levels
 from game.puzzle import Hint, Puzzle
 from solvers.events import SetCell
-from solvers.logic import deduction, kernel, probe
+from solvers.logic import compiled as compiled_module
+from solvers.logic import deduction, probe
 from solvers.logic.analysis import model_of
-from solvers.logic.kernel import kernel_of
+from solvers.logic.compiled import compiled_of
 
 LEVELS = Path(__file__).resolve().parents[1] / "levels"
 
@@ -24,7 +25,7 @@ def compared_trials(puzzle: Puzzle, monkeypatch) -> int:
     """Solve ``puzzle`` by deduction; every trial the compiled rules settle is settled by the
     rules of ``solvers.logic.rules`` too and must end the same. Returns how many were compared."""
     model = model_of(puzzle)
-    compiled = kernel_of(model)
+    compiled = compiled_of(model)
     assert compiled is not None
     compared = [0, 0]
     settle = probe.propagate
@@ -76,7 +77,7 @@ def test_a_middle_piece_and_hidden_tallies_are_read_by_the_compiled_rules():
     and down (the pack levels above hold middle pieces too)."""
     puzzle = Puzzle(3, 5, (0, 3, 0), (None, 1, 1, 1, None), ((3, 1),), {(1, 2): Hint.MIDDLE})
     model = model_of(puzzle)
-    settled = kernel_of(model).settle(model.hint_ship, model.hint_water, None)
+    settled = compiled_of(model).settle(model.hint_ship, model.hint_water, None)
     reference = probe._by_rules(model, model.hint_ship, model.hint_water, None, None, 2, None, None)
     assert settled == (True, reference.ship, reference.water, reference.places, reference.reach)
     assert reference.ship == model.mask_of([(1, 1), (1, 2), (1, 3)])
@@ -89,11 +90,11 @@ def steps(puzzle: Puzzle) -> list[tuple]:
 
 def test_boards_too_large_for_the_compiled_rules_are_settled_by_the_rules_with_the_same_steps(monkeypatch):
     puzzle = levels.load(LEVELS / "8x8/expert/01.bs")
-    compiled = steps(puzzle)
+    by_compiled = steps(puzzle)
     model_of.cache_clear()
-    monkeypatch.setattr(kernel, "LARGEST_BOARD", 63)
-    assert kernel_of(model_of(puzzle)) is None
-    assert steps(puzzle) == compiled
+    monkeypatch.setattr(compiled_module, "LARGEST_BOARD", 63)
+    assert compiled_of(model_of(puzzle)) is None
+    assert steps(puzzle) == by_compiled
     model_of.cache_clear()
 
 

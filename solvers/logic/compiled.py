@@ -5,10 +5,10 @@ The engine's trials run the level 1-2 rules tens of thousands of times per puzzl
 trials hold: nothing is shown for them, only the board they settle to is kept. This module
 runs the same rules, in the same order (level 1 together, then level 2 one rule at a time),
 on flat arrays (a cell is a byte, a place is a byte and its cells and halo are 64-bit words);
-the tables are read off the deduction engine's :class:`~solvers.logic.analysis.Model`. The
+the tables are read off the deduction engine's :class:`~solvers.logic.analysis.DeductionModel`. The
 reason a board breaks comes from the rules in :mod:`solvers.logic.rules`, which say why,
 when it is read; those rules are the reference, and the tests compare the two on every trial
-of pack levels and corpus puzzles and on random small boards (``tests/test_logic_kernel.py``).
+of pack levels and corpus puzzles and on random small boards (``tests/test_logic_compiled.py``).
 
 All indices are the engine's: cell ``r * stride + c``, places by index. The tables are one
 tuple, unpacked by each compiled function (numba caches functions of tuples, not of classes).
@@ -19,7 +19,8 @@ from __future__ import annotations
 import numpy as np
 
 from game.puzzle import Hint
-from solvers.flat import shape_tables
+from solvers.compiling import ready
+from solvers.placement_arrays import shape_tables
 
 LARGEST_BOARD = 900     # cells: on larger boards the rules in Python, with their memos, are as fast
 
@@ -59,12 +60,12 @@ def _unpack(mask: int, count: int) -> np.ndarray:
     return np.unpackbits(raw, count=count, bitorder="little")
 
 
-class Kernel:
+class CompiledRules:
     """One puzzle's tables and the compiled settle."""
 
     def __init__(self, model, tables: tuple) -> None:
-        from solvers.logic import kernel_core  # numba loads here, on the first trial
-        self._settle = kernel_core.settle_packed
+        from solvers.logic import compiled_rules  # numba loads here, on the first trial
+        self._settle = compiled_rules.settle_packed
         self.tables = tables
         self.cell_bytes = (tables[0] * tables[2] + 7) // 8
         self.place_bytes = (len(tables[6]) + 7) // 8
@@ -83,28 +84,37 @@ class Kernel:
                 int.from_bytes(raw[1 + 3 * cb:], "little"), int.from_bytes(raw[1 + 2 * cb:1 + 3 * cb], "little"))
 
 
-def kernel_of(model) -> Kernel | None:
-    """The model's kernel, built on first use (None where the board is too large for it)."""
-    found = model.__dict__.get("_kernel", False)
+def compiled_of(model) -> CompiledRules | None:
+    """The model's compiled rules, built on first use: None where the board is too large for
+    them, and in a process that found them not compiled yet (``solvers.compiling``: they are
+    compiled in the background meanwhile, and the rules in Python conclude the same)."""
+    found = model.__dict__.get("_compiled", False)
     if found is False:
         tables = tables_of(model)
-        found = model._kernel = None if tables is None else Kernel(model, tables)
+        found = model._compiled = None if tables is None or not _loadable() else CompiledRules(model, tables)
     return found
+
+
+def _loadable() -> bool:
+    from solvers.logic import compiled_rules  # numba loads here, on the first trial
+    return ready(__name__, compiled_rules.settle_packed)
 
 
 def load(model) -> None:
     """Load the compiled rules for ``model`` now: numba's import and its cached machine code
     take about a second the first time in a process, which no trial should wait for."""
-    compiled = kernel_of(model)
+    compiled = compiled_of(model)
     if compiled is not None:
         compiled.settle(model.hint_ship, model.hint_water, None)
 
 
 def warm_up() -> None:
     """Compile the rules now, on a small board: numba keeps the machine code in its cache, so
-    later processes only load it. ``make setup`` and the tests call it."""
+    later processes only load it. ``make setup``, the tests and the background build
+    (``solvers.compiling``) call it."""
     from game.puzzle import Puzzle
     from solvers.logic.analysis import model_of
 
-    load(model_of(Puzzle(3, 5, (0, 3, 0), (None, 1, 1, 1, None), ((3, 1),), {(1, 2): Hint.MIDDLE})))
+    model = model_of(Puzzle(3, 5, (0, 3, 0), (None, 1, 1, 1, None), ((3, 1),), {(1, 2): Hint.MIDDLE}))
+    CompiledRules(model, tables_of(model)).settle(model.hint_ship, model.hint_water, None)
 

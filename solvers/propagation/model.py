@@ -12,36 +12,29 @@ Glossary (the placement model's words are in ``game.ships``)
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 from game.puzzle import Hint, Puzzle
-from game.ships import Geometry, bits, compatible, geometry_of, hint_reach
+from game.ships import Geometry, bits, compatible, geometry_of, hint_reach, kept
 
 Line = tuple[bool, int, int, int, int]
 
 
-@lru_cache(maxsize=32)
-def placement_kills(geo: Geometry) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Per placement: the placements that placing it kills (over its cells or its halo, or
-    holding one of its cells in their halo), and the cells of those. Shared, like the geometry."""
-    covering, surrounding, p_cells = geo.covering, geo.surrounding, geo.p_cells
-    kills, cells_of = [], []
-    for cells, halo in zip(p_cells, geo.p_halo):
-        found = 0
-        for i in bits(cells):
-            found |= covering[i] | surrounding[i]
-        for i in bits(halo):
-            found |= covering[i]
-        kills.append(found)
-        cells_of.append(_union_cells(p_cells, found))
-    return tuple(kills), tuple(cells_of)
+KILLS_KEPT = 4096        # placements whose kills a model keeps (memory bounded on a 60x60 board)
 
 
-def _union_cells(p_cells: tuple[int, ...], placements: int) -> int:
+def placement_kills(geo: Geometry, p: int) -> tuple[int, int]:
+    """The placements that placing ``p`` kills (over its cells or its halo, or holding one of
+    its cells in their halo), and the cells of those."""
+    covering, surrounding = geo.covering, geo.surrounding
     found = 0
-    for q in bits(placements):
-        found |= p_cells[q]
-    return found
+    for i in bits(geo.p_cells[p]):
+        found |= covering[i] | surrounding[i]
+    for i in bits(geo.p_halo[p]):
+        found |= covering[i]
+    cells = 0
+    for q in bits(found):
+        cells |= geo.p_cells[q]
+    return found, cells
 
 
 @dataclass(frozen=True)
@@ -78,10 +71,15 @@ class Model:
     broken: str = ""                         # non-empty when the hints contradict themselves
     # Rows, then columns, with a known tally: (is_row, index, cells, tally, placements along the line).
     lines: tuple[Line, ...] = ()
-    kills: tuple[int, ...] = ()              # ``placement_kills`` of the geometry
-    kill_cells: tuple[int, ...] = ()
-    # Built on first use: the compiled propagation (``solvers.search.kernel``), under "kernel".
+    # ``placement_kills`` of the placements placed so far, the last ``KILLS_KEPT`` of them.
     memo: dict = field(default_factory=dict, compare=False, repr=False)
+
+    def kills(self, p: int) -> tuple[int, int]:
+        """``placement_kills`` of placement ``p``, kept (a search places the same ones again and again)."""
+        found = self.memo.get(p)
+        if found is None:
+            found = kept(self.memo, p, placement_kills(self.geo, p), KILLS_KEPT)
+        return found
 
 
 def compile_puzzle(puzzle: Puzzle) -> Model:
@@ -100,4 +98,4 @@ def compile_puzzle(puzzle: Puzzle) -> Model:
     cols = tuple((False, c, m, t, geo.col_lines[c]) for c, (m, t) in enumerate(zip(geo.col_masks, puzzle.col_tallies))
                  if t is not None)
     return Model(puzzle, geo, puzzle.row_tallies, puzzle.col_tallies, start, hint_ship, hint_water,
-                 shape_ship, shape_water, broken, rows + cols, *placement_kills(geo))
+                 shape_ship, shape_water, broken, rows + cols)

@@ -1,12 +1,15 @@
-"""Constraint propagation on the bitboard model (``solvers.search.bitboard``), shared by the exact solvers.
+"""Constraint propagation on the bitboard model (``solvers.propagation.model``), shared by the exact solvers.
 
 ``propagate(model, state, ...)`` applies a decision, then the named deduction rules below
 until none of them changes anything, and returns the new :class:`State`, or ``None`` when
 the board has become impossible (failure is a value: no exceptions).
 
 A rule is a small function of a :class:`Work` (the state being built) that returns False on
-a contradiction. Cells a rule sets stay *fresh* until the cell rules have looked at them;
-placements a rule decides are *queued* for :func:`place_queued`. The cheap rules run first:
+a contradiction, listed once in ``RULES`` with its stage (its place in the order) and the
+sentences its logged steps say; the driver's order comes from that table alone. A log and a
+blame list only record: a run with them reaches the same states as one without. Cells a
+rule sets stay *fresh* until the cell rules have looked at them; placements a rule decides
+are *queued* for :func:`place_queued`. The cheap rules run first:
 the board rules run only once the cell rules are quiet, and any change sends the driver back
 to the cheap ones. With a ``log`` list every deduction is recorded as ``(mask, value,
 detail)``; with a ``blame`` list a failure appends what failed, for conflict-directed
@@ -15,23 +18,13 @@ branching (see :meth:`Work.fail`).
 
 from __future__ import annotations
 
-from typing import Callable, Iterable
+from typing import Callable, Iterable, NamedTuple
 
 from game.puzzle import Cell, ship_name
 from game.ships import Geometry, bits
-from solvers.search.bitboard import Line, Model, State
-from solvers.search.kernel import Kernel, fits, loaded
+from solvers.propagation.model import Line, Model, State
 
 Log = list[tuple[int, Cell, str]]
-
-# Propagations without a log run compiled (``solvers.search.kernel``: the same rules, the
-# same results); off, they run the rules below (the tests compare the two). A process runs
-# its first ``PYTHON_FIRST`` propagations by the rules below unless the compiled ones are
-# loaded already: loading them costs what about 20,000 propagations save (about 0.6 s), more
-# than the whole pack or most corpus files take (docs/design/search.md).
-COMPILED = True
-PYTHON_FIRST = 20000
-_asked = 0
 
 
 # -- the shared bit loops ---------------------------------------------------------------------
@@ -98,7 +91,7 @@ class Work:
         if self.log is not None:
             self.log.append((mask, Cell.WATER, why))
 
-    def settle(self, ship: int, water: int, ship_why: str, water_why: str) -> bool:
+    def add_common(self, ship: int, water: int, ship_why: str, water_why: str) -> bool:
         """Cells every candidate agrees on: ``ship`` cells become ship, then ``water`` cells
         water; False on a clash with what is known."""
         new = ship & ~self.ship
@@ -112,6 +105,11 @@ class Work:
                 return False
             self.add_water(new, water_why)
         return True
+
+    def says(self, rule: str, part: int = 0, **words: str) -> str:
+        """The sentence ``part`` of ``rule`` in the table (``RULES``), with ``words`` filled
+        in, when a log is kept ("" otherwise: a search without a log makes no sentences)."""
+        return SAYS[rule][part].format(**words) if self.log is not None else ""
 
     def fail(self, kind: str, value: int) -> bool:
         """A contradiction, blamed on ``("row", index)``, ``("col", index)``, ``("cells", mask)``
@@ -147,9 +145,9 @@ LineRule = Callable[[Work, Line], bool]
 def place_queued(work: Work) -> bool:
     """A queued placement is placed: its cells are ship, its halo water, and its length has
     one ship fewer to place. The placements its cells and halo kill die at once, from
-    per-placement tables, so the cell rules skip those cells (``settled_*``)."""
+    the model's per-placement memo, so the cell rules skip those cells (``settled_*``)."""
     geo = work.geo
-    kills = work.model.kills
+    kills_of = work.model.kills
     for p, detail in work.to_place.items():
         if not (work.alive >> p) & 1:
             return False
@@ -162,11 +160,12 @@ def place_queued(work: Work) -> bool:
             work.add_ship(new, detail)
         new = halo & ~work.water
         if new:
-            work.add_water(new, f"water around the {ship_name(geo.p_length[p])}" if work.log is not None else "")
+            work.add_water(new, work.says("place_queued", ship=ship_name(geo.p_length[p])))
         work.placed |= cells
-        work.alive &= ~kills[p]
-        work.killed |= kills[p]
-        work.killed_cells |= work.model.kill_cells[p]
+        kills, kill_cells = kills_of(p)
+        work.alive &= ~kills
+        work.killed |= kills
+        work.killed_cells |= kill_cells
         work.settled_ship |= cells
         work.settled_water |= halo
         li = geo.p_length_index[p]
@@ -208,7 +207,7 @@ def diagonals_are_water(work: Work) -> bool:
         return work.fail("cells", around & work.ship)
     new = around & ~work.water
     if new:
-        work.add_water(new, "water diagonal to a ship")
+        work.add_water(new, work.says("diagonals_are_water"))
     return True
 
 
@@ -226,7 +225,7 @@ def tally_met(work: Work, line: Line) -> bool:
     is_row, index, mask, tally, _ = line
     unknown = mask & ~(work.ship | work.water)
     if unknown and (work.ship & mask).bit_count() == tally:
-        work.add_water(unknown, f"{_line_name(is_row, index)} tally met" if work.log is not None else "")
+        work.add_water(unknown, work.says("tally_met", line=_line_name(is_row, index)))
     return True
 
 
@@ -235,8 +234,7 @@ def needs_every_unknown(work: Work, line: Line) -> bool:
     is_row, index, mask, tally, _ = line
     unknown = mask & ~(work.ship | work.water)
     if unknown and (work.ship & mask).bit_count() + unknown.bit_count() == tally:
-        work.add_ship(unknown, f"{_line_name(is_row, index)} needs all its unknown cells"
-                      if work.log is not None else "")
+        work.add_ship(unknown, work.says("needs_every_unknown", line=_line_name(is_row, index)))
     return True
 
 
@@ -262,8 +260,6 @@ def longer_than_room(work: Work, line: Line) -> bool:
     return True
 
 
-TALLY_RULES: tuple[LineRule, ...] = (tally_within_reach, tally_met, needs_every_unknown)
-LINE_RULES: tuple[LineRule, ...] = (*TALLY_RULES, longer_than_room)
 
 
 def line_tallies(work: Work) -> bool:
@@ -288,7 +284,6 @@ def line_tallies(work: Work) -> bool:
     return True
 
 
-CELL_RULES: tuple[Rule, ...] = (water_kills_placements, ship_kills_placements, diagonals_are_water, line_tallies)
 
 
 # -- board rules: whole-board deductions, once the cell rules are quiet -------------------------
@@ -305,7 +300,7 @@ def fleet_count(work: Work) -> bool:
         if found < left:
             return work.fail("length", li)
         if found == left:
-            why = f"every remaining {ship_name(geo.lengths[li])} placement is needed" if work.log is not None else ""
+            why = work.says("fleet_count", ship=ship_name(geo.lengths[li]))
             for p in bits(options):
                 work.to_place[p] = why
     return True
@@ -334,13 +329,11 @@ def segments_need_a_ship(work: Work) -> bool:
             return work.fail("cells", segment)
         if not cover & (cover - 1):
             p = cover.bit_length() - 1
-            work.to_place[p] = (f"the only {ship_name(geo.p_length[p])} that fits this segment"
-                                if work.log is not None else "")
+            work.to_place[p] = work.says("segments_need_a_ship", ship=ship_name(geo.p_length[p]))
             continue
         cells, halo = common(geo, cover)
-        if (cells & ~work.ship or halo & ~work.water) and not work.settle(
-                cells, halo, "every ship that fits this segment covers it",
-                "every ship that fits this segment ends here"):
+        if (cells & ~work.ship or halo & ~work.water) and not work.add_common(
+                cells, halo, work.says("segments_need_a_ship", 1), work.says("segments_need_a_ship", 2)):
             return False
     return True
 
@@ -396,7 +389,7 @@ def uncovered_is_water(work: Work) -> bool:
         if not alive & covering[low.bit_length() - 1]:
             empty |= low
     if empty:
-        work.add_water(empty, "no ship fits here")
+        work.add_water(empty, work.says("uncovered_is_water"))
     return True
 
 
@@ -413,19 +406,10 @@ def last_ship_of_a_length(work: Work) -> bool:
         cells, halo = common(geo, options)
         if cells & ~work.ship or halo & ~work.water:
             name = ship_name(geo.lengths[li])
-            if not work.settle(cells, halo, f"every placement of the last {name} covers it",
-                               f"water around every placement of the last {name}"):
+            if not work.add_common(cells, halo, work.says("last_ship_of_a_length", 0, ship=name),
+                                   work.says("last_ship_of_a_length", 1, ship=name)):
                 return False
     return True
-
-
-BOARD_RULES: tuple[Rule, ...] = (fleet_count, segments_need_a_ship, distinct_segments, uncovered_is_water,
-                                 last_ship_of_a_length)
-# A probe (the forward search's shaving) asks only whether a placement breaks the board. The
-# coverage rule, the costliest after a placement, seldom decides that, so a probe leaves it
-# out while ships are left to place (docs/design/search.md); with none left it runs, so a
-# board a probe completes is complete.
-PROBE_RULES: tuple[Rule, ...] = tuple(rule for rule in BOARD_RULES if rule is not uncovered_is_water)
 
 
 def common(geo: Geometry, placements: int) -> tuple[int, int]:
@@ -446,6 +430,55 @@ def _line_name(is_row: bool, index: int) -> str:
     return f"{'row' if is_row else 'column'} {index + 1}"
 
 
+# -- the table: every rule once, in the order the driver runs them ------------------------------
+
+class Entry(NamedTuple):
+    """One rule of the table: its name (its function's), its stage (``start``, then
+    ``place``, ``cell``, per line ``tally`` and ``room``, then ``board``; within a stage, in
+    the table's order), its function, and the sentences its logged steps say (``{ship}``: a
+    ship's name, ``{line}``: a line's). The hints' shapes (``game.ships.hint_reach``) are
+    set by :func:`root_state`, before the rest: that rule has no function here."""
+
+    name: str
+    stage: str
+    run: Callable | None
+    says: tuple[str, ...] = ()
+
+
+def _entry(stage: str, run: Callable, *says: str) -> Entry:
+    return Entry(run.__name__, stage, run, says)
+
+
+RULES: tuple[Entry, ...] = (
+    Entry("hint_shape", "start", None, ("the hint's shape continues here", "the hint's shape ends here")),
+    _entry("place", place_queued, "water around the {ship}"),
+    _entry("cell", water_kills_placements),
+    _entry("cell", ship_kills_placements),
+    _entry("cell", diagonals_are_water, "water diagonal to a ship"),
+    _entry("tally", tally_within_reach),
+    _entry("tally", tally_met, "{line} tally met"),
+    _entry("tally", needs_every_unknown, "{line} needs all its unknown cells"),
+    _entry("room", longer_than_room),
+    _entry("board", fleet_count, "every remaining {ship} placement is needed"),
+    _entry("board", segments_need_a_ship, "the only {ship} that fits this segment",
+           "every ship that fits this segment covers it", "every ship that fits this segment ends here"),
+    _entry("board", distinct_segments),
+    _entry("board", uncovered_is_water, "no ship fits here"),
+    _entry("board", last_ship_of_a_length, "every placement of the last {ship} covers it",
+           "water around every placement of the last {ship}"),
+)
+SAYS: dict[str, tuple[str, ...]] = {entry.name: entry.says for entry in RULES}
+TALLY_RULES: tuple[LineRule, ...] = tuple(entry.run for entry in RULES if entry.stage == "tally")
+# The cell rules, then the line rules on the lines the batch touched (``line_tallies``).
+CELL_RULES: tuple[Rule, ...] = (*(entry.run for entry in RULES if entry.stage == "cell"), line_tallies)
+BOARD_RULES: tuple[Rule, ...] = tuple(entry.run for entry in RULES if entry.stage == "board")
+# A probe (the forward search's shaving) asks only whether a placement breaks the board. The
+# coverage rule, the costliest after a placement, seldom decides that, so a probe leaves it
+# out while ships are left to place (docs/design/search.md); with none left it runs, so a
+# board a probe completes is complete.
+PROBE_RULES: tuple[Rule, ...] = tuple(rule for rule in BOARD_RULES if rule is not uncovered_is_water)
+
+
 # -- the driver -------------------------------------------------------------------------------
 
 def propagate(model: Model, state: State, *, ship: int = 0, water: int = 0,
@@ -461,13 +494,6 @@ def propagate(model: Model, state: State, *, ship: int = 0, water: int = 0,
     """
     if ship & water or ship & state.water or water & state.ship:
         return None
-    if log is None:
-        compiled = kernel_of(model)
-        if compiled is not None:
-            places_set = 0
-            for p in places:
-                places_set |= 1 << p
-            return compiled.propagate(state, ship, water, places_set, kill, all_lines, blame, probe)
     work = Work(model, state, None, blame, all_lines)
     work.alive &= ~kill
     work.add_ship(ship & ~state.ship, "")
@@ -490,27 +516,6 @@ def propagate(model: Model, state: State, *, ship: int = 0, water: int = 0,
             return work.state()
 
 
-def kernel_of(model: Model, ask: bool = True) -> Kernel | None:
-    """The model's compiled propagation, or None: while ``COMPILED`` is off, on boards too
-    large for it, and until the process has asked for it ``PYTHON_FIRST`` times, unless it is
-    loaded already (loading numba takes over half a second, more than most searches take in
-    all). ``ask=False``: only if it is there, without counting an ask."""
-    if not COMPILED:
-        return None
-    found = model.memo.get("kernel", False)
-    if found is not False:
-        return found
-    if not loaded():
-        if not ask:
-            return None
-        global _asked
-        _asked += 1
-        if _asked <= PYTHON_FIRST:
-            return None
-    found = model.memo["kernel"] = Kernel(model) if fits(model) else None
-    return found
-
-
 def root_state(model: Model, log: Log | None = None) -> State | None:
     """The start of a search: hints and their shapes applied, then everything they imply."""
     if model.broken:
@@ -523,9 +528,9 @@ def root_state(model: Model, log: Log | None = None) -> State | None:
             return None                          # the tallies cannot add up to the fleet
     if log is not None:
         if model.shape_ship & ~model.hint_ship:
-            log.append((model.shape_ship & ~model.hint_ship, Cell.SHIP, "the hint's shape continues here"))
+            log.append((model.shape_ship & ~model.hint_ship, Cell.SHIP, SAYS["hint_shape"][0]))
         if model.shape_water & ~model.hint_water:
-            log.append((model.shape_water & ~model.hint_water, Cell.WATER, "the hint's shape ends here"))
+            log.append((model.shape_water & ~model.hint_water, Cell.WATER, SAYS["hint_shape"][1]))
     # Hint cells are already on the initial board, so they are set without a log entry;
     # every line is looked at once, even one where nothing is set (e.g. a tally of 0).
     return propagate(model, model.start, ship=model.hint_ship | model.shape_ship,

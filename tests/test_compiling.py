@@ -1,0 +1,61 @@
+"""Compiled code never makes a run wait: a process that finds numba's cache empty runs
+without it (the same conclusions) while one process in the background compiles it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from game import levels
+from solvers import compiling
+from solvers.engine.verdict import Kind, decide
+from solvers.events import Result, Status
+from solvers.logic import compiled, compiled_rules
+from solvers.logic.analysis import model_of
+from solvers.search import learning, learning_core
+from tests.test_logic_compiled import steps
+
+LEVELS = Path(__file__).resolve().parents[1] / "levels"
+
+
+def test_the_cache_is_read_as_holding_what_the_warm_up_compiled():
+    assert compiling.cached(compiled_rules.settle_packed)
+    assert compiling.cached(learning_core.advance)
+    assert not compiling.cached(object())
+
+
+def not_compiled(monkeypatch) -> list[str]:
+    """A process that finds the cache empty; returns the background builds it asks for."""
+    asked: list[str] = []
+    monkeypatch.setattr(compiling, "_ready", {})
+    monkeypatch.setattr(compiling, "cached", lambda dispatcher: False)
+    monkeypatch.setattr(compiling, "compile_in_background", asked.append)
+    return asked
+
+
+def test_without_compiled_rules_the_deduction_engine_takes_the_same_steps_at_once(monkeypatch):
+    puzzle = levels.load(LEVELS / "8x8/expert/01.bs")
+    by_compiled = steps(puzzle)
+    model_of.cache_clear()
+    asked = not_compiled(monkeypatch)
+    assert compiled.compiled_of(model_of(puzzle)) is None
+    assert steps(puzzle) == by_compiled
+    assert asked == ["solvers.logic.compiled"]          # once per process, however many models
+    model_of.cache_clear()
+
+
+def test_without_compiled_clause_learning_the_portfolio_decides_by_the_forward_search(monkeypatch):
+    asked = not_compiled(monkeypatch)
+    puzzle = levels.load(LEVELS / "10x10/expert/01.bs")
+    *_, last = learning.events(puzzle, limit=2)
+    assert isinstance(last, Result) and last.status is Status.ERROR and "compiled" in last.message
+    assert decide(puzzle).kind is Kind.UNIQUE
+    assert asked == ["solvers.search.learning"]
+
+
+def test_a_background_build_starts_once_while_its_lock_is_fresh(monkeypatch, tmp_path):
+    started: list = []
+    monkeypatch.setattr(compiling.tempfile, "gettempdir", lambda: str(tmp_path))
+    monkeypatch.setattr(compiling.subprocess, "Popen", lambda *args, **kwargs: started.append(args[0]))
+    assert compiling.compile_in_background("solvers.logic.compiled")
+    assert not compiling.compile_in_background("solvers.logic.compiled")
+    assert len(started) == 1 and started[0][-1] == "import solvers.logic.compiled as m; m.warm_up()"
