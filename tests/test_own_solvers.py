@@ -21,7 +21,7 @@ import pytest
 from game import levels, rules
 from game.puzzle import initial_grid
 from main import main
-from solvers.common import replay, run_to_result, settle
+from solvers.common import replay, run_to_result, unknown_as_water
 from solvers.engine import batch, registry, trace
 from solvers.engine.runner import SolverRun
 from solvers.events import Generation, Progress, Result, SetCell, Status
@@ -103,7 +103,7 @@ def test_the_c_example_solves_and_is_recorded_and_replayed(c_solver, tmp_path):
     assert result.status is Status.SOLVED
     run_ = trace.read_trace(tmp_path / "run.jsonl")
     assert run_.solver == c_solver and run_.verdict == "solved"
-    assert settle(trace.board_at(run_, run_.events)) == result.grid
+    assert unknown_as_water(trace.board_at(run_, run_.events)) == result.grid
 
 
 def test_race_on_the_command_line_with_a_python_and_a_c_solver(c_solver, tmp_path, capsys):
@@ -291,7 +291,7 @@ def test_the_built_in_solvers_pass_the_same_contract_checker(name):
             assert after.stats == {k: None if v == math.inf else v for k, v in before.stats.items()}
         else:
             assert after == before
-    assert settle(replay(initial_grid(puzzle), checked)) == result.grid or name == "genetic"
+    assert unknown_as_water(replay(initial_grid(puzzle), checked)) == result.grid or name == "genetic"
 
 
 def test_the_checker_refuses_what_the_trace_reader_refuses():
