@@ -110,6 +110,36 @@ def test_moving_ships_keeps_the_running_fitness_exact(puzzle):
             assert layout.fitness == model.fitness(layout.ids)
 
 
+@pytest.mark.parametrize("puzzle", [SIX, SIX.replace(row_tallies=(3, None, 2, 2, None, 3), hints={})])
+def test_compiled_repair_keeps_the_running_counts_exact_and_never_leaves_the_candidates(puzzle):
+    model = FleetModel(puzzle)
+    for seed in range(40):
+        rng = random.Random(seed)
+        layout = Layout(model, [int(rng.choice(model.ids_by_length[n])) for n in model.slot_lengths])
+        evaluations = layout.repair(25, 0.2, 0.8, seed)
+        assert evaluations > 0 or layout.fitness == 0
+        assert layout.fitness == model.fitness(layout.ids)
+        assert layout.conflict == model.penalties(layout.ids).overlap + model.penalties(layout.ids).touching
+        state, lines = model.counts(layout.ids)
+        assert (layout.state == state).all() and (layout.lines == lines).all()
+        for slot, candidate in enumerate(layout.ids):
+            assert model.ships[candidate].length == model.slot_lengths[slot]
+
+
+def test_compiled_repair_lowers_the_penalty_and_repeats_with_its_seed():
+    model = FleetModel(SIX)
+    rng = random.Random(3)
+    start = [int(rng.choice(model.ids_by_length[n])) for n in model.slot_lengths]
+    runs = []
+    for _ in range(2):
+        layout = Layout(model, start)
+        before = layout.fitness
+        layout.repair(50, 0.0, 0.8, 11)
+        runs.append(layout.ids.tolist())
+    assert runs[0] == runs[1]
+    assert layout.fitness < before       # without noise each move is to a best place: never uphill
+
+
 def test_candidates_respect_hints_water_and_zero_lines():
     cruisers = candidate_ships(SIX, 3)
     assert Ship(0, 0, 3, True) in cruisers

@@ -17,6 +17,8 @@ import random
 import time
 from typing import Any, Iterator, Mapping
 
+import numpy as np
+
 from game.puzzle import Cell, Puzzle, initial_grid
 from solvers.common import verified
 from solvers.events import Event, Generation, Progress, Reason, Result, SetCell, Status
@@ -27,37 +29,15 @@ HEARTBEAT_SECONDS = 0.02
 TROUBLE_FIRST = 0.8      # share of repair steps that pick a ship in conflict rather than any ship
 def _local_search(layout: Layout, steps: int, noise: float, rng: random.Random) -> int:
     """Min-conflicts: move a troubled ship (or any ship) to its best placement. Returns evaluations."""
-    evaluations = 0
-    slots = len(layout.ids)
-    for _ in range(steps):
-        if layout.fitness == 0 or slots == 0:
-            break
-        troubled = layout.troubled_slots() if rng.random() < TROUBLE_FIRST else []
-        slot = troubled[rng.randrange(len(troubled))] if troubled else rng.randrange(slots)
-        ids, totals = layout.scores(slot)
-        evaluations += len(ids)
-        if rng.random() < noise:
-            k = rng.randrange(len(ids))
-        else:
-            ties = (totals == totals.min()).nonzero()[0]
-            k = int(ties[rng.randrange(len(ties))])
-        if ids[k] != layout.ids[slot]:
-            layout.move(slot, int(ids[k]), totals[k])
-    return evaluations
+    if steps == 0 or layout.fitness == 0:
+        return 0
+    return layout.repair(steps, noise, TROUBLE_FIRST, rng.getrandbits(32))
 
 
 def _canonical(model: FleetModel, layout: Layout) -> Layout:
     """Ships of one length in increasing candidate order, so crossover lines up like with like."""
-    ids = layout.ids
-    ordered: list[int] = []
-    start = 0
-    while start < len(ids):
-        end = start
-        while end < len(ids) and model.slot_lengths[end] == model.slot_lengths[start]:
-            end += 1
-        ordered.extend(sorted(ids[start:end]))
-        start = end
-    layout.ids = ordered
+    for first, last in model.length_runs:
+        layout.ids[first:last].sort()
     return layout
 
 
@@ -87,15 +67,44 @@ def _tournament(population: list[Layout], size: int, rng: random.Random) -> Layo
     return min(contestants, key=lambda layout: layout.fitness)
 
 
+def _region_crossover(model: FleetModel, mother: np.ndarray, father: np.ndarray, rng: random.Random) -> np.ndarray:
+    """The mother's ships on one side of a cut across the board, the father's on the other,
+    length by length; a length left short takes the parents' other ships of that length."""
+    axis = rng.randrange(2)
+    side = (model.puzzle.rows, model.puzzle.cols)[axis]
+    if side < 2:
+        return mother.copy()
+    cut = 2 * rng.randrange(1, side) - 1                  # between two lines, in doubled units
+    centre = model.centre[axis]
+    genes = mother.copy()
+    for first, last in model.length_runs:
+        mine = mother[first:last]
+        theirs = father[first:last]
+        taken = list(dict.fromkeys(mine[centre[mine] < cut].tolist() + theirs[centre[theirs] > cut].tolist()))
+        if len(taken) > last - first:
+            rng.shuffle(taken)
+            del taken[last - first:]
+        else:
+            rest = [i for i in dict.fromkeys(mine.tolist() + theirs.tolist()) if i not in set(taken)]
+            rng.shuffle(rest)
+            taken += rest[:last - first - len(taken)]
+            taken += mine.tolist()[:last - first - len(taken)]      # parents that overlap themselves
+        genes[first:last] = taken
+    return genes
+
+
 def _child(model: FleetModel, population: list[Layout], p: Mapping[str, Any], rng: random.Random) -> tuple[Layout, int]:
     mother = _tournament(population, p["tournament"], rng)
     father = _tournament(population, p["tournament"], rng)
     slots = len(model.slot_lengths)
     if slots > 1 and rng.random() < p["crossover"]:
-        cut = rng.randrange(1, slots)
-        genes = mother.ids[:cut] + father.ids[cut:]
+        if p["region"]:
+            genes = _region_crossover(model, mother.ids, father.ids, rng)
+        else:
+            cut = rng.randrange(1, slots)
+            genes = np.concatenate((mother.ids[:cut], father.ids[cut:]))
     else:
-        genes = list(mother.ids)
+        genes = mother.ids.copy()
     if slots and rng.random() < p["mutation"]:
         slot = rng.randrange(slots)
         choices = model.ids_by_length[model.slot_lengths[slot]]
@@ -138,9 +147,12 @@ def _run(puzzle: Puzzle, trace: bool, rng: random.Random, p: Mapping[str, Any]) 
     population: list[Layout] = []
     since_improvement = 0
     generation = 0
+    archive: list[Layout] = []
     while True:
         if not population:
-            # A fresh (or restarted) population of greedy, hint-respecting fleets.
+            # A fresh (or restarted) population of greedy, hint-respecting fleets, with the
+            # best winners of earlier rounds.
+            population = [layout.copy() for layout in archive]
             while len(population) < size:
                 layout, evaluations = _build(model, rng)
                 stats["evaluations"] += evaluations
@@ -183,6 +195,8 @@ def _run(puzzle: Puzzle, trace: bool, rng: random.Random, p: Mapping[str, Any]) 
             break
         if since_improvement >= p["stagnation"]:
             stats["restarts"] += 1
+            if p["keep"] and all(not np.array_equal(leader.ids, kept.ids) for kept in archive):
+                archive = sorted(archive + [leader.copy()], key=lambda layout: layout.fitness)[:p["keep"]]
             population, since_improvement = [], 0
     board = model.grid(best_ever.ids)
     if trace:
