@@ -238,6 +238,18 @@ def test_events_are_well_formed():
     assert replay(initial_grid(SIX), stream) == (stream[-1].grid or initial_grid(SIX))
 
 
+def test_heartbeats_carry_the_counts_even_when_generations_are_quick(monkeypatch):
+    # A caller that stops a run on time reports the last counts it saw: quick generations
+    # must not leave them stale.
+    monkeypatch.setattr(genetic, "HEARTBEAT_SECONDS", 0.0)
+    stream = run(SIX.replace(row_tallies=(4, 0, 2, 2, 0, 3)), seed=0, population=4, local_search=2, max_generations=6)
+    seen = [e.number if isinstance(e, Generation) else e.stats["generations"]
+            for e in stream if isinstance(e, (Generation, Progress))]
+    numbers = [e.number for e in stream if isinstance(e, Generation)]
+    for number in numbers:
+        assert seen[seen.index(number) + 1] == number       # each generation's counts follow it
+
+
 def test_gives_up_after_max_generations_with_the_best_board():
     impossible = SIX.replace(row_tallies=(4, 0, 2, 2, 0, 3))   # 11 ship cells for a fleet of 10
     stream = run(impossible, seed=0, population=8, local_search=2, max_generations=3)

@@ -1,7 +1,8 @@
 """A memetic genetic algorithm: fleets as individuals, improved by local search.
 
-``fleet`` holds where each ship may go and what a layout costs; ``algorithm`` evolves the
-population. It is incomplete: it finds solutions but never proves there is none or one.
+``fleet`` holds where each ship may go and what a layout costs, ``repair_core`` its compiled
+scoring and repair; ``algorithm`` evolves the population. It is incomplete: it finds
+solutions but never proves there is none or one.
 """
 
 from solvers.contract import Option, SolverSpec

@@ -1,9 +1,10 @@
 """A memetic genetic algorithm: a population of fleet layouts, improved by local search.
 
 An individual is one candidate placement per ship (``solvers.genetic.fleet``). Each
-generation keeps an elite and breeds the rest by tournament selection, one-point crossover,
-a mutation and min-conflicts repair; a population that stops improving is rebuilt. The
-operators and their options are described in docs/design/genetic.md.
+generation keeps an elite and breeds the rest by tournament selection, crossover (by a cut
+across the board, ships kept whole), a mutation and min-conflicts repair (compiled, in
+``repair_core``); a population that stops improving is rebuilt around the best winners of
+earlier rounds. The operators and their options are described in docs/design/genetic.md.
 
 Statistics: ``generations``, ``evaluations`` (candidate places scored), ``restarts``,
 ``best_fitness`` (0 when solved), ``seconds``; ``nodes`` repeats ``evaluations``.
@@ -142,7 +143,7 @@ def _run(puzzle: Puzzle, trace: bool, rng: random.Random, p: Mapping[str, Any]) 
 
     size = p["population"]
     elite = max(1, round(p["elite"] * size)) if p["elite"] > 0 else 0
-    last_beat = time.perf_counter()
+    last_beat = last_stats = time.perf_counter()
     best_ever: Layout | None = None
     population: list[Layout] = []
     since_improvement = 0
@@ -159,7 +160,7 @@ def _run(puzzle: Puzzle, trace: bool, rng: random.Random, p: Mapping[str, Any]) 
                 population.append(layout)
                 if time.perf_counter() - last_beat > HEARTBEAT_SECONDS:
                     yield Progress(snapshot())
-                    last_beat = time.perf_counter()
+                    last_beat = last_stats = time.perf_counter()
             round_best = float("inf")
         else:
             population.sort(key=lambda layout: layout.fitness)
@@ -172,7 +173,7 @@ def _run(puzzle: Puzzle, trace: bool, rng: random.Random, p: Mapping[str, Any]) 
                     break
                 if time.perf_counter() - last_beat > HEARTBEAT_SECONDS:
                     yield Progress(snapshot())
-                    last_beat = time.perf_counter()
+                    last_beat = last_stats = time.perf_counter()
             population = offspring
         population.sort(key=lambda layout: layout.fitness)
         generation += 1
@@ -188,6 +189,9 @@ def _run(puzzle: Puzzle, trace: bool, rng: random.Random, p: Mapping[str, Any]) 
         stats["best_fitness"] = best_ever.fitness
         mean = sum(layout.fitness for layout in population) / len(population)
         yield Generation(generation, leader.fitness, mean, model.fleet(leader.ids), int(stats["restarts"]))
+        if time.perf_counter() - last_stats > HEARTBEAT_SECONDS:
+            yield Progress(snapshot())       # generations are quick: the counts must not go stale
+            last_stats = time.perf_counter()
         last_beat = time.perf_counter()
         if best_ever.fitness == 0:
             break
