@@ -7,8 +7,7 @@ import random
 import pytest
 
 from game import rules
-from game.levels import dumps, load, loads, save
-from game.levels import check_consistency
+from game.levels import check_consistency, dumps, load, loads, save
 from game.limits import MAX_FLEET_SHIPS, MAX_SHIP_LENGTH
 from game.puzzle import DEFAULT_FLEETS, Cell, Puzzle, default_fleet, grid_from_strings, nearest_pyramid, pyramid
 from solvers.authoring.generator import GeneratorError, checked_request, generate, hint_for, random_layout
