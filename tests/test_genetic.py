@@ -250,6 +250,27 @@ def test_heartbeats_carry_the_counts_even_when_generations_are_quick(monkeypatch
         assert seen[seen.index(number) + 1] == number       # each generation's counts follow it
 
 
+def test_region_crossover_and_the_archive_are_for_large_fleets_unless_asked_for():
+    defaults = GENETIC.resolve({})
+    assert defaults["region"] == defaults["keep"] == defaults["stagnation"] == -1
+    small, large = genetic._by_fleet(defaults, 21), genetic._by_fleet(defaults, genetic.LARGE_FLEET)
+    assert (small["region"], small["keep"], small["stagnation"]) == (0, 0, 20)
+    assert (large["region"], large["keep"], large["stagnation"]) == (1, genetic.ARCHIVE, 40)
+    asked = genetic._by_fleet(GENETIC.resolve({"region": 1, "keep": 2}), 10)
+    assert asked == {**defaults, "region": 1, "keep": 2, "stagnation": 20}
+
+
+def test_region_crossover_keeps_each_length_count_and_the_parents_sides():
+    model = FleetModel(SIX)
+    rng = random.Random(5)
+    for _ in range(200):
+        mother, father = (np.array([int(rng.choice(model.ids_by_length[n])) for n in model.slot_lengths])
+                          for _ in range(2))
+        child = genetic._region_crossover(model, mother, father, rng)
+        assert [model.ships[i].length for i in child] == list(model.slot_lengths)
+        assert set(child.tolist()) <= set(mother.tolist()) | set(father.tolist())
+
+
 def test_gives_up_after_max_generations_with_the_best_board():
     impossible = SIX.replace(row_tallies=(4, 0, 2, 2, 0, 3))   # 11 ship cells for a fleet of 10
     stream = run(impossible, seed=0, population=8, local_search=2, max_generations=3)

@@ -28,6 +28,13 @@ from solvers.genetic.fleet import FleetModel, Layout
 
 HEARTBEAT_SECONDS = 0.02
 TROUBLE_FIRST = 0.8      # share of repair steps that pick a ship in conflict rather than any ship
+# Fleets of this many ships or more (the 30x20 giant has 80) get, unless the options say
+# otherwise, region crossover, an archive of ARCHIVE round winners and longer rounds: their
+# winners are near-solutions wrong in a few places, which joining two of them can mend. On
+# smaller fleets the archive only draws the population back to old minima (docs/design/genetic.md).
+LARGE_FLEET = 50
+ARCHIVE = 5
+STAGNATION = (20, 40)    # generations without improvement before a restart: other fleets, large ones
 def _local_search(layout: Layout, steps: int, noise: float, rng: random.Random) -> int:
     """Min-conflicts: move a troubled ship (or any ship) to its best placement. Returns evaluations."""
     if steps == 0 or layout.fitness == 0:
@@ -126,9 +133,23 @@ def events(puzzle: Puzzle, *, trace: bool = True, rng: random.Random | None = No
     return _run(puzzle, trace, rng if rng is not None else random.Random(0), GENETIC.resolve(options))
 
 
+def _by_fleet(p: Mapping[str, Any], ships: int) -> dict[str, Any]:
+    """The options with ``region``, ``keep`` and ``stagnation`` of -1 set by the size of the fleet."""
+    large = ships >= LARGE_FLEET
+    chosen = dict(p)
+    if chosen["region"] < 0:
+        chosen["region"] = int(large)
+    if chosen["keep"] < 0:
+        chosen["keep"] = ARCHIVE if large else 0
+    if chosen["stagnation"] < 0:
+        chosen["stagnation"] = STAGNATION[large]
+    return chosen
+
+
 def _run(puzzle: Puzzle, trace: bool, rng: random.Random, p: Mapping[str, Any]) -> Iterator[Event]:
     start = time.perf_counter()
     model = FleetModel(puzzle)
+    p = _by_fleet(p, len(model.slot_lengths))
     stats: dict[str, float] = {"seconds": 0.0, "nodes": 0, "backtracks": 0, "propagated": 0,
                                "generations": 0, "evaluations": 0, "restarts": 0, "best_fitness": float("inf")}
 
