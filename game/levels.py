@@ -277,8 +277,8 @@ def _read_fleet(value: Any, rows: int, cols: int, source: str) -> Fleet:
         if rows == cols and rows in DEFAULT_FLEETS:
             return DEFAULT_FLEETS[rows]
         sizes = ", ".join(str(s) for s in DEFAULT_FLEETS)
-        raise LevelError(source, f"missing key 'fleet': a {rows}x{cols} board has no default fleet "
-                                 f"(square sizes {sizes} do)")
+        raise LevelError(source, f"missing key 'fleet': a {rows}x{cols} level must give its fleet "
+                                 f"(only square sizes {sizes} may leave their standard fleet out)")
     return read_fleet(value, source)
 
 

@@ -17,6 +17,8 @@ from enum import Enum, IntEnum
 from types import MappingProxyType
 from typing import Iterable, Mapping, Sequence
 
+from game.limits import MAX_FLEET_SHIPS, MAX_SHIP_LENGTH
+
 Coord = tuple[int, int]
 
 
@@ -80,6 +82,42 @@ DEFAULT_FLEETS: Mapping[int, Fleet] = MappingProxyType({
     10: ((4, 1), (3, 2), (2, 3), (1, 4)),
     15: ((5, 1), (4, 2), (3, 3), (2, 4), (1, 5)),
 })
+
+# The classic 10x10 fleet fills a fifth of the board, and every standard fleet but the 8x8 one
+# is a pyramid: one ship of the longest length, two of the next, ... (docs/guide/large-boards.md).
+DEFAULT_DENSITY = 0.2
+
+
+def pyramid(height: int, copies: int = 1) -> Fleet:
+    """``copies`` ships of length ``height``, twice as many one shorter, ... down to submarines."""
+    return tuple((length, copies * (height - length + 1)) for length in range(height, 0, -1))
+
+
+def pyramid_cells(height: int) -> int:
+    return height * (height + 1) * (height + 2) // 6
+
+
+def default_fleet(rows: int, cols: int) -> Fleet:
+    """The fleet the generator lays on a board when it is given none: the standard fleet of a
+    square board of a standard size (``DEFAULT_FLEETS``), else :func:`nearest_pyramid`."""
+    if rows == cols and rows in DEFAULT_FLEETS:
+        return DEFAULT_FLEETS[rows]
+    return nearest_pyramid(rows, cols)
+
+
+def nearest_pyramid(rows: int, cols: int) -> Fleet:
+    """The pyramid whose ship cells come nearest ``DEFAULT_DENSITY`` of the board's cells (the
+    classic 10x10 fleet's fifth), its longest ship no longer than the board's longer side nor
+    ``MAX_SHIP_LENGTH``; then the number of copies of it that comes nearest (one, except where
+    even the tallest pyramid allowed falls short, as on a 60x60 board), within ``MAX_FLEET_SHIPS``.
+    On 6x6, 10x10 and 15x15 boards it is the standard fleet."""
+    target = DEFAULT_DENSITY * rows * cols
+    tallest = min(MAX_SHIP_LENGTH, max(rows, cols))
+    height = min(range(1, tallest + 1), key=lambda h: (abs(pyramid_cells(h) - target), h))
+    ships = height * (height + 1) // 2
+    copies = max(1, min(round(target / pyramid_cells(height)), MAX_FLEET_SHIPS // ships))
+    return pyramid(height, copies)
+
 
 SHIP_NAMES = {1: "submarine", 2: "destroyer", 3: "cruiser", 4: "battleship", 5: "carrier"}
 

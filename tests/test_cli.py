@@ -163,9 +163,10 @@ def test_generate_is_reproducible_unique_and_graded(capsys, tmp_path):
     assert isinstance(records[0]["redundant_hints"], list)
 
 
-def test_generate_without_a_fleet_for_an_odd_size_is_a_usage_error(capsys):
-    assert main.main(["generate", "--rows", "7"]) == 2
-    assert "no default fleet for a 7x7 board" in capsys.readouterr().err
+def test_generate_without_a_fleet_for_an_odd_size_lays_the_default_one(capsys, tmp_path):
+    out = tmp_path / "seven.bs"
+    assert main.main(["generate", "--rows", "7", "--difficulty", "easy", "--seed", "1", "-o", str(out)]) == 0
+    assert json.loads(out.read_text())["fleet"] == {"3": 1, "2": 2, "1": 3}
 
 
 # --------------------------------------------------------------------------- hostile input and flags

@@ -7,9 +7,10 @@ import random
 import pytest
 
 from game import rules
-from game.levels import dumps, load, save
-from game.puzzle import Cell, Puzzle, grid_from_strings
-from solvers.authoring.generator import GeneratorError, generate, hint_for, random_layout
+from game.levels import check_consistency, dumps, load, loads, save
+from game.limits import MAX_FLEET_SHIPS, MAX_SHIP_LENGTH
+from game.puzzle import DEFAULT_FLEETS, Cell, Puzzle, default_fleet, grid_from_strings, nearest_pyramid, pyramid
+from solvers.authoring.generator import GeneratorError, checked_request, generate, hint_for, random_layout
 from solvers.authoring.grading import GradeError, grade, redundant_hints
 from solvers.engine.verdict import Kind, decide
 from solvers.logic import deduction as logic
@@ -78,8 +79,6 @@ def test_random_layout_is_a_valid_fleet():
 
 
 def test_errors_say_what_is_wrong():
-    with pytest.raises(GeneratorError, match="no default fleet"):
-        generate(7, 7)
     with pytest.raises(GeneratorError, match="unknown difficulty"):
         generate(6, 6, difficulty="fiendish")
     with pytest.raises(GradeError):
@@ -140,3 +139,65 @@ def test_generation_can_be_cancelled_between_steps():
     with pytest.raises(GeneratorCancelled):
         generate(10, 10, difficulty="hard", seed=1, cancelled=cancelled)
     assert len(polls) == 4
+
+
+# --- the default fleet ------------------------------------------------------------------------
+
+def test_the_standard_sizes_keep_their_fleets():
+    # Files in circulation leave these fleets out: they must never change.
+    assert dict(DEFAULT_FLEETS) == {
+        6: ((3, 1), (2, 2), (1, 3)),
+        8: ((4, 1), (3, 2), (2, 3), (1, 3)),
+        10: ((4, 1), (3, 2), (2, 3), (1, 4)),
+        15: ((5, 1), (4, 2), (3, 3), (2, 4), (1, 5)),
+    }
+    for size, fleet in DEFAULT_FLEETS.items():
+        assert default_fleet(size, size) == fleet == checked_request(size, size, None)
+
+
+def test_the_standard_fleets_but_the_8x8_one_are_the_pyramids_the_rule_picks():
+    assert pyramid(3) == DEFAULT_FLEETS[6] and pyramid(4) == DEFAULT_FLEETS[10] and pyramid(5) == DEFAULT_FLEETS[15]
+    for size in (6, 10, 15):
+        assert nearest_pyramid(size, size) == DEFAULT_FLEETS[size]
+    assert nearest_pyramid(8, 8) == pyramid(3) != DEFAULT_FLEETS[8]      # the table wins: 19 cells
+
+
+@pytest.mark.parametrize("rows, cols, fleet", [
+    (7, 7, pyramid(3)),                 # 10 cells of 49, nearest 9.8
+    (9, 9, pyramid(4)),                 # 20 of 81 (16.2 wanted: 20 is nearer than 10)
+    (20, 20, pyramid(7)),               # 84 of 400
+    (30, 20, pyramid(8)),               # 120 of 600, exactly a fifth
+    (20, 30, pyramid(8)),
+    (40, 40, pyramid(10)),              # 220 of 1600: the tallest pyramid, once (1.45 copies)
+    (60, 60, pyramid(10, 3)),           # 660 of 3600 in 165 ships
+    (1, 60, pyramid(3)),                # ships lie along the one row
+])
+def test_other_sizes_get_the_pyramid_nearest_a_fifth_of_the_board(rows, cols, fleet):
+    assert default_fleet(rows, cols) == fleet
+
+
+def test_a_pyramid_is_one_ship_of_the_longest_length_two_of_the_next_and_so_on():
+    assert pyramid(8) == ((8, 1), (7, 2), (6, 3), (5, 4), (4, 5), (3, 6), (2, 7), (1, 8))
+    assert pyramid(2, 3) == ((2, 3), (1, 6))
+
+
+def test_every_board_within_the_limits_has_a_default_fleet_the_generator_accepts():
+    for rows in range(1, 61):
+        for cols in range(1, 61):
+            fleet = default_fleet(rows, cols)
+            ships, cells = sum(n for _, n in fleet), sum(length * n for length, n in fleet)
+            assert fleet[0][0] <= min(MAX_SHIP_LENGTH, max(rows, cols)) and ships <= MAX_FLEET_SHIPS
+            check_consistency(Puzzle(rows, cols, (None,) * rows, (None,) * cols, fleet), "rule")
+            if rows * cols >= 100:        # a fifth, give or take half a step between pyramids
+                assert 0.13 <= cells / (rows * cols) <= 0.27, (rows, cols, fleet)
+            if (rows, cols) != (1, 1):              # as a given fleet, it would pass too
+                assert checked_request(rows, cols, dict(fleet)) == fleet
+
+
+def test_a_board_without_a_standard_fleet_is_generated_with_the_rule():
+    puzzle = generate(7, 7, seed=1)
+    _check(puzzle)
+    assert puzzle.fleet == pyramid(3)
+    text = dumps(puzzle)                                  # the file states its fleet: no rule is
+    assert '"fleet": {"3": 1, "2": 2, "1": 3}' in text      # needed to read it back
+    assert loads(text).fleet == pyramid(3)

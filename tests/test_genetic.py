@@ -110,6 +110,36 @@ def test_moving_ships_keeps_the_running_fitness_exact(puzzle):
             assert layout.fitness == model.fitness(layout.ids)
 
 
+@pytest.mark.parametrize("puzzle", [SIX, SIX.replace(row_tallies=(3, None, 2, 2, None, 3), hints={})])
+def test_compiled_repair_keeps_the_running_counts_exact_and_never_leaves_the_candidates(puzzle):
+    model = FleetModel(puzzle)
+    for seed in range(40):
+        rng = random.Random(seed)
+        layout = Layout(model, [int(rng.choice(model.ids_by_length[n])) for n in model.slot_lengths])
+        evaluations = layout.repair(25, 0.2, 0.8, seed)
+        assert evaluations > 0 or layout.fitness == 0
+        assert layout.fitness == model.fitness(layout.ids)
+        assert layout.conflict == model.penalties(layout.ids).overlap + model.penalties(layout.ids).touching
+        state, lines = model.counts(layout.ids)
+        assert (layout.state == state).all() and (layout.lines == lines).all()
+        for slot, candidate in enumerate(layout.ids):
+            assert model.ships[candidate].length == model.slot_lengths[slot]
+
+
+def test_compiled_repair_lowers_the_penalty_and_repeats_with_its_seed():
+    model = FleetModel(SIX)
+    rng = random.Random(3)
+    start = [int(rng.choice(model.ids_by_length[n])) for n in model.slot_lengths]
+    runs = []
+    for _ in range(2):
+        layout = Layout(model, start)
+        before = layout.fitness
+        layout.repair(50, 0.0, 0.8, 11)
+        runs.append(layout.ids.tolist())
+    assert runs[0] == runs[1]
+    assert layout.fitness < before       # without noise each move is to a best place: never uphill
+
+
 def test_candidates_respect_hints_water_and_zero_lines():
     cruisers = candidate_ships(SIX, 3)
     assert Ship(0, 0, 3, True) in cruisers
@@ -206,6 +236,39 @@ def test_events_are_well_formed():
         if isinstance(event, Generation):
             assert len(event.best_fleet) == SIX.ship_count and event.best <= event.mean
     assert replay(initial_grid(SIX), stream) == (stream[-1].grid or initial_grid(SIX))
+
+
+def test_heartbeats_carry_the_counts_even_when_generations_are_quick(monkeypatch):
+    # A caller that stops a run on time reports the last counts it saw: quick generations
+    # must not leave them stale.
+    monkeypatch.setattr(genetic, "HEARTBEAT_SECONDS", 0.0)
+    stream = run(SIX.replace(row_tallies=(4, 0, 2, 2, 0, 3)), seed=0, population=4, local_search=2, max_generations=6)
+    seen = [e.number if isinstance(e, Generation) else e.stats["generations"]
+            for e in stream if isinstance(e, (Generation, Progress))]
+    numbers = [e.number for e in stream if isinstance(e, Generation)]
+    for number in numbers:
+        assert seen[seen.index(number) + 1] == number       # each generation's counts follow it
+
+
+def test_region_crossover_and_the_archive_are_for_large_fleets_unless_asked_for():
+    defaults = GENETIC.resolve({})
+    assert defaults["region"] == defaults["keep"] == defaults["stagnation"] == -1
+    small, large = genetic._by_fleet(defaults, 21), genetic._by_fleet(defaults, genetic.LARGE_FLEET)
+    assert (small["region"], small["keep"], small["stagnation"]) == (0, 0, 20)
+    assert (large["region"], large["keep"], large["stagnation"]) == (1, genetic.ARCHIVE, 40)
+    asked = genetic._by_fleet(GENETIC.resolve({"region": 1, "keep": 2}), 10)
+    assert asked == {**defaults, "region": 1, "keep": 2, "stagnation": 20}
+
+
+def test_region_crossover_keeps_each_length_count_and_the_parents_sides():
+    model = FleetModel(SIX)
+    rng = random.Random(5)
+    for _ in range(200):
+        mother, father = (np.array([int(rng.choice(model.ids_by_length[n])) for n in model.slot_lengths])
+                          for _ in range(2))
+        child = genetic._region_crossover(model, mother, father, rng)
+        assert [model.ships[i].length for i in child] == list(model.slot_lengths)
+        assert set(child.tolist()) <= set(mother.tolist()) | set(father.tolist())
 
 
 def test_gives_up_after_max_generations_with_the_best_board():

@@ -89,7 +89,7 @@ BAD = {
     '{"size": "10", "board": {}}': "size must be a whole number",
     '{"size": 0, "board": {}}': "size is 0",
     '{"size": 7, "board": {}, "row_numbers": [0,0,0,0,0,0,0], "col_numbers": [0,0,0,0,0,0,0]}':
-        "no default fleet",
+        "a 7x7 level must give its fleet",
 }
 
 

@@ -22,7 +22,7 @@ from typing import Callable, Mapping
 
 from game import levels
 from game.limits import MAX_SIDE
-from game.puzzle import DEFAULT_FLEETS, Cell, Coord, Fleet, Grid, Hint, Puzzle
+from game.puzzle import Cell, Coord, Fleet, Grid, Hint, Puzzle, default_fleet
 from game.ships import geometry, piece_on_board
 from solvers.authoring.grading import GRADE_LEVEL, GRADES, grade
 from solvers.engine.verdict import Kind, decide
@@ -37,14 +37,7 @@ class GeneratorCancelled(Exception):
 
 
 class GeneratorError(ValueError):
-    """The request cannot be met (no default fleet for the size, a fleet that cannot fit...)."""
-
-
-def default_fleet(rows: int, cols: int) -> Fleet:
-    if rows == cols and rows in DEFAULT_FLEETS:
-        return DEFAULT_FLEETS[rows]
-    raise GeneratorError(f"no default fleet for a {rows}x{cols} board: give one, e.g. "
-                         '{"4": 1, "3": 2, "2": 3, "1": 4}')
+    """The request cannot be met (a fleet that cannot fit...)."""
 
 
 def _whole(value) -> bool:

@@ -1,9 +1,10 @@
 """A memetic genetic algorithm: a population of fleet layouts, improved by local search.
 
 An individual is one candidate placement per ship (``solvers.genetic.fleet``). Each
-generation keeps an elite and breeds the rest by tournament selection, one-point crossover,
-a mutation and min-conflicts repair; a population that stops improving is rebuilt. The
-operators and their options are described in docs/design/genetic.md.
+generation keeps an elite and breeds the rest by tournament selection, crossover (by a cut
+across the board, ships kept whole), a mutation and min-conflicts repair (compiled, in
+``repair_core``); a population that stops improving is rebuilt around the best winners of
+earlier rounds. The operators and their options are described in docs/design/genetic.md.
 
 Statistics: ``generations``, ``evaluations`` (candidate places scored), ``restarts``,
 ``best_fitness`` (0 when solved), ``seconds``; ``nodes`` repeats ``evaluations``.
@@ -17,6 +18,8 @@ import random
 import time
 from typing import Any, Iterator, Mapping
 
+import numpy as np
+
 from game.puzzle import Cell, Puzzle, initial_grid
 from solvers.common import verified
 from solvers.events import Event, Generation, Progress, Reason, Result, SetCell, Status
@@ -25,39 +28,24 @@ from solvers.genetic.fleet import FleetModel, Layout
 
 HEARTBEAT_SECONDS = 0.02
 TROUBLE_FIRST = 0.8      # share of repair steps that pick a ship in conflict rather than any ship
+# Fleets of this many ships or more (the 30x20 giant has 80) get, unless the options say
+# otherwise, region crossover, an archive of ARCHIVE round winners and longer rounds: their
+# winners are near-solutions wrong in a few places, which joining two of them can mend. On
+# smaller fleets the archive only draws the population back to old minima (docs/design/genetic.md).
+LARGE_FLEET = 50
+ARCHIVE = 5
+STAGNATION = (20, 40)    # generations without improvement before a restart: other fleets, large ones
 def _local_search(layout: Layout, steps: int, noise: float, rng: random.Random) -> int:
     """Min-conflicts: move a troubled ship (or any ship) to its best placement. Returns evaluations."""
-    evaluations = 0
-    slots = len(layout.ids)
-    for _ in range(steps):
-        if layout.fitness == 0 or slots == 0:
-            break
-        troubled = layout.troubled_slots() if rng.random() < TROUBLE_FIRST else []
-        slot = troubled[rng.randrange(len(troubled))] if troubled else rng.randrange(slots)
-        ids, totals = layout.scores(slot)
-        evaluations += len(ids)
-        if rng.random() < noise:
-            k = rng.randrange(len(ids))
-        else:
-            ties = (totals == totals.min()).nonzero()[0]
-            k = int(ties[rng.randrange(len(ties))])
-        if ids[k] != layout.ids[slot]:
-            layout.move(slot, int(ids[k]), totals[k])
-    return evaluations
+    if steps == 0 or layout.fitness == 0:
+        return 0
+    return layout.repair(steps, noise, TROUBLE_FIRST, rng.getrandbits(32))
 
 
 def _canonical(model: FleetModel, layout: Layout) -> Layout:
     """Ships of one length in increasing candidate order, so crossover lines up like with like."""
-    ids = layout.ids
-    ordered: list[int] = []
-    start = 0
-    while start < len(ids):
-        end = start
-        while end < len(ids) and model.slot_lengths[end] == model.slot_lengths[start]:
-            end += 1
-        ordered.extend(sorted(ids[start:end]))
-        start = end
-    layout.ids = ordered
+    for first, last in model.length_runs:
+        layout.ids[first:last].sort()
     return layout
 
 
@@ -87,15 +75,44 @@ def _tournament(population: list[Layout], size: int, rng: random.Random) -> Layo
     return min(contestants, key=lambda layout: layout.fitness)
 
 
+def _region_crossover(model: FleetModel, mother: np.ndarray, father: np.ndarray, rng: random.Random) -> np.ndarray:
+    """The mother's ships on one side of a cut across the board, the father's on the other,
+    length by length; a length left short takes the parents' other ships of that length."""
+    axis = rng.randrange(2)
+    side = (model.puzzle.rows, model.puzzle.cols)[axis]
+    if side < 2:
+        return mother.copy()
+    cut = 2 * rng.randrange(1, side) - 1                  # between two lines, in doubled units
+    centre = model.centre[axis]
+    genes = mother.copy()
+    for first, last in model.length_runs:
+        mine = mother[first:last]
+        theirs = father[first:last]
+        taken = list(dict.fromkeys(mine[centre[mine] < cut].tolist() + theirs[centre[theirs] > cut].tolist()))
+        if len(taken) > last - first:
+            rng.shuffle(taken)
+            del taken[last - first:]
+        else:
+            rest = [i for i in dict.fromkeys(mine.tolist() + theirs.tolist()) if i not in set(taken)]
+            rng.shuffle(rest)
+            taken += rest[:last - first - len(taken)]
+            taken += mine.tolist()[:last - first - len(taken)]      # parents that overlap themselves
+        genes[first:last] = taken
+    return genes
+
+
 def _child(model: FleetModel, population: list[Layout], p: Mapping[str, Any], rng: random.Random) -> tuple[Layout, int]:
     mother = _tournament(population, p["tournament"], rng)
     father = _tournament(population, p["tournament"], rng)
     slots = len(model.slot_lengths)
     if slots > 1 and rng.random() < p["crossover"]:
-        cut = rng.randrange(1, slots)
-        genes = mother.ids[:cut] + father.ids[cut:]
+        if p["region"]:
+            genes = _region_crossover(model, mother.ids, father.ids, rng)
+        else:
+            cut = rng.randrange(1, slots)
+            genes = np.concatenate((mother.ids[:cut], father.ids[cut:]))
     else:
-        genes = list(mother.ids)
+        genes = mother.ids.copy()
     if slots and rng.random() < p["mutation"]:
         slot = rng.randrange(slots)
         choices = model.ids_by_length[model.slot_lengths[slot]]
@@ -116,9 +133,23 @@ def events(puzzle: Puzzle, *, trace: bool = True, rng: random.Random | None = No
     return _run(puzzle, trace, rng if rng is not None else random.Random(0), GENETIC.resolve(options))
 
 
+def _by_fleet(p: Mapping[str, Any], ships: int) -> dict[str, Any]:
+    """The options with ``region``, ``keep`` and ``stagnation`` of -1 set by the size of the fleet."""
+    large = ships >= LARGE_FLEET
+    chosen = dict(p)
+    if chosen["region"] < 0:
+        chosen["region"] = int(large)
+    if chosen["keep"] < 0:
+        chosen["keep"] = ARCHIVE if large else 0
+    if chosen["stagnation"] < 0:
+        chosen["stagnation"] = STAGNATION[large]
+    return chosen
+
+
 def _run(puzzle: Puzzle, trace: bool, rng: random.Random, p: Mapping[str, Any]) -> Iterator[Event]:
     start = time.perf_counter()
     model = FleetModel(puzzle)
+    p = _by_fleet(p, len(model.slot_lengths))
     stats: dict[str, float] = {"seconds": 0.0, "nodes": 0, "backtracks": 0, "propagated": 0,
                                "generations": 0, "evaluations": 0, "restarts": 0, "best_fitness": float("inf")}
 
@@ -133,21 +164,24 @@ def _run(puzzle: Puzzle, trace: bool, rng: random.Random, p: Mapping[str, Any]) 
 
     size = p["population"]
     elite = max(1, round(p["elite"] * size)) if p["elite"] > 0 else 0
-    last_beat = time.perf_counter()
+    last_beat = last_stats = time.perf_counter()
     best_ever: Layout | None = None
     population: list[Layout] = []
     since_improvement = 0
     generation = 0
+    archive: list[Layout] = []
     while True:
         if not population:
-            # A fresh (or restarted) population of greedy, hint-respecting fleets.
+            # A fresh (or restarted) population of greedy, hint-respecting fleets, with the
+            # best winners of earlier rounds.
+            population = [layout.copy() for layout in archive]
             while len(population) < size:
                 layout, evaluations = _build(model, rng)
                 stats["evaluations"] += evaluations
                 population.append(layout)
                 if time.perf_counter() - last_beat > HEARTBEAT_SECONDS:
                     yield Progress(snapshot())
-                    last_beat = time.perf_counter()
+                    last_beat = last_stats = time.perf_counter()
             round_best = float("inf")
         else:
             population.sort(key=lambda layout: layout.fitness)
@@ -160,7 +194,7 @@ def _run(puzzle: Puzzle, trace: bool, rng: random.Random, p: Mapping[str, Any]) 
                     break
                 if time.perf_counter() - last_beat > HEARTBEAT_SECONDS:
                     yield Progress(snapshot())
-                    last_beat = time.perf_counter()
+                    last_beat = last_stats = time.perf_counter()
             population = offspring
         population.sort(key=lambda layout: layout.fitness)
         generation += 1
@@ -176,6 +210,9 @@ def _run(puzzle: Puzzle, trace: bool, rng: random.Random, p: Mapping[str, Any]) 
         stats["best_fitness"] = best_ever.fitness
         mean = sum(layout.fitness for layout in population) / len(population)
         yield Generation(generation, leader.fitness, mean, model.fleet(leader.ids), int(stats["restarts"]))
+        if time.perf_counter() - last_stats > HEARTBEAT_SECONDS:
+            yield Progress(snapshot())       # generations are quick: the counts must not go stale
+            last_stats = time.perf_counter()
         last_beat = time.perf_counter()
         if best_ever.fitness == 0:
             break
@@ -183,6 +220,8 @@ def _run(puzzle: Puzzle, trace: bool, rng: random.Random, p: Mapping[str, Any]) 
             break
         if since_improvement >= p["stagnation"]:
             stats["restarts"] += 1
+            if p["keep"] and all(not np.array_equal(leader.ids, kept.ids) for kept in archive):
+                archive = sorted(archive + [leader.copy()], key=lambda layout: layout.fitness)[:p["keep"]]
             population, since_improvement = [], 0
     board = model.grid(best_ever.ids)
     if trace:

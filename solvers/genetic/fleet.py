@@ -25,15 +25,13 @@ import numpy as np
 from game.puzzle import Grid, Puzzle
 from game.ships import Geometry, Placement, compatible, geometry_of
 from solvers.events import Ship, board_of
+from solvers.genetic import repair_core as core
 
 # How much each kind of broken rule costs. Overlap and touching are counted per ordered pair
 # of ships and per cell, so one diagonal touch already costs 2.
 CONFLICT_WEIGHT = 1.0
 HINT_WEIGHT = 2.0
 TALLY_WEIGHT = 1.0
-
-_sum = np.add.reduce     # ndarray.sum without its Python wrapper: the local search calls it most
-
 
 @dataclass(frozen=True)
 class Penalties:
@@ -109,7 +107,6 @@ class FleetModel:
         length = np.array([p.length for p in found], dtype=np.intp)
         across = np.array([p.horizontal for p in found], dtype=bool)
         self.ids_by_length: dict[int, np.ndarray] = {}
-        self.by_length: dict[int, tuple] = {}
         tallies = puzzle.row_tallies + puzzle.col_tallies
         self.line_target = np.array([t or 0 for t in tallies] + [0], dtype=float)
         self.line_known = np.array([t is not None for t in tallies] + [False], dtype=float)
@@ -120,17 +117,20 @@ class FleetModel:
                 which = ids[across[ids] == lying]
                 if len(which):
                     self._fill(which, row[which], col[which], n, lying)
-            if len(ids):   # candidates of one length are numbered consecutively: slices are views
-                part, used = slice(ids[0], ids[-1] + 1), 4 * n + 6
-                line_at = self.line[part, :n + 1]
-                self.by_length[n] = (ids, self.reads[part, :used], line_at, self.line_add[part, :n + 1],
-                                     self.line_known[line_at])
-        self.all_known = all(t is not None for t in tallies)
         self.line_cap = np.where(self.line_known > 0, self.line_target, np.inf)
-        self.ones = np.ones(width)
+        # Each candidate's centre, doubled so that it is a whole number: (rows, columns).
+        self.centre = np.stack([2 * row + np.where(across, 0, length - 1), 2 * col + np.where(across, length - 1, 0)])
         self.slot_length_array = np.array(self.slot_lengths, dtype=np.int64)
+        # Candidates of one length are numbered consecutively: a slot's places are first .. last - 1.
+        self.slot_first = np.array([self.ids_by_length[n][0] if len(self.ids_by_length[n]) else 0
+                                    for n in self.slot_lengths], dtype=np.int64)
+        self.slot_last = self.slot_first + [len(self.ids_by_length[n]) for n in self.slot_lengths]
+        # The runs of slots of one length: (first slot, last slot + 1).
+        self.length_runs = tuple((self.slot_lengths.index(n), self.slot_lengths.index(n) + k)
+                                 for n, k in puzzle.fleet)
         self.hint_at = np.array([r * cols + c for r, c in self.ship_hint_cells], dtype=np.intp)
-        self.hint_cover = cells + self.hint_at
+        self.is_hint = np.zeros(cells, dtype=bool)
+        self.is_hint[self.hint_at] = True
 
     def _fill(self, ids: np.ndarray, row: np.ndarray, col: np.ndarray, n: int, across: bool) -> None:
         rows, cols, cells = self.puzzle.rows, self.puzzle.cols, self.cells
@@ -172,7 +172,7 @@ class FleetModel:
     def counts(self, layout: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
         """A layout's ``[zone | cover | zero | sink]`` and ``[rows | columns | zero]`` counts."""
         ids = np.asarray(layout, dtype=np.intp)
-        state = np.bincount(self.puts[ids].ravel(), minlength=self.sink + 1)
+        state = np.bincount(self.puts[ids].ravel(), minlength=self.sink + 1).astype(np.int64)
         lines = np.bincount(self.line[ids].ravel(), self.line_add[ids].ravel(), minlength=self.lines + 1)
         return state, lines
 
@@ -194,14 +194,14 @@ class Layout:
     """A mutable layout with running totals, so one ship can be moved and rescored cheaply.
 
     ``state`` and ``lines`` are the counts described in :class:`FleetModel`; ``conflict``
-    is overlap + touching.
+    is overlap + touching. Scoring, moving and repair are compiled (``repair_core``).
     """
 
     __slots__ = ("model", "ids", "state", "lines", "conflict", "fitness")
 
     def __init__(self, model: FleetModel, ids: Sequence[int]) -> None:
         self.model = model
-        self.ids = list(ids)
+        self.ids = np.array(ids, dtype=np.int64)
         self.state, self.lines = model.counts(self.ids)
         cells = model.cells
         self.conflict = float(self.state[cells:2 * cells] @ (self.state[:cells] - 1))
@@ -209,59 +209,47 @@ class Layout:
 
     def copy(self) -> Layout:
         twin = object.__new__(Layout)
-        twin.model, twin.ids = self.model, list(self.ids)
+        twin.model, twin.ids = self.model, self.ids.copy()
         twin.state, twin.lines = self.state.copy(), self.lines.copy()
         twin.conflict, twin.fitness = self.conflict, self.fitness
         return twin
 
     def _total(self) -> float:
         m = self.model
-        tallies = float(np.abs(self.lines - m.line_target) @ m.line_known)
-        uncovered = float(np.count_nonzero(self.state[m.hint_cover] == 0))
-        return CONFLICT_WEIGHT * self.conflict + HINT_WEIGHT * uncovered + TALLY_WEIGHT * tallies
+        return core.penalty(self.state, self.lines, self.conflict, m.line_target, m.line_known, m.hint_at,
+                            m.cells, CONFLICT_WEIGHT, HINT_WEIGHT, TALLY_WEIGHT)
 
     def scores(self, slot: int) -> tuple[np.ndarray, np.ndarray]:
         """(candidate ids, the fitness with the slot's ship at each)."""
-        m, i = self.model, self.ids[slot]
-        ids, reads, line_at, line_add, known = m.by_length[m.slot_lengths[slot]]
-        state = self.state.copy()                         # the counts without the slot's ship
-        state[m.puts[i]] -= 1
-        lost = float(_sum(state[m.reads[i]]))
-        off = self.lines - m.line_target                  # how far each line is from its tally
-        off[m.line[i]] -= m.line_add[i]
-        # One gather gives each candidate's conflict and the given pieces it would cover: the
-        # entries at its cells (zone counts) also carry minus the weight of a piece left uncovered.
-        weights = CONFLICT_WEIGHT * state
-        free = state[m.hint_cover] == 0
-        weights[m.hint_at] -= HINT_WEIGHT * free
-        away = off[line_at]
-        change = np.abs(away + line_add) - np.abs(away)
-        if not m.all_known:
-            change *= known
-        fixed = (CONFLICT_WEIGHT * (self.conflict - lost) + HINT_WEIGHT * float(np.count_nonzero(free))
-                 + TALLY_WEIGHT * float(np.abs(off) @ m.line_known))
-        ones = m.ones[:reads.shape[1]]
-        return ids, fixed + (weights[reads] @ ones + TALLY_WEIGHT * (change @ ones[:change.shape[1]]))
+        m = self.model
+        first, last = int(m.slot_first[slot]), int(m.slot_last[slot])
+        totals = np.empty(last - first)
+        core.scores(self.state, self.lines, self.conflict, self.ids[slot], m.slot_lengths[slot], first, last,
+                    totals, m.puts, m.reads, m.line, m.line_add, m.line_target, m.line_known, m.hint_at,
+                    m.is_hint, m.cells, CONFLICT_WEIGHT, HINT_WEIGHT, TALLY_WEIGHT)
+        return np.arange(first, last), totals
 
     def move(self, slot: int, candidate: int, fitness: float | None = None) -> None:
         """Put the slot's ship on ``candidate``; ``fitness`` from ``scores`` saves a rescoring."""
-        m, state, old = self.model, self.state, self.ids[slot]
-        state[m.puts[old]] -= 1
-        lost = _sum(state[m.reads[old]])
-        self.conflict = (self.conflict - float(lost)) + float(_sum(state[m.reads[candidate]]))
-        state[m.puts[candidate]] += 1
-        self.lines[m.line[old]] -= m.line_add[old]
-        self.lines[m.line[candidate]] += m.line_add[candidate]
+        m = self.model
+        self.conflict = core.move(self.state, self.lines, self.conflict, self.ids[slot], candidate,
+                                  m.slot_lengths[slot], m.puts, m.reads, m.line, m.line_add)
         self.ids[slot] = candidate
         self.fitness = self._total() if fitness is None else float(fitness)
 
-    def troubled_slots(self) -> list[int]:
-        """Slots whose ship overlaps or touches another, or lies on an over-full line.
-
-        A ship's own zone holds each of its cells once, so it is in trouble with another
-        ship exactly when the zone counts at its cells add up to more than its length.
-        """
+    def repair(self, steps: int, noise: float, trouble_first: float, seed: int) -> int:
+        """``steps`` of min-conflicts repair (``repair_core.repair``); returns candidates scored."""
         m = self.model
-        ids = np.asarray(self.ids, dtype=np.intp)
-        crowded = _sum(self.state[m.own[ids]], axis=1) > m.slot_length_array
-        return (crowded | (self.lines > m.line_cap)[m.line[ids]].any(axis=1)).nonzero()[0].tolist()
+        self.conflict, self.fitness, evaluations = core.repair(
+            self.state, self.lines, self.ids, self.conflict, self.fitness, steps, noise, trouble_first, seed,
+            m.slot_length_array, m.slot_first, m.slot_last, m.puts, m.reads, m.own, m.line, m.line_add,
+            m.line_target, m.line_known, m.line_cap, m.hint_at, m.is_hint, m.cells,
+            CONFLICT_WEIGHT, HINT_WEIGHT, TALLY_WEIGHT)
+        return int(evaluations)
+
+    def troubled_slots(self) -> list[int]:
+        """Slots whose ship overlaps or touches another, or lies on an over-full line."""
+        m = self.model
+        out = np.empty(len(self.ids), dtype=np.int64)
+        count = core.troubled(self.state, self.lines, self.ids, m.slot_length_array, m.own, m.line, m.line_cap, out)
+        return out[:count].tolist()
