@@ -240,3 +240,16 @@ def _draw(puzzle: Puzzle, board) -> Iterator[SetCell]:
     changed.sort(key=lambda cell: board[cell[0]][cell[1]] != Cell.SHIP)
     for r, c in changed:
         yield SetCell(r, c, board[r][c], Reason.FORCED, "best individual")
+
+
+def warm_up() -> None:
+    """Compile the repair loop now (``repair_core``, about 5 s once), by a short run on a small
+    board: numba keeps the machine code in its cache, so later processes only load it.
+    ``make setup`` and the background build (``solvers.compiling``) call it."""
+    from pathlib import Path
+
+    from game.levels import load
+
+    puzzle = load(Path(__file__).resolve().parents[2] / "levels" / "10x10" / "expert" / "01.bs")
+    for _ in events(puzzle, trace=False, rng=random.Random(1), max_generations=3, region=1, keep=5):
+        pass
