@@ -8,7 +8,7 @@ from pathlib import Path
 from game import levels
 from solvers import compiling
 from solvers.engine.verdict import Kind, decide
-from solvers.events import Result, Status
+from solvers.events import Progress, Result, Status
 from solvers.logic import compiled, compiled_rules
 from solvers.logic.analysis import model_of
 from solvers.search import learning, learning_core
@@ -45,8 +45,10 @@ def test_without_compiled_rules_the_deduction_engine_takes_the_same_steps_at_onc
 
 def test_without_compiled_clause_learning_the_portfolio_decides_by_the_forward_search(monkeypatch):
     asked = not_compiled(monkeypatch)
+    monkeypatch.setattr(learning, "BUILD_WAIT", 0.3)          # a build that never lands
     puzzle = levels.load(LEVELS / "10x10/expert/01.bs")
-    *_, last = learning.events(puzzle, limit=2)
+    *beats, last = learning.events(puzzle, limit=2)
+    assert beats and all(isinstance(beat, Progress) for beat in beats)
     assert isinstance(last, Result) and last.status is Status.ERROR and "compiled" in last.message
     assert decide(puzzle).kind is Kind.UNIQUE
     assert asked == ["solvers.search.learning"]
@@ -59,3 +61,14 @@ def test_a_background_build_starts_once_while_its_lock_is_fresh(monkeypatch, tmp
     assert compiling.compile_in_background("solvers.logic.compiled")
     assert not compiling.compile_in_background("solvers.logic.compiled")
     assert len(started) == 1 and started[0][-1] == "import solvers.logic.compiled as m; m.warm_up()"
+
+
+def test_clause_learning_waits_with_heartbeats_for_the_build_in_the_background_then_runs(monkeypatch):
+    asked = not_compiled(monkeypatch)
+    polls = iter([False, False, False])
+    monkeypatch.setattr(compiling, "cached", lambda dispatcher: next(polls, True))   # the build lands
+    puzzle = levels.load(LEVELS / "10x10/expert/01.bs")
+    *events, last = learning.events(puzzle, limit=2)
+    assert sum(isinstance(event, Progress) and "seconds" in event.stats for event in events) >= 2
+    assert isinstance(last, Result) and last.status is Status.SOLVED and len(last.solutions) == 1
+    assert asked == ["solvers.search.learning"]

@@ -44,12 +44,13 @@ import numpy as np
 
 from game.puzzle import Grid, Hint, Puzzle
 from game.ships import bits, compatible, geometry_of
+from solvers import compiling
 from solvers.common import verified
-from solvers.compiling import ready
 from solvers.events import Event, Found, Progress, Result, Status
 from solvers.placement_arrays import csr
 
 HEARTBEAT_SECONDS = 0.02
+BUILD_WAIT = 180                    # seconds to wait for the background build before giving up
 SLICE_CONFLICTS = 100               # conflicts per slice of the compiled search (a few ms)
 SLICE_DECISIONS = 2000              # decisions per slice, when few of them conflict
 SLICE_WORK = 100_000                # literals propagated, read in reasons or taken back, per slice
@@ -65,9 +66,16 @@ def events(puzzle: Puzzle, *, trace: bool = False, limit: int = 1, rng: random.R
     and proofs later; ``solvers.engine.portfolio`` runs both kinds."""
     from solvers.search import learning_core  # numba loads here: half a second, and most commands never need it
 
-    if not ready(__name__, learning_core.advance):
-        yield Result(Status.ERROR, None, {}, (), "clause learning is being compiled, once, in the background")
-        return
+    if not compiling.ready(__name__, learning_core.advance):
+        # The build in the background lands in about a minute: heartbeats until then (a caller
+        # can stop or time out), then the search, loaded from the cache like any later process's.
+        since = time.perf_counter()
+        while not compiling.cached(learning_core.advance):
+            if time.perf_counter() - since > BUILD_WAIT:
+                yield Result(Status.ERROR, None, {}, (), "clause learning is being compiled, once, in the background")
+                return
+            time.sleep(0.1)
+            yield Progress({"seconds": time.perf_counter() - since})
     yield from _Clauses(puzzle).run(max(1, limit), every_variable, best_phase)
 
 
