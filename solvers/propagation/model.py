@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from game.puzzle import Hint, Puzzle
-from game.ships import Geometry, bits, compatible, geometry_of, hint_reach, kept
+from game.ships import Geometry, compatible, geometry_of, hint_reach, kept
 
 Line = tuple[bool, int, int, int, int]
 
@@ -22,19 +22,31 @@ Line = tuple[bool, int, int, int, int]
 KILLS_KEPT = 4096        # placements whose kills a model keeps (memory bounded on a 60x60 board)
 
 
+def union(table: tuple[int, ...], mask: int) -> int:
+    """The union of ``table[i]`` over the set bits ``i`` of ``mask``."""
+    found = 0
+    while mask:
+        low = mask & -mask
+        found |= table[low.bit_length() - 1]
+        mask ^= low
+    return found
+
+
+def meet(table: tuple[int, ...], mask: int, within: int) -> int:
+    """``within`` intersected with ``table[i]`` for every set bit ``i`` of ``mask``."""
+    while mask:
+        low = mask & -mask
+        within &= table[low.bit_length() - 1]
+        mask ^= low
+    return within
+
+
 def placement_kills(geo: Geometry, p: int) -> tuple[int, int]:
     """The placements that placing ``p`` kills (over its cells or its halo, or holding one of
     its cells in their halo), and the cells of those."""
-    covering, surrounding = geo.covering, geo.surrounding
-    found = 0
-    for i in bits(geo.p_cells[p]):
-        found |= covering[i] | surrounding[i]
-    for i in bits(geo.p_halo[p]):
-        found |= covering[i]
-    cells = 0
-    for q in bits(found):
-        cells |= geo.p_cells[q]
-    return found, cells
+    cells = geo.p_cells[p]
+    found = union(geo.covering, cells | geo.p_halo[p]) | union(geo.surrounding, cells)
+    return found, union(geo.p_cells, found)
 
 
 @dataclass(frozen=True)
@@ -71,6 +83,8 @@ class Model:
     broken: str = ""                         # non-empty when the hints contradict themselves
     # Rows, then columns, with a known tally: (is_row, index, cells, tally, placements along the line).
     lines: tuple[Line, ...] = ()
+    # Per room ``r`` (0 up to the longest length): the placements longer than ``r`` cells.
+    longer: tuple[int, ...] = ()
     # ``placement_kills`` of the placements placed so far, the last ``KILLS_KEPT`` of them.
     memo: dict = field(default_factory=dict, compare=False, repr=False)
 
@@ -97,5 +111,7 @@ def compile_puzzle(puzzle: Puzzle) -> Model:
                  if t is not None)
     cols = tuple((False, c, m, t, geo.col_lines[c]) for c, (m, t) in enumerate(zip(geo.col_masks, puzzle.col_tallies))
                  if t is not None)
+    longer = tuple(sum(s for length, s in zip(geo.lengths, geo.length_sets) if length > room)
+                   for room in range(max(geo.lengths, default=0) + 1))
     return Model(puzzle, geo, puzzle.row_tallies, puzzle.col_tallies, start, hint_ship, hint_water,
-                 shape_ship, shape_water, broken, rows + cols)
+                 shape_ship, shape_water, broken, rows + cols, longer)

@@ -22,30 +22,9 @@ from typing import Callable, Iterable, NamedTuple
 
 from game.puzzle import Cell, ship_name
 from game.ships import Geometry, bits
-from solvers.propagation.model import Line, Model, State
+from solvers.propagation.model import Line, Model, State, meet, union
 
 Log = list[tuple[int, Cell, str]]
-
-
-# -- the shared bit loops ---------------------------------------------------------------------
-
-def union(table: tuple[int, ...], mask: int) -> int:
-    """The union of ``table[i]`` over the set bits ``i`` of ``mask``."""
-    found = 0
-    while mask:
-        low = mask & -mask
-        found |= table[low.bit_length() - 1]
-        mask ^= low
-    return found
-
-
-def meet(table: tuple[int, ...], mask: int, within: int) -> int:
-    """``within`` intersected with ``table[i]`` for every set bit ``i`` of ``mask``."""
-    while mask:
-        low = mask & -mask
-        within &= table[low.bit_length() - 1]
-        mask ^= low
-    return within
 
 
 # -- the state being built --------------------------------------------------------------------
@@ -106,10 +85,15 @@ class Work:
             self.add_water(new, water_why)
         return True
 
-    def says(self, rule: str, part: int = 0, **words: str) -> str:
+    def says(self, rule: str, part: int = 0, length: int = 0, **words: str) -> str:
         """The sentence ``part`` of ``rule`` in the table (``RULES``), with ``words`` filled
-        in, when a log is kept ("" otherwise: a search without a log makes no sentences)."""
-        return SAYS[rule][part].format(**words) if self.log is not None else ""
+        in (``length``: the ship of that length is ``{ship}``), when a log is kept ("" otherwise:
+        a search without a log makes no sentences)."""
+        if self.log is None:
+            return ""
+        if length:
+            words["ship"] = ship_name(length)
+        return SAYS[rule][part].format(**words)
 
     def fail(self, kind: str, value: int) -> bool:
         """A contradiction, blamed on ``("row", index)``, ``("col", index)``, ``("cells", mask)``
@@ -160,7 +144,7 @@ def place_queued(work: Work) -> bool:
             work.add_ship(new, detail)
         new = halo & ~work.water
         if new:
-            work.add_water(new, work.says("place_queued", ship=ship_name(geo.p_length[p])))
+            work.add_water(new, work.says("place_queued", length=geo.p_length[p]))
         work.placed |= cells
         kills, kill_cells = kills_of(p)
         work.alive &= ~kills
@@ -214,8 +198,9 @@ def diagonals_are_water(work: Work) -> bool:
 def tally_within_reach(work: Work, line: Line) -> bool:
     """A line over its tally, or unable to reach it with its unknown cells, is a contradiction."""
     is_row, index, mask, tally, _ = line
-    ships = (work.ship & mask).bit_count()
-    if ships > tally or ships + (mask & ~(work.ship | work.water)).bit_count() < tally:
+    ship = work.ship
+    ships = (ship & mask).bit_count()
+    if ships > tally or ships + (mask & ~(ship | work.water)).bit_count() < tally:
         return work.fail("row" if is_row else "col", index)
     return True
 
@@ -223,8 +208,9 @@ def tally_within_reach(work: Work, line: Line) -> bool:
 def tally_met(work: Work, line: Line) -> bool:
     """A line whose tally is met: the rest of the line is water."""
     is_row, index, mask, tally, _ = line
-    unknown = mask & ~(work.ship | work.water)
-    if unknown and (work.ship & mask).bit_count() == tally:
+    ship = work.ship
+    unknown = mask & ~(ship | work.water)
+    if unknown and (ship & mask).bit_count() == tally:
         work.add_water(unknown, work.says("tally_met", line=_line_name(is_row, index)))
     return True
 
@@ -232,8 +218,9 @@ def tally_met(work: Work, line: Line) -> bool:
 def needs_every_unknown(work: Work, line: Line) -> bool:
     """A line that needs every one of its unknown cells to reach its tally: they are ship."""
     is_row, index, mask, tally, _ = line
-    unknown = mask & ~(work.ship | work.water)
-    if unknown and (work.ship & mask).bit_count() + unknown.bit_count() == tally:
+    ship = work.ship
+    unknown = mask & ~(ship | work.water)
+    if unknown and (ship & mask).bit_count() + unknown.bit_count() == tally:
         work.add_ship(unknown, work.says("needs_every_unknown", line=_line_name(is_row, index)))
     return True
 
@@ -241,16 +228,16 @@ def needs_every_unknown(work: Work, line: Line) -> bool:
 def longer_than_room(work: Work, line: Line) -> bool:
     """A line with new ship cells: a placement along it that would put more new ship cells
     in it than its tally has room for dies. (With no room left the line is water, which
-    kills the rest.)"""
+    kills the rest.) Only the placements longer than the room can (``Model.longer``)."""
     _, _, mask, tally, placements = line
     if not work.line_ship & mask:
         return True
     ship = work.ship
     room = tally - (ship & mask).bit_count()
-    geo = work.geo
-    if 0 < room < (geo.lengths[0] if geo.lengths else 0):
-        p_cells, alive = geo.p_cells, work.alive
-        m = alive & placements
+    lengths = work.geo.lengths
+    if 0 < room < (lengths[0] if lengths else 0):
+        p_cells, alive = work.geo.p_cells, work.alive
+        m = alive & placements & work.model.longer[room]
         while m:
             low = m & -m
             m ^= low
@@ -260,30 +247,31 @@ def longer_than_room(work: Work, line: Line) -> bool:
     return True
 
 
-
-
 def line_tallies(work: Work) -> bool:
     """The line rules on every tallied line the batch touched, rows then columns, line by
     line; each is called only where it can fire, so the other lines cost no call."""
     # The tally rules: a tight tally (met, over, or needing at least every unknown cell) on a
     # line not complete and right. The room rule: new ship cells, room for some of a longest ship.
     touched, line_ship = work.touched, work.line_ship
-    longest = work.geo.lengths[0] if work.geo.lengths else 0
+    lengths = work.geo.lengths
+    longest = lengths[0] if lengths else 0
+    ship = work.ship
+    unknown = ~(ship | work.water)
     for line in work.model.lines:
         mask = line[2]
         if not touched & mask:
             continue
-        ships, tally = (work.ship & mask).bit_count(), line[3]
-        free = (mask & ~(work.ship | work.water)).bit_count()
+        ships, tally = (ship & mask).bit_count(), line[3]
+        free = (mask & unknown).bit_count()
         if (ships >= tally or ships + free <= tally) and (free or ships != tally):
             for rule in TALLY_RULES:
                 if not rule(work, line):
                     return False
+            ship = work.ship
+            unknown = ~(ship | work.water)
         if line_ship & mask and 0 < tally - ships < longest:
             longer_than_room(work, line)
     return True
-
-
 
 
 # -- board rules: whole-board deductions, once the cell rules are quiet -------------------------
@@ -300,7 +288,7 @@ def fleet_count(work: Work) -> bool:
         if found < left:
             return work.fail("length", li)
         if found == left:
-            why = work.says("fleet_count", ship=ship_name(geo.lengths[li]))
+            why = work.says("fleet_count", length=geo.lengths[li])
             for p in bits(options):
                 work.to_place[p] = why
     return True
@@ -329,7 +317,7 @@ def segments_need_a_ship(work: Work) -> bool:
             return work.fail("cells", segment)
         if not cover & (cover - 1):
             p = cover.bit_length() - 1
-            work.to_place[p] = work.says("segments_need_a_ship", ship=ship_name(geo.p_length[p]))
+            work.to_place[p] = work.says("segments_need_a_ship", length=geo.p_length[p])
             continue
         cells, halo = common(geo, cover)
         if (cells & ~work.ship or halo & ~work.water) and not work.add_common(
