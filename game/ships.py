@@ -36,6 +36,25 @@ def bits(mask: int) -> Iterator[int]:
         mask ^= low
 
 
+def union(table: tuple[int, ...], mask: int) -> int:
+    """The union of ``table[i]`` over the set bits ``i`` of ``mask``."""
+    found = 0
+    while mask:
+        low = mask & -mask
+        found |= table[low.bit_length() - 1]
+        mask ^= low
+    return found
+
+
+def meet(table: tuple[int, ...], mask: int, within: int) -> int:
+    """``within`` intersected with ``table[i]`` for every set bit ``i`` of ``mask``."""
+    while mask:
+        low = mask & -mask
+        within &= table[low.bit_length() - 1]
+        mask ^= low
+    return within
+
+
 def kept(memo: dict, key, value, limit: int):
     """``value``, kept in ``memo`` under ``key``: a memo that holds ``limit`` entries is
     emptied first, so memory stays bounded however long a search runs."""
@@ -90,6 +109,7 @@ class Geometry:
         length_sets = []
         self._first: dict[tuple[int, bool], int] = {}     # first index of each (length, across)
         self.segment_memo: dict[int, tuple[Segment, Segment]] = {}   # see ``segments``
+        self.kills_memo: dict[int, tuple[int, int]] = {}              # see ``kills``
         for length in lengths:
             first = len(placements)
             for horizontal in ((True,) if length == 1 else (True, False)):
@@ -237,6 +257,18 @@ class Geometry:
                 table[p.line] |= 1 << p.index
         return tuple(table)
 
+    def kills(self, p: int) -> tuple[int, int]:
+        """The placements that placing ``p`` kills (over its cells or its halo, or holding one
+        of its cells in their halo), and the cells of those. Kept for the last
+        ``KILLS_KEPT`` placements asked about (a search places the same ones again and again,
+        and puzzles of one size and fleet share their geometry), so memory stays bounded."""
+        found = self.kills_memo.get(p)
+        if found is None:
+            cells = self.p_cells[p]
+            killed = union(self.covering, cells | self.p_halo[p]) | union(self.surrounding, cells)
+            found = kept(self.kills_memo, p, (killed, union(self.p_cells, killed)), KILLS_KEPT)
+        return found
+
     def members(self, placement_set: int) -> Iterator[Placement]:
         placements = self.placements
         return (placements[i] for i in bits(placement_set))
@@ -339,6 +371,7 @@ def segments(geo: Geometry, ship: int, water: int) -> list[Segment]:
 
 
 SEGMENT_MEMO_LIMIT = 100_000
+KILLS_KEPT = 4096        # placements whose kills a geometry keeps (memory bounded on a 60x60 board)
 
 
 def _segment_shape(geo: Geometry, group: int) -> tuple[Segment, Segment]:

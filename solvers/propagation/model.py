@@ -11,42 +11,12 @@ Glossary (the placement model's words are in ``game.ships``)
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from game.puzzle import Hint, Puzzle
-from game.ships import Geometry, compatible, geometry_of, hint_reach, kept
+from game.ships import Geometry, compatible, geometry_of, hint_reach
 
 Line = tuple[bool, int, int, int, int]
-
-
-KILLS_KEPT = 4096        # placements whose kills a model keeps (memory bounded on a 60x60 board)
-
-
-def union(table: tuple[int, ...], mask: int) -> int:
-    """The union of ``table[i]`` over the set bits ``i`` of ``mask``."""
-    found = 0
-    while mask:
-        low = mask & -mask
-        found |= table[low.bit_length() - 1]
-        mask ^= low
-    return found
-
-
-def meet(table: tuple[int, ...], mask: int, within: int) -> int:
-    """``within`` intersected with ``table[i]`` for every set bit ``i`` of ``mask``."""
-    while mask:
-        low = mask & -mask
-        within &= table[low.bit_length() - 1]
-        mask ^= low
-    return within
-
-
-def placement_kills(geo: Geometry, p: int) -> tuple[int, int]:
-    """The placements that placing ``p`` kills (over its cells or its halo, or holding one of
-    its cells in their halo), and the cells of those."""
-    cells = geo.p_cells[p]
-    found = union(geo.covering, cells | geo.p_halo[p]) | union(geo.surrounding, cells)
-    return found, union(geo.p_cells, found)
 
 
 @dataclass(frozen=True)
@@ -85,15 +55,6 @@ class Model:
     lines: tuple[Line, ...] = ()
     # Per room ``r`` (0 up to the longest length): the placements longer than ``r`` cells.
     longer: tuple[int, ...] = ()
-    # ``placement_kills`` of the placements placed so far, the last ``KILLS_KEPT`` of them.
-    memo: dict = field(default_factory=dict, compare=False, repr=False)
-
-    def kills(self, p: int) -> tuple[int, int]:
-        """``placement_kills`` of placement ``p``, kept (a search places the same ones again and again)."""
-        found = self.memo.get(p)
-        if found is None:
-            found = kept(self.memo, p, placement_kills(self.geo, p), KILLS_KEPT)
-        return found
 
 
 def compile_puzzle(puzzle: Puzzle) -> Model:

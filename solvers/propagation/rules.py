@@ -21,8 +21,8 @@ from __future__ import annotations
 from typing import Callable, Iterable, NamedTuple
 
 from game.puzzle import Cell, ship_name
-from game.ships import Geometry, bits
-from solvers.propagation.model import Line, Model, State, meet, union
+from game.ships import Geometry, bits, meet, union
+from solvers.propagation.model import Line, Model, State
 
 Log = list[tuple[int, Cell, str]]
 
@@ -131,7 +131,7 @@ def place_queued(work: Work) -> bool:
     one ship fewer to place. The placements its cells and halo kill die at once, from
     the model's per-placement memo, so the cell rules skip those cells (``settled_*``)."""
     geo = work.geo
-    kills_of = work.model.kills
+    kills_of = geo.kills
     for p, detail in work.to_place.items():
         if not (work.alive >> p) & 1:
             return False
