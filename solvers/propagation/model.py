@@ -19,7 +19,7 @@ from game.ships import Geometry, compatible, geometry_of, hint_reach
 Line = tuple[bool, int, int, int, int]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class State:
     """One search node's knowledge (see the glossary)."""
 

@@ -85,15 +85,14 @@ class Work:
             self.add_water(new, water_why)
         return True
 
-    def says(self, rule: str, part: int = 0, length: int = 0, **words: str) -> str:
-        """The sentence ``part`` of ``rule`` in the table (``RULES``), with ``words`` filled
-        in (``length``: the ship of that length is ``{ship}``), when a log is kept ("" otherwise:
-        a search without a log makes no sentences)."""
+    def says(self, rule: str, part: int = 0, length: int = 0, line: Line | None = None) -> str:
+        """The sentence ``part`` of ``rule`` in the table (``RULES``), its ``{ship}`` the ship
+        of ``length``, its ``{line}`` the name of ``line``, when a log is kept ("" otherwise: a
+        search without a log makes no sentences, nor the names in them)."""
         if self.log is None:
             return ""
-        if length:
-            words["ship"] = ship_name(length)
-        return SAYS[rule][part].format(**words)
+        return SAYS[rule][part].format(ship=ship_name(length) if length else "",
+                                       line=f"{'row' if line[0] else 'column'} {line[1] + 1}" if line else "")
 
     def fail(self, kind: str, value: int) -> bool:
         """A contradiction, blamed on ``("row", index)``, ``("col", index)``, ``("cells", mask)``
@@ -207,21 +206,21 @@ def tally_within_reach(work: Work, line: Line) -> bool:
 
 def tally_met(work: Work, line: Line) -> bool:
     """A line whose tally is met: the rest of the line is water."""
-    is_row, index, mask, tally, _ = line
+    _, _, mask, tally, _ = line
     ship = work.ship
     unknown = mask & ~(ship | work.water)
     if unknown and (ship & mask).bit_count() == tally:
-        work.add_water(unknown, work.says("tally_met", line=_line_name(is_row, index)))
+        work.add_water(unknown, work.says("tally_met", line=line))
     return True
 
 
 def needs_every_unknown(work: Work, line: Line) -> bool:
     """A line that needs every one of its unknown cells to reach its tally: they are ship."""
-    is_row, index, mask, tally, _ = line
+    _, _, mask, tally, _ = line
     ship = work.ship
     unknown = mask & ~(ship | work.water)
     if unknown and (ship & mask).bit_count() + unknown.bit_count() == tally:
-        work.add_ship(unknown, work.says("needs_every_unknown", line=_line_name(is_row, index)))
+        work.add_ship(unknown, work.says("needs_every_unknown", line=line))
     return True
 
 
@@ -393,9 +392,9 @@ def last_ship_of_a_length(work: Work) -> bool:
             continue                         # more placements than can share a cell: nothing in common
         cells, halo = common(geo, options)
         if cells & ~work.ship or halo & ~work.water:
-            name = ship_name(geo.lengths[li])
-            if not work.add_common(cells, halo, work.says("last_ship_of_a_length", 0, ship=name),
-                                   work.says("last_ship_of_a_length", 1, ship=name)):
+            length = geo.lengths[li]
+            if not work.add_common(cells, halo, work.says("last_ship_of_a_length", 0, length),
+                                   work.says("last_ship_of_a_length", 1, length)):
                 return False
     return True
 
@@ -412,10 +411,6 @@ def common(geo: Geometry, placements: int) -> tuple[int, int]:
         cells &= p_cells[p]
         halo &= p_halo[p]
     return cells, halo
-
-
-def _line_name(is_row: bool, index: int) -> str:
-    return f"{'row' if is_row else 'column'} {index + 1}"
 
 
 # -- the table: every rule once, in the order the driver runs them ------------------------------
