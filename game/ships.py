@@ -241,6 +241,16 @@ class Geometry:
         return tuple(table)
 
     @cached_property
+    def covering_cells(self) -> tuple[int, ...]:
+        """Per cell bit: the cells of the placements whose cells hold it."""
+        return tuple(union(self.p_cells, placements) for placements in self.covering)
+
+    @cached_property
+    def surrounding_cells(self) -> tuple[int, ...]:
+        """Per cell bit: the cells of the placements whose halo holds it."""
+        return tuple(union(self.p_cells, placements) for placements in self.surrounding)
+
+    @cached_property
     def row_lines(self) -> tuple[int, ...]:
         """Per row: the placements of two or more cells lying along it."""
         return self._lines(True, self.rows)
@@ -265,8 +275,10 @@ class Geometry:
         found = self.kills_memo.get(p)
         if found is None:
             cells = self.p_cells[p]
-            killed = union(self.covering, cells | self.p_halo[p]) | union(self.surrounding, cells)
-            found = kept(self.kills_memo, p, (killed, union(self.p_cells, killed)), KILLS_KEPT)
+            reach = cells | self.p_halo[p]
+            killed = union(self.covering, reach) | union(self.surrounding, cells)
+            killed_cells = union(self.covering_cells, reach) | union(self.surrounding_cells, cells)
+            found = kept(self.kills_memo, p, (killed, killed_cells), KILLS_KEPT)
         return found
 
     def members(self, placement_set: int) -> Iterator[Placement]:
