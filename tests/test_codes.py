@@ -1,8 +1,6 @@
 """Share codes: every level goes to a code and back to the same puzzle; a damaged code is one
 clear error; every command that takes a level takes a code."""
 
-import contextlib
-import io
 import math
 import random
 from pathlib import Path
@@ -11,10 +9,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import main
 from game import codes, formats, levels
 from game.codes import CodeError
 from game.puzzle import Hint, Puzzle
+from tests.test_hostile_new_features import run
 
 ROOT = Path(__file__).resolve().parents[1]
 PACK = sorted((ROOT / "levels").rglob("*.bs"))
@@ -23,16 +21,6 @@ PACK = sorted((ROOT / "levels").rglob("*.bs"))
 def same_puzzle(a: Puzzle, b: Puzzle) -> bool:
     return (a.shape == b.shape and a.row_tallies == b.row_tallies and a.col_tallies == b.col_tallies
             and a.fleet == b.fleet and dict(a.hints) == dict(b.hints))
-
-
-def run(*argv):
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            code = main.main([str(a) for a in argv])
-        except SystemExit as stop:
-            code = stop.code
-    return code, out.getvalue(), err.getvalue()
 
 
 def test_every_level_of_the_pack_goes_to_a_code_and_back():

@@ -25,7 +25,7 @@ def run(*argv) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:
-            status = main.main(list(argv))
+            status = main.main([str(a) for a in argv])
         except SystemExit as leaving:       # argparse's usage errors
             status = leaving.code
     return status, out.getvalue(), err.getvalue()

@@ -1,8 +1,6 @@
 """Records kept by two windows at once, the daily streaks, the daily puzzle and its command."""
 
-import contextlib
 import datetime
-import io
 import json
 import subprocess
 import sys
@@ -11,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-import main
 from game import codes, levels
 from solvers.authoring import daily, grading
 from solvers.engine.verdict import Kind, decide
+from tests.test_hostile_new_features import run
 from window.records import finish, stats_rows, streaks, target_seconds
 from window.storage import Storage
 
@@ -131,16 +129,6 @@ def test_a_level_that_only_looks_daily_is_not_a_daily():
     assert daily.date_of(puzzle) is None
     assert daily.date_of(puzzle.replace(name="Daily 2026-11-26", source="mine")) is None
     assert daily.date_of(puzzle.replace(name="Daily 2026-13-40", source="daily puzzle 2026-13-40 (v)")) is None
-
-
-def run(*argv):
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            code = main.main([str(a) for a in argv])
-        except SystemExit as stop:
-            code = stop.code
-    return code, out.getvalue(), err.getvalue()
 
 
 def test_the_daily_command_prints_writes_and_gives_a_code(tmp_path):
