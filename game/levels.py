@@ -450,14 +450,8 @@ def dumps(puzzle: Puzzle) -> str:
     return "\n".join(lines) + "\n"
 
 
-def atomic_write_text(path: Union[str, os.PathLike], text: str) -> None:
-    """Write ``text`` to ``path`` (its folder made if need be) the one way files are written
-    (``game.files``: a unique temporary file beside it, synced and renamed into place)."""
-    files.write_text(path, text, parents=True)
-
-
 def save(puzzle: Puzzle, path: Union[str, os.PathLike]) -> None:
-    atomic_write_text(path, dumps(puzzle))
+    files.write_text(path, dumps(puzzle), parents=True)
 
 
 # --------------------------------------------------------------------------- corpus .jsonl

@@ -7,9 +7,10 @@ import time
 
 import pytest
 
+from game.files import write_text
 from game.puzzle import Cell, Hint, Puzzle
 from game.session import Session
-from window.storage import Storage, level_key, write_atomic
+from window.storage import Storage, level_key
 
 
 def small_puzzle(**changes) -> Puzzle:
@@ -23,10 +24,10 @@ def test_level_key_depends_on_content_not_name():
     assert level_key(small_puzzle()) != level_key(small_puzzle(hints={(0, 4): Hint.SUB}))
 
 
-def test_write_atomic_replaces_and_leaves_no_temp_files(tmp_path):
+def test_a_write_replaces_and_leaves_no_temp_files(tmp_path):
     target = tmp_path / "deep" / "file.json"
-    write_atomic(target, "one")
-    write_atomic(target, "two")
+    write_text(target, "one", parents=True)
+    write_text(target, "two", parents=True)
     assert target.read_text() == "two"
     assert [p.name for p in target.parent.iterdir()] == ["file.json"]
 

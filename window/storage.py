@@ -35,8 +35,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from game.files import remove_stale
-from game.levels import LevelError, atomic_write_text, decode_json, read_bounded
+from game.files import remove_stale, write_text
+from game.levels import LevelError, decode_json, read_bounded
 from game.puzzle import Move, Puzzle, initial_grid
 from game.session import MAX_TRIALS, TRIAL_STEPS, Session
 from window.settings import user_dir
@@ -79,7 +79,6 @@ def level_key(puzzle: Puzzle) -> str:
 # ----- writing ------------------------------------------------------------------------------
 
 
-write_atomic = atomic_write_text
 
 
 def remove_orphan_temp_files(folder: Path, older_than: float = ORPHAN_AGE) -> list[Path]:
@@ -344,7 +343,7 @@ class Storage:
     def save_progress(self, key: str, data: dict[str, Any]) -> bool:
         """Returns False (and keeps playing) when the folder cannot be written."""
         try:
-            write_atomic(self.progress_path(key), json.dumps(data, indent=1))
+            write_text(self.progress_path(key), json.dumps(data, indent=1), parents=True)
         except OSError as error:
             return self._saved(error)
         return self._saved(None)
@@ -379,7 +378,7 @@ class Storage:
             if self._move_aside(path, f"{bad} damaged record{'s' if bad > 1 else ''} of {what} dropped",
                                 copy=True):
                 try:
-                    write_atomic(path, json.dumps(good, indent=1, sort_keys=True))
+                    write_text(path, json.dumps(good, indent=1, sort_keys=True), parents=True)
                 except OSError as error:
                     self._saved(error)
         return good
@@ -392,7 +391,7 @@ class Storage:
         try:
             with file_lock(path):
                 fresh = merge(self._read_checked(path, check, what))
-                write_atomic(path, json.dumps(fresh, indent=1, sort_keys=True))
+                write_text(path, json.dumps(fresh, indent=1, sort_keys=True), parents=True)
         except OSError as error:
             self._save_failing = False
             return merge(mine), self._saved(error)

@@ -146,12 +146,12 @@ def write(path: str) -> tuple[Path, Path]:
     for target in (solver, test):
         if os.path.lexists(target):                 # a file, folder, link (even dangling), device...
             raise ValueError(f"{target}: exists already; it is not replaced")
-    from game.files import check
-    from game.levels import atomic_write_text
+    from game.files import check, write_text
 
     for target in (solver, test):                   # both places first: never one file of the two
         check(target, parents=True)
 
-    atomic_write_text(solver, SOLVER.format(path=path))
-    atomic_write_text(test, TEST.format(name=solver.name, test=test.name, root=str(ROOT), levels=LEVELS))
+    write_text(solver, SOLVER.format(path=path), parents=True)
+    write_text(test, TEST.format(name=solver.name, test=test.name, root=str(ROOT), levels=LEVELS),
+               parents=True)
     return solver, test
