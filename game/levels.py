@@ -63,7 +63,7 @@ _SHORT_REPR = reprlib.Repr()
 _SHORT_REPR.maxlevel, _SHORT_REPR.maxstring, _SHORT_REPR.maxother = 3, 36, 36
 
 
-def _show(value: Any, width: int = 40) -> str:
+def short_repr(value: Any, width: int = 40) -> str:
     """A short ``repr`` of value (never built whole), cut to ``width`` characters, so a
     message stays one short line however large the value."""
     try:
@@ -109,10 +109,10 @@ def _parse_int(number: str) -> int:
 
 def _parse_float(number: str) -> float:
     if _digits(number) > MAX_DIGITS or len(number) > 4 * MAX_DIGITS:
-        raise _Refused(f"number {_show(number, 24)} is longer than {MAX_DIGITS} digits")
+        raise _Refused(f"number {short_repr(number, 24)} is longer than {MAX_DIGITS} digits")
     value = float(number)
     if not math.isfinite(value):
-        raise _Refused(f"number {_show(number, 24)} is too large")
+        raise _Refused(f"number {short_repr(number, 24)} is too large")
     return value
 
 
@@ -124,7 +124,7 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     result: dict[str, Any] = {}
     for key, value in pairs:
         if key in result:
-            raise _Refused(f"key {_show(key)} is given twice in one object")
+            raise _Refused(f"key {short_repr(key)} is given twice in one object")
         result[key] = value
     return result
 
@@ -143,7 +143,7 @@ def decode_json(text: str, source: str) -> Any:
         raise LevelError(source, f"is not valid JSON: {error.msg} at line {error.lineno}, "
                                  f"column {error.colno}") from None
     except (RecursionError, ValueError) as error:  # a limit of the decoder itself
-        raise LevelError(source, f"is not valid JSON ({_show(str(error), 60)})") from None
+        raise LevelError(source, f"is not valid JSON ({short_repr(str(error), 60)})") from None
 
 
 # --------------------------------------------------------------------------- reading files
@@ -231,7 +231,7 @@ def from_dict(data: Any, source: str = "<level>") -> Puzzle:
     unknown = [key for key in data if key not in ORIGINAL_KEYS + EXTENSION_KEYS]
     if unknown:
         allowed = ", ".join(ORIGINAL_KEYS + EXTENSION_KEYS)
-        raise LevelError(source, f"unknown key {_show(unknown[0])} (allowed: {allowed})")
+        raise LevelError(source, f"unknown key {short_repr(unknown[0])} (allowed: {allowed})")
     rows, cols = _read_shape(data, source)
     fleet = _read_fleet(data.get("fleet"), rows, cols, source)
     row_tallies = _read_tallies(data, "row_numbers", rows, cols, "rows", source)
@@ -259,9 +259,9 @@ def _read_shape(data: Mapping[str, Any], source: str) -> tuple[int, int]:
         if key in data:
             value = data[key]
             if not _is_int(value):
-                raise LevelError(source, f"{key} must be a whole number, not {_show(value)}")
+                raise LevelError(source, f"{key} must be a whole number, not {short_repr(value)}")
             if not 1 <= value <= MAX_SIDE:
-                raise LevelError(source, f"{key} is {_show(value)}; it must be between 1 and {MAX_SIDE}")
+                raise LevelError(source, f"{key} is {short_repr(value)}; it must be between 1 and {MAX_SIDE}")
             dims[key] = value
     size = dims.get("size")
     rows, cols = dims.get("rows", size), dims.get("cols", size)
@@ -288,11 +288,11 @@ _NUMBER_KEY = re.compile(r"[0-9]+")
 def read_fleet(value: Any, source: str) -> Fleet:
     """A decoded ``{"length": count}`` object as a Fleet, within the limits, or a LevelError."""
     if not isinstance(value, dict) or not value:
-        raise LevelError(source, f"fleet must be an object like {{\"4\": 1, \"3\": 2}}, not {_show(value)}")
+        raise LevelError(source, f"fleet must be an object like {{\"4\": 1, \"3\": 2}}, not {short_repr(value)}")
     counts = {}
     for key, count in value.items():
         if not (isinstance(key, str) and _NUMBER_KEY.fullmatch(key) and len(key) <= MAX_DIGITS):
-            raise LevelError(source, f"fleet key {_show(key)} is not a ship length (digits 0-9)")
+            raise LevelError(source, f"fleet key {short_repr(key)} is not a ship length (digits 0-9)")
         length = int(key)
         if length < 1:
             raise LevelError(source, f"fleet has ships of length {length}; lengths start at 1")
@@ -301,13 +301,13 @@ def read_fleet(value: Any, source: str) -> Fleet:
                                      f"at most {MAX_SHIP_LENGTH} is allowed")
         if not _is_int(count) or count < 0:
             raise LevelError(source, f"fleet count for length {length} must be a whole number >= 0, "
-                                     f"not {_show(count)}")
+                                     f"not {short_repr(count)}")
         if length in counts:
             raise LevelError(source, f"fleet names length {length} twice")
         counts[length] = count
     ships = sum(counts.values())
     if ships > MAX_FLEET_SHIPS:
-        raise LevelError(source, f"fleet has {_show(ships)} ships; at most {MAX_FLEET_SHIPS} are allowed")
+        raise LevelError(source, f"fleet has {short_repr(ships)} ships; at most {MAX_FLEET_SHIPS} are allowed")
     fleet = make_fleet(counts)
     if not fleet:
         raise LevelError(source, "fleet has no ships")
@@ -334,11 +334,11 @@ def _read_tallies(data: Mapping[str, Any], key: str, count: int, other: int, wha
         if tally is None:
             continue
         if not _is_int(tally):
-            raise LevelError(source, f"{key}[{index}] must be a whole number or null, not {_show(tally)}")
+            raise LevelError(source, f"{key}[{index}] must be a whole number or null, not {short_repr(tally)}")
         if tally < 0:
-            raise LevelError(source, f"{key}[{index}] is negative ({_show(tally)})")
+            raise LevelError(source, f"{key}[{index}] is negative ({short_repr(tally)})")
         if tally > other:
-            raise LevelError(source, f"{key}[{index}] is {_show(tally)} but the line has only {other} cells")
+            raise LevelError(source, f"{key}[{index}] is {short_repr(tally)} but the line has only {other} cells")
     return tuple(value)
 
 
@@ -349,7 +349,7 @@ def _parse_coord(key: Any, rows: int, cols: int, source: str) -> Coord:
     # Only ASCII digits, no signs or spaces: int() would also take "+1", " 1" and "١".
     match = _HINT_KEY.fullmatch(key) if isinstance(key, str) else None
     if match is None:
-        raise LevelError(source, f"hint key {_show(key)} is not \"row,col\" (digits 0-9)")
+        raise LevelError(source, f"hint key {short_repr(key)} is not \"row,col\" (digits 0-9)")
     row, col = int(match.group(1)), int(match.group(2))
     if not (0 <= row < rows and 0 <= col < cols):
         raise LevelError(source, f"hint {key!r} is outside a {rows}x{cols} board")
@@ -363,7 +363,7 @@ def _read_board(value: Any, rows: int, cols: int, source: str) -> dict[Coord, Hi
     for key, code in value.items():
         where = _parse_coord(key, rows, cols, source)
         if not isinstance(code, str) or code.strip().lower() not in HINT_CODES:
-            raise LevelError(source, f"hint {key!r} has unknown code {_show(code)} "
+            raise LevelError(source, f"hint {key!r} has unknown code {short_repr(code)} "
                                      f"(known: {', '.join(HINT_CODES)})")
         if where in hints:
             raise LevelError(source, f"hint {key!r} names cell {where[0]},{where[1]} a second time")
@@ -379,7 +379,7 @@ def _read_solution(value: Any, rows: int, cols: int, source: str) -> tuple[str, 
     for index, line in enumerate(value):
         if not isinstance(line, str) or len(line) != cols or set(line) - {".", "#"}:
             raise LevelError(source, f"solution row {index} must be {cols} characters of '.' and '#', "
-                                     f"not {_show(line)}")
+                                     f"not {short_repr(line)}")
     return tuple(value)
 
 
@@ -484,13 +484,13 @@ def from_corpus_record(record: Any, source: str) -> Puzzle:
     for item in hints_in:
         if not (isinstance(item, list) and len(item) == 3 and _is_int(item[0]) and _is_int(item[1])
                 and isinstance(item[2], str) and item[2] in CORPUS_KINDS):
-            raise LevelError(source, f"hint {_show(item)} is not [row, col, kind] "
+            raise LevelError(source, f"hint {short_repr(item)} is not [row, col, kind] "
                                      f"(kinds: {', '.join(CORPUS_KINDS)})")
         if item[0] < 0 or item[1] < 0:
-            raise LevelError(source, f"hint {_show(item)} is outside the board")
+            raise LevelError(source, f"hint {short_repr(item)} is outside the board")
         key = f"{item[0]},{item[1]}"
         if key in board:
-            raise LevelError(source, f"hint {_show(item)} names cell {key} a second time")
+            raise LevelError(source, f"hint {short_repr(item)} names cell {key} a second time")
         board[key] = CODE_OF_HINT[CORPUS_KINDS[item[2]]]
     data["board"] = board
     return from_dict(data, source)

@@ -20,6 +20,7 @@ from typing import Any, Callable
 
 import yaml
 
+from game.levels import short_repr
 from game.limits import MAX_DIGITS, MAX_FILE_BYTES, MAX_NESTING
 
 DEFAULTS_PATH = Path(__file__).resolve().parent.parent / "assets" / "settings.yaml"
@@ -60,15 +61,10 @@ class Rule:
     check: Callable[[Any], Any]
 
 
-def _show(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
 def _choice(*names: str) -> Rule:
     def check(value: Any) -> Any:
         if value not in names or not isinstance(value, str):
-            raise ValueError(f"must be one of {', '.join(names)}, not {_show(value)}")
+            raise ValueError(f"must be one of {', '.join(names)}, not {short_repr(value)}")
         return value
     return Rule(check)
 
@@ -78,14 +74,14 @@ def _number(kind: type, low: float, high: float) -> Rule:
         whole = "a whole number" if kind is int else "a number"
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or (
                 kind is int and isinstance(value, float) and not value.is_integer()) or not low <= value <= high:
-            raise ValueError(f"must be {whole} from {low:g} to {high:g}, not {_show(value)}")
+            raise ValueError(f"must be {whole} from {low:g} to {high:g}, not {short_repr(value)}")
         return kind(value)
     return Rule(check)
 
 
 def _window(value: Any) -> list[int]:
     text = f"must be [width, height] with width {MIN_WINDOW[0]}..{MAX_WINDOW[0]} and height " \
-           f"{MIN_WINDOW[1]}..{MAX_WINDOW[1]}, not {_show(value)}"
+           f"{MIN_WINDOW[1]}..{MAX_WINDOW[1]}, not {short_repr(value)}"
     if not (isinstance(value, list) and len(value) == 2 and all(
             isinstance(v, int) and not isinstance(v, bool) and low <= v <= high
             for v, low, high in zip(value, MIN_WINDOW, MAX_WINDOW))):
@@ -187,23 +183,24 @@ def validate(data: dict, base: dict[str, Any]) -> tuple[dict[str, Any], list[str
     rules = schema()
     for section, values in data.items():
         if section not in rules:
-            problems.append(f"{_show(section)}: unknown section ignored")
+            problems.append(f"{short_repr(section)}: unknown section ignored")
             continue
         if values is None:
             continue
         if not isinstance(values, dict):
-            problems.append(f"{section}: must be a section of keys, not {_show(values)}; using the defaults")
+            problems.append(f"{section}: must be a section of keys, not {short_repr(values)}; using the defaults")
             continue
         target = merged.setdefault(section, {})
         for key, value in values.items():
             rule = rules[section].get(key) if isinstance(key, str) else None
             if rule is None:
-                problems.append(f"{section}.{key if isinstance(key, str) else _show(key)}: unknown setting ignored")
+                name = key if isinstance(key, str) else short_repr(key)
+                problems.append(f"{section}.{name}: unknown setting ignored")
                 continue
             try:
                 target[key] = rule.check(value)
             except ValueError as error:
-                problems.append(f"{section}.{key}: {error}; using {_show(target.get(key))}")
+                problems.append(f"{section}.{key}: {error}; using {short_repr(target.get(key))}")
     return merged, problems
 
 

@@ -405,15 +405,15 @@ def _header(data: Any, path: str) -> tuple[Puzzle, dict]:
         raise _Bad(f"is not a trace (line 1 has no \"format\": \"{FORMAT}\")")
     version = data.get("version")
     if not _is_int(version) or version < 1:
-        raise _Bad(f"version must be a whole number >= 1, not {levels._show(version)}")
+        raise _Bad(f"version must be a whole number >= 1, not {levels.short_repr(version)}")
     if version > VERSION:
         raise _Bad(f"trace format version {version} is newer than this program reads ({VERSION})")
     unknown = sorted(set(data) - _HEADER_KEYS)
     if unknown:
-        raise _Bad(f"unknown key {levels._show(unknown[0])} in the header")
+        raise _Bad(f"unknown key {levels.short_repr(unknown[0])} in the header")
     missing = sorted(_HEADER_KEYS - set(data))
     if missing:
-        raise _Bad(f"the header lacks {levels._show(missing[0])}")
+        raise _Bad(f"the header lacks {levels.short_repr(missing[0])}")
     _text(data["solver"], "solver")
     if not data["solver"]:
         raise _Bad("solver must be a name")
@@ -442,14 +442,14 @@ def _event(data: Any, expected: int, rows: int, cols: int) -> list[tuple[int, in
     if type(data) is not dict:
         raise _Bad("an event line is a JSON object")
     if not data.keys() <= _EVENT_KEYS:
-        raise _Bad(f"unknown key {levels._show(sorted(set(data) - _EVENT_KEYS)[0])} in an event")
+        raise _Bad(f"unknown key {levels.short_repr(sorted(set(data) - _EVENT_KEYS)[0])} in an event")
     number = data.get("n")
     if number != expected or type(number) is not int:
-        raise _Bad(f"event number is {levels._show(number)}, expected {expected} "
+        raise _Bad(f"event number is {levels.short_repr(number)}, expected {expected} "
                    "(a line is missing, repeated or out of order)")
     kind = data.get("kind")
     if type(kind) is not str or kind not in _KIND_SET:
-        raise _Bad(f"kind {levels._show(kind)} is not one of {', '.join(KINDS)}")
+        raise _Bad(f"kind {levels.short_repr(kind)} is not one of {', '.join(KINDS)}")
     cells = data.get("cells")
     if type(cells) is not list:
         raise _Bad("cells must be a list")
@@ -460,9 +460,10 @@ def _event(data: Any, expected: int, rows: int, cols: int) -> list[tuple[int, in
         state = cell["state"]
         row, col, value = cell["row"], cell["col"], _VALUE_OF_STATE.get(state) if type(state) is str else None
         if type(row) is not int or type(col) is not int or not (0 <= row < rows and 0 <= col < cols):
-            raise _Bad(f"cell {levels._show(row, 16)},{levels._show(col, 16)} is outside the {rows}x{cols} board")
+            where = f"{levels.short_repr(row, 16)},{levels.short_repr(col, 16)}"
+            raise _Bad(f"cell {where} is outside the {rows}x{cols} board")
         if value is None:
-            raise _Bad(f"state {levels._show(state)} is not ship, water or unknown")
+            raise _Bad(f"state {levels.short_repr(state)} is not ship, water or unknown")
         changes.append((row, col, value))
     depth = data.get("depth", 0)
     if type(depth) is not int or not 0 <= depth <= rows * cols:
@@ -501,11 +502,11 @@ def _generation(stats: Any) -> None:
         raise _Bad("a generation has stats (its number, best and mean)")
     number = stats.get("generation", 0)
     if not _is_int(number) or number < 0:
-        raise _Bad(f"stats.generation must be a whole number >= 0, not {levels._show(number)}")
+        raise _Bad(f"stats.generation must be a whole number >= 0, not {levels.short_repr(number)}")
     for key in _GENERATION_NUMBERS:
         value = stats.get(key)
         if value is not None and (type(value) not in (int, float) or not math.isfinite(value)):
-            raise _Bad(f"stats.{key} must be a number or null, not {levels._show(value)}")
+            raise _Bad(f"stats.{key} must be a number or null, not {levels.short_repr(value)}")
 
 
 def _fleet(fleet: Any, rows: int, cols: int) -> None:
@@ -520,7 +521,7 @@ def _fleet(fleet: Any, rows: int, cols: int) -> None:
         row, col, length, way = ship
         end_row, end_col = (row, col + length - 1) if way == "h" else (row + length - 1, col)
         if not (0 <= row and 0 <= col and length >= 1 and end_row < rows and end_col < cols):
-            raise _Bad(f"fleet ship {levels._show(ship)} is not on the {rows}x{cols} board")
+            raise _Bad(f"fleet ship {levels.short_repr(ship)} is not on the {rows}x{cols} board")
 
 
 def read_trace(path: Union[str, os.PathLike], each: Callable[[int, dict, int], None] | None = None) -> Trace:
@@ -609,12 +610,12 @@ def _result(data: dict, count: int, puzzle: Puzzle, board: bytearray) -> tuple[s
     unknown = sorted(set(data) - _RESULT_KEYS)
     missing = sorted(_RESULT_KEYS - set(data))
     if unknown or missing:
-        raise _Bad(f"the result line has an unknown key {levels._show(unknown[0])}" if unknown
-                   else f"the result line lacks {levels._show(missing[0])}")
+        raise _Bad(f"the result line has an unknown key {levels.short_repr(unknown[0])}" if unknown
+                   else f"the result line lacks {levels.short_repr(missing[0])}")
     if data["verdict"] not in VERDICTS:
-        raise _Bad(f"verdict {levels._show(data['verdict'])} is not one of {', '.join(VERDICTS)}")
+        raise _Bad(f"verdict {levels.short_repr(data['verdict'])} is not one of {', '.join(VERDICTS)}")
     if data["events"] != count:
-        raise _Bad(f"the result counts {levels._show(data['events'])} events, the trace has {count}")
+        raise _Bad(f"the result counts {levels.short_repr(data['events'])} events, the trace has {count}")
     _plain_stats(data["stats"])
     _text(data["message"], "message")
     if data["verdict"] != Status.SOLVED.value:
