@@ -721,7 +721,8 @@ def _add_daily(sub) -> None:
     daily = sub.add_parser("daily", help="the day's puzzle: the same level for everyone on the same date",
                            description="Print (or write with -o) the daily puzzle of a date (default: today, "
                                        "local time). It is made from the date alone, unique and graded; its "
-                                       "difficulty follows the weekday.")
+                                       "difficulty follows the weekday. Its solution is not given: "
+                                       "`solve` finds it.")
     daily.add_argument("--date", type=_date, metavar="YYYY-MM-DD", help="the day (default: today)")
     daily.add_argument("-o", "--output", metavar="FILE", help="write the level here (default: print it)")
     daily.add_argument("--code", action="store_true", help="print its share code instead of the level")
@@ -736,7 +737,7 @@ def cmd_daily(args) -> int:
     if args.output is not None and _refused(args.output):    # -o "" too: it names no file
         return EXIT_USAGE
     day = args.date or datetime.date.today()
-    puzzle = daily.puzzle_of(day)
+    puzzle = daily.puzzle_of(day).replace(solution=None)    # a puzzle to solve, not its answer
     if args.output is not None:
         try:
             levels.save(puzzle, args.output)

@@ -134,6 +134,7 @@ def test_a_level_that_only_looks_daily_is_not_a_daily():
 def test_the_daily_command_prints_writes_and_gives_a_code(tmp_path):
     code, out, _ = run("daily", "--date", "2026-11-26")
     assert code == 0 and levels.loads(out).name == "Daily 2026-11-26"
+    assert levels.loads(out).solution is None and daily.puzzle_of(datetime.date(2026, 11, 26)).solution is not None
     code, said, _ = run("daily", "--date", "2026-11-26", "-o", tmp_path / "d.bs")
     assert code == 0 and "wrote" in said and levels.load(tmp_path / "d.bs") == levels.loads(out)
     code, text, _ = run("daily", "--date", "2026-11-26", "--code")
