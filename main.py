@@ -370,7 +370,7 @@ def cmd_bench(args) -> int:
         except levels.LevelError as error:
             print(error, file=sys.stderr)
             return EXIT_USAGE
-    path = args.csv or f"bench-{args.solver}.csv"
+    path = f"bench-{args.solver}.csv" if args.csv is None else args.csv    # --csv "" names no file: refused
     if not args.hints and _refused(path, args.paths):
         return EXIT_USAGE
     refs = list(batch.expand(args.paths))
@@ -460,7 +460,7 @@ def cmd_race(args) -> int:
     except (levels.LevelError, ValueError) as error:
         print(f"race: {error}" if not isinstance(error, levels.LevelError) else str(error), file=sys.stderr)
         return EXIT_USAGE
-    if args.csv and _refused(args.csv, [args.level]):
+    if args.csv is not None and _refused(args.csv, [args.level]):    # --csv "" too: it names no file
         return EXIT_USAGE
     records = race.race(puzzle, names, timeout=args.timeout, seed=args.seed)
     if args.json:
@@ -468,7 +468,7 @@ def cmd_race(args) -> int:
             print(json.dumps(record), flush=True)
     else:
         print(race.text(puzzle, records), flush=True)
-    if args.csv:
+    if args.csv is not None:
         try:
             race.write_csv(args.csv, records)
         except OSError as error:

@@ -179,7 +179,10 @@ def test_an_empty_name_is_no_level_not_the_current_folder(command):
     assert status == 2 and line.startswith("'': ") and "an empty name is no level" in line
 
 
-def test_an_empty_output_name_is_refused_not_ignored():
-    status, out, err = run("daily", "--date", "2026-11-26", "-o", "")
+@pytest.mark.parametrize("argv", [("daily", "--date", "2026-11-26", "-o", ""),
+                                  ("race", str(ROOT / "levels/6x6/easy/01.bs"), "--solvers", "logic", "--csv", ""),
+                                  ("bench", str(ROOT / "levels/6x6/easy/01.bs"), "--solver", "logic", "--csv", "")])
+def test_an_empty_output_name_is_refused_not_ignored(argv):
+    status, out, err = run(*argv)
     assert status == 2 and one_error(err) == "'': cannot be written (an empty name is not a file name)"
     assert out == ""
