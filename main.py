@@ -186,6 +186,8 @@ def _add_race(sub) -> None:
     race.add_argument("level", metavar="LEVEL", help="a level file or a share code")
     race.add_argument("--solvers", metavar="A,B,...",
                       help="solvers to race (default: every solver that can run on the level)")
+    race.add_argument("--solver", action="append", metavar="SOLVER",
+                      help="one more solver to race, may be repeated (a name with a comma, e.g. 'cmd:PROG A,B')")
     race.add_argument("--timeout", type=_seconds, default=10.0, metavar="SECONDS", help="per solver (default 10)")
     race.add_argument("--seed", type=_seed, default=0, help="random seed (genetic)")
     race.add_argument("--json", action="store_true", help="one JSON object per solver, ranked")
@@ -407,7 +409,8 @@ def _bench_window(args) -> int:
         from game import formats
 
         puzzle = formats.load_any(args.paths[0])
-        names = race.choose(puzzle, args.solvers.split(",") if args.solvers else None)
+        given = (args.solvers.split(",") if args.solvers else []) + (args.solver or [])
+        names = race.choose(puzzle, given or None)
         record = race_bench.run(args.paths[0], names, seconds=args.timeout)
     except ValueError as error:
         print(f"bench --window: {error}", file=sys.stderr)
@@ -456,7 +459,8 @@ def cmd_race(args) -> int:
 
     try:
         puzzle = formats.load_any(args.level)
-        names = race.choose(puzzle, args.solvers.split(",") if args.solvers else None)
+        given = (args.solvers.split(",") if args.solvers else []) + (args.solver or [])
+        names = race.choose(puzzle, given or None)
     except (levels.LevelError, ValueError) as error:
         print(f"race: {error}" if not isinstance(error, levels.LevelError) else str(error), file=sys.stderr)
         return EXIT_USAGE

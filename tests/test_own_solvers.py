@@ -115,6 +115,14 @@ def test_race_on_the_command_line_with_a_python_and_a_c_solver(c_solver, tmp_pat
     assert all(r["verdict"] == "solved" for r in records)
 
 
+def test_race_takes_a_command_with_a_comma_through_solver(c_solver, capsys):
+    with_comma = f"{c_solver} unused,argument"
+    assert main(["race", str(PACK[0]), "--solvers", "forward", "--solver", with_comma, "--json"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [r["solver"] for r in records if r["solver"] != "forward"] == [with_comma]
+    assert all(r["verdict"] == "solved" for r in records)
+
+
 # ---------------------------------------------------------------- misbehaviours, one line each
 
 
