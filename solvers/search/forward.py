@@ -16,7 +16,14 @@ dense ones, each probe starting from its placement's last successful probe when 
 (its *witness*). Optional restarts with shuffled branch orders; once a first solution is
 found, the bands of lines around it are searched first (large neighbourhood search), then the
 rest of the tree, so the count stays exact. The same neighbourhoods mend sketches, boards that
-break a few rules (:class:`Repair`). Design history and measurements: ``docs/design/search.md``.
+break a few rules (:class:`Repair`).
+
+Giant, open boards (more than ``GIANT_PLACEMENTS`` alive placements at the root) branch
+otherwise (``solvers.search.giant``): ship segments first as above, then the placements of
+the longest length with ships left, best first, each branch ruling out the ones before it
+("the first ship of this length, in this order, is here": exclusive and exhaustive too);
+no probing; restarts after Luby's sequence of node budgets, the order shaken a little.
+Design history and measurements: ``docs/design/search.md``.
 
 Statistics: ``nodes`` (decisions tried), ``backtracks`` (decisions that failed at once),
 ``propagated`` (cells set by deduction), ``max_depth``, ``probes`` and ``probe_failures``
@@ -61,7 +68,8 @@ NEAR_KNOWN_WORK = 1000                  # nodes the bands may take around each s
 # Boards with more alive placements than this at the root (with tallies) place their ships
 # longest first instead (``solvers.search.giant``), without probing, restarting after
 # GIANT_RESTART_UNIT times Luby's sequence of nodes, with the scores shaken by up to GIANT_NOISE.
-GIANT_PLACEMENTS = 20_000
+# Above every public instance (at most 1,359) and every board up to 30x20 (7,600 at most).
+GIANT_PLACEMENTS = 8_000
 GIANT_RESTART_UNIT = 400
 GIANT_NOISE = 0.3
 REPAIR_WIDTHS = (1, 2, 3)               # lines freed on each side of those a sketch breaks, in turn
