@@ -45,7 +45,6 @@ from solvers.common import verified
 from solvers.events import Event, Found, Progress, Reason, Result, SetCell, Status
 from solvers.propagation.model import Model, State, compile_puzzle
 from solvers.propagation.rules import Log, meet, propagate, root_state
-from solvers.search.giant import ShipOrder
 
 HEARTBEAT_NODES = 256
 HEARTBEAT_SECONDS = 0.02
@@ -207,7 +206,7 @@ class _Search:
         self.water_first = water_first           # an unknown cell's water branch before its ships
         self.guide: int | None = None            # the ship cells of a sketch being mended
         self.giant = False                       # ships placed longest first (see GIANT_PLACEMENTS)
-        self.ship_order: ShipOrder | None = None  # its placements' arrays, built on first use
+        self.ship_order = None                   # its placements' arrays (giant.ShipOrder), built on first use
 
     # -- the run ---------------------------------------------------------------------------
     def run(self) -> Iterator[Event]:
@@ -514,6 +513,7 @@ class _Search:
         if li is None:
             return []
         if self.ship_order is None:
+            from solvers.search.giant import ShipOrder   # numpy: only the giants pay for its import
             self.ship_order = ShipOrder(self.model)
         order = self.ship_order.order(state, li, GIANT_NOISE if self.shuffle else 0.0, self.rng)
         return self._ruling_out(order)
