@@ -4,11 +4,13 @@ Usage, from the repository's top folder:
 
     python docs/bench/giant_levels.py OUT_FOLDER [--seeds 1 2 3] [--size 60] [--given 0.05] [--ships 200]
 
-Writes ``OUT_FOLDER/giant-<size>-<seed>.bs`` for each seed: a board of ``--size`` cells a side
-with ``FLEET`` (200 ships of up to 10 cells, ``game.limits``' largest fleet; ``--ships`` scales
-its counts to another number of ships) laid at random by the generator's placer, every row and column tally, and ``--given`` of the cells as hints
-(the shape a solved board shows there, or water), picked at random. Nothing makes the level
-unique: such levels have many solutions, which is what makes them a search-order test.
+Writes ``OUT_FOLDER/giant-<size>-<seed>.bs`` for each seed (with other ``--ships`` or
+``--given``, ``giant-<size>-<ships>-<percent given>-<seed>.bs``): a board of ``--size`` cells
+a side with ``FLEET`` (200 ships of up to 10 cells, ``game.limits``' largest fleet; ``--ships``
+scales its counts to about that many ships) laid at random by the generator's placer, every
+row and column tally, and ``--given`` of the cells as hints (the shape a solved board shows
+there, or water), picked at random. Nothing makes the level unique: such levels have many
+solutions, which is what makes them a search-order test.
 """
 
 from __future__ import annotations

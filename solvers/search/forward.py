@@ -67,7 +67,8 @@ NEAR_KNOWN_WORK = 1000                  # nodes the bands may take around each s
 # Boards with more alive placements than this at the root (with tallies) place their ships
 # longest first instead (``solvers.search.giant``), without probing, restarting after
 # GIANT_RESTART_UNIT times Luby's sequence of nodes, with the scores shaken by up to GIANT_NOISE.
-# Above every public instance (at most 1,359) and every board up to 30x20 (7,600 at most).
+# Above every public instance (1,359 at most) and every board up to 30x20 with ships of up to
+# 8 cells, the default fleet's (7,600 at most).
 GIANT_PLACEMENTS = 8_000
 GIANT_RESTART_UNIT = 400
 GIANT_NOISE = 0.3
@@ -513,7 +514,7 @@ class _Search:
         if li is None:
             return []
         if self.ship_order is None:
-            from solvers.search.giant import ShipOrder   # numpy: only the giants pay for its import
+            from solvers.search.giant import ShipOrder  # numpy: only the giants pay for its import
             self.ship_order = ShipOrder(self.model)
         order = self.ship_order.order(state, li, GIANT_NOISE if self.shuffle else 0.0, self.rng)
         return self._ruling_out(order)

@@ -9,8 +9,9 @@ small ships fill what is left): the choice is the longest length with ships left
 the alive placements of that length, best first, each also ruling out the ones before it, so
 the branches are exclusive and exhaustive ("the first ship of this length, in this order, is
 here"). A placement is better the more its cells lie in lines that still need a large share
-of their unknown cells (fail-first on the tight lines), per cell of the ship. Scores are computed with numpy over the alive placements of the length at once.
-Design and measurements: ``docs/design/search.md``, "Giant boards".
+of their unknown cells (fail-first on the tight lines), per cell of the ship. The scores are
+computed with numpy over the alive placements of the length at once. Design and
+measurements: ``docs/design/search.md``, "Giant boards".
 """
 
 from __future__ import annotations
