@@ -55,6 +55,16 @@ def meet(table: tuple[int, ...], mask: int, within: int) -> int:
     return within
 
 
+def _int_of(numbers: list[int]) -> int:
+    """The set of ``numbers`` as an int (bit ``n`` set for each ``n``)."""
+    if not numbers:
+        return 0
+    buffer = bytearray(max(numbers) // 8 + 1)
+    for n in numbers:
+        buffer[n >> 3] |= 1 << (n & 7)
+    return int.from_bytes(buffer, "little")
+
+
 def kept(memo: dict, key, value, limit: int):
     """``value``, kept in ``memo`` under ``key``: a memo that holds ``limit`` entries is
     emptied first, so memory stays bounded however long a search runs."""
@@ -225,30 +235,40 @@ class Geometry:
     @cached_property
     def covering(self) -> tuple[int, ...]:
         """Per cell bit: the set of placements whose cells hold it."""
-        table = [0] * (self.rows * self.stride)
-        for p in self.placements:
-            for i in bits(p.cells):
-                table[i] |= 1 << p.index
-        return tuple(table)
+        return self._placements_by_cell(lambda p: p.cells)
 
     @cached_property
     def surrounding(self) -> tuple[int, ...]:
         """Per cell bit: the set of placements whose halo holds it."""
-        table = [0] * (self.rows * self.stride)
+        return self._placements_by_cell(lambda p: p.halo)
+
+    def _placements_by_cell(self, where) -> tuple[int, ...]:
+        # Each set is gathered as a list of placement numbers and made an int once: OR-ing
+        # bits one at a time into ints as wide as the placements costs seconds on a 60x60 board.
+        found: list[list[int]] = [[] for _ in range(self.rows * self.stride)]
         for p in self.placements:
-            for i in bits(p.halo):
-                table[i] |= 1 << p.index
-        return tuple(table)
+            for i in bits(where(p)):
+                found[i].append(p.index)
+        return tuple(_int_of(numbers) for numbers in found)
 
     @cached_property
     def covering_cells(self) -> tuple[int, ...]:
         """Per cell bit: the cells of the placements whose cells hold it."""
-        return tuple(union(self.p_cells, placements) for placements in self.covering)
+        return self._cells_of(lambda p: p.cells)
 
     @cached_property
     def surrounding_cells(self) -> tuple[int, ...]:
         """Per cell bit: the cells of the placements whose halo holds it."""
-        return tuple(union(self.p_cells, placements) for placements in self.surrounding)
+        return self._cells_of(lambda p: p.halo)
+
+    def _cells_of(self, where) -> tuple[int, ...]:
+        # From the placements, not from the per-cell placement sets: walking the bits of
+        # those (as wide as the placements) costs seconds on a 60x60 board.
+        table = [0] * (self.rows * self.stride)
+        for p in self.placements:
+            for i in bits(where(p)):
+                table[i] |= p.cells
+        return tuple(table)
 
     @cached_property
     def row_lines(self) -> tuple[int, ...]:

@@ -530,3 +530,67 @@ def run_to_value(generator):
             next(generator)
         except StopIteration as stop:
             return stop.value
+
+
+# -- giant boards: ships placed longest first ---------------------------------------------------
+
+def test_restart_budgets_follow_lubys_sequence():
+    assert [forward.luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
+
+
+@pytest.mark.parametrize("seed", [31, 32])
+def test_ships_placed_longest_first_reach_every_solution_once(seed, monkeypatch):
+    # Every board with a tally counts as a giant here. Each branch rules out the placements
+    # tried before it, so one run without restarts reaches each solution exactly once.
+    monkeypatch.setattr(forward, "GIANT_PLACEMENTS", 0)
+    monkeypatch.setattr(forward, "GIANT_RESTART_UNIT", 10**9)
+    reached: list[int] = []
+    record = forward._Search._record
+    monkeypatch.setattr(forward._Search, "_record", lambda search, ship: (reached.append(ship), record(search, ship)))
+    for puzzle in random_puzzles(seed, 8):
+        reached.clear()
+        result, stream = run(puzzle, trace=True, limit=1000)
+        assert len(reached) == len(result.solutions) == brute_force_count(puzzle), puzzle
+        assert result.stats["probes"] == 0 and result.stats["restarts"] == 0
+        if result.solutions:
+            assert replay(initial_grid(puzzle), stream) == result.grid
+
+
+@pytest.mark.parametrize("seed", [33, 34])
+def test_ships_placed_longest_first_with_restarts_count_every_solution_once(seed, monkeypatch):
+    # Restarts after 2 x Luby's sequence of nodes, with shaken orders: the count stays exact.
+    monkeypatch.setattr(forward, "GIANT_PLACEMENTS", 0)
+    monkeypatch.setattr(forward, "GIANT_RESTART_UNIT", 2)
+    restarted = 0
+    for puzzle in random_puzzles(seed, 8):
+        result, _ = run(puzzle, trace=False, limit=1000)
+        assert len(result.solutions) == brute_force_count(puzzle), puzzle
+        assert len(set(result.solutions)) == len(result.solutions)
+        restarted += result.stats["restarts"]
+    assert restarted > 0
+
+
+def test_the_ship_order_takes_the_lines_that_need_the_most_first():
+    from solvers.propagation.model import compile_puzzle
+    from solvers.propagation.rules import root_state
+    from solvers.search.giant import ShipOrder
+
+    # Row 1 needs 3 of its 6 cells, column 4 two of its 5: the cruisers along row 1 come first.
+    puzzle = Puzzle(5, 6, (0, 3, 0, 1, 1), (0, 1, 1, 1, 2, 0), ((3, 1), (1, 2)))
+    model = compile_puzzle(puzzle)
+    state = root_state(model)
+    order = ShipOrder(model).order(state, 0)
+    geo = model.geo
+    assert set(order) == set(forward.bit_indices(state.alive & geo.length_sets[0]))
+    best = geo.placements[order[0]]
+    assert (best.row, best.horizontal) == (1, True)
+
+
+def test_the_60x60_giant_at_the_limits_is_solved_in_one_dive():
+    from game import levels
+
+    puzzle = levels.load(Path(__file__).resolve().parents[1] / "levels" / "giants" / "04-60x60.bs")
+    assert (puzzle.rows, puzzle.cols, puzzle.ship_count) == (60, 60, 200)
+    result, _ = run(puzzle, trace=False, limit=1)
+    assert result.status is Status.SOLVED and rules.is_solved(puzzle, result.grid)
+    assert result.stats["probes"] == 0 and result.stats["nodes"] < 1_000

@@ -16,7 +16,14 @@ dense ones, each probe starting from its placement's last successful probe when 
 (its *witness*). Optional restarts with shuffled branch orders; once a first solution is
 found, the bands of lines around it are searched first (large neighbourhood search), then the
 rest of the tree, so the count stays exact. The same neighbourhoods mend sketches, boards that
-break a few rules (:class:`Repair`). Design history and measurements: ``docs/design/search.md``.
+break a few rules (:class:`Repair`).
+
+Giant, open boards (more than ``GIANT_PLACEMENTS`` alive placements at the root) branch
+otherwise (``solvers.search.giant``): ship segments first as above, then the placements of
+the longest length with ships left, best first, each branch ruling out the ones before it
+("the first ship of this length, in this order, is here": exclusive and exhaustive too);
+no probing; restarts after Luby's sequence of node budgets, the order shaken a little.
+Design history and measurements: ``docs/design/search.md``.
 
 Statistics: ``nodes`` (decisions tried), ``backtracks`` (decisions that failed at once),
 ``propagated`` (cells set by deduction), ``max_depth``, ``probes`` and ``probe_failures``
@@ -28,7 +35,7 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Generator, Iterator, Sequence
+from typing import Generator, Iterable, Iterator, Sequence
 
 from game import rules
 from game.puzzle import Cell, Coord, Grid, Puzzle, ship_name
@@ -57,10 +64,19 @@ NEAR_WIDTHS = (2, 3, 4, 5)              # the bands searched around the first so
 NEAR_AFTER_NODES = 100                  # nodes the first solution must have taken for the bands to be worth it
 NEAR_MIN_WORK = 200                     # nodes the bands may always take
 NEAR_KNOWN_WORK = 1000                  # nodes the bands may take around each solution given as known
+# Boards with more alive placements than this at the root (with tallies) place their ships
+# longest first instead (``solvers.search.giant``), without probing, restarting after
+# GIANT_RESTART_UNIT times Luby's sequence of nodes, with the scores shaken by up to GIANT_NOISE.
+# Above every public instance (1,359 at most) and every board up to 30x20 with ships of up to
+# 8 cells, the default fleet's (7,600 at most).
+GIANT_PLACEMENTS = 8_000
+GIANT_RESTART_UNIT = 400
+GIANT_NOISE = 0.3
 REPAIR_WIDTHS = (1, 2, 3)               # lines freed on each side of those a sketch breaks, in turn
 REPAIR_WORK = 2000                      # nodes a repair may take for each width
 
-Branch = tuple[int, int, tuple[int, ...], str]   # ship cells, water cells, placements to place, meaning
+# ship cells, water cells, placements to place, meaning, placements to kill
+Branch = tuple[int, int, tuple[int, ...], str, int]
 
 
 def events(puzzle: Puzzle, *, trace: bool = True, limit: int = 1, shave_depth: int | None = None,
@@ -190,6 +206,8 @@ class _Search:
         self.known = known                       # solutions given by the caller
         self.water_first = water_first           # an unknown cell's water branch before its ships
         self.guide: int | None = None            # the ship cells of a sketch being mended
+        self.giant = False                       # ships placed longest first (see GIANT_PLACEMENTS)
+        self.ship_order = None                   # its placements' arrays (giant.ShipOrder), built on first use
 
     # -- the run ---------------------------------------------------------------------------
     def run(self) -> Iterator[Event]:
@@ -202,7 +220,10 @@ class _Search:
             budget = RESTART_FIRST_BUDGET
             root_known = state.ship | state.water
             while True:
-                self.work_limit = self.stats["nodes"] + self.stats["probes"] + budget if self.restarts else None
+                if self.giant:              # Luby's sequence: short dives, now and then a long one
+                    budget = GIANT_RESTART_UNIT * luby(self.stats["restarts"] + 1)
+                self.work_limit = (self.stats["nodes"] + self.stats["probes"] + budget
+                                   if self.restarts or self.giant else None)
                 self.cut = False
                 yield from self._search(state, 0)
                 if not self.cut or len(self.solutions) >= self.limit:
@@ -224,6 +245,10 @@ class _Search:
             hints = self.model.hint_ship | self.model.hint_water
             self.stats["propagated"] += ((state.ship | state.water) & ~hints).bit_count()
         yield from self._show_log(log, 0)
+        if state is not None:
+            self.giant = state.alive.bit_count() > GIANT_PLACEMENTS and bool(self.model.lines)
+            if self.giant and self.shave_depth is None:
+                self.shave_depth = -1                # a probe per placement per node: far too dear there
         if state is not None and self.shave_depth is None:
             few = state.alive.bit_count() <= SHAVE_SMALL_UP_TO and not self._dense_without_hints()
             self.shave_depth = SHAVE_DEPTH_SMALL if few else SHAVE_DEPTH_LARGE
@@ -245,12 +270,15 @@ class _Search:
                 yield from self._near(state.ship)
             return
         known = state.ship | state.water
-        branches = self._branches(state)
-        if self.shuffle:
-            self.rng.shuffle(branches)
-        if self.guide is not None:
-            branches.sort(key=self._off_guide)
-        for ship, water, places, meaning in branches:
+        if self.giant and self.guide is None:
+            branches: Iterable[Branch] = self._giant_branches(state)
+        else:
+            branches = self._branches(state)
+            if self.shuffle:
+                self.rng.shuffle(branches)
+            if self.guide is not None:
+                branches.sort(key=self._off_guide)
+        for ship, water, places, meaning, kill in branches:
             if self.work_limit is not None and stats["nodes"] + stats["probes"] > self.work_limit:
                 self.cut = True
                 return
@@ -265,7 +293,8 @@ class _Search:
                 yield from self._show(ship, Cell.SHIP, Reason.GUESS, meaning, depth + 1)
                 yield from self._show(water, Cell.WATER, Reason.GUESS, meaning, depth + 1)
             blame: list = []
-            child = propagate(self.model, state, ship=ship, water=water, places=places, log=log, blame=blame)
+            child = propagate(self.model, state, ship=ship, water=water, places=places, kill=kill, log=log,
+                              blame=blame)
             yield from self._show_log(log, depth + 1)
             if child is not None and depth + 1 <= self.shave_depth:
                 child = yield from self._shave(child, depth + 1, self.witnesses.get(depth, {}))
@@ -451,14 +480,54 @@ class _Search:
         trace = self.trace                       # (the meaning is for the trace alone)
         for p in bit_indices(best or 0):
             pl = placements[p]
-            branches.append((pl.cells, 0, (p,), f"try a {ship_name(pl.length)} here" if trace else ""))
+            branches.append((pl.cells, 0, (p,), f"try a {ship_name(pl.length)} here" if trace else "", 0))
         if best_cell:
-            water = (0, best_cell, (), "try water here")
+            water = (0, best_cell, (), "try water here", 0)
             if self.water_first:
                 branches.insert(0, water)
             else:
                 branches.append(water)
         return branches
+
+    def _giant_branches(self, state: State) -> Iterable[Branch]:
+        """Giant boards (``solvers.search.giant``): an unplaced segment's covers when there is
+        one (fewest first), else the longest length with ships left, its placements best
+        first, each branch ruling out those before it."""
+        geo = self.model.geo
+        placements = geo.placements
+        alive = state.alive
+        unplaced = state.ship & ~state.placed
+        best = None
+        best_size = 0
+        while unplaced:
+            segment = geo.component(unplaced & -unplaced, unplaced)
+            unplaced &= ~segment
+            cover = meet(geo.covering, segment, alive)
+            size = cover.bit_count()
+            if best is None or size < best_size:
+                best, best_size = cover, size
+        trace = self.trace
+        if best is not None:
+            return [(placements[p].cells, 0, (p,), f"try a {ship_name(placements[p].length)} here" if trace else "", 0)
+                    for p in bit_indices(best)]
+        li = next((li for li, left in enumerate(state.counts) if left), None)
+        if li is None:
+            return []
+        if self.ship_order is None:
+            from solvers.search.giant import ShipOrder  # numpy: only the giants pay for its import
+            self.ship_order = ShipOrder(self.model)
+        order = self.ship_order.order(state, li, GIANT_NOISE if self.shuffle else 0.0, self.rng)
+        return self._ruling_out(order)
+
+    def _ruling_out(self, order: list[int]) -> Iterator[Branch]:
+        """One branch per placement of ``order``: place it, and kill every one before it (built
+        as they are tried: a list of them all would hold thousands of placement sets)."""
+        placements = self.model.geo.placements
+        before = 0
+        for p in order:
+            pl = placements[p]
+            yield pl.cells, 0, (p,), f"try a {ship_name(pl.length)} here" if self.trace else "", before
+            before |= 1 << p
 
     def _shave(self, state: State, depth: int, inherited: dict[int, tuple[State, int]] | None = None
                ) -> Iterator[Event]:
@@ -606,6 +675,19 @@ class _Search:
         else:
             self.shown_ship &= ~mask
             self.shown_water &= ~mask
+
+
+def luby(i: int) -> int:
+    """The ``i``-th term (from 1) of the Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, ..."""
+    k = 1
+    while (1 << k) - 1 < i:
+        k += 1
+    while i != (1 << k) - 1:
+        i -= (1 << (k - 1)) - 1
+        k = 1
+        while (1 << k) - 1 < i:
+            k += 1
+    return 1 << (k - 1)
 
 
 def _still_held(witnesses: dict[int, tuple[State, int]], state: State) -> int:
