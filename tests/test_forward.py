@@ -589,7 +589,7 @@ def test_the_ship_order_takes_the_lines_that_need_the_most_first():
 def test_the_60x60_giant_at_the_limits_is_solved_in_one_dive():
     from game import levels
 
-    puzzle = levels.load(Path(__file__).resolve().parents[1] / "levels" / "giants" / "04-60x60.bs")
+    puzzle = levels.load(Path(__file__).resolve().parents[1] / "docs" / "bench" / "giants" / "giant-60-1.bs")
     assert (puzzle.rows, puzzle.cols, puzzle.ship_count) == (60, 60, 200)
     result, _ = run(puzzle, trace=False, limit=1)
     assert result.status is Status.SOLVED and rules.is_solved(puzzle, result.grid)
