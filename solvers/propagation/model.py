@@ -40,22 +40,16 @@ class State:
 
 class Memo:
     """What the rules work out again and again from the geometry alone, kept for the
-    puzzles that share it (one size, one fleet): per set of cells, the placements over them
-    (``covering``) and those whose halo holds one (``surrounding``); per set of placements,
-    the cells all of them cover and those all their halos hold (``common``); per line and
-    its ship cells, the placements along it that would not fit its room (``room``); per set
-    of ship cells, its segments, each with the placements over all of it (``segments``). Each
-    table is emptied when it holds ``limit`` entries (``game.ships.kept``): fewer on a large
+    puzzles that share it (one size, one fleet): per set of placements, the cells all of
+    them cover and those all their halos hold (``common``); per line and its ship cells, the
+    placements along it that would not fit its room (``room``). Each table is emptied when it holds ``limit`` entries (``game.ships.kept``): fewer on a large
     board, whose sets of placements are long, so memory stays bounded."""
 
-    __slots__ = ("covering", "surrounding", "common", "room", "segments", "limit")
+    __slots__ = ("common", "room", "limit")
 
     def __init__(self, geo: Geometry) -> None:
-        self.covering: dict[int, int] = {}
-        self.surrounding: dict[int, int] = {}
         self.common: dict[int, tuple[int, int]] = {}
         self.room: dict[int, int] = {}
-        self.segments: dict[int, tuple[tuple[int, int], ...]] = {}
         self.limit = max(MEMO_MIN, MEMO_BYTES // (len(geo.placements) // 8 + MEMO_ENTRY_BYTES))
 
 

@@ -172,11 +172,7 @@ def water_kills_placements(work: Work) -> bool:
     """A water cell: every placement over it dies."""
     new = work.new_water & ~work.settled_water
     if new:
-        memo = work.memo.covering
-        over = memo.get(new)
-        if over is None:
-            over = kept(memo, new, union(work.geo.covering, new), work.memo.limit)
-        work.alive &= ~over
+        work.alive &= ~union(work.geo.covering, new)
     return True
 
 
@@ -184,11 +180,7 @@ def ship_kills_placements(work: Work) -> bool:
     """A ship cell: every placement whose halo holds it dies."""
     new = work.new_ship & ~work.settled_ship
     if new:
-        memo = work.memo.surrounding
-        around = memo.get(new)
-        if around is None:
-            around = kept(memo, new, union(work.geo.surrounding, new), work.memo.limit)
-        work.alive &= ~around
+        work.alive &= ~union(work.geo.surrounding, new)
     return True
 
 
@@ -319,25 +311,13 @@ def fleet_count(work: Work) -> bool:
 
 def segment_covers(work: Work) -> list[tuple[int, int]]:
     """Every ship segment not yet part of a placed ship, with the alive placements over all of it."""
-    alive = work.alive
-    return [(segment, over & alive) for segment, over in segments_of(work.model, work.ship & ~work.placed)]
-
-
-def segments_of(model: Model, ship: int) -> tuple[tuple[int, int], ...]:
-    """The segments of a set of ship cells, lowest cell first, each with the placements over
-    all of it, alive or not (kept in ``Memo.segments``)."""
-    memo = model.memo.segments
-    found = memo.get(ship)
-    if found is None:
-        geo = model.geo
-        covering, every = geo.covering, geo.all_placements
-        parts = []
-        rest = ship
-        while rest:
-            segment = geo.component(rest & -rest, rest)
-            rest &= ~segment
-            parts.append((segment, meet(covering, segment, every)))
-        found = kept(memo, ship, tuple(parts), model.memo.limit)
+    geo = work.geo
+    unplaced = work.ship & ~work.placed
+    found = []
+    while unplaced:
+        segment = geo.component(unplaced & -unplaced, unplaced)
+        unplaced &= ~segment
+        found.append((segment, meet(geo.covering, segment, work.alive)))
     return found
 
 
