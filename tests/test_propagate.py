@@ -156,6 +156,48 @@ def test_room_is_looked_at_only_when_the_row_has_new_ship():
     assert pr.longer_than_room(work, first_row(work)) and work.alive == before
 
 
+def test_room_is_each_lines_own_when_every_line_is_looked_at():
+    # At the start every line is looked at, ship cells or not: three rows without ship cells
+    # and the same room each lose their own cruisers (the room rule's memo keeps them apart).
+    puzzle = Puzzle(3, 5, [2, 2, 2], [None] * 5, {3: 1, 2: 1})
+    model = compile_puzzle(puzzle)
+    work = pr.Work(model, model.start, all_lines=True)
+    work.next_batch()
+    assert pr.line_tallies(work)
+    assert not {p for p in alive(work) if p[0] == 3 and p[3]}      # no cruiser across any row
+    assert {p for p in alive(work) if p[0] == 2 and p[3]} == {(2, r, c, True) for r in range(3) for c in range(4)}
+
+
+def test_the_room_rule_kills_what_its_definition_says_whatever_its_memo_holds():
+    """Random ship cells on one geometry, the memo shared throughout: along every tallied
+    line with new ship cells, the placements that die are exactly the alive ones along it
+    with more cells off the line's ship cells than its room."""
+    import random
+
+    rng = random.Random(3)
+    puzzle = Puzzle(6, 6, [2, 3, 1, 4, 2, 3], [3, 1, 2, 2, 4, 3], {4: 1, 3: 1, 2: 2, 1: 2})
+    model = compile_puzzle(puzzle)
+    geo = model.geo
+    checked = 0
+    for _ in range(300):
+        ship = geo.mask_of((r, c) for r in range(6) for c in range(6) if rng.random() < 0.2)
+        alive_before = model.start.alive & rng.getrandbits(len(geo.placements))
+        for line in model.lines:
+            _, _, mask, tally, placements = line
+            work = pr.Work(model, State(ship, 0, 0, alive_before, model.start.counts))
+            work.line_ship = ship
+            assert pr.longer_than_room(work, line)
+            room = tally - (ship & mask).bit_count()
+            expected = alive_before
+            if ship & mask and 0 < room < geo.lengths[0]:
+                for p in geo_bits(alive_before & placements):
+                    if (geo.p_cells[p] & ~ship).bit_count() > room:
+                        expected &= ~(1 << p)
+                checked += expected != alive_before
+            assert work.alive == expected
+    assert checked > 50
+
+
 # -- board rules ------------------------------------------------------------------------------
 
 def test_the_line_rules_run_on_the_touched_lines_only():

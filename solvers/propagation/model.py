@@ -12,6 +12,7 @@ Glossary (the placement model's words are in ``game.ships``)
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from game.puzzle import Hint, Puzzle
 from game.ships import Geometry, compatible, geometry_of, hint_reach
@@ -37,6 +38,34 @@ class State:
         return not any(self.counts)
 
 
+class Memo:
+    """What the rules work out again and again from the geometry alone, kept for the
+    puzzles that share it (one size, one fleet): per set of placements, the cells all of
+    them cover and those all their halos hold (``common``); per line and its ship cells, the
+    placements along it that would not fit its room (``room``). Each table is emptied when it holds ``limit`` entries (``game.ships.kept``): fewer on a large
+    board, whose sets of placements are long, so memory stays bounded."""
+
+    __slots__ = ("common", "room", "limit")
+
+    def __init__(self, geo: Geometry) -> None:
+        self.common: dict[int, tuple[int, int]] = {}
+        self.room: dict[int, int] = {}
+        self.limit = max(MEMO_MIN, MEMO_BYTES // (len(geo.placements) // 8 + MEMO_ENTRY_BYTES))
+
+
+MEMO_BYTES = 8_000_000          # about what each table of a Memo may hold
+MEMO_ENTRY_BYTES = 200          # a table entry's cost beyond its set of placements
+MEMO_MIN = 1_000
+MEMOS_KEPT = 4
+
+
+@lru_cache(maxsize=MEMOS_KEPT)
+def memo_of(geo: Geometry) -> Memo:
+    """The memo of a geometry (geometries are shared: ``game.ships.geometry``); the last
+    ``MEMOS_KEPT`` geometries' are kept."""
+    return Memo(geo)
+
+
 @dataclass(frozen=True)
 class Model:
     """A puzzle compiled for search (see the glossary)."""
@@ -55,6 +84,7 @@ class Model:
     lines: tuple[Line, ...] = ()
     # Per room ``r`` (0 up to the longest length): the placements longer than ``r`` cells.
     longer: tuple[int, ...] = ()
+    memo: Memo | None = None                 # the geometry's (``memo_of``)
 
 
 def compile_puzzle(puzzle: Puzzle) -> Model:
@@ -75,4 +105,4 @@ def compile_puzzle(puzzle: Puzzle) -> Model:
     longer = tuple(sum(s for length, s in zip(geo.lengths, geo.length_sets) if length > room)
                    for room in range(max(geo.lengths, default=0) + 1))
     return Model(puzzle, geo, puzzle.row_tallies, puzzle.col_tallies, start, hint_ship, hint_water,
-                 shape_ship, shape_water, broken, rows + cols, longer)
+                 shape_ship, shape_water, broken, rows + cols, longer, memo_of(geo))

@@ -20,11 +20,15 @@ from __future__ import annotations
 
 from typing import Callable, Iterable, NamedTuple
 
+from game.limits import MAX_SHIP_LENGTH, MAX_SIDE
 from game.puzzle import Cell, ship_name
-from game.ships import Geometry, bits, meet, union
-from solvers.propagation.model import Line, Model, State
+from game.ships import Geometry, bits, kept, meet, union
+from solvers.propagation.model import Line, Memo, Model, State
 
 Log = list[tuple[int, Cell, str]]
+# The room rule's memo key packs a line's ship cells, its room, its index and its axis in one int.
+ROOM_BITS = MAX_SHIP_LENGTH.bit_length()
+LINE_BITS = MAX_SIDE.bit_length()
 
 
 # -- the state being built --------------------------------------------------------------------
@@ -34,7 +38,7 @@ class Work:
     the cell rules (``fresh_*``), the batch the cell rules are looking at (``new_*``) and the
     placements queued to be placed, each with the reason it is logged with."""
 
-    __slots__ = ("model", "geo", "ship", "water", "placed", "alive", "counts", "fresh_ship", "fresh_water",
+    __slots__ = ("model", "geo", "memo", "ship", "water", "placed", "alive", "counts", "fresh_ship", "fresh_water",
                  "new_ship", "new_water", "touched", "line_ship", "all_lines", "to_place", "log", "blame",
                  "cover_check", "cover_alive", "covers", "settled_ship", "settled_water",
                  "killed", "killed_cells")
@@ -43,6 +47,7 @@ class Work:
                  all_lines: bool = False) -> None:
         self.model = model
         self.geo = model.geo
+        self.memo: Memo = model.memo
         self.ship, self.water, self.placed, self.alive = state.ship, state.water, state.placed, state.alive
         self.counts = list(state.counts)
         self.fresh_ship = self.fresh_water = self.new_ship = self.new_water = self.touched = self.line_ship = 0
@@ -130,12 +135,13 @@ def place_queued(work: Work) -> bool:
     one ship fewer to place. The placements its cells and halo kill die at once, from
     the model's per-placement memo, so the cell rules skip those cells (``settled_*``)."""
     geo = work.geo
-    kills_of = geo.kills
+    kills_of, p_cells, p_halo, p_length_index = geo.kills, geo.p_cells, geo.p_halo, geo.p_length_index
+    counts = work.counts
     for p, detail in work.to_place.items():
         if not (work.alive >> p) & 1:
             return False
-        cells = geo.p_cells[p]
-        halo = geo.p_halo[p]
+        cells = p_cells[p]
+        halo = p_halo[p]
         if cells & work.water or halo & work.ship:
             return False
         new = cells & ~work.ship
@@ -146,17 +152,16 @@ def place_queued(work: Work) -> bool:
             work.add_water(new, work.says("place_queued", length=geo.p_length[p]))
         work.placed |= cells
         kills, kill_cells = kills_of(p)
-        work.alive &= ~kills
         work.killed |= kills
         work.killed_cells |= kill_cells
         work.settled_ship |= cells
         work.settled_water |= halo
-        li = geo.p_length_index[p]
-        work.counts[li] -= 1
-        if work.counts[li] < 0:
+        li = p_length_index[p]
+        left = counts[li] - 1
+        if left < 0:
             return False
-        if work.counts[li] == 0:
-            work.alive &= ~geo.length_sets[li]
+        counts[li] = left
+        work.alive &= ~(kills | geo.length_sets[li]) if left == 0 else ~kills
     work.to_place = {}
     return True
 
@@ -227,22 +232,29 @@ def needs_every_unknown(work: Work, line: Line) -> bool:
 def longer_than_room(work: Work, line: Line) -> bool:
     """A line with new ship cells: a placement along it that would put more new ship cells
     in it than its tally has room for dies. (With no room left the line is water, which
-    kills the rest.) Only the placements longer than the room can (``Model.longer``)."""
-    _, _, mask, tally, placements = line
+    kills the rest.) Only the placements longer than the room can (``Model.longer``); which
+    of the line's placements those are depends on its ship cells alone (kept in ``Memo.room``)."""
+    is_row, index, mask, tally, placements = line
+    line_ship = work.ship & mask
     if not work.line_ship & mask:
         return True
-    ship = work.ship
-    room = tally - (ship & mask).bit_count()
+    room = tally - line_ship.bit_count()
     lengths = work.geo.lengths
     if 0 < room < (lengths[0] if lengths else 0):
-        p_cells, alive = work.geo.p_cells, work.alive
-        m = alive & placements & work.model.longer[room]
-        while m:
-            low = m & -m
-            m ^= low
-            if (p_cells[low.bit_length() - 1] & ~ship).bit_count() > room:
-                alive ^= low
-        work.alive = alive
+        memo = work.memo.room
+        key = ((line_ship << ROOM_BITS | room) << LINE_BITS | index) << 1 | is_row
+        dead = memo.get(key)
+        if dead is None:
+            p_cells = work.geo.p_cells
+            dead = 0
+            m = placements & work.model.longer[room]
+            while m:
+                low = m & -m
+                m ^= low
+                if (p_cells[low.bit_length() - 1] & ~line_ship).bit_count() > room:
+                    dead |= low
+            kept(memo, key, dead, work.memo.limit)
+        work.alive &= ~dead
     return True
 
 
@@ -252,10 +264,12 @@ def line_tallies(work: Work) -> bool:
     # The tally rules: a tight tally (met, over, or needing at least every unknown cell) on a
     # line not complete and right. The room rule: new ship cells, room for some of a longest ship.
     touched, line_ship = work.touched, work.line_ship
-    lengths = work.geo.lengths
+    geo = work.geo
+    lengths = geo.lengths
     longest = lengths[0] if lengths else 0
+    board = geo.board
     ship = work.ship
-    unknown = ~(ship | work.water)
+    unknown = board ^ (ship | work.water)
     for line in work.model.lines:
         mask = line[2]
         if not touched & mask:
@@ -267,7 +281,7 @@ def line_tallies(work: Work) -> bool:
                 if not rule(work, line):
                     return False
             ship = work.ship
-            unknown = ~(ship | work.water)
+            unknown = board ^ (ship | work.water)
         if line_ship & mask and 0 < tally - ships < longest:
             longer_than_room(work, line)
     return True
@@ -278,16 +292,18 @@ def line_tallies(work: Work) -> bool:
 def fleet_count(work: Work) -> bool:
     """A length with fewer alive placements than ships left is a contradiction; with exactly
     as many, every one of them is placed."""
-    geo = work.geo
-    for li, left in enumerate(work.counts):
+    alive, length_sets = work.alive, work.geo.length_sets
+    li = -1
+    for left in work.counts:
+        li += 1
         if not left:
             continue
-        options = work.alive & geo.length_sets[li]
+        options = alive & length_sets[li]
         found = options.bit_count()
         if found < left:
             return work.fail("length", li)
         if found == left:
-            why = work.says("fleet_count", length=geo.lengths[li])
+            why = work.says("fleet_count", length=work.geo.lengths[li])
             for p in bits(options):
                 work.to_place[p] = why
     return True
@@ -318,7 +334,7 @@ def segments_need_a_ship(work: Work) -> bool:
             p = cover.bit_length() - 1
             work.to_place[p] = work.says("segments_need_a_ship", length=geo.p_length[p])
             continue
-        cells, halo = common(geo, cover)
+        cells, halo = common(work, cover)
         if (cells & ~work.ship or halo & ~work.water) and not work.add_common(
                 cells, halo, work.says("segments_need_a_ship", 1), work.says("segments_need_a_ship", 2)):
             return False
@@ -390,7 +406,7 @@ def last_ship_of_a_length(work: Work) -> bool:
         options = work.alive & geo.length_sets[li]
         if options.bit_count() > 2 * geo.lengths[li]:
             continue                         # more placements than can share a cell: nothing in common
-        cells, halo = common(geo, options)
+        cells, halo = common(work, options)
         if cells & ~work.ship or halo & ~work.water:
             length = geo.lengths[li]
             if not work.add_common(cells, halo, work.says("last_ship_of_a_length", 0, length),
@@ -399,18 +415,24 @@ def last_ship_of_a_length(work: Work) -> bool:
     return True
 
 
-def common(geo: Geometry, placements: int) -> tuple[int, int]:
+def common(work: Work, placements: int) -> tuple[int, int]:
     """The cells every placement of the set covers, and the cells every one's halo holds
-    (the two meets in one pass over the set)."""
-    p_cells, p_halo = geo.p_cells, geo.p_halo
-    cells = halo = geo.board
-    while placements:
-        low = placements & -placements
-        p = low.bit_length() - 1
-        placements ^= low
-        cells &= p_cells[p]
-        halo &= p_halo[p]
-    return cells, halo
+    (the two meets in one pass over the set; kept in ``Memo.common``)."""
+    memo = work.memo.common
+    found = memo.get(placements)
+    if found is None:
+        geo = work.geo
+        p_cells, p_halo = geo.p_cells, geo.p_halo
+        cells = halo = geo.board
+        rest = placements
+        while rest:
+            low = rest & -rest
+            p = low.bit_length() - 1
+            rest ^= low
+            cells &= p_cells[p]
+            halo &= p_halo[p]
+        found = kept(memo, placements, (cells, halo), work.memo.limit)
+    return found
 
 
 # -- the table: every rule once, in the order the driver runs them ------------------------------
@@ -479,10 +501,13 @@ def propagate(model: Model, state: State, *, ship: int = 0, water: int = 0,
         return None
     work = Work(model, state, None, blame, all_lines)
     work.alive &= ~kill
-    work.add_ship(ship & ~state.ship, "")
-    work.add_water(water & ~state.water, "")
+    if ship & ~state.ship:
+        work.add_ship(ship & ~state.ship, "")
+    if water & ~state.water:
+        work.add_water(water & ~state.water, "")
     work.log = log
-    work.to_place = {p: place_detail for p in places}
+    if places:
+        work.to_place = dict.fromkeys(places, place_detail)
     while True:
         if work.to_place and not place_queued(work):
             return None
