@@ -15,7 +15,6 @@ from solvers.engine.verdict import unique_solution
 from solvers.logic import deduction as logic
 from solvers.logic import probe
 from solvers.logic.analysis import Analysis, Bank, bits, model_of
-from solvers.logic.lines import line_fill
 from solvers.logic.probe import (
     Clock,
     Outcome,
@@ -350,45 +349,6 @@ def test_places_a_cell_trial_settled_whole_are_not_tried_and_the_same_ones_are_r
     without, every = ruled_out(None)
     assert with_closures == without
     assert {probe.place_key(p) for p in whole} <= set(every) - set(fewer)
-
-
-class _Recording(dict):
-    """A line cache that lists the keys asked for and answers none of them."""
-
-    def __init__(self, asked: list) -> None:
-        super().__init__()
-        self.asked = asked
-
-    def get(self, key, default=None):
-        self.asked.append(key)
-        return default
-
-
-def test_over_a_fixpoint_the_line_fill_reads_only_the_lines_that_moved_and_finds_and_reaches_the_same():
-    puzzle, solution, board = first_board_past_depth_one("10x10/expert/01.bs")
-    model, ship, water, valid = settled(puzzle, board)
-    fixpoint = probe.propagate(model, ship, water, valid)
-    assert fixpoint.contradiction is None and fixpoint.reach is not None
-    below = (fixpoint.ship, fixpoint.water, fixpoint.places, fixpoint.reach)
-    truth, _ = model.shared.masks(solution)
-    unknown = model.all & ~fixpoint.ship & ~fixpoint.water
-    compared = 0
-    for index in bits(unknown):
-        bit = 1 << index
-        more_ship, more_water = fixpoint.ship | (bit & truth), fixpoint.water | (bit & ~truth)
-        read = {}
-        for name, over in (("plain", None), ("over", below)):
-            an = Analysis(model, more_ship, more_water, fixpoint.places, below=over)
-            asked: list = []
-            kept, model.line_cache = model.line_cache, _Recording(asked)
-            try:
-                read[name] = list(line_fill(an)), an.contradiction, an.reachable, {key[0] for key in asked}
-            finally:
-                model.line_cache = kept
-        assert read["plain"][:3] == read["over"][:3]
-        assert read["over"][3] < read["plain"][3], "the lines that read as on the fixpoint are skipped"
-        compared += 1
-    assert compared > 5
 
 
 def test_what_places_share_and_cover_is_read_from_them_and_remembered():

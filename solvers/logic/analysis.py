@@ -12,10 +12,11 @@ filtered from the parent board's list, never recomputed from scratch.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from game.puzzle import Coord, Puzzle, ship_name
 from game.ships import Placement, Segment, bits, compatible, geometry_of, hint_reach, kept, segments
+from solvers.propagation.model import Model, compile_puzzle
 
 BANK_LIMIT = 200        # steps a bank keeps for later boards
 MEMO_LIMIT = 50_000     # entries each of the model's memos keeps (see ``_kept``)
@@ -111,7 +112,6 @@ class DeductionModel:
         # For each given ship piece: (cell index, hint, cells every ship through it covers, water around all).
         self.hint_rules = [(shared.index(*reach.cell), reach.hint, reach.ship, reach.water)
                            for reach in hint_reach(puzzle, shared, self.alive)]
-        self.line_cache: dict = {}
         self.segment_memo: dict = {}
         self.cover_memo: dict = {}      # see ``covering``
         self.halo_memo: dict = {}
@@ -124,12 +124,6 @@ class DeductionModel:
                                                          ("column", self.col_mask, self.col_tallies))
                             for index, (mask, tally) in enumerate(zip(masks, tallies)) if tally is not None]
         self.tally_masks = tuple(mask for _, _, mask, _ in self.tally_lines)
-        # Per tallied line, what the line fill reads: across or not, its tally, the places along
-        # it (as a mask over their indices) and its cells in order.
-        self.fill_lines = tuple((True, tally, shared.row_lines[index], [index * stride + c for c in range(cols)])
-                                if axis == "row" else
-                                (False, tally, shared.col_lines[index], [r * stride + index for r in range(rows)])
-                                for axis, index, _, tally in self.tally_lines)
         # Per tallied line: the places of 2+ cells along it longer than k, for each k (``Analysis._fits``).
         self.longer_along = []
         for axis, index, _, _ in self.tally_lines:
@@ -144,6 +138,11 @@ class DeductionModel:
         self.held: dict = {}     # depth-2 assumptions that held, the same way (``probe.find_deep_contradiction``)
         self.broken: dict = {}   # places whose depth-1 trial broke, by the board (``probe.broke_before``)
         self.broken_deep: dict = {}    # places whose depth-2 trial broke, the same way (``probe._place_breaks_deeply``)
+
+    @cached_property
+    def engine(self) -> Model:
+        """The puzzle compiled for the one engine (:mod:`solvers.propagation`), which settles the trials."""
+        return compile_puzzle(self.puzzle)
 
     def mask_of(self, cells) -> int:
         return self.shared.mask_of(cells)
@@ -308,24 +307,14 @@ def fleet_text(remaining: dict[int, int]) -> str:
     return ", ".join(parts) if parts else "none"
 
 
-Fixpoint = tuple[int, int, int, int]
-"""A board where no rule of levels 1-2 applies: its ship cells, its water cells, its places
-(a mask over their indices) and the unknown cells they cover. A rule that reads one part of a
-board (a line, say) finds nothing on a larger board where that part reads as it does on the
-fixpoint."""
-
-
 class Analysis:
     """What the rules need to know about one board (``ship``/``water`` masks)."""
 
     def __init__(self, model: DeductionModel, ship: int, water: int, parent_places: int | None = None,
-                 base: Analysis | None = None, below: Fixpoint | None = None) -> None:
+                 base: Analysis | None = None) -> None:
         """``base``, when given, is the analysis of a board this one extends, without a
-        contradiction: what does not depend on the cells added since is taken from it.
-        ``below``, when given, is a board this one extends where no rule applies (see
-        :data:`Fixpoint`)."""
+        contradiction: what does not depend on the cells added since is taken from it."""
         self.model, self.ship, self.water = model, ship, water
-        self.below = below
         self.unknown = model.all & ~ship & ~water
         self.contradiction: str | None = None
         self.contradiction_cells = 0
@@ -488,19 +477,7 @@ class Analysis:
     def reachable(self) -> int:
         """The unknown cells some place still possible covers."""
         if self._reachable is None:
-            places, below = self.places, self.below
-            if below is not None and not places & ~below[2]:
-                # Over a fixpoint whose places include these: only the cells of the places gone
-                # since can have lost their reach.
-                found = below[3] & self.unknown
-                lost = _united(self.model.p_cells, below[2] & ~places)
-                covering = self.model.shared.covering
-                for i in bits(lost & found):
-                    if not covering[i] & places:
-                        found &= ~(1 << i)
-                self._reachable = found
-            else:
-                self._reachable = self.unknown & self.model.cells_of(places)
+            self._reachable = self.unknown & self.model.cells_of(self.places)
         return self._reachable
 
     def _compute_places(self) -> int:

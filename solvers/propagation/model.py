@@ -11,10 +11,10 @@ Glossary (the placement model's words are in ``game.ships``)
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from game.puzzle import Hint, Puzzle
-from game.ships import Geometry, compatible, geometry_of, hint_reach
+from game.ships import Geometry, bits, compatible, geometry_of, hint_reach
 
 Line = tuple[bool, int, int, int, int]
 
@@ -55,6 +55,17 @@ class Model:
     lines: tuple[Line, ...] = ()
     # Per room ``r`` (0 up to the longest length): the placements longer than ``r`` cells.
     longer: tuple[int, ...] = ()
+    # Per length index, per line (rows, then columns): its (cells, tally), None without a
+    # tally, and the placements of that length along it (``rules.fleet_room``).
+    along: tuple[tuple[tuple[tuple[int, int] | None, int], ...], ...] = ()
+    p_start: tuple[int, ...] = ()            # per placement: where along its line it starts
+    line_cells: tuple[tuple[int, ...], ...] = ()   # per line of ``lines``: its cells in order
+    # The line fill's answers, per line state (``rules.line_fill``).
+    fill_memo: dict = field(default_factory=dict, compare=False, repr=False)
+    # The segments of a set of unplaced ship cells (``rules.segment_covers``).
+    segment_memo: dict = field(default_factory=dict, compare=False, repr=False)
+    # The cells common to a set of placements, per set (``rules.common``).
+    common_memo: dict = field(default_factory=dict, compare=False, repr=False)
 
 
 def compile_puzzle(puzzle: Puzzle) -> Model:
@@ -74,5 +85,13 @@ def compile_puzzle(puzzle: Puzzle) -> Model:
                  if t is not None)
     longer = tuple(sum(s for length, s in zip(geo.lengths, geo.length_sets) if length > room)
                    for room in range(max(geo.lengths, default=0) + 1))
+    by_line = [0] * (puzzle.rows + puzzle.cols)      # every placement along each line, a submarine along its row
+    for p in geo.placements:
+        by_line[p.line if p.line_is_row else puzzle.rows + p.line] |= 1 << p.index
+    tallied = [None if t is None else (m, t) for m, t in zip((*geo.row_masks, *geo.col_masks),
+                                                            (*puzzle.row_tallies, *puzzle.col_tallies))]
+    along = tuple(tuple((t, s & b) for t, b in zip(tallied, by_line) if s & b) for s in geo.length_sets)
+    p_start = tuple(p.col if p.line_is_row else p.row for p in geo.placements)
     return Model(puzzle, geo, puzzle.row_tallies, puzzle.col_tallies, start, hint_ship, hint_water,
-                 shape_ship, shape_water, broken, rows + cols, longer)
+                 shape_ship, shape_water, broken, rows + cols, longer, along, p_start,
+                 tuple(tuple(bits(line[2])) for line in rows + cols))
