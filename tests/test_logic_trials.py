@@ -514,3 +514,43 @@ def test_levels_count_trials_inside_trials_so_places_ruled_out_by_depth_one_tria
         assert found.text()[1:] in said.text()
     deeper = [(p, reason, 2) for p, reason, _ in dropped[:1]] + dropped[1:]
     assert probe.after_ruling_out(trial, deeper).level == 4
+
+
+# -- the trials' closure: the one engine's rules ------------------------------------------------
+
+@pytest.mark.parametrize("name", ["10x10/expert/01.bs", "8x8/expert/04.bs", "10x10/hard/03.bs"])
+def test_every_trial_the_engine_settles_on_a_board_of_the_solution_keeps_to_the_solution(name, monkeypatch):
+    """The trials' closure (the engine's rules from a settled board, or from the board read
+    afresh with the ships it holds whole placed again) never breaks a board that agrees with
+    the solution, and never sets a cell the solution does not have."""
+    puzzle = levels.load(LEVELS / name)
+    model_of.cache_clear()                   # no trial remembered from another test
+    model = model_of(puzzle)
+    truth, _ = model.shared.masks(unique_solution(puzzle))
+    settle, seen = probe.settle, {"start": 0, "fresh": 0, "breaks": 0}
+
+    def checked(model, ship, water, valid, start=None):
+        outcome = settle(model, ship, water, valid, start)
+        seen["fresh" if start is None else "start"] += 1
+        if ship & ~truth or water & truth:
+            seen["breaks"] += bool(outcome.contradiction)
+        else:
+            assert not outcome.contradiction
+            assert not outcome.ship & ~truth and not outcome.water & truth
+        return outcome
+
+    monkeypatch.setattr(probe, "settle", checked)
+    assert logic.solve(puzzle, max_level=4).solved
+    assert seen["start"] > 50 and seen["breaks"] > 5
+    model_of.cache_clear()
+
+
+def test_a_board_that_breaks_says_why_in_the_words_of_the_rules():
+    puzzle = levels.load(LEVELS / "10x10/hard/03.bs")
+    model, ship, water, valid = settled(puzzle, initial_grid(puzzle))
+    truth, _ = model.shared.masks(unique_solution(puzzle))
+    trials = (probe.settle(model, ship | (1 << index & ~truth), water | (1 << index & truth), valid)
+              for index in bits(model.all & ~ship & ~water))
+    broken = next(outcome for outcome in trials if outcome.contradiction)
+    said = str(broken.contradiction)
+    assert said and said != "None" and "engine" not in said

@@ -1,7 +1,8 @@
 """Contradictions: assume a cell, apply the simple rules, and see the board break.
 
-Depth 1: assume one cell is ship (or water), apply every level 1-2 rule until nothing
-changes; if a rule is broken, the cell is the other value. Depth 2: after the assumption,
+Depth 1: assume one cell is ship (or water), apply the simple rules (levels 1-2, as the one
+engine states them: :mod:`solvers.propagation`) until nothing changes; if a rule is broken,
+the cell is the other value. Depth 2: after the assumption,
 also use depth-1 contradictions inside, until the assumed board breaks.
 
 The searches are generators: they yield ``None`` every ~20 ms so the caller can send a
@@ -28,7 +29,7 @@ HEARTBEAT_SECONDS = 0.02
 
 class Why:
     """Why a board breaks, put into words when first read (``str(why)``, or in an f-string):
-    the compiled rules only say that it breaks, and most reasons are never shown."""
+    the engine only says that it breaks, and most reasons are never shown."""
 
     __slots__ = ("_say", "_text")
 
@@ -473,6 +474,7 @@ def _breaks_at_depth_one(model: DeductionModel, start: Outcome, clock: Clock) ->
                     return Outcome(ship, water, valid, Why(partial(_neither, model.where(1 << index),
                                                                    if_ship.contradiction, if_water.contradiction)))
                 ship, water, valid = settled.ship, settled.water, settled.places
+                base = None                  # the trials after it start from the new board
                 changed = True
                 break
     return Outcome(ship, water, valid, None)
