@@ -25,6 +25,7 @@ from solvers.logic.probe import (
     rule_out_places,
 )
 from solvers.logic.rules import Finding
+from solvers.propagation.rules import common
 
 LEVELS = Path(__file__).resolve().parents[1] / "levels"
 
@@ -367,10 +368,9 @@ def test_what_places_share_and_cover_is_read_from_them_and_remembered():
             every_halo = model.all
             for h in halos:
                 every_halo &= h
-            assert model.inside_and_union(some) == (every, any_)
-            assert model.common_to(some) == (every, every_halo)
+            assert common(model.engine, some) == (every, every_halo)
             assert model.cells_of(some) == any_
-            assert model.common_to(some) is model.common_to(some)
+            assert common(model.engine, some) is common(model.engine, some)
 
 
 @pytest.mark.parametrize("name", ["8x8/expert/01.bs", "10x10/expert/06.bs"])

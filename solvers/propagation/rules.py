@@ -456,65 +456,69 @@ def fill_line(model: Model, k: int, ship: int, water: int, alive: int, whole: in
 def segments_claim_a_length(work: Work) -> bool:
     """Segments only ships of one length fit, as many as that length has ships left, no
     placement over two of them: they are those ships, so its other placements die."""
-    geo = work.geo
-    length_sets, counts = geo.length_sets, work.counts
-    claimed: dict[int, list[int]] = {}
-    for _, cover in segment_covers(work):
-        for li, placements in enumerate(length_sets):
-            if cover and not cover & ~placements:
-                claimed.setdefault(li, []).append(cover)
-    for li, covers in claimed.items():
-        if len(covers) == counts[li]:
-            together = 0
-            for cover in covers:
-                if cover & together:
-                    break                    # two of them may be one ship
-                together |= cover
-            else:
-                work.alive &= ~(length_sets[li] & ~together)
+    length_sets, counts = work.geo.length_sets, work.counts
+    for li, (found, together) in claims(work.geo, (cover for _, cover in segment_covers(work))).items():
+        if found == counts[li] and together is not None:
+            work.alive &= ~(length_sets[li] & ~together)
     return True
+
+
+def claims(geo: Geometry, covers: Iterable[int]) -> dict[int, tuple[int, int | None]]:
+    """Per length index, the segments whose placements (``covers``, one set per segment) are
+    all of that length: how many, and all their placements, or None when one placement
+    covers two of them (they may be one ship)."""
+    found: dict[int, tuple[int, int | None]] = {}
+    for cover in covers:
+        for li, placements in enumerate(geo.length_sets):
+            if cover and not cover & ~placements:
+                count, together = found.get(li, (0, 0))
+                found[li] = (count + 1, None if together is None or together & cover else together | cover)
+    return found
 
 
 def fleet_room(work: Work) -> bool:
-    """A length with two or more ships left that the lines cannot hold, each as many as its
-    alive placements of that length hold one after another without touching and as its tally
-    allows, is a contradiction."""
-    # Each ship lies along one line (a submarine along its row). A line's tally allows the
-    # ship cells it still needs plus those its placements cover already, a ship's length each.
-    geo, model = work.geo, work.model
-    ship, p_cells, p_start = work.ship, geo.p_cells, model.p_start
+    """A length with two or more ships left that the lines cannot hold (:func:`room_for`) is
+    a contradiction."""
+    geo, model, ship, alive = work.geo, work.model, work.ship, work.alive
     for li, left in enumerate(work.counts):
-        if left < 2:
-            continue
-        length, options = geo.lengths[li], work.alive & geo.length_sets[li]
-        room = 0
-        for _, by_line in model.along[li]:
-            if options & by_line:
-                room += 1                    # most often one place in each of a few lines is enough
-                if room >= left:
-                    break
-        if room >= left:
-            continue
-        room = 0
-        for tally_mask, by_line in model.along[li]:
-            here = options & by_line
-            most, free_from, covered = 0, -2, 0
-            while here:                      # along the line, by where they start
-                low = here & -here
-                here ^= low
-                p = low.bit_length() - 1
-                covered |= p_cells[p]
-                start = p_start[p]
-                if start >= free_from:
-                    most += 1
-                    free_from = start + length + 1
-            if most and tally_mask is not None:
-                mask, tally = tally_mask
-                most = min(most, (tally - (ship & mask).bit_count() + (ship & covered).bit_count()) // length)
-            room += most
-        if room < left:
+        if left > 1 and room_for(model, li, ship, alive & geo.length_sets[li], left) < left:
             return work.fail("length", li)
     return True
+
+
+def room_for(model: Model, li: int, ship: int, options: int, wanted: int) -> int:
+    """How many ships of length index ``li`` the lines can hold with the placements
+    ``options``, or any number of at least ``wanted`` once that many are sure to fit. Each
+    ship lies along one line (a submarine along its row); along a line fit as many as its
+    placements hold one after another without touching, and no more than its tally allows
+    (the ship cells it still needs plus those its placements cover already, a ship's length
+    each)."""
+    length, lines = model.geo.lengths[li], model.along[li]
+    sure = 0
+    for tallied, by_line in lines:           # most often one place in each of a few lines is enough
+        if options & by_line and (tallied is None or tallied[1] - (ship & tallied[0]).bit_count() >= length):
+            sure += 1
+            if sure >= wanted:
+                return sure
+    p_cells, p_start = model.geo.p_cells, model.p_start
+    room = 0
+    for tallied, by_line in lines:
+        here = options & by_line
+        most, free_from, covered = 0, -2, 0
+        while here:                          # along the line, by where they start
+            low = here & -here
+            here ^= low
+            p = low.bit_length() - 1
+            covered |= p_cells[p]
+            start = p_start[p]
+            if start >= free_from:
+                most += 1
+                free_from = start + length + 1
+        if most and tallied is not None:
+            mask, tally = tallied
+            most = min(most, (tally - (ship & mask).bit_count() + (ship & covered).bit_count()) // length)
+        room += most
+    return room
 
 
 FILL_KEPT = 50_000      # line states whose fill a model keeps
