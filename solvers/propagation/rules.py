@@ -456,6 +456,8 @@ def fill_line(model: Model, k: int, ship: int, water: int, alive: int, whole: in
 def segments_claim_a_length(work: Work) -> bool:
     """Segments only ships of one length fit, as many as that length has ships left, no
     placement over two of them: they are those ships, so its other placements die."""
+    if not work.ship & ~work.placed:
+        return True                          # no segment left to claim a length
     length_sets, counts = work.geo.length_sets, work.counts
     for li, (found, together) in claims(work.geo, (cover for _, cover in segment_covers(work))).items():
         if found == counts[li] and together is not None:
