@@ -16,9 +16,8 @@ $(STAMP): requirements.txt requirements-dev.txt
 	    apt-get update -qq && apt-get install -y -qq python3-venv >/dev/null && $(PYTHON) -m venv $(VENV); \
 	  else echo "please install the python3-venv package (e.g. sudo apt-get install python3-venv)"; exit 1; fi; }
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
-	@echo "compiling the clause learner, the deduction rules and the genetic repair (numba, once: about a minute)"
+	@echo "compiling the clause learner and the genetic repair (numba, once: about a minute)"
 	$(PY) -c "from solvers.search.learning import warm_up; warm_up()"
-	$(PY) -c "from solvers.logic.compiled import warm_up; warm_up()"
 	$(PY) -c "from solvers.genetic.algorithm import warm_up; warm_up()"
 	@touch $(STAMP)
 

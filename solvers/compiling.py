@@ -2,11 +2,10 @@
 machine code, and building it in a process of its own when it does not.
 
 numba compiles a function the first time a process calls it unless its cache holds the
-machine code for the current source; compiling the deduction engine's rules or the clause
-learner takes half a minute to a minute. A process that finds the cache empty does not wait:
-it runs what it has without that code (the deduction rules in Python, which conclude the
-same; the portfolio without clause learning), and one process in the background compiles
-the code into the cache for the processes after it.
+machine code for the current source; compiling the clause learner takes half a minute to a
+minute. A process that finds the cache empty does not wait: it runs what it has without that
+code (the portfolio without clause learning), and one process in the background compiles the
+code into the cache for the processes after it.
 """
 
 from __future__ import annotations

@@ -10,13 +10,10 @@ CORPUS = ROOT.parent / "shared" / "corpus"
 
 @pytest.fixture(scope="session", autouse=True)
 def compiled_code():
-    """The clause learner and the deduction rules compiled (or loaded from numba's cache)
-    before any test times a race or a hint."""
-    from solvers.logic import compiled
+    """The clause learner compiled (or loaded from numba's cache) before any test times a race."""
     from solvers.search import learning
 
     learning.warm_up()
-    compiled.warm_up()
 
 
 @pytest.fixture

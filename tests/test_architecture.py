@@ -2,7 +2,7 @@
 
     main.py  ->  window/  ->  solvers/  ->  game/
 
-Inside solvers: the base modules (events, contract, common, placement_arrays, compiling) <- the rules as
+Inside solvers: the base modules (events, contract, common, compiling) <- the rules as
 propagators (propagation) <- the solvers (search, logic, genetic) <- engine <- authoring. No
 file imports one that imports it back, no package imports a layer above it, only the window
 imports pygame, only solvers/engine/runner.py and the window start threads, and no solver
@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # Lower layers first; a module may import only from its own layer or those before it.
 LAYERS = [
     ["game"],
-    ["solvers.events", "solvers.contract", "solvers.common", "solvers.placement_arrays", "solvers.compiling"],
+    ["solvers.events", "solvers.contract", "solvers.common", "solvers.compiling"],
     ["solvers.propagation"],
     ["solvers.search", "solvers.logic", "solvers.genetic"],
     ["solvers.engine", "solvers.own"],

@@ -9,16 +9,12 @@ from game import levels
 from solvers import compiling
 from solvers.engine.verdict import Kind, decide
 from solvers.events import Progress, Result, Status
-from solvers.logic import compiled, compiled_rules
-from solvers.logic.analysis import model_of
 from solvers.search import learning, learning_core
-from tests.test_logic_compiled import steps
 
 LEVELS = Path(__file__).resolve().parents[1] / "levels"
 
 
 def test_the_cache_is_read_as_holding_what_the_warm_up_compiled():
-    assert compiling.cached(compiled_rules.settle_packed)
     assert compiling.cached(learning_core.advance)
     assert not compiling.cached(object())
 
@@ -30,17 +26,6 @@ def not_compiled(monkeypatch) -> list[str]:
     monkeypatch.setattr(compiling, "cached", lambda dispatcher: False)
     monkeypatch.setattr(compiling, "compile_in_background", asked.append)
     return asked
-
-
-def test_without_compiled_rules_the_deduction_engine_takes_the_same_steps_at_once(monkeypatch):
-    puzzle = levels.load(LEVELS / "8x8/expert/01.bs")
-    by_compiled = steps(puzzle)
-    model_of.cache_clear()
-    asked = not_compiled(monkeypatch)
-    assert compiled.compiled_of(model_of(puzzle)) is None
-    assert steps(puzzle) == by_compiled
-    assert asked == ["solvers.logic.compiled"]          # once per process, however many models
-    model_of.cache_clear()
 
 
 def test_without_compiled_clause_learning_the_portfolio_decides_by_the_forward_search(monkeypatch):
@@ -58,9 +43,9 @@ def test_a_background_build_starts_once_while_its_lock_is_fresh(monkeypatch, tmp
     started: list = []
     monkeypatch.setattr(compiling.tempfile, "gettempdir", lambda: str(tmp_path))
     monkeypatch.setattr(compiling.subprocess, "Popen", lambda *args, **kwargs: started.append(args[0]))
-    assert compiling.compile_in_background("solvers.logic.compiled")
-    assert not compiling.compile_in_background("solvers.logic.compiled")
-    assert len(started) == 1 and started[0][-1] == "import solvers.logic.compiled as m; m.warm_up()"
+    assert compiling.compile_in_background("solvers.search.learning")
+    assert not compiling.compile_in_background("solvers.search.learning")
+    assert len(started) == 1 and started[0][-1] == "import solvers.search.learning as m; m.warm_up()"
 
 
 def test_clause_learning_waits_with_heartbeats_for_the_build_in_the_background_then_runs(monkeypatch):

@@ -15,7 +15,6 @@ from solvers.engine.verdict import unique_solution
 from solvers.logic import deduction as logic
 from solvers.logic import probe
 from solvers.logic.analysis import Analysis, Bank, bits, model_of
-from solvers.logic.lines import line_fill
 from solvers.logic.probe import (
     Clock,
     Outcome,
@@ -26,6 +25,7 @@ from solvers.logic.probe import (
     rule_out_places,
 )
 from solvers.logic.rules import Finding
+from solvers.propagation.rules import common
 
 LEVELS = Path(__file__).resolve().parents[1] / "levels"
 
@@ -352,45 +352,6 @@ def test_places_a_cell_trial_settled_whole_are_not_tried_and_the_same_ones_are_r
     assert {probe.place_key(p) for p in whole} <= set(every) - set(fewer)
 
 
-class _Recording(dict):
-    """A line cache that lists the keys asked for and answers none of them."""
-
-    def __init__(self, asked: list) -> None:
-        super().__init__()
-        self.asked = asked
-
-    def get(self, key, default=None):
-        self.asked.append(key)
-        return default
-
-
-def test_over_a_fixpoint_the_line_fill_reads_only_the_lines_that_moved_and_finds_and_reaches_the_same():
-    puzzle, solution, board = first_board_past_depth_one("10x10/expert/01.bs")
-    model, ship, water, valid = settled(puzzle, board)
-    fixpoint = probe.propagate(model, ship, water, valid)
-    assert fixpoint.contradiction is None and fixpoint.reach is not None
-    below = (fixpoint.ship, fixpoint.water, fixpoint.places, fixpoint.reach)
-    truth, _ = model.shared.masks(solution)
-    unknown = model.all & ~fixpoint.ship & ~fixpoint.water
-    compared = 0
-    for index in bits(unknown):
-        bit = 1 << index
-        more_ship, more_water = fixpoint.ship | (bit & truth), fixpoint.water | (bit & ~truth)
-        read = {}
-        for name, over in (("plain", None), ("over", below)):
-            an = Analysis(model, more_ship, more_water, fixpoint.places, below=over)
-            asked: list = []
-            kept, model.line_cache = model.line_cache, _Recording(asked)
-            try:
-                read[name] = list(line_fill(an)), an.contradiction, an.reachable, {key[0] for key in asked}
-            finally:
-                model.line_cache = kept
-        assert read["plain"][:3] == read["over"][:3]
-        assert read["over"][3] < read["plain"][3], "the lines that read as on the fixpoint are skipped"
-        compared += 1
-    assert compared > 5
-
-
 def test_what_places_share_and_cover_is_read_from_them_and_remembered():
     model = model_of(levels.load(LEVELS / "10x10/expert/01.bs"))
     for length in model.lengths:
@@ -407,10 +368,9 @@ def test_what_places_share_and_cover_is_read_from_them_and_remembered():
             every_halo = model.all
             for h in halos:
                 every_halo &= h
-            assert model.inside_and_union(some) == (every, any_)
-            assert model.common_to(some) == (every, every_halo)
+            assert common(model.engine, some) == (every, every_halo)
             assert model.cells_of(some) == any_
-            assert model.common_to(some) is model.common_to(some)
+            assert common(model.engine, some) is common(model.engine, some)
 
 
 @pytest.mark.parametrize("name", ["8x8/expert/01.bs", "10x10/expert/06.bs"])
@@ -554,3 +514,43 @@ def test_levels_count_trials_inside_trials_so_places_ruled_out_by_depth_one_tria
         assert found.text()[1:] in said.text()
     deeper = [(p, reason, 2) for p, reason, _ in dropped[:1]] + dropped[1:]
     assert probe.after_ruling_out(trial, deeper).level == 4
+
+
+# -- the trials' closure: the one engine's rules ------------------------------------------------
+
+@pytest.mark.parametrize("name", ["10x10/expert/01.bs", "8x8/expert/04.bs", "10x10/hard/03.bs"])
+def test_every_trial_the_engine_settles_on_a_board_of_the_solution_keeps_to_the_solution(name, monkeypatch):
+    """The trials' closure (the engine's rules from a settled board, or from the board read
+    afresh with the ships it holds whole placed again) never breaks a board that agrees with
+    the solution, and never sets a cell the solution does not have."""
+    puzzle = levels.load(LEVELS / name)
+    model_of.cache_clear()                   # no trial remembered from another test
+    model = model_of(puzzle)
+    truth, _ = model.shared.masks(unique_solution(puzzle))
+    settle, seen = probe.settle, {"start": 0, "fresh": 0, "breaks": 0}
+
+    def checked(model, ship, water, valid, start=None):
+        outcome = settle(model, ship, water, valid, start)
+        seen["fresh" if start is None else "start"] += 1
+        if ship & ~truth or water & truth:
+            seen["breaks"] += bool(outcome.contradiction)
+        else:
+            assert not outcome.contradiction
+            assert not outcome.ship & ~truth and not outcome.water & truth
+        return outcome
+
+    monkeypatch.setattr(probe, "settle", checked)
+    assert logic.solve(puzzle, max_level=4).solved
+    assert seen["start"] > 50 and seen["breaks"] > 5
+    model_of.cache_clear()
+
+
+def test_a_board_that_breaks_says_why_in_the_words_of_the_rules():
+    puzzle = levels.load(LEVELS / "10x10/hard/03.bs")
+    model, ship, water, valid = settled(puzzle, initial_grid(puzzle))
+    truth, _ = model.shared.masks(unique_solution(puzzle))
+    trials = (probe.settle(model, ship | (1 << index & ~truth), water | (1 << index & truth), valid)
+              for index in bits(model.all & ~ship & ~water))
+    broken = next(outcome for outcome in trials if outcome.contradiction)
+    said = str(broken.contradiction)
+    assert said and said != "None" and "engine" not in said

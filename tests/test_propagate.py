@@ -3,6 +3,8 @@ and that it stays quiet when it should."""
 
 from __future__ import annotations
 
+import pytest
+
 from game.puzzle import Puzzle
 from solvers.propagation import rules as pr
 from solvers.propagation.model import State, compile_puzzle
@@ -322,6 +324,63 @@ def test_a_length_with_two_ships_left_is_not_the_last():
     assert pr.last_ship_of_a_length(work) and cells(work, work.fresh_water) == {(0, 1), (1, 1)}
 
 
+def test_the_last_ships_halos_are_read_however_many_places_it_has_only_for_the_deduction_engine():
+    # The last submarine on a 3x3 board, anywhere but the middle: 8 places, whose halos share
+    # the middle cell. The search reads halos only for up to 2 places a length of 1.
+    work = work_on(3, 3, {1: 1})
+    work.alive &= ~(1 << index_of(work, 1, True, 1, 1))
+    assert pr.last_ship_of_a_length(work) and work.fresh_water == 0
+    work.every_halo = True
+    assert pr.last_ship_of_a_length(work) and cells(work, work.fresh_water) == {(1, 1)}
+
+
+# -- fill rules: the deduction engine's, once the board rules are quiet -----------------------
+
+def fill_work(*args, **kwargs) -> pr.Work:
+    """:func:`work_on`, with the line fill yet to look at any line."""
+    work = work_on(*args, **kwargs)
+    work.fill_seen = None
+    return work
+
+def test_every_way_to_fill_a_row_makes_its_shared_cells_ship_and_its_unused_ones_water():
+    # Two destroyers in a row of 5 with a tally of 4: runs of one or two cells (a run of one
+    # could be a ship crossing the row), water between them: only XX.XX makes 4.
+    work = fill_work(1, 5, {2: 2}, row_tallies=[4])
+    assert pr.line_fill(work)
+    assert cells(work, work.fresh_ship) == {(0, 0), (0, 1), (0, 3), (0, 4)}
+    assert cells(work, work.fresh_water) == {(0, 2)}
+    assert work.log[-1][2] == "every way to fill row 1 with the ships still missing"
+
+
+def test_a_row_no_way_fills_fails_and_a_row_as_seen_is_not_read_again():
+    work = fill_work(1, 5, {2: 2}, row_tallies=[5])
+    assert not pr.line_fill(work) and work.blame == [("row", 0)]
+    work = work_on(1, 6, {2: 2}, row_tallies=[4])      # as last looked at
+    assert pr.line_fill(work) and work.fresh_ship == 0
+
+
+def test_the_runs_of_a_row_never_cover_water():
+    # A submarine and a destroyer in a row of 5 with a tally of 3, water at the middle:
+    # the destroyer lies on one side, the submarine on the other.
+    work = fill_work(1, 5, {2: 1, 1: 1}, row_tallies=[3], water=[(0, 2)])
+    assert pr.line_fill(work) and work.fresh_ship == 0 and work.fresh_water == 0
+    work = fill_work(1, 5, {2: 1, 1: 1}, row_tallies=[3], water=[(0, 2), (0, 4)])
+    assert pr.line_fill(work) and cells(work, work.fresh_ship) == {(0, 0), (0, 1), (0, 3)}
+
+
+def test_ships_the_lines_cannot_hold_one_after_another_fail():
+    # Two destroyers, one row of 4: three places, but only one fits with water after it.
+    work = work_on(1, 4, {2: 2})
+    assert pr.fleet_count(work) and not work.to_place
+    assert not pr.fleet_room(work) and work.blame == [("length", 0)]
+    assert pr.fleet_room(work_on(1, 5, {2: 2}))
+
+
+def test_ships_a_lines_tally_cannot_hold_fail():
+    assert not pr.fleet_room(work_on(1, 6, {2: 2}, row_tallies=[2]))
+    assert pr.fleet_room(work_on(1, 6, {2: 2}, row_tallies=[4]))
+
+
 # -- the driver -------------------------------------------------------------------------------
 
 def test_the_rules_reach_a_fixpoint():
@@ -339,9 +398,10 @@ def test_every_rule_is_in_the_table_once_with_a_summary_and_the_order_comes_from
     assert all(entry.name == entry.run.__name__ for entry in pr.RULES if entry.run is not None)
     assert all(rule.__doc__ and len(rule.__doc__.strip().splitlines()) <= 4 for rule in functions)
     stages = [entry.stage for entry in pr.RULES]
-    assert stages == sorted(stages, key=["start", "place", "cell", "tally", "room", "board"].index)
+    assert stages == sorted(stages, key=["start", "place", "cell", "tally", "room", "board", "fill"].index)
     assert pr.CELL_RULES[:-1] == tuple(entry.run for entry in pr.RULES if entry.stage == "cell")
     assert pr.BOARD_RULES == tuple(entry.run for entry in pr.RULES if entry.stage == "board")
+    assert pr.DEDUCTION_RULES == pr.BOARD_RULES + tuple(entry.run for entry in pr.RULES if entry.stage == "fill")
 
 
 def test_every_sentence_of_a_logged_run_comes_from_the_table():
@@ -372,10 +432,12 @@ def _matches(detail: str, template: str) -> bool:
 
 # -- the engine against brute force: every layout of the fleet, judged by game.rules ----------
 
-def test_propagation_never_contradicts_a_solution_and_fails_only_where_none_is_left():
+@pytest.mark.parametrize("fill", [False, True])
+def test_propagation_never_contradicts_a_solution_and_fails_only_where_none_is_left(fill):
     """On small boards: from the root and after any one cell decided, every solution the judge
     accepts that agrees with the decision agrees with the propagated state (it is sound); a
-    propagation fails only where no solution agrees; a state it completes is a solution."""
+    propagation fails only where no solution agrees; a state it completes is a solution. With
+    ``fill``: by the deduction engine's rules."""
     from game import rules
     from game.puzzle import Cell
     from tests.test_forward import all_layouts, random_puzzles
@@ -393,14 +455,14 @@ def test_propagation_never_contradicts_a_solution_and_fails_only_where_none_is_l
                          for r in range(puzzle.rows))
             if rules.is_solved(puzzle, grid):
                 solutions.append(geo.mask_of(layout))
-        root = pr.root_state(model)
+        root = pr.root_state(model, fill=fill)
         if root is None:
             assert not solutions
             continue
         for i in geo_bits(root.unknown(geo)):
             for as_ship in (True, False):
                 bit = 1 << i
-                state = pr.propagate(model, root, ship=bit if as_ship else 0, water=0 if as_ship else bit)
+                state = pr.propagate(model, root, ship=bit if as_ship else 0, water=0 if as_ship else bit, fill=fill)
                 agreeing = [s for s in solutions if bool(s & bit) == as_ship]
                 if state is None:
                     failed += 1

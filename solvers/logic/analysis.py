@@ -12,10 +12,12 @@ filtered from the parent board's list, never recomputed from scratch.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from game.puzzle import Coord, Puzzle, ship_name
 from game.ships import Placement, Segment, bits, compatible, geometry_of, hint_reach, kept, segments
+from solvers.propagation.model import Model, compile_puzzle
+from solvers.propagation.rules import claims, room_for
 
 BANK_LIMIT = 200        # steps a bank keeps for later boards
 MEMO_LIMIT = 50_000     # entries each of the model's memos keeps (see ``_kept``)
@@ -100,23 +102,12 @@ class DeductionModel:
         self.alive = compatible(puzzle, shared)     # the places the hints allow, as a mask over their indices
         self.length_sets = dict(zip(self.lengths, shared.length_sets))
         self.p_cells, self.by_index = shared.p_cells, shared.placements
-        # Per place: its line (rows first, then columns) and where along it it starts (``_room``).
-        self.p_line = tuple(p.line if p.line_is_row else rows + p.line for p in shared.placements)
-        self.p_start = tuple(p.col if p.line_is_row else p.row for p in shared.placements)
-        # Per length: the places of that length along each line, in the same order.
-        along: dict[int, list[int]] = {length: [0] * (rows + cols) for length in self.lengths}
-        for p, line in zip(shared.placements, self.p_line):
-            along[p.length][line] |= 1 << p.index
-        self.lines_of_length = {length: tuple(masks) for length, masks in along.items()}
         # For each given ship piece: (cell index, hint, cells every ship through it covers, water around all).
         self.hint_rules = [(shared.index(*reach.cell), reach.hint, reach.ship, reach.water)
                            for reach in hint_reach(puzzle, shared, self.alive)]
-        self.line_cache: dict = {}
         self.segment_memo: dict = {}
         self.cover_memo: dict = {}      # see ``covering``
         self.halo_memo: dict = {}
-        self.common_memo: dict = {}     # see ``common_to``
-        self.span_memo: dict = {}       # see ``inside_and_union``
         self.cells_memo: tuple[dict, ...] = tuple({} for _ in range(0, len(shared.placements), 32))   # ``cells_of``
         self.segments_memo: dict = {}   # see ``Analysis._segments``
         self.tally_lines = [(axis, index, mask, tally)
@@ -124,12 +115,6 @@ class DeductionModel:
                                                          ("column", self.col_mask, self.col_tallies))
                             for index, (mask, tally) in enumerate(zip(masks, tallies)) if tally is not None]
         self.tally_masks = tuple(mask for _, _, mask, _ in self.tally_lines)
-        # Per tallied line, what the line fill reads: across or not, its tally, the places along
-        # it (as a mask over their indices) and its cells in order.
-        self.fill_lines = tuple((True, tally, shared.row_lines[index], [index * stride + c for c in range(cols)])
-                                if axis == "row" else
-                                (False, tally, shared.col_lines[index], [r * stride + index for r in range(rows)])
-                                for axis, index, _, tally in self.tally_lines)
         # Per tallied line: the places of 2+ cells along it longer than k, for each k (``Analysis._fits``).
         self.longer_along = []
         for axis, index, _, _ in self.tally_lines:
@@ -144,6 +129,11 @@ class DeductionModel:
         self.held: dict = {}     # depth-2 assumptions that held, the same way (``probe.find_deep_contradiction``)
         self.broken: dict = {}   # places whose depth-1 trial broke, by the board (``probe.broke_before``)
         self.broken_deep: dict = {}    # places whose depth-2 trial broke, the same way (``probe._place_breaks_deeply``)
+
+    @cached_property
+    def engine(self) -> Model:
+        """The puzzle compiled for the one engine (:mod:`solvers.propagation`), which settles the trials."""
+        return compile_puzzle(self.puzzle)
 
     def mask_of(self, cells) -> int:
         return self.shared.mask_of(cells)
@@ -181,37 +171,6 @@ class DeductionModel:
             if cells is None:
                 cells = _union_kept(memo, chunk, p_cells, block << 5)
             found |= cells
-        return found
-
-    def common_to(self, places: int) -> tuple[int, int]:
-        """The cells every place of a (non-empty) mask covers, and the cells every one of
-        their halos holds. Remembered: the last ship of a length keeps its places for many
-        boards."""
-        common = self.common_memo.get(places)
-        if common is None:
-            # The cells every place covers lie in the first one; the cells all halos hold, around it.
-            first = self.by_index[(places & -places).bit_length() - 1]
-            covering, surrounding = self.shared.covering, self.shared.surrounding
-            ship = water = 0
-            for i in bits(first.cells):
-                if not places & ~covering[i]:
-                    ship |= 1 << i
-            for i in bits(first.halo):
-                if not places & ~surrounding[i]:
-                    water |= 1 << i
-            common = _kept(self.common_memo, places, (ship, water))
-        return common
-
-    def inside_and_union(self, places: int) -> tuple[int, int]:
-        """The cells every place of a (non-empty) mask covers, and those any of them covers.
-        Remembered: a segment keeps its places through many boards."""
-        found = self.span_memo.get(places)
-        if found is None:
-            inside, union, p_cells = self.all, 0, self.p_cells
-            for i in bits(places):
-                inside &= p_cells[i]
-                union |= p_cells[i]
-            found = _kept(self.span_memo, places, (inside, union))
         return found
 
     def members(self, places: int) -> list[Placement]:
@@ -308,24 +267,14 @@ def fleet_text(remaining: dict[int, int]) -> str:
     return ", ".join(parts) if parts else "none"
 
 
-Fixpoint = tuple[int, int, int, int]
-"""A board where no rule of levels 1-2 applies: its ship cells, its water cells, its places
-(a mask over their indices) and the unknown cells they cover. A rule that reads one part of a
-board (a line, say) finds nothing on a larger board where that part reads as it does on the
-fixpoint."""
-
-
 class Analysis:
     """What the rules need to know about one board (``ship``/``water`` masks)."""
 
     def __init__(self, model: DeductionModel, ship: int, water: int, parent_places: int | None = None,
-                 base: Analysis | None = None, below: Fixpoint | None = None) -> None:
+                 base: Analysis | None = None) -> None:
         """``base``, when given, is the analysis of a board this one extends, without a
-        contradiction: what does not depend on the cells added since is taken from it.
-        ``below``, when given, is a board this one extends where no rule applies (see
-        :data:`Fixpoint`)."""
+        contradiction: what does not depend on the cells added since is taken from it."""
         self.model, self.ship, self.water = model, ship, water
-        self.below = below
         self.unknown = model.all & ~ship & ~water
         self.contradiction: str | None = None
         self.contradiction_cells = 0
@@ -347,8 +296,6 @@ class Analysis:
             self.contradiction, self.contradiction_cells = text, cells
 
     def _lines(self) -> None:
-        # Ship cells each line still needs (rows first, then columns; None without a tally).
-        self.needs: list[int | None] = [None] * (self.model.rows + self.model.cols)
         self.lines: list = [None] * len(self.model.tally_lines)   # per tallied line: (axis, index, mask, need, unknown)
         self.full_lines = self.met = self.filled = 0
         self._read_lines(range(len(self.lines)))
@@ -357,7 +304,6 @@ class Analysis:
         """``_lines``, reading again only the lines of the cells added since ``base``: the
         others are as they were there, and none of them failed there."""
         self.lines = base.lines.copy()
-        self.needs = base.needs.copy()
         changed = (self.ship ^ base.ship) | (self.water ^ base.water)
         touched, again, bit = [], 0, 1
         for mask in self.model.tally_masks:
@@ -374,7 +320,7 @@ class Analysis:
         each still needs, whether it breaks its tally, whether it is full (``full_lines``, a
         mask of cells), met with cells left (``met``) or needs all its unknown cells
         (``filled``), the last two as masks over the line indices."""
-        ship, unknown_cells, lines, needs, rows = self.ship, self.unknown, self.lines, self.needs, self.model.rows
+        ship, unknown_cells, lines = self.ship, self.unknown, self.lines
         zero, met, filled, tally_lines = self.full_lines, self.met, self.filled, self.model.tally_lines
         for k in which:
             axis, index, mask, tally = tally_lines[k]
@@ -392,7 +338,6 @@ class Analysis:
             elif need == unknown:
                 filled |= 1 << k
             lines[k] = (axis, index, mask, need, unknown)
-            needs[index if axis == "row" else rows + index] = need
         self.full_lines, self.met, self.filled = zero, met, filled    # full: lines that take no more ship cells
 
     def _segments(self) -> None:
@@ -488,19 +433,7 @@ class Analysis:
     def reachable(self) -> int:
         """The unknown cells some place still possible covers."""
         if self._reachable is None:
-            places, below = self.places, self.below
-            if below is not None and not places & ~below[2]:
-                # Over a fixpoint whose places include these: only the cells of the places gone
-                # since can have lost their reach.
-                found = below[3] & self.unknown
-                lost = _united(self.model.p_cells, below[2] & ~places)
-                covering = self.model.shared.covering
-                for i in bits(lost & found):
-                    if not covering[i] & places:
-                        found &= ~(1 << i)
-                self._reachable = found
-            else:
-                self._reachable = self.unknown & self.model.cells_of(places)
+            self._reachable = self.unknown & self.model.cells_of(self.places)
         return self._reachable
 
     def _compute_places(self) -> int:
@@ -513,28 +446,21 @@ class Analysis:
         # A segment every place of which has one length is that ship: when such segments use up
         # the remaining ships of that length, no other place is possible for them.
         self.segment_places: list[tuple[Segment, int]] = []    # each open segment, the places through it
-        committed: dict[int, list[tuple[int, int]]] = {}
-        length_sets = model.length_sets
         for seg in self.open_segments:
             through = places & model.covering(seg.cells)
             self.segment_places.append((seg, through))
             if not through:
                 self.fail(f"no ship still missing ({fleet_text(self.remaining)}) fits the segment at "
                           f"{model.where(seg.cells)}", seg.cells)
-                continue
-            lengths = [length for length in model.lengths if through & length_sets[length]]
-            if len(lengths) == 1:
-                committed.setdefault(lengths[0], []).append((seg.cells, through))
-        for length, group in committed.items():
-            masks = [mask for mask, _ in group]
-            if any(model.inside_and_union(through)[1] & other for mask, through in group
-                   for other in masks if other != mask):
-                continue  # two of them may be parts of one ship: they need not be different ships
-            if len(masks) > self.remaining[length]:
-                self.fail(f"{len(masks)} segments can only be {ship_name(length)}s, only "
+        for li, (found, together) in claims(model.shared, (through for _, through in self.segment_places)).items():
+            length = model.lengths[li]
+            if together is None:
+                continue                         # two of them may be parts of one ship
+            if found > self.remaining[length]:
+                self.fail(f"{found} segments can only be {ship_name(length)}s, only "
                           f"{self.remaining[length]} {'is' if self.remaining[length] == 1 else 'are'} missing")
-            elif len(masks) == self.remaining[length]:
-                places &= ~model.length_sets[length] | model.covering(sum(masks))
+            elif found == self.remaining[length]:
+                places &= ~model.length_sets[length] | together
         for length, count in self.remaining.items():
             if count <= 0:
                 continue
@@ -542,63 +468,7 @@ class Analysis:
             if not own:
                 self.fail(f"the {ship_name(length)} would have nowhere to go")
             elif count > 1:
-                room = self._room(length, own, count)
+                room = room_for(model.engine, model.shared.length_index[length], self.ship, own, count)
                 if room < count:
                     self.fail(f"the {count} missing {ship_name(length)}s would not fit (room for {room})")
         return places
-
-    def _room(self, length: int, places: int, wanted: int) -> int:
-        """How many ships of ``length`` the lines can hold at most, line by line, or any number
-        of at least ``wanted`` once that many are sure to fit.
-
-        In each line: as many non-touching places as fit one after another, and no more than
-        the line's tally allows (its missing cells plus ship cells those places cover).
-        """
-        model = self.model
-        needs = self.needs
-        # Most often one place in each of a few lines is enough to tell.
-        sure = 0
-        for line, along in enumerate(model.lines_of_length[length]):
-            if places & along:
-                need = needs[line]
-                if need is None or need >= length:
-                    sure += 1
-                    if sure >= wanted:
-                        return sure
-        count = [0] * len(needs)
-        free_from = [-2] * len(needs)
-        sure = 0
-        # Places in index order: along each line, by where they start. Ships sure to fit: at
-        # most the line's missing cells' worth in each line.
-        p_line, p_start = model.p_line, model.p_start
-        left = places
-        while left:                          # ``bits`` written out: this loop runs most often
-            low = left & -left
-            i = low.bit_length() - 1
-            left ^= low
-            line, start = p_line[i], p_start[i]
-            if start >= free_from[line]:
-                most = count[line] = count[line] + 1
-                free_from[line] = start + length + 1
-                need = needs[line]
-                if need is None or most <= need // length:
-                    sure += 1
-                    if sure >= wanted:
-                        return sure
-        covered = [0] * len(needs)
-        p_cells = model.p_cells
-        for i in bits(places):
-            covered[p_line[i]] |= p_cells[i]
-        room, ship, rows = 0, self.ship, model.rows
-        for line, most in enumerate(count):
-            if not most:
-                continue
-            if line < rows:
-                tally, mask = model.row_tallies[line], model.row_mask[line]
-            else:
-                tally, mask = model.col_tallies[line - rows], model.col_mask[line - rows]
-            if tally is not None:
-                budget = tally - (ship & mask).bit_count() + (ship & covered[line]).bit_count()
-                most = min(most, budget // length)
-            room += most
-        return room

@@ -24,7 +24,7 @@ from game import rules
 from game.puzzle import Cell, Coord, Grid, Move, Puzzle, initial_grid
 from solvers.common import verified
 from solvers.events import Event, Progress, Reason, Result, SetCell, Status
-from solvers.logic import compiled, probe
+from solvers.logic import probe
 from solvers.logic.analysis import Analysis, Bank, DeductionModel, Kept, bits, model_of
 from solvers.logic.probe import Clock, Closures, Valid, drain, find_contradiction, find_deep_contradiction, propagate
 from solvers.logic.rules import LEVEL_ONE, LEVEL_TWO, RULE_LEVELS, Finding
@@ -332,10 +332,11 @@ def _mistake(text: str, cells: Sequence[Coord]) -> Deduction:
 
 
 def prepare(puzzle: Puzzle) -> None:
-    """Make ready what the first trial on ``puzzle`` needs (the compiled rules load in about a
-    second the first time in a process): the window calls it while the player looks at a new
-    level, so that the first hint does not wait."""
-    compiled.load(model_of(puzzle))
+    """Make ready what the first trial on ``puzzle`` needs (the puzzle compiled for the one
+    engine, its geometry's tables, the hints' board settled): the window calls it while the
+    player looks at a new level, so that the first hint does not wait."""
+    model = model_of(puzzle)
+    probe.base_of(model, model.hint_ship, model.hint_water, None)
 
 
 def next_deduction(puzzle: Puzzle, grid: Sequence[Sequence[Cell]], max_depth: int = MAX_DEPTH,

@@ -1,7 +1,8 @@
 """Contradictions: assume a cell, apply the simple rules, and see the board break.
 
-Depth 1: assume one cell is ship (or water), apply every level 1-2 rule until nothing
-changes; if a rule is broken, the cell is the other value. Depth 2: after the assumption,
+Depth 1: assume one cell is ship (or water), apply the simple rules (levels 1-2, as the one
+engine states them: :mod:`solvers.propagation`) until nothing changes; if a rule is broken,
+the cell is the other value. Depth 2: after the assumption,
 also use depth-1 contradictions inside, until the assumed board breaks.
 
 The searches are generators: they yield ``None`` every ~20 ms so the caller can send a
@@ -15,9 +16,10 @@ from functools import partial
 from typing import Callable, Generator, NamedTuple, TypeVar
 
 from game.puzzle import ship_name
-from solvers.logic.analysis import Analysis, DeductionModel, Fixpoint, Placement, bits
-from solvers.logic.compiled import compiled_of
+from solvers.logic.analysis import Analysis, DeductionModel, Placement, bits
 from solvers.logic.rules import LEVEL_ONE, LEVEL_TWO, Finding
+from solvers.propagation.model import State
+from solvers.propagation.rules import propagate as propagate_state
 
 T = TypeVar("T")
 Valid = int | None      # the places still possible, as a mask over their indices (None: all the hints allow)
@@ -27,7 +29,7 @@ HEARTBEAT_SECONDS = 0.02
 
 class Why:
     """Why a board breaks, put into words when first read (``str(why)``, or in an f-string):
-    the compiled rules only say that it breaks, and most reasons are never shown."""
+    the engine only says that it breaks, and most reasons are never shown."""
 
     __slots__ = ("_say", "_text")
 
@@ -45,7 +47,6 @@ class Outcome(NamedTuple):
     water: int
     places: Valid
     contradiction: str | Why | None
-    reach: int | None = None    # on a board the simple rules leave as it is: the unknown cells a place covers
 
 
 class Clock:
@@ -65,36 +66,89 @@ class Clock:
 
 
 def propagate(model: DeductionModel, ship: int, water: int, valid: Valid = None,
-              chain: list[Finding] | None = None, max_level: int = 2, base: Analysis | None = None,
-              below: Fixpoint | None = None) -> Outcome:
+              chain: list[Finding] | None = None, max_level: int = 2, base: State | Analysis | None = None,
+              ) -> Outcome:
     """Apply the level 1-2 rules (or only level 1) until nothing changes or the board breaks.
 
-    ``base``: the analysis of a board this one extends, without a contradiction; ``below``: a
-    board it extends where no rule applies (see :class:`~solvers.logic.analysis.Analysis`).
-
-    Without ``chain``, the compiled rules (:mod:`solvers.logic.compiled`) settle the board; a
-    board that breaks is read again by the rules here only when its reason is read (a
-    :class:`Why`), from where the compiled rules' last round started."""
+    Without ``chain`` the one engine (:mod:`solvers.propagation`) settles the board, from
+    ``base`` when given (the settled state of a board this one extends, see :func:`base_of`);
+    a board that breaks says why only when its reason is read (a :class:`Why`). With ``chain``,
+    ``base`` is the analysis of a board this one extends, without a contradiction (see
+    :class:`~solvers.logic.analysis.Analysis`)."""
     if chain is None and max_level >= 2:
-        compiled = compiled_of(model)
-        if compiled is not None:
-            holds, settled_ship, settled_water, places, reach = compiled.settle(ship, water, valid)
-            if not holds:
-                return Outcome(ship, water, valid, Why(partial(_reason, model, settled_ship, settled_water, places)))
-            return Outcome(settled_ship, settled_water, places, None, reach)
-    return _by_rules(model, ship, water, valid, chain, max_level, base, below)
+        return settle(model, ship, water, valid, base if isinstance(base, State) else None)
+    return _by_rules(model, ship, water, valid, chain, max_level, base)
+
+
+def settle(model: DeductionModel, ship: int, water: int, valid: Valid, start: State | None = None) -> Outcome:
+    """The board (``ship``, ``water``, places ``valid``) settled by the one engine, from
+    ``start`` (the settled state of a board this one extends) when given."""
+    state = _settled(model, ship, water, valid, start)
+    if state is None:
+        return Outcome(ship, water, valid, Why(partial(_reason, model, ship, water, valid)))
+    return Outcome(state.ship, state.water, state.alive, None)
+
+
+def _settled(model: DeductionModel, ship: int, water: int, valid: Valid, start: State | None = None,
+             blame: list | None = None) -> State | None:
+    engine = model.engine
+    if start is not None:
+        kill = start.alive & ~valid if valid is not None else 0
+        if kill:
+            p_cells, left = model.p_cells, kill
+            while left:                      # the ships the board holds whole stay (see _with_whole)
+                low = left & -left
+                left ^= low
+                if not p_cells[low.bit_length() - 1] & ~ship:
+                    kill ^= low
+        return propagate_state(engine, start, ship=ship & ~start.ship, water=water & ~start.water,
+                               kill=kill, fill=True, blame=blame)
+    alive = model.alive if valid is None else _with_whole(model, ship, valid)
+    return propagate_state(engine, State(0, 0, 0, alive, tuple(count for _, count in model.puzzle.fleet)),
+                           ship=ship | engine.shape_ship, water=water | engine.shape_water, all_lines=True,
+                           fill=True, blame=blame)
+
+
+def _with_whole(model: DeductionModel, ship: int, alive: int) -> int:
+    """The places ``alive`` and those of the ships the board holds whole (ship cells no place
+    of ``alive`` covers), which the engine places (again)."""
+    geo = model.shared
+    whole = ship & ~model.cells_of(alive)
+    while whole:
+        cells = geo.component(whole & -whole, whole)
+        whole &= ~cells
+        row, col = geo.coord((cells & -cells).bit_length() - 1)
+        length = cells.bit_count()
+        p = geo.placement(length, length == 1 or bool(cells & geo.row_masks[row] == cells), row, col)
+        if p is not None and p.cells == cells:
+            alive |= 1 << p.index
+    return alive
 
 
 def _reason(model: DeductionModel, ship: int, water: int, valid: Valid) -> str:
-    """Why the board breaks, by the rules of :mod:`solvers.logic.rules`."""
-    return str(_by_rules(model, ship, water, valid, None, 2, None, None).contradiction)
+    """Why the board breaks: by the rules of :mod:`solvers.logic.rules`, which name the rule,
+    or else by what the engine blames."""
+    said = _by_rules(model, ship, water, valid, None, 2, None).contradiction
+    if said is not None:
+        return str(said)
+    blame: list = []
+    _settled(model, ship, water, valid, None, blame)
+    kind, value = blame[-1] if blame else ("", 0)
+    if kind in ("row", "col"):
+        name, tallies = ("row", model.row_tallies) if kind == "row" else ("column", model.col_tallies)
+        return f"{name} {value + 1} could not hold its {tallies[value]} ship cells in ships that still fit"
+    if kind == "cells":
+        return f"no ship still missing could take the ship cells at {model.where(value)}"
+    if kind == "length":
+        return f"the {ship_name(model.lengths[value])}s still missing would not fit"
+    return "the ships still missing could not all be placed"
 
 
 def _by_rules(model: DeductionModel, ship: int, water: int, valid: Valid, chain: list[Finding] | None, max_level: int,
-              base: Analysis | None, below: Fixpoint | None) -> Outcome:
+              base: Analysis | None) -> Outcome:
     """:func:`propagate` by the rules of :mod:`solvers.logic.rules`, each step kept in ``chain``."""
     while True:
-        an = base = Analysis(model, ship, water, valid, base, below)
+        an = base = Analysis(model, ship, water, valid, base)
         if an.contradiction:
             return Outcome(ship, water, valid, an.contradiction)
         new_ship = new_water = 0
@@ -122,20 +176,14 @@ def _by_rules(model: DeductionModel, ship: int, water: int, valid: Valid, chain:
             return Outcome(ship, water, valid, f"{model.where(new_ship & new_water)} would have to be both ship "
                                                f"and water")
         if not (new_ship | new_water):
-            return Outcome(ship, water, valid, None, an._reachable)
+            return Outcome(ship, water, valid, None)
         ship |= new_ship
         water |= new_water
 
 
-def base_of(model: DeductionModel, ship: int, water: int, valid: Valid) -> Analysis | None:
-    """The analysis of a board, places read, for the trials on it to start from (None if the
-    board breaks, or if the compiled rules settle the trials: they start from the board)."""
-    if compiled_of(model) is not None:
-        return None
-    an = Analysis(model, ship, water, valid)
-    if not an.contradiction:
-        _ = an.places
-    return None if an.contradiction else an
+def base_of(model: DeductionModel, ship: int, water: int, valid: Valid) -> State | None:
+    """The board settled by the one engine, for the trials on it to start from (None if it breaks)."""
+    return _settled(model, ship, water, valid)
 
 
 def probe_order(model: DeductionModel, ship: int, water: int) -> list[int]:
@@ -277,8 +325,7 @@ def trial(model: DeductionModel, store: Settled, key: object, ship: int, water: 
             if joined_ship & joined_water:
                 outcome = Outcome(joined_ship, joined_water, known, "a cell would be both ship and water")
             else:
-                below = None if before.reach is None else (before.ship, before.water, before_known, before.reach)
-                outcome = propagate(model, joined_ship, joined_water, known & before_known, base=base, below=below)
+                outcome = propagate(model, joined_ship, joined_water, known & before_known, base=base)
             break
     if outcome is None:
         outcome = propagate(model, start_ship, start_water, valid, base=base)
@@ -427,6 +474,7 @@ def _breaks_at_depth_one(model: DeductionModel, start: Outcome, clock: Clock) ->
                     return Outcome(ship, water, valid, Why(partial(_neither, model.where(1 << index),
                                                                    if_ship.contradiction, if_water.contradiction)))
                 ship, water, valid = settled.ship, settled.water, settled.places
+                base = None                  # the trials after it start from the new board
                 changed = True
                 break
     return Outcome(ship, water, valid, None)

@@ -20,6 +20,7 @@ from game.puzzle import Hint, ship_name
 from game.ships import Placement
 from solvers.logic.analysis import Analysis, bits, fleet_text
 from solvers.logic.lines import line_fill
+from solvers.propagation.rules import common
 
 
 class Finding(NamedTuple):
@@ -151,7 +152,7 @@ def segment_places(an: Analysis) -> Iterator[Finding]:
     for seg, through in an.segment_places:
         if not through:
             continue
-        inside, union = model.inside_and_union(through)
+        inside, union = common(model.engine, through)[0], model.cells_of(through)
         around = model.shared.orthogonal(seg.cells)
         ship = inside & an.unknown
         water = around & ~union & an.unknown
@@ -169,7 +170,7 @@ def fleet_places(an: Analysis) -> Iterator[Finding]:
         if missing <= 0 or not own or missing > 1 and own.bit_count() != missing:
             continue
         if missing == 1:
-            every_ship, every_water = model.common_to(own)
+            every_ship, every_water = common(model.engine, own)
             ship, water = every_ship & an.unknown, every_water & an.unknown
             if not ship | water:
                 continue

@@ -11,11 +11,11 @@ Glossary (the placement model's words are in ``game.ships``)
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from game.puzzle import Hint, Puzzle
-from game.ships import Geometry, compatible, geometry_of, hint_reach
+from game.ships import Geometry, bits, compatible, geometry_of, hint_reach
 
 Line = tuple[bool, int, int, int, int]
 
@@ -42,8 +42,9 @@ class Memo:
     """What the rules work out again and again from the geometry alone, kept for the
     puzzles that share it (one size, one fleet): per set of placements, the cells all of
     them cover and those all their halos hold (``common``); per line and its ship cells, the
-    placements along it that would not fit its room (``room``). Each table is emptied when it holds ``limit`` entries (``game.ships.kept``): fewer on a large
-    board, whose sets of placements are long, so memory stays bounded."""
+    placements along it that would not fit its room (``room``). Each table is emptied when
+    it holds ``limit`` entries (``game.ships.kept``): fewer on a large board, whose sets of
+    placements are long, so memory stays bounded."""
 
     __slots__ = ("common", "room", "limit")
 
@@ -85,6 +86,15 @@ class Model:
     # Per room ``r`` (0 up to the longest length): the placements longer than ``r`` cells.
     longer: tuple[int, ...] = ()
     memo: Memo | None = None                 # the geometry's (``memo_of``)
+    # Per length index, per line (rows, then columns): its (cells, tally), None without a
+    # tally, and the placements of that length along it (``rules.fleet_room``).
+    along: tuple[tuple[tuple[tuple[int, int] | None, int], ...], ...] = ()
+    p_start: tuple[int, ...] = ()            # per placement: where along its line it starts
+    line_cells: tuple[tuple[int, ...], ...] = ()   # per line of ``lines``: its cells in order
+    # The line fill's answers, per line state (``rules.line_fill``).
+    fill_memo: dict = field(default_factory=dict, compare=False, repr=False)
+    # The segments of a set of unplaced ship cells (``rules.segment_covers``).
+    segment_memo: dict = field(default_factory=dict, compare=False, repr=False)
 
 
 def compile_puzzle(puzzle: Puzzle) -> Model:
@@ -104,5 +114,13 @@ def compile_puzzle(puzzle: Puzzle) -> Model:
                  if t is not None)
     longer = tuple(sum(s for length, s in zip(geo.lengths, geo.length_sets) if length > room)
                    for room in range(max(geo.lengths, default=0) + 1))
+    by_line = [0] * (puzzle.rows + puzzle.cols)      # every placement along each line, a submarine along its row
+    for p in geo.placements:
+        by_line[p.line if p.line_is_row else puzzle.rows + p.line] |= 1 << p.index
+    tallied = [None if t is None else (m, t) for m, t in zip((*geo.row_masks, *geo.col_masks),
+                                                            (*puzzle.row_tallies, *puzzle.col_tallies))]
+    along = tuple(tuple((t, s & b) for t, b in zip(tallied, by_line) if s & b) for s in geo.length_sets)
+    p_start = tuple(p.col if p.line_is_row else p.row for p in geo.placements)
     return Model(puzzle, geo, puzzle.row_tallies, puzzle.col_tallies, start, hint_ship, hint_water,
-                 shape_ship, shape_water, broken, rows + cols, longer, memo_of(geo))
+                 shape_ship, shape_water, broken, rows + cols, longer, memo_of(geo), along, p_start,
+                 tuple(tuple(bits(line[2])) for line in rows + cols))

@@ -41,7 +41,7 @@ class Work:
     __slots__ = ("model", "geo", "memo", "ship", "water", "placed", "alive", "counts", "fresh_ship", "fresh_water",
                  "new_ship", "new_water", "touched", "line_ship", "all_lines", "to_place", "log", "blame",
                  "cover_check", "cover_alive", "covers", "settled_ship", "settled_water",
-                 "killed", "killed_cells")
+                 "killed", "killed_cells", "fill_seen", "every_halo")
 
     def __init__(self, model: Model, state: State, log: Log | None = None, blame: list | None = None,
                  all_lines: bool = False) -> None:
@@ -60,6 +60,10 @@ class Work:
         self.settled_ship = self.settled_water = 0   # cells whose placements to kill are dead already
         self.killed = self.killed_cells = 0     # placements placing killed since the coverage rule looked, their cells
         self.covers: list[tuple[int, int]] | None = None   # the segment rule's segments and covers
+        # What the line fill last looked at (ship, water, alive): a start not itself a fixpoint
+        # has every line looked at.
+        self.fill_seen = None if all_lines else (state.ship, state.water, state.alive)
+        self.every_halo = False                  # the last ship's halos looked at however many places it has
 
     def add_ship(self, mask: int, why: str) -> None:
         """Set unknown cells to ship (the caller knows they are unknown)."""
@@ -311,14 +315,21 @@ def fleet_count(work: Work) -> bool:
 
 def segment_covers(work: Work) -> list[tuple[int, int]]:
     """Every ship segment not yet part of a placed ship, with the alive placements over all of it."""
-    geo = work.geo
+    geo, model = work.geo, work.model
     unplaced = work.ship & ~work.placed
-    found = []
-    while unplaced:
-        segment = geo.component(unplaced & -unplaced, unplaced)
-        unplaced &= ~segment
-        found.append((segment, meet(geo.covering, segment, work.alive)))
-    return found
+    segments = model.segment_memo.get(unplaced)
+    if segments is None:
+        segments, rest = [], unplaced
+        while rest:
+            segment = geo.component(rest & -rest, rest)
+            rest &= ~segment
+            segments.append(segment)
+        segments = kept(model.segment_memo, unplaced, tuple(segments), SEGMENTS_KEPT)
+    covering, alive = geo.covering, work.alive
+    return [(segment, meet(covering, segment, alive)) for segment in segments]
+
+
+SEGMENTS_KEPT = 50_000  # sets of unplaced ship cells whose segments a model keeps
 
 
 def segments_need_a_ship(work: Work) -> bool:
@@ -334,7 +345,7 @@ def segments_need_a_ship(work: Work) -> bool:
             p = cover.bit_length() - 1
             work.to_place[p] = work.says("segments_need_a_ship", length=geo.p_length[p])
             continue
-        cells, halo = common(work, cover)
+        cells, halo = common(work.model, cover)
         if (cells & ~work.ship or halo & ~work.water) and not work.add_common(
                 cells, halo, work.says("segments_need_a_ship", 1), work.says("segments_need_a_ship", 2)):
             return False
@@ -399,14 +410,17 @@ def uncovered_is_water(work: Work) -> bool:
 def last_ship_of_a_length(work: Work) -> bool:
     """The last ship of a length: the cells its every placement covers are ship, the cells
     every one's halo holds are water."""
+    # A cell lies in at most 2 * length placements of a length and in the halo of at most
+    # 4 * length + 12: with more, nothing is in common (the search reads only the first bound,
+    # with ``Work.every_halo`` the second).
     geo = work.geo
     for li, left in enumerate(work.counts):
         if left != 1:
             continue
         options = work.alive & geo.length_sets[li]
-        if options.bit_count() > 2 * geo.lengths[li]:
+        if options.bit_count() > (4 * geo.lengths[li] + 12 if work.every_halo else 2 * geo.lengths[li]):
             continue                         # more placements than can share a cell: nothing in common
-        cells, halo = common(work, options)
+        cells, halo = common(work.model, options)
         if cells & ~work.ship or halo & ~work.water:
             length = geo.lengths[li]
             if not work.add_common(cells, halo, work.says("last_ship_of_a_length", 0, length),
@@ -415,13 +429,202 @@ def last_ship_of_a_length(work: Work) -> bool:
     return True
 
 
-def common(work: Work, placements: int) -> tuple[int, int]:
+def line_fill(work: Work) -> bool:
+    """Every way a tallied line can still hold its tally, in runs that are ships along it or
+    cells of ships crossing it (:func:`fill_line`): the unknown cells ship in every way are
+    ship, those ship in none water; a line with no way is a contradiction."""
+    # The nonogram line solver, with the fleet deciding the runs. Run once every other rule is
+    # quiet, so every unknown cell is one an alive placement covers.
+    model = work.model
+    seen, work.fill_seen = work.fill_seen, (work.ship, work.water, work.alive)
+    if seen is None:
+        moved, gone = work.geo.board, -1
+    else:
+        moved, gone = (work.ship ^ seen[0]) | (work.water ^ seen[1]), work.alive ^ seen[2]
+    for k, line in enumerate(model.lines):
+        if not (moved & line[2] or gone & line[4]):
+            continue                         # as when last looked at, where it found nothing new
+        new_ship, new_water = fill_line(model, k, work.ship, work.water, work.alive, work.placed)
+        if new_ship is None:
+            return work.fail("row" if line[0] else "col", line[1])
+        if new_ship:
+            work.add_ship(new_ship, work.says("line_fill", line=line))
+        if new_water:
+            work.add_water(new_water, work.says("line_fill", line=line))
+    return True
+
+
+def fill_line(model: Model, k: int, ship: int, water: int, alive: int, whole: int) -> tuple[int | None, int]:
+    """The line fill (:func:`line_fill`) of line ``k`` of ``model.lines``, with the places
+    ``alive`` and the ships ``whole`` (their cells) on the board: (cells ship in every way,
+    cells ship in none), or (None, 0) when the line cannot be filled. Every cell not water may
+    be a run of one. Kept per line state (``Model.fill_memo``)."""
+    mask, along = model.lines[k][2], model.lines[k][4]
+    if not mask & ~(ship | water):
+        return 0, 0
+    key = (k, ship & mask, water & mask, alive & along, whole & mask)
+    answer = model.fill_memo.get(key)
+    if answer is None:
+        answer = kept(model.fill_memo, key, _fill(model, k, ship, water, alive & along, whole), FILL_KEPT)
+    return answer
+
+
+def segments_claim_a_length(work: Work) -> bool:
+    """Segments only ships of one length fit, as many as that length has ships left, no
+    placement over two of them: they are those ships, so its other placements die."""
+    if not work.ship & ~work.placed:
+        return True                          # no segment left to claim a length
+    length_sets, counts = work.geo.length_sets, work.counts
+    for li, (found, together) in claims(work.geo, (cover for _, cover in segment_covers(work))).items():
+        if found == counts[li] and together is not None:
+            work.alive &= ~(length_sets[li] & ~together)
+    return True
+
+
+def claims(geo: Geometry, covers: Iterable[int]) -> dict[int, tuple[int, int | None]]:
+    """Per length index, the segments whose placements (``covers``, one set per segment) are
+    all of that length: how many, and all their placements, or None when one placement
+    covers two of them (they may be one ship)."""
+    found: dict[int, tuple[int, int | None]] = {}
+    for cover in covers:
+        for li, placements in enumerate(geo.length_sets):
+            if cover and not cover & ~placements:
+                count, together = found.get(li, (0, 0))
+                found[li] = (count + 1, None if together is None or together & cover else together | cover)
+    return found
+
+
+def fleet_room(work: Work) -> bool:
+    """A length with two or more ships left that the lines cannot hold (:func:`room_for`) is
+    a contradiction."""
+    geo, model, ship, alive = work.geo, work.model, work.ship, work.alive
+    for li, left in enumerate(work.counts):
+        if left > 1 and room_for(model, li, ship, alive & geo.length_sets[li], left) < left:
+            return work.fail("length", li)
+    return True
+
+
+def room_for(model: Model, li: int, ship: int, options: int, wanted: int) -> int:
+    """How many ships of length index ``li`` the lines can hold with the placements
+    ``options``, or any number of at least ``wanted`` once that many are sure to fit. Each
+    ship lies along one line (a submarine along its row); along a line fit as many as its
+    placements hold one after another without touching, and no more than its tally allows
+    (the ship cells it still needs plus those its placements cover already, a ship's length
+    each)."""
+    length, lines = model.geo.lengths[li], model.along[li]
+    sure = 0
+    for tallied, by_line in lines:           # most often one place in each of a few lines is enough
+        if options & by_line and (tallied is None or tallied[1] - (ship & tallied[0]).bit_count() >= length):
+            sure += 1
+            if sure >= wanted:
+                return sure
+    p_cells, p_start = model.geo.p_cells, model.p_start
+    room = 0
+    for tallied, by_line in lines:
+        here = options & by_line
+        most, free_from, covered = 0, -2, 0
+        while here:                          # along the line, by where they start
+            low = here & -here
+            here ^= low
+            p = low.bit_length() - 1
+            covered |= p_cells[p]
+            start = p_start[p]
+            if start >= free_from:
+                most += 1
+                free_from = start + length + 1
+        if most and tallied is not None:
+            mask, tally = tallied
+            most = min(most, (tally - (ship & mask).bit_count() + (ship & covered).bit_count()) // length)
+        room += most
+    return room
+
+
+FILL_KEPT = 50_000      # line states whose fill a model keeps
+
+
+def _fill(model: Model, k: int, ship: int, water: int, along: int, placed: int) -> tuple[int | None, int]:
+    """:func:`line_fill` on line ``k``: (cells ship in every way, cells ship in none), or
+    (None, 0) when the line cannot be filled. Along the line, cells are bits by position."""
+    cells, tally = model.line_cells[k], model.lines[k][3]
+    n = len(cells)
+    s = w = pl = 0
+    for i, cell in enumerate(cells):
+        s |= ((ship >> cell) & 1) << i
+        w |= ((water >> cell) & 1) << i
+        pl |= ((placed >> cell) & 1) << i
+    run_at: list[list[int]] = [[] if (w >> i) & 1 else [1] for i in range(n)]
+    p_start, p_length = model.p_start, model.geo.p_length
+    starts = set()
+    while along:
+        low = along & -along
+        along ^= low
+        p = low.bit_length() - 1
+        starts.add((p_start[p], p_length[p]))
+    i = 0
+    while pl >> i:                           # placed ships of two or more cells along the line
+        if (pl >> i) & 3 == 3:
+            j = i
+            while (pl >> j) & 1:
+                j += 1
+            starts.add((i, j - i))
+            i = j
+        else:
+            i += 1
+    for start, length in starts:
+        if not (w >> start) & ((1 << length) - 1):
+            run_at[start].append(length)
+    limit = (1 << (tally + 1)) - 1
+    # free[i]: counts of ship cells before i when a run may start at i; sealed[i]: when cell i
+    # follows a run and must be water (or the line ends there).
+    free, sealed = [0] * (n + 1), [0] * (n + 1)
+    free[0] = 1
+    for i in range(n):
+        here = free[i]
+        if not (s >> i) & 1:
+            free[i + 1] |= here | sealed[i]
+        if here:
+            for length in run_at[i]:
+                sealed[i + length] |= (here << length) & limit
+    if not ((free[n] | sealed[n]) >> tally) & 1:
+        return None, 0
+    # What the rest of the line can still hold, as the counts the line start may bring: bit k
+    # of ``rest_free[i]`` (``rest_sealed[i]``, when cell i must be water) means that with k
+    # ship cells before i the line from i can make up the tally.
+    rest_free, rest_sealed = [0] * (n + 1), [0] * (n + 1)
+    rest_free[n] = rest_sealed[n] = 1 << tally
+    for i in range(n - 1, -1, -1):
+        reach = rest_sealed[i] = 0 if (s >> i) & 1 else rest_free[i + 1]
+        for length in run_at[i]:
+            reach |= rest_sealed[i + length] >> length
+        rest_free[i] = reach
+    can_ship = can_water = 0
+    for i in range(n):
+        here = free[i]
+        if not (s >> i) & 1 and (here | sealed[i]) & rest_free[i + 1]:
+            can_water |= 1 << i
+        if here:
+            for length in run_at[i]:
+                if here & (rest_sealed[i + length] >> length):
+                    can_ship |= ((1 << length) - 1) << i
+    new_ship = new_water = 0
+    unknown = ~(s | w)
+    for i in range(n):
+        if (unknown >> i) & 1:
+            if not (can_water >> i) & 1:
+                new_ship |= 1 << cells[i]
+            elif not (can_ship >> i) & 1:
+                new_water |= 1 << cells[i]
+    return new_ship, new_water
+
+
+def common(model: Model, placements: int) -> tuple[int, int]:
     """The cells every placement of the set covers, and the cells every one's halo holds
-    (the two meets in one pass over the set; kept in ``Memo.common``)."""
-    memo = work.memo.common
-    found = memo.get(placements)
+    (the two meets in one pass over the set). Kept per set (``Memo.common``): a segment or
+    the last ship of a length keeps its placements through many states."""
+    memo = model.memo
+    found = memo.common.get(placements)
     if found is None:
-        geo = work.geo
+        geo = model.geo
         p_cells, p_halo = geo.p_cells, geo.p_halo
         cells = halo = geo.board
         rest = placements
@@ -431,7 +634,7 @@ def common(work: Work, placements: int) -> tuple[int, int]:
             rest ^= low
             cells &= p_cells[p]
             halo &= p_halo[p]
-        found = kept(memo, placements, (cells, halo), work.memo.limit)
+        found = kept(memo.common, placements, (cells, halo), memo.limit)
     return found
 
 
@@ -439,10 +642,11 @@ def common(work: Work, placements: int) -> tuple[int, int]:
 
 class Entry(NamedTuple):
     """One rule of the table: its name (its function's), its stage (``start``, then
-    ``place``, ``cell``, per line ``tally`` and ``room``, then ``board``; within a stage, in
-    the table's order), its function, and the sentences its logged steps say (``{ship}``: a
-    ship's name, ``{line}``: a line's). The hints' shapes (``game.ships.hint_reach``) are
-    set by :func:`root_state`, before the rest: that rule has no function here."""
+    ``place``, ``cell``, per line ``tally`` and ``room``, then ``board``, then ``fill``, run
+    only for the deduction engine; within a stage, in the table's order), its function, and
+    the sentences its logged steps say (``{ship}``: a ship's name, ``{line}``: a line's).
+    The hints' shapes (``game.ships.hint_reach``) are set by :func:`root_state`, before the
+    rest: that rule has no function here."""
 
     name: str
     stage: str
@@ -471,12 +675,17 @@ RULES: tuple[Entry, ...] = (
     _entry("board", uncovered_is_water, "no ship fits here"),
     _entry("board", last_ship_of_a_length, "every placement of the last {ship} covers it",
            "water around every placement of the last {ship}"),
+    _entry("fill", segments_claim_a_length),
+    _entry("fill", fleet_room),
+    _entry("fill", line_fill, "every way to fill {line} with the ships still missing"),
 )
 SAYS: dict[str, tuple[str, ...]] = {entry.name: entry.says for entry in RULES}
 TALLY_RULES: tuple[LineRule, ...] = tuple(entry.run for entry in RULES if entry.stage == "tally")
 # The cell rules, then the line rules on the lines the batch touched (``line_tallies``).
 CELL_RULES: tuple[Rule, ...] = (*(entry.run for entry in RULES if entry.stage == "cell"), line_tallies)
 BOARD_RULES: tuple[Rule, ...] = tuple(entry.run for entry in RULES if entry.stage == "board")
+# The deduction engine's closure: the board rules, then the costlier fill rules.
+DEDUCTION_RULES: tuple[Rule, ...] = BOARD_RULES + tuple(entry.run for entry in RULES if entry.stage == "fill")
 # A probe (the forward search's shaving) asks only whether a placement breaks the board. The
 # coverage rule, the costliest after a placement, seldom decides that, so a probe leaves it
 # out while ships are left to place (docs/design/search.md); with none left it runs, so a
@@ -489,17 +698,20 @@ PROBE_RULES: tuple[Rule, ...] = tuple(rule for rule in BOARD_RULES if rule is no
 def propagate(model: Model, state: State, *, ship: int = 0, water: int = 0,
               places: Iterable[int] = (), kill: int = 0, log: Log | None = None,
               place_detail: str = "decision", all_lines: bool = False,
-              blame: list | None = None, probe: bool = False) -> State | None:
+              blame: list | None = None, probe: bool = False, fill: bool = False) -> State | None:
     """Set ``ship``/``water`` cells, place ``places`` and remove the placements in ``kill``
     (a placement set), then apply the rules to a fixpoint. The caller logs its own changes;
     ``log`` receives the deductions, ``blame`` what failed (see :meth:`Work.fail`).
     ``all_lines``: look at every line's tally and every cell's coverage, not only what
     changed (for a state that is not itself a fixpoint, like the start). ``probe``: the
-    rules of a probe (``PROBE_RULES``), a fixpoint of those.
+    rules of a probe (``PROBE_RULES``), a fixpoint of those. ``fill``: the deduction
+    engine's rules (``DEDUCTION_RULES``: the line fill too), and the last ship's halos
+    however many places it has (``Work.every_halo``).
     """
     if ship & water or ship & state.water or water & state.ship:
         return None
     work = Work(model, state, None, blame, all_lines)
+    work.every_halo = fill
     work.alive &= ~kill
     if ship & ~state.ship:
         work.add_ship(ship & ~state.ship, "")
@@ -515,17 +727,19 @@ def propagate(model: Model, state: State, *, ship: int = 0, water: int = 0,
             for rule in CELL_RULES:
                 if not rule(work):
                     return None
-        for rule in PROBE_RULES if probe and any(work.counts) else BOARD_RULES:
+        for rule in DEDUCTION_RULES if fill else PROBE_RULES if probe and any(work.counts) else BOARD_RULES:
+            alive = work.alive
             if not rule(work):
                 return None
-            if work.to_place or work.fresh_ship or work.fresh_water:
-                break                            # back to the cheap rules
+            if work.to_place or work.fresh_ship or work.fresh_water or work.alive != alive:
+                break                            # back to the cheap rules (a fill rule may kill placements)
         else:
             return work.state()
 
 
-def root_state(model: Model, log: Log | None = None) -> State | None:
-    """The start of a search: hints and their shapes applied, then everything they imply."""
+def root_state(model: Model, log: Log | None = None, fill: bool = False) -> State | None:
+    """The start of a search: hints and their shapes applied, then everything they imply
+    (``fill``: by the deduction engine's rules, see :func:`propagate`)."""
     if model.broken:
         return None
     fleet_cells = model.puzzle.ship_cells
@@ -542,4 +756,4 @@ def root_state(model: Model, log: Log | None = None) -> State | None:
     # Hint cells are already on the initial board, so they are set without a log entry;
     # every line is looked at once, even one where nothing is set (e.g. a tally of 0).
     return propagate(model, model.start, ship=model.hint_ship | model.shape_ship,
-                     water=model.hint_water | model.shape_water, log=log, all_lines=True)
+                     water=model.hint_water | model.shape_water, log=log, all_lines=True, fill=fill)

@@ -47,7 +47,15 @@ from game.ships import bits, compatible, geometry_of
 from solvers import compiling
 from solvers.common import verified
 from solvers.events import Event, Found, Progress, Result, Status
-from solvers.placement_arrays import csr
+
+
+def csr(rows: list[list[int]], dtype=np.int64) -> tuple[np.ndarray, np.ndarray]:
+    """Lists of indices as one array and where each list starts (the last entry: the end;
+    an empty array holds one 0, so that compiled code always gets an array to index)."""
+    starts = np.zeros(len(rows) + 1, dtype)
+    starts[1:] = np.cumsum([len(row) for row in rows])
+    return starts, np.array([q for row in rows for q in row] or [0], dtype)
+
 
 HEARTBEAT_SECONDS = 0.02
 BUILD_WAIT = 180                    # seconds to wait for the background build before giving up
