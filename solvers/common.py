@@ -1,4 +1,5 @@
-"""Helpers every solver shares: verifying answers with the judge, and draining streams."""
+"""Helpers every solver shares: verifying answers with the judge, draining streams, and the
+Luby sequence of restarts (the forward search's on giant boards, compiled for clause learning)."""
 
 from __future__ import annotations
 
@@ -58,3 +59,16 @@ def replay(start: Grid, events: Iterable[Event]) -> Grid:
         if isinstance(event, SetCell):
             board[event.row][event.col] = event.value
     return tuple(tuple(row) for row in board)
+
+
+def luby(i: int) -> int:
+    """The ``i``-th term (from 1) of the Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, ..."""
+    k = 1
+    while (1 << k) - 1 < i:
+        k += 1
+    while i != (1 << k) - 1:
+        i -= (1 << (k - 1)) - 1
+        k = 1
+        while (1 << k) - 1 < i:
+            k += 1
+    return 1 << (k - 1)

@@ -534,10 +534,6 @@ def run_to_value(generator):
 
 # -- giant boards: ships placed longest first ---------------------------------------------------
 
-def test_restart_budgets_follow_lubys_sequence():
-    assert [forward.luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
-
-
 @pytest.mark.parametrize("seed", [31, 32])
 def test_ships_placed_longest_first_reach_every_solution_once(seed, monkeypatch):
     # Every board with a tally counts as a giant here. Each branch rules out the placements

@@ -41,7 +41,7 @@ from game import rules
 from game.puzzle import Cell, Coord, Grid, Puzzle, ship_name
 from game.ships import bits as bit_indices
 from game.ships import geometry_of, segments
-from solvers.common import verified
+from solvers.common import luby, verified
 from solvers.events import Event, Found, Progress, Reason, Result, SetCell, Status
 from solvers.propagation.model import Model, State, compile_puzzle
 from solvers.propagation.rules import Log, meet, propagate, root_state
@@ -675,19 +675,6 @@ class _Search:
         else:
             self.shown_ship &= ~mask
             self.shown_water &= ~mask
-
-
-def luby(i: int) -> int:
-    """The ``i``-th term (from 1) of the Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, ..."""
-    k = 1
-    while (1 << k) - 1 < i:
-        k += 1
-    while i != (1 << k) - 1:
-        i -= (1 << (k - 1)) - 1
-        k = 1
-        while (1 << k) - 1 < i:
-            k += 1
-    return 1 << (k - 1)
 
 
 def _still_held(witnesses: dict[int, tuple[State, int]], state: State) -> int:

@@ -20,6 +20,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from solvers import common
+
 I32 = np.int32
 
 # Integer registers (``regs``).
@@ -33,18 +35,7 @@ REDUCE_FIRST = 2000                 # conflicts before the learnt clauses are fi
 DECAY = 0.95                        # activity decay per conflict (VSIDS)
 
 
-@njit(cache=True)
-def luby(i):
-    """The i-th term (from 1) of the Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, ..."""
-    k = 1
-    while (1 << k) - 1 < i:
-        k += 1
-    while i != (1 << k) - 1:
-        i -= (1 << (k - 1)) - 1
-        k = 1
-        while (1 << k) - 1 < i:
-            k += 1
-    return 1 << (k - 1)
+luby = njit(cache=True)(common.luby)    # the one statement, compiled for the search loop below
 
 
 class Search:
