@@ -3,9 +3,12 @@
 1. Lay the fleet at random (seeded ``random.Random(seed)``): longest ships first, each in a
    place that touches no ship already laid; start again on a dead end.
 2. Tallies come from the layout (``hide_tallies`` of them can be left unknown).
-3. Hints are added, one cell at a time, from the cells the deduction engine could not settle,
-   until the puzzle is solvable with the rules of the requested grade (for ``expert``: until the
-   exact solver proves it unique).
+3. Hints are added from the cells the deduction engine could not settle (one for every
+   ``HINT_PER_UNKNOWN`` of them at once, at least one) until the puzzle is solvable with the
+   rules of the requested grade. For ``expert`` and no grade: until the engine without
+   contradictions finishes it, or, once few cells are open, until the verdict proves it
+   unique; then each hint goes where the second solution the verdict met differs from the
+   layout.
 4. Hints are then removed, in random order, while the puzzle stays solvable at that grade
    (``expert``: stays unique), and the result is graded by the engine (``solvers.authoring.grading``).
    A layout that lands on another grade is dropped and the next one is tried.
@@ -133,6 +136,7 @@ def _solvable(puzzle: Puzzle, level: int) -> bool:
 
 
 def _grid_of(rows: int, cols: int, ships: frozenset[Coord]) -> Grid:
+    """The solved board of a layout."""
     return tuple(tuple(Cell.SHIP if (r, c) in ships else Cell.WATER for c in range(cols)) for r in range(rows))
 
 
