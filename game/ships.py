@@ -120,6 +120,7 @@ class Geometry:
         self._first: dict[tuple[int, bool], int] = {}     # first index of each (length, across)
         self.segment_memo: dict[int, tuple[Segment, Segment]] = {}   # see ``segments``
         self.kills_memo: dict[int, tuple[int, int]] = {}              # see ``kills``
+        self.ruled_out_memo: dict[tuple[int, Hint], int] = {}         # see ``ruled_out``
         for length in lengths:
             first = len(placements)
             for horizontal in ((True,) if length == 1 else (True, False)):
@@ -237,6 +238,30 @@ class Geometry:
         """Per cell bit: the set of placements whose cells hold it."""
         return self._placements_by_cell(lambda p: p.cells)
 
+    def ruled_out(self, row: int, col: int, hint: Hint) -> int:
+        """The placements a hint at the cell rules out: those through it that do not show that
+        piece there (all of them under water), and for a ship piece, those beside it that would
+        touch it. Kept for ``RULED_OUT_KEPT`` hints: the puzzles a generator or a grader asks
+        about share their geometry and most of their hints."""
+        key = (row * self.stride + col, hint)
+        found = self.ruled_out_memo.get(key)
+        if found is None:
+            here = self.covering[key[0]]
+            if hint is Hint.WATER:
+                found = here
+            else:
+                found = 0
+                for i in bits(here):
+                    p = self.placements[i]
+                    if not hint.fits(p.length, p.horizontal, (row - p.row) + (col - p.col)):
+                        found |= 1 << i
+                for nr in (row - 1, row, row + 1):             # a ship beside a given piece would touch it
+                    for nc in (col - 1, col, col + 1):
+                        if (nr, nc) != (row, col) and 0 <= nr < self.rows and 0 <= nc < self.cols:
+                            found |= self.covering[nr * self.stride + nc] & ~here
+            found = kept(self.ruled_out_memo, key, found, RULED_OUT_KEPT)
+        return found
+
     @cached_property
     def surrounding(self) -> tuple[int, ...]:
         """Per cell bit: the set of placements whose halo holds it."""
@@ -320,19 +345,7 @@ def compatible(puzzle: Puzzle, geo: Geometry | None = None) -> int:
     geo = geo or geometry_of(puzzle)
     alive = geo.all_placements
     for (r, c), hint in puzzle.hints.items():
-        if hint is Hint.WATER:
-            for p in geo.through(r, c):
-                alive &= ~(1 << p.index)
-            continue
-        for p in geo.through(r, c):
-            if not hint.fits(p.length, p.horizontal, (r - p.row) + (c - p.col)):
-                alive &= ~(1 << p.index)
-        for nr in (r - 1, r, r + 1):                   # a ship beside a given piece would touch it
-            for nc in (c - 1, c, c + 1):
-                if (nr, nc) != (r, c):
-                    for p in geo.through(nr, nc):
-                        if not p.cells & geo.bit(r, c):
-                            alive &= ~(1 << p.index)
+        alive &= ~geo.ruled_out(r, c, hint)
     return alive
 
 
@@ -404,6 +417,7 @@ def segments(geo: Geometry, ship: int, water: int) -> list[Segment]:
 
 SEGMENT_MEMO_LIMIT = 100_000
 KILLS_KEPT = 4096        # placements whose kills a geometry keeps (memory bounded on a 60x60 board)
+RULED_OUT_KEPT = 4096    # hints whose ruled-out placements a geometry keeps (the same bound)
 
 
 def _segment_shape(geo: Geometry, group: int) -> tuple[Segment, Segment]:

@@ -9,7 +9,9 @@ import pytest
 from game import rules
 from game.levels import check_consistency, dumps, load, loads, save
 from game.limits import MAX_FLEET_SHIPS, MAX_SHIP_LENGTH
-from game.puzzle import DEFAULT_FLEETS, Cell, Puzzle, default_fleet, grid_from_strings, nearest_pyramid, pyramid
+from game.puzzle import DEFAULT_FLEETS, Cell, Hint, Puzzle, default_fleet, grid_from_strings, nearest_pyramid, pyramid
+from game.ships import compatible, geometry_of
+from solvers.authoring import generator
 from solvers.authoring.generator import GeneratorError, checked_request, generate, hint_for, random_layout
 from solvers.authoring.grading import GradeError, grade, redundant_hints
 from solvers.engine.verdict import Kind, decide
@@ -76,6 +78,51 @@ def test_random_layout_is_a_valid_fleet():
     cols = tuple(sum(grid[r][c] == Cell.SHIP for r in range(10)) for c in range(10))
     assert rules.is_solved(Puzzle(10, 10, rows, cols, fleet), grid)
     assert {hint_for(grid, cell).is_ship for cell in ships} == {True}
+
+
+def test_hints_near_the_end_rule_out_the_second_solutions_until_one_is_left(monkeypatch):
+    fleet = ((3, 1), (2, 2), (1, 3))
+    ships = random_layout(6, 6, fleet, random.Random(2))
+    solution = tuple(tuple(Cell.SHIP if (r, c) in ships else Cell.WATER for c in range(6)) for r in range(6))
+    rows = tuple(sum(v == Cell.SHIP for v in row) for row in solution)
+    cols = tuple(sum(solution[r][c] == Cell.SHIP for r in range(6)) for c in range(6))
+    bare = Puzzle(6, 6, rows, cols, fleet)
+    asked = []                                   # (hints, the verdict's solutions) at each question
+
+    def recorded(puzzle, **options):
+        verdict = decide(puzzle, **options)
+        asked.append((dict(puzzle.hints), verdict.solutions))
+        return verdict
+
+    monkeypatch.setattr(generator, "decide", recorded)
+    open_board = tuple((Cell.UNKNOWN,) * 6 for _ in range(6))
+    puzzle = generator._tell_apart(bare, solution, ships, open_board, random.Random(0), lambda: False)
+    assert decide(puzzle).solutions == (solution,)
+    assert len(asked) > 1 and asked[-1][0] == puzzle.hints
+    for (hints, solutions), (more, _) in zip(asked, asked[1:]):
+        (cell,) = set(more) - set(hints)         # one hint more, where the other solution met differs
+        other = next(found for found in solutions if found != solution)
+        assert other[cell[0]][cell[1]] != solution[cell[0]][cell[1]]
+        assert more[cell] == hint_for(solution, cell)
+
+
+def test_compatible_keeps_the_placements_that_agree_with_every_hint():
+    rng = random.Random(3)
+    for _ in range(30):
+        fleet = ((4, 1), (3, 1), (2, 2), (1, 2))
+        puzzle = Puzzle(7, 8, (None,) * 7, (None,) * 8, fleet,
+                        {(rng.randrange(7), rng.randrange(8)): rng.choice(list(Hint)) for _ in range(5)})
+        geo = geometry_of(puzzle)
+        alive = compatible(puzzle, geo)
+        for p in geo.placements:
+            cells = set(p.coords())
+            agrees = True
+            for (r, c), hint in puzzle.hints.items():
+                if (r, c) in cells:
+                    agrees &= hint.fits(p.length, p.horizontal, (r - p.row) + (c - p.col))
+                elif hint.is_ship:     # a ship beside a given piece would touch it
+                    agrees &= not any(abs(r - pr) <= 1 and abs(c - pc) <= 1 for pr, pc in cells)
+            assert bool(alive >> p.index & 1) == agrees
 
 
 def test_errors_say_what_is_wrong():

@@ -3,9 +3,12 @@
 1. Lay the fleet at random (seeded ``random.Random(seed)``): longest ships first, each in a
    place that touches no ship already laid; start again on a dead end.
 2. Tallies come from the layout (``hide_tallies`` of them can be left unknown).
-3. Hints are added, one cell at a time, from the cells the deduction engine could not settle,
-   until the puzzle is solvable with the rules of the requested grade (for ``expert``: until the
-   exact solver proves it unique).
+3. Hints are added from the cells the deduction engine could not settle (one for every
+   ``HINT_PER_UNKNOWN`` of them at once, at least one) until the puzzle is solvable with the
+   rules of the requested grade. For ``expert`` and no grade: until the engine without
+   contradictions finishes it, or, once few cells are open, until the verdict proves it
+   unique; then each hint goes where the second solution the verdict met differs from the
+   layout.
 4. Hints are then removed, in random order, while the puzzle stays solvable at that grade
    (``expert``: stays unique), and the result is graded by the engine (``solvers.authoring.grading``).
    A layout that lands on another grade is dropped and the next one is tried.
@@ -30,6 +33,8 @@ from solvers.logic import deduction as logic
 
 MAX_LAYOUT_TRIES = 2000
 COUNT_SECONDS = 5.0      # an exact count that takes longer is treated as "not shown unique"
+HINT_PER_UNKNOWN = 100   # hints added at once: one for each this many cells the engine left open
+FEW_UNKNOWN_SHARE = 8    # the verdict is asked once at most 1/this of the cells are open (40 at least)
 
 
 class GeneratorCancelled(Exception):
@@ -98,21 +103,25 @@ def _tallies(rows: int, cols: int, ships: frozenset[Coord], hide: int, rng: rand
 
 
 def _pick_cell(grid, ships: frozenset[Coord], hints: Mapping[Coord, Hint], rng: random.Random) -> Coord | None:
-    """A cell the engine could not settle; ship pieces are the more telling hints."""
-    open_cells = [(r, c) for r, row in enumerate(grid) for c, v in enumerate(row)
-                  if v == Cell.UNKNOWN and (r, c) not in hints]
-    if not open_cells:
+    """A cell the engine could not settle."""
+    return _pick([(r, c) for r, row in enumerate(grid) for c, v in enumerate(row)
+                  if v == Cell.UNKNOWN and (r, c) not in hints], ships, rng)
+
+
+def _pick(cells: list[Coord], ships: frozenset[Coord], rng: random.Random) -> Coord | None:
+    """One of ``cells``; ship pieces are the more telling hints."""
+    if not cells:
         return None
-    ship_cells = [cell for cell in open_cells if cell in ships]
+    ship_cells = [cell for cell in cells if cell in ships]
     if ship_cells and rng.random() < 0.6:
         return rng.choice(ship_cells)
-    return rng.choice(open_cells)
+    return rng.choice(cells)
 
 
 def _few_unknown(grid) -> bool:
     """Few enough unknown cells left that asking the exact solver is worth it."""
     cells = sum(len(row) for row in grid)
-    return sum(v == Cell.UNKNOWN for row in grid for v in row) <= max(40, cells // 4)
+    return sum(v == Cell.UNKNOWN for row in grid for v in row) <= max(40, cells // FEW_UNKNOWN_SHARE)
 
 
 def _unique(puzzle: Puzzle) -> bool:
@@ -126,38 +135,69 @@ def _solvable(puzzle: Puzzle, level: int) -> bool:
     return logic.solve(puzzle, max_level=level).solved
 
 
+def _grid_of(rows: int, cols: int, ships: frozenset[Coord]) -> Grid:
+    """The solved board of a layout."""
+    return tuple(tuple(Cell.SHIP if (r, c) in ships else Cell.WATER for c in range(cols)) for r in range(rows))
+
+
 def _add_hints(base: Puzzle, ships: frozenset[Coord], level: int, rng: random.Random,
                cancelled: Callable[[], bool]) -> Puzzle:
-    solution = tuple(tuple(Cell.SHIP if (r, c) in ships else Cell.WATER for c in range(base.cols))
-                     for r in range(base.rows))
+    solution = _grid_of(base.rows, base.cols, ships)
     puzzle, grid = base, None
     while True:
         if cancelled():
             raise GeneratorCancelled()
-        if level >= 4:
-            outcome = logic.solve(puzzle, max_level=2, grid=grid)
-            if outcome.solved or (_few_unknown(outcome.grid) and _unique(puzzle)):
-                return puzzle
-        else:
-            outcome = logic.solve(puzzle, max_level=level, grid=grid)
-            if outcome.solved:
-                return puzzle
+        outcome = logic.solve(puzzle, max_level=level if level < 4 else 2, grid=grid)
+        if outcome.solved:
+            return puzzle
         if outcome.contradiction:
             raise GeneratorError(f"generator bug: {outcome.contradiction}")
-        cell = _pick_cell(outcome.grid, ships, puzzle.hints, rng)
+        if level >= 4 and _few_unknown(outcome.grid):
+            return _tell_apart(puzzle, solution, ships, outcome.grid, rng, cancelled)
+        unknown = sum(v == Cell.UNKNOWN for row in outcome.grid for v in row)
+        board = [list(row) for row in outcome.grid]
+        for _ in range(max(1, unknown // HINT_PER_UNKNOWN)):
+            cell = _pick_cell(board, ships, puzzle.hints, rng)
+            if cell is None:
+                return puzzle
+            puzzle = _with_hint(puzzle, solution, cell)
+            board[cell[0]][cell[1]] = solution[cell[0]][cell[1]]
+        grid = tuple(tuple(row) for row in board)
+
+
+def _with_hint(puzzle: Puzzle, solution: Grid, cell: Coord) -> Puzzle:
+    hints = dict(puzzle.hints)
+    hints[cell] = hint_for(solution, cell)
+    return puzzle.replace(hints=hints)
+
+
+def _tell_apart(puzzle: Puzzle, solution: Grid, ships: frozenset[Coord], grid: Grid, rng: random.Random,
+                cancelled: Callable[[], bool]) -> Puzzle:
+    """Hints until the verdict shows ``solution`` is the only one. While it meets another
+    solution, the next hint is a cell where that one differs from ``solution``, which rules it
+    out; when the verdict is undecided, a cell the engine left open in ``grid``."""
+    while True:
+        if cancelled():
+            raise GeneratorCancelled()
+        verdict = decide(puzzle, timeout=COUNT_SECONDS)
+        if verdict.kind is Kind.UNIQUE:
+            return puzzle
+        other = next((found for found in verdict.solutions if found != solution), None)
+        if other is None:
+            cell = _pick_cell(grid, ships, puzzle.hints, rng)
+        else:
+            cell = _pick([(r, c) for r, row in enumerate(other) for c, v in enumerate(row) if v != solution[r][c]],
+                         ships, rng)
         if cell is None:
             return puzzle
-        hints = dict(puzzle.hints)
-        hints[cell] = hint_for(solution, cell)
-        puzzle = puzzle.replace(hints=hints)
-        board = [list(row) for row in outcome.grid]
-        board[cell[0]][cell[1]] = Cell.SHIP if cell in ships else Cell.WATER
-        grid = tuple(tuple(row) for row in board)
+        puzzle = _with_hint(puzzle, solution, cell)
 
 
 def remove_hints(puzzle: Puzzle, level: int, rng: random.Random, deadline: float | None,
                  cancelled: Callable[[], bool]) -> Puzzle:
-    """Remove hints in ``rng``'s order while the puzzle stays solvable at ``level`` (4: unique)."""
+    """Remove hints in ``rng``'s order while the puzzle stays solvable at ``level`` (4: unique).
+    Below level 4 the engine alone decides: it finishes only a puzzle with one solution, and
+    asking the exact search first was no quicker "no" (docs/design/generator.md)."""
     order = list(puzzle.hints)
     rng.shuffle(order)
     for cell in order:
@@ -168,8 +208,6 @@ def remove_hints(puzzle: Puzzle, level: int, rng: random.Random, deadline: float
         hints = dict(puzzle.hints)
         del hints[cell]
         candidate = puzzle.replace(hints=hints)
-        if level < 4 and not _unique(candidate):
-            continue   # the exact solver is the quicker "no"
         if _solvable(candidate, level):
             puzzle = candidate
     return puzzle
@@ -272,4 +310,5 @@ EXTRAS: tuple[tuple[int, int, dict[int, int] | None, int], ...] = (
     (8, 8, None, 2),
     (12, 12, {6: 1, 4: 2, 3: 2, 2: 3, 1: 3}, 0),
     (9, 9, {5: 1, 3: 2, 2: 2, 1: 3}, 0),
+    (40, 40, {5: 10, 4: 15, 3: 20, 2: 25, 1: 35}, 0),
 )

@@ -29,14 +29,6 @@ class GradeError(ValueError):
     """The puzzle has no solution or more than one, so it has no grade."""
 
 
-def is_unique(puzzle: Puzzle) -> bool:
-    """Whether the puzzle has exactly one solution: the engine's sound deductions finish it,
-    or the verdict says so."""
-    if logic.solve(puzzle, max_level=2).solved:
-        return True
-    return decide(puzzle).kind is Kind.UNIQUE
-
-
 def measure(puzzle: Puzzle, ceiling: int = 3, grid: Grid | None = None) -> tuple[int, Grid]:
     """The lowest rule level (1-3) that finishes the puzzle, or ``ceiling + 1``; and the last board.
 
@@ -65,11 +57,15 @@ def grade(puzzle: Puzzle) -> str:
 
 
 def redundant_hints(puzzle: Puzzle) -> list[Coord]:
-    """Hints whose removal, each on its own, leaves the solution unique."""
+    """Hints whose removal, each on its own, leaves the solution unique.
+
+    Each is asked of the verdict alone: its root deductions settle most such boards at once,
+    and building the deduction engine's model for every board took three times as long
+    (docs/design/generator.md)."""
     found = []
     for cell in puzzle.hints:
         hints = dict(puzzle.hints)
         del hints[cell]
-        if is_unique(puzzle.replace(hints=hints)):
+        if decide(puzzle.replace(hints=hints)).kind is Kind.UNIQUE:
             found.append(cell)
     return found
