@@ -97,7 +97,8 @@ def _region_crossover(model: FleetModel, mother: np.ndarray, father: np.ndarray,
             rng.shuffle(taken)
             del taken[last - first:]
         else:
-            rest = [i for i in dict.fromkeys(mine.tolist() + theirs.tolist()) if i not in set(taken)]
+            have = set(taken)
+            rest = [i for i in dict.fromkeys(mine.tolist() + theirs.tolist()) if i not in have]
             rng.shuffle(rest)
             taken += rest[:last - first - len(taken)]
             taken += mine.tolist()[:last - first - len(taken)]      # parents that overlap themselves
