@@ -260,6 +260,23 @@ def test_region_crossover_and_the_archive_are_for_large_fleets_unless_asked_for(
     assert asked == {**defaults, "region": 1, "keep": 2, "stagnation": 20}
 
 
+def test_the_archive_keeps_the_best_distinct_winners_and_is_emptied_when_it_stops_taking_them():
+    model = FleetModel(SIX)
+    rng = random.Random(3)
+    layouts = sorted((Layout(model, [int(rng.choice(model.ids_by_length[n])) for n in model.slot_lengths])
+                      for _ in range(12)), key=lambda layout: layout.fitness)
+    best, rest = layouts[0], layouts[1:]
+    archive, stale = genetic._archived([], rest[-1], 2, 0)
+    assert (len(archive), stale) == (1, 0)
+    archive, stale = genetic._archived(archive, best, 2, 0)
+    assert archive[0].ids.tolist() == best.ids.tolist() and archive[0] is not best and stale == 0
+    for round_ in range(1, genetic.ARCHIVE_PATIENCE):
+        archive, stale = genetic._archived(archive, best, 2, stale)   # the same winner again: nothing new
+        assert len(archive) == 2 and stale == round_
+    archive, stale = genetic._archived(archive, best, 2, stale)
+    assert (archive, stale) == ([], 0)
+
+
 def test_region_crossover_keeps_each_length_count_and_the_parents_sides():
     model = FleetModel(SIX)
     rng = random.Random(5)

@@ -4,7 +4,8 @@ An individual is one candidate placement per ship (``solvers.genetic.fleet``). E
 generation keeps an elite and breeds the rest by tournament selection, crossover (by a cut
 across the board, ships kept whole), a mutation and min-conflicts repair (compiled, in
 ``repair_core``); a population that stops improving is rebuilt around the best winners of
-earlier rounds. The operators and their options are described in docs/design/genetic.md.
+earlier rounds (emptied when it stops taking new ones). The operators and their options are
+described in docs/design/genetic.md.
 
 Statistics: ``generations``, ``evaluations`` (candidate places scored), ``restarts``,
 ``best_fitness`` (0 when solved), ``seconds``; ``nodes`` repeats ``evaluations``.
@@ -34,6 +35,9 @@ TROUBLE_FIRST = 0.8      # share of repair steps that pick a ship in conflict ra
 # smaller fleets the archive only draws the population back to old minima (docs/design/genetic.md).
 LARGE_FLEET = 50
 ARCHIVE = 5
+# Rounds in a row whose winner the archive does not take before it is emptied: by then every
+# round is drawn back to the same archived minimum, and only fresh rounds find new ones.
+ARCHIVE_PATIENCE = 8
 STAGNATION = (20, 40)    # generations without improvement before a restart: other fleets, large ones
 def _local_search(layout: Layout, steps: int, noise: float, rng: random.Random) -> int:
     """Min-conflicts: move a troubled ship (or any ship) to its best placement. Returns evaluations."""
@@ -93,12 +97,25 @@ def _region_crossover(model: FleetModel, mother: np.ndarray, father: np.ndarray,
             rng.shuffle(taken)
             del taken[last - first:]
         else:
-            rest = [i for i in dict.fromkeys(mine.tolist() + theirs.tolist()) if i not in set(taken)]
+            have = set(taken)
+            rest = [i for i in dict.fromkeys(mine.tolist() + theirs.tolist()) if i not in have]
             rng.shuffle(rest)
             taken += rest[:last - first - len(taken)]
             taken += mine.tolist()[:last - first - len(taken)]      # parents that overlap themselves
         genes[first:last] = taken
     return genes
+
+
+def _archived(archive: list[Layout], winner: Layout, keep: int, stale: int) -> tuple[list[Layout], int]:
+    """The archive after a round won by ``winner``: the ``keep`` best distinct winners so far,
+    and how many rounds in a row it has taken none; after ``ARCHIVE_PATIENCE`` such rounds it
+    is emptied, so that fresh rounds look for other near-solutions."""
+    new = all(not np.array_equal(winner.ids, kept.ids) for kept in archive)
+    if new:
+        archive = sorted(archive + [winner.copy()], key=lambda layout: layout.fitness)[:keep]
+    taken = new and any(np.array_equal(winner.ids, kept.ids) for kept in archive)
+    stale = 0 if taken else stale + 1
+    return ([], 0) if stale >= ARCHIVE_PATIENCE else (archive, stale)
 
 
 def _child(model: FleetModel, population: list[Layout], p: Mapping[str, Any], rng: random.Random) -> tuple[Layout, int]:
@@ -170,6 +187,7 @@ def _run(puzzle: Puzzle, trace: bool, rng: random.Random, p: Mapping[str, Any]) 
     since_improvement = 0
     generation = 0
     archive: list[Layout] = []
+    stale = 0                      # rounds since the archive last took a winner
     while True:
         if not population:
             # A fresh (or restarted) population of greedy, hint-respecting fleets, with the
@@ -220,8 +238,8 @@ def _run(puzzle: Puzzle, trace: bool, rng: random.Random, p: Mapping[str, Any]) 
             break
         if since_improvement >= p["stagnation"]:
             stats["restarts"] += 1
-            if p["keep"] and all(not np.array_equal(leader.ids, kept.ids) for kept in archive):
-                archive = sorted(archive + [leader.copy()], key=lambda layout: layout.fitness)[:p["keep"]]
+            if p["keep"]:
+                archive, stale = _archived(archive, leader, p["keep"], stale)
             population, since_improvement = [], 0
     board = model.grid(best_ever.ids)
     if trace:
