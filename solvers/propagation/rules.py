@@ -562,11 +562,14 @@ def _fill(model: Model, k: int, ship: int, water: int, along: int, placed: int) 
     (None, 0) when the line cannot be filled. Along the line, cells are bits by position."""
     cells, tally = model.line_cells[k], model.lines[k][3]
     n = len(cells)
-    s = w = pl = 0
-    for i, cell in enumerate(cells):
-        s |= ((ship >> cell) & 1) << i
-        w |= ((water >> cell) & 1) << i
-        pl |= ((placed >> cell) & 1) << i
+    first, step = cells[0], cells[-1] - cells[0]
+    if step == n - 1:                        # a row: its cells in a run of bits
+        full = (1 << n) - 1
+        s, w, pl = (ship >> first) & full, (water >> first) & full, (placed >> first) & full
+    else:                                    # a column: every ``step // (n - 1)``-th bit
+        step //= n - 1
+        mask = model.lines[k][2]
+        s, w, pl = (_gather(on & mask, first, step) for on in (ship, water, placed))
     run_at: list[list[int]] = [[] if (w >> i) & 1 else [1] for i in range(n)]
     p_start, p_length = model.p_start, model.geo.p_length
     starts = set()
@@ -604,32 +607,49 @@ def _fill(model: Model, k: int, ship: int, water: int, along: int, placed: int) 
         return None, 0
     # What the rest of the line can still hold, as the counts the line start may bring: bit k
     # of ``rest_free[i]`` (``rest_sealed[i]``, when cell i must be water) means that with k
-    # ship cells before i the line from i can make up the tally.
-    rest_free, rest_sealed = [0] * (n + 1), [0] * (n + 1)
+    # ship cells before i the line from i can make up the tally. On the way back, which cells
+    # can be water (a way reaches the cell and goes on after it) and which ship (in a run that does).
+    rest_free = [0] * (n + 1)
+    rest_sealed = [0] * (n + 1)
     rest_free[n] = rest_sealed[n] = 1 << tally
-    for i in range(n - 1, -1, -1):
-        reach = rest_sealed[i] = 0 if (s >> i) & 1 else rest_free[i + 1]
-        for length in run_at[i]:
-            reach |= rest_sealed[i + length] >> length
-        rest_free[i] = reach
     can_ship = can_water = 0
-    for i in range(n):
+    for i in range(n - 1, -1, -1):
         here = free[i]
-        if not (s >> i) & 1 and (here | sealed[i]) & rest_free[i + 1]:
-            can_water |= 1 << i
-        if here:
-            for length in run_at[i]:
-                if here & (rest_sealed[i + length] >> length):
-                    can_ship |= ((1 << length) - 1) << i
+        if (s >> i) & 1:
+            reach = rest_sealed[i] = 0
+        else:
+            reach = rest_sealed[i] = rest_free[i + 1]
+            if (here | sealed[i]) & reach:
+                can_water |= 1 << i
+        for length in run_at[i]:
+            after = rest_sealed[i + length] >> length
+            reach |= after
+            if here & after:
+                can_ship |= ((1 << length) - 1) << i
+        rest_free[i] = reach
+    unknown = ((1 << n) - 1) & ~(s | w)
+    ship_here = unknown & ~can_water
+    water_here = unknown & can_water & ~can_ship
     new_ship = new_water = 0
-    unknown = ~(s | w)
-    for i in range(n):
-        if (unknown >> i) & 1:
-            if not (can_water >> i) & 1:
-                new_ship |= 1 << cells[i]
-            elif not (can_ship >> i) & 1:
-                new_water |= 1 << cells[i]
+    while ship_here:
+        low = ship_here & -ship_here
+        ship_here ^= low
+        new_ship |= 1 << cells[low.bit_length() - 1]
+    while water_here:
+        low = water_here & -water_here
+        water_here ^= low
+        new_water |= 1 << cells[low.bit_length() - 1]
     return new_ship, new_water
+
+
+def _gather(cells: int, first: int, step: int) -> int:
+    """The set bits of ``cells`` at ``first``, ``first + step``, ... as bits 0, 1, ..."""
+    found = 0
+    while cells:
+        low = cells & -cells
+        cells ^= low
+        found |= 1 << (low.bit_length() - 1 - first) // step
+    return found
 
 
 def common(model: Model, placements: int) -> tuple[int, int]:
