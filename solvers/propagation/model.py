@@ -91,8 +91,8 @@ class Model:
     along: tuple[tuple[tuple[tuple[int, int] | None, int], ...], ...] = ()
     p_start: tuple[int, ...] = ()            # per placement: where along its line it starts
     line_cells: tuple[tuple[int, ...], ...] = ()   # per line of ``lines``: its cells in order
-    # The line fill's answers, per line state (``rules.line_fill``).
-    fill_memo: dict = field(default_factory=dict, compare=False, repr=False)
+    # The line fill's answers, per line of ``lines`` a table keyed by the line's state (``rules.fill_line``).
+    fill_memo: tuple[dict, ...] = field(default=(), compare=False, repr=False)
     # The segments of a set of unplaced ship cells (``rules.segment_covers``).
     segment_memo: dict = field(default_factory=dict, compare=False, repr=False)
 
@@ -123,4 +123,4 @@ def compile_puzzle(puzzle: Puzzle) -> Model:
     p_start = tuple(p.col if p.line_is_row else p.row for p in geo.placements)
     return Model(puzzle, geo, puzzle.row_tallies, puzzle.col_tallies, start, hint_ship, hint_water,
                  shape_ship, shape_water, broken, rows + cols, longer, memo_of(geo), along, p_start,
-                 tuple(tuple(bits(line[2])) for line in rows + cols))
+                 tuple(tuple(bits(line[2])) for line in rows + cols), tuple({} for _ in rows + cols))

@@ -59,7 +59,9 @@ class Work:
         self.cover_alive = state.alive           # the placements alive when the coverage rule last looked
         self.settled_ship = self.settled_water = 0   # cells whose placements to kill are dead already
         self.killed = self.killed_cells = 0     # placements placing killed since the coverage rule looked, their cells
-        self.covers: list[tuple[int, int]] | None = None   # the segment rule's segments and covers
+        # The segments and their covers last found (``segment_covers``), with the unplaced ship
+        # cells and alive placements they were found for: the segment rules read them in turn.
+        self.covers: tuple[int, int, list[tuple[int, int]]] = (-1, -1, [])
         # What the line fill last looked at (ship, water, alive): a start not itself a fixpoint
         # has every line looked at.
         self.fill_seen = None if all_lines else (state.ship, state.water, state.alive)
@@ -314,9 +316,13 @@ def fleet_count(work: Work) -> bool:
 
 
 def segment_covers(work: Work) -> list[tuple[int, int]]:
-    """Every ship segment not yet part of a placed ship, with the alive placements over all of it."""
+    """Every ship segment not yet part of a placed ship, with the alive placements over all of it
+    (kept on the work for the rules after, while the cells and placements stay)."""
+    unplaced, alive = work.ship & ~work.placed, work.alive
+    found = work.covers
+    if found[0] == unplaced and found[1] == alive:
+        return found[2]
     geo, model = work.geo, work.model
-    unplaced = work.ship & ~work.placed
     segments = model.segment_memo.get(unplaced)
     if segments is None:
         segments, rest = [], unplaced
@@ -325,8 +331,10 @@ def segment_covers(work: Work) -> list[tuple[int, int]]:
             rest &= ~segment
             segments.append(segment)
         segments = kept(model.segment_memo, unplaced, tuple(segments), SEGMENTS_KEPT)
-    covering, alive = geo.covering, work.alive
-    return [(segment, meet(covering, segment, alive)) for segment in segments]
+    covering = geo.covering
+    covers = [(segment, meet(covering, segment, alive)) for segment in segments]
+    work.covers = (unplaced, alive, covers)
+    return covers
 
 
 SEGMENTS_KEPT = 50_000  # sets of unplaced ship cells whose segments a model keeps
@@ -337,8 +345,7 @@ def segments_need_a_ship(work: Work) -> bool:
     contradiction, with one that one is placed, with several the cells they all cover are
     ship and the cells all their halos hold are water."""
     geo = work.geo
-    work.covers = covers = segment_covers(work)
-    for segment, cover in covers:
+    for segment, cover in segment_covers(work):
         if not cover:
             return work.fail("cells", segment)
         if not cover & (cover - 1):
@@ -356,9 +363,7 @@ def distinct_segments(work: Work) -> bool:
     """Segments no one placement can cover together need different ships: for every length
     k, the segments that need a ship of length >= k cannot outnumber the ships of length >= k
     left (a counting check, when no two segments share a placement)."""
-    covers, work.covers = work.covers, None     # what the segment rule just found, if it ran last
-    if covers is None:
-        covers = segment_covers(work)
+    covers = segment_covers(work)
     if len(covers) < 2:
         return True
     geo = work.geo
@@ -436,21 +441,27 @@ def line_fill(work: Work) -> bool:
     # The nonogram line solver, with the fleet deciding the runs. Run once every other rule is
     # quiet, so every unknown cell is one an alive placement covers.
     model = work.model
-    seen, work.fill_seen = work.fill_seen, (work.ship, work.water, work.alive)
+    ship, water, alive, placed = work.ship, work.water, work.alive, work.placed
+    seen, work.fill_seen = work.fill_seen, (ship, water, alive)
     if seen is None:
         moved, gone = work.geo.board, -1
     else:
-        moved, gone = (work.ship ^ seen[0]) | (work.water ^ seen[1]), work.alive ^ seen[2]
-    for k, line in enumerate(model.lines):
-        if not (moved & line[2] or gone & line[4]):
+        moved, gone = (ship ^ seen[0]) | (water ^ seen[1]), alive ^ seen[2]
+    k = -1
+    for line in model.lines:
+        k += 1
+        mask = line[2]
+        if not (moved & mask or gone & line[4]):
             continue                         # as when last looked at, where it found nothing new
-        new_ship, new_water = fill_line(model, k, work.ship, work.water, work.alive, work.placed)
+        new_ship, new_water = fill_line(model, k, ship, water, alive, placed)
         if new_ship is None:
             return work.fail("row" if line[0] else "col", line[1])
         if new_ship:
             work.add_ship(new_ship, work.says("line_fill", line=line))
+            ship = work.ship
         if new_water:
             work.add_water(new_water, work.says("line_fill", line=line))
+            water = work.water
     return True
 
 
@@ -458,14 +469,15 @@ def fill_line(model: Model, k: int, ship: int, water: int, alive: int, whole: in
     """The line fill (:func:`line_fill`) of line ``k`` of ``model.lines``, with the places
     ``alive`` and the ships ``whole`` (their cells) on the board: (cells ship in every way,
     cells ship in none), or (None, 0) when the line cannot be filled. Every cell not water may
-    be a run of one. Kept per line state (``Model.fill_memo``)."""
-    mask, along = model.lines[k][2], model.lines[k][4]
+    be a run of one. Kept per line state (``Model.fill_memo``, a table per line)."""
+    _, _, mask, _, along = model.lines[k]
     if not mask & ~(ship | water):
         return 0, 0
-    key = (k, ship & mask, water & mask, alive & along, whole & mask)
-    answer = model.fill_memo.get(key)
+    memo = model.fill_memo[k]
+    key = (ship & mask, water & mask, alive & along, whole & mask)
+    answer = memo.get(key)
     if answer is None:
-        answer = kept(model.fill_memo, key, _fill(model, k, ship, water, alive & along, whole), FILL_KEPT)
+        answer = kept(memo, key, _fill(model, k, ship, water, alive & along, whole), FILL_KEPT // len(model.lines))
     return answer
 
 
@@ -486,11 +498,14 @@ def claims(geo: Geometry, covers: Iterable[int]) -> dict[int, tuple[int, int | N
     all of that length: how many, and all their placements, or None when one placement
     covers two of them (they may be one ship)."""
     found: dict[int, tuple[int, int | None]] = {}
+    length_sets, p_length_index = geo.length_sets, geo.p_length_index
     for cover in covers:
-        for li, placements in enumerate(geo.length_sets):
-            if cover and not cover & ~placements:
-                count, together = found.get(li, (0, 0))
-                found[li] = (count + 1, None if together is None or together & cover else together | cover)
+        if not cover:
+            continue
+        li = p_length_index[(cover & -cover).bit_length() - 1]    # the one length it can be, if any
+        if not cover & ~length_sets[li]:
+            count, together = found.get(li, (0, 0))
+            found[li] = (count + 1, None if together is None or together & cover else together | cover)
     return found
 
 
@@ -539,7 +554,7 @@ def room_for(model: Model, li: int, ship: int, options: int, wanted: int) -> int
     return room
 
 
-FILL_KEPT = 50_000      # line states whose fill a model keeps
+FILL_KEPT = 50_000      # line states whose fill a model keeps (a share of it per line)
 
 
 def _fill(model: Model, k: int, ship: int, water: int, along: int, placed: int) -> tuple[int | None, int]:
@@ -547,11 +562,14 @@ def _fill(model: Model, k: int, ship: int, water: int, along: int, placed: int) 
     (None, 0) when the line cannot be filled. Along the line, cells are bits by position."""
     cells, tally = model.line_cells[k], model.lines[k][3]
     n = len(cells)
-    s = w = pl = 0
-    for i, cell in enumerate(cells):
-        s |= ((ship >> cell) & 1) << i
-        w |= ((water >> cell) & 1) << i
-        pl |= ((placed >> cell) & 1) << i
+    first, step = cells[0], cells[-1] - cells[0]
+    if step == n - 1:                        # a row: its cells in a run of bits
+        full = (1 << n) - 1
+        s, w, pl = (ship >> first) & full, (water >> first) & full, (placed >> first) & full
+    else:                                    # a column: every ``step // (n - 1)``-th bit
+        step //= n - 1
+        mask = model.lines[k][2]
+        s, w, pl = (_gather(on & mask, first, step) for on in (ship, water, placed))
     run_at: list[list[int]] = [[] if (w >> i) & 1 else [1] for i in range(n)]
     p_start, p_length = model.p_start, model.geo.p_length
     starts = set()
@@ -589,32 +607,49 @@ def _fill(model: Model, k: int, ship: int, water: int, along: int, placed: int) 
         return None, 0
     # What the rest of the line can still hold, as the counts the line start may bring: bit k
     # of ``rest_free[i]`` (``rest_sealed[i]``, when cell i must be water) means that with k
-    # ship cells before i the line from i can make up the tally.
-    rest_free, rest_sealed = [0] * (n + 1), [0] * (n + 1)
+    # ship cells before i the line from i can make up the tally. On the way back, which cells
+    # can be water (a way reaches the cell and goes on after it) and which ship (in a run that does).
+    rest_free = [0] * (n + 1)
+    rest_sealed = [0] * (n + 1)
     rest_free[n] = rest_sealed[n] = 1 << tally
-    for i in range(n - 1, -1, -1):
-        reach = rest_sealed[i] = 0 if (s >> i) & 1 else rest_free[i + 1]
-        for length in run_at[i]:
-            reach |= rest_sealed[i + length] >> length
-        rest_free[i] = reach
     can_ship = can_water = 0
-    for i in range(n):
+    for i in range(n - 1, -1, -1):
         here = free[i]
-        if not (s >> i) & 1 and (here | sealed[i]) & rest_free[i + 1]:
-            can_water |= 1 << i
-        if here:
-            for length in run_at[i]:
-                if here & (rest_sealed[i + length] >> length):
-                    can_ship |= ((1 << length) - 1) << i
+        if (s >> i) & 1:
+            reach = rest_sealed[i] = 0
+        else:
+            reach = rest_sealed[i] = rest_free[i + 1]
+            if (here | sealed[i]) & reach:
+                can_water |= 1 << i
+        for length in run_at[i]:
+            after = rest_sealed[i + length] >> length
+            reach |= after
+            if here & after:
+                can_ship |= ((1 << length) - 1) << i
+        rest_free[i] = reach
+    unknown = ((1 << n) - 1) & ~(s | w)
+    ship_here = unknown & ~can_water
+    water_here = unknown & can_water & ~can_ship
     new_ship = new_water = 0
-    unknown = ~(s | w)
-    for i in range(n):
-        if (unknown >> i) & 1:
-            if not (can_water >> i) & 1:
-                new_ship |= 1 << cells[i]
-            elif not (can_ship >> i) & 1:
-                new_water |= 1 << cells[i]
+    while ship_here:
+        low = ship_here & -ship_here
+        ship_here ^= low
+        new_ship |= 1 << cells[low.bit_length() - 1]
+    while water_here:
+        low = water_here & -water_here
+        water_here ^= low
+        new_water |= 1 << cells[low.bit_length() - 1]
     return new_ship, new_water
+
+
+def _gather(cells: int, first: int, step: int) -> int:
+    """The set bits of ``cells`` at ``first``, ``first + step``, ... as bits 0, 1, ..."""
+    found = 0
+    while cells:
+        low = cells & -cells
+        cells ^= low
+        found |= 1 << (low.bit_length() - 1 - first) // step
+    return found
 
 
 def common(model: Model, placements: int) -> tuple[int, int]:
