@@ -301,7 +301,8 @@ class _Search:
             blame: list = []
             child = propagate(self.model, state, ship=ship, water=water, places=places, kill=kill, log=log,
                               blame=blame)
-            yield from self._show_log(log, depth + 1)
+            if log:
+                yield from self._show_log(log, depth + 1)
             if child is not None and depth + 1 <= self.shave_depth:
                 child = yield from self._shave(child, depth + 1, self.witnesses.get(depth, {}))
             if child is None:
