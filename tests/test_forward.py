@@ -590,3 +590,41 @@ def test_the_60x60_giant_at_the_limits_is_solved_in_one_dive():
     result, _ = run(puzzle, trace=False, limit=1)
     assert result.status is Status.SOLVED and rules.is_solved(puzzle, result.grid)
     assert result.stats["probes"] == 0 and result.stats["nodes"] < 1_000
+
+
+def test_the_chosen_cell_is_the_first_with_the_fewest_branches_per_weight():
+    """Random states and conflict weights on one search, its table of rows' cells shared
+    throughout: the cell chosen is, by the definition, the first unknown cell (in bit order)
+    whose (covering placements + 1) / (row weight + column weight) is least, when no segment
+    or last ship does better."""
+    from game.ships import bits
+    from solvers.propagation.model import State
+
+    rng = random.Random(5)
+    puzzle = Puzzle(7, 9, [2, 3, 1, 4, 2, 3, 1], [3, 1, 2, 2, 0, 1, 3, 2, 2], {4: 1, 3: 1, 2: 2, 1: 2})
+    search = forward._Search(puzzle, False, 1, -1, False, random.Random(0))
+    geo = search.model.geo
+    checked = 0
+    for _ in range(400):
+        cells = [(r, c) for r in range(geo.rows) for c in range(geo.cols)]
+        ship = geo.mask_of(cell for cell in cells if rng.random() < 0.1)
+        water = geo.mask_of(cell for cell in cells if rng.random() < 0.4) & ~ship
+        alive = search.model.start.alive & rng.getrandbits(len(geo.placements))
+        search.row_weight = [rng.randint(1, 4) for _ in range(geo.rows)]
+        search.col_weight = [rng.randint(1, 4) for _ in range(geo.cols)]
+        state = State(ship, water, ship, alive, (0, 0, 0, 0))   # ship cells placed: no segments
+        best, best_score, best_cell = 0, float("inf"), 0
+        for i in bits(state.unknown(geo)):
+            r, c = geo.coord(i)
+            over = alive & geo.covering[i]
+            score = (over.bit_count() + 1) / (search.row_weight[r] + search.col_weight[c])
+            if score < best_score:
+                best, best_score, best_cell = over, score, 1 << i
+        branches = search._branches(state)
+        if best_cell:
+            assert branches[-1][:3] == (0, best_cell, ())
+            assert [b[2][0] for b in branches[:-1]] == list(bits(best))
+            checked += 1
+        else:
+            assert branches == []
+    assert checked > 300

@@ -40,7 +40,7 @@ from typing import Generator, Iterable, Iterator, Sequence
 from game import rules
 from game.puzzle import Cell, Coord, Grid, Puzzle, ship_name
 from game.ships import bits as bit_indices
-from game.ships import geometry_of, segments
+from game.ships import geometry_of, kept, segments
 from solvers.common import luby, verified
 from solvers.events import Event, Found, Progress, Reason, Result, SetCell, Status
 from solvers.propagation.model import Model, State, compile_puzzle
@@ -74,6 +74,7 @@ GIANT_RESTART_UNIT = 400
 GIANT_NOISE = 0.3
 REPAIR_WIDTHS = (1, 2, 3)               # lines freed on each side of those a sketch breaks, in turn
 REPAIR_WORK = 2000                      # nodes a repair may take for each width
+ROW_CELLS_KEPT = 4096                   # rows' unknown cells kept by their bits (``_Search.row_cells``)
 
 # ship cells, water cells, placements to place, meaning, placements to kill
 Branch = tuple[int, int, tuple[int, ...], str, int]
@@ -208,6 +209,11 @@ class _Search:
         self.guide: int | None = None            # the ship cells of a sketch being mended
         self.giant = False                       # ships placed longest first (see GIANT_PLACEMENTS)
         self.ship_order = None                   # its placements' arrays (giant.ShipOrder), built on first use
+        # For the choice of a branch: a row's unknown cells (their columns) by the row's bits,
+        # and each row's cells' covering sets.
+        self.row_cells: dict[int, tuple[int, ...]] = {}
+        geo = self.model.geo
+        self.cover_rows = tuple(geo.covering[r * geo.stride:(r + 1) * geo.stride] for r in range(geo.rows))
 
     # -- the run ---------------------------------------------------------------------------
     def run(self) -> Iterator[Event]:
@@ -295,7 +301,8 @@ class _Search:
             blame: list = []
             child = propagate(self.model, state, ship=ship, water=water, places=places, kill=kill, log=log,
                               blame=blame)
-            yield from self._show_log(log, depth + 1)
+            if log:
+                yield from self._show_log(log, depth + 1)
             if child is not None and depth + 1 <= self.shave_depth:
                 child = yield from self._shave(child, depth + 1, self.witnesses.get(depth, {}))
             if child is None:
@@ -466,16 +473,30 @@ class _Search:
                 score = options.bit_count() / average
                 if score < best_score:
                     best, best_score = options, score
-        covering = geo.covering
+        # The unknown cells row by row, in the order of their bits (the first best cell wins
+        # ties): the row's cells read from a table by its bits, a small int, and the row's
+        # weight and covering sets read once per row.
         unknown = state.unknown(geo)
-        while unknown:                           # (the bit loop written out)
-            low = unknown & -unknown
-            unknown ^= low
-            i = low.bit_length() - 1
-            over = alive & covering[i]
-            score = (over.bit_count() + 1) / (row_weight[i // stride] + col_weight[i % stride])
-            if score < best_score:
-                best, best_score, best_cell = over, score, low
+        line = geo.row_masks[0] if geo.row_masks else 0
+        row_cells, cover_rows = self.row_cells, self.cover_rows
+        best_at: tuple[int, int] | None = None
+        base = 0
+        for r, weight in enumerate(row_weight):
+            row = (unknown >> base) & line
+            base += stride
+            if not row:
+                continue
+            cols = row_cells.get(row)
+            if cols is None:
+                cols = kept(row_cells, row, tuple(bit_indices(row)), ROW_CELLS_KEPT)
+            covers = cover_rows[r]
+            for c in cols:
+                score = ((alive & covers[c]).bit_count() + 1) / (weight + col_weight[c])
+                if score < best_score:
+                    best_score, best_at = score, (r, c)
+        if best_at is not None:
+            r, c = best_at
+            best, best_cell = alive & cover_rows[r][c], 1 << (r * stride + c)
         branches: list[Branch] = []
         trace = self.trace                       # (the meaning is for the trace alone)
         for p in bit_indices(best or 0):
