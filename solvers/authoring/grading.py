@@ -54,7 +54,7 @@ def grade(puzzle: Puzzle, solution: Grid | None = None) -> str:
     ``solution``: the puzzle's one solution, when the caller knows it (the generator its
     layout, ``check`` its verdict); without it the verdict is asked first. The engine's
     trials that assume the solution's own values cannot break, so knowing it saves them
-    (they were a third of the depth-1 trials of hard levels); the grade is the same.
+    (38% of the depth-1 trials generating a 30x20 hard level); the grade is the same.
     """
     asked = solution is None
     if asked:
