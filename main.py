@@ -324,9 +324,9 @@ def cmd_check(args) -> int:
 
     records = []
     for ref in batch.expand(args.paths):
-        record = batch.check_record(ref, args.timeout, args.jobs)
-        if ref.puzzle is not None and record["status"] == "unique":
-            record.update(_check_extras(ref.puzzle))
+        record, solution = batch.checked(ref, args.timeout, args.jobs)
+        if ref.puzzle is not None and solution is not None:
+            record.update(_check_extras(ref.puzzle, solution))
         record["level_error"] = ref.puzzle is None
         records.append(record)
         shown = {k: v for k, v in record.items() if k != "level_error"}
@@ -339,11 +339,11 @@ def cmd_check(args) -> int:
     return _exit_code(records, ("impossible", "unique", "ambiguous"))
 
 
-def _check_extras(puzzle) -> dict:
-    """Grade (by the deduction engine) and redundant hints of a unique level."""
+def _check_extras(puzzle, solution) -> dict:
+    """Grade (by the deduction engine) and redundant hints of a unique level (its ``solution``)."""
     from solvers.authoring import grading
 
-    return {"difficulty": grading.grade(puzzle),
+    return {"difficulty": grading.grade(puzzle, solution),
             "redundant_hints": [list(cell) for cell in grading.redundant_hints(puzzle)]}
 
 

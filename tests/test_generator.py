@@ -175,6 +175,24 @@ def test_the_shipped_pack_is_unique_and_graded():
             assert grade(puzzle) == puzzle.difficulty, path
 
 
+@pytest.mark.parametrize("name", ["8x8/medium/01.bs", "10x10/hard/03.bs", "8x8/expert/02.bs"])
+def test_a_grade_told_the_solution_is_the_grade_found_without_it(name):
+    from pathlib import Path
+
+    puzzle = load(Path(__file__).resolve().parents[1] / "levels" / name)
+    solution = grid_from_strings(puzzle.solution)
+    assert grade(puzzle, solution) == grade(puzzle) == puzzle.difficulty
+
+
+def test_a_puzzle_with_two_solutions_has_no_grade_even_told_one():
+    puzzle = Puzzle(3, 3, (1, 0, 1), (1, 0, 1), ((1, 2),))
+    solutions = decide(puzzle).solutions
+    assert len(solutions) == 2
+    for solution in solutions:
+        with pytest.raises(GradeError, match="ambiguous"):
+            grade(puzzle, solution)
+
+
 def test_generation_can_be_cancelled_between_steps():
     from solvers.authoring.generator import GeneratorCancelled, generate
 

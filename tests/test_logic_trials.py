@@ -554,3 +554,35 @@ def test_a_board_that_breaks_says_why_in_the_words_of_the_rules():
     broken = next(outcome for outcome in trials if outcome.contradiction)
     said = str(broken.contradiction)
     assert said and said != "None" and "engine" not in said
+
+
+@pytest.mark.parametrize("name, max_level", [("10x10/hard/01.bs", 3), ("15x15/hard/02.bs", 3),
+                                             ("8x8/expert/01.bs", 4)])
+def test_knowing_the_solution_spares_trials_but_changes_no_step(name, max_level):
+    puzzle = levels.load(LEVELS / name)
+    solution = unique_solution(puzzle)
+    blind = logic.solve(puzzle, max_level=max_level)
+    told = logic.solve(puzzle, max_level=max_level, solution=solution)
+    assert blind.level == max_level
+    assert (told.solved, told.grid, told.level, told.rules, told.steps) == \
+        (blind.solved, blind.grid, blind.level, blind.rules, blind.steps)
+    assert told.probes < blind.probes
+
+
+def test_the_trials_of_the_solutions_values_are_the_ones_skipped():
+    puzzle = levels.load(LEVELS / "10x10/hard/01.bs")
+    solution = unique_solution(puzzle)
+    model = model_of(puzzle)
+    outcome = probe.propagate(model, model.hint_ship, model.hint_water)
+    ship, water, valid = outcome.ship, outcome.water, outcome.places
+    truth = logic._masks(model, solution)[0]
+    found = logic.drain(find_contradiction(model, ship, water, valid, Clock()))
+    assert found is not None
+    told = logic.drain(find_contradiction(model, ship, water, valid, Clock(), truth=truth))
+    assert (told.rule, told.ship, told.water, told.evidence, told.text()) == \
+        (found.rule, found.ship, found.water, found.evidence, found.text())
+    # Said to be the solution's, the value that breaks is not tried: another step comes first.
+    cell = found.evidence
+    lied = truth | cell if found.water else truth & ~cell
+    other = logic.drain(find_contradiction(model, ship, water, valid, Clock(), truth=lied))
+    assert other is None or other.evidence != cell

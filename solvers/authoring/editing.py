@@ -36,7 +36,7 @@ def assess(puzzle: Puzzle, timeout: float = 5.0) -> Assessment:
         first = verdict.solutions[0] if verdict.solutions else None
         return Assessment(verdict.kind, solution=first, message=verdict.message)
     try:
-        grade = grading.grade(puzzle)
+        grade = grading.grade(puzzle, verdict.solution)
     except grading.GradeError as error:          # cannot happen for a unique level; said if it does
         return Assessment(verdict.kind, solution=verdict.solution, message=str(error))
     return Assessment(verdict.kind, grade, tuple(grading.redundant_hints(puzzle)), verdict.solution)

@@ -129,10 +129,12 @@ def _unique(puzzle: Puzzle) -> bool:
     return decide(puzzle, timeout=COUNT_SECONDS).kind is Kind.UNIQUE
 
 
-def _solvable(puzzle: Puzzle, level: int) -> bool:
+def _solvable(puzzle: Puzzle, level: int, solution: Grid | None = None) -> bool:
+    """Finished by the rules up to ``level`` (4: unique); ``solution`` (the layout's board)
+    only spares the engine trials that cannot break."""
     if level >= 4:
         return _unique(puzzle)
-    return logic.solve(puzzle, max_level=level).solved
+    return logic.solve(puzzle, max_level=level, solution=solution).solved
 
 
 def _grid_of(rows: int, cols: int, ships: frozenset[Coord]) -> Grid:
@@ -147,7 +149,7 @@ def _add_hints(base: Puzzle, ships: frozenset[Coord], level: int, rng: random.Ra
     while True:
         if cancelled():
             raise GeneratorCancelled()
-        outcome = logic.solve(puzzle, max_level=level if level < 4 else 2, grid=grid)
+        outcome = logic.solve(puzzle, max_level=level if level < 4 else 2, grid=grid, solution=solution)
         if outcome.solved:
             return puzzle
         if outcome.contradiction:
@@ -194,10 +196,11 @@ def _tell_apart(puzzle: Puzzle, solution: Grid, ships: frozenset[Coord], grid: G
 
 
 def remove_hints(puzzle: Puzzle, level: int, rng: random.Random, deadline: float | None,
-                 cancelled: Callable[[], bool]) -> Puzzle:
+                 cancelled: Callable[[], bool], solution: Grid | None = None) -> Puzzle:
     """Remove hints in ``rng``'s order while the puzzle stays solvable at ``level`` (4: unique).
     Below level 4 the engine alone decides: it finishes only a puzzle with one solution, and
-    asking the exact search first was no quicker "no" (docs/design/generator.md)."""
+    asking the exact search first was no quicker "no" (docs/design/generator.md).
+    ``solution``: the board the hints were taken from, when known (it spares trials)."""
     order = list(puzzle.hints)
     rng.shuffle(order)
     for cell in order:
@@ -208,7 +211,7 @@ def remove_hints(puzzle: Puzzle, level: int, rng: random.Random, deadline: float
         hints = dict(puzzle.hints)
         del hints[cell]
         candidate = puzzle.replace(hints=hints)
-        if _solvable(candidate, level):
+        if _solvable(candidate, level, solution):
             puzzle = candidate
     return puzzle
 
@@ -240,9 +243,10 @@ def generate(rows: int, cols: int, fleet: Mapping[int, int] | Fleet | None = Non
         base = Puzzle(rows, cols, row_tallies, col_tallies, fleet, {})
         level = target if target is not None else 4
         puzzle = _add_hints(base, ships, level, rng, cancelled)
+        solution = _grid_of(rows, cols, ships)
         if target is not None or minimal:
-            puzzle = remove_hints(puzzle, level, rng, deadline, cancelled)
-        measured = grade(puzzle)
+            puzzle = remove_hints(puzzle, level, rng, deadline, cancelled, solution)
+        measured = grade(puzzle, solution)
         miss = abs(GRADE_LEVEL[measured] - (target or GRADE_LEVEL[measured]))
         if best is None or miss < best[0]:
             best = (miss, puzzle, measured, ships)

@@ -26,7 +26,7 @@ def main(shape: str, count: int, difficulty: str | None, fleet_json: str | None,
         verdict = decide(puzzle, timeout=60)
         unique = verdict.kind is Kind.UNIQUE
         solve_times.append(float(verdict.stats.get("seconds", 0.0)))
-        graded = grading.grade(puzzle) if unique else "-"
+        graded = grading.grade(puzzle, verdict.solution) if unique else "-"
         failures += not unique or (difficulty is not None and graded != difficulty)
         print(f"seed {seed + index}: {seconds:6.2f} s, {len(puzzle.hints)} hints, grade {graded}, "
               f"{verdict.kind.value.upper()} (decided in {solve_times[-1] * 1000:.1f} ms)", flush=True)

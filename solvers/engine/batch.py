@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Iterable, Iterator, Union
 
 from game import codes, formats, levels, rules
-from game.puzzle import Puzzle, grid_to_strings
+from game.puzzle import Grid, Puzzle, grid_to_strings
 from solvers.common import run_to_result
 from solvers.engine import registry
 from solvers.engine.verdict import Kind, decide
@@ -124,21 +124,26 @@ def result_record(ref: LevelRef, solver: str, result: Result) -> dict:
 def check_record(ref: LevelRef, timeout: float | None, jobs: int | None = 1) -> dict:
     """The level's verdict (see ``solvers.engine.verdict``) with ``jobs`` searches on as many
     cores (``None``: every core)."""
+    return checked(ref, timeout, jobs)[0]
+
+
+def checked(ref: LevelRef, timeout: float | None, jobs: int | None = 1) -> tuple[dict, Grid | None]:
+    """:func:`check_record`, and the level's one solution when it is unique (else None)."""
     record: dict = {"level": ref.label}
     if ref.puzzle is None:
         record.update(status="error", solutions=None, error=ref.error)
-        return record
+        return record, None
     try:
         verdict = decide(ref.puzzle, limit=2, timeout=timeout, jobs=jobs)
     except Exception as error:  # noqa: BLE001 - one broken level must not end a batch
         record.update(status="error", solutions=None, error=f"{type(error).__name__}: {error}")
-        return record
+        return record, None
     record["status"] = verdict.kind.value
     record["solutions"] = len(verdict.solutions) if verdict.decided else None
     record["seconds"] = verdict.stats.get("seconds")
     if verdict.kind is Kind.UNDECIDED:
         record.update(found=len(verdict.solutions), error=verdict.message)
-    return record
+    return record, verdict.solution
 
 
 def _clean_stats(stats) -> dict:

@@ -491,15 +491,19 @@ def events(puzzle: Puzzle, *, trace: bool = True, rng: random.Random | None = No
 
 
 def solve(puzzle: Puzzle, max_depth: int = MAX_DEPTH, grid: Grid | None = None,
-          deadline: float | None = None, max_level: int = 4) -> LogicOutcome:
+          deadline: float | None = None, max_level: int = 4, solution: Grid | None = None) -> LogicOutcome:
     """Fast solve for grading: simple rules in bulk, a contradiction only when they stall.
 
     ``max_level`` limits the rules (1: level one only, 2: no contradictions, 3: depth 1, 4: depth 2);
     ``grid`` starts from a board already partly deduced; ``deadline`` (a ``time.perf_counter()``
-    value) ends the search early as stuck.
+    value) ends the search early as stuck. ``solution`` (a solution of the puzzle that
+    ``grid`` agrees with, when the caller knows one) only saves work: the trials that assume
+    its values cannot break, so they are not run (see :func:`solvers.logic.probe.find_contradiction`);
+    the steps, the level and the board are those found without it.
     """
     max_depth = min(max_depth, max_level - 2)
     model = model_of(puzzle)
+    truth = _masks(model, solution)[0] if solution is not None else None
     ship, water = _masks(model, grid if grid is not None else initial_grid(puzzle))
     clock, level, used, steps = Clock(), 0, {}, 0
     valid: Valid = None
@@ -519,9 +523,9 @@ def solve(puzzle: Puzzle, max_depth: int = MAX_DEPTH, grid: Grid | None = None,
         if deadline is not None and time.perf_counter() > deadline:
             break
         closures: Closures = {}
-        found = drain(find_contradiction(model, ship, water, valid, clock, closures))
+        found = drain(find_contradiction(model, ship, water, valid, clock, closures, truth=truth))
         if found is None and max_depth >= 2:
-            found = drain(find_deep_contradiction(model, ship, water, valid, clock, closures, held=model.held))
+            found = drain(find_deep_contradiction(model, ship, water, valid, clock, closures, truth, held=model.held))
         if found is None:
             break
         used[found.rule] = used.get(found.rule, 0) + 1

@@ -397,7 +397,7 @@ class _Steps:
 
 def find_contradiction(model: DeductionModel, ship: int, water: int, valid: Valid, clock: Clock,
                        closures: Closures | None = None, ship_first: bool = False,
-                       every: list[Finding] | None = None) -> Search:
+                       every: list[Finding] | None = None, truth: int | None = None) -> Search:
     """Depth 1: the first cell one of whose values breaks the board after the simple rules.
 
     ``closures``, when given, collects the settled board of every assumption that held: the
@@ -407,7 +407,12 @@ def find_contradiction(model: DeductionModel, ship: int, water: int, valid: Vali
     water around it, so more of the water assumptions are known to hold untried (a hint
     keeps a cell's two values together, to speak of the likeliest cell). With ``every``, the
     sweep goes on to the end and every step goes there (the first too), each about another
-    cell of this board.
+    cell of this board. ``truth`` (the solution's ship cells, when known, on a board the
+    solution extends) skips the assumptions of the solution's own values: they cannot break,
+    since every step is sound. Nothing else changes: what such a trial settles to holds only
+    values of the solution, so the assumptions it would let the sweep skip are of those values
+    too; only ``closures`` lacks them, which matters only to a depth-2 search that tries them
+    (given ``truth`` too, it does not: see :func:`deep_order`).
     """
     # A probe that holds proves every cell it set can be assumed without breaking the board
     # either (it would reach a part of the same board): those probes are skipped.
@@ -418,6 +423,8 @@ def find_contradiction(model: DeductionModel, ship: int, water: int, valid: Vali
     cells = probe_order(model, ship, water)
     order = ([(index, True) for index in cells] + [(index, False) for index in cells] if ship_first else
              [(index, as_ship) for index in cells for as_ship in (True, False)])
+    if truth is not None:
+        order = [(index, as_ship) for index, as_ship in order if bool(truth >> index & 1) != as_ship]
     for index, as_ship in order:
         if ((held_ship if as_ship else held_water) >> index) & 1 or (steps.decided >> index) & 1:
             continue
