@@ -409,8 +409,7 @@ def _bench_window(args) -> int:
         from game import formats
 
         puzzle = formats.load_any(args.paths[0])
-        given = (args.solvers.split(",") if args.solvers else []) + (args.solver or [])
-        names = race.choose(puzzle, given or None)
+        names = race.choose(puzzle, args.solvers.split(",") if args.solvers else None)
         record = race_bench.run(args.paths[0], names, seconds=args.timeout)
     except ValueError as error:
         print(f"bench --window: {error}", file=sys.stderr)

@@ -160,7 +160,26 @@ def check(path: PathLike, inputs: Iterable[PathLike] = (), parents: bool = False
     return target
 
 
-class Output:
+class _Committed:
+    """A write that a ``with`` block commits when it ends normally and discards otherwise."""
+
+    def commit(self) -> None:
+        raise NotImplementedError
+
+    def discard(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, value, traceback) -> None:
+        if kind is None:
+            self.commit()
+        else:
+            self.discard()
+
+
+class Output(_Committed):
     """One file being written: ``handle`` takes the content, :meth:`commit` puts it in place,
     :meth:`discard` drops it. As a context manager: commit on success, discard on any
     exception (Ctrl-C included). The checks of :func:`check` run when it opens."""
@@ -245,15 +264,6 @@ class Output:
                 pass
             self._temporary = None
 
-    def __enter__(self) -> Output:
-        return self
-
-    def __exit__(self, kind, value, traceback) -> None:
-        if kind is None:
-            self.commit()
-        else:
-            self.discard()
-
 
 def _stat(path: Path) -> os.stat_result | None:
     try:
@@ -284,7 +294,7 @@ def _copy_in_place(source: Path, target: Path) -> None:
         os.fsync(out.fileno())
 
 
-class Outputs:
+class Outputs(_Committed):
     """Several files written one after another and put in place together (the pages of a
     print): each is written to its temporary file as it comes, so only one is in memory;
     :meth:`commit` renames them all, :meth:`discard` (or any exception inside ``with``) drops
@@ -308,15 +318,6 @@ class Outputs:
     def discard(self) -> None:
         for output in self.outputs:
             output.discard()
-
-    def __enter__(self) -> Outputs:
-        return self
-
-    def __exit__(self, kind, value, traceback) -> None:
-        if kind is None:
-            self.commit()
-        else:
-            self.discard()
 
 
 def _room_for_files(count: int) -> None:

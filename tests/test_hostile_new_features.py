@@ -186,3 +186,11 @@ def test_an_empty_output_name_is_refused_not_ignored(argv):
     status, out, err = run(*argv)
     assert status == 2 and one_error(err) == "'': cannot be written (an empty name is not a file name)"
     assert out == ""
+
+
+def test_bench_window_races_the_solvers_named_from_the_command_line(monkeypatch):
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    status, out, err = run("bench", "--window", LEVEL, "--solvers", "forward,logic", "--timeout", "1", "--json")
+    record = json.loads(out)
+    assert status == 0 and err == "" and record["solvers"] == ["forward", "logic"] and record["lanes"] == 2
+    assert record["frames"] > 0

@@ -14,9 +14,13 @@ from window.scenes.race import RaceScene  # noqa: E402
 
 
 def run_to_end(app, scene, seconds=30.0):
+    """Frames until the race ends. Each frame waits a millisecond, as the window's clock does
+    (for longer): a loop that never waits starves the workers of the interpreter, and a lane
+    whose first run imports numba then takes minutes."""
     deadline = time.perf_counter() + seconds
     while scene.running and time.perf_counter() < deadline:
         app.pump()
+        time.sleep(0.001)
     assert scene.finished
 
 
