@@ -41,6 +41,7 @@ def run_to_end(app, panel, seconds=5.0):
     deadline = time.perf_counter() + seconds
     while panel.running and time.perf_counter() < deadline:
         app.pump()
+        time.sleep(0.001)               # as the window's clock waits: a loop that never does starves the worker
 
 
 def press(app, key, mod=0):
