@@ -586,3 +586,16 @@ def test_the_trials_of_the_solutions_values_are_the_ones_skipped():
     lied = truth | cell if found.water else truth & ~cell
     other = logic.drain(find_contradiction(model, ship, water, valid, Clock(), truth=lied))
     assert other is None or other.evidence != cell
+
+
+@pytest.mark.parametrize("level", ["6x6/easy/01.bs", "10x10/expert/02.bs", "15x15/hard/03.bs", "giants/02-30x20.bs"])
+def test_the_places_longer_than_each_room_along_a_line_are_what_their_definition_says(level):
+    from game.ships import bits
+    from solvers.logic.analysis import DeductionModel
+
+    model = DeductionModel(levels.load(Path(__file__).resolve().parents[1] / "levels" / level))
+    geo = model.shared
+    for (axis, index, _, _), longer in zip(model.tally_lines, model.longer_along):
+        along = (geo.row_lines if axis == "row" else geo.col_lines)[index]
+        assert longer == tuple(sum(1 << i for i in bits(along) if geo.p_length[i] > room)
+                               for room in range(model.longest + 1))

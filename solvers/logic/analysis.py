@@ -116,11 +116,11 @@ class DeductionModel:
                             for index, (mask, tally) in enumerate(zip(masks, tallies)) if tally is not None]
         self.tally_masks = tuple(mask for _, _, mask, _ in self.tally_lines)
         # Per tallied line: the places of 2+ cells along it longer than k, for each k (``Analysis._fits``).
-        self.longer_along = []
-        for axis, index, _, _ in self.tally_lines:
-            along = (shared.row_lines if axis == "row" else shared.col_lines)[index]
-            self.longer_along.append(tuple(sum(1 << i for i in bits(along) if shared.p_length[i] > k)
-                                           for k in range(self.longest + 1)))
+        longer = tuple(sum(s for length, s in zip(shared.lengths, shared.length_sets) if length > k)
+                       for k in range(self.longest + 1))    # the places longer than k (lengths' sets are disjoint)
+        self.longer_along = [tuple(along & places for places in longer)
+                             for along in ((shared.row_lines if axis == "row" else shared.col_lines)[index]
+                                           for axis, index, _, _ in self.tally_lines)]
         self.bank = Bank(self.all)      # the hints' steps proved on earlier boards, for later ones
         self.kept: Kept | None = None                            # see ``keep``
         self.ahead_of: tuple[int, int] | None = None    # the settled board a hint last searched ahead from
