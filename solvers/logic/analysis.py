@@ -115,12 +115,6 @@ class DeductionModel:
                                                          ("column", self.col_mask, self.col_tallies))
                             for index, (mask, tally) in enumerate(zip(masks, tallies)) if tally is not None]
         self.tally_masks = tuple(mask for _, _, mask, _ in self.tally_lines)
-        # Per tallied line: the places of 2+ cells along it longer than k, for each k (``Analysis._fits``).
-        longer = tuple(sum(s for length, s in zip(shared.lengths, shared.length_sets) if length > k)
-                       for k in range(self.longest + 1))    # the places longer than k (lengths' sets are disjoint)
-        self.longer_along = [tuple(along & places for places in longer)
-                             for along in ((shared.row_lines if axis == "row" else shared.col_lines)[index]
-                                           for axis, index, _, _ in self.tally_lines)]
         self.bank = Bank(self.all)      # the hints' steps proved on earlier boards, for later ones
         self.kept: Kept | None = None                            # see ``keep``
         self.ahead_of: tuple[int, int] | None = None    # the settled board a hint last searched ahead from
@@ -134,6 +128,15 @@ class DeductionModel:
     def engine(self) -> Model:
         """The puzzle compiled for the one engine (:mod:`solvers.propagation`), which settles the trials."""
         return compile_puzzle(self.puzzle)
+
+    @cached_property
+    def longer_along(self) -> list[tuple[int, ...]]:
+        """Per tallied line: the places along it longer than k, for each k (``Analysis._fits``;
+        the engine's ``Model.longer`` met with the line)."""
+        shared, longer = self.shared, self.engine.longer
+        return [tuple(along & places for places in longer)
+                for along in ((shared.row_lines if axis == "row" else shared.col_lines)[index]
+                              for axis, index, _, _ in self.tally_lines)]
 
     def mask_of(self, cells) -> int:
         return self.shared.mask_of(cells)
