@@ -52,16 +52,19 @@ def grade(puzzle: Puzzle, solution: Grid | None = None) -> str:
     """easy | medium | hard | expert (see the module docstring).
 
     ``solution``: the puzzle's one solution, when the caller knows it (the generator its
-    layout, ``check`` its verdict); without it the verdict is asked first. The engine's
-    trials that assume the solution's own values cannot break, so knowing it saves them
-    (38% of the depth-1 trials generating a 30x20 hard level); the grade is the same.
+    layout, ``check`` its verdict). The engine's trials (level 3) that assume the solution's
+    own values cannot break, so knowing it saves them (38% of the depth-1 trials generating a
+    30x20 hard level); the grade is the same. Without it, the verdict is asked only when the
+    rules of levels 1-2 do not finish the puzzle.
     """
-    asked = solution is None
-    if asked:
-        solution = _unique(puzzle)
-    level, _ = measure(puzzle, solution=solution)
-    if level == 4 and not asked:      # the engine alone proves uniqueness only when it finishes
-        _unique(puzzle)
+    level, board = measure(puzzle, ceiling=2, solution=solution)
+    if level > 2:
+        asked = solution is None
+        if asked:
+            solution = _unique(puzzle)
+        level, _ = measure(puzzle, grid=board, solution=solution)   # on from where level 2 stopped
+        if level == 4 and not asked:      # the engine alone proves uniqueness only when it finishes
+            _unique(puzzle)
     return GRADES[level - 1]
 
 
