@@ -126,6 +126,14 @@ def ship_name(length: int) -> str:
     return SHIP_NAMES.get(length, f"{length}-cell ship")
 
 
+def fleet_text(fleet: Iterable[tuple[int, int]]) -> str:
+    """The ships of ``fleet`` (length, count), longest first: "1 battleship, 2 cruisers";
+    "none" when no count is above 0."""
+    parts = [f"{count} {ship_name(length)}{'s' if count > 1 else ''}"
+             for length, count in sorted(fleet, reverse=True) if count > 0]
+    return ", ".join(parts) if parts else "none"
+
+
 def make_fleet(counts: Mapping[int, int] | Iterable[tuple[int, int]]) -> Fleet:
     """Normalise a fleet: longest first, zero counts dropped."""
     items = counts.items() if isinstance(counts, Mapping) else counts

@@ -164,6 +164,22 @@ class Geometry:
     def coords(self, mask: int) -> list[Coord]:
         return [divmod(i, self.stride) for i in bits(mask)]
 
+    def where(self, mask: int) -> str:
+        """A short human description of a set of cells (1-based, like the window)."""
+        cells = self.coords(mask)
+        if not cells:
+            return "no cells"
+        if len(cells) == 1:
+            return f"row {cells[0][0] + 1}, column {cells[0][1] + 1}"
+        rows = sorted({r for r, _ in cells})
+        cols = sorted({c for _, c in cells})
+        if len(rows) == 1 and cols == list(range(cols[0], cols[-1] + 1)):
+            return f"row {rows[0] + 1}, columns {cols[0] + 1}-{cols[-1] + 1}"
+        if len(cols) == 1 and rows == list(range(rows[0], rows[-1] + 1)):
+            return f"column {cols[0] + 1}, rows {rows[0] + 1}-{rows[-1] + 1}"
+        shown = ", ".join(f"r{r + 1}c{c + 1}" for r, c in cells[:6])
+        return shown + (f" and {len(cells) - 6} more" if len(cells) > 6 else "")
+
     def mask_of(self, cells) -> int:
         """The bits of ``(row, col)`` cells; cells outside the board are left out."""
         mask = 0

@@ -42,7 +42,7 @@ def five_by_five(row_tallies=(3, 0, 2, 0, 1), col_tallies=(1, 1, 2, 1, 1), hints
 
 def test_tally_met_comes_first_on_an_empty_board():
     step = logic.next_deduction(five_by_five(), initial_grid(five_by_five()))
-    assert step.rule == "tally-met"
+    assert step.rule == "tally_met"
     assert step.text == "Row 2 has a tally of 0: all its cells are water"
     assert step.moves == tuple(Move(1, c, Cell.WATER) for c in range(5))
     assert step.level == 1
@@ -52,7 +52,7 @@ def test_tally_fill():
     puzzle = five_by_five()
     board = grid_from_strings([".???.", ".....", "?????", ".....", "?????"])
     step = logic.next_deduction(puzzle, board)
-    assert step.rule == "tally-fill"
+    assert step.rule == "needs_every_unknown"
     assert step.text == "Row 1 needs 3 more ship cells and has exactly 3 unknown cells left"
     assert {(m.row, m.col, m.value) for m in step.moves} == {(0, c, Cell.SHIP) for c in (1, 2, 3)}
 
@@ -60,7 +60,7 @@ def test_tally_fill():
 def test_hint_shape_of_a_top_end():
     puzzle = Puzzle(6, 6, (1, 1, 1, 1, 1, 0), (0, 0, 3, 0, 2, 0), {3: 1, 2: 1}, {(0, 2): Hint.TOP})
     step = logic.next_deduction(puzzle, initial_grid(puzzle))
-    assert step.rule == "hint-shape"
+    assert step.rule == "hint_shape"
     assert "top end at row 1, column 3 continues down" in step.text
     # Every ship that can show this piece runs down from it: the cell below is ship, and the
     # cells beside both are water, whichever of the two ships it is.
@@ -69,22 +69,35 @@ def test_hint_shape_of_a_top_end():
     assert step.evidence == ((0, 2),)
 
 
-def test_ship_diagonals_and_segment_sides():
+def test_ship_diagonals_and_a_ship_as_long_as_the_longest_missing():
     puzzle = Puzzle(5, 5, (None,) * 5, (None,) * 5, {2: 1, 1: 1})
     board = grid_from_strings(["?????", "?##??", "?????", "?????", "?????"])
     step = logic.next_deduction(puzzle, board)
-    assert step.rule == "ship-diagonals"
-    assert step.text == "Ships never touch, not even diagonally: the cells diagonal to row 2, column 2 are water"
+    assert step.rule == "diagonals_are_water"
+    assert step.text == "Ships never touch, not even diagonally: the cells diagonal to row 2, columns 2-3 are water"
     board = grid_from_strings([".....", "?##?.", ".....", "?????", "?????"])
     step = logic.next_deduction(puzzle, board)
-    assert step.rule == "ship-complete"
+    assert step.rule == "ship_complete"
     assert set(step.moves) == {Move(1, 0, Cell.WATER), Move(1, 3, Cell.WATER)}
+
+
+def test_a_middle_piece_lies_the_only_way_it_can():
+    # Water above the middle piece: it lies across, so its left and right are ship.
+    puzzle = Puzzle(5, 5, (None,) * 5, (None,) * 5, {3: 1}, {(2, 2): Hint.MIDDLE})
+    board = grid_from_strings(["?????", "??.??", "??#??", "?????", "?????"])
+    step = logic.next_deduction(puzzle, board)
+    assert step.rule == "hint_shape" and step.level == 1
+    assert set(step.moves) == {Move(2, 1, Cell.SHIP), Move(2, 3, Cell.SHIP), Move(3, 2, Cell.WATER)}
+    assert step.text.startswith("The middle piece at row 3, column 3 cannot lie the other way")
+    # Nothing decides it yet: no glance says which way (the fleet's reasoning may).
+    step = logic.next_deduction(puzzle, grid_from_strings(["?????", "?????", "??#??", "?????", "?????"]), max_depth=0)
+    assert step is None or step.rule != "hint_shape"
 
 
 def test_the_last_ship_of_a_length_covers_the_cells_all_its_places_share():
     puzzle = Puzzle(1, 5, (3,), (None,) * 5, {3: 1})
     step = logic.next_deduction(puzzle, initial_grid(puzzle))
-    assert step.rule == "fleet-places"
+    assert step.rule == "last_ship_of_a_length"
     assert step.moves == (Move(0, 2, Cell.SHIP),)
     assert step.text == ("The cruiser can only lie in row 1, columns 1-3 or in row 1, columns 2-4 or in row 1, "
                          "columns 3-5: row 1, column 3 is ship")
@@ -93,7 +106,7 @@ def test_the_last_ship_of_a_length_covers_the_cells_all_its_places_share():
 def test_unreachable_cells_are_water():
     puzzle = Puzzle(1, 7, (None,), (None,) * 7, {2: 2})
     step = logic.next_deduction(puzzle, grid_from_strings(["?.?????"]))
-    assert step.rule == "unreachable"
+    assert step.rule == "uncovered_is_water"
     assert step.moves == (Move(0, 0, Cell.WATER),)
     assert step.text == "No ship still missing (2 destroyers) fits through row 1, column 1: water"
 
@@ -102,7 +115,7 @@ def test_fleet_counting_of_submarines():
     puzzle = Puzzle(3, 3, (None,) * 3, (None,) * 3, {1: 1})
     board = grid_from_strings(["#..", "...", "..?"])
     step = logic.next_deduction(puzzle, board)
-    assert step.rule == "unreachable"
+    assert step.rule == "uncovered_is_water"
     assert step.text == "The submarine is placed: this single cell is water (row 3, column 3)"
 
 
@@ -110,7 +123,7 @@ def test_line_fill_sees_every_way_to_fill_a_line():
     # Two destroyers in a row of five with a tally of 4 fit only as "##.##".
     puzzle = Puzzle(1, 5, (4,), (None,) * 5, {2: 2})
     step = logic.next_deduction(puzzle, initial_grid(puzzle))
-    assert step.rule == "line-fill"
+    assert step.rule == "line_fill"
     assert set(step.moves) == {Move(0, c, Cell.SHIP) for c in (0, 1, 3, 4)} | {Move(0, 2, Cell.WATER)}
     assert step.text.startswith("Every way to fit 4 ship cells into row 1")
 

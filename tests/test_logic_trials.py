@@ -14,7 +14,7 @@ from solvers.engine import hints
 from solvers.engine.verdict import unique_solution
 from solvers.logic import deduction as logic
 from solvers.logic import probe
-from solvers.logic.analysis import Analysis, Bank, bits, model_of
+from solvers.logic.analysis import Bank, bits, model_of
 from solvers.logic.probe import (
     Clock,
     Outcome,
@@ -24,7 +24,7 @@ from solvers.logic.probe import (
     rule_out_longest,
     rule_out_places,
 )
-from solvers.logic.rules import Finding
+from solvers.logic.steps import Finding, settle_steps
 from solvers.propagation.rules import common
 
 LEVELS = Path(__file__).resolve().parents[1] / "levels"
@@ -46,8 +46,8 @@ def first_board_past_depth_one(name: str):
 def settled(puzzle, board):
     model = model_of(puzzle)
     ship, water = logic._masks(model, board)
-    an = Analysis(model, ship, water)
-    return model, ship, water, an.places
+    board = settle_steps(model, ship, water, None)
+    return model, board.ship, board.water, board.places
 
 
 @pytest.mark.parametrize("deeper", [False, True])
@@ -381,8 +381,8 @@ def test_cells_assumed_ship_first_find_a_depth_one_step_where_cell_by_cell_does_
     truth_ship, truth_water = model.shared.masks(solution)
     board, compared = initial_grid(puzzle), 0
     while not rules.judge(puzzle, board).solved:
-        ship, water = logic._masks(model, board)
-        valid = Analysis(model, ship, water).places
+        settled_board = settle_steps(model, *logic._masks(model, board), None)
+        ship, water, valid = settled_board.ship, settled_board.water, settled_board.places
         found = {ship_first: logic.drain(find_contradiction(model, ship, water, valid, Clock(), None, ship_first))
                  for ship_first in (False, True)}
         assert (found[False] is None) == (found[True] is None)
@@ -504,7 +504,7 @@ def test_levels_count_trials_inside_trials_so_places_ruled_out_by_depth_one_tria
     _, dropped = logic.drain(rule_out_places(model, ship, water, valid, Clock()))
     assert dropped and all(depth == 1 for _, _, depth in dropped)
     cell = 1 << next(bits(model.all & ~ship & ~water))
-    simple = Finding("fleet-places", 2, 0, cell, cell, lambda: "The last cruiser can only lie there")
+    simple = Finding("last_ship_of_a_length", 2, 0, cell, cell, lambda: "The last cruiser can only lie there")
     trial = Finding("contradiction", 3, 0, cell, cell, lambda: "If it were ship, a rule breaks")
     deep = Finding("deep-contradiction", 4, 0, cell, cell, lambda: "If it were ship, one level of trial breaks")
     for found, level in ((simple, 3), (trial, 3), (deep, 4)):
@@ -586,16 +586,3 @@ def test_the_trials_of_the_solutions_values_are_the_ones_skipped():
     lied = truth | cell if found.water else truth & ~cell
     other = logic.drain(find_contradiction(model, ship, water, valid, Clock(), truth=lied))
     assert other is None or other.evidence != cell
-
-
-@pytest.mark.parametrize("level", ["6x6/easy/01.bs", "10x10/expert/02.bs", "15x15/hard/03.bs", "giants/02-30x20.bs"])
-def test_the_places_longer_than_each_room_along_a_line_are_what_their_definition_says(level):
-    from game.ships import bits
-    from solvers.logic.analysis import DeductionModel
-
-    model = DeductionModel(levels.load(Path(__file__).resolve().parents[1] / "levels" / level))
-    geo = model.shared
-    for (axis, index, _, _), longer in zip(model.tally_lines, model.longer_along):
-        along = (geo.row_lines if axis == "row" else geo.col_lines)[index]
-        assert longer == tuple(sum(1 << i for i in bits(along) if geo.p_length[i] > room)
-                               for room in range(model.longest + 1))

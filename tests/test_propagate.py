@@ -393,15 +393,24 @@ def test_the_rules_reach_a_fixpoint():
 
 
 def test_every_rule_is_in_the_table_once_with_a_summary_and_the_order_comes_from_it():
-    functions = [entry.run for entry in pr.RULES if entry.run is not None]
-    assert len({entry.name for entry in pr.RULES}) == len(pr.RULES) == len(functions) + 1
-    assert all(entry.name == entry.run.__name__ for entry in pr.RULES if entry.run is not None)
+    functions = [entry.run for entry in pr.RULES]
+    assert len({entry.name for entry in pr.RULES}) == len(pr.RULES) == len(set(functions))
+    assert all(entry.name == entry.run.__name__ for entry in pr.RULES)
     assert all(rule.__doc__ and len(rule.__doc__.strip().splitlines()) <= 4 for rule in functions)
     stages = [entry.stage for entry in pr.RULES]
-    assert stages == sorted(stages, key=["start", "place", "cell", "tally", "room", "board", "fill"].index)
-    assert pr.CELL_RULES[:-1] == tuple(entry.run for entry in pr.RULES if entry.stage == "cell")
-    assert pr.BOARD_RULES == tuple(entry.run for entry in pr.RULES if entry.stage == "board")
+    assert stages == sorted(stages, key=["place", "cell", "tally", "room", "board", "fill"].index)
+    search = [entry for entry in pr.RULES if not entry.glance]
+    assert pr.CELL_RULES[:-1] == tuple(entry.run for entry in search if entry.stage == "cell")
+    assert pr.BOARD_RULES == tuple(entry.run for entry in search if entry.stage == "board")
     assert pr.DEDUCTION_RULES == pr.BOARD_RULES + tuple(entry.run for entry in pr.RULES if entry.stage == "fill")
+    assert pr.STEP_CELL_RULES[:-1] == tuple(entry.run for entry in pr.RULES if entry.stage == "cell")
+    assert pr.STEP_RULES[2] == tuple(entry.run for entry in pr.RULES if entry.stage in ("board", "fill"))
+    # A rule that sets cells says so, to a trace and to a player, and has a level; the rules of
+    # level 1 read the board alone, so a level-1 propagation runs no rule of the fleet.
+    for entry in pr.RULES:
+        assert entry.level in (0, 1, 2)
+        assert bool(entry.says) == (entry.explains is not None or entry.name == "place_queued"), entry.name
+    assert all(pr.LEVELS[rule.__name__] <= 1 for rule in pr.STEP_RULES[1])
 
 
 def test_every_sentence_of_a_logged_run_comes_from_the_table():

@@ -92,7 +92,7 @@ def test_streaks_count_runs_of_days_and_today_may_still_be_open():
 
 
 def test_target_times_come_from_the_measured_table():
-    assert target_seconds("10x10", "easy") == 220 and target_seconds("15x15", "expert") == 590
+    assert target_seconds("10x10", "easy") == 200 and target_seconds("15x15", "expert") == 480
     assert target_seconds("10x10", None) is None and target_seconds("9x9", "easy") is None
 
 
@@ -102,7 +102,7 @@ def test_finishing_a_daily_puzzle_on_its_day_counts_for_the_streak(tmp_path):
     puzzle = levels.load(ROOT / "levels" / "8x8" / "easy" / "01.bs").replace(
         name=daily.name_of(today), source=f"daily puzzle {today.isoformat()} (version {daily.DAILY_VERSION})")
     said = finish(storage, puzzle, "key1", "t", 100.0, {"hint": 2, "check": 1})
-    assert "streak 1 day" in said and "Target 2:50: beaten." in said
+    assert "streak 1 day" in said and "Target 2:40: beaten." in said
     assert storage.solved()["key1"] == {**storage.solved()["key1"], "hints": 2, "checks": 1, "size": "8x8",
                                          "grade": "easy"}
 

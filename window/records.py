@@ -21,10 +21,10 @@ GRADE_ORDER = ("easy", "medium", "hard", "expert")
 STEP_SECONDS = 8
 # size -> grade -> median deduction steps over the pack's ten levels (bench --hints --reading 0).
 MEDIAN_STEPS: Mapping[str, Mapping[str, float]] = {
-    "6x6": {"easy": 13.5, "medium": 13.5, "hard": 17, "expert": 21.5},
-    "8x8": {"easy": 21, "medium": 22, "hard": 31, "expert": 36},
-    "10x10": {"easy": 27.5, "medium": 26.5, "hard": 31, "expert": 42},
-    "15x15": {"easy": 46.5, "medium": 46, "hard": 62, "expert": 73.5},
+    "6x6": {"easy": 13, "medium": 12.5, "hard": 16.5, "expert": 20.5},
+    "8x8": {"easy": 19.5, "medium": 20, "hard": 28, "expert": 33.5},
+    "10x10": {"easy": 25, "medium": 26, "hard": 29.5, "expert": 41.5},
+    "15x15": {"easy": 42, "medium": 43, "hard": 59.5, "expert": 60.5},
 }
 
 

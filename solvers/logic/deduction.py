@@ -7,7 +7,7 @@ resort, one cell of the solution, for a board where no short deduction is found;
 ``events(puzzle)`` is the solver protocol (every move FORCED, its detail the sentence);
 ``solve(puzzle)`` is the fast form the grader and the generator use.
 
-Rules are tried simplest first (see :mod:`solvers.logic.rules`): level 1 (a glance), level 2
+Rules are tried simplest first (see :mod:`solvers.logic.steps`): level 1 (a glance), level 2
 (fleet reasoning), level 3 (a depth-1 contradiction: assume a cell, apply levels 1-2, watch a
 rule break), level 4 (depth 2: the same with depth-1 contradictions inside). Every rule is
 sound, so a board the engine completes is the puzzle's only solution.
@@ -25,9 +25,9 @@ from game.puzzle import Cell, Coord, Grid, Move, Puzzle, initial_grid
 from solvers.common import verified
 from solvers.events import Event, Progress, Reason, Result, SetCell, Status
 from solvers.logic import probe
-from solvers.logic.analysis import Analysis, Bank, DeductionModel, Kept, bits, model_of
+from solvers.logic.analysis import Bank, DeductionModel, Kept, bits, model_of
 from solvers.logic.probe import Clock, Closures, Valid, drain, find_contradiction, find_deep_contradiction, propagate
-from solvers.logic.rules import LEVEL_ONE, LEVEL_TWO, RULE_LEVELS, Finding
+from solvers.logic.steps import Finding, Steps, settle_steps
 
 MAX_DEPTH = 2
 THINK_SECONDS = 2.0     # how long ``think_ahead`` searches for the next hints while the player reads one
@@ -78,8 +78,11 @@ def _grid(model: DeductionModel, ship: int, water: int) -> Grid:
 def _first_finding(model: DeductionModel, ship: int, water: int, valid: Valid, max_depth: int, clock: Clock,
                    solution: Callable[[], Grid | None] | None = None, hint_started: float | None = None,
                    bank: Bank | None = None, carried: list[probe.Dropped] | None = None,
-                   ) -> Generator[None, None, tuple[Finding | None, Analysis]]:
-    """The simplest finding on this board (heartbeats yielded while searching).
+                   ) -> Generator[None, None, tuple[Finding | None, Steps]]:
+    """The simplest finding on this board (heartbeats yielded while searching), and the
+    board settled by the rules of level 1, or of levels 1-2 when those of level 1 find
+    nothing (its places, or why it breaks, and its steps, simplest first: the finding is the
+    first of them, if any).
 
     ``solution`` (asked for only if a depth-2 search starts) orders that search; see
     :func:`solvers.logic.probe.deep_order`. Places are ruled out before a depth-2 search
@@ -100,20 +103,12 @@ def _first_finding(model: DeductionModel, ship: int, water: int, valid: Valid, m
     """
     hint = hint_started is not None
     places_until = hint_started + PLACES_SECONDS if hint else None
-    an = Analysis(model, ship, water, valid)
-    if an.contradiction:
-        return None, an
-    for rule in LEVEL_ONE:
-        for found in rule(an):
-            return found, an
-    _ = an.places
-    if an.contradiction:
-        return None, an
-    for rule in LEVEL_TWO:
-        for found in rule(an):
-            return found, an
-        if an.contradiction:
+    for level in (1, 2):
+        an = settle_steps(model, ship, water, valid, level)
+        if an.broken:
             return None, an
+        if an.found:
+            return an.found[0], an
     closures: Closures = {}
     swept = an.places               # the places of the board the cell trials were swept on
     if max_depth >= 1:
@@ -146,8 +141,8 @@ def _first_finding(model: DeductionModel, ship: int, water: int, valid: Valid, m
         valid, dropped = an.places, []
 
         def enough(left: int) -> bool:             # the simple rules settle a cell with these places
-            narrowed = Analysis(model, ship, water, left)
-            return any(True for rule in LEVEL_TWO for _ in rule(narrowed))
+            narrowed = probe.settle(model, ship, water, left)
+            return not narrowed.contradiction and (narrowed.ship, narrowed.water) != (ship, water)
 
         # Rule out places first: it finds what cell trials miss, and it makes the
         # depth-2 search below stronger. Depth-1 trials of every place, then (while they
@@ -306,10 +301,10 @@ def _after_places(model: DeductionModel, ship: int, water: int, places: int, dro
     first; with ``dropped`` empty, the caller says it); before the depth-1 search, a step of
     ``bank`` (as it was proved, with what it ruled out said). With ``bank`` and places ruled
     out, the depth-1 search goes on to the end of its sweep and banks the steps past its first."""
-    narrowed = Analysis(model, ship, water, places)
-    for rule in (LEVEL_TWO if not narrowed.contradiction else ()):
-        for found in rule(narrowed):
-            return probe.after_ruling_out(found, dropped) if dropped else found
+    narrowed = settle_steps(model, ship, water, places)
+    if narrowed.found and not narrowed.broken:
+        found = narrowed.found[0]
+        return probe.after_ruling_out(found, dropped) if dropped else found
     found = bank.find(ship, water) if bank is not None else None
     if found:
         return found
@@ -370,9 +365,8 @@ def next_deduction(puzzle: Puzzle, grid: Sequence[Sequence[Cell]], max_depth: in
         # Only what must happen now: let go of a search the player has left or finished.
         for _ in _search_ahead(model, ship, water, found.ship, found.water, lambda: True):
             pass
-    if an.contradiction:
-        return _mistake(f"Something is wrong already: {an.contradiction}",
-                        [model.coord(i) for i in bits(an.contradiction_cells)])
+    if an.broken:
+        return _mistake(f"Something is wrong already: {an.broken}", [model.coord(i) for i in bits(an.cells)])
     return _deduction(model, found) if found else None
 
 
@@ -462,25 +456,24 @@ def events(puzzle: Puzzle, *, trace: bool = True, rng: random.Random | None = No
                 yield Progress(snapshot())
         except StopIteration as stop:
             found, an = stop.value
-        if an.contradiction:
-            yield Result(Status.NO_SOLUTION, _grid(model, ship, water), snapshot(), (),
-                         f"no solution: {an.contradiction}")
+        if an.broken:
+            yield Result(Status.NO_SOLUTION, _grid(model, ship, water), snapshot(), (), f"no solution: {an.broken}")
             return
-        if an._places is not None:
-            valid = an._places
+        valid = an.places
         if found is None:
             break
-        stats["steps"] += 1
-        stats["rules"][found.rule] = stats["rules"].get(found.rule, 0) + 1
-        stats["deepest"] = max(stats["deepest"], found.level - 2)
-        detail = found.text() if trace else ""
-        for value, mask in ((Cell.SHIP, found.ship), (Cell.WATER, found.water)):
-            for i in bits(mask):
-                stats["propagated"] += 1
-                if trace:
-                    yield SetCell(*model.coord(i), value, Reason.FORCED, detail)
-        ship |= found.ship
-        water |= found.water
+        for step in an.found or (found,):       # every step of levels 1-2 that settles the board, in turn
+            stats["steps"] += 1
+            stats["rules"][step.rule] = stats["rules"].get(step.rule, 0) + 1
+            stats["deepest"] = max(stats["deepest"], step.level - 2)
+            detail = step.text() if trace else ""
+            for value, mask in ((Cell.SHIP, step.ship), (Cell.WATER, step.water)):
+                for i in bits(mask):
+                    stats["propagated"] += 1
+                    if trace:
+                        yield SetCell(*model.coord(i), value, Reason.FORCED, detail)
+            ship |= step.ship
+            water |= step.water
         if clock.due(probe=False):
             yield Progress(snapshot())
     board = _grid(model, ship, water)
@@ -536,7 +529,3 @@ def solve(puzzle: Puzzle, max_depth: int = MAX_DEPTH, grid: Grid | None = None,
     board = _grid(model, ship, water)
     solved = not model.all & ~ship & ~water and rules.is_solved(puzzle, board)
     return LogicOutcome(solved, board, level, used, steps, clock.probes)
-
-
-def rule_level(rule: str) -> int:
-    return RULE_LEVELS.get(rule, 0)

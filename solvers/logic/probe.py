@@ -16,8 +16,8 @@ from functools import partial
 from typing import Callable, Generator, NamedTuple, TypeVar
 
 from game.puzzle import ship_name
-from solvers.logic.analysis import Analysis, DeductionModel, Placement, bits
-from solvers.logic.rules import LEVEL_ONE, LEVEL_TWO, Finding
+from solvers.logic.analysis import DeductionModel, Placement, bits
+from solvers.logic.steps import UNSAID, Finding, settle_steps, with_whole
 from solvers.propagation.model import State
 from solvers.propagation.rules import propagate as propagate_state
 
@@ -66,18 +66,19 @@ class Clock:
 
 
 def propagate(model: DeductionModel, ship: int, water: int, valid: Valid = None,
-              chain: list[Finding] | None = None, max_level: int = 2, base: State | Analysis | None = None,
-              ) -> Outcome:
+              chain: list[Finding] | None = None, max_level: int = 2, base: State | None = None) -> Outcome:
     """Apply the level 1-2 rules (or only level 1) until nothing changes or the board breaks.
 
     Without ``chain`` the one engine (:mod:`solvers.propagation`) settles the board, from
     ``base`` when given (the settled state of a board this one extends, see :func:`base_of`);
-    a board that breaks says why only when its reason is read (a :class:`Why`). With ``chain``,
-    ``base`` is the analysis of a board this one extends, without a contradiction (see
-    :class:`~solvers.logic.analysis.Analysis`)."""
+    a board that breaks says why only when its reason is read (a :class:`Why`). With
+    ``chain``, the steps that settle it go there, simplest first (:mod:`solvers.logic.steps`)."""
     if chain is None and max_level >= 2:
-        return settle(model, ship, water, valid, base if isinstance(base, State) else None)
-    return _by_rules(model, ship, water, valid, chain, max_level, base)
+        return settle(model, ship, water, valid, base)
+    settled = settle_steps(model, ship, water, valid, max_level)
+    if chain is not None:
+        chain.extend(settled.found)
+    return Outcome(settled.ship, settled.water, settled.places, settled.broken)
 
 
 def settle(model: DeductionModel, ship: int, water: int, valid: Valid, start: State | None = None) -> Outcome:
@@ -96,41 +97,25 @@ def _settled(model: DeductionModel, ship: int, water: int, valid: Valid, start: 
         kill = start.alive & ~valid if valid is not None else 0
         if kill:
             p_cells, left = model.p_cells, kill
-            while left:                      # the ships the board holds whole stay (see _with_whole)
+            while left:                      # the ships the board holds whole stay (see with_whole)
                 low = left & -left
                 left ^= low
                 if not p_cells[low.bit_length() - 1] & ~ship:
                     kill ^= low
         return propagate_state(engine, start, ship=ship & ~start.ship, water=water & ~start.water,
                                kill=kill, fill=True, blame=blame)
-    alive = model.alive if valid is None else _with_whole(model, ship, valid)
+    alive = model.alive if valid is None else with_whole(model, ship, valid)
     return propagate_state(engine, State(0, 0, 0, alive, tuple(count for _, count in model.puzzle.fleet)),
                            ship=ship | engine.shape_ship, water=water | engine.shape_water, all_lines=True,
                            fill=True, blame=blame)
 
 
-def _with_whole(model: DeductionModel, ship: int, alive: int) -> int:
-    """The places ``alive`` and those of the ships the board holds whole (ship cells no place
-    of ``alive`` covers), which the engine places (again)."""
-    geo = model.shared
-    whole = ship & ~model.cells_of(alive)
-    while whole:
-        cells = geo.component(whole & -whole, whole)
-        whole &= ~cells
-        row, col = geo.coord((cells & -cells).bit_length() - 1)
-        length = cells.bit_count()
-        p = geo.placement(length, length == 1 or bool(cells & geo.row_masks[row] == cells), row, col)
-        if p is not None and p.cells == cells:
-            alive |= 1 << p.index
-    return alive
-
-
 def _reason(model: DeductionModel, ship: int, water: int, valid: Valid) -> str:
-    """Why the board breaks: by the rules of :mod:`solvers.logic.rules`, which name the rule,
+    """Why the board breaks, in the words of the rule that found it (:mod:`solvers.logic.steps`),
     or else by what the engine blames."""
-    said = _by_rules(model, ship, water, valid, None, 2, None).contradiction
-    if said is not None:
-        return str(said)
+    said = settle_steps(model, ship, water, valid).broken
+    if said is not None and said != UNSAID:
+        return said
     blame: list = []
     _settled(model, ship, water, valid, None, blame)
     kind, value = blame[-1] if blame else ("", 0)
@@ -141,44 +126,7 @@ def _reason(model: DeductionModel, ship: int, water: int, valid: Valid) -> str:
         return f"no ship still missing could take the ship cells at {model.where(value)}"
     if kind == "length":
         return f"the {ship_name(model.lengths[value])}s still missing would not fit"
-    return "the ships still missing could not all be placed"
-
-
-def _by_rules(model: DeductionModel, ship: int, water: int, valid: Valid, chain: list[Finding] | None, max_level: int,
-              base: Analysis | None) -> Outcome:
-    """:func:`propagate` by the rules of :mod:`solvers.logic.rules`, each step kept in ``chain``."""
-    while True:
-        an = base = Analysis(model, ship, water, valid, base)
-        if an.contradiction:
-            return Outcome(ship, water, valid, an.contradiction)
-        new_ship = new_water = 0
-        for rule in LEVEL_ONE:
-            for found in rule(an):
-                new_ship |= found.ship
-                new_water |= found.water
-                if chain is not None:
-                    chain.append(found)
-        if not (new_ship | new_water) and max_level >= 2:
-            valid = an.places
-            if an.contradiction:
-                return Outcome(ship, water, valid, an.contradiction)
-            for rule in LEVEL_TWO:
-                for found in rule(an):
-                    new_ship |= found.ship
-                    new_water |= found.water
-                    if chain is not None:
-                        chain.append(found)
-                if an.contradiction:
-                    return Outcome(ship, water, valid, an.contradiction)
-                if new_ship | new_water:
-                    break  # the costlier rules wait until the cheaper ones are done
-        if new_ship & new_water:
-            return Outcome(ship, water, valid, f"{model.where(new_ship & new_water)} would have to be both ship "
-                                               f"and water")
-        if not (new_ship | new_water):
-            return Outcome(ship, water, valid, None)
-        ship |= new_ship
-        water |= new_water
+    return UNSAID
 
 
 def base_of(model: DeductionModel, ship: int, water: int, valid: Valid) -> State | None:
@@ -303,7 +251,7 @@ def remember_settled(model: DeductionModel, store: Settled, key: object, ship: i
 
 
 def trial(model: DeductionModel, store: Settled, key: object, ship: int, water: int, valid: Valid, known: int,
-           assumed: tuple[int, int], base: Analysis | None, explain: bool = True) -> Outcome:
+           assumed: tuple[int, int], base: State | None, explain: bool = True) -> Outcome:
     """What the simple rules settle the board (``ship``, ``water``, places ``valid``, or
     ``known`` as a mask) to with the assumption ``key`` (its ship and water cells
     ``assumed``); kept in ``store`` if it holds (see :func:`settled_before`).

@@ -95,6 +95,9 @@ class Model:
     fill_memo: tuple[dict, ...] = field(default=(), compare=False, repr=False)
     # The segments of a set of unplaced ship cells (``rules.segment_covers``).
     segment_memo: dict = field(default_factory=dict, compare=False, repr=False)
+    # Per given ship piece: its cell's index, the hint, the cells every ship through it covers and
+    # those all their halos hold, and the cells beside it across and down (``rules.hint_shape``).
+    pieces: tuple[tuple[int, Hint, int, int, int, int], ...] = ()
 
 
 def compile_puzzle(puzzle: Puzzle) -> Model:
@@ -103,9 +106,13 @@ def compile_puzzle(puzzle: Puzzle) -> Model:
     hint_ship = geo.mask_of(cell for cell, hint in puzzle.hints.items() if hint.is_ship)
     hint_water = geo.mask_of(cell for cell, hint in puzzle.hints.items() if hint is Hint.WATER)
     shape_ship = shape_water = 0
+    pieces = []
     for reach in hint_reach(puzzle, geo, alive):
         shape_ship |= reach.ship
         shape_water |= reach.water
+        r, c = reach.cell
+        pieces.append((geo.index(r, c), reach.hint, reach.ship, reach.water,
+                       geo.mask_of([(r, c - 1), (r, c + 1)]), geo.mask_of([(r - 1, c), (r + 1, c)])))
     broken = "the hints contradict each other" if (hint_ship | shape_ship) & (hint_water | shape_water) else ""
     start = State(0, 0, 0, alive, tuple(count for _, count in puzzle.fleet))
     rows = tuple((True, r, m, t, geo.row_lines[r]) for r, (m, t) in enumerate(zip(geo.row_masks, puzzle.row_tallies))
@@ -123,4 +130,5 @@ def compile_puzzle(puzzle: Puzzle) -> Model:
     p_start = tuple(p.col if p.line_is_row else p.row for p in geo.placements)
     return Model(puzzle, geo, puzzle.row_tallies, puzzle.col_tallies, start, hint_ship, hint_water,
                  shape_ship, shape_water, broken, rows + cols, longer, memo_of(geo), along, p_start,
-                 tuple(tuple(bits(line[2])) for line in rows + cols), tuple({} for _ in rows + cols))
+                 tuple(tuple(bits(line[2])) for line in rows + cols), tuple({} for _ in rows + cols),
+                 pieces=tuple(pieces))

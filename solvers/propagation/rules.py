@@ -21,14 +21,48 @@ from __future__ import annotations
 from typing import Callable, Iterable, NamedTuple
 
 from game.limits import MAX_SHIP_LENGTH, MAX_SIDE
-from game.puzzle import Cell, ship_name
-from game.ships import Geometry, bits, kept, meet, union
+from game.puzzle import Cell, Hint, fleet_text, ship_name
+from game.ships import Geometry, bits, kept, meet, segments, union
 from solvers.propagation.model import Line, Memo, Model, State
 
 Log = list[tuple[int, Cell, str]]
+"""A propagation's log: per step, its cells, their value and what it says (a :class:`Said`;
+a failure is logged as ``(0, Cell.UNKNOWN, said)``)."""
 # The room rule's memo key packs a line's ship cells, its room, its index and its axis in one int.
 ROOM_BITS = MAX_SHIP_LENGTH.bit_length()
 LINE_BITS = MAX_SIDE.bit_length()
+
+
+# -- what a logged step says ------------------------------------------------------------------
+
+class Said(str):
+    """What a logged step says: the string itself is its short sentence (what a trace shows);
+    :meth:`sentence` is the whole sentence a player reads, built when the step is shown, from
+    what the rule named when it fired: the ship's length, the line, the cells it read
+    (``evidence``), the placements it read (``places``), the ships left to place then
+    (``counts``), the water known then, and for the water around a ship placed, the step that
+    placed it (``cause``)."""
+
+    rule: str
+    part: int
+    length: int
+    line: Line | None
+    evidence: int
+    places: int
+    counts: tuple[int, ...]
+    water: int
+    model: Model
+    cause: Said | None
+
+    @property
+    def level(self) -> int:
+        return self.cause.level if self.cause is not None else LEVELS[self.rule]
+
+    def sentence(self, ship: int = 0, water: int = 0) -> str:
+        """The sentence of this step setting ``ship`` and ``water`` cells (a failure: none)."""
+        if self.cause is not None:
+            return self.cause.sentence(ship, water)
+        return EXPLAINS[self.rule](self, ship, water)
 
 
 # -- the state being built --------------------------------------------------------------------
@@ -96,20 +130,34 @@ class Work:
             self.add_water(new, water_why)
         return True
 
-    def says(self, rule: str, part: int = 0, length: int = 0, line: Line | None = None) -> str:
-        """The sentence ``part`` of ``rule`` in the table (``RULES``), its ``{ship}`` the ship
-        of ``length``, its ``{line}`` the name of ``line``, when a log is kept ("" otherwise: a
-        search without a log makes no sentences, nor the names in them)."""
+    def says(self, rule: str, part: int = 0, length: int = 0, line: Line | None = None, evidence: int = 0,
+             places: int = 0, cause: str = "") -> str:
+        """What ``rule`` says (its ``part``: see the table, ``RULES``) about the ship of
+        ``length``, ``line``, the cells ``evidence`` and the placements ``places``, when a log
+        is kept: a :class:`Said`, whose string is the table's short sentence ("" without a
+        log: a search without one makes no sentences, nor the names in them)."""
         if self.log is None:
             return ""
-        return SAYS[rule][part].format(ship=ship_name(length) if length else "",
-                                       line=f"{'row' if line[0] else 'column'} {line[1] + 1}" if line else "")
+        short = SAYS[rule]
+        said = Said(short[min(part, len(short) - 1)].format(
+            ship=ship_name(length) if length else "", line=line_name(line) if line else ""))
+        said.rule, said.part, said.length, said.line, said.evidence, said.places = (
+            rule, part, length, line, evidence, places)
+        said.counts, said.water, said.model = tuple(self.counts), self.water, self.model
+        said.cause = cause if isinstance(cause, Said) else None
+        return said
 
-    def fail(self, kind: str, value: int) -> bool:
+    def fail(self, kind: str, value: int, said: str = "") -> bool:
         """A contradiction, blamed on ``("row", index)``, ``("col", index)``, ``("cells", mask)``
-        or ``("length", length index)``."""
+        or ``("length", length index)``, and logged with what ``said`` says (see :meth:`broke`)."""
         if self.blame is not None:
             self.blame.append((kind, value))
+        return self.broke(said)
+
+    def broke(self, said: str) -> bool:
+        """A contradiction logged (with a log) as what ``said`` says, blamed on nothing."""
+        if said:
+            self.log.append((0, Cell.UNKNOWN, said))
         return False
 
     def next_batch(self) -> bool:
@@ -155,7 +203,7 @@ def place_queued(work: Work) -> bool:
             work.add_ship(new, detail)
         new = halo & ~work.water
         if new:
-            work.add_water(new, work.says("place_queued", length=geo.p_length[p]))
+            work.add_water(new, work.says("place_queued", length=geo.p_length[p], cause=detail))
         work.placed |= cells
         kills, kill_cells = kills_of(p)
         work.killed |= kills
@@ -198,10 +246,10 @@ def diagonals_are_water(work: Work) -> bool:
         return True
     around = work.geo.diagonal(new_ship)
     if around & work.ship:
-        return work.fail("cells", around & work.ship)
+        return work.fail("cells", around & work.ship, work.says("diagonals_are_water", 1, evidence=around & work.ship))
     new = around & ~work.water
     if new:
-        work.add_water(new, work.says("diagonals_are_water"))
+        work.add_water(new, work.says("diagonals_are_water", evidence=new_ship))
     return True
 
 
@@ -211,7 +259,8 @@ def tally_within_reach(work: Work, line: Line) -> bool:
     ship = work.ship
     ships = (ship & mask).bit_count()
     if ships > tally or ships + (mask & ~(ship | work.water)).bit_count() < tally:
-        return work.fail("row" if is_row else "col", index)
+        return work.fail("row" if is_row else "col", index,
+                         work.says("tally_within_reach", ships < tally, line=line, evidence=mask))
     return True
 
 
@@ -221,7 +270,7 @@ def tally_met(work: Work, line: Line) -> bool:
     ship = work.ship
     unknown = mask & ~(ship | work.water)
     if unknown and (ship & mask).bit_count() == tally:
-        work.add_water(unknown, work.says("tally_met", line=line))
+        work.add_water(unknown, work.says("tally_met", line=line, evidence=mask))
     return True
 
 
@@ -231,7 +280,7 @@ def needs_every_unknown(work: Work, line: Line) -> bool:
     ship = work.ship
     unknown = mask & ~(ship | work.water)
     if unknown and (ship & mask).bit_count() + unknown.bit_count() == tally:
-        work.add_ship(unknown, work.says("needs_every_unknown", line=line))
+        work.add_ship(unknown, work.says("needs_every_unknown", line=line, evidence=mask))
     return True
 
 
@@ -307,9 +356,10 @@ def fleet_count(work: Work) -> bool:
         options = alive & length_sets[li]
         found = options.bit_count()
         if found < left:
-            return work.fail("length", li)
+            return work.fail("length", li, work.says("fleet_count", 1, work.geo.lengths[li], places=options))
         if found == left:
-            why = work.says("fleet_count", length=work.geo.lengths[li])
+            why = work.says("fleet_count", length=work.geo.lengths[li], places=options,
+                            evidence=work.ship & union(work.geo.p_cells, options) if work.log is not None else 0)
             for p in bits(options):
                 work.to_place[p] = why
     return True
@@ -347,15 +397,17 @@ def segments_need_a_ship(work: Work) -> bool:
     geo = work.geo
     for segment, cover in segment_covers(work):
         if not cover:
-            return work.fail("cells", segment)
+            return work.fail("cells", segment, work.says("segments_need_a_ship", 3, evidence=segment))
         if not cover & (cover - 1):
             p = cover.bit_length() - 1
-            work.to_place[p] = work.says("segments_need_a_ship", length=geo.p_length[p])
+            work.to_place[p] = work.says("segments_need_a_ship", length=geo.p_length[p], evidence=segment,
+                                         places=cover)
             continue
         cells, halo = common(work.model, cover)
-        if (cells & ~work.ship or halo & ~work.water) and not work.add_common(
-                cells, halo, work.says("segments_need_a_ship", 1), work.says("segments_need_a_ship", 2)):
-            return False
+        if cells & ~work.ship or halo & ~work.water:
+            if not work.add_common(cells, halo, work.says("segments_need_a_ship", 1, evidence=segment, places=cover),
+                                   work.says("segments_need_a_ship", 2, evidence=segment, places=cover)):
+                return False
     return True
 
 
@@ -382,7 +434,7 @@ def distinct_segments(work: Work) -> bool:
     for li, length in enumerate(lengths):
         ships_left += work.counts[li]
         if sum(1 for need in needs if need >= length) > ships_left:
-            return False
+            return work.broke(work.says("distinct_segments", length=length))
     return True
 
 
@@ -428,9 +480,67 @@ def last_ship_of_a_length(work: Work) -> bool:
         cells, halo = common(work.model, options)
         if cells & ~work.ship or halo & ~work.water:
             length = geo.lengths[li]
-            if not work.add_common(cells, halo, work.says("last_ship_of_a_length", 0, length),
-                                   work.says("last_ship_of_a_length", 1, length)):
+            evidence = work.ship & union(geo.p_cells, options) if work.log is not None else 0
+            if not work.add_common(cells, halo, work.says("last_ship_of_a_length", 0, length, places=options,
+                                                          evidence=evidence),
+                                   work.says("last_ship_of_a_length", 1, length, places=options, evidence=evidence)):
                 return False
+    return True
+
+
+# -- glance rules: what a person sees at a glance, run only for the steps a player reads ----------
+# A propagation that logs steps by level (``propagate(..., level=...)``) runs these too. They
+# read the board alone, not the placements: the placement rules above conclude all they do
+# (a segment's placements all end where it ends, a piece's all lie one way), so a propagation
+# without them reaches the same board; with them, the first steps are the simplest a person
+# can take. (The cells beside a segment need no rule: they are diagonal to its cells.)
+
+PIECE_PARTS = {Hint.SUB: 0, Hint.MIDDLE: 1, Hint.SHIP: 2, Hint.TOP: 3, Hint.BOTTOM: 4, Hint.LEFT: 5, Hint.RIGHT: 6}
+
+
+def hint_shape(work: Work) -> bool:
+    """A given ship piece: the cells every ship through it covers are ship, those all their
+    halos hold water (``game.ships.hint_reach``). A middle piece lies across when it cannot
+    lie down (a border or water above or below) or a ship is beside it, and down likewise."""
+    ship, water = work.ship, work.water
+    unknown = work.geo.board & ~(ship | water)
+    for index, hint, ship_around, water_around, across, down in work.model.pieces:
+        if hint is Hint.MIDDLE:
+            across_open = across.bit_count() == 2 and not across & water
+            down_open = down.bit_count() == 2 and not down & water
+            if (across & ship or not down_open) and across_open:
+                ship_around, water_around = across, down
+            elif (down & ship or not across_open) and down_open:
+                ship_around, water_around = down, across
+            else:
+                continue
+        new_ship, new_water = ship_around & unknown, water_around & unknown
+        if new_ship | new_water:
+            said = work.says("hint_shape", PIECE_PARTS[hint], evidence=1 << index)
+            if new_ship:
+                work.add_ship(new_ship, said)
+            if new_water:
+                work.add_water(new_water, said)
+            ship, water = work.ship, work.water
+            unknown &= ~(new_ship | new_water)
+    return True
+
+
+def ship_complete(work: Work) -> bool:
+    """An open segment as long as the longest ship still missing (the fleet less the whole
+    ships on the board): its ends are water."""
+    geo = work.geo
+    found = segments(geo, work.ship, work.water)
+    missing = dict(work.model.puzzle.fleet)
+    for segment in found:
+        if segment.closed and segment.length in missing:
+            missing[segment.length] -= 1
+    longest = max((length for length, count in missing.items() if count > 0), default=0)
+    for segment in found:
+        if segment.straight and not segment.closed and segment.length == longest:
+            new = segment.ends & ~(work.ship | work.water)
+            if new:
+                work.add_water(new, work.says("ship_complete", length=longest, evidence=segment.cells))
     return True
 
 
@@ -455,13 +565,15 @@ def line_fill(work: Work) -> bool:
             continue                         # as when last looked at, where it found nothing new
         new_ship, new_water = fill_line(model, k, ship, water, alive, placed)
         if new_ship is None:
-            return work.fail("row" if line[0] else "col", line[1])
-        if new_ship:
-            work.add_ship(new_ship, work.says("line_fill", line=line))
-            ship = work.ship
-        if new_water:
-            work.add_water(new_water, work.says("line_fill", line=line))
-            water = work.water
+            return work.fail("row" if line[0] else "col", line[1], work.says("line_fill", 1, line=line, evidence=mask))
+        if new_ship | new_water:
+            said = work.says("line_fill", line=line, evidence=mask & ship)
+            if new_ship:
+                work.add_ship(new_ship, said)
+                ship = work.ship
+            if new_water:
+                work.add_water(new_water, said)
+                water = work.water
     return True
 
 
@@ -515,7 +627,7 @@ def fleet_room(work: Work) -> bool:
     geo, model, ship, alive = work.geo, work.model, work.ship, work.alive
     for li, left in enumerate(work.counts):
         if left > 1 and room_for(model, li, ship, alive & geo.length_sets[li], left) < left:
-            return work.fail("length", li)
+            return work.fail("length", li, work.says("fleet_room", length=geo.lengths[li]))
     return True
 
 
@@ -673,54 +785,200 @@ def common(model: Model, placements: int) -> tuple[int, int]:
     return found
 
 
+# -- the sentences a player reads --------------------------------------------------------------
+
+def line_name(line: Line) -> str:
+    return f"{'row' if line[0] else 'column'} {line[1] + 1}"
+
+
+def _cells(said: Said, ship: int, water: int) -> str:
+    where, parts = said.model.geo.where, []
+    if ship:
+        parts.append(f"{where(ship)} {'is' if ship.bit_count() == 1 else 'are'} ship")
+    if water:
+        parts.append(f"{where(water)} {'is' if water.bit_count() == 1 else 'are'} water")
+    return " and ".join(parts)
+
+
+def _places(said: Said, limit: int = 3) -> str:
+    places = list(said.model.geo.members(said.places))
+    if len(places) > limit:
+        return f"{len(places)} places"
+    several = len({p.length for p in places}) > 1
+    return " or ".join(f"{'the ' + ship_name(p.length) + ' ' if several else ''}{'at' if p.length == 1 else 'in'} "
+                       f"{p.describe()}" for p in places)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' if n != 1 else ''}"
+
+
+def _hint_shape(said: Said, ship: int, water: int) -> str:
+    where, part = said.model.geo.where(said.evidence), said.part
+    if part == 0:
+        return f"The submarine at {where} is a whole ship: the cells around it are water"
+    if part == 1:
+        return (f"The middle piece at {where} cannot lie the other way (border, water or a ship beside it): "
+                f"{_cells(said, ship, water)}")
+    if part == 2:
+        return f"Every ship that can cover the ship piece at {where} makes {_cells(said, ship, water)}"
+    end, way = (("top", "down"), ("bottom", "up"), ("left", "right"), ("right", "left"))[part - 3]
+    return (f"The {end} end at {where} continues {way}, and no other ship may touch its ship: "
+            f"{_cells(said, ship, water)}")
+
+
+def _tally_met(said: Said, ship: int, water: int) -> str:
+    name, tally = line_name(said.line).capitalize(), said.line[3]
+    if tally == 0:
+        return f"{name} has a tally of 0: all its cells are water"
+    return f"{name} has {'its 1 ship cell' if tally == 1 else f'all its {tally} ship cells'}: its other cells are water"
+
+
+def _needs_every_unknown(said: Said, ship: int, water: int) -> str:
+    n = ship.bit_count()
+    return (f"{line_name(said.line).capitalize()} needs {n} more ship cell{'s' if n > 1 else ''} and has exactly "
+            f"{_plural(n, 'unknown cell')} left")
+
+
+def _tally_within_reach(said: Said, ship: int, water: int) -> str:
+    tally = said.line[3]
+    if said.part:
+        return f"{line_name(said.line)} could not reach its tally of {tally}"
+    return f"{line_name(said.line)} would have more than {_plural(tally, 'ship cell')}"
+
+
+def _last(said: Said) -> str:
+    name = ship_name(said.length)
+    return f"The last {name}" if dict(said.model.puzzle.fleet).get(said.length, 0) > 1 else f"The {name}"
+
+
+def _fleet_count(said: Said, ship: int, water: int) -> str:
+    name, found = ship_name(said.length), said.places.bit_count()
+    if said.part:
+        missing = said.counts[said.model.geo.length_index[said.length]]
+        if not found:
+            return f"the {name} would have nowhere to go"
+        return f"the {missing} missing {name}s would have only {_plural(found, 'place')}"
+    if found == 1:
+        return f"{_last(said)} can only lie {_places(said)}: {_cells(said, ship, water)}"
+    return f"The {found} missing {name}s have exactly {found} places left: {_cells(said, ship, water)}"
+
+
+def _segments_need_a_ship(said: Said, ship: int, water: int) -> str:
+    where = said.model.geo.where(said.evidence)
+    if said.part == 3:
+        missing = fleet_text(zip(said.model.geo.lengths, said.counts))
+        return f"no ship still missing ({missing}) fits the segment at {where}"
+    return f"The ship through {where} can only lie {_places(said)}: {_cells(said, ship, water)}"
+
+
+def _uncovered_is_water(said: Said, ship: int, water: int) -> str:
+    model = said.model
+    geo = model.geo
+    subs = dict(model.puzzle.fleet).get(1, 0)
+    if subs and not said.counts[geo.length_index[1]] and not geo.orthogonal(water) & ~said.water:
+        return (f"{f'All {subs} submarines are' if subs > 1 else 'The submarine is'} placed: "
+                f"{'these single cells are' if water.bit_count() > 1 else 'this single cell is'} water "
+                f"({geo.where(water)})")
+    return f"No ship still missing ({fleet_text(zip(geo.lengths, said.counts))}) fits through {geo.where(water)}: water"
+
+
+def _line_fill(said: Said, ship: int, water: int) -> str:
+    name, tally = line_name(said.line), said.line[3]
+    if said.part:
+        return f"{name} cannot hold {tally} ship cells in ships that still fit"
+    return (f"Every way to fit {tally} ship cells into {name} (runs that are ships still missing, water between "
+            f"them) makes {_cells(said, ship, water)}")
+
+
+def _distinct_segments(said: Said, ship: int, water: int) -> str:
+    return f"the segments need more ships of {said.length} cells or more than are still missing"
+
+
+def _fleet_room(said: Said, ship: int, water: int) -> str:
+    missing = said.counts[said.model.geo.length_index[said.length]]
+    return f"the {missing} missing {ship_name(said.length)}s would not fit"
+
+
 # -- the table: every rule once, in the order the driver runs them ------------------------------
 
 class Entry(NamedTuple):
-    """One rule of the table: its name (its function's), its stage (``start``, then
-    ``place``, ``cell``, per line ``tally`` and ``room``, then ``board``, then ``fill``, run
-    only for the deduction engine; within a stage, in the table's order), its function, and
-    the sentences its logged steps say (``{ship}``: a ship's name, ``{line}``: a line's).
-    The hints' shapes (``game.ships.hint_reach``) are set by :func:`root_state`, before the
-    rest: that rule has no function here."""
+    """One rule of the table: its name (its function's), its stage, its level, its function,
+    the short sentences its logged steps say (``{ship}``: a ship's name, ``{line}``: a
+    line's; a trace shows them) and the whole sentence a player reads (``explains``, from the
+    step's :class:`Said` and cells).
+
+    Stages, in the driver's order: ``place``, ``cell`` (per line ``tally`` and ``room``),
+    ``board``, then ``fill``, run only for the deduction engine; within a stage, in the
+    table's order. Rules marked ``glance`` run only for the steps a player reads (the search
+    sets the hints' shapes once, at its root: :func:`root_state`). Level: what a step by the
+    rule counts as for a player and for a puzzle's grade (1 at a glance, 2 fleet reasoning;
+    0 sets no cell, or only what the step that placed a ship says)."""
 
     name: str
     stage: str
-    run: Callable | None
+    level: int
+    run: Callable
     says: tuple[str, ...] = ()
+    explains: Callable[[Said, int, int], str] | None = None
+    glance: bool = False
 
 
-def _entry(stage: str, run: Callable, *says: str) -> Entry:
-    return Entry(run.__name__, stage, run, says)
+def _entry(stage: str, level: int, run: Callable, explains: Callable | None = None, *says: str,
+           glance: bool = False) -> Entry:
+    return Entry(run.__name__, stage, level, run, says, explains, glance)
 
 
 RULES: tuple[Entry, ...] = (
-    Entry("hint_shape", "start", None, ("the hint's shape continues here", "the hint's shape ends here")),
-    _entry("place", place_queued, "water around the {ship}"),
-    _entry("cell", water_kills_placements),
-    _entry("cell", ship_kills_placements),
-    _entry("cell", diagonals_are_water, "water diagonal to a ship"),
-    _entry("tally", tally_within_reach),
-    _entry("tally", tally_met, "{line} tally met"),
-    _entry("tally", needs_every_unknown, "{line} needs all its unknown cells"),
-    _entry("room", longer_than_room),
-    _entry("board", fleet_count, "every remaining {ship} placement is needed"),
-    _entry("board", segments_need_a_ship, "the only {ship} that fits this segment",
-           "every ship that fits this segment covers it", "every ship that fits this segment ends here"),
-    _entry("board", distinct_segments),
-    _entry("board", uncovered_is_water, "no ship fits here"),
-    _entry("board", last_ship_of_a_length, "every placement of the last {ship} covers it",
-           "water around every placement of the last {ship}"),
-    _entry("fill", segments_claim_a_length),
-    _entry("fill", fleet_room),
-    _entry("fill", line_fill, "every way to fill {line} with the ships still missing"),
+    _entry("place", 0, place_queued, None, "water around the {ship}"),
+    _entry("cell", 1, hint_shape, _hint_shape, "the hint's shape", glance=True),
+    _entry("cell", 0, water_kills_placements),
+    _entry("cell", 0, ship_kills_placements),
+    _entry("cell", 1, diagonals_are_water,
+           lambda said, ship, water: (f"Ships never touch, not even diagonally: the cells diagonal to "
+                                      f"{said.model.geo.where(said.evidence)} are water") if not said.part else
+           f"ships would touch at {said.model.geo.where(said.evidence)}",
+           "water diagonal to a ship", "ships touching"),
+    _entry("tally", 1, tally_within_reach, _tally_within_reach, "{line} over its tally", "{line} short of its tally"),
+    _entry("tally", 1, tally_met, _tally_met, "{line} tally met"),
+    _entry("tally", 1, needs_every_unknown, _needs_every_unknown, "{line} needs all its unknown cells"),
+    _entry("room", 0, longer_than_room),
+    _entry("board", 1, ship_complete,
+           lambda said, ship, water: (f"The {said.evidence.bit_count()}-cell ship at "
+                                      f"{said.model.geo.where(said.evidence)} is as long as the longest ship still "
+                                      f"missing ({ship_name(said.length)}): its ends are water"),
+           "a ship as long as the longest still missing ends here", glance=True),
+    _entry("board", 2, fleet_count, _fleet_count, "every remaining {ship} placement is needed",
+           "too few {ship} placements"),
+    _entry("board", 2, segments_need_a_ship, _segments_need_a_ship, "the only {ship} that fits this segment",
+           "every ship that fits this segment covers it", "every ship that fits this segment ends here",
+           "no ship fits this segment"),
+    _entry("board", 2, distinct_segments, _distinct_segments, "too many segments"),
+    _entry("board", 2, uncovered_is_water, _uncovered_is_water, "no ship fits here"),
+    _entry("board", 2, last_ship_of_a_length,
+           lambda said, ship, water: f"{_last(said)} can only lie {_places(said)}: {_cells(said, ship, water)}",
+           "every placement of the last {ship} covers it", "water around every placement of the last {ship}"),
+    _entry("fill", 2, segments_claim_a_length),
+    _entry("fill", 2, fleet_room, _fleet_room, "the {ship}s do not fit"),
+    _entry("fill", 2, line_fill, _line_fill, "every way to fill {line} with the ships still missing",
+           "{line} cannot be filled"),
 )
 SAYS: dict[str, tuple[str, ...]] = {entry.name: entry.says for entry in RULES}
+EXPLAINS: dict[str, Callable[[Said, int, int], str]] = {entry.name: entry.explains for entry in RULES if entry.explains}
+LEVELS: dict[str, int] = {entry.name: entry.level for entry in RULES}
 TALLY_RULES: tuple[LineRule, ...] = tuple(entry.run for entry in RULES if entry.stage == "tally")
 # The cell rules, then the line rules on the lines the batch touched (``line_tallies``).
-CELL_RULES: tuple[Rule, ...] = (*(entry.run for entry in RULES if entry.stage == "cell"), line_tallies)
-BOARD_RULES: tuple[Rule, ...] = tuple(entry.run for entry in RULES if entry.stage == "board")
+CELL_RULES: tuple[Rule, ...] = (*(entry.run for entry in RULES if entry.stage == "cell" and not entry.glance),
+                                line_tallies)
+BOARD_RULES: tuple[Rule, ...] = tuple(entry.run for entry in RULES if entry.stage == "board" and not entry.glance)
 # The deduction engine's closure: the board rules, then the costlier fill rules.
 DEDUCTION_RULES: tuple[Rule, ...] = BOARD_RULES + tuple(entry.run for entry in RULES if entry.stage == "fill")
+# The steps a player reads (``propagate(..., level=...)``): the glance rules too, and at level 1
+# only those of level 1 among the board rules.
+STEP_CELL_RULES: tuple[Rule, ...] = (*(entry.run for entry in RULES if entry.stage == "cell"), line_tallies)
+STEP_RULES: dict[int, tuple[Rule, ...]] = {
+    level: tuple(entry.run for entry in RULES if entry.stage in ("board", "fill") and entry.level <= level)
+    for level in (1, 2)}
 # A probe (the forward search's shaving) asks only whether a placement breaks the board. The
 # coverage rule, the costliest after a placement, seldom decides that, so a probe leaves it
 # out while ships are left to place (docs/design/search.md); with none left it runs, so a
@@ -733,7 +991,7 @@ PROBE_RULES: tuple[Rule, ...] = tuple(rule for rule in BOARD_RULES if rule is no
 def propagate(model: Model, state: State, *, ship: int = 0, water: int = 0,
               places: Iterable[int] = (), kill: int = 0, log: Log | None = None,
               place_detail: str = "decision", all_lines: bool = False,
-              blame: list | None = None, probe: bool = False, fill: bool = False) -> State | None:
+              blame: list | None = None, probe: bool = False, fill: bool = False, level: int = 0) -> State | None:
     """Set ``ship``/``water`` cells, place ``places`` and remove the placements in ``kill``
     (a placement set), then apply the rules to a fixpoint. The caller logs its own changes;
     ``log`` receives the deductions, ``blame`` what failed (see :meth:`Work.fail`).
@@ -741,12 +999,14 @@ def propagate(model: Model, state: State, *, ship: int = 0, water: int = 0,
     changed (for a state that is not itself a fixpoint, like the start). ``probe``: the
     rules of a probe (``PROBE_RULES``), a fixpoint of those. ``fill``: the deduction
     engine's rules (``DEDUCTION_RULES``: the line fill too), and the last ship's halos
-    however many places it has (``Work.every_halo``).
+    however many places it has (``Work.every_halo``). ``level`` (1 or 2): the steps a player
+    reads, simplest first: the glance rules too, and with 1 only the rules of level 1 (those
+    of level 0 keep the placements up to date); 2 is ``fill`` with the glance rules.
     """
     if ship & water or ship & state.water or water & state.ship:
         return None
     work = Work(model, state, None, blame, all_lines)
-    work.every_halo = fill
+    work.every_halo = fill = fill or level == 2
     work.alive &= ~kill
     if ship & ~state.ship:
         work.add_ship(ship & ~state.ship, "")
@@ -759,10 +1019,11 @@ def propagate(model: Model, state: State, *, ship: int = 0, water: int = 0,
         if work.to_place and not place_queued(work):
             return None
         while work.next_batch():
-            for rule in CELL_RULES:
+            for rule in STEP_CELL_RULES if level else CELL_RULES:
                 if not rule(work):
                     return None
-        for rule in DEDUCTION_RULES if fill else PROBE_RULES if probe and any(work.counts) else BOARD_RULES:
+        for rule in (STEP_RULES[level] if level else DEDUCTION_RULES if fill else
+                     PROBE_RULES if probe and any(work.counts) else BOARD_RULES):
             alive = work.alive
             if not rule(work):
                 return None
@@ -787,7 +1048,7 @@ def root_state(model: Model, log: Log | None = None, fill: bool = False) -> Stat
         if model.shape_ship & ~model.hint_ship:
             log.append((model.shape_ship & ~model.hint_ship, Cell.SHIP, SAYS["hint_shape"][0]))
         if model.shape_water & ~model.hint_water:
-            log.append((model.shape_water & ~model.hint_water, Cell.WATER, SAYS["hint_shape"][1]))
+            log.append((model.shape_water & ~model.hint_water, Cell.WATER, SAYS["hint_shape"][0]))
     # Hint cells are already on the initial board, so they are set without a log entry;
     # every line is looked at once, even one where nothing is set (e.g. a tally of 0).
     return propagate(model, model.start, ship=model.hint_ship | model.shape_ship,

@@ -20,7 +20,7 @@ from typing import Iterator
 import pygame
 
 from game import levels
-from game.puzzle import DEFAULT_FLEETS, SHIP_NAMES, Fleet, Puzzle
+from game.puzzle import DEFAULT_FLEETS, Puzzle, fleet_text
 from solvers.engine.runner import SolverRun
 from window import fonts
 from window.host import Host
@@ -31,15 +31,6 @@ SIZES = (6, 8, 10, 15)
 DIFFICULTIES = ("easy", "medium", "hard", "expert")
 GENERATE_SECONDS = 30.0      # the generator's own limit: after it, the closest level found comes back
 MAX_SEED_DIGITS = 9
-
-
-def fleet_text(fleet: Fleet) -> str:
-    """'1 battleship, 2 cruisers, ...' for the dialog."""
-    parts = []
-    for length, count in fleet:
-        name = SHIP_NAMES.get(length, f"ship of {length}")
-        parts.append(f"{count} {name}{'s' if count > 1 else ''}")
-    return ", ".join(parts)
 
 
 def generate_level(size: int, difficulty: str, seed: int, cancelled=None) -> Puzzle:
