@@ -89,6 +89,12 @@ def test_a_middle_piece_lies_the_only_way_it_can():
     assert step.rule == "hint_shape" and step.level == 1
     assert set(step.moves) == {Move(2, 1, Cell.SHIP), Move(2, 3, Cell.SHIP), Move(3, 2, Cell.WATER)}
     assert step.text.startswith("The middle piece at row 3, column 3 cannot lie the other way")
+    # Water above and to the left: it can lie neither way, and the glance says nothing of it.
+    from solvers.logic.analysis import model_of
+    from solvers.logic.steps import settle_steps
+    model = model_of(puzzle)
+    ship, water = model.shared.masks(grid_from_strings(["?????", "??.??", "?.#??", "?????", "?????"]))
+    assert not [f for f in settle_steps(model, ship, water, None, level=1).found if f.rule == "hint_shape"]
     # Nothing decides it yet: no glance says which way (the fleet's reasoning may).
     step = logic.next_deduction(puzzle, grid_from_strings(["?????", "?????", "??#??", "?????", "?????"]), max_depth=0)
     assert step is None or step.rule != "hint_shape"
