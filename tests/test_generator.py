@@ -63,6 +63,25 @@ def test_minimal_levels_have_no_redundant_hint():
     assert redundant_hints(puzzle) == []
 
 
+@pytest.mark.parametrize("level, seed", [(2, 1), (3, 2), (3, 3)])
+def test_hints_asked_in_pairs_go_as_they_go_one_by_one(monkeypatch, level, seed):
+    rng = random.Random(seed)
+    fleet = default_fleet(10, 10)
+    ships = random_layout(10, 10, fleet, rng)
+    solution = generator._grid_of(10, 10, ships)
+    rows = tuple(sum(v == Cell.SHIP for v in row) for row in solution)
+    cols = tuple(sum(solution[r][c] == Cell.SHIP for r in range(10)) for c in range(10))
+    full = generator._add_hints(Puzzle(10, 10, rows, cols, fleet), ships, level, rng, lambda: False)
+    removed = {}
+    for group in (1, 2):
+        monkeypatch.setattr(generator, "REMOVE_GROUP", group)
+        removed[group] = generator.remove_hints(full, level, random.Random(seed), None, lambda: False, solution)
+    assert removed[2].hints == removed[1].hints and len(removed[2].hints) < len(full.hints)
+    assert logic.solve(removed[2], max_level=level).solved
+    for cell in removed[2].hints:                # each hint left is needed at that level
+        assert not logic.solve(generator._without(removed[2], [cell]), max_level=level).solved
+
+
 def test_custom_fleet_non_square_and_unknown_tallies():
     puzzle = generate(6, 9, fleet={3: 1, 2: 2, 1: 2}, seed=5, hide_tallies=2)
     _check(puzzle)

@@ -35,6 +35,7 @@ MAX_LAYOUT_TRIES = 2000
 COUNT_SECONDS = 5.0      # an exact count that takes longer is treated as "not shown unique"
 HINT_PER_UNKNOWN = 100   # hints added at once: one for each this many cells the engine left open
 FEW_UNKNOWN_SHARE = 8    # the verdict is asked once at most 1/this of the cells are open (40 at least)
+REMOVE_GROUP = 2         # hints asked together when removing them below level 4 (see remove_hints)
 
 
 class GeneratorCancelled(Exception):
@@ -129,12 +130,13 @@ def _unique(puzzle: Puzzle) -> bool:
     return decide(puzzle, timeout=COUNT_SECONDS).kind is Kind.UNIQUE
 
 
-def _solvable(puzzle: Puzzle, level: int, solution: Grid | None = None) -> bool:
+def _solvable(puzzle: Puzzle, level: int, solution: Grid | None = None, grid: Grid | None = None) -> bool:
     """Finished by the rules up to ``level`` (4: unique); ``solution`` (the layout's board)
-    only spares the engine trials that cannot break."""
+    only spares the engine trials that cannot break; ``grid``, a board the engine deduced
+    from some of ``puzzle``'s hints, is where it starts."""
     if level >= 4:
         return _unique(puzzle)
-    return logic.solve(puzzle, max_level=level, solution=solution).solved
+    return logic.solve(puzzle, max_level=level, grid=grid, solution=solution).solved
 
 
 def _grid_of(rows: int, cols: int, ships: frozenset[Coord]) -> Grid:
@@ -200,20 +202,52 @@ def remove_hints(puzzle: Puzzle, level: int, rng: random.Random, deadline: float
     """Remove hints in ``rng``'s order while the puzzle stays solvable at ``level`` (4: unique).
     Below level 4 the engine alone decides: it finishes only a puzzle with one solution, and
     asking the exact search first was no quicker "no" (docs/design/generator.md).
-    ``solution``: the board the hints were taken from, when known (it spares trials)."""
+    ``solution``: the board the hints were taken from, when known (it spares trials).
+
+    Below level 4 the hints are asked in pairs, the same answers as one by one: the engine
+    first runs on the puzzle without both. A step it proves stays true with more hints, so
+    when it finishes that puzzle, it finishes each with one of the two back, and both go.
+    Otherwise the board it stopped on is sound for the puzzle without either one alone, and
+    each of the two is asked from there, most of the way done (a third of a run from nothing,
+    docs/design/generator.md); when the first went, the puzzle without the second is the
+    pair's, known unfinished."""
     order = list(puzzle.hints)
     rng.shuffle(order)
-    for cell in order:
-        if cancelled():
-            raise GeneratorCancelled()
-        if deadline is not None and time.perf_counter() > deadline:
-            break
-        hints = dict(puzzle.hints)
-        del hints[cell]
-        candidate = puzzle.replace(hints=hints)
-        if _solvable(candidate, level, solution):
-            puzzle = candidate
+    size = REMOVE_GROUP if level < 4 else 1
+    for start in range(0, len(order), size):
+        group = order[start:start + size]
+        board = None
+        if len(group) > 1:
+            if _stop(cancelled, deadline):
+                break
+            outcome = logic.solve(_without(puzzle, group), max_level=level, solution=solution)
+            if outcome.solved:
+                puzzle = _without(puzzle, group)
+                continue
+            board = outcome.grid
+        for index, cell in enumerate(group):
+            if board is not None and index == len(group) - 1 and not any(c in puzzle.hints for c in group[:-1]):
+                break                      # the pair's own puzzle: unfinished
+            if _stop(cancelled, deadline):
+                return puzzle
+            candidate = _without(puzzle, [cell])
+            if _solvable(candidate, level, solution, board):
+                puzzle = candidate
     return puzzle
+
+
+def _stop(cancelled: Callable[[], bool], deadline: float | None) -> bool:
+    """True when the deadline has passed; :class:`GeneratorCancelled` when the caller said stop."""
+    if cancelled():
+        raise GeneratorCancelled()
+    return deadline is not None and time.perf_counter() > deadline
+
+
+def _without(puzzle: Puzzle, cells) -> Puzzle:
+    hints = dict(puzzle.hints)
+    for cell in cells:
+        del hints[cell]
+    return puzzle.replace(hints=hints)
 
 
 def generate(rows: int, cols: int, fleet: Mapping[int, int] | Fleet | None = None,
