@@ -150,6 +150,13 @@ class Repair:
         return self._search._snapshot()
 
 
+def dense_without_hints(puzzle: Puzzle) -> bool:
+    """A board without hints whose ships fill more than ``DENSE_SHARE`` of it (like the MiniZinc
+    instances): the search probes deeper there, and the portfolio leaves such boards to clause
+    learning after the forward search's first turn."""
+    return not puzzle.hints and puzzle.ship_cells > DENSE_SHARE * puzzle.rows * puzzle.cols
+
+
 def broken_lines(puzzle: Puzzle, board: Grid) -> tuple[set[int], set[int]]:
     """The rows and the columns where the judge finds ``board`` breaks a rule: lines whose
     tally is wrong, and the lines through ships that touch, bend, or that the fleet has too
@@ -264,7 +271,8 @@ class _Search:
             self.giant = state.alive.bit_count() > GIANT_PLACEMENTS and bool(self.model.lines)
             if self.giant and self.shave_depth is None:
                 self.shave_depth = -1                # a probe per placement per node: far too dear there
-        few = state is not None and state.alive.bit_count() <= SHAVE_SMALL_UP_TO and not self._dense_without_hints()
+        few = (state is not None and state.alive.bit_count() <= SHAVE_SMALL_UP_TO
+               and not dense_without_hints(self.puzzle))
         if few:
             self.cell_extra = CELL_EXTRA_SMALL
         if state is not None and self.shave_depth is None:
@@ -412,10 +420,6 @@ class _Search:
             for masks in (geo.row_masks, geo.col_masks):
                 for first in range(len(masks) - width + 1):
                     yield sum(masks[first:first + width])
-
-    def _dense_without_hints(self) -> bool:
-        puzzle = self.puzzle
-        return not puzzle.hints and puzzle.ship_cells > DENSE_SHARE * puzzle.rows * puzzle.cols
 
     def _record(self, solution: int) -> None:
         if solution not in self.seen:                # probes and restarts may meet a solution again
