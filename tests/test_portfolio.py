@@ -15,7 +15,7 @@ from game.ships import geometry_of, segments
 from solvers.common import run_to_result
 from solvers.engine import batch, portfolio
 from solvers.engine.portfolio import Member
-from solvers.events import Found, Generation, Progress, Ship, Status
+from solvers.events import Found, Generation, Progress, Result, Ship, Status
 from solvers.search import forward
 from tests.test_forward import (
     MENDED_FLEET,
@@ -159,7 +159,8 @@ def test_a_member_s_share_lengthens_its_turns_as_the_run_goes_on(monkeypatch):
 
 def test_the_first_member_steps_aside_after_its_first_turn_on_dense_boards(monkeypatch):
     """``first_once`` (the forward member on a dense board without hints): its first turn, then
-    the others have the process to themselves; without it the turns go on alternating."""
+    the others have the process to themselves, unless they all end without an exact answer;
+    without it the turns go on alternating."""
     monkeypatch.setattr(portfolio, "ESCALATE_AFTER", 0.02)
     monkeypatch.setattr(portfolio, "TURN", 0.02)
 
@@ -180,6 +181,17 @@ def test_the_first_member_steps_aside_after_its_first_turn_on_dense_boards(monke
         turns = [name for i, name in enumerate(names) if i == 0 or names[i - 1] != name]
         assert turns[:2] == ["first", "other"]
         assert ("first" in turns[2:]) is not first_once
+
+    def ends(name, ticks_before, status):
+        for _ in range(ticks_before):
+            time.sleep(0.002)
+            yield Progress({"name": name})
+        yield Result(status, message=name)
+
+    # Set aside, the first member goes on when the others end without an exact answer.
+    stream = portfolio._taking_turns([ends("first", 100, Status.NO_SOLUTION), ends("other", 3, Status.ERROR)],
+                                     [1, 1], first_once=True)
+    assert [e for e in stream if isinstance(e, Result)][-1].message == "first"
     dense = puzzle_from_layout(("##.#", "....", "#..#", "...."), ((2, 1), (1, 3)))   # 5 ship cells of 16
     assert forward.dense_without_hints(dense)
     assert not forward.dense_without_hints(puzzle_from_layout(SIX_LAYOUT, ((3, 1), (2, 2), (1, 3))))

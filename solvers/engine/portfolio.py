@@ -92,8 +92,10 @@ def _taking_turns(streams: list[Iterator[Event]], shares: list[int], first_once:
     with a share of k gets turns up to k times as long, but no longer than ``GROWTH`` of the
     time run so far: what the first member decides in its first second it decides as soon
     as before, and later the time goes to the others. With ``first_once`` the first member
-    stops after its first turn, and the others share the process."""
+    is set aside after its first turn and the others share the process; it goes on only if
+    they all end without an exact answer (clause learning still being compiled, say)."""
     running = list(zip(streams, shares))
+    aside: list[tuple[Iterator[Event], int]] = []
     failed: Result | None = None
     started = time.perf_counter()
     turn = ESCALATE_AFTER
@@ -118,16 +120,18 @@ def _taking_turns(streams: list[Iterator[Event]], shares: list[int], first_once:
                             if first_once:
                                 first_once = False
                                 running.remove(member)
-                                stream.close()
+                                aside.append(member)
                             break
                     else:
                         running.remove(member)
                 except Exception as error:  # noqa: BLE001 - a failing member leaves the others to go on
                     failed = Result(Status.ERROR, message=f"{type(error).__name__}: {error}")
                     running.remove(member)
+            if not running:
+                running, aside = aside, []
         yield failed or Result(Status.ERROR, message="the search ended without a result")
     finally:
-        for stream, _ in running:
+        for stream, _ in running + aside:
             stream.close()
 
 
