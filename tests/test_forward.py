@@ -592,11 +592,26 @@ def test_the_60x60_giant_at_the_limits_is_solved_in_one_dive():
     assert result.stats["probes"] == 0 and result.stats["nodes"] < 1_000
 
 
+def test_small_boards_let_the_weights_choose_the_cells_and_probe_the_longest_ships():
+    """A small board counts an unknown cell's branches CELL_EXTRA_SMALL more and probes only
+    ships of SHAVE_SHORTEST_SMALL cells or more at the root; a dense board without hints keeps
+    1 (the water branch) and probes every length."""
+    def configured(puzzle: Puzzle) -> tuple[int, int]:
+        search = forward._Search(puzzle, False, 1, None, False, random.Random(0))
+        list(search._start())
+        return search.cell_extra, search.shave_shortest
+
+    small = puzzle_from_layout(SIX_LAYOUT, ((3, 1), (2, 2), (1, 3)))
+    dense = puzzle_from_layout(("##.#", "....", "#..#", "...."), ((2, 1), (1, 3)))   # 5 ship cells of 16
+    assert configured(small) == (forward.CELL_EXTRA_SMALL, forward.SHAVE_SHORTEST_SMALL)
+    assert configured(dense) == (1, 1)
+
+
 def test_the_chosen_cell_is_the_first_with_the_fewest_branches_per_weight():
     """Random states and conflict weights on one search, its table of rows' cells shared
     throughout: the cell chosen is, by the definition, the first unknown cell (in bit order)
-    whose (covering placements + 1) / (row weight + column weight) is least, when no segment
-    or last ship does better."""
+    whose (covering placements + cell_extra) / (row weight + column weight) is least, when no
+    segment or last ship does better (cell_extra 1, as on large boards, or as on small ones)."""
     from game.ships import bits
     from solvers.propagation.model import State
 
@@ -612,12 +627,13 @@ def test_the_chosen_cell_is_the_first_with_the_fewest_branches_per_weight():
         alive = search.model.start.alive & rng.getrandbits(len(geo.placements))
         search.row_weight = [rng.randint(1, 4) for _ in range(geo.rows)]
         search.col_weight = [rng.randint(1, 4) for _ in range(geo.cols)]
+        search.cell_extra = extra = rng.choice((1, forward.CELL_EXTRA_SMALL))
         state = State(ship, water, ship, alive, (0, 0, 0, 0))   # ship cells placed: no segments
         best, best_score, best_cell = 0, float("inf"), 0
         for i in bits(state.unknown(geo)):
             r, c = geo.coord(i)
             over = alive & geo.covering[i]
-            score = (over.bit_count() + 1) / (search.row_weight[r] + search.col_weight[c])
+            score = (over.bit_count() + extra) / (search.row_weight[r] + search.col_weight[c])
             if score < best_score:
                 best, best_score, best_cell = over, score, 1 << i
         branches = search._branches(state)

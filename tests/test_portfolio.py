@@ -15,9 +15,17 @@ from game.ships import geometry_of, segments
 from solvers.common import run_to_result
 from solvers.engine import batch, portfolio
 from solvers.engine.portfolio import Member
-from solvers.events import Found, Generation, Progress, Ship, Status
+from solvers.events import Found, Generation, Progress, Result, Ship, Status
 from solvers.search import forward
-from tests.test_forward import MENDED_FLEET, MENDED_LAYOUT, MOVED, brute_force_count, puzzle_from_layout, random_puzzles
+from tests.test_forward import (
+    MENDED_FLEET,
+    MENDED_LAYOUT,
+    MOVED,
+    SIX_LAYOUT,
+    brute_force_count,
+    puzzle_from_layout,
+    random_puzzles,
+)
 
 # No solution, though every ship fits somewhere: the genetic algorithm never stops on it.
 NO_SOLUTION = puzzle_from_layout(("#.#.", "#...", "...#", "#..."), ((2, 1), (1, 3)), {(0, 0): Hint.SUB})
@@ -147,6 +155,47 @@ def test_a_member_s_share_lengthens_its_turns_as_the_run_goes_on(monkeypatch):
     assert lengths["four"][1] < 0.05                  # early on, a turn of TURN seconds
     assert lengths["four"][-1] > 0.06                 # later, up to four
     assert max(lengths["one"][1:]) < 0.05
+
+
+def test_the_first_member_steps_aside_after_its_first_turn_on_dense_boards(monkeypatch):
+    """``first_once`` (the forward member on a dense board without hints): its first turn, then
+    the others have the process to themselves, unless they all end without an exact answer;
+    without it the turns go on alternating."""
+    monkeypatch.setattr(portfolio, "ESCALATE_AFTER", 0.02)
+    monkeypatch.setattr(portfolio, "TURN", 0.02)
+
+    def ticks(name):
+        while True:
+            time.sleep(0.002)
+            yield Progress({"name": name})
+
+    for first_once in (True, False):
+        names = []
+        stream = portfolio._taking_turns([ticks("first"), ticks("other")], [1, 1], first_once=first_once)
+        started = time.perf_counter()
+        for event in stream:
+            names.append(event.stats["name"])
+            if time.perf_counter() - started > 0.3:
+                break
+        stream.close()
+        turns = [name for i, name in enumerate(names) if i == 0 or names[i - 1] != name]
+        assert turns[:2] == ["first", "other"]
+        assert ("first" in turns[2:]) is not first_once
+
+    def ends(name, ticks_before, status):
+        for _ in range(ticks_before):
+            time.sleep(0.002)
+            yield Progress({"name": name})
+        yield Result(status, message=name)
+
+    # Set aside, the first member goes on when the others end without an exact answer.
+    stream = portfolio._taking_turns([ends("first", 100, Status.NO_SOLUTION), ends("other", 3, Status.ERROR)],
+                                     [1, 1], first_once=True)
+    assert [e for e in stream if isinstance(e, Result)][-1].message == "first"
+    dense = puzzle_from_layout(("##.#", "....", "#..#", "...."), ((2, 1), (1, 3)))   # 5 ship cells of 16
+    assert forward.dense_without_hints(dense)
+    assert not forward.dense_without_hints(puzzle_from_layout(SIX_LAYOUT, ((3, 1), (2, 2), (1, 3))))
+    assert portfolio.MEMBERS[0].aside_when_dense and portfolio.MEMBERS[0].turns_with
 
 
 def test_two_solutions_met_by_two_members_decide_it(monkeypatch):

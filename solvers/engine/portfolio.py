@@ -3,7 +3,8 @@
 Every member is a complete search (forward checking or clause learning) in a different
 configuration, so every answer is exact and the first decides; the others are stopped. The
 calling process runs the first member itself, so a level decided within ``ESCALATE_AFTER``
-seconds never starts a process; each further member runs in a worker process of its own
+seconds never starts a process (but a dense board without hints, clause learning's, starts
+them at once); each further member runs in a worker process of its own
 (threads would share one core), sending back each solution as it meets it. Solutions are
 pooled: ``limit`` different ones met between the members decide too, and a timeout reports
 those met so far. Workers are daemons, stopped as soon as the answer is in, on a timeout and
@@ -45,7 +46,9 @@ class Member:
     known: it searches the bands around it first, then the whole tree, so the member stays
     exact. With ``turns_with``, the member and those members share one process, each running
     ``TURN`` seconds in turn, a member with a ``share`` above 1 up to that many times longer as
-    the run goes on (``GROWTH``); the first exact answer among them is the member's.
+    the run goes on (``GROWTH``); the first exact answer among them is the member's. With
+    ``aside_when_dense``, on a dense board without hints (``forward.dense_without_hints``) the
+    member runs its first turn only and leaves the process to those it takes turns with.
     """
 
     name: str
@@ -54,12 +57,14 @@ class Member:
     turns_with: tuple[Member, ...] = ()
     learning: bool = False
     share: int = 1
+    aside_when_dense: bool = False
 
     def events(self, puzzle: Puzzle, limit: int) -> Iterator[Event]:
         if self.turns_with:
             members = (self._alone(), *self.turns_with)
             return _taking_turns([member.events(puzzle, limit) for member in members],
-                                 [member.share for member in members])
+                                 [member.share for member in members],
+                                 first_once=self.aside_when_dense and forward.dense_without_hints(puzzle))
         return self._events(puzzle, limit)
 
     def _alone(self) -> Member:
@@ -80,14 +85,17 @@ class Member:
         yield from forward.events(puzzle, trace=False, limit=limit, **options)
 
 
-def _taking_turns(streams: list[Iterator[Event]], shares: list[int]) -> Iterator[Event]:
+def _taking_turns(streams: list[Iterator[Event]], shares: list[int], first_once: bool = False) -> Iterator[Event]:
     """Several members in one process, each for ``TURN`` seconds in turn; the first exact
     result is the member's (one that fails leaves the others to go on). The first one's first
     turn lasts ``ESCALATE_AFTER``: what it decides at once, it decides at full speed. A member
     with a share of k gets turns up to k times as long, but no longer than ``GROWTH`` of the
     time run so far: what the first member decides in its first second it decides as soon
-    as before, and later the time goes to the others."""
+    as before, and later the time goes to the others. With ``first_once`` the first member
+    is set aside after its first turn and the others share the process; it goes on only if
+    they all end without an exact answer (clause learning still being compiled, say)."""
     running = list(zip(streams, shares))
+    aside: list[tuple[Iterator[Event], int]] = []
     failed: Result | None = None
     started = time.perf_counter()
     turn = ESCALATE_AFTER
@@ -109,15 +117,21 @@ def _taking_turns(streams: list[Iterator[Event]], shares: list[int]) -> Iterator
                             break
                         yield event
                         if time.perf_counter() > ends:
+                            if first_once:
+                                first_once = False
+                                running.remove(member)
+                                aside.append(member)
                             break
                     else:
                         running.remove(member)
                 except Exception as error:  # noqa: BLE001 - a failing member leaves the others to go on
                     failed = Result(Status.ERROR, message=f"{type(error).__name__}: {error}")
                     running.remove(member)
+            if not running:
+                running, aside = aside, []
         yield failed or Result(Status.ERROR, message="the search ended without a result")
     finally:
-        for stream, _ in running:
+        for stream, _ in running + aside:
             stream.close()
 
 
@@ -205,7 +219,7 @@ LEARNING_EVERY_VARIABLE = Member("clause learning, every variable, best phase",
                                  {"every_variable": True, "best_phase": True}, learning=True,
                                  share=5)
 MEMBERS = (
-    Member("forward", turns_with=(LEARNING_EVERY_VARIABLE,)),
+    Member("forward", turns_with=(LEARNING_EVERY_VARIABLE,), aside_when_dense=True),
     Member("clause learning", learning=True),
     Member("forward, water first", {"water_first": True}, turns_with=(GENETIC,)),
     Member("genetic, then forward", genetic_seed=2),
@@ -232,6 +246,9 @@ def race(puzzle: Puzzle, *, limit: int = 2, timeout: float | None = None, jobs: 
     ``timeout`` seconds, with the solutions met so far.
     """
     jobs = max(1, min(jobs or cores(), len(members)))
+    # Dense boards without hints are clause learning's (its members decide them, the forward
+    # search seldom does): there the workers start at once.
+    escalate = 0.0 if forward.dense_without_hints(puzzle) else ESCALATE_AFTER
     started = time.perf_counter()
     workers: list[_Worker] = []
     found: dict[Grid, str] = {}                 # solutions met so far, and which member met each
@@ -264,7 +281,7 @@ def race(puzzle: Puzzle, *, limit: int = 2, timeout: float | None = None, jobs: 
                     return answer
                 return Result(Status.TIMEOUT, None, {"seconds": round(elapsed, 6), "members": 1 + len(workers)},
                               tuple(found), f"no answer within {timeout:g} s")
-            if not workers and jobs > 1 and elapsed > ESCALATE_AFTER:
+            if not workers and jobs > 1 and elapsed > escalate:
                 workers = [_Worker(puzzle, member, limit) for member in members[1:jobs]]
             for worker in workers:
                 met, answer = worker.poll()

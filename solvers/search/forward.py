@@ -10,8 +10,10 @@ branches, so no solution is found twice (solution counting relies on it):
 - an unknown cell: one branch per placement covering it, plus one where it is water.
 
 The choice with the fewest branches per conflict weight wins (dom/wdeg: dead ends weigh the
-rows and columns that failed). Failed-literal probing ("shaving") of the alive placements
-runs at the root on small boards (ships of two cells or more), down to depth 1 on large or
+rows and columns that failed; on small boards an unknown cell's branches count
+``CELL_EXTRA_SMALL`` more, so that the weights choose among the cells). Failed-literal
+probing ("shaving") of the alive placements runs at the root on small boards (the longest
+ships, ``SHAVE_SHORTEST_SMALL`` cells or more), down to depth 1 on large or
 dense ones, each probe starting from its placement's last successful probe when it has one
 (its *witness*). Optional restarts with shuffled branch orders; once a first solution is
 found, the bands of lines around it are searched first (large neighbourhood search), then the
@@ -53,11 +55,17 @@ HEARTBEAT_SECONDS = 0.02
 SHAVE_SMALL_UP_TO = 700                 # alive placements at the root
 SHAVE_DEPTH_SMALL = 0
 SHAVE_DEPTH_LARGE = 1
-# On those small boards only ships of at least this length are probed: the submarines' probes
-# were half of all probes and saved few nodes (docs/design/search.md). Their probes also leave
-# the coverage rule out (``propagate.PROBE_RULES``); larger and dense boards keep every rule in
-# their probes, where leaving it out changed which dense boards were decided.
-SHAVE_SHORTEST_SMALL = 2
+# On those small boards only ships of at least this length are probed: once the conflict weights
+# choose the cells (below), a probe saves less than it costs, and probing the longest ships
+# alone was the fastest (docs/design/search.md). Their probes also leave the coverage rule out
+# (``propagate.PROBE_RULES``); larger and dense boards probe every length with every rule,
+# where leaving it out changed which dense boards were decided.
+SHAVE_SHORTEST_SMALL = 4
+# An unknown cell is scored (its branches + cell_extra) / (its row's + its column's conflict
+# weight): 1, its water branch, on large and dense boards; on the small ones CELL_EXTRA_SMALL,
+# so that the weights choose among the cells and the branches break near ties (rubin, limit
+# 1: 42,674 nodes instead of 102,535 with 1; docs/design/search.md).
+CELL_EXTRA_SMALL = 12
 DENSE_SHARE = 0.3                       # share of ship cells above which a board counts as dense
 RESTART_FIRST_BUDGET = 2000             # nodes + probes of the first run; doubled at each restart
 NEAR_WIDTHS = (2, 3, 4, 5)              # the bands searched around the first solution, narrowest first
@@ -142,6 +150,13 @@ class Repair:
         return self._search._snapshot()
 
 
+def dense_without_hints(puzzle: Puzzle) -> bool:
+    """A board without hints whose ships fill more than ``DENSE_SHARE`` of it (like the MiniZinc
+    instances): the search probes deeper there, and the portfolio leaves such boards to clause
+    learning after the forward search's first turn."""
+    return not puzzle.hints and puzzle.ship_cells > DENSE_SHARE * puzzle.rows * puzzle.cols
+
+
 def broken_lines(puzzle: Puzzle, board: Grid) -> tuple[set[int], set[int]]:
     """The rows and the columns where the judge finds ``board`` breaks a rule: lines whose
     tally is wrong, and the lines through ships that touch, bend, or that the fleet has too
@@ -187,6 +202,7 @@ class _Search:
         self.shave_depth = shave_depth
         self.shave_shortest = 1                  # the shortest ship length shaving probes
         self.light_probes = False                # probes by ``propagate.PROBE_RULES`` (small boards)
+        self.cell_extra = 1                      # added to an unknown cell's branches in the choice
         self.restarts = restarts
         self.solutions: list[int] = []
         self.seen: set[int] = set()
@@ -255,8 +271,11 @@ class _Search:
             self.giant = state.alive.bit_count() > GIANT_PLACEMENTS and bool(self.model.lines)
             if self.giant and self.shave_depth is None:
                 self.shave_depth = -1                # a probe per placement per node: far too dear there
+        few = (state is not None and state.alive.bit_count() <= SHAVE_SMALL_UP_TO
+               and not dense_without_hints(self.puzzle))
+        if few:
+            self.cell_extra = CELL_EXTRA_SMALL
         if state is not None and self.shave_depth is None:
-            few = state.alive.bit_count() <= SHAVE_SMALL_UP_TO and not self._dense_without_hints()
             self.shave_depth = SHAVE_DEPTH_SMALL if few else SHAVE_DEPTH_LARGE
             self.shave_shortest = SHAVE_SHORTEST_SMALL if few else 1
             self.light_probes = few
@@ -402,10 +421,6 @@ class _Search:
                 for first in range(len(masks) - width + 1):
                     yield sum(masks[first:first + width])
 
-    def _dense_without_hints(self) -> bool:
-        puzzle = self.puzzle
-        return not puzzle.hints and puzzle.ship_cells > DENSE_SHARE * puzzle.rows * puzzle.cols
-
     def _record(self, solution: int) -> None:
         if solution not in self.seen:                # probes and restarts may meet a solution again
             self.seen.add(solution)
@@ -446,7 +461,9 @@ class _Search:
 
     def _branches(self, state: State) -> list[Branch]:
         """The most constrained choice's branches (see the module docstring): fewest branches
-        divided by the conflict weight of the choice's row and column."""
+        divided by the conflict weight of the choice's row and column (an unknown cell's
+        branches counted ``cell_extra`` more: its water branch, and on small boards more, so
+        that the weights decide among cells)."""
         geo = self.model.geo
         placements = geo.placements
         alive = state.alive
@@ -479,6 +496,7 @@ class _Search:
         unknown = state.unknown(geo)
         line = geo.row_masks[0] if geo.row_masks else 0
         row_cells, cover_rows = self.row_cells, self.cover_rows
+        extra = self.cell_extra
         best_at: tuple[int, int] | None = None
         base = 0
         for r, weight in enumerate(row_weight):
@@ -491,7 +509,7 @@ class _Search:
                 cols = kept(row_cells, row, tuple(bit_indices(row)), ROW_CELLS_KEPT)
             covers = cover_rows[r]
             for c in cols:
-                score = ((alive & covers[c]).bit_count() + 1) / (weight + col_weight[c])
+                score = ((alive & covers[c]).bit_count() + extra) / (weight + col_weight[c])
                 if score < best_score:
                     best_score, best_at = score, (r, c)
         if best_at is not None:
