@@ -453,6 +453,7 @@ def _breaks_at_depth_one(model: DeductionModel, start: Outcome, clock: Clock) ->
     ship, water, valid = start.ship, start.water, start.places
     changed = True
     store: dict = {}                 # trials that held, for the rounds after a step (see settled_before)
+    below = None                     # the settled state of the round before, which this round's board extends
     while changed:
         changed = False
         held_ship = held_water = 0
@@ -466,7 +467,7 @@ def _breaks_at_depth_one(model: DeductionModel, start: Outcome, clock: Clock) ->
                     continue
                 outcome = settled_before(store, (index, as_ship), ship, water, known)
                 if outcome is None:
-                    base = base or base_of(model, ship, water, valid)
+                    base = base or _settled(model, ship, water, valid, below)
                     outcome = trial(model, store, (index, as_ship), ship, water, valid, known,
                                      _assumed(index, as_ship), base)
                     if clock.due():
@@ -481,7 +482,7 @@ def _breaks_at_depth_one(model: DeductionModel, start: Outcome, clock: Clock) ->
                     return Outcome(ship, water, valid, Why(partial(_neither, model.where(1 << index),
                                                                    if_ship.contradiction, if_water.contradiction)))
                 ship, water, valid = settled.ship, settled.water, settled.places
-                base = None                  # the trials after it start from the new board
+                below, base = base or below, None    # the trials after it start from the new board
                 changed = True
                 break
     return Outcome(ship, water, valid, None)
