@@ -524,7 +524,9 @@ def find_deep_contradiction(model: DeductionModel, ship: int, water: int, valid:
     the search goes on to the end and every step goes there as it is found (the first too),
     each about another cell of this board: a hint reads them between heartbeats and may pause
     the search there; with ``more`` as well, the search ends once it has tried that many more
-    assumptions after the first step. ``held`` keeps the assumptions that held, from board to
+    assumptions after the first step, and those that held on an earlier board (in ``held``)
+    are tried last: they most likely hold again, and a depth-2 trial that holds costs about
+    what three that break do. ``held`` keeps the assumptions that held, from board to
     board (see :func:`settled_before`): one that holds again is not tried, one that held on
     an earlier board starts from there (see :func:`deep_trial`). With ``clash_first`` those
     that will break are tried first (see :func:`clashes_first`).
@@ -534,6 +536,8 @@ def find_deep_contradiction(model: DeductionModel, ship: int, water: int, valid:
     steps = _Steps(every)
     order = deep_order(model, ship, water, closures, truth)
     known = places_mask(model, valid)
+    if held is not None and more is not None:
+        order = [key for key in order if key not in held] + [key for key in order if key in held]
     if held is not None and clash_first:
         order = clashes_first(held, ship, water, order)
     for index, as_ship in order:
