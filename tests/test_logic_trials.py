@@ -650,3 +650,25 @@ def test_a_solver_takes_the_steps_its_sweeps_banked_before_sweeping_again(monkey
     for event in events:                           # and each is the solution's
         if isinstance(event, SetCell):
             assert solution[event.row][event.col] == event.value
+
+
+def test_places_a_solver_ruled_out_at_depth_two_stay_ruled_out_on_the_boards_after(monkeypatch):
+    from tests.test_logic import corpus_puzzles
+
+    puzzle = dict(corpus_puzzles("csplib_prob014_rubin.jsonl"))["rubin-16734"]
+    deep_dropped, tried_again = 0, []
+    rule_out = probe.rule_out_places
+
+    def watched(model, ship, water, valid, *args, **kwargs):
+        nonlocal deep_dropped
+        tried_again.append(valid & deep_dropped)
+        valid, dropped = yield from rule_out(model, ship, water, valid, *args, **kwargs)
+        deep_dropped |= sum(1 << p.index for p, _, depth in dropped if depth == 2)
+        return valid, dropped
+    monkeypatch.setattr(probe, "rule_out_places", watched)
+    logic.model_of.cache_clear()
+    result = list(logic.events(puzzle, trace=False))[-1]
+    logic.model_of.cache_clear()
+    assert result.status is Status.SOLVED
+    assert deep_dropped and len(tried_again) > 5
+    assert not any(tried_again)

@@ -115,9 +115,10 @@ def _first_finding(model: DeductionModel, ship: int, water: int, valid: Valid, m
     on for ``MORE_TRIES`` assumptions past its step, and the cell trials go on to the end of
     their sweep; both keep the steps they give there, and a later board takes one of those
     once the rules of levels 1-2 find nothing, before any trial of its own (see :class:`Banks`).
-    ``carried`` (a solver's): the places its last pass ruled out by depth-1 trials (this
-    function keeps it up to date); a later board tries the level-2 rules and its cell trials
-    with those places still ruled out (they stay so on every board that extends theirs).
+    ``carried`` (a solver's): the places its last pass ruled out (this function keeps it up
+    to date); a later board tries the level-2 rules and its cell trials with those ruled out
+    by depth-1 trials still ruled out (they stay so on every board that extends theirs), and
+    its level-4 steps with all of them ruled out.
     """
     hint = hint_started is not None
     places_until = hint_started + PLACES_SECONDS if hint else None
@@ -138,7 +139,7 @@ def _first_finding(model: DeductionModel, ship: int, water: int, valid: Valid, m
     closures: Closures = {}
     swept = an.places               # the places of the board the cell trials were swept on
     if max_depth >= 1:
-        live = [d for d in carried if an.places >> d[0].index & 1] if carried else []
+        live = [d for d in carried if d[2] == 1 and an.places >> d[0].index & 1] if carried else []
         found = bank.find(ship, water) if bank is not None else None
         if found:
             return found, an
@@ -168,7 +169,10 @@ def _first_finding(model: DeductionModel, ship: int, water: int, valid: Valid, m
                 found = model.bank.find(ship, water)
             if found:
                 return found, an
-        valid, dropped = an.places, []
+        # Places ruled out by depth-2 trials on an earlier board stay ruled out too: the steps
+        # below are of level 4 with them or without them.
+        dropped = [d for d in carried if d[2] == 2 and an.places >> d[0].index & 1] if carried else []
+        valid = probe.without(an.places, dropped)
 
         def enough(left: int) -> bool:             # the simple rules settle a cell with these places
             narrowed = Analysis(model, ship, water, left)
@@ -196,7 +200,7 @@ def _first_finding(model: DeductionModel, ship: int, water: int, valid: Valid, m
                     closures if not dropped else None)
             dropped += new
             if carried is not None:
-                carried[:] = [d for d in dropped if d[2] == 1]
+                carried[:] = dropped
             if dropped and valid != swept:           # (the same places: swept above, to no avail)
                 closures = {}
                 found = yield from _after_places(model, ship, water, valid, dropped, clock, closures, bank, not hint)
@@ -246,14 +250,18 @@ def _first_finding(model: DeductionModel, ship: int, water: int, valid: Valid, m
             valid, new = yield from probe.rule_out_places(model, ship, water, valid, clock, float("inf"), None, enough)
             if new:
                 dropped += new
-                found = yield from _after_places(model, ship, water, valid, dropped, clock, ship_first=True)
+                if carried is not None:
+                    carried[:] = dropped
+                found = yield from _after_places(model, ship, water, valid, dropped, clock, None, bank, True)
                 if found:
                     return found, an
             for length in sorted(model.lengths, reverse=True):
                 valid, new = yield from probe.rule_out_longest(model, ship, water, valid, clock, length)
                 if new:
                     dropped += new
-                    found = yield from _after_places(model, ship, water, valid, dropped, clock, ship_first=True)
+                    if carried is not None:
+                        carried[:] = dropped
+                    found = yield from _after_places(model, ship, water, valid, dropped, clock, None, bank, True)
                     if found:
                         return found, an
     return None, an
