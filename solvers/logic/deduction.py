@@ -471,6 +471,10 @@ def events(puzzle: Puzzle, *, trace: bool = True, rng: random.Random | None = No
            max_depth: int = MAX_DEPTH) -> Iterator[Event]:
     """Solver protocol: one deduction at a time, simplest first; SOLVED or STUCK at the end.
 
+    Simplest first on each board, with one exception that saves most trials: once the rules
+    of levels 1-2 find nothing, a step of level 3 or 4 proved on an earlier board (banked by
+    the sweep or the depth-2 search that found it, see :class:`Banks`) comes before any new
+    trial, so a level-4 step may come where a new sweep would have found one of level 3.
     ``rng`` and ``limit`` are accepted for the common protocol: deduction needs neither.
     """
     start = time.perf_counter()
