@@ -34,7 +34,7 @@ THINK_SECONDS = 2.0     # how long ``think_ahead`` searches for the next hints w
 PLACES_SECONDS = 0.3    # a hint starts (another) pass of depth-2 trials of places until then
 FALLBACK_SECONDS = 1.0  # a hint whose depth-2 cell trials find nothing by then tries places again
 LONGEST_SECONDS = 0.45  # a hint's depth-2 trials of the longest ships' places go on until then
-MORE_TRIES = 10          # a solver's depth-2 search tries this many more assumptions past its step, for the bank
+MORE_TRIES = 8          # a solver's depth-2 search tries this many more assumptions past its step, for the bank
 
 
 @dataclass(frozen=True)
