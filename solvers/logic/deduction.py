@@ -151,10 +151,11 @@ def _first_finding(model: DeductionModel, ship: int, water: int, valid: Valid, m
             swept = probe.without(an.places, live)
             found = yield from _after_places(model, ship, water, swept, live, clock, closures, bank, not hint)
         else:
-            steps: list[Finding] | None = [] if bank is not None else None   # a solver's sweep goes to the end
-            found = yield from find_contradiction(model, ship, water, an.places, clock, closures, not hint, steps)
-            if steps and len(steps) > 1:
-                bank.add(ship, water, steps[1:])
+            swept_steps: list[Finding] | None = [] if bank is not None else None   # a solver's sweep goes to the end
+            found = yield from find_contradiction(model, ship, water, an.places, clock, closures, not hint,
+                                                  swept_steps)
+            if swept_steps and len(swept_steps) > 1:
+                bank.add(ship, water, swept_steps[1:])
         if found:
             return found, an
     if max_depth >= 2:
