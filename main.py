@@ -760,7 +760,9 @@ def cmd_daily(args) -> int:
 # compiled function's call (numba's dispatcher converts arguments in Python and clears any
 # error it meets there) is lost. So the signal is raised again every AGAIN seconds until it is
 # seen being handled (a KeyboardInterrupt in the chain of the exception being handled: then the
-# program is on its way out, and its cleanup is left alone).
+# program is on its way out, and its cleanup is left alone). One raised inside a callback from
+# compiled code (llvmlite's, while numba writes its cache) cannot leave it: Python reports it
+# as "ignored" and goes on; that report is not printed (``_lost``), the timer raises it again.
 AGAIN = 0.1
 _caught: list[int] = []
 
@@ -784,10 +786,17 @@ def _interrupt(signum: int, frame) -> None:
         raise KeyboardInterrupt
 
 
+def _lost(unraisable) -> None:
+    if not (_caught and isinstance(unraisable.exc_value, KeyboardInterrupt)):
+        sys.__unraisablehook__(unraisable)
+
+
 def _catch_interrupts() -> dict:
     """Install the handlers; the ones they replace, to put back."""
     _caught.clear()
-    return {signum: signal.signal(signum, _interrupt) for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGALRM)}
+    handlers = {signum: signal.signal(signum, _interrupt) for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGALRM)}
+    sys.unraisablehook = _lost
+    return handlers
 
 
 def _interrupted() -> int:
@@ -819,6 +828,7 @@ def main(argv: list[str] | None = None) -> int:
                 signal.setitimer(signal.ITIMER_REAL, 0)
                 for signum, handler_before in previous.items():
                     signal.signal(signum, handler_before)
+                sys.unraisablehook = sys.__unraisablehook__
     except KeyboardInterrupt:
         return _interrupted()
     except BrokenPipeError:

@@ -12,6 +12,7 @@ from game.puzzle import Cell, Move, apply_move, initial_grid
 from game.ships import segments
 from solvers.engine import hints
 from solvers.engine.verdict import unique_solution
+from solvers.events import SetCell, Status
 from solvers.logic import deduction as logic
 from solvers.logic import probe
 from solvers.logic.analysis import Bank, bits, model_of
@@ -164,7 +165,7 @@ class Forgetful(dict):
         pass
 
 
-@pytest.mark.parametrize("name", ["10x10/expert/04.bs", "10x10/expert/03.bs"])
+@pytest.mark.parametrize("name", ["10x10/expert/04.bs", "15x15/expert/07.bs"])
 def test_trials_remembered_across_boards_give_the_steps_of_fresh_trials(name, monkeypatch):
     puzzle = levels.load(LEVELS / name)
     recalled, broke = [], []
@@ -586,3 +587,75 @@ def test_the_trials_of_the_solutions_values_are_the_ones_skipped():
     lied = truth | cell if found.water else truth & ~cell
     other = logic.drain(find_contradiction(model, ship, water, valid, Clock(), truth=lied))
     assert other is None or other.evidence != cell
+
+
+def one_step_at_a_time(puzzle):
+    """The board ``solve(max_level=3)`` stops on, reached the slow way: the simple rules, then
+    the first step of a depth-1 sweep, one step per sweep."""
+    model = model_of(puzzle)
+    ship, water, valid = logic._masks(model, initial_grid(puzzle)) + (None,)
+    while True:
+        outcome = probe.propagate(model, ship, water, valid, [])
+        assert outcome.contradiction is None
+        ship, water, valid = outcome.ship, outcome.water, outcome.places
+        found = logic.drain(find_contradiction(model, ship, water, valid, Clock()))
+        if found is None:
+            return logic._grid(model, ship, water)
+        ship, water = ship | found.ship, water | found.water
+
+
+@pytest.mark.parametrize("name", ["10x10/hard/01.bs", "10x10/expert/04.bs", "15x15/hard/03.bs"])
+def test_solve_takes_every_step_of_a_sweep_and_stops_where_one_step_at_a_time_does(name):
+    puzzle = levels.load(LEVELS / name)
+    logic.model_of.cache_clear()
+    slow = one_step_at_a_time(puzzle)
+    logic.model_of.cache_clear()
+    fast = logic.solve(puzzle, max_level=3)
+    logic.model_of.cache_clear()
+    assert fast.grid == slow
+    assert fast.rules.get("contradiction", 0) > 1
+
+
+def test_a_solver_takes_the_steps_its_sweeps_banked_before_sweeping_again(monkeypatch):
+    puzzle = levels.load(LEVELS / "10x10/expert/04.bs")
+    solution = unique_solution(puzzle)
+    sweeps = []
+    sweep = logic.find_contradiction
+
+    def counted(*args, **kwargs):
+        sweeps.append(args[1:3])
+        return (yield from sweep(*args, **kwargs))
+    monkeypatch.setattr(logic, "find_contradiction", counted)
+    logic.model_of.cache_clear()
+    events = list(logic.events(puzzle))
+    logic.model_of.cache_clear()
+    result = events[-1]
+    assert result.status is Status.SOLVED and result.grid == solution
+    steps = result.stats["rules"]
+    trials = sum(steps.get(rule, 0) for rule in ("contradiction", "placement-trial", "deep-contradiction"))
+    assert len(sweeps) < trials / 2                # most trial steps came from a bank
+    for event in events:                           # and each is the solution's
+        if isinstance(event, SetCell):
+            assert solution[event.row][event.col] == event.value
+
+
+def test_places_a_solver_ruled_out_at_depth_two_stay_ruled_out_on_the_boards_after(monkeypatch):
+    from tests.test_logic import corpus_puzzles
+
+    puzzle = dict(corpus_puzzles("csplib_prob014_rubin.jsonl"))["rubin-16734"]
+    deep_dropped, tried_again = 0, []
+    rule_out = probe.rule_out_places
+
+    def watched(model, ship, water, valid, *args, **kwargs):
+        nonlocal deep_dropped
+        tried_again.append(valid & deep_dropped)
+        valid, dropped = yield from rule_out(model, ship, water, valid, *args, **kwargs)
+        deep_dropped |= sum(1 << p.index for p, _, depth in dropped if depth == 2)
+        return valid, dropped
+    monkeypatch.setattr(probe, "rule_out_places", watched)
+    logic.model_of.cache_clear()
+    result = list(logic.events(puzzle, trace=False))[-1]
+    logic.model_of.cache_clear()
+    assert result.status is Status.SOLVED
+    assert deep_dropped and len(tried_again) > 5
+    assert not any(tried_again)

@@ -164,10 +164,10 @@ def test_a_past_day_is_played_from_the_calendar_without_counting_for_the_streak(
 
 def test_records_stats_and_a_new_record_message(app):
     app.open_level(LEVELS_DIR / "10x10" / "easy" / "01.bs")
-    assert "target 3:40" in _status_text(app)
+    assert "target 3:20" in _status_text(app)
     press(app, pygame.K_c)                              # a check counts
     solve_now(app, 250.0)
-    assert "Target 3:40." in app.play.message and "record" not in app.play.message
+    assert "Target 3:20." in app.play.message and "record" not in app.play.message
     app.open_level(LEVELS_DIR / "10x10" / "easy" / "02.bs")
     solve_now(app, 100.0)
     assert "New record for 10x10 easy! (was 4:10)" in app.play.message and "beaten" in app.play.message
@@ -176,7 +176,7 @@ def test_records_stats_and_a_new_record_message(app):
     assert isinstance(scene, StatsScene)
     [row] = [row for row in scene.rows if row.size == "10x10"]
     assert (row.grade, row.solved, row.best, row.median, row.checks) == ("easy", 2, 100.0, 175.0, 1)
-    assert scene.cells(row)[3:6] == ("1:40", "2:55", "3:40")
+    assert scene.cells(row)[3:6] == ("1:40", "2:55", "3:20")
 
 
 def _status_text(app):

@@ -34,7 +34,7 @@ THINK_SECONDS = 2.0     # how long ``think_ahead`` searches for the next hints w
 PLACES_SECONDS = 0.3    # a hint starts (another) pass of depth-2 trials of places until then
 FALLBACK_SECONDS = 1.0  # a hint whose depth-2 cell trials find nothing by then tries places again
 LONGEST_SECONDS = 0.45  # a hint's depth-2 trials of the longest ships' places go on until then
-MORE_TRIES = 2          # a solver's depth-2 search tries this many more assumptions past its step, for the bank
+MORE_TRIES = 8          # a solver's depth-2 search tries this many more assumptions past its step, for the bank
 
 
 @dataclass(frozen=True)
@@ -75,9 +75,30 @@ def _grid(model: DeductionModel, ship: int, water: int) -> Grid:
     return model.shared.grid(ship, water)
 
 
+class Banks:
+    """A solver's steps proved on earlier boards (see :class:`~solvers.logic.analysis.Bank`),
+    those of level 3 kept apart from the deeper ones, and taken first.
+
+    A solver's board takes a banked step once the rules of levels 1-2 find nothing, before
+    any trial of its own: the trials would be run again only to find steps the bank would
+    find later all the same (a step stays proved on every board that extends its own), and
+    each sweep of trials on a board where none breaks costs as much as one that finds a step.
+    """
+
+    def __init__(self, board: int) -> None:
+        self.shallow, self.deep = Bank(board), Bank(board)
+
+    def add(self, ship: int, water: int, findings: list[Finding]) -> None:
+        self.shallow.add(ship, water, [found for found in findings if found.level <= 3])
+        self.deep.add(ship, water, [found for found in findings if found.level > 3])
+
+    def find(self, ship: int, water: int) -> Finding | None:
+        return self.shallow.find(ship, water) or self.deep.find(ship, water)
+
+
 def _first_finding(model: DeductionModel, ship: int, water: int, valid: Valid, max_depth: int, clock: Clock,
                    solution: Callable[[], Grid | None] | None = None, hint_started: float | None = None,
-                   bank: Bank | None = None, carried: list[probe.Dropped] | None = None,
+                   bank: Banks | None = None, carried: list[probe.Dropped] | None = None,
                    ) -> Generator[None, None, tuple[Finding | None, Steps]]:
     """The simplest finding on this board (heartbeats yielded while searching), and the
     board settled by the rules of level 1, or of levels 1-2 when those of level 1 find
@@ -94,12 +115,13 @@ def _first_finding(model: DeductionModel, ship: int, water: int, valid: Valid, m
     (see :meth:`DeductionModel.keep`). Without it (the solver), the cell trials assume every cell ship
     before any water (see :func:`solvers.logic.probe.find_contradiction`), and every place
     left is tried at depth 2 as a last resort. ``bank`` (a solver's): the depth-2 search goes
-    on for ``MORE_TRIES`` assumptions past its step, and the cell trials with places ruled out
-    go on to the end of their sweep; both keep the steps they give there, and a later board
-    takes one of those once its cell trials find nothing, before ruling out places again.
-    ``carried`` (a solver's): the places its last pass ruled out by depth-1 trials (this
-    function keeps it up to date); a later board tries the level-2 rules and its cell trials
-    with those places still ruled out (they stay so on every board that extends theirs).
+    on for ``MORE_TRIES`` assumptions past its step, and the cell trials go on to the end of
+    their sweep; both keep the steps they give there, and a later board takes one of those
+    once the rules of levels 1-2 find nothing, before any trial of its own (see :class:`Banks`).
+    ``carried`` (a solver's): the places its last pass ruled out (this function keeps it up
+    to date); a later board tries the level-2 rules and its cell trials with those ruled out
+    by depth-1 trials still ruled out (they stay so on every board that extends theirs), and
+    its level-4 steps with all of them ruled out.
     """
     hint = hint_started is not None
     places_until = hint_started + PLACES_SECONDS if hint else None
@@ -112,18 +134,23 @@ def _first_finding(model: DeductionModel, ship: int, water: int, valid: Valid, m
     closures: Closures = {}
     swept = an.places               # the places of the board the cell trials were swept on
     if max_depth >= 1:
-        live = [d for d in carried if an.places >> d[0].index & 1] if carried else []
+        live = [d for d in carried if d[2] == 1 and an.places >> d[0].index & 1] if carried else []
+        found = bank.find(ship, water) if bank is not None else None
+        if found:
+            return found, an
         if live:
             # Places ruled out on an earlier board stay ruled out (as cells stay set): the level-2
             # rules and the cell trials without them. A cell that breaks on the board itself
             # breaks without them too, so this one sweep stands for both. (A place one of these
             # trials settles whole holds on the board too: its closures serve the pass below.)
             swept = probe.without(an.places, live)
-            found = yield from _after_places(model, ship, water, swept, live, clock, closures, None, not hint)
+            found = yield from _after_places(model, ship, water, swept, live, clock, closures, bank, not hint)
         else:
-            found = yield from find_contradiction(model, ship, water, an.places, clock, closures, not hint)
-        if not found and bank is not None and max_depth >= 2:
-            found = bank.find(ship, water)
+            swept_steps: list[Finding] | None = [] if bank is not None else None   # a solver's sweep goes to the end
+            found = yield from find_contradiction(model, ship, water, an.places, clock, closures, not hint,
+                                                  swept_steps)
+            if swept_steps and len(swept_steps) > 1:
+                bank.add(ship, water, swept_steps[1:])
         if found:
             return found, an
     if max_depth >= 2:
@@ -138,7 +165,10 @@ def _first_finding(model: DeductionModel, ship: int, water: int, valid: Valid, m
                 found = model.bank.find(ship, water)
             if found:
                 return found, an
-        valid, dropped = an.places, []
+        # Places ruled out by depth-2 trials on an earlier board stay ruled out too: the steps
+        # below are of level 4 with them or without them.
+        dropped = [d for d in carried if d[2] == 2 and an.places >> d[0].index & 1] if carried else []
+        valid = probe.without(an.places, dropped)
 
         def enough(left: int) -> bool:             # the simple rules settle a cell with these places
             narrowed = probe.settle(model, ship, water, left)
@@ -166,7 +196,7 @@ def _first_finding(model: DeductionModel, ship: int, water: int, valid: Valid, m
                     closures if not dropped else None)
             dropped += new
             if carried is not None:
-                carried[:] = [d for d in dropped if d[2] == 1]
+                carried[:] = dropped
             if dropped and valid != swept:           # (the same places: swept above, to no avail)
                 closures = {}
                 found = yield from _after_places(model, ship, water, valid, dropped, clock, closures, bank, not hint)
@@ -216,14 +246,18 @@ def _first_finding(model: DeductionModel, ship: int, water: int, valid: Valid, m
             valid, new = yield from probe.rule_out_places(model, ship, water, valid, clock, float("inf"), None, enough)
             if new:
                 dropped += new
-                found = yield from _after_places(model, ship, water, valid, dropped, clock, ship_first=True)
+                if carried is not None:
+                    carried[:] = dropped
+                found = yield from _after_places(model, ship, water, valid, dropped, clock, None, bank, True)
                 if found:
                     return found, an
             for length in sorted(model.lengths, reverse=True):
                 valid, new = yield from probe.rule_out_longest(model, ship, water, valid, clock, length)
                 if new:
                     dropped += new
-                    found = yield from _after_places(model, ship, water, valid, dropped, clock, ship_first=True)
+                    if carried is not None:
+                        carried[:] = dropped
+                    found = yield from _after_places(model, ship, water, valid, dropped, clock, None, bank, True)
                     if found:
                         return found, an
     return None, an
@@ -432,6 +466,10 @@ def events(puzzle: Puzzle, *, trace: bool = True, rng: random.Random | None = No
            max_depth: int = MAX_DEPTH) -> Iterator[Event]:
     """Solver protocol: one deduction at a time, simplest first; SOLVED or STUCK at the end.
 
+    Simplest first on each board, with one exception that saves most trials: once the rules
+    of levels 1-2 find nothing, a step of level 3 or 4 proved on an earlier board (banked by
+    the sweep or the depth-2 search that found it, see :class:`Banks`) comes before any new
+    trial, so a level-4 step may come where a new sweep would have found one of level 3.
     ``rng`` and ``limit`` are accepted for the common protocol: deduction needs neither.
     """
     start = time.perf_counter()
@@ -447,7 +485,7 @@ def events(puzzle: Puzzle, *, trace: bool = True, rng: random.Random | None = No
         stats["nodes"] = clock.probes
         return dict(stats, rules=dict(stats["rules"]))
 
-    bank, carried = Bank(model.all), []
+    bank, carried = Banks(model.all), []
     while True:
         search = _first_finding(model, ship, water, valid, max_depth, clock, bank=bank, carried=carried)
         try:
@@ -516,16 +554,19 @@ def solve(puzzle: Puzzle, max_depth: int = MAX_DEPTH, grid: Grid | None = None,
         if deadline is not None and time.perf_counter() > deadline:
             break
         closures: Closures = {}
-        found = drain(find_contradiction(model, ship, water, valid, clock, closures, truth=truth))
+        found_all: list[Finding] = []     # every step of the sweep, each proved on this board
+        found = drain(find_contradiction(model, ship, water, valid, clock, closures, every=found_all, truth=truth))
         if found is None and max_depth >= 2:
             found = drain(find_deep_contradiction(model, ship, water, valid, clock, closures, truth, held=model.held))
+            found_all = [found] if found is not None else []
         if found is None:
             break
-        used[found.rule] = used.get(found.rule, 0) + 1
-        level = max(level, found.level)
-        steps += 1
-        ship |= found.ship
-        water |= found.water
+        for found in found_all:
+            used[found.rule] = used.get(found.rule, 0) + 1
+            level = max(level, found.level)
+            steps += 1
+            ship |= found.ship
+            water |= found.water
     board = _grid(model, ship, water)
     solved = not model.all & ~ship & ~water and rules.is_solved(puzzle, board)
     return LogicOutcome(solved, board, level, used, steps, clock.probes)

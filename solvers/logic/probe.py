@@ -401,6 +401,7 @@ def _breaks_at_depth_one(model: DeductionModel, start: Outcome, clock: Clock) ->
     ship, water, valid = start.ship, start.water, start.places
     changed = True
     store: dict = {}                 # trials that held, for the rounds after a step (see settled_before)
+    below = None                     # the settled state of the round before, which this round's board extends
     while changed:
         changed = False
         held_ship = held_water = 0
@@ -414,7 +415,7 @@ def _breaks_at_depth_one(model: DeductionModel, start: Outcome, clock: Clock) ->
                     continue
                 outcome = settled_before(store, (index, as_ship), ship, water, known)
                 if outcome is None:
-                    base = base or base_of(model, ship, water, valid)
+                    base = base or _settled(model, ship, water, valid, below)
                     outcome = trial(model, store, (index, as_ship), ship, water, valid, known,
                                      _assumed(index, as_ship), base)
                     if clock.due():
@@ -429,7 +430,7 @@ def _breaks_at_depth_one(model: DeductionModel, start: Outcome, clock: Clock) ->
                     return Outcome(ship, water, valid, Why(partial(_neither, model.where(1 << index),
                                                                    if_ship.contradiction, if_water.contradiction)))
                 ship, water, valid = settled.ship, settled.water, settled.places
-                base = None                  # the trials after it start from the new board
+                below, base = base or below, None    # the trials after it start from the new board
                 changed = True
                 break
     return Outcome(ship, water, valid, None)
@@ -471,7 +472,9 @@ def find_deep_contradiction(model: DeductionModel, ship: int, water: int, valid:
     the search goes on to the end and every step goes there as it is found (the first too),
     each about another cell of this board: a hint reads them between heartbeats and may pause
     the search there; with ``more`` as well, the search ends once it has tried that many more
-    assumptions after the first step. ``held`` keeps the assumptions that held, from board to
+    assumptions after the first step, and those that held on an earlier board (in ``held``)
+    are tried last: they most likely hold again, and a depth-2 trial that holds costs about
+    what three that break do. ``held`` keeps the assumptions that held, from board to
     board (see :func:`settled_before`): one that holds again is not tried, one that held on
     an earlier board starts from there (see :func:`deep_trial`). With ``clash_first`` those
     that will break are tried first (see :func:`clashes_first`).
@@ -481,6 +484,8 @@ def find_deep_contradiction(model: DeductionModel, ship: int, water: int, valid:
     steps = _Steps(every)
     order = deep_order(model, ship, water, closures, truth)
     known = places_mask(model, valid)
+    if held is not None and more is not None:
+        order = [key for key in order if key not in held] + [key for key in order if key in held]
     if held is not None and clash_first:
         order = clashes_first(held, ship, water, order)
     for index, as_ship in order:
