@@ -286,3 +286,34 @@ def test_a_board_without_a_standard_fleet_is_generated_with_the_rule():
     text = dumps(puzzle)                                  # the file states its fleet: no rule is
     assert '"fleet": {"3": 1, "2": 2, "1": 3}' in text      # needed to read it back
     assert loads(text).fleet == pyramid(3)
+
+
+
+@pytest.mark.parametrize("seed", [1, 3, 6, 7])
+def test_a_whole_sweep_finds_the_same_steps_whatever_the_order(seed):
+    """The grader's and the generator's depth-1 sweeps try every cell as ship first: the steps
+    of a whole sweep do not depend on the order, with the solution told or not."""
+    from solvers.logic import probe
+    from solvers.logic.analysis import model_of
+    rng = random.Random(seed)
+    fleet = default_fleet(10, 10)
+    ships = random_layout(10, 10, fleet, rng)
+    solution = generator._grid_of(10, 10, ships)
+    rows = tuple(sum(v == Cell.SHIP for v in row) for row in solution)
+    cols = tuple(sum(solution[r][c] == Cell.SHIP for r in range(10)) for c in range(10))
+    puzzle = generator._add_hints(Puzzle(10, 10, rows, cols, fleet), ships, 3, rng, lambda: False)
+    stuck = logic.solve(puzzle, max_level=2)
+    assert not stuck.solved
+    found = {}
+    for ship_first in (False, True):
+        for told in (None, solution):
+            model = model_of(puzzle.replace(name=f"{ship_first} {told is None}"))   # a model of its own
+            ship, water = logic._masks(model, stuck.grid)
+            truth = logic._masks(model, told)[0] if told is not None else None
+            start = probe.propagate(model, ship, water)
+            steps: list = []
+            probe.drain(probe.find_contradiction(model, start.ship, start.water, start.places, probe.Clock(),
+                                                 ship_first=ship_first, every=steps, truth=truth))
+            found[ship_first, told is None] = {(f.ship, f.water) for f in steps}
+    assert found[False, True]
+    assert len({frozenset(steps) for steps in found.values()}) == 1

@@ -555,7 +555,11 @@ def solve(puzzle: Puzzle, max_depth: int = MAX_DEPTH, grid: Grid | None = None,
             break
         closures: Closures = {}
         found_all: list[Finding] = []     # every step of the sweep, each proved on this board
-        found = drain(find_contradiction(model, ship, water, valid, clock, closures, every=found_all, truth=truth))
+        # A whole sweep finds the same steps in any order; every cell as ship first leaves more
+        # water assumptions known to hold untried. A depth-2 search orders by the closures it
+        # leaves, which differ with the order: there the order stays as the hint button's.
+        found = drain(find_contradiction(model, ship, water, valid, clock, closures, ship_first=max_depth < 2,
+                                         every=found_all, truth=truth))
         if found is None and max_depth >= 2:
             found = drain(find_deep_contradiction(model, ship, water, valid, clock, closures, truth, held=model.held))
             found_all = [found] if found is not None else []
