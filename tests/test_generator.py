@@ -71,7 +71,7 @@ def test_hints_asked_in_pairs_go_as_they_go_one_by_one(monkeypatch, level, seed)
     solution = generator._grid_of(10, 10, ships)
     rows = tuple(sum(v == Cell.SHIP for v in row) for row in solution)
     cols = tuple(sum(solution[r][c] == Cell.SHIP for r in range(10)) for c in range(10))
-    full = generator._add_hints(Puzzle(10, 10, rows, cols, fleet), ships, level, rng, lambda: False)
+    full, _ = generator._add_hints(Puzzle(10, 10, rows, cols, fleet), ships, level, rng, lambda: False)
     removed = {}
     for group in (1, 2):
         monkeypatch.setattr(generator, "REMOVE_GROUP", group)
@@ -301,7 +301,7 @@ def test_a_whole_sweep_finds_the_same_steps_whatever_the_order(seed):
     solution = generator._grid_of(10, 10, ships)
     rows = tuple(sum(v == Cell.SHIP for v in row) for row in solution)
     cols = tuple(sum(solution[r][c] == Cell.SHIP for r in range(10)) for c in range(10))
-    puzzle = generator._add_hints(Puzzle(10, 10, rows, cols, fleet), ships, 3, rng, lambda: False)
+    puzzle, _ = generator._add_hints(Puzzle(10, 10, rows, cols, fleet), ships, 3, rng, lambda: False)
     stuck = logic.solve(puzzle, max_level=2)
     assert not stuck.solved
     found = {}
@@ -317,3 +317,27 @@ def test_a_whole_sweep_finds_the_same_steps_whatever_the_order(seed):
             found[ship_first, told is None] = {(f.ship, f.water) for f in steps}
     assert found[False, True]
     assert len({frozenset(steps) for steps in found.values()}) == 1
+
+
+def test_a_run_given_what_held_with_more_hints_ends_where_it_ends_alone_with_fewer_trials():
+    """What held on a board of a puzzle holds on every board below it of a puzzle with fewer
+    hints: a run given those records stops on the same board at the same level, with fewer trials."""
+    from pathlib import Path
+
+    from solvers.engine.verdict import unique_solution
+    from solvers.logic import deduction as logic
+
+    puzzle = load(Path(__file__).resolve().parents[1] / "levels" / "10x10" / "hard" / "04.bs")
+    solution = unique_solution(puzzle)
+    full = logic.solve(puzzle, max_level=3, solution=solution)
+    assert full.solved and full.held
+    alone = given = 0
+    for cell in list(puzzle.hints)[:6]:
+        fewer = generator._without(puzzle, [cell])
+        logic.model_of.cache_clear()             # each run from nothing remembered
+        plain = logic.solve(fewer, max_level=3, solution=solution)
+        logic.model_of.cache_clear()
+        helped = logic.solve(fewer, max_level=3, solution=solution, held=full.held)
+        assert (helped.solved, helped.grid, helped.level) == (plain.solved, plain.grid, plain.level)
+        alone, given = alone + plain.probes, given + helped.probes
+    assert given < alone

@@ -130,22 +130,15 @@ def _unique(puzzle: Puzzle) -> bool:
     return decide(puzzle, timeout=COUNT_SECONDS).kind is Kind.UNIQUE
 
 
-def _solvable(puzzle: Puzzle, level: int, solution: Grid | None = None, grid: Grid | None = None) -> bool:
-    """Finished by the rules up to ``level`` (4: unique); ``solution`` (the layout's board)
-    only spares the engine trials that cannot break; ``grid``, a board the engine deduced
-    from some of ``puzzle``'s hints, is where it starts."""
-    if level >= 4:
-        return _unique(puzzle)
-    return logic.solve(puzzle, max_level=level, grid=grid, solution=solution).solved
-
-
 def _grid_of(rows: int, cols: int, ships: frozenset[Coord]) -> Grid:
     """The solved board of a layout."""
     return tuple(tuple(Cell.SHIP if (r, c) in ships else Cell.WATER for c in range(cols)) for r in range(rows))
 
 
 def _add_hints(base: Puzzle, ships: frozenset[Coord], level: int, rng: random.Random,
-               cancelled: Callable[[], bool]) -> Puzzle:
+               cancelled: Callable[[], bool]) -> tuple[Puzzle, tuple]:
+    """Hints until the engine finishes the puzzle at ``level`` (4: until it is unique); with
+    the records of the engine's finished run (``deduction.solve``'s ``held``), if any."""
     solution = _grid_of(base.rows, base.cols, ships)
     puzzle, grid = base, None
     while True:
@@ -153,17 +146,17 @@ def _add_hints(base: Puzzle, ships: frozenset[Coord], level: int, rng: random.Ra
             raise GeneratorCancelled()
         outcome = logic.solve(puzzle, max_level=level if level < 4 else 2, grid=grid, solution=solution)
         if outcome.solved:
-            return puzzle
+            return puzzle, outcome.held
         if outcome.contradiction:
             raise GeneratorError(f"generator bug: {outcome.contradiction}")
         if level >= 4 and _few_unknown(outcome.grid):
-            return _tell_apart(puzzle, solution, ships, outcome.grid, rng, cancelled)
+            return _tell_apart(puzzle, solution, ships, outcome.grid, rng, cancelled), ()
         unknown = sum(v == Cell.UNKNOWN for row in outcome.grid for v in row)
         board = [list(row) for row in outcome.grid]
         for _ in range(max(1, unknown // HINT_PER_UNKNOWN)):
             cell = _pick_cell(board, ships, puzzle.hints, rng)
             if cell is None:
-                return puzzle
+                return puzzle, ()
             puzzle = _with_hint(puzzle, solution, cell)
             board[cell[0]][cell[1]] = solution[cell[0]][cell[1]]
         grid = tuple(tuple(row) for row in board)
@@ -198,7 +191,7 @@ def _tell_apart(puzzle: Puzzle, solution: Grid, ships: frozenset[Coord], grid: G
 
 
 def remove_hints(puzzle: Puzzle, level: int, rng: random.Random, deadline: float | None,
-                 cancelled: Callable[[], bool], solution: Grid | None = None) -> Puzzle:
+                 cancelled: Callable[[], bool], solution: Grid | None = None, held: tuple = ()) -> Puzzle:
     """Remove hints in ``rng``'s order while the puzzle stays solvable at ``level`` (4: unique).
     Below level 4 the engine alone decides: it finishes only a puzzle with one solution, and
     asking the exact search first was no quicker "no" (docs/design/generator.md).
@@ -210,7 +203,11 @@ def remove_hints(puzzle: Puzzle, level: int, rng: random.Random, deadline: float
     Otherwise the board it stopped on is sound for the puzzle without either one alone, and
     each of the two is asked from there, most of the way done (a third of a run from nothing,
     docs/design/generator.md); when the first went, the puzzle without the second is the
-    pair's, known unfinished."""
+    pair's, known unfinished.
+
+    ``held``: the records of the engine's finished run on ``puzzle`` (``deduction.solve``). Every
+    puzzle asked about has fewer hints than the last one finished, so what held there holds
+    on its boards: each run is given the records of the last finished run (with ``solution``)."""
     order = list(puzzle.hints)
     rng.shuffle(order)
     size = REMOVE_GROUP if level < 4 else 1
@@ -220,9 +217,9 @@ def remove_hints(puzzle: Puzzle, level: int, rng: random.Random, deadline: float
         if len(group) > 1:
             if _stop(cancelled, deadline):
                 break
-            outcome = logic.solve(_without(puzzle, group), max_level=level, solution=solution)
+            outcome = logic.solve(_without(puzzle, group), max_level=level, solution=solution, held=held)
             if outcome.solved:
-                puzzle = _without(puzzle, group)
+                puzzle, held = _without(puzzle, group), outcome.held
                 continue
             board = outcome.grid
         for index, cell in enumerate(group):
@@ -231,8 +228,13 @@ def remove_hints(puzzle: Puzzle, level: int, rng: random.Random, deadline: float
             if _stop(cancelled, deadline):
                 return puzzle
             candidate = _without(puzzle, [cell])
-            if _solvable(candidate, level, solution, board):
-                puzzle = candidate
+            if level >= 4:
+                if _unique(candidate):
+                    puzzle = candidate
+                continue
+            outcome = logic.solve(candidate, max_level=level, grid=board, solution=solution, held=held)
+            if outcome.solved:
+                puzzle, held = candidate, outcome.held
     return puzzle
 
 
@@ -276,10 +278,10 @@ def generate(rows: int, cols: int, fleet: Mapping[int, int] | Fleet | None = Non
         row_tallies, col_tallies = _tallies(rows, cols, ships, hide_tallies, rng)
         base = Puzzle(rows, cols, row_tallies, col_tallies, fleet, {})
         level = target if target is not None else 4
-        puzzle = _add_hints(base, ships, level, rng, cancelled)
+        puzzle, held = _add_hints(base, ships, level, rng, cancelled)
         solution = _grid_of(rows, cols, ships)
         if target is not None or minimal:
-            puzzle = remove_hints(puzzle, level, rng, deadline, cancelled, solution)
+            puzzle = remove_hints(puzzle, level, rng, deadline, cancelled, solution, held)
         measured = grade(puzzle, solution)
         miss = abs(GRADE_LEVEL[measured] - (target or GRADE_LEVEL[measured]))
         if best is None or miss < best[0]:

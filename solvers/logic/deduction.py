@@ -64,6 +64,7 @@ class LogicOutcome:
     steps: int = 0
     probes: int = 0
     contradiction: str | None = None   # the puzzle itself is broken
+    held: tuple[probe.Held, ...] = ()  # its depth-1 sweeps' records (see ``solve``)
 
 
 def _masks(model: DeductionModel, grid: Sequence[Sequence[Cell]]) -> tuple[int, int]:
@@ -522,7 +523,8 @@ def events(puzzle: Puzzle, *, trace: bool = True, rng: random.Random | None = No
 
 
 def solve(puzzle: Puzzle, max_depth: int = MAX_DEPTH, grid: Grid | None = None,
-          deadline: float | None = None, max_level: int = 4, solution: Grid | None = None) -> LogicOutcome:
+          deadline: float | None = None, max_level: int = 4, solution: Grid | None = None,
+          held: Sequence[probe.Held] = ()) -> LogicOutcome:
     """Fast solve for grading: simple rules in bulk, a contradiction only when they stall.
 
     ``max_level`` limits the rules (1: level one only, 2: no contradictions, 3: depth 1, 4: depth 2);
@@ -530,7 +532,10 @@ def solve(puzzle: Puzzle, max_depth: int = MAX_DEPTH, grid: Grid | None = None,
     value) ends the search early as stuck. ``solution`` (a solution of the puzzle that
     ``grid`` agrees with, when the caller knows one) only saves work: the trials that assume
     its values cannot break, so they are not run (see :func:`solvers.logic.probe.find_contradiction`);
-    the steps, the level and the board are those found without it.
+    the steps, the level and the board are those found without it. ``held``: the records of
+    the depth-1 sweeps (``LogicOutcome.held``) of a solve of this puzzle, or of one with more
+    hints and the same solution; the assumptions that held on a board there hold on every
+    board below it here, so they are not tried again (the same steps, fewer trials).
     """
     max_depth = min(max_depth, max_level - 2)
     model = model_of(puzzle)
@@ -538,6 +543,7 @@ def solve(puzzle: Puzzle, max_depth: int = MAX_DEPTH, grid: Grid | None = None,
     ship, water = _masks(model, grid if grid is not None else initial_grid(puzzle))
     clock, level, used, steps = Clock(), 0, {}, 0
     valid: Valid = None
+    records: list[probe.Held] = []
     while True:
         chain: list[Finding] = []
         outcome = propagate(model, ship, water, valid, chain, max_level=min(max_level, 2))
@@ -547,7 +553,7 @@ def solve(puzzle: Puzzle, max_depth: int = MAX_DEPTH, grid: Grid | None = None,
         steps += len(chain)
         if outcome.contradiction:
             return LogicOutcome(False, _grid(model, ship, water), level, used, steps, clock.probes,
-                                outcome.contradiction)
+                                outcome.contradiction, tuple(records))
         ship, water, valid = outcome.ship, outcome.water, outcome.places
         if not model.all & ~ship & ~water or max_depth < 1:
             break
@@ -558,8 +564,14 @@ def solve(puzzle: Puzzle, max_depth: int = MAX_DEPTH, grid: Grid | None = None,
         # A whole sweep finds the same steps in any order; every cell as ship first leaves more
         # water assumptions known to hold untried. A depth-2 search orders by the closures it
         # leaves, which differ with the order: there the order stays as the hint button's.
+        known, held_ship, held_water = probe.places_mask(model, valid), 0, 0
+        for board_ship, board_water, board_known, ship_held, water_held in held:
+            if not (ship & ~board_ship or water & ~board_water or board_known & ~known):
+                held_ship |= ship_held
+                held_water |= water_held
         found = drain(find_contradiction(model, ship, water, valid, clock, closures, ship_first=max_depth < 2,
-                                         every=found_all, truth=truth))
+                                         every=found_all, truth=truth, held=(held_ship, held_water),
+                                         record=records))
         if found is None and max_depth >= 2:
             found = drain(find_deep_contradiction(model, ship, water, valid, clock, closures, truth, held=model.held))
             found_all = [found] if found is not None else []
@@ -573,4 +585,4 @@ def solve(puzzle: Puzzle, max_depth: int = MAX_DEPTH, grid: Grid | None = None,
             water |= found.water
     board = _grid(model, ship, water)
     solved = not model.all & ~ship & ~water and rules.is_solved(puzzle, board)
-    return LogicOutcome(solved, board, level, used, steps, clock.probes)
+    return LogicOutcome(solved, board, level, used, steps, clock.probes, held=tuple(records))

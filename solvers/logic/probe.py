@@ -206,6 +206,11 @@ Settled = dict[object, list[Record]]
 """Assumptions that held, by key (a literal, or :func:`place_key`): the last ``RECORDS``
 records of each, newest first."""
 RECORDS = 3
+Held = tuple[int, int, int, int, int]
+"""A sweep's record (:func:`find_contradiction`): its board (ship, water, places as by
+:func:`places_mask`) and the cells whose assumption, as ship and as water, held there. An
+assumption that held on a board holds on every board below it (less known, more places)
+of the same puzzle or of one with fewer hints: the rules only add knowledge."""
 
 
 def place_key(p: Placement) -> Literal:
@@ -345,7 +350,8 @@ class _Steps:
 
 def find_contradiction(model: DeductionModel, ship: int, water: int, valid: Valid, clock: Clock,
                        closures: Closures | None = None, ship_first: bool = False,
-                       every: list[Finding] | None = None, truth: int | None = None) -> Search:
+                       every: list[Finding] | None = None, truth: int | None = None,
+                       held: tuple[int, int] = (0, 0), record: list | None = None) -> Search:
     """Depth 1: the first cell one of whose values breaks the board after the simple rules.
 
     ``closures``, when given, collects the settled board of every assumption that held: the
@@ -360,11 +366,13 @@ def find_contradiction(model: DeductionModel, ship: int, water: int, valid: Vali
     since every step is sound. Nothing else changes: what such a trial settles to holds only
     values of the solution, so the assumptions it would let the sweep skip are of those values
     too; only ``closures`` lacks them, which matters only to a depth-2 search that tries them
-    (given ``truth`` too, it does not: see :func:`deep_order`).
+    (given ``truth`` too, it does not: see :func:`deep_order`). ``held``: the assumptions,
+    as ship and as water cells, known to hold on this board (see :data:`Held`): skipped too.
+    ``record``, when given, gets this sweep's board and the assumptions it found to hold.
     """
     # A probe that holds proves every cell it set can be assumed without breaking the board
     # either (it would reach a part of the same board): those probes are skipped.
-    held_ship = held_water = 0
+    held_ship, held_water = held
     steps = _Steps(every)
     known = places_mask(model, valid)
     base = None
@@ -392,6 +400,8 @@ def find_contradiction(model: DeductionModel, ship: int, water: int, valid: Vali
             say = partial(_trial_text, model, ship, water, valid, index, as_ship)
             if steps.add(index, _forced(model, index, as_ship, "contradiction", 3, say)):
                 break
+    if record is not None:
+        record.append((ship, water, known, held_ship, held_water))
     return steps.first
 
 
