@@ -155,3 +155,11 @@ def test_any_damaged_trace_is_read_and_drawn_or_refused_in_one_line(text):
 @given(trace_texts())
 def test_long_campaign_of_hostile_traces(text):
     _read_or_one_line_and_draw(text)
+
+
+def test_a_huge_version_is_refused_in_one_short_line():
+    """Found by the fuzz test above: a version hundreds of digits long was echoed whole."""
+    header = ('{"format": "battleship-solitaire-trace", "version": 1, "solver": "x", "options": {}, "seed": 0, '
+              '"limit": 1, "level": {"size": 6}, "start": ["??????", "??????", "??????", "??????", "??????", '
+              '"??????"]}')
+    _read_or_one_line_and_draw(header.replace('"version": 1', f'"version": {"9" * 700}') + "\n")

@@ -381,13 +381,14 @@ def _plain_stats(value: Any, key: str = "stats") -> dict:
     for name, item in value.items():
         if len(name) > MAX_TRACE_TEXT:
             raise _Bad(f"a name in {key} is {len(name):,} characters; at most {MAX_TRACE_TEXT:,} are allowed")
+        label = f"{key}.{name if len(name) <= 40 else name[:37] + '...'}"    # a message stays one short line
         if isinstance(item, dict) and key == "stats":
-            _plain_stats(item, f"stats.{name}")
+            _plain_stats(item, label)
         elif isinstance(item, str):
-            _text(item, f"{key}.{name}")
+            _text(item, label)
         elif not (item is None or isinstance(item, (int, float, bool))):
-            raise _Bad(f"{key}.{name} must be a number, text, true/false or null")
-        _number(item, f"{key}.{name}")
+            raise _Bad(f"{label} must be a number, text, true/false or null")
+        _number(item, label)
     return value
 
 
@@ -407,7 +408,7 @@ def _header(data: Any, path: str) -> tuple[Puzzle, dict]:
     if not _is_int(version) or version < 1:
         raise _Bad(f"version must be a whole number >= 1, not {levels.short_repr(version)}")
     if version > VERSION:
-        raise _Bad(f"trace format version {version} is newer than this program reads ({VERSION})")
+        raise _Bad(f"trace format version {levels.short_repr(version)} is newer than this program reads ({VERSION})")
     unknown = sorted(set(data) - _HEADER_KEYS)
     if unknown:
         raise _Bad(f"unknown key {levels.short_repr(unknown[0])} in the header")
