@@ -198,6 +198,21 @@ def test_the_first_member_steps_aside_after_its_first_turn_on_dense_boards(monke
     assert portfolio.MEMBERS[0].aside_when_dense and portfolio.MEMBERS[0].turns_with
 
 
+def test_boards_without_hints_a_little_less_dense_are_the_learners_too():
+    """7 ship cells of 25: not dense for the forward search's probes, but clause learning's in
+    the race, where the second core's learner decides every variable instead of cells."""
+    layout = ("##.##", ".....", "#.#.#", ".....", ".....")
+    board = puzzle_from_layout(layout, ((2, 2), (1, 3)))
+    assert not board.hints and board.ship_cells == 7
+    assert portfolio.learners_board(board) and not forward.dense_without_hints(board)
+    sparse = puzzle_from_layout(("##...", ".....", "#.#..", ".....", "....."), ((2, 1), (1, 2)))
+    assert not portfolio.learners_board(sparse)          # 4 ship cells of 25
+    second = portfolio.MEMBERS[1]
+    assert second.learning and not second.options.get("every_variable")
+    assert second.when_dense.learning and second.when_dense.options["every_variable"]
+    assert second.when_dense.options["restart_unit"] != 0
+
+
 def test_two_solutions_met_by_two_members_decide_it(monkeypatch):
     monkeypatch.setattr(portfolio, "ESCALATE_AFTER", 0.0)
     puzzle = several_solutions()
