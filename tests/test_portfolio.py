@@ -283,3 +283,29 @@ def test_the_genetic_member_mends_the_best_layout_of_a_population_it_gives_up(mo
     assert result.status is Status.SOLVED and asked == []      # answered before the algorithm went on
     assert all(rules.is_solved(puzzle, grid) for grid in result.solutions)
     assert result.stats["bands"] >= 1
+
+
+@pytest.mark.parametrize("learners", [False, True])
+def test_the_bands_around_a_learner_s_first_solution_only_off_the_learners_boards(monkeypatch, learners):
+    """A learner's first solution is searched around by the forward search, except on the
+    learners' boards, where both cores run learners and the learner goes straight on."""
+    puzzle = several_solutions()
+    first = portfolio.forward.events(puzzle, trace=False, limit=1)
+    grid = next(event.grid for event in first if isinstance(event, Found))
+    looked = []
+
+    def learner(puzzle, trace, limit, **options):
+        yield Found(grid)
+        yield Result(Status.SOLVED, grid, {"conflicts": 1}, (grid,))
+
+    def bands(puzzle, grid, limit):
+        looked.append(grid)
+        return None
+        yield
+
+    monkeypatch.setattr(portfolio.learning, "events", learner)
+    monkeypatch.setattr(portfolio, "_bands_around", bands)
+    monkeypatch.setattr(portfolio, "learners_board", lambda puzzle: learners)
+    stream = list(portfolio._learning_then_bands(puzzle, 2, {}))
+    assert isinstance(stream[-1], Result) and stream[-1].stats == {"conflicts": 1}
+    assert looked == ([] if learners else [grid])

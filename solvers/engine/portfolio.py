@@ -152,9 +152,11 @@ def _learning_then_bands(puzzle: Puzzle, limit: int, options: Mapping[str, Any])
     """Clause learning (``solvers.search.learning``); at its first solution, when more are
     wanted, the forward search looks in the bands of lines around it for up to
     ``BANDS_SECONDS`` (a second solution is usually a small change of the first, and clause
-    learning meets it late), then the learning goes on where it was."""
+    learning meets it late), then the learning goes on where it was. Not on the learners'
+    boards (:func:`learners_board`): there both cores run learners, whose own second solution
+    comes as soon (docs/design/portfolio.md)."""
     stream = learning.events(puzzle, trace=False, limit=limit, **options)
-    looked = limit < 2
+    looked = limit < 2 or learners_board(puzzle)
     try:
         for event in stream:
             yield event
