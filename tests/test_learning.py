@@ -25,8 +25,9 @@ def run(puzzle, limit=1, **options) -> tuple[Result, list]:
     return stream[-1], stream
 
 
-@pytest.mark.parametrize("options", [{}, {"every_variable": True}, {"every_variable": True, "best_phase": True}],
-                         ids=["cells", "every variable", "best phase"])
+@pytest.mark.parametrize("options", [{}, {"every_variable": True}, {"every_variable": True, "best_phase": True},
+                                     {"every_variable": True, "best_phase": True, "restart_unit": 2}],
+                         ids=["cells", "every variable", "best phase", "restarts of 2"])
 def test_counts_match_brute_force(options):
     """Random small puzzles (hidden tallies, true hints of every shape, broken tallies): the
     count up to 3 is the brute-force count, and every solution is a different judged board."""
@@ -136,8 +137,10 @@ def test_slices_of_any_size_make_the_same_search(monkeypatch):
 def test_the_bands_give_a_second_solution_near_the_first(monkeypatch):
     """The portfolio's learning member: after its first solution the forward search looks in
     the bands around it, and its answer (two judged solutions) ends the member. (Their time
-    is made ample: on a loaded machine one second may not be.)"""
+    is made ample: on a loaded machine one second may not be. The board is a learners' one,
+    where the bands are left out: here it is taken for another.)"""
     monkeypatch.setattr(portfolio, "BANDS_SECONDS", 60.0)
+    monkeypatch.setattr(portfolio, "learners_board", lambda puzzle: False)
     puzzle = _dense("sb_12_12_5_1")
     stream = portfolio._learning_then_bands(puzzle, 2, {})
     events = list(stream)
@@ -145,3 +148,14 @@ def test_the_bands_give_a_second_solution_near_the_first(monkeypatch):
     assert isinstance(result, Result) and result.status is Status.SOLVED and len(result.solutions) == 2
     assert result.stats["bands"] > 0                        # the forward search's answer, not the learning's
     assert all(rules.is_solved(puzzle, grid) for grid in result.solutions)
+
+
+def test_the_restart_unit_sets_how_often_the_search_restarts():
+    """Conflicts per unit of the Luby sequence: with a unit of 1 a search with conflicts
+    restarts, with a unit larger than its conflicts it never does; the count is the same."""
+    puzzle = max(random_puzzles(11, 30), key=lambda p: run(p, limit=3)[0].stats["conflicts"])
+    often, _ = run(puzzle, limit=3, restart_unit=1)
+    never, _ = run(puzzle, limit=3, restart_unit=10**6)
+    usual, _ = run(puzzle, limit=3)
+    assert usual.stats["conflicts"] > 0 and often.stats["restarts"] > 0 and never.stats["restarts"] == 0
+    assert len(often.solutions) == len(never.solutions) == len(usual.solutions)

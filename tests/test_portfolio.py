@@ -198,6 +198,21 @@ def test_the_first_member_steps_aside_after_its_first_turn_on_dense_boards(monke
     assert portfolio.MEMBERS[0].aside_when_dense and portfolio.MEMBERS[0].turns_with
 
 
+def test_boards_without_hints_a_little_less_dense_are_the_learners_too():
+    """7 ship cells of 25: not dense for the forward search's probes, but clause learning's in
+    the race, where the second core's learner decides every variable instead of cells."""
+    layout = ("##.##", ".....", "#.#.#", ".....", ".....")
+    board = puzzle_from_layout(layout, ((2, 2), (1, 3)))
+    assert not board.hints and board.ship_cells == 7
+    assert portfolio.learners_board(board) and not forward.dense_without_hints(board)
+    sparse = puzzle_from_layout(("##...", ".....", "#.#..", ".....", "....."), ((2, 1), (1, 2)))
+    assert not portfolio.learners_board(sparse)          # 4 ship cells of 25
+    second = portfolio.MEMBERS[1]
+    assert second.learning and not second.options.get("every_variable")
+    assert second.when_dense.learning and second.when_dense.options["every_variable"]
+    assert second.when_dense.options["restart_unit"] != 0
+
+
 def test_two_solutions_met_by_two_members_decide_it(monkeypatch):
     monkeypatch.setattr(portfolio, "ESCALATE_AFTER", 0.0)
     puzzle = several_solutions()
@@ -268,3 +283,29 @@ def test_the_genetic_member_mends_the_best_layout_of_a_population_it_gives_up(mo
     assert result.status is Status.SOLVED and asked == []      # answered before the algorithm went on
     assert all(rules.is_solved(puzzle, grid) for grid in result.solutions)
     assert result.stats["bands"] >= 1
+
+
+@pytest.mark.parametrize("learners", [False, True])
+def test_the_bands_around_a_learner_s_first_solution_only_off_the_learners_boards(monkeypatch, learners):
+    """A learner's first solution is searched around by the forward search, except on the
+    learners' boards, where both cores run learners and the learner goes straight on."""
+    puzzle = several_solutions()
+    first = portfolio.forward.events(puzzle, trace=False, limit=1)
+    grid = next(event.grid for event in first if isinstance(event, Found))
+    looked = []
+
+    def learner(puzzle, trace, limit, **options):
+        yield Found(grid)
+        yield Result(Status.SOLVED, grid, {"conflicts": 1}, (grid,))
+
+    def bands(puzzle, grid, limit):
+        looked.append(grid)
+        return None
+        yield
+
+    monkeypatch.setattr(portfolio.learning, "events", learner)
+    monkeypatch.setattr(portfolio, "_bands_around", bands)
+    monkeypatch.setattr(portfolio, "learners_board", lambda puzzle: learners)
+    stream = list(portfolio._learning_then_bands(puzzle, 2, {}))
+    assert isinstance(stream[-1], Result) and stream[-1].stats == {"conflicts": 1}
+    assert looked == ([] if learners else [grid])

@@ -34,6 +34,17 @@ GROWTH = 0.1                   # a partner's turn: at most this fraction of the 
 # so more populations, each given up sooner, pay (docs/design/portfolio.md).
 MEND_STAGNATION = 5
 BANDS_SECONDS = 0.3            # the bands around clause learning's first solution (``_learning_then_bands``)
+# Share of ship cells above which a board without hints is clause learning's (``learners_board``):
+# below the forward search's own threshold (``forward.DENSE_SHARE``), because the MiniZinc boards
+# between the two are the learners' too (docs/design/portfolio.md).
+LEARNERS_SHARE = 0.25
+
+
+def learners_board(puzzle: Puzzle) -> bool:
+    """A board without hints whose ships fill more than ``LEARNERS_SHARE`` of it: the forward
+    member steps aside after its first turn and the workers start at once, in their dense
+    configurations (``Member.aside_when_dense``, ``Member.when_dense``)."""
+    return not puzzle.hints and puzzle.ship_cells > LEARNERS_SHARE * puzzle.rows * puzzle.cols
 
 
 @dataclass(frozen=True)
@@ -47,8 +58,9 @@ class Member:
     exact. With ``turns_with``, the member and those members share one process, each running
     ``TURN`` seconds in turn, a member with a ``share`` above 1 up to that many times longer as
     the run goes on (``GROWTH``); the first exact answer among them is the member's. With
-    ``aside_when_dense``, on a dense board without hints (``forward.dense_without_hints``) the
-    member runs its first turn only and leaves the process to those it takes turns with.
+    ``aside_when_dense``, on a dense board without hints (:func:`learners_board`) the
+    member runs its first turn only and leaves the process to those it takes turns with. With
+    ``when_dense``, on such a board that member runs in this one's place.
     """
 
     name: str
@@ -58,13 +70,14 @@ class Member:
     learning: bool = False
     share: int = 1
     aside_when_dense: bool = False
+    when_dense: Member | None = None
 
     def events(self, puzzle: Puzzle, limit: int) -> Iterator[Event]:
         if self.turns_with:
             members = (self._alone(), *self.turns_with)
             return _taking_turns([member.events(puzzle, limit) for member in members],
                                  [member.share for member in members],
-                                 first_once=self.aside_when_dense and forward.dense_without_hints(puzzle))
+                                 first_once=self.aside_when_dense and learners_board(puzzle))
         return self._events(puzzle, limit)
 
     def _alone(self) -> Member:
@@ -139,9 +152,11 @@ def _learning_then_bands(puzzle: Puzzle, limit: int, options: Mapping[str, Any])
     """Clause learning (``solvers.search.learning``); at its first solution, when more are
     wanted, the forward search looks in the bands of lines around it for up to
     ``BANDS_SECONDS`` (a second solution is usually a small change of the first, and clause
-    learning meets it late), then the learning goes on where it was."""
+    learning meets it late), then the learning goes on where it was. Not on the learners'
+    boards (:func:`learners_board`): there both cores run learners, whose own second solution
+    comes as soon (docs/design/portfolio.md)."""
     stream = learning.events(puzzle, trace=False, limit=limit, **options)
-    looked = limit < 2
+    looked = limit < 2 or learners_board(puzzle)
     try:
         for event in stream:
             yield event
@@ -213,14 +228,19 @@ def _first_by_genetic(puzzle: Puzzle, seed: int) -> Iterator[Event]:
 # phase, which finds first solutions on the dense boards, and whose turns grow to five times
 # the forward search's. The second core runs clause learning deciding cells, the one that
 # proves the hardest dense board unique. The third shares its core between the other branch
-# order and the genetic algorithm (docs/design/portfolio.md).
+# order and the genetic algorithm (docs/design/portfolio.md). On a dense board without hints
+# the second core runs clause learning deciding every variable too, restarting less often: the
+# two take other paths, and the first of them decides every such board sooner than the
+# learner deciding cells (docs/design/portfolio.md, "Two learners deciding every variable").
 GENETIC = Member("genetic, then forward", genetic_seed=1)
 LEARNING_EVERY_VARIABLE = Member("clause learning, every variable, best phase",
                                  {"every_variable": True, "best_phase": True}, learning=True,
                                  share=5)
 MEMBERS = (
     Member("forward", turns_with=(LEARNING_EVERY_VARIABLE,), aside_when_dense=True),
-    Member("clause learning", learning=True),
+    Member("clause learning", learning=True,
+           when_dense=Member("clause learning, every variable, best phase, restarts of 200",
+                             {"every_variable": True, "best_phase": True, "restart_unit": 200}, learning=True)),
     Member("forward, water first", {"water_first": True}, turns_with=(GENETIC,)),
     Member("genetic, then forward", genetic_seed=2),
     Member("forward, restarts", {"restarts": True, "seed": 1}),
@@ -248,7 +268,10 @@ def race(puzzle: Puzzle, *, limit: int = 2, timeout: float | None = None, jobs: 
     jobs = max(1, min(jobs or cores(), len(members)))
     # Dense boards without hints are clause learning's (its members decide them, the forward
     # search seldom does): there the workers start at once.
-    escalate = 0.0 if forward.dense_without_hints(puzzle) else ESCALATE_AFTER
+    dense = learners_board(puzzle)
+    escalate = 0.0 if dense else ESCALATE_AFTER
+    if dense:
+        members = tuple(member.when_dense or member for member in members)
     started = time.perf_counter()
     workers: list[_Worker] = []
     found: dict[Grid, str] = {}                 # solutions met so far, and which member met each

@@ -65,13 +65,15 @@ SLICE_WORK = 100_000                # literals propagated, read in reasons or ta
 
 
 def events(puzzle: Puzzle, *, trace: bool = False, limit: int = 1, rng: random.Random | None = None,
-           every_variable: bool = False, best_phase: bool = False) -> Iterator[Event]:
+           every_variable: bool = False, best_phase: bool = False, restart_unit: int = 0) -> Iterator[Event]:
     """Find up to ``limit`` solutions (exact: fewer means there are no more). ``trace`` and
     ``rng`` are accepted for the common protocol: the run shows no moves and is deterministic.
     ``every_variable``: decide placements too, not only cells. ``best_phase``: decide each
     variable as it was in the longest assignment met without a conflict, where it had a value
     there (as SAT solvers' target phases do). Both bring first solutions sooner on some boards
-    and proofs later; ``solvers.engine.portfolio`` runs both kinds."""
+    and proofs later; ``solvers.engine.portfolio`` runs both kinds. ``restart_unit``: conflicts
+    per unit of the Luby sequence of restarts (0: ``learning_core.RESTART_UNIT``); two searches
+    that differ only there take different paths, and the portfolio races two such."""
     from solvers.search import learning_core  # numba loads here: half a second, and most commands never need it
 
     if not compiling.ready(__name__, learning_core.advance):
@@ -84,7 +86,7 @@ def events(puzzle: Puzzle, *, trace: bool = False, limit: int = 1, rng: random.R
                 return
             time.sleep(0.1)
             yield Progress({"seconds": time.perf_counter() - since})
-    yield from _Clauses(puzzle).run(max(1, limit), every_variable, best_phase)
+    yield from _Clauses(puzzle).run(max(1, limit), every_variable, best_phase, restart_unit)
 
 
 def warm_up() -> None:
@@ -182,14 +184,14 @@ class _Clauses:
         return bstart, bimp, ostart, occ_flat, cstart, cmem, ccount, csize, ntrue, nfalse
 
     # -- the run ---------------------------------------------------------------------------
-    def run(self, limit: int, every_variable: bool, best_phase: bool) -> Iterator[Event]:
+    def run(self, limit: int, every_variable: bool, best_phase: bool, restart_unit: int = 0) -> Iterator[Event]:
         # Imported here: numba takes half a second to import, and most commands never need it.
         from solvers.search.learning_core import Search
 
         started = last_beat = time.perf_counter()
         ncells = len(self.cells)
         search = Search(self.n, ncells, self.n if every_variable else ncells, best_phase, limit, self.clauses,
-                        self._arrays())
+                        self._arrays(), restart_unit)
         solutions: list[int] = []
         if self.ok and search.assume(self.units):
             while not search.done:

@@ -26,11 +26,12 @@ I32 = np.int32
 
 # Integer registers (``regs``).
 TLEN, NLIM, QHEAD, HSIZE, ATOP, NCL, NLEARNT, NSOLS, CONFLICTS, DECISIONS, RESTARTS, LUBY, \
-    HERE, BUDGET, NEXT_REDUCE, BEST_SIZE, DONE, NCELLS, DECIDED, BEST_PHASE, LIMIT, WTOP, NREGS = range(23)
+    HERE, BUDGET, NEXT_REDUCE, BEST_SIZE, DONE, NCELLS, DECIDED, BEST_PHASE, LIMIT, WTOP, RUNIT, REDUCE_STEP, \
+    NREGS = range(25)
 # Kinds of reason.
 NONE, BINARY, CLAUSE, AT_MOST, AT_LEAST = range(5)
 
-RESTART_UNIT = 100                  # conflicts per unit of the Luby sequence
+RESTART_UNIT = 100                  # conflicts per unit of the Luby sequence, unless a search says
 REDUCE_FIRST = 2000                 # conflicts before the learnt clauses are first halved
 DECAY = 0.95                        # activity decay per conflict (VSIDS)
 
@@ -48,8 +49,8 @@ class Search:
     GROWN = (15, 16, 17, 18, 19, 23)    # the state's arrays :func:`advance` may replace
 
     def __init__(self, n: int, ncells: int, decided: int, best_phase: bool, limit: int,
-                 clauses: list[list[int]], model: tuple) -> None:
-        self.state = _new_state(n, ncells, decided, best_phase, limit, clauses)
+                 clauses: list[list[int]], model: tuple, restart_unit: int = 0) -> None:
+        self.state = _new_state(n, ncells, decided, best_phase, limit, clauses, restart_unit or RESTART_UNIT)
         self.model = model
         self.regs = self.state[0]
 
@@ -82,13 +83,16 @@ class Search:
                 "learnt": int(regs[NLEARNT]), "restarts": int(regs[RESTARTS])}
 
 
-def _new_state(n: int, ncells: int, decided: int, best_phase: bool, limit: int, clauses: list[list[int]]):
+def _new_state(n: int, ncells: int, decided: int, best_phase: bool, limit: int, clauses: list[list[int]],
+               restart_unit: int):
     """The arrays of a search over ``n`` variables (the first ``ncells`` are cells; the first
-    ``decided`` are decided), with the given clauses of three or more literals."""
+    ``decided`` are decided), with the given clauses of three or more literals, restarting
+    after ``restart_unit`` times the Luby sequence of conflicts."""
     regs = np.zeros(NREGS, np.int64)
     regs[NCELLS], regs[DECIDED], regs[BEST_PHASE], regs[LIMIT] = ncells, decided, int(best_phase), limit
-    regs[LUBY], regs[BUDGET], regs[NEXT_REDUCE] = 1, RESTART_UNIT, REDUCE_FIRST
-    inc = np.ones(1, np.float64)
+    regs[LUBY], regs[BUDGET], regs[NEXT_REDUCE] = 1, restart_unit, REDUCE_FIRST
+    regs[RUNIT], regs[REDUCE_STEP] = restart_unit, REDUCE_FIRST
+    inc = np.array([1.0, DECAY])             # the activity's increment, and its decay per conflict
     val = np.zeros(2 * n, np.int8)
     level = np.zeros(n, I32)
     rkind = np.zeros(n, np.int8)
@@ -490,7 +494,7 @@ def advance(regs, inc, val, level, rkind, rval, pos, trail, lim, act, phase, bes
             nlb = keep
             for k in range(ntouched):
                 seen[touched[k]] = 0
-            inc[0] = a_inc / DECAY
+            inc[0] = a_inc / inc[1]
             if inc[0] > 1e100:
                 for v in range(n):
                     act[v] *= 1e-100
@@ -523,7 +527,7 @@ def advance(regs, inc, val, level, rkind, rval, pos, trail, lim, act, phase, bes
                 regs[NLEARNT] += 1
                 _assign(lb[0], back, CLAUSE, ci, regs, val, level, rkind, rval, pos, trail, ostart, occ, ntrue, nfalse)
             if regs[CONFLICTS] >= regs[NEXT_REDUCE]:
-                regs[NEXT_REDUCE] += REDUCE_FIRST + regs[CONFLICTS] // 10
+                regs[NEXT_REDUCE] += regs[REDUCE_STEP] + regs[CONFLICTS] // 10
                 lits, pool = _reduce(regs, val, rkind, rval, lits, start, size, learnt, span,
                                      wstart, wlen, wcap, pool, 2 * n)
             if regs[CONFLICTS] >= conflicts_end:
@@ -533,7 +537,7 @@ def advance(regs, inc, val, level, rkind, rval, pos, trail, lim, act, phase, bes
         if regs[HERE] >= regs[BUDGET]:
             regs[HERE] = 0
             regs[LUBY] += 1
-            regs[BUDGET] = RESTART_UNIT * luby(regs[LUBY])
+            regs[BUDGET] = regs[RUNIT] * luby(regs[LUBY])
             regs[RESTARTS] += 1
             _backtrack(0, regs, val, phase, trail, lim, ostart, occ, ntrue, nfalse, heap, hidx, act)
             continue
