@@ -63,15 +63,20 @@ def test_minimal_levels_have_no_redundant_hint():
     assert redundant_hints(puzzle) == []
 
 
-@pytest.mark.parametrize("level, seed", [(2, 1), (3, 2), (3, 3)])
-def test_hints_asked_in_pairs_go_as_they_go_one_by_one(monkeypatch, level, seed):
+def hinted_10x10(seed: int, level: int):
+    """A random 10x10 layout with hints added until the engine finishes it at ``level``, and its solution."""
     rng = random.Random(seed)
     fleet = default_fleet(10, 10)
     ships = random_layout(10, 10, fleet, rng)
     solution = generator._grid_of(10, 10, ships)
     rows = tuple(sum(v == Cell.SHIP for v in row) for row in solution)
     cols = tuple(sum(solution[r][c] == Cell.SHIP for r in range(10)) for c in range(10))
-    full, _ = generator._add_hints(Puzzle(10, 10, rows, cols, fleet), ships, level, rng, lambda: False)
+    return generator._add_hints(Puzzle(10, 10, rows, cols, fleet), ships, level, rng, lambda: False)[0], solution
+
+
+@pytest.mark.parametrize("level, seed", [(2, 1), (3, 2), (3, 3)])
+def test_hints_asked_in_pairs_go_as_they_go_one_by_one(monkeypatch, level, seed):
+    full, solution = hinted_10x10(seed, level)
     removed = {}
     for group in (1, 2):
         monkeypatch.setattr(generator, "REMOVE_GROUP", group)
@@ -295,13 +300,7 @@ def test_a_whole_sweep_finds_the_same_steps_whatever_the_order(seed):
     of a whole sweep do not depend on the order, with the solution told or not."""
     from solvers.logic import probe
     from solvers.logic.analysis import model_of
-    rng = random.Random(seed)
-    fleet = default_fleet(10, 10)
-    ships = random_layout(10, 10, fleet, rng)
-    solution = generator._grid_of(10, 10, ships)
-    rows = tuple(sum(v == Cell.SHIP for v in row) for row in solution)
-    cols = tuple(sum(solution[r][c] == Cell.SHIP for r in range(10)) for c in range(10))
-    puzzle, _ = generator._add_hints(Puzzle(10, 10, rows, cols, fleet), ships, 3, rng, lambda: False)
+    puzzle, solution = hinted_10x10(seed, 3)
     stuck = logic.solve(puzzle, max_level=2)
     assert not stuck.solved
     found = {}
