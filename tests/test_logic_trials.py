@@ -421,7 +421,7 @@ def test_a_depth_two_trial_started_where_it_held_before_settles_as_a_fresh_one()
     for (index, as_ship) in list(held):
         if not ((model.all & ~ship & ~water) >> index) & 1:
             continue
-        outcome = probe.propagate(model, *probe._assume(ship, water, index, as_ship), after.places)
+        outcome = probe.propagate(model, *probe._assuming(ship, water, index, as_ship), after.places)
         if outcome.contradiction:
             continue
         fresh = logic.drain(probe._breaks_at_depth_one(model, outcome, Clock()))

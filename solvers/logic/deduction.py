@@ -162,7 +162,7 @@ def _first_finding(model: DeductionModel, ship: int, water: int, valid: Valid, m
                 # A kept search of this very board (started between earlier hints);
                 # past FALLBACK_SECONDS a new search below turns to the places at once.
                 give_up = hint_started + FALLBACK_SECONDS
-                yield from _advance(model, lambda: bool(kept.steps) or time.perf_counter() > give_up, kept)
+                yield from _go_on(model, lambda: bool(kept.steps) or time.perf_counter() > give_up, kept)
                 found = model.bank.find(ship, water)
             if found:
                 return found, an
@@ -220,7 +220,7 @@ def _first_finding(model: DeductionModel, ship: int, water: int, valid: Valid, m
                                              clash_first=True)
             kept = model.keep(ship, water, search, steps, dropped)
             give_up = hint_started + FALLBACK_SECONDS
-            yield from _advance(model, lambda: bool(steps) or time.perf_counter() > give_up, kept)
+            yield from _go_on(model, lambda: bool(steps) or time.perf_counter() > give_up, kept)
             found = model.bank.find(ship, water)
             if found:
                 return found, an
@@ -308,7 +308,7 @@ def _keep_search(model: DeductionModel, settled: probe.Outcome) -> None:
     model.keep(ship, water, search(), steps, dropped)
 
 
-def _advance(model: DeductionModel, stop: Callable[[], bool], kept: Kept | None = None) -> Generator[None, None, None]:
+def _go_on(model: DeductionModel, stop: Callable[[], bool], kept: Kept | None = None) -> Generator[None, None, None]:
     """Go on with the kept depth-2 search until ``stop()`` (asked at each heartbeat) or its end,
     banking the steps it finds (each proved on the board it started from)."""
     kept = kept or model.kept
@@ -431,7 +431,7 @@ def _search_ahead(model: DeductionModel, ship: int, water: int, step_ship: int, 
     kept = model.kept
     if kept is not None and (kept.ship & ~ship or kept.water & ~water) and (ship & ~kept.ship or water & ~kept.water):
         model.kept = model.ahead_of = None
-    yield from _advance(model, stop)
+    yield from _go_on(model, stop)
     ship, water = ship | step_ship, water | step_water
     if not model.all & ~ship & ~water:
         model.kept = None
@@ -443,7 +443,7 @@ def _search_ahead(model: DeductionModel, ship: int, water: int, step_ship: int, 
         if (after.ship, after.water) != model.ahead_of:
             model.ahead_of = (after.ship, after.water)
             _keep_search(model, after)
-            yield from _advance(model, stop)
+            yield from _go_on(model, stop)
 
 
 def reveal(puzzle: Puzzle, grid: Sequence[Sequence[Cell]], solution: Grid) -> Deduction | None:

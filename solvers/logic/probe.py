@@ -86,7 +86,7 @@ def settle(model: DeductionModel, ship: int, water: int, valid: Valid, start: St
     ``start`` (the settled state of a board this one extends) when given."""
     state = _settled(model, ship, water, valid, start)
     if state is None:
-        return Outcome(ship, water, valid, Why(partial(_reason, model, ship, water, valid)))
+        return Outcome(ship, water, valid, Why(partial(_why_broken, model, ship, water, valid)))
     return Outcome(state.ship, state.water, state.alive, None)
 
 
@@ -110,7 +110,7 @@ def _settled(model: DeductionModel, ship: int, water: int, valid: Valid, start: 
                            fill=True, blame=blame)
 
 
-def _reason(model: DeductionModel, ship: int, water: int, valid: Valid) -> str:
+def _why_broken(model: DeductionModel, ship: int, water: int, valid: Valid) -> str:
     """Why the board breaks, in the words of the rule that found it (:mod:`solvers.logic.steps`),
     or else by what the engine blames."""
     said = settle_steps(model, ship, water, valid).broken
@@ -151,12 +151,12 @@ def probe_order(model: DeductionModel, ship: int, water: int) -> list[int]:
     return sorted(bits(unknown), key=lambda i: (not (near_ship >> i) & 1, slack.get(i, 99), i))
 
 
-def _assume(ship: int, water: int, index: int, as_ship: bool) -> tuple[int, int]:
+def _assuming(ship: int, water: int, index: int, as_ship: bool) -> tuple[int, int]:
     return (ship | (1 << index), water) if as_ship else (ship, water | (1 << index))
 
 
 def _assumed(index: int, as_ship: bool) -> tuple[int, int]:
-    return _assume(0, 0, index, as_ship)
+    return _assuming(0, 0, index, as_ship)
 
 
 def _chain_text(chain: list[Finding]) -> str:
@@ -182,7 +182,7 @@ def _trial_text(model: DeductionModel, ship: int, water: int, valid: Valid, inde
     """The sentence of a depth-1 step: the assumption, the simple steps after it and the rule
     that breaks, from the assumption alone on the board (``ship``, ``water``, places ``valid``)."""
     chain: list[Finding] = []
-    outcome = propagate(model, *_assume(ship, water, index, as_ship), valid, chain)
+    outcome = propagate(model, *_assuming(ship, water, index, as_ship), valid, chain)
     was, now = ("ship", "water") if as_ship else ("water", "ship")
     return f"If {model.where(1 << index)} were {was}: {_chain_text(chain)}{outcome.contradiction}. So it is {now}"
 
@@ -283,7 +283,8 @@ def trial(model: DeductionModel, store: Settled, key: object, ship: int, water: 
     if outcome is None:
         outcome = propagate(model, start_ship, start_water, valid, base=base)
     elif outcome.contradiction and explain:
-        outcome = Outcome(start_ship, start_water, valid, Why(partial(_reason, model, start_ship, start_water, valid)))
+        why = Why(partial(_why_broken, model, start_ship, start_water, valid))
+        outcome = Outcome(start_ship, start_water, valid, why)
     if not outcome.contradiction:
         remember_settled(model, store, key, ship, water, known, outcome)
     return outcome
@@ -434,7 +435,7 @@ def _breaks_at_depth_one(model: DeductionModel, start: Outcome, clock: Clock) ->
                     held_ship |= outcome.ship
                     held_water |= outcome.water
                     continue
-                settled = propagate(model, *_assume(ship, water, index, not as_ship), valid, base=base)
+                settled = propagate(model, *_assuming(ship, water, index, not as_ship), valid, base=base)
                 if settled.contradiction:
                     if_ship, if_water = ((outcome, settled) if as_ship else (settled, outcome))
                     return Outcome(ship, water, valid, Why(partial(_neither, model.where(1 << index),
@@ -512,7 +513,7 @@ def find_deep_contradiction(model: DeductionModel, ship: int, water: int, valid:
             continue
         outcome = closures.get((index, as_ship))
         if outcome is None:
-            outcome = propagate(model, *_assume(ship, water, index, as_ship), valid)
+            outcome = propagate(model, *_assuming(ship, water, index, as_ship), valid)
         was, now = ("ship", "water") if as_ship else ("water", "ship")
         if outcome.contradiction:
             found = _forced(model, index, as_ship, "contradiction", 3,
