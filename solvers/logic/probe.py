@@ -17,7 +17,7 @@ from typing import Callable, Generator, NamedTuple, TypeVar
 
 from game.puzzle import ship_name
 from solvers.logic.analysis import DeductionModel, Placement, bits
-from solvers.logic.steps import UNSAID, Finding, settle_steps, with_whole
+from solvers.logic.steps import UNSAID, Finding, settle_steps, start_of
 from solvers.propagation.model import State
 from solvers.propagation.rules import propagate as propagate_state
 
@@ -97,17 +97,15 @@ def _settled(model: DeductionModel, ship: int, water: int, valid: Valid, start: 
         kill = start.alive & ~valid if valid is not None else 0
         if kill:
             p_cells, left = model.p_cells, kill
-            while left:                      # the ships the board holds whole stay (see with_whole)
+            while left:                      # the ships the board holds whole stay (see steps.with_whole)
                 low = left & -left
                 left ^= low
                 if not p_cells[low.bit_length() - 1] & ~ship:
                     kill ^= low
         return propagate_state(engine, start, ship=ship & ~start.ship, water=water & ~start.water,
                                kill=kill, fill=True, blame=blame)
-    alive = model.alive if valid is None else with_whole(model, ship, valid)
-    return propagate_state(engine, State(0, 0, 0, alive, tuple(count for _, count in model.puzzle.fleet)),
-                           ship=ship | engine.shape_ship, water=water | engine.shape_water, all_lines=True,
-                           fill=True, blame=blame)
+    return propagate_state(engine, start_of(model, ship, valid), ship=ship | engine.shape_ship,
+                           water=water | engine.shape_water, all_lines=True, fill=True, blame=blame)
 
 
 def _why_broken(model: DeductionModel, ship: int, water: int, valid: Valid) -> str:

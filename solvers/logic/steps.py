@@ -44,11 +44,9 @@ class Steps(NamedTuple):
 def settle_steps(model: DeductionModel, ship: int, water: int, places: int | None, level: int = 2) -> Steps:
     """The board (``ship``, ``water``, ``places``: None for all the hints allow) settled by
     the rules of ``level`` and below, with its steps."""
-    engine = model.engine
-    alive = model.alive if places is None else with_whole(model, ship, places)
     log: list = []
-    state = propagate(engine, State(0, 0, 0, alive, tuple(count for _, count in model.puzzle.fleet)),
-                      ship=ship, water=water, all_lines=True, log=log, level=level)
+    state = propagate(model.engine, start_of(model, ship, places), ship=ship, water=water, all_lines=True, log=log,
+                      level=level)
     found, failed = findings(log)
     if state is None:
         if failed is not None:
@@ -90,6 +88,13 @@ def findings(log: list) -> tuple[list[Finding], Said | None]:
             water |= mask
     close()
     return found, None
+
+
+def start_of(model: DeductionModel, ship: int, places: int | None) -> State:
+    """The engine's state to settle a board from: nothing known yet, the board's places (and
+    those of its whole ships), the whole fleet to place."""
+    alive = model.alive if places is None else with_whole(model, ship, places)
+    return State(0, 0, 0, alive, tuple(count for _, count in model.puzzle.fleet))
 
 
 def with_whole(model: DeductionModel, ship: int, alive: int) -> int:
