@@ -128,17 +128,19 @@ def test_members_taking_turns_in_one_process_give_the_first_exact_answer(monkeyp
     assert result.status is Status.ERROR
 
 
+def ticks(name):
+    """An endless member: a heartbeat named ``name`` every 2 ms."""
+    while True:
+        time.sleep(0.002)
+        yield Progress({"name": name})
+
+
 def test_a_member_s_share_lengthens_its_turns_as_the_run_goes_on(monkeypatch):
     """Two endless members, the second with a share of 4: their first turns are equal, and
     once the time run so far allows it (``GROWTH``), the second's turns are four times as long."""
     monkeypatch.setattr(portfolio, "ESCALATE_AFTER", 0.02)
     monkeypatch.setattr(portfolio, "TURN", 0.02)
     monkeypatch.setattr(portfolio, "GROWTH", 0.1)
-
-    def ticks(name):
-        while True:
-            time.sleep(0.002)
-            yield Progress({"name": name})
 
     turns: list[tuple[str, float]] = []
     stream = portfolio._taking_turns([ticks("one"), ticks("four")], [1, 4])
@@ -163,11 +165,6 @@ def test_the_first_member_steps_aside_after_its_first_turn_on_dense_boards(monke
     without it the turns go on alternating."""
     monkeypatch.setattr(portfolio, "ESCALATE_AFTER", 0.02)
     monkeypatch.setattr(portfolio, "TURN", 0.02)
-
-    def ticks(name):
-        while True:
-            time.sleep(0.002)
-            yield Progress({"name": name})
 
     for first_once in (True, False):
         names = []
