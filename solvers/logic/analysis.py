@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import cached_property, lru_cache
 
 from game.puzzle import Coord, Puzzle
-from game.ships import Placement, bits, compatible, geometry_of, kept
+from game.ships import Placement, bits, geometry_of, kept
 from solvers.propagation.model import Model, compile_puzzle
 
 BANK_LIMIT = 200        # steps a bank keeps for later boards
@@ -88,9 +88,9 @@ class DeductionModel:
         self.col_tallies = puzzle.col_tallies
         self.orth = [shared.orthogonal(1 << i) for i in range(rows * stride)]
         self.lengths = shared.lengths
-        self.hint_ship = shared.mask_of(cell for cell, h in puzzle.hints.items() if h.is_ship)
-        self.hint_water = shared.mask_of(cell for cell, h in puzzle.hints.items() if not h.is_ship)
-        self.alive = compatible(puzzle, shared)     # the places the hints allow, as a mask over their indices
+        engine = self.engine
+        self.hint_ship, self.hint_water = engine.hint_ship, engine.hint_water
+        self.alive = engine.start.alive             # the places the hints allow, as a mask over their indices
         self.length_sets = dict(zip(self.lengths, shared.length_sets))
         self.p_cells, self.by_index = shared.p_cells, shared.placements
         self.cells_memo: tuple[dict, ...] = tuple({} for _ in range(0, len(shared.placements), 32))   # ``cells_of``

@@ -77,8 +77,7 @@ def findings(log: list) -> tuple[list[Finding], Said | None]:
         if not isinstance(said, Said):
             continue
         step = said.cause or said
-        here = (step.rule, step.evidence, step.places, step.line, step.length, step.part if step.rule == "hint_shape"
-                else 0)
+        here = (step.rule, step.evidence, step.places, step.line, step.length)
         if here != key:
             close()
             key, root, ship, water = here, step, 0, 0
