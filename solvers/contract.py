@@ -64,7 +64,7 @@ class SolverSpec:
     nothing. Capabilities: ``complete`` (finds every solution and proves none exists: it can
     count and prove uniqueness), ``explains`` (each move carries a sentence a player can
     follow), ``unknown_tallies`` and ``unknown_shapes`` (handles ``null`` tallies and ``xs``
-    hints), ``randomised`` (its run depends on the seed).
+    hints).
     """
 
     name: str
@@ -75,7 +75,6 @@ class SolverSpec:
     explains: bool
     unknown_tallies: bool = True
     unknown_shapes: bool = True
-    randomised: bool = False
     options: tuple[Option, ...] = field(default_factory=tuple)
 
     def option(self, name: str) -> Option:

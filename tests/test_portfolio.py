@@ -235,11 +235,11 @@ def test_two_solutions_met_by_one_member_decide_it_when_the_time_is_up():
 
 def test_check_reports_a_solution_met_before_the_timeout(monkeypatch):
     monkeypatch.setattr(portfolio, "MEMBERS", (Stalls("first", {"picks": (0,)}),))
-    record = batch.check_record(batch.LevelRef("board", several_solutions()), timeout=0.2)
+    record = batch.checked(batch.LevelRef("board", several_solutions()), timeout=0.2)[0]
     assert record["status"] == "undecided" and record["found"] == 1
     assert "has a solution, but whether it is the only one is not proved" in record["error"]
     monkeypatch.setattr(portfolio, "MEMBERS", (ENDLESS,))
-    record = batch.check_record(batch.LevelRef("board", NO_SOLUTION), timeout=0.2)
+    record = batch.checked(batch.LevelRef("board", NO_SOLUTION), timeout=0.2)[0]
     assert record["status"] == "undecided" and record["found"] == 0 and record["error"] == "no answer within 0.2 s"
 
 

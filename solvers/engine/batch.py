@@ -121,14 +121,10 @@ def result_record(ref: LevelRef, solver: str, result: Result) -> dict:
     return record
 
 
-def check_record(ref: LevelRef, timeout: float | None, jobs: int | None = 1) -> dict:
-    """The level's verdict (see ``solvers.engine.verdict``) with ``jobs`` searches on as many
-    cores (``None``: every core)."""
-    return checked(ref, timeout, jobs)[0]
-
-
 def checked(ref: LevelRef, timeout: float | None, jobs: int | None = 1) -> tuple[dict, Grid | None]:
-    """:func:`check_record`, and the level's one solution when it is unique (else None)."""
+    """The level's verdict as a record (see ``solvers.engine.verdict``) with ``jobs`` searches
+    on as many cores (``None``: every core), and the level's one solution when it is unique
+    (else None)."""
     record: dict = {"level": ref.label}
     if ref.puzzle is None:
         record.update(status="error", solutions=None, error=ref.error)

@@ -10,7 +10,7 @@ from solvers.contract import Option, SolverSpec
 GENETIC = SolverSpec(
     name="genetic", label="Genetic", entry="solvers.genetic.algorithm:events",
     summary="a population of fleet layouts: selection, crossover, mutation and min-conflicts repair",
-    complete=False, explains=False, randomised=True,
+    complete=False, explains=False,
     options=(
         Option("population", int, 20, 2, 500, help="individuals per generation"),
         Option("elite", float, 0.05, 0.0, 0.5, help="share copied unchanged into the next generation"),

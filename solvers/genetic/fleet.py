@@ -246,10 +246,3 @@ class Layout:
             m.line_target, m.line_known, m.line_cap, m.hint_at, m.is_hint, m.cells,
             CONFLICT_WEIGHT, HINT_WEIGHT, TALLY_WEIGHT)
         return int(evaluations)
-
-    def troubled_slots(self) -> list[int]:
-        """Slots whose ship overlaps or touches another, or lies on an over-full line."""
-        m = self.model
-        out = np.empty(len(self.ids), dtype=np.int64)
-        count = core.troubled(self.state, self.lines, self.ids, m.slot_length_array, m.own, m.line, m.line_cap, out)
-        return out[:count].tolist()

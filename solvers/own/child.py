@@ -29,8 +29,6 @@ import traceback
 from types import MappingProxyType
 from typing import Any
 
-SHIP, WATER, UNKNOWN = "ship", "water", "unknown"
-
 
 class Report:
     """The events of a Python solver, written as trace lines (see README, "Traces"), each as it
@@ -38,7 +36,6 @@ class Report:
     (flushing every line measured no slower: the reading side sets the pace)."""
 
     def __init__(self, out) -> None:
-        self._out = out
         self._write = out.write
         self._tails: dict = {}
 
