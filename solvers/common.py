@@ -4,7 +4,7 @@ Luby sequence of restarts (the forward search's on giant boards, compiled for cl
 from __future__ import annotations
 
 import time
-from typing import Iterable
+from typing import Iterable, Sequence
 
 from game import rules
 from game.puzzle import Cell, Grid, Puzzle
@@ -24,6 +24,19 @@ def verified(puzzle: Puzzle, grid: Grid, stats: dict, solutions: tuple[Grid, ...
         return Result(Status.ERROR, board, stats, solutions,
                       "solver produced an invalid board: " + "; ".join(p.message for p in problems[:3]))
     return Result(Status.SOLVED, board, stats, solutions or (board,))
+
+
+def answer(puzzle: Puzzle, solutions: Sequence[Grid], stats: dict) -> Result:
+    """An exact search's result: ``no_solution`` when it met none; else the first solution met,
+    every one of them judged (a solver bug becomes an ``error``)."""
+    if not solutions:
+        return Result(Status.NO_SOLUTION, None, stats, (), "no solution")
+    grids = tuple(solutions)
+    for extra in grids[1:]:
+        problems = rules.violations(puzzle, extra)
+        if problems:
+            return Result(Status.ERROR, extra, stats, grids, "solver produced an invalid board: " + problems[0].message)
+    return verified(puzzle, grids[0], stats, grids)
 
 
 def run_to_result(stream: Iterable[Event], timeout: float | None = None) -> Result:

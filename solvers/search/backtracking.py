@@ -50,11 +50,10 @@ import time
 from functools import cache
 from typing import Iterator
 
-from game import rules
 from game.puzzle import Cell, Grid, Hint, Puzzle
 from game.ships import compatible, geometry_of, hint_reach
-from solvers.common import verified
-from solvers.events import Event, Found, Progress, Reason, Result, SetCell, Status
+from solvers.common import answer
+from solvers.events import Event, Found, Progress, Reason, SetCell
 
 HEARTBEAT_NODES = 256
 SHIP, WATER, UNKNOWN = Cell.SHIP, Cell.WATER, Cell.UNKNOWN   # plain names: a class attribute costs more
@@ -394,19 +393,10 @@ class _Backtracker:
     def _finish(self, solutions: list[Grid]) -> Iterator[Event]:
         self.stats["solutions"] = len(solutions)
         stats = self._snapshot()
-        if not solutions:
-            yield Result(Status.NO_SOLUTION, None, stats, (), "no solution")
-            return
-        if self.trace:
+        if self.trace and solutions:
             # Show the first solution whatever the search went on to try.
             for r, row in enumerate(solutions[0]):
                 for c, value in enumerate(row):
                     if self.grid[r][c] != value:
                         yield SetCell(r, c, value, Reason.FILL, "the first solution", 0)
-        for extra in solutions[1:]:
-            problems = rules.violations(self.puzzle, extra)
-            if problems:
-                yield Result(Status.ERROR, extra, stats, tuple(solutions),
-                             "solver produced an invalid board: " + problems[0].message)
-                return
-        yield verified(self.puzzle, solutions[0], stats, tuple(solutions))
+        yield answer(self.puzzle, solutions, stats)

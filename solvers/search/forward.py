@@ -43,8 +43,8 @@ from game import rules
 from game.puzzle import Cell, Coord, Grid, Puzzle, ship_name
 from game.ships import bits as bit_indices
 from game.ships import geometry_of, kept, segments
-from solvers.common import luby, verified
-from solvers.events import Event, Found, Progress, Reason, Result, SetCell, Status
+from solvers.common import answer, luby
+from solvers.events import Event, Found, Progress, Reason, SetCell
 from solvers.propagation.model import Model, State, compile_puzzle
 from solvers.propagation.rules import Log, meet, propagate, root_state
 
@@ -666,22 +666,12 @@ class _Search:
     # -- the end -----------------------------------------------------------------------------
     def _finish(self) -> Iterator[Event]:
         stats = self._snapshot()
-        if not self.solutions:
-            yield Result(Status.NO_SOLUTION, None, stats, (), "no solution")
-            return
-        grids: tuple[Grid, ...] = tuple(self.model.geo.grid(ship) for ship in self.solutions)
-        if self.trace:
+        if self.trace and self.solutions:
             first = self.solutions[0]
             board = self.model.geo.board
             yield from self._show(first & ~self.shown_ship, Cell.SHIP, Reason.FILL, "the first solution", 0)
             yield from self._show(board & ~first & ~self.shown_water, Cell.WATER, Reason.FILL, "the first solution", 0)
-        for extra in grids[1:]:
-            problems = rules.violations(self.puzzle, extra)
-            if problems:
-                yield Result(Status.ERROR, extra, stats, grids, "solver produced an invalid board: "
-                             + problems[0].message)
-                return
-        yield verified(self.puzzle, grids[0], stats, grids)
+        yield answer(self.puzzle, [self.model.geo.grid(ship) for ship in self.solutions], stats)
 
     # -- trace helpers -----------------------------------------------------------------------
     def _snapshot(self) -> dict:

@@ -42,10 +42,10 @@ from typing import Iterator
 
 import numpy as np
 
-from game.puzzle import Grid, Hint, Puzzle
+from game.puzzle import Hint, Puzzle
 from game.ships import bits, compatible, geometry_of
 from solvers import compiling
-from solvers.common import verified
+from solvers.common import answer
 from solvers.events import Event, Found, Progress, Result, Status
 
 
@@ -204,12 +204,8 @@ class _Clauses:
                 if now - last_beat > HEARTBEAT_SECONDS:
                     last_beat = now
                     yield Progress(self._snapshot(search, started, solutions))
-        stats_now = self._snapshot(search, started, solutions)
-        if not solutions:
-            yield Result(Status.NO_SOLUTION, None, stats_now, (), "no solution")
-            return
-        grids: tuple[Grid, ...] = tuple(self.geo.grid(ship) for ship in solutions)
-        yield verified(self.puzzle, grids[0], stats_now, grids)
+        yield answer(self.puzzle, [self.geo.grid(ship) for ship in solutions],
+                     self._snapshot(search, started, solutions))
 
     @staticmethod
     def _snapshot(search, started: float, solutions: list[int]) -> dict:
