@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterable, Iterator, Union
 
@@ -76,11 +76,10 @@ def run_solver(puzzle: Puzzle, solver: str, *, timeout: float | None = None, see
                limit: int = 1, trace: bool = False) -> Result:
     """Run one solver quietly to its Result, within ``timeout`` seconds."""
     started = time.perf_counter()
-    stream = registry.get(solver).events(puzzle, trace=trace, seed=seed, limit=limit)
-    result = run_to_result(stream, timeout=timeout)
+    result = run_to_result(registry.get(solver).events(puzzle, trace=trace, seed=seed, limit=limit), timeout=timeout)
     stats = dict(result.stats)
     stats.setdefault("seconds", round(time.perf_counter() - started, 6))
-    return Result(result.status, result.grid, stats, result.solutions, result.message)
+    return replace(result, stats=stats)
 
 
 def judge(puzzle: Puzzle, result: Result) -> Result:

@@ -323,8 +323,7 @@ def race(puzzle: Puzzle, *, limit: int = 2, timeout: float | None = None, jobs: 
 
 
 def _tagged(result: Result, member: str, count: int, **more: float) -> Result:
-    stats = dict(result.stats, member=member, members=count, **more)
-    return Result(result.status, result.grid, stats, result.solutions, result.message)
+    return replace(result, stats=dict(result.stats, member=member, members=count, **more))
 
 
 def _context():

@@ -25,7 +25,7 @@ import shutil
 import time
 from bisect import bisect_right
 from contextlib import nullcontext
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, Any, Callable, ContextManager, Iterable, Iterator, Mapping, Union
 
@@ -277,7 +277,7 @@ def record_run(puzzle: Puzzle, solver: str, path: Union[str, os.PathLike], *, se
             result = Result(Status.ERROR, None, {}, (), message)
         stats = dict(result.stats)
         stats.setdefault("seconds", round(time.perf_counter() - started, 6))
-        result = judge(puzzle, Result(result.status, result.grid, stats, result.solutions, result.message))
+        result = judge(puzzle, replace(result, stats=stats))
     except BaseException:
         recording.discard()
         raise
