@@ -11,7 +11,7 @@ from typing import Callable
 
 from game.puzzle import Cell, Coord, Grid, Puzzle
 from solvers.authoring import grading
-from solvers.authoring.generator import GeneratorCancelled, hint_for, remove_hints
+from solvers.authoring.generator import GeneratorCancelled, remove_hints, with_hint
 from solvers.authoring.grading import GRADE_LEVEL
 from solvers.engine.verdict import Kind, decide
 
@@ -58,11 +58,7 @@ def most_cutting_hint(puzzle: Puzzle, target: Grid, timeout: float = 5.0) -> Puz
             cut = sum(s[r][c] != target[r][c] for s in others)
             if cut and (best is None or cut > best[0] or (cut == best[0] and target[r][c] == Cell.SHIP)):
                 best = (cut, (r, c))
-    if best is None:
-        return None
-    hints = dict(puzzle.hints)
-    hints[best[1]] = hint_for(target, best[1])
-    return puzzle.replace(hints=hints)
+    return None if best is None else with_hint(puzzle, target, best[1])
 
 
 def minimize(puzzle: Puzzle, timeout: float = 20.0, cancelled: Callable[[], bool] = lambda: False) -> Puzzle:

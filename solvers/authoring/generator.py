@@ -25,7 +25,7 @@ from typing import Callable, Mapping
 
 from game import levels
 from game.limits import MAX_SIDE
-from game.puzzle import Cell, Coord, Fleet, Grid, Hint, Puzzle, default_fleet
+from game.puzzle import Cell, Coord, Fleet, Grid, Hint, Puzzle, default_fleet, grid_to_strings
 from game.ships import geometry, piece_on_board
 from solvers.authoring.grading import GRADE_LEVEL, GRADES, grade
 from solvers.engine.verdict import Kind, decide
@@ -157,15 +157,14 @@ def _add_hints(base: Puzzle, ships: frozenset[Coord], level: int, rng: random.Ra
             cell = _pick_cell(board, ships, puzzle.hints, rng)
             if cell is None:
                 return puzzle, ()
-            puzzle = _with_hint(puzzle, solution, cell)
+            puzzle = with_hint(puzzle, solution, cell)
             board[cell[0]][cell[1]] = solution[cell[0]][cell[1]]
         grid = tuple(tuple(row) for row in board)
 
 
-def _with_hint(puzzle: Puzzle, solution: Grid, cell: Coord) -> Puzzle:
-    hints = dict(puzzle.hints)
-    hints[cell] = hint_for(solution, cell)
-    return puzzle.replace(hints=hints)
+def with_hint(puzzle: Puzzle, solution: Grid, cell: Coord) -> Puzzle:
+    """``puzzle`` with the hint ``solution`` shows at ``cell``."""
+    return puzzle.replace(hints={**puzzle.hints, cell: hint_for(solution, cell)})
 
 
 def _tell_apart(puzzle: Puzzle, solution: Grid, ships: frozenset[Coord], grid: Grid, rng: random.Random,
@@ -187,7 +186,7 @@ def _tell_apart(puzzle: Puzzle, solution: Grid, ships: frozenset[Coord], grid: G
                          ships, rng)
         if cell is None:
             return puzzle
-        puzzle = _with_hint(puzzle, solution, cell)
+        puzzle = with_hint(puzzle, solution, cell)
 
 
 def remove_hints(puzzle: Puzzle, level: int, rng: random.Random, deadline: float | None,
@@ -246,10 +245,7 @@ def _stop(cancelled: Callable[[], bool], deadline: float | None) -> bool:
 
 
 def _without(puzzle: Puzzle, cells) -> Puzzle:
-    hints = dict(puzzle.hints)
-    for cell in cells:
-        del hints[cell]
-    return puzzle.replace(hints=hints)
+    return puzzle.replace(hints={cell: hint for cell, hint in puzzle.hints.items() if cell not in cells})
 
 
 def generate(rows: int, cols: int, fleet: Mapping[int, int] | Fleet | None = None,
@@ -272,7 +268,7 @@ def generate(rows: int, cols: int, fleet: Mapping[int, int] | Fleet | None = Non
     rng = random.Random(seed)
     deadline = time.perf_counter() + timeout if timeout else None
     target = GRADE_LEVEL[difficulty] if difficulty else None
-    best: tuple[int, Puzzle, str, frozenset[Coord]] | None = None
+    best: tuple[int, Puzzle, str, Grid] | None = None
     while True:
         ships = random_layout(rows, cols, fleet, rng)
         row_tallies, col_tallies = _tallies(rows, cols, ships, hide_tallies, rng)
@@ -285,13 +281,12 @@ def generate(rows: int, cols: int, fleet: Mapping[int, int] | Fleet | None = Non
         measured = grade(puzzle, solution)
         miss = abs(GRADE_LEVEL[measured] - (target or GRADE_LEVEL[measured]))
         if best is None or miss < best[0]:
-            best = (miss, puzzle, measured, ships)
+            best = (miss, puzzle, measured, solution)
         if miss == 0 or (deadline is not None and time.perf_counter() > deadline):
             break
-    _, puzzle, measured, ships = best
-    solution = tuple("".join("#" if (r, c) in ships else "." for c in range(cols)) for r in range(rows))
+    _, puzzle, measured, solution = best
     puzzle = puzzle.replace(name=f"Generated {rows}x{cols} {measured} #{seed}", difficulty=measured,
-                            source=f"generated (seed {seed})", solution=solution)
+                            source=f"generated (seed {seed})", solution=grid_to_strings(solution))
     try:                                   # what is written must read back: the loader has the last word
         levels.loads(levels.dumps(puzzle), puzzle.name)
     except levels.LevelError as error:

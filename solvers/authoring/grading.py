@@ -84,8 +84,6 @@ def redundant_hints(puzzle: Puzzle) -> list[Coord]:
     (docs/design/generator.md)."""
     found = []
     for cell in puzzle.hints:
-        hints = dict(puzzle.hints)
-        del hints[cell]
-        if decide(puzzle.replace(hints=hints)).kind is Kind.UNIQUE:
+        if decide(puzzle.replace(hints={c: hint for c, hint in puzzle.hints.items() if c != cell})).kind is Kind.UNIQUE:
             found.append(cell)
     return found
