@@ -465,18 +465,13 @@ class _Search:
         branches counted ``cell_extra`` more: its water branch, and on small boards more, so
         that the weights decide among cells)."""
         geo = self.model.geo
-        placements = geo.placements
         alive = state.alive
         stride = geo.stride
         row_weight, col_weight = self.row_weight, self.col_weight
         best: int | None = None           # placement set of the best choice so far
         best_score = float("inf")
         best_cell = 0
-        unplaced = state.ship & ~state.placed
-        while unplaced:
-            segment = geo.component(unplaced & -unplaced, unplaced)
-            unplaced &= ~segment
-            cover = meet(geo.covering, segment, alive)
+        for segment, cover in self._unplaced(state):
             size = cover.bit_count()
             r, c = divmod((segment & -segment).bit_length() - 1, stride)
             score = size / (row_weight[r] + col_weight[c]) if size > 1 else -1.0
@@ -515,11 +510,7 @@ class _Search:
         if best_at is not None:
             r, c = best_at
             best, best_cell = alive & cover_rows[r][c], 1 << (r * stride + c)
-        branches: list[Branch] = []
-        trace = self.trace                       # (the meaning is for the trace alone)
-        for p in bit_indices(best or 0):
-            pl = placements[p]
-            branches.append((pl.cells, 0, (p,), f"try a {ship_name(pl.length)} here" if trace else "", 0))
+        branches = [self._placing(p) for p in bit_indices(best or 0)]
         if best_cell:
             water = (0, best_cell, (), "try water here", 0)
             if self.water_first:
@@ -532,23 +523,9 @@ class _Search:
         """Giant boards (``solvers.search.giant``): an unplaced segment's covers when there is
         one (fewest first), else the longest length with ships left, its placements best
         first, each branch ruling out those before it."""
-        geo = self.model.geo
-        placements = geo.placements
-        alive = state.alive
-        unplaced = state.ship & ~state.placed
-        best = None
-        best_size = 0
-        while unplaced:
-            segment = geo.component(unplaced & -unplaced, unplaced)
-            unplaced &= ~segment
-            cover = meet(geo.covering, segment, alive)
-            size = cover.bit_count()
-            if best is None or size < best_size:
-                best, best_size = cover, size
-        trace = self.trace
+        best = min((cover for _, cover in self._unplaced(state)), key=int.bit_count, default=None)
         if best is not None:
-            return [(placements[p].cells, 0, (p,), f"try a {ship_name(placements[p].length)} here" if trace else "", 0)
-                    for p in bit_indices(best)]
+            return [self._placing(p) for p in bit_indices(best)]
         li = next((li for li, left in enumerate(state.counts) if left), None)
         if li is None:
             return []
@@ -561,12 +538,24 @@ class _Search:
     def _ruling_out(self, order: list[int]) -> Iterator[Branch]:
         """One branch per placement of ``order``: place it, and kill every one before it (built
         as they are tried: a list of them all would hold thousands of placement sets)."""
-        placements = self.model.geo.placements
         before = 0
         for p in order:
-            pl = placements[p]
-            yield pl.cells, 0, (p,), f"try a {ship_name(pl.length)} here" if self.trace else "", before
+            yield self._placing(p, before)
             before |= 1 << p
+
+    def _unplaced(self, state: State) -> Iterator[tuple[int, int]]:
+        """Each ship segment not yet part of a placed ship, with the alive placements covering it."""
+        geo = self.model.geo
+        unplaced = state.ship & ~state.placed
+        while unplaced:
+            segment = geo.component(unplaced & -unplaced, unplaced)
+            unplaced &= ~segment
+            yield segment, meet(geo.covering, segment, state.alive)
+
+    def _placing(self, p: int, kill: int = 0) -> Branch:
+        """The branch that places ``p`` (and kills ``kill``); its meaning is for the trace alone."""
+        pl = self.model.geo.placements[p]
+        return pl.cells, 0, (p,), f"try a {ship_name(pl.length)} here" if self.trace else "", kill
 
     def _shave(self, state: State, depth: int, inherited: dict[int, tuple[State, int]] | None = None
                ) -> Iterator[Event]:
