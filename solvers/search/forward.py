@@ -41,8 +41,8 @@ from typing import Generator, Iterable, Iterator, Sequence
 
 from game import rules
 from game.puzzle import Cell, Coord, Grid, Puzzle, ship_name
+from game.ships import Geometry, geometry_of, kept, segments
 from game.ships import bits as bit_indices
-from game.ships import geometry_of, kept, segments
 from solvers.common import answer, luby
 from solvers.events import Event, Found, Progress, Reason, SetCell
 from solvers.propagation.model import Model, State, compile_puzzle
@@ -546,10 +546,7 @@ class _Search:
     def _unplaced(self, state: State) -> Iterator[tuple[int, int]]:
         """Each ship segment not yet part of a placed ship, with the alive placements covering it."""
         geo = self.model.geo
-        unplaced = state.ship & ~state.placed
-        while unplaced:
-            segment = geo.component(unplaced & -unplaced, unplaced)
-            unplaced &= ~segment
+        for segment in _pieces(geo, state.ship & ~state.placed):
             yield segment, meet(geo.covering, segment, state.alive)
 
     def _placing(self, p: int, kill: int = 0) -> Branch:
@@ -607,11 +604,8 @@ class _Search:
                 # Every ship placed along with this one would survive its own probe too
                 # (propagation is monotone): skip them until the state changes. Placed ships
                 # never touch, so each new placed segment is one ship: the placement of its length over it.
-                placed_too = trial.placed & ~state.placed
                 held = 1 << p
-                while placed_too:
-                    ship = geo.component(placed_too & -placed_too, placed_too)
-                    placed_too &= ~ship
+                for ship in _pieces(geo, trial.placed & ~state.placed):
                     held |= meet(covering, ship, state.alive & length_sets[length_index[ship.bit_count()]])
                 supported |= held
                 witness[p] = trial, held
@@ -639,10 +633,7 @@ class _Search:
         found: the probe of its placement from ``state``, without placing it again."""
         geo = self.model.geo
         places = 0
-        new_placed = state.placed & ~trial.placed
-        while new_placed:                        # ships the state has placed since: place them too
-            ship = geo.component(new_placed & -new_placed, new_placed)
-            new_placed &= ~ship
+        for ship in _pieces(geo, state.placed & ~trial.placed):   # ships the state has placed since: place them too
             li = geo.length_index.get(ship.bit_count())
             one = meet(geo.covering, ship, geo.length_sets[li]) if li is not None else 0
             if not one or one & (one - 1):
@@ -693,6 +684,14 @@ class _Search:
         else:
             self.shown_ship &= ~mask
             self.shown_water &= ~mask
+
+
+def _pieces(geo: Geometry, mask: int) -> Iterator[int]:
+    """The connected groups of cells of ``mask``, one by one (ships, or segments of ships)."""
+    while mask:
+        piece = geo.component(mask & -mask, mask)
+        mask &= ~piece
+        yield piece
 
 
 def _still_held(witnesses: dict[int, tuple[State, int]], state: State) -> int:
