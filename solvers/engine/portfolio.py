@@ -74,14 +74,11 @@ class Member:
 
     def events(self, puzzle: Puzzle, limit: int) -> Iterator[Event]:
         if self.turns_with:
-            members = (self._alone(), *self.turns_with)
+            members = (replace(self, turns_with=()), *self.turns_with)
             return _taking_turns([member.events(puzzle, limit) for member in members],
                                  [member.share for member in members],
                                  first_once=self.aside_when_dense and learners_board(puzzle))
         return self._events(puzzle, limit)
-
-    def _alone(self) -> Member:
-        return replace(self, turns_with=())
 
     def _events(self, puzzle: Puzzle, limit: int) -> Iterator[Event]:
         if self.learning:
@@ -292,8 +289,7 @@ def race(puzzle: Puzzle, *, limit: int = 2, timeout: float | None = None, jobs: 
     try:
         for event in stream:
             if isinstance(event, Result):
-                return _tagged(event, members[0].name, 1 + len(workers),
-                               seconds=round(time.perf_counter() - started, 6))
+                return _tagged(event, members[0].name, 1 + len(workers), started)
             if isinstance(event, Found):
                 found.setdefault(event.grid, members[0].name)
                 if (answer := pooled()) is not None:
@@ -311,8 +307,7 @@ def race(puzzle: Puzzle, *, limit: int = 2, timeout: float | None = None, jobs: 
                 for grid in met:
                     found.setdefault(grid, worker.member.name)
                 if answer is not None:
-                    return _tagged(answer, worker.member.name, 1 + len(workers),
-                                   seconds=round(time.perf_counter() - started, 6))
+                    return _tagged(answer, worker.member.name, 1 + len(workers), started)
                 if (answer := pooled()) is not None:
                     return answer
         return Result(Status.ERROR, None, {}, (), "the search ended without a result")
@@ -322,8 +317,10 @@ def race(puzzle: Puzzle, *, limit: int = 2, timeout: float | None = None, jobs: 
             worker.stop()
 
 
-def _tagged(result: Result, member: str, count: int, **more: float) -> Result:
-    return replace(result, stats=dict(result.stats, member=member, members=count, **more))
+def _tagged(result: Result, member: str, count: int, started: float) -> Result:
+    """``result`` as the race's: which member gave it, how many ran, and the race's seconds."""
+    seconds = round(time.perf_counter() - started, 6)
+    return replace(result, stats=dict(result.stats, member=member, members=count, seconds=seconds))
 
 
 def _context():
