@@ -182,10 +182,11 @@ class Recording:
         self.failure: files.OutputError | None = None
         try:
             self.writer = TraceWriter(self.handle, puzzle, solver, options, seed, limit)
-        except BaseException as error:
+        except OSError as error:
+            self.fail(error)
+            raise self.failure from None
+        except BaseException:
             self.output.discard()
-            if isinstance(error, OSError):
-                raise files.OutputError(self.path, error.strerror or str(error), error.errno or 5) from None
             raise
 
     def fail(self, error: OSError) -> None:
@@ -343,18 +344,12 @@ def _lines(handle: IO[bytes], path: str, first: int = 1) -> Iterator[tuple[int, 
             return
         number += 1
         try:
-            if len(raw) > MAX_LINE_BYTES:
-                raise _Bad(f"line is longer than {MAX_LINE_BYTES:,} bytes")
-            if not raw.strip():
+            if len(raw) <= MAX_LINE_BYTES and not raw.strip():
                 raise _Bad("is blank (a trace has no blank lines)")
-            data = _decode(raw)
+            data = decode_line(raw)
         except _Bad as error:
             raise LevelError(f"{path}:{number}", str(error)) from None
         yield number, handle.tell(), data
-
-
-def _is_int(value: Any) -> bool:
-    return type(value) is int
 
 
 def _number(value: Any, key: str) -> None:
@@ -392,11 +387,10 @@ def _plain_stats(value: Any, key: str = "stats") -> dict:
     return value
 
 
-def _board_lines(value: Any, puzzle: Puzzle, key: str, allowed: str) -> Grid:
-    if (not isinstance(value, list) or len(value) != puzzle.rows
-            or any(not isinstance(line, str) or len(line) != puzzle.cols or set(line) - set(allowed)
-                   for line in value)):
-        raise _Bad(f"{key} must be {puzzle.rows} rows of {puzzle.cols} characters from {allowed!r}")
+def _board_lines(value: Any, rows: int, cols: int, key: str, allowed: str) -> Grid:
+    if (not isinstance(value, list) or len(value) != rows
+            or any(not isinstance(line, str) or len(line) != cols or set(line) - set(allowed) for line in value)):
+        raise _Bad(f"{key} must be {rows} rows of {cols} characters from {allowed!r}")
     chars = {".": Cell.WATER, "#": Cell.SHIP, "?": Cell.UNKNOWN}
     return tuple(tuple(chars[ch] for ch in line) for line in value)
 
@@ -405,7 +399,7 @@ def _header(data: Any, path: str) -> tuple[Puzzle, dict]:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise _Bad(f"is not a trace (line 1 has no \"format\": \"{FORMAT}\")")
     version = data.get("version")
-    if not _is_int(version) or version < 1:
+    if type(version) is not int or version < 1:
         raise _Bad(f"version must be a whole number >= 1, not {levels.short_repr(version)}")
     if version > VERSION:
         raise _Bad(f"trace format version {levels.short_repr(version)} is newer than this program reads ({VERSION})")
@@ -420,13 +414,13 @@ def _header(data: Any, path: str) -> tuple[Puzzle, dict]:
         raise _Bad("solver must be a name")
     _plain_stats(data["options"], "options")
     for key in ("seed", "limit"):
-        if not _is_int(data[key]):
+        if type(data[key]) is not int:
             raise _Bad(f"{key} must be a whole number")
         _number(data[key], key)
     puzzle = levels.from_dict(data["level"], f"{path}:1 (level)")
     if max(puzzle.rows, puzzle.cols) > MAX_SIDE:
         raise _Bad(f"the level is {puzzle.rows}x{puzzle.cols}; a side is at most {MAX_SIDE}")
-    start = _board_lines(data["start"], puzzle, "start", ".#?")
+    start = _board_lines(data["start"], puzzle.rows, puzzle.cols, "start", ".#?")
     if start != initial_grid(puzzle):
         raise _Bad("start is not the level's starting board (its hints, the rest unknown)")
     return puzzle, data
@@ -488,10 +482,7 @@ def _event_extras(data: dict, rows: int, cols: int) -> None:
     if data["kind"] == "generation":
         _generation(data.get("stats"))
     if "solution" in data:
-        value = data["solution"]
-        if (not isinstance(value, list) or len(value) != rows
-                or any(not isinstance(line, str) or len(line) != cols or set(line) - {".", "#"} for line in value)):
-            raise _Bad(f"solution must be {rows} rows of {cols} characters from '.#'")
+        _board_lines(data["solution"], rows, cols, "solution", ".#")
     if "fleet" in data:
         _fleet(data["fleet"], rows, cols)
 
@@ -502,7 +493,7 @@ def _generation(stats: Any) -> None:
     if not isinstance(stats, dict):
         raise _Bad("a generation has stats (its number, best and mean)")
     number = stats.get("generation", 0)
-    if not _is_int(number) or number < 0:
+    if type(number) is not int or number < 0:
         raise _Bad(f"stats.generation must be a whole number >= 0, not {levels.short_repr(number)}")
     for key in _GENERATION_NUMBERS:
         value = stats.get(key)
@@ -516,7 +507,7 @@ def _fleet(fleet: Any, rows: int, cols: int) -> None:
     if not isinstance(fleet, list) or len(fleet) > MAX_FLEET_SHIPS:
         raise _Bad(f"fleet must be a list of at most {MAX_FLEET_SHIPS} ships")
     for ship in fleet:
-        if not (isinstance(ship, list) and len(ship) == 4 and all(_is_int(v) for v in ship[:3])
+        if not (isinstance(ship, list) and len(ship) == 4 and all(type(v) is int for v in ship[:3])
                 and ship[3] in ("h", "v")):
             raise _Bad("fleet must be a list of [row, col, length, \"h\" or \"v\"]")
         row, col, length, way = ship
@@ -623,7 +614,7 @@ def _result(data: dict, count: int, puzzle: Puzzle, board: bytearray) -> tuple[s
         if data["solution"] is not None:
             raise _Bad(f"a {data['verdict']} result has no solution (null)")
         return data["verdict"], None
-    solution = _board_lines(data["solution"], puzzle, "solution", ".#")
+    solution = _board_lines(data["solution"], puzzle.rows, puzzle.cols, "solution", ".#")
     problems = rules.violations(puzzle, solution)
     if problems:
         raise _Bad(f"the solution breaks the rules: {problems[0].message}")
@@ -709,7 +700,7 @@ def events_of(data: Any, expected: int, puzzle: Puzzle) -> list[Event]:
     if kind == "found":
         if "solution" not in data:
             raise _Bad("a found event carries its solution")
-        return [Found(_board_lines(data["solution"], puzzle, "solution", ".#"))]
+        return [Found(_board_lines(data["solution"], puzzle.rows, puzzle.cols, "solution", ".#"))]
     stats = data.get("stats", {})
     fleet = tuple(Ship(r, c, n, way == "h") for r, c, n, way in data.get("fleet", []))
     return [Generation(int(stats.get("generation") or 0), _fitness(stats.get("best")), _fitness(stats.get("mean")),
@@ -736,5 +727,5 @@ def result_of(data: Any, puzzle: Puzzle) -> Result:
         raise _Bad("message must be text")
     grid = None
     if data["verdict"] == Status.SOLVED.value:
-        grid = _board_lines(data.get("solution"), puzzle, "solution", ".#")
+        grid = _board_lines(data.get("solution"), puzzle.rows, puzzle.cols, "solution", ".#")
     return Result(Status(data["verdict"]), grid, stats, (grid,) if grid else (), message)
