@@ -50,36 +50,27 @@ from solvers.propagation.rules import Log, meet, propagate, root_state
 
 HEARTBEAT_NODES = 256
 HEARTBEAT_SECONDS = 0.02
-# Shaving costs about (alive placements)^2 propagations per node: at the root on boards up to
-# about 10x10, down to depth 1 on larger ones and on dense ones without hints.
-SHAVE_SMALL_UP_TO = 700                 # alive placements at the root
+# Shaving costs about (alive placements)^2 propagations per node. Small boards (up to about
+# 10x10, not dense) are shaved at the root only, and only their ships of SHAVE_SHORTEST_SMALL
+# cells or more, by ``propagate.PROBE_RULES`` (without the coverage rule): once the conflict
+# weights choose the cells, other probes save less than they cost. Larger and dense boards are
+# shaved down to depth 1, every length by every rule (docs/design/search.md).
+SHAVE_SMALL_UP_TO = 700                 # alive placements at the root of a small board
 SHAVE_DEPTH_SMALL = 0
 SHAVE_DEPTH_LARGE = 1
-# On those small boards only ships of at least this length are probed: once the conflict weights
-# choose the cells (below), a probe saves less than it costs, and probing the longest ships
-# alone was the fastest (docs/design/search.md). Their probes also leave the coverage rule out
-# (``propagate.PROBE_RULES``); larger and dense boards probe every length with every rule,
-# where leaving it out changed which dense boards were decided.
 SHAVE_SHORTEST_SMALL = 4
-# An unknown cell is scored (its branches + cell_extra) / (its row's + its column's conflict
-# weight): 1, its water branch, on large and dense boards; on the small ones CELL_EXTRA_SMALL,
-# so that the weights choose among the cells and the branches break near ties (rubin, limit
-# 1: 42,674 nodes instead of 102,535 with 1; docs/design/search.md).
-CELL_EXTRA_SMALL = 12
+CELL_EXTRA_SMALL = 12                   # added to an unknown cell's branches on small boards (``_branches``)
 DENSE_SHARE = 0.3                       # share of ship cells above which a board counts as dense
 RESTART_FIRST_BUDGET = 2000             # nodes + probes of the first run; doubled at each restart
 NEAR_WIDTHS = (2, 3, 4, 5)              # the bands searched around the first solution, narrowest first
 NEAR_AFTER_NODES = 100                  # nodes the first solution must have taken for the bands to be worth it
 NEAR_MIN_WORK = 200                     # nodes the bands may always take
 NEAR_KNOWN_WORK = 1000                  # nodes the bands may take around each solution given as known
-# Boards with more alive placements than this at the root (with tallies) place their ships
-# longest first instead (``solvers.search.giant``), without probing, restarting after
-# GIANT_RESTART_UNIT times Luby's sequence of nodes, with the scores shaken by up to GIANT_NOISE.
-# Above every public instance (1,359 at most) and every board up to 30x20 with ships of up to
-# 8 cells, the default fleet's (7,600 at most).
-GIANT_PLACEMENTS = 8_000
-GIANT_RESTART_UNIT = 400
-GIANT_NOISE = 0.3
+# Giant boards (see the module docstring): above every public instance and every board up to
+# 30x20 with the default fleet (docs/design/search.md, "Giant boards").
+GIANT_PLACEMENTS = 8_000                # alive placements at the root (with tallies)
+GIANT_RESTART_UNIT = 400                # nodes per term of Luby's sequence between restarts
+GIANT_NOISE = 0.3                       # scores shaken by up to this share after a restart
 REPAIR_WIDTHS = (1, 2, 3)               # lines freed on each side of those a sketch breaks, in turn
 REPAIR_WORK = 2000                      # nodes a repair may take for each width
 ROW_CELLS_KEPT = 4096                   # rows' unknown cells kept by their bits (``_Search.row_cells``)
