@@ -191,12 +191,9 @@ def _assign(lit, lvl, kind, why, regs, val, level, rkind, rval, pos, trail, osta
     pos[v] = t
     trail[t] = lit
     regs[TLEN] = t + 1
-    if lit & 1:
-        for k in range(ostart[lit], ostart[lit + 1]):
-            nfalse[occ[k]] += 1
-    else:
-        for k in range(ostart[lit], ostart[lit + 1]):
-            ntrue[occ[k]] += 1
+    counted = nfalse if lit & 1 else ntrue
+    for k in range(ostart[lit], ostart[lit + 1]):
+        counted[occ[k]] += 1
 
 
 @njit(cache=True)
@@ -247,12 +244,9 @@ def _backtrack(to, regs, val, phase, trail, lim, ostart, occ, ntrue, nfalse, hea
         val[x] = 0
         val[x ^ 1] = 0
         phase[v] = x & 1
-        if x & 1:
-            for k in range(ostart[x], ostart[x + 1]):
-                nfalse[occ[k]] -= 1
-        else:
-            for k in range(ostart[x], ostart[x + 1]):
-                ntrue[occ[k]] -= 1
+        counted = nfalse if x & 1 else ntrue
+        for k in range(ostart[x], ostart[x + 1]):
+            counted[occ[k]] -= 1
         if v < decided and hidx[v] < 0:
             size = regs[HSIZE]
             heap[size] = v
