@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Iterable, Mapping, Union
 
-from game.puzzle import Cell, Coord, Grid, Move
+from game.puzzle import Cell, Coord, Grid
 
 
 class Reason(str, Enum):
@@ -37,10 +37,6 @@ class SetCell:
     reason: Reason
     detail: str = ""         # e.g. "row 3 tally met", "battleship placement"
     depth: int = 0           # number of guesses in force
-
-    @property
-    def move(self) -> Move:
-        return Move(self.row, self.col, self.value)
 
 
 @dataclass(frozen=True)

@@ -107,7 +107,7 @@ def test_moving_ships_keeps_the_running_fitness_exact(puzzle):
             ids, totals = layout.scores(slot)
             k = rng.randrange(len(ids))
             layout.move(slot, int(ids[k]), totals[k])
-            assert layout.fitness == model.fitness(layout.ids)
+            assert layout.fitness == model.penalties(layout.ids).total
 
 
 @pytest.mark.parametrize("puzzle", [SIX, SIX.replace(row_tallies=(3, None, 2, 2, None, 3), hints={})])
@@ -118,7 +118,7 @@ def test_compiled_repair_keeps_the_running_counts_exact_and_never_leaves_the_can
         layout = Layout(model, [int(rng.choice(model.ids_by_length[n])) for n in model.slot_lengths])
         evaluations = layout.repair(25, 0.2, 0.8, seed)
         assert evaluations > 0 or layout.fitness == 0
-        assert layout.fitness == model.fitness(layout.ids)
+        assert layout.fitness == model.penalties(layout.ids).total
         assert layout.conflict == model.penalties(layout.ids).overlap + model.penalties(layout.ids).touching
         state, lines = model.counts(layout.ids)
         assert (layout.state == state).all() and (layout.lines == lines).all()
@@ -214,7 +214,7 @@ def test_solves_a_ten_by_ten_puzzle_with_a_fixed_seed():
              Ship(8, 5, 1, False), Ship(8, 7, 1, False))
     hints = {(0, 3): Hint.RIGHT, (3, 5): Hint.MIDDLE, (8, 7): Hint.SUB, (5, 5): Hint.WATER}
     puzzle = puzzle_from_ships(10, 10, ships, hints)
-    assert FleetModel(puzzle).fitness(layout_of(FleetModel(puzzle), ships)) == 0
+    assert FleetModel(puzzle).penalties(layout_of(FleetModel(puzzle), ships)).total == 0
     result = run(puzzle, seed=0, trace=False)[-1]
     assert result.status is Status.SOLVED and rules.is_solved(puzzle, result.grid)
 

@@ -186,9 +186,6 @@ class FleetModel:
         tallies = float(np.abs(lines - self.line_target) @ self.line_known)
         return Penalties(overlap, touching, uncovered, tallies)
 
-    def fitness(self, layout: Sequence[int]) -> float:
-        return self.penalties(layout).total
-
 
 class Layout:
     """A mutable layout with running totals, so one ship can be moved and rescored cheaply.
