@@ -425,7 +425,7 @@ def _bench_hints(refs, as_json: bool, reading: float | None) -> int:
     for ref in bad:
         print(ref.error, file=sys.stderr)
     reading = hints.READING_SECONDS if reading is None else reading
-    runs = list(hints.bench(((ref.label, ref.puzzle) for ref in refs if ref.puzzle is not None), reading=reading))
+    runs = [hints.play_by_hints(ref.puzzle, ref.label, reading=reading) for ref in refs if ref.puzzle is not None]
     summary = {**hints.summary(runs), "reading_s": reading}
     worst = sorted(runs, key=lambda run: -max(run.seconds, default=0.0))
     if as_json:

@@ -7,11 +7,10 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass
-from typing import Callable
 
 from game.puzzle import Cell, Coord, Grid, Puzzle
 from solvers.authoring import grading
-from solvers.authoring.generator import GeneratorCancelled, remove_hints, with_hint
+from solvers.authoring.generator import remove_hints, with_hint
 from solvers.authoring.grading import GRADE_LEVEL
 from solvers.engine.verdict import Kind, decide
 
@@ -61,10 +60,7 @@ def most_cutting_hint(puzzle: Puzzle, target: Grid, timeout: float = 5.0) -> Puz
     return None if best is None else with_hint(puzzle, target, best[1])
 
 
-def minimize(puzzle: Puzzle, timeout: float = 20.0, cancelled: Callable[[], bool] = lambda: False) -> Puzzle:
+def minimize(puzzle: Puzzle, timeout: float = 20.0) -> Puzzle:
     """Remove hints while the level stays unique (the generator's own pruning, in a fixed
     order); stops at ``timeout`` with what it has."""
-    try:
-        return remove_hints(puzzle, GRADE_LEVEL["expert"], random.Random(0), time.perf_counter() + timeout, cancelled)
-    except GeneratorCancelled:
-        return puzzle
+    return remove_hints(puzzle, GRADE_LEVEL["expert"], random.Random(0), time.perf_counter() + timeout, lambda: False)

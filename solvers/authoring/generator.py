@@ -295,12 +295,12 @@ def generate(rows: int, cols: int, fleet: Mapping[int, int] | Fleet | None = Non
 
 
 PACK_SIZES = (6, 8, 10, 15)
+PACK_PER_GRADE = 10
 PACK_ATTEMPTS = 2
 PACK_SECONDS = 45
 
 
-def build_pack(folder: str | Path, seed: int = 0, per_grade: int = 10, sizes=PACK_SIZES,
-               extras: bool = True, log=print) -> list[Path]:
+def build_pack(folder: str | Path, seed: int = 0) -> list[Path]:
     """Write the level pack: ``<folder>/<n>x<n>/<grade>/NN.bs`` plus giants and variants."""
     folder = Path(folder)
     written = []
@@ -309,30 +309,29 @@ def build_pack(folder: str | Path, seed: int = 0, per_grade: int = 10, sizes=PAC
         path.parent.mkdir(parents=True, exist_ok=True)
         levels.save(puzzle, path)
         written.append(path)
-        log(f"{path}: {puzzle.name} ({len(puzzle.hints)} hints)")
+        print(f"{path}: {puzzle.name} ({len(puzzle.hints)} hints)")
 
     # Expert levels are the slowest to find (most layouts land on "hard"): they come last.
     for difficulty in GRADES:
-        for size in sizes:
-            for number in range(1, per_grade + 1):
+        for size in PACK_SIZES:
+            for number in range(1, PACK_PER_GRADE + 1):
                 for attempt in range(PACK_ATTEMPTS):
                     level_seed = seed * 100_000 + size * 1000 + GRADE_LEVEL[difficulty] * 100 + number
                     level_seed += attempt * 10_000_000
                     start = time.perf_counter()
                     puzzle = generate(size, size, difficulty=difficulty, seed=level_seed, timeout=PACK_SECONDS)
-                    log(f"  {time.perf_counter() - start:.1f} s")
+                    print(f"  {time.perf_counter() - start:.1f} s")
                     if puzzle.difficulty == difficulty:
                         emit(puzzle, folder / f"{size}x{size}" / difficulty / f"{number:02d}.bs")
                         break
-                    log(f"  seed {level_seed} gave {puzzle.difficulty}, not {difficulty}")
+                    print(f"  seed {level_seed} gave {puzzle.difficulty}, not {difficulty}")
                 else:
-                    log(f"  no {size}x{size} {difficulty} level #{number}")
-    if extras:
-        for number, (rows, cols, fleet, hide) in enumerate(EXTRAS, start=1):
-            puzzle = generate(rows, cols, fleet=fleet, seed=seed * 100_000 + 90_000 + number, hide_tallies=hide,
-                              timeout=120)
-            kind = "giants" if rows * cols >= 400 else "variants"
-            emit(puzzle, folder / kind / f"{number:02d}-{rows}x{cols}.bs")
+                    print(f"  no {size}x{size} {difficulty} level #{number}")
+    for number, (rows, cols, fleet, hide) in enumerate(EXTRAS, start=1):
+        puzzle = generate(rows, cols, fleet=fleet, seed=seed * 100_000 + 90_000 + number, hide_tallies=hide,
+                          timeout=120)
+        kind = "giants" if rows * cols >= 400 else "variants"
+        emit(puzzle, folder / kind / f"{number:02d}-{rows}x{cols}.bs")
     return written
 
 

@@ -72,11 +72,10 @@ def _load_one(path: Path) -> Iterator[LevelRef]:
         yield LevelRef(f"{path}#{ident}", puzzle)
 
 
-def run_solver(puzzle: Puzzle, solver: str, *, timeout: float | None = None, seed: int = 0,
-               limit: int = 1, trace: bool = False) -> Result:
+def run_solver(puzzle: Puzzle, solver: str, *, timeout: float | None = None, seed: int = 0) -> Result:
     """Run one solver quietly to its Result, within ``timeout`` seconds."""
     started = time.perf_counter()
-    result = run_to_result(registry.get(solver).events(puzzle, trace=trace, seed=seed, limit=limit), timeout=timeout)
+    result = run_to_result(registry.get(solver).events(puzzle, trace=False, seed=seed), timeout=timeout)
     stats = dict(result.stats)
     stats.setdefault("seconds", round(time.perf_counter() - started, 6))
     return replace(result, stats=stats)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Iterator, Sequence
+from typing import Callable, Sequence
 
 from game import rules
 from game.puzzle import Cell, Grid, Puzzle, apply_move, initial_grid
@@ -96,9 +96,3 @@ def summary(runs: Sequence[HintRun]) -> dict:
             "over_500_ms": sum(m > 500 for m in ms),
             "without_reason": sum(run.without_reason for run in runs),
             "unfinished": sum(not run.solved for run in runs)}
-
-
-def bench(puzzles: Iterator[tuple[str, Puzzle]], seconds: float = HINT_SECONDS,
-          reading: float = READING_SECONDS) -> Iterator[HintRun]:
-    for label, puzzle in puzzles:
-        yield play_by_hints(puzzle, label, seconds, reading)

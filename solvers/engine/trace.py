@@ -260,16 +260,16 @@ def record_play(path: Union[str, os.PathLike], puzzle: Puzzle, steps: Iterable[S
 
 def record_run(puzzle: Puzzle, solver: str, path: Union[str, os.PathLike], *, seed: int = 0,
                timeout: float | None = None, options: Mapping[str, Any] | None = None,
-               limit: int = 1, inputs: Iterable[Union[str, os.PathLike]] = ()) -> Result:
+               inputs: Iterable[Union[str, os.PathLike]] = ()) -> Result:
     """Run ``solver`` on ``puzzle`` and save the run as a trace at ``path``. The result is
     judged by the rules (``batch.judge``) before it is written, and returned. When the trace
     cannot be saved, ``game.files.OutputError`` is raised with the run's ``result`` on it."""
     spec = registry.get(solver)
     chosen = spec.resolve(options)
-    recording = Recording(path, puzzle, solver, chosen, seed, limit, inputs)
+    recording = Recording(path, puzzle, solver, chosen, seed, inputs=inputs)
     try:
         started = time.perf_counter()
-        stream = recording.wrap(lambda: spec.events(puzzle, trace=True, seed=seed, limit=limit, options=chosen))
+        stream = recording.wrap(lambda: spec.events(puzzle, trace=True, seed=seed, options=chosen))
         try:
             result = run_to_result(stream(), timeout=timeout)
         except Exception as error:  # noqa: BLE001 - a solver bug is recorded as the run's end

@@ -106,7 +106,7 @@ class Repair:
     ``mend(sketch)`` frees the lines the judge finds broken in the sketch (those whose tally is
     wrong, and those through ships that touch or do not fit the fleet), then ``REPAIR_WIDTHS``
     more lines on each side in turn; the rest of the board stays as the sketch has it, and the
-    search looks for a solution in what is free, up to ``work`` nodes for each width, trying
+    search looks for a solution in what is free, up to ``REPAIR_WORK`` nodes for each width, trying
     first at each choice what the sketch has there (a ship, or water). It returns the
     solution (accepted by the judge) or None. It never searches the whole board, so None
     proves nothing. The root (deductions and probing) is worked out once, on the first sketch.
@@ -118,7 +118,7 @@ class Repair:
         self._search.looked_near = True          # a first solution is all it looks for
         self._started = False
 
-    def mend(self, sketch: Grid, work: int = REPAIR_WORK) -> Generator[Event, None, Grid | None]:
+    def mend(self, sketch: Grid) -> Generator[Event, None, Grid | None]:
         search = self._search
         geo = search.model.geo
         if not self._started:
@@ -130,7 +130,7 @@ class Repair:
             return None
         if not search.solutions:                 # (the root probing may have met one already)
             rows, cols = broken_lines(self.puzzle, sketch)
-            yield from search._mend(geo.masks(sketch)[0], rows, cols, work)
+            yield from search._mend(geo.masks(sketch)[0], rows, cols)
         if not search.solutions:
             return None
         solution = geo.grid(search.solutions[0])
@@ -376,9 +376,9 @@ class _Search:
             yield from self._search(start, 0)
         self.trace, self.shave_depth, self.work_limit, self.cut = saved
 
-    def _mend(self, sketch: int, rows: set[int], cols: set[int], work: int) -> Iterator[Event]:
+    def _mend(self, sketch: int, rows: set[int], cols: set[int]) -> Iterator[Event]:
         """Search the lines ``rows`` and ``cols`` and ``REPAIR_WIDTHS`` more on each side in
-        turn, the rest fixed to ``sketch``, up to ``work`` nodes each, until a solution. The
+        turn, the rest fixed to ``sketch``, up to ``REPAIR_WORK`` nodes each, until a solution. The
         sketch's own choices are tried first (a solution near it is what is wanted)."""
         geo = self.model.geo
         self.guide = sketch
@@ -392,7 +392,7 @@ class _Search:
                 if free == geo.board:
                     return                       # the whole board: that is the search itself
                 self.stats["bands"] += 1
-                yield from self._within(sketch, free, self.stats["nodes"] + self.stats["probes"] + work)
+                yield from self._within(sketch, free, self.stats["nodes"] + self.stats["probes"] + REPAIR_WORK)
                 if self.solutions:
                     return
         finally:
