@@ -71,7 +71,8 @@ def from_name(name: str) -> ExternalSpec:
             raise ValueError(f"solver {name!r}: {error}") from None
         if not words:
             raise ValueError(f"solver {name!r}: give a program after {COMMAND_PREFIX!r}")
-        return _spec(name, Path(words[0]).name, "a program of your own", "exec", words[0], tuple(words[1:]), {})
+        summary = {"SUMMARY": "a program of your own"}
+        return _spec(name, summary, Path(words[0]).name, "exec", words[0], tuple(words[1:]))
     path = Path(name)
     try:
         info = os.stat(path)
@@ -83,25 +84,24 @@ def from_name(name: str) -> ExternalSpec:
         raise ValueError(f"solver {name}: no such file") from None
     except OSError as error:                        # a name too long, a folder that is a file...
         raise ValueError(f"solver {name}: cannot be read ({error.strerror or error})") from None
-    declared = declarations(source, name)
-    return _spec(name, declared.get("LABEL", path.stem), declared.get("SUMMARY", ""), "file", str(path.resolve()),
-                 (), declared.get("OPTIONS", {}))
+    return _spec(name, declarations(source, name), path.stem, "file", str(path.resolve()))
 
 
-def _spec(name: str, label: Any, summary: Any, kind: str, target: str, args: tuple[str, ...],
-          options: Mapping[str, Any]) -> ExternalSpec:
-    declared = []
-    for key, default in options.items():
+def _spec(name: str, declared: Mapping[str, Any], label: str, kind: str, target: str,
+          args: tuple[str, ...] = ()) -> ExternalSpec:
+    """The spec of a solver of one's own from what its source declares (see :func:`declarations`)."""
+    options = []
+    for key, default in declared.get("OPTIONS", {}).items():
         if not isinstance(key, str) or not key.isidentifier():
             raise ValueError(f"solver {name}: option name {key!r} is not a name")
         if key in {o.name for o in LIMITS}:
             raise ValueError(f"solver {name}: option {key!r} is one of the limits every solver takes")
         if type(default) not in (bool, int, float):
             raise ValueError(f"solver {name}: option {key!r} must default to true/false or a number")
-        declared.append(Option(key, type(default), default))
-    return ExternalSpec(name=name, label=str(label)[:40], entry="solvers.own.process:events",
-                        summary=str(summary or "a solver of your own")[:200], complete=False, explains=False,
-                        options=(*declared, *LIMITS), kind=kind, target=target, args=args)
+        options.append(Option(key, type(default), default))
+    return ExternalSpec(name=name, label=str(declared.get("LABEL", label))[:40], entry="solvers.own.process:events",
+                        summary=str(declared.get("SUMMARY") or "a solver of your own")[:200], complete=False,
+                        explains=False, options=(*options, *LIMITS), kind=kind, target=target, args=args)
 
 
 def declarations(source: bytes, name: str) -> dict:
@@ -170,9 +170,8 @@ def _installed(point) -> ExternalSpec:
         raise ValueError(f"installed solver {point.name}: {module} cannot be found ({error})") from None
     if found is None or not found.origin or not Path(found.origin).is_file():
         raise ValueError(f"installed solver {point.name}: {module} cannot be found")
-    declared = declarations(Path(found.origin).read_bytes()[:MAX_SOURCE_BYTES], point.name)
-    spec = _spec(point.name, declared.get("LABEL", point.name), declared.get("SUMMARY", ""), "module", module, (),
-                 declared.get("OPTIONS", {}))
+    spec = _spec(point.name, declarations(Path(found.origin).read_bytes()[:MAX_SOURCE_BYTES], point.name), point.name,
+                 "module", module)
     return replace(spec, summary=f"{spec.summary} (installed: {module})"[:200])
 
 
