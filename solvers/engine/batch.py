@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterable, Iterator, Union
@@ -93,25 +94,22 @@ def judge(puzzle: Puzzle, result: Result) -> Result:
 
 
 def solve_record(ref: LevelRef, solver: str, timeout: float | None, seed: int) -> dict:
-    record: dict = {"level": ref.label, "solver": solver}
+    failed = {"level": ref.label, "solver": solver, "status": "error", "solution": None, "stats": {}}
     if ref.puzzle is None:
-        record.update(status="error", solution=None, stats={}, error=ref.error)
-        return record
+        return {**failed, "error": ref.error}
     try:
         result = judge(ref.puzzle, run_solver(ref.puzzle, solver, timeout=timeout, seed=seed))
     except Exception as error:  # noqa: BLE001 - one broken level must not end a batch
-        record.update(status="error", solution=None, stats={}, error=f"{type(error).__name__}: {error}")
-        return record
+        return {**failed, "error": f"{type(error).__name__}: {error}"}
     return result_record(ref, solver, result)
 
 
 def result_record(ref: LevelRef, solver: str, result: Result) -> dict:
     """The record of one judged run (see ``judge``) of ``solver`` on ``ref``'s level."""
-    record: dict = {"level": ref.label, "solver": solver}
     status = result.status.value
-    record["status"] = status
-    record["solution"] = list(grid_to_strings(result.grid)) if status == "solved" else None
-    record["stats"] = _clean_stats(result.stats)
+    record = {"level": ref.label, "solver": solver, "status": status,
+              "solution": list(grid_to_strings(result.grid)) if status == "solved" else None,
+              "stats": _clean_stats(result.stats)}
     if status == "stuck" and result.grid is not None:
         record["board"] = list(grid_to_strings(result.grid))
     if status == "error":
@@ -123,18 +121,16 @@ def checked(ref: LevelRef, timeout: float | None, jobs: int | None = 1) -> tuple
     """The level's verdict as a record (see ``solvers.engine.verdict``) with ``jobs`` searches
     on as many cores (``None``: every core), and the level's one solution when it is unique
     (else None)."""
-    record: dict = {"level": ref.label}
+    failed = {"level": ref.label, "status": "error", "solutions": None}
     if ref.puzzle is None:
-        record.update(status="error", solutions=None, error=ref.error)
-        return record, None
+        return {**failed, "error": ref.error}, None
     try:
         verdict = decide(ref.puzzle, limit=2, timeout=timeout, jobs=jobs)
     except Exception as error:  # noqa: BLE001 - one broken level must not end a batch
-        record.update(status="error", solutions=None, error=f"{type(error).__name__}: {error}")
-        return record, None
-    record["status"] = verdict.kind.value
-    record["solutions"] = len(verdict.solutions) if verdict.decided else None
-    record["seconds"] = verdict.stats.get("seconds")
+        return {**failed, "error": f"{type(error).__name__}: {error}"}, None
+    record = {"level": ref.label, "status": verdict.kind.value,
+              "solutions": len(verdict.solutions) if verdict.decided else None,
+              "seconds": verdict.stats.get("seconds")}
     if verdict.kind is Kind.UNDECIDED:
         record.update(found=len(verdict.solutions), error=verdict.message)
     return record, verdict.solution
@@ -195,10 +191,7 @@ def summarise(records: list[dict]) -> dict[str, Number]:
 
 
 def status_counts(records: list[dict]) -> dict[str, int]:
-    counts: dict[str, int] = {}
-    for record in records:
-        counts[record["status"]] = counts.get(record["status"], 0) + 1
-    return counts
+    return dict(Counter(record["status"] for record in records))
 
 
 def summary_table(solver: str, summary: dict[str, Number]) -> str:
