@@ -46,15 +46,11 @@ class GeneratorError(ValueError):
     """The request cannot be met (a fleet that cannot fit...)."""
 
 
-def _whole(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def checked_request(rows, cols, fleet: Mapping[int, int] | Fleet | None) -> Fleet:
     """The fleet to lay, once the board and the fleet are within ``game.limits`` (checked by the
     loader's own rules, so every level generated loads back); :class:`GeneratorError` otherwise."""
     for name, value in (("rows", rows), ("columns", cols)):
-        if not _whole(value) or not 1 <= value <= MAX_SIDE:
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_SIDE:
             raise GeneratorError(f"a board has 1 to {MAX_SIDE} {name}, not {value!r}")
     if not fleet:
         return default_fleet(rows, cols)
@@ -123,11 +119,6 @@ def _few_unknown(grid) -> bool:
     """Few enough unknown cells left that asking the exact solver is worth it."""
     cells = sum(len(row) for row in grid)
     return sum(v == Cell.UNKNOWN for row in grid for v in row) <= max(40, cells // FEW_UNKNOWN_SHARE)
-
-
-def _unique(puzzle: Puzzle) -> bool:
-    """Shown unique within COUNT_SECONDS (an undecided puzzle counts as not unique)."""
-    return decide(puzzle, timeout=COUNT_SECONDS).kind is Kind.UNIQUE
 
 
 def _grid_of(rows: int, cols: int, ships: frozenset[Coord]) -> Grid:
@@ -228,7 +219,7 @@ def remove_hints(puzzle: Puzzle, level: int, rng: random.Random, deadline: float
                 return puzzle
             candidate = _without(puzzle, [cell])
             if level >= 4:
-                if _unique(candidate):
+                if decide(candidate, timeout=COUNT_SECONDS).kind is Kind.UNIQUE:
                     puzzle = candidate
                 continue
             outcome = logic.solve(candidate, max_level=level, grid=board, solution=solution, held=held)
