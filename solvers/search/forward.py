@@ -666,15 +666,8 @@ class _Search:
         for i in bit_indices(mask):
             r, c = geo.coord(i)
             yield SetCell(r, c, value, reason, detail, depth)
-        if value == Cell.SHIP:
-            self.shown_ship |= mask
-            self.shown_water &= ~mask
-        elif value == Cell.WATER:
-            self.shown_water |= mask
-            self.shown_ship &= ~mask
-        else:
-            self.shown_ship &= ~mask
-            self.shown_water &= ~mask
+        self.shown_ship = self.shown_ship | mask if value == Cell.SHIP else self.shown_ship & ~mask
+        self.shown_water = self.shown_water | mask if value == Cell.WATER else self.shown_water & ~mask
 
 
 def _pieces(geo: Geometry, mask: int) -> Iterator[int]:
