@@ -71,11 +71,9 @@ def move(state, lines, conflict, old, new, n, puts, reads, line, line_add):
     used, across = 4 * n + 6, n + 1
     for j in range(used):
         state[puts[old, j]] -= 1
-    lost = 0
+    lost = gained = 0
     for j in range(used):
         lost += state[reads[old, j]]
-    gained = 0
-    for j in range(used):
         gained += state[reads[new, j]]
     for j in range(used):
         state[puts[new, j]] += 1

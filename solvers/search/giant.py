@@ -77,8 +77,7 @@ class ShipOrder:
         own = np.where(across, rows[r], cols[c]) * n
         crossed = np.where(across, col_sum[np.minimum(c + n, len(cols))] - col_sum[c],
                            row_sum[np.minimum(r + n, len(rows))] - row_sum[r])
-        score = own + crossed
-        score = score / n
+        score = (own + crossed) / n
         if noise and rng is not None:
             score = score * (1.0 + noise * np.random.default_rng(rng.getrandbits(64)).random(len(chosen)))
         return chosen[np.argsort(-score, kind="stable")].tolist()
