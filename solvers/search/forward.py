@@ -254,23 +254,22 @@ class _Search:
         ``self.root`` (None when the puzzle fails there)."""
         log: Log | None = [] if self.trace else None
         state = root_state(self.model, log)
-        if state is not None:       # cells the root deductions settled count as propagated too
-            hints = self.model.hint_ship | self.model.hint_water
-            self.stats["propagated"] += ((state.ship | state.water) & ~hints).bit_count()
         yield from self._show_log(log, 0)
-        if state is not None:
-            self.giant = state.alive.bit_count() > GIANT_PLACEMENTS and bool(self.model.lines)
-            if self.giant and self.shave_depth is None:
-                self.shave_depth = -1                # a probe per placement per node: far too dear there
-        few = (state is not None and state.alive.bit_count() <= SHAVE_SMALL_UP_TO
-               and not dense_without_hints(self.puzzle))
+        if state is None:
+            return None
+        hints = self.model.hint_ship | self.model.hint_water     # the root's deductions count as propagated too
+        self.stats["propagated"] += ((state.ship | state.water) & ~hints).bit_count()
+        self.giant = state.alive.bit_count() > GIANT_PLACEMENTS and bool(self.model.lines)
+        if self.giant and self.shave_depth is None:
+            self.shave_depth = -1                    # a probe per placement per node: far too dear there
+        few = state.alive.bit_count() <= SHAVE_SMALL_UP_TO and not dense_without_hints(self.puzzle)
         if few:
             self.cell_extra = CELL_EXTRA_SMALL
-        if state is not None and self.shave_depth is None:
+        if self.shave_depth is None:
             self.shave_depth = SHAVE_DEPTH_SMALL if few else SHAVE_DEPTH_LARGE
             self.shave_shortest = SHAVE_SHORTEST_SMALL if few else 1
             self.light_probes = few
-        if state is not None and self.shave_depth >= 0:
+        if self.shave_depth >= 0:
             state = yield from self._shave(state, 0)
         self.root = state
         return state
