@@ -182,18 +182,16 @@ def _tell_apart(puzzle: Puzzle, solution: Grid, ships: frozenset[Coord], grid: G
 
 def remove_hints(puzzle: Puzzle, level: int, rng: random.Random, deadline: float | None,
                  cancelled: Callable[[], bool], solution: Grid | None = None, held: tuple = ()) -> Puzzle:
-    """Remove hints in ``rng``'s order while the puzzle stays solvable at ``level`` (4: unique).
-    Below level 4 the engine alone decides: it finishes only a puzzle with one solution, and
-    asking the exact search first was no quicker "no" (docs/design/generator.md).
+    """Remove hints in ``rng``'s order while the puzzle stays solvable at ``level`` (4: unique;
+    below, the engine alone decides: it finishes only a puzzle with one solution).
     ``solution``: the board the hints were taken from, when known (it spares trials).
 
     Below level 4 the hints are asked in pairs, the same answers as one by one: the engine
     first runs on the puzzle without both. A step it proves stays true with more hints, so
     when it finishes that puzzle, it finishes each with one of the two back, and both go.
     Otherwise the board it stopped on is sound for the puzzle without either one alone, and
-    each of the two is asked from there, most of the way done (a third of a run from nothing,
-    docs/design/generator.md); when the first went, the puzzle without the second is the
-    pair's, known unfinished.
+    each of the two is asked from there, most of the way done; when the first went, the
+    puzzle without the second is the pair's, known unfinished (docs/design/generator.md).
 
     ``held``: the records of the engine's finished run on ``puzzle`` (``deduction.solve``). Every
     puzzle asked about has fewer hints than the last one finished, so what held there holds

@@ -53,9 +53,8 @@ def grade(puzzle: Puzzle, solution: Grid | None = None) -> str:
 
     ``solution``: the puzzle's one solution, when the caller knows it (the generator its
     layout, ``check`` its verdict). The engine's trials (level 3) that assume the solution's
-    own values cannot break, so knowing it saves them (38% of the depth-1 trials generating a
-    30x20 hard level); the grade is the same. Without it, the verdict is asked only when the
-    rules of levels 1-2 do not finish the puzzle.
+    own values cannot break, so knowing it saves them; the grade is the same. Without it, the
+    verdict is asked only when the rules of levels 1-2 do not finish the puzzle.
     """
     level, board = measure(puzzle, ceiling=2, solution=solution)
     if level > 2:
@@ -77,11 +76,8 @@ def _unique(puzzle: Puzzle) -> Grid:
 
 
 def redundant_hints(puzzle: Puzzle) -> list[Coord]:
-    """Hints whose removal, each on its own, leaves the solution unique.
-
-    Each is asked of the verdict alone: its root deductions settle most such boards at once,
-    and building the deduction engine's model for every board took three times as long
-    (docs/design/generator.md)."""
+    """Hints whose removal, each on its own, leaves the solution unique: asked of the verdict
+    alone, whose root deductions settle most such boards at once (docs/design/generator.md)."""
     found = []
     for cell in puzzle.hints:
         if decide(puzzle.replace(hints={c: hint for c, hint in puzzle.hints.items() if c != cell})).kind is Kind.UNIQUE:
