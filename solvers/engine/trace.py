@@ -321,7 +321,11 @@ def _refuse_constant(name: str) -> Any:
     raise _Bad(f"{name} is not a number JSON allows")
 
 
-def _decode(raw: bytes) -> Any:
+def decode_line(raw: bytes) -> Any:
+    """One line of JSON (at most ``MAX_LINE_BYTES``), or ``ValueError`` saying what is wrong
+    (trace lines and a solver's own lines alike)."""
+    if len(raw) > MAX_LINE_BYTES:
+        raise _Bad(f"line is longer than {MAX_LINE_BYTES:,} bytes")
     try:
         return json.loads(raw.decode("utf-8"), parse_constant=_refuse_constant)
     except UnicodeDecodeError as error:
@@ -671,13 +675,6 @@ def board_at(trace: Trace, n: int) -> Grid:
 
 
 # --------------------------------------------------------------------------- a solver's own lines
-
-
-def decode_line(raw: bytes) -> Any:
-    """One line of JSON (at most ``MAX_LINE_BYTES``), or ``ValueError`` saying what is wrong."""
-    if len(raw) > MAX_LINE_BYTES:
-        raise _Bad(f"line is longer than {MAX_LINE_BYTES:,} bytes")
-    return _decode(raw)
 
 
 def events_of(data: Any, expected: int, puzzle: Puzzle) -> list[Event]:
