@@ -157,10 +157,7 @@ class FleetModel:
 
     def impossible_length(self) -> int | None:
         """A ship length no candidate fits (the puzzle then has no solution), if any."""
-        for length in self.slot_lengths:
-            if len(self.ids_by_length[length]) == 0:
-                return length
-        return None
+        return next((length for length in self.slot_lengths if len(self.ids_by_length[length]) == 0), None)
 
     def fleet(self, layout: Sequence[int]) -> tuple[Ship, ...]:
         return tuple(self.ships[i] for i in layout)
