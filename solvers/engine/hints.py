@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Callable, Sequence
 
 from game import rules
@@ -61,14 +62,8 @@ def play_by_hints(puzzle: Puzzle, label: str, seconds: float = HINT_SECONDS,
     :func:`solvers.logic.deduction.think_ahead`), as it does in the window while the player
     reads the rungs of a hint and presses H again; that time is not a hint's."""
     run = HintRun(label)
-    cache: list[Grid | None] = []
     logic.prepare(puzzle)           # as the window does when the level opens
-
-    def solution() -> Grid | None:
-        if not cache:
-            cache.append(unique_solution(puzzle, timeout=SOLUTION_SECONDS))
-        return cache[0]
-
+    solution = cache(lambda: unique_solution(puzzle, timeout=SOLUTION_SECONDS))     # asked once, if ever
     grid = initial_grid(puzzle)
     for _ in range(puzzle.rows * puzzle.cols + 1):
         if rules.judge(puzzle, grid).solved:
