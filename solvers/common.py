@@ -66,7 +66,7 @@ def run_to_result(stream: Iterable[Event], timeout: float | None = None) -> Resu
 
 
 def replay(start: Grid, events: Iterable[Event]) -> Grid:
-    """Apply every SetCell of a run onto ``start`` (used by tests and the window)."""
+    """Apply every SetCell of a run onto ``start``."""
     board = [list(row) for row in start]
     for event in events:
         if isinstance(event, SetCell):

@@ -34,7 +34,7 @@ from game.levels import LevelError
 from game.limits import MAX_DIGITS, MAX_FILE_BYTES, MAX_FLEET_SHIPS, MAX_SIDE, MAX_TRACE_STATS, MAX_TRACE_TEXT
 from game.puzzle import Cell, Grid, Puzzle, grid_to_strings, initial_grid
 from game.session import Step
-from solvers.common import run_to_result, unknown_as_water
+from solvers.common import replay, run_to_result, unknown_as_water
 from solvers.engine import registry
 from solvers.engine.batch import judge
 from solvers.events import Event, Failure, Found, Generation, Progress, Reason, Result, SetCell, Ship, Status
@@ -242,14 +242,12 @@ def record_play(path: Union[str, os.PathLike], puzzle: Puzzle, steps: Iterable[S
     when the step opened, kept or abandoned a trial (an abandon's moves put cells back);
     the result ``solved`` when the judge accepts the last board, else ``stopped``."""
     recording = Recording(path, puzzle, "player", {}, 0)
-    board = [list(row) for row in initial_grid(puzzle)]
     try:
-        for step in steps:
-            detail = step.label if step.kind else ""
-            for move in step.moves:
-                board[move.row][move.col] = move.value
-                recording.writer.event(SetCell(move.row, move.col, move.value, Reason.MOVE, detail, step.depth))
-        grid = tuple(tuple(row) for row in board)
+        moves = [SetCell(move.row, move.col, move.value, Reason.MOVE, step.label if step.kind else "", step.depth)
+                 for step in steps for move in step.moves]
+        for move in moves:
+            recording.writer.event(move)
+        grid = replay(initial_grid(puzzle), moves)
         status = Status.SOLVED if solved and rules.judge(puzzle, grid).solved else Status.STOPPED
         result = Result(status, grid if status is Status.SOLVED else None, {"seconds": round(seconds, 3)})
     except BaseException:
