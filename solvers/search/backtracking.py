@@ -295,10 +295,7 @@ class _Backtracker:
                 or (c + 1 < self.cols and self.grid[r][c + 1] == SHIP))
 
     def _longest_missing(self) -> int:
-        for length in self.lengths:                  # longest first
-            if self.closed[length] < self.fleet[length]:
-                return length
-        return 0
+        return next((length for length in self.lengths if self.closed[length] < self.fleet[length]), 0)
 
     # -- at the end of a row -----------------------------------------------------------------
     def _row_state(self, r: int) -> bytes:

@@ -437,16 +437,10 @@ class _Search:
 
     def _bump(self, mask: int) -> None:
         """One more conflict for every row and column that ``mask`` touches."""
-        geo = self.model.geo
-        rows: set[int] = set()
-        cols: set[int] = set()
-        for i in bit_indices(mask):
-            r, c = geo.coord(i)
-            rows.add(r)
-            cols.add(c)
-        for r in rows:
+        cells = self.model.geo.coords(mask)
+        for r in {r for r, _ in cells}:
             self.row_weight[r] += 1
-        for c in cols:
+        for c in {c for _, c in cells}:
             self.col_weight[c] += 1
 
     def _branches(self, state: State) -> list[Branch]:
