@@ -141,12 +141,9 @@ class _Clauses:
             self._clause([y + 1 if hint is Hint.WATER else y])
         for length, count in puzzle.fleet:
             self._card([2 * (first + k) for k, p in enumerate(places) if geo.p_length[p] == length], count)
-        for r, tally in enumerate(puzzle.row_tallies):
+        for line, tally in zip(geo.row_masks + geo.col_masks, puzzle.row_tallies + puzzle.col_tallies):
             if tally is not None:
-                self._card([2 * cv[r * geo.stride + c] for c in range(puzzle.cols)], tally)
-        for c, tally in enumerate(puzzle.col_tallies):
-            if tally is not None:
-                self._card([2 * cv[r * geo.stride + c] for r in range(puzzle.rows)], tally)
+                self._card([2 * cv[i] for i in bits(line)], tally)
 
     def _clause(self, lits: list[int]) -> None:
         if not lits:
