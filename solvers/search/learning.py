@@ -107,9 +107,8 @@ class _Clauses:
     def __init__(self, puzzle: Puzzle) -> None:
         self.puzzle = puzzle
         geo = self.geo = geometry_of(puzzle)
-        cells = [r * geo.stride + c for r in range(puzzle.rows) for c in range(puzzle.cols)]
+        cells = self.cells = list(bits(geo.board))
         places = list(bits(compatible(puzzle, geo)))
-        self.cells = cells
         self.cell_var = {i: k for k, i in enumerate(cells)}
         self.n = n = len(cells) + len(places)
         self.bins: list[list[int]] = [[] for _ in range(2 * n)]     # literal -> literals it implies
@@ -137,7 +136,7 @@ class _Clauses:
                 if j > i and j in cv:
                     self._clause([2 * cv[i] + 1, 2 * cv[j] + 1])
         for (r, c), hint in puzzle.hints.items():
-            y = 2 * cv[r * geo.stride + c]
+            y = 2 * cv[geo.index(r, c)]
             self._clause([y + 1 if hint is Hint.WATER else y])
         for length, count in puzzle.fleet:
             self._card([2 * (first + k) for k, p in enumerate(places) if geo.p_length[p] == length], count)
