@@ -254,7 +254,7 @@ def _run(puzzle: Puzzle, trace: bool, rng: random.Random, p: Mapping[str, Any]) 
 def _draw(puzzle: Puzzle, board) -> Iterator[SetCell]:
     """Moves that turn the starting board into ``board`` (ship cells first, then water)."""
     start = initial_grid(puzzle)
-    changed = [(r, c) for r in range(puzzle.rows) for c in range(puzzle.cols) if start[r][c] != board[r][c]]
+    changed = [(r, c) for r, c in puzzle.cells() if start[r][c] != board[r][c]]
     changed.sort(key=lambda cell: board[cell[0]][cell[1]] != Cell.SHIP)
     for r, c in changed:
         yield SetCell(r, c, board[r][c], Reason.FORCED, "best individual")

@@ -144,7 +144,7 @@ class _Backtracker:
         required = required_cells(puzzle)
         solutions: list[Grid] = []
         if required is not None:
-            cells = [(r, c) for r in range(self.rows) for c in range(self.cols)]
+            cells = list(puzzle.cells())
             choices = [(required[cell],) if cell in required else TRY_ORDER for cell in cells]
             # hint ship cells from each cell on: the fleet must keep room for them
             self.ships_ahead = [0] * (len(cells) + 1)
