@@ -128,12 +128,11 @@ def _read(puzzle: Puzzle, child: subprocess.Popen, name: str, started: float, ti
             continue
         for key, _ in ready:
             chunk = os.read(key.fd, CHUNK)
-            if key.fd == err:
-                stderr_tail = (stderr_tail + chunk)[-STDERR_KEPT:]
             if not chunk:
                 selector.unregister(key.fd)
                 open_streams -= 1
             if key.fd == err:
+                stderr_tail = (stderr_tail + chunk)[-STDERR_KEPT:]
                 continue
             total += len(chunk)
             if total > output_limit:
