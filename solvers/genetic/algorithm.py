@@ -232,9 +232,7 @@ def _run(puzzle: Puzzle, trace: bool, rng: random.Random, p: Mapping[str, Any]) 
             yield Progress(snapshot())       # generations are quick: the counts must not go stale
             last_stats = time.perf_counter()
         last_beat = time.perf_counter()
-        if best_ever.fitness == 0:
-            break
-        if 0 < p["max_generations"] <= generation:
+        if best_ever.fitness == 0 or 0 < p["max_generations"] <= generation:
             break
         if since_improvement >= p["stagnation"]:
             stats["restarts"] += 1
