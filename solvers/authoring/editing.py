@@ -50,13 +50,12 @@ def most_cutting_hint(puzzle: Puzzle, target: Grid, timeout: float = 5.0) -> Puz
     if not others:
         return None
     best: tuple[int, Coord] | None = None
-    for r in range(puzzle.rows):
-        for c in range(puzzle.cols):
-            if (r, c) in puzzle.hints:
-                continue
-            cut = sum(s[r][c] != target[r][c] for s in others)
-            if cut and (best is None or cut > best[0] or (cut == best[0] and target[r][c] == Cell.SHIP)):
-                best = (cut, (r, c))
+    for r, c in puzzle.cells():
+        if (r, c) in puzzle.hints:
+            continue
+        cut = sum(s[r][c] != target[r][c] for s in others)
+        if cut and (best is None or cut > best[0] or (cut == best[0] and target[r][c] == Cell.SHIP)):
+            best = (cut, (r, c))
     return None if best is None else with_hint(puzzle, target, best[1])
 
 
