@@ -25,7 +25,7 @@ from typing import Callable, Mapping
 
 from game import levels
 from game.limits import MAX_SIDE
-from game.puzzle import Cell, Coord, Fleet, Grid, Hint, Puzzle, default_fleet, grid_to_strings
+from game.puzzle import Cell, Coord, Fleet, Grid, Hint, Puzzle, default_fleet, grid_to_strings, wrong_marks
 from game.ships import geometry, piece_on_board
 from solvers.authoring.grading import GRADE_LEVEL, GRADES, grade
 from solvers.engine.verdict import Kind, decide
@@ -173,8 +173,7 @@ def _tell_apart(puzzle: Puzzle, solution: Grid, ships: frozenset[Coord], grid: G
         if other is None:
             cell = _pick_cell(grid, ships, puzzle.hints, rng)
         else:
-            cell = _pick([(r, c) for r, row in enumerate(other) for c, v in enumerate(row) if v != solution[r][c]],
-                         ships, rng)
+            cell = _pick(wrong_marks(other, solution), ships, rng)
         if cell is None:
             return puzzle
         puzzle = with_hint(puzzle, solution, cell)
