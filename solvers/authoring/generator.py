@@ -115,12 +115,6 @@ def _pick(cells: list[Coord], ships: frozenset[Coord], rng: random.Random) -> Co
     return rng.choice(cells)
 
 
-def _few_unknown(grid) -> bool:
-    """Few enough unknown cells left that asking the exact solver is worth it."""
-    cells = sum(len(row) for row in grid)
-    return sum(v == Cell.UNKNOWN for row in grid for v in row) <= max(40, cells // FEW_UNKNOWN_SHARE)
-
-
 def _grid_of(rows: int, cols: int, ships: frozenset[Coord]) -> Grid:
     """The solved board of a layout."""
     return tuple(tuple(Cell.SHIP if (r, c) in ships else Cell.WATER for c in range(cols)) for r in range(rows))
@@ -140,9 +134,9 @@ def _add_hints(base: Puzzle, ships: frozenset[Coord], level: int, rng: random.Ra
             return puzzle, outcome.held
         if outcome.contradiction:
             raise GeneratorError(f"generator bug: {outcome.contradiction}")
-        if level >= 4 and _few_unknown(outcome.grid):
-            return _tell_apart(puzzle, solution, ships, outcome.grid, rng, cancelled), ()
         unknown = sum(v == Cell.UNKNOWN for row in outcome.grid for v in row)
+        if level >= 4 and unknown <= max(40, base.rows * base.cols // FEW_UNKNOWN_SHARE):
+            return _tell_apart(puzzle, solution, ships, outcome.grid, rng, cancelled), ()
         board = [list(row) for row in outcome.grid]
         for _ in range(max(1, unknown // HINT_PER_UNKNOWN)):
             cell = _pick_cell(board, ships, puzzle.hints, rng)
