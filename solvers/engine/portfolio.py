@@ -44,7 +44,7 @@ def learners_board(puzzle: Puzzle) -> bool:
     """A board without hints whose ships fill more than ``LEARNERS_SHARE`` of it: the forward
     member steps aside after its first turn and the workers start at once, in their dense
     configurations (``Member.aside_when_dense``, ``Member.when_dense``)."""
-    return not puzzle.hints and puzzle.ship_cells > LEARNERS_SHARE * puzzle.rows * puzzle.cols
+    return forward.dense_without_hints(puzzle, LEARNERS_SHARE)
 
 
 @dataclass(frozen=True)

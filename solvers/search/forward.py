@@ -141,11 +141,11 @@ class Repair:
         return self._search._snapshot()
 
 
-def dense_without_hints(puzzle: Puzzle) -> bool:
-    """A board without hints whose ships fill more than ``DENSE_SHARE`` of it (like the MiniZinc
-    instances): the search probes deeper there, and the portfolio leaves such boards to clause
-    learning after the forward search's first turn."""
-    return not puzzle.hints and puzzle.ship_cells > DENSE_SHARE * puzzle.rows * puzzle.cols
+def dense_without_hints(puzzle: Puzzle, share: float = DENSE_SHARE) -> bool:
+    """A board without hints whose ships fill more than ``share`` of it (like the MiniZinc
+    instances): the search probes deeper there (``DENSE_SHARE``), and the portfolio leaves
+    such boards to clause learning (``portfolio.learners_board``)."""
+    return not puzzle.hints and puzzle.ship_cells > share * puzzle.rows * puzzle.cols
 
 
 def broken_lines(puzzle: Puzzle, board: Grid) -> tuple[set[int], set[int]]:
