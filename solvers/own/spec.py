@@ -71,8 +71,8 @@ def from_name(name: str) -> ExternalSpec:
             raise ValueError(f"solver {name!r}: {error}") from None
         if not words:
             raise ValueError(f"solver {name!r}: give a program after {COMMAND_PREFIX!r}")
-        summary = {"SUMMARY": "a program of your own"}
-        return _spec(name, summary, Path(words[0]).name, "exec", words[0], tuple(words[1:]))
+        declared = {"SUMMARY": "a program of your own"}          # a program declares nothing
+        return _spec(name, declared, Path(words[0]).name, "exec", words[0], tuple(words[1:]))
     path = Path(name)
     try:
         info = os.stat(path)
