@@ -48,8 +48,8 @@ class HintRun:
     error: str = ""
 
     def record(self) -> dict:
-        ms = sorted(s * 1000 for s in self.seconds)
-        return {"level": self.label, "hints": len(ms), "max_ms": round(ms[-1], 1) if ms else 0.0,
+        return {"level": self.label, "hints": len(self.seconds),
+                "max_ms": round(max(self.seconds, default=0.0) * 1000, 1),
                 "without_reason": self.without_reason, "solved": self.solved,
                 **({"error": self.error} if self.error else {})}
 
