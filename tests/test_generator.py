@@ -71,7 +71,8 @@ def hinted_10x10(seed: int, level: int):
     solution = generator._grid_of(10, 10, ships)
     rows = tuple(sum(v == Cell.SHIP for v in row) for row in solution)
     cols = tuple(sum(solution[r][c] == Cell.SHIP for r in range(10)) for c in range(10))
-    return generator._add_hints(Puzzle(10, 10, rows, cols, fleet), ships, level, rng, lambda: False)[0], solution
+    hinted, _ = generator._add_hints(Puzzle(10, 10, rows, cols, fleet), ships, solution, level, rng, lambda: False)
+    return hinted, solution
 
 
 @pytest.mark.parametrize("level, seed", [(2, 1), (3, 2), (3, 3)])

@@ -120,11 +120,10 @@ def _grid_of(rows: int, cols: int, ships: frozenset[Coord]) -> Grid:
     return tuple(tuple(Cell.SHIP if (r, c) in ships else Cell.WATER for c in range(cols)) for r in range(rows))
 
 
-def _add_hints(base: Puzzle, ships: frozenset[Coord], level: int, rng: random.Random,
+def _add_hints(base: Puzzle, ships: frozenset[Coord], solution: Grid, level: int, rng: random.Random,
                cancelled: Callable[[], bool]) -> tuple[Puzzle, tuple]:
     """Hints until the engine finishes the puzzle at ``level`` (4: until it is unique); with
     the records of the engine's finished run (``deduction.solve``'s ``held``), if any."""
-    solution = _grid_of(base.rows, base.cols, ships)
     puzzle, grid = base, None
     while True:
         if cancelled():
@@ -256,8 +255,8 @@ def generate(rows: int, cols: int, fleet: Mapping[int, int] | Fleet | None = Non
         row_tallies, col_tallies = _tallies(rows, cols, ships, hide_tallies, rng)
         base = Puzzle(rows, cols, row_tallies, col_tallies, fleet, {})
         level = target if target is not None else 4
-        puzzle, held = _add_hints(base, ships, level, rng, cancelled)
         solution = _grid_of(rows, cols, ships)
+        puzzle, held = _add_hints(base, ships, solution, level, rng, cancelled)
         if target is not None or minimal:
             puzzle = remove_hints(puzzle, level, rng, deadline, cancelled, solution, held)
         measured = grade(puzzle, solution)
