@@ -248,19 +248,18 @@ def generate(rows: int, cols: int, fleet: Mapping[int, int] | Fleet | None = Non
     fleet = checked_request(rows, cols, fleet)
     rng = random.Random(seed)
     deadline = time.perf_counter() + timeout if timeout else None
-    target = GRADE_LEVEL[difficulty] if difficulty else None
+    level = GRADE_LEVEL[difficulty] if difficulty else 4      # 4: until unique
     best: tuple[int, Puzzle, str, Grid] | None = None
     while True:
         ships = random_layout(rows, cols, fleet, rng)
         row_tallies, col_tallies = _tallies(rows, cols, ships, hide_tallies, rng)
         base = Puzzle(rows, cols, row_tallies, col_tallies, fleet, {})
-        level = target if target is not None else 4
         solution = _grid_of(rows, cols, ships)
         puzzle, held = _add_hints(base, ships, solution, level, rng, cancelled)
-        if target is not None or minimal:
+        if difficulty or minimal:
             puzzle = remove_hints(puzzle, level, rng, deadline, cancelled, solution, held)
         measured = grade(puzzle, solution)
-        miss = abs(GRADE_LEVEL[measured] - (target or GRADE_LEVEL[measured]))
+        miss = abs(GRADE_LEVEL[measured] - level) if difficulty else 0
         if best is None or miss < best[0]:
             best = (miss, puzzle, measured, solution)
         if miss == 0 or (deadline is not None and time.perf_counter() > deadline):
