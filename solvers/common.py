@@ -33,9 +33,9 @@ def answer(puzzle: Puzzle, solutions: Sequence[Grid], stats: dict) -> Result:
         return Result(Status.NO_SOLUTION, None, stats, (), "no solution")
     grids = tuple(solutions)
     for extra in grids[1:]:
-        problems = rules.violations(puzzle, extra)
-        if problems:
-            return Result(Status.ERROR, extra, stats, grids, "solver produced an invalid board: " + problems[0].message)
+        judged = verified(puzzle, extra, stats, grids)
+        if judged.status is Status.ERROR:
+            return judged
     return verified(puzzle, grids[0], stats, grids)
 
 
