@@ -185,6 +185,19 @@ def test_a_depth_that_makes_no_sense_and_a_kind_that_does_not_exist(tmp_path):
     one_line(run(odd), odd, "kind 'hunch' is not one of")
 
 
+def test_a_huge_verdict_or_message_is_refused_in_one_short_line(tmp_path):
+    long = "x=$(head -c 100000 /dev/zero | tr '\\000' x)\n"
+    verdict = script(tmp_path, "verdict.sh", long + 'echo "{\\"kind\\": \\"result\\", \\"verdict\\": \\"$x\\"}"\n')
+    result = run(verdict)
+    one_line(result, verdict, "verdict 'xxx", "is not one of")
+    assert len(result.message) < len(verdict) + 200
+    line = 'echo "{\\"kind\\": \\"result\\", \\"verdict\\": \\"no_solution\\", \\"message\\": \\"$x\\"}"\n'
+    message = script(tmp_path, "message.sh", long + line)
+    result = run(message)
+    one_line(result, message, "message is 100,000 characters")
+    assert len(result.message) < len(message) + 200
+
+
 def test_junk_on_standard_output(tmp_path):
     name = script(tmp_path, "junk.sh", "echo hello world\\n")
     one_line(run(name), name, "output line 1: is not valid JSON")

@@ -600,18 +600,26 @@ def line_at(trace: Trace, offset: int) -> dict:
     raise LevelError(trace.path, "changed since it was read; open it again")
 
 
-def _result(data: dict, count: int, puzzle: Puzzle, board: bytearray) -> tuple[str, Grid | None]:
+def _result_fields(data: dict, complete: bool) -> tuple[dict, str]:
+    """The checks of a result line, a trace's last (``complete``: every key present) or a
+    solver's own answer: its keys, verdict, statistics and message."""
     unknown = sorted(set(data) - _RESULT_KEYS)
-    missing = sorted(_RESULT_KEYS - set(data))
+    missing = sorted(_RESULT_KEYS - set(data)) if complete else []
     if unknown or missing:
         raise _Bad(f"the result line has an unknown key {levels.short_repr(unknown[0])}" if unknown
                    else f"the result line lacks {levels.short_repr(missing[0])}")
-    if data["verdict"] not in VERDICTS:
-        raise _Bad(f"verdict {levels.short_repr(data['verdict'])} is not one of {', '.join(VERDICTS)}")
+    if data.get("verdict") not in VERDICTS:
+        raise _Bad(f"verdict {levels.short_repr(data.get('verdict'))} is not one of {', '.join(VERDICTS)}")
+    stats = _plain_stats(data.get("stats", {}))
+    message = data.get("message", "")
+    _text(message, "message")
+    return stats, message
+
+
+def _result(data: dict, count: int, puzzle: Puzzle, board: bytearray) -> tuple[str, Grid | None]:
+    _result_fields(data, complete=True)
     if data["events"] != count:
         raise _Bad(f"the result counts {levels.short_repr(data['events'])} events, the trace has {count}")
-    _plain_stats(data["stats"])
-    _text(data["message"], "message")
     if data["verdict"] != Status.SOLVED.value:
         if data["solution"] is not None:
             raise _Bad(f"a {data['verdict']} result has no solution (null)")
@@ -711,15 +719,7 @@ def result_of(data: Any, puzzle: Puzzle) -> Result:
     and ``message`` if it likes) as an unjudged ``Result``, or ``ValueError``."""
     if type(data) is not dict or data.get("kind") != "result":
         raise _Bad("a result line is an object with \"kind\": \"result\"")
-    unknown = sorted(set(data) - _RESULT_KEYS)
-    if unknown:
-        raise _Bad(f"the result line has an unknown key {unknown[0]!r}")
-    if data.get("verdict") not in VERDICTS:
-        raise _Bad(f"verdict {data.get('verdict')!r} is not one of {', '.join(VERDICTS)}")
-    stats = _plain_stats(data.get("stats", {}))
-    message = data.get("message", "")
-    if not isinstance(message, str):
-        raise _Bad("message must be text")
+    stats, message = _result_fields(data, complete=False)
     grid = None
     if data["verdict"] == Status.SOLVED.value:
         grid = _board_lines(data.get("solution"), puzzle.rows, puzzle.cols, "solution", ".#")
