@@ -91,13 +91,17 @@ class Model:
     along: tuple[tuple[tuple[tuple[int, int] | None, int], ...], ...] = ()
     p_start: tuple[int, ...] = ()            # per placement: where along its line it starts
     line_cells: tuple[tuple[int, ...], ...] = ()   # per line of ``lines``: its cells in order
-    # The line fill's answers, per line of ``lines`` a table keyed by the line's state (``rules.fill_line``).
+    # The line fill's answers, per line of ``lines`` a table keyed by the line's state (``rules.line_fill``).
     fill_memo: tuple[dict, ...] = field(default=(), compare=False, repr=False)
-    # The segments of a set of unplaced ship cells (``rules.segment_covers``).
+    # The segments of a set of unplaced ship cells, each with every placement over all of it
+    # (``rules.segment_covers``).
     segment_memo: dict = field(default_factory=dict, compare=False, repr=False)
     # Per given ship piece: its cell's index, the hint, the cells every ship through it covers and
     # those all their halos hold, and the cells beside it across and down (``rules.hint_shape``).
     pieces: tuple[tuple[int, Hint, int, int, int, int], ...] = ()
+    # Per placement: where along its line it starts, its length, and its cells along the line as
+    # bits by position (``rules.line_fill``).
+    p_run: tuple[tuple[int, int, int], ...] = ()
 
 
 def compile_puzzle(puzzle: Puzzle) -> Model:
@@ -131,4 +135,6 @@ def compile_puzzle(puzzle: Puzzle) -> Model:
     return Model(puzzle, geo, puzzle.row_tallies, puzzle.col_tallies, start, hint_ship, hint_water,
                  shape_ship, shape_water, broken, rows + cols, longer, memo_of(geo), along, p_start,
                  tuple(tuple(bits(line[2])) for line in rows + cols), tuple({} for _ in rows + cols),
-                 pieces=tuple(pieces))
+                 pieces=tuple(pieces),
+                 p_run=tuple((start, p.length, ((1 << p.length) - 1) << start)
+                             for start, p in zip(p_start, geo.placements)))
