@@ -632,14 +632,14 @@ def room_for(model: Model, li: int, ship: int, options: int, wanted: int) -> int
     each)."""
     length, lines = model.geo.lengths[li], model.along[li]
     sure = 0
-    for tallied, by_line in lines:           # most often one place in each of a few lines is enough
-        if options & by_line and (tallied is None or tallied[1] - (ship & tallied[0]).bit_count() >= length):
+    for mask, tally, by_line in lines:      # most often one place in each of a few lines is enough
+        if options & by_line and tally - (ship & mask).bit_count() >= length:
             sure += 1
             if sure >= wanted:
                 return sure
     p_cells, p_start = model.geo.p_cells, model.p_start
     room = 0
-    for tallied, by_line in lines:
+    for mask, tally, by_line in lines:
         here = options & by_line
         most, free_from, covered = 0, -2, 0
         while here:                          # along the line, by where they start
@@ -651,8 +651,7 @@ def room_for(model: Model, li: int, ship: int, options: int, wanted: int) -> int
             if start >= free_from:
                 most += 1
                 free_from = start + length + 1
-        if most and tallied is not None:
-            mask, tally = tallied
+        if most:                             # (an untallied line leaves ``most`` as it is)
             most = min(most, (tally - (ship & mask).bit_count() + (ship & covered).bit_count()) // length)
         room += most
     return room
