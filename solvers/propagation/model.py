@@ -104,6 +104,8 @@ class Model:
     # Per placement: where along its line it starts, its length, and its cells along the line as
     # bits by position (``rules.line_fill``).
     p_run: tuple[tuple[int, int, int], ...] = ()
+    # Per cell (its bit's index): the lines of ``lines`` through it, in their order.
+    cell_lines: tuple[tuple[Line, ...], ...] = ()
 
 
 def compile_puzzle(puzzle: Puzzle) -> Model:
@@ -139,4 +141,6 @@ def compile_puzzle(puzzle: Puzzle) -> Model:
                  tuple(tuple(bits(line[2])) for line in rows + cols), tuple({} for _ in rows + cols),
                  pieces=tuple(pieces),
                  p_run=tuple((start, p.length, ((1 << p.length) - 1) << start)
-                             for start, p in zip(p_start, geo.placements)))
+                             for start, p in zip(p_start, geo.placements)),
+                 cell_lines=tuple(tuple(line for line in rows + cols if (line[2] >> i) & 1)
+                                  for i in range(geo.board.bit_length())))

@@ -315,7 +315,8 @@ def longer_than_room(work: Work, line: Line) -> bool:
 
 def line_tallies(work: Work) -> bool:
     """The line rules on every tallied line the batch touched, rows then columns, line by
-    line; each is called only where it can fire, so the other lines cost no call."""
+    line; each is called only where it can fire, so the other lines cost no call. (A batch of
+    one cell touches its row and its column alone: those are read from a table.)"""
     # The tally rules: a tight tally (met, over, or needing at least every unknown cell) on a
     # line not complete and right. The room rule: new ship cells, room for some of a longest ship.
     touched, line_ship = work.touched, work.line_ship
@@ -325,7 +326,8 @@ def line_tallies(work: Work) -> bool:
     board = geo.board
     ship = work.ship
     unknown = board ^ (ship | work.water)
-    for line in work.model.lines:
+    lines = work.model.lines if touched & (touched - 1) else work.model.cell_lines[touched.bit_length() - 1]
+    for line in lines:
         mask = line[2]
         if not touched & mask:
             continue
@@ -558,13 +560,14 @@ def line_fill(work: Work) -> bool:
     else:
         moved, gone = (ship ^ seen[0]) | (water ^ seen[1]), alive ^ seen[2]
     memos, limit = model.fill_memo, FILL_KEPT // len(model.lines) if model.lines else 0
-    k = -1
-    for line in model.lines:
-        k += 1
+    unknown = ~(ship | water)
+    for k, line in enumerate(model.lines):
         mask = line[2]
+        if not mask & unknown:
+            continue                         # no unknown cell left
         along = line[4]
-        if not (moved & mask or gone & along) or not mask & ~(ship | water):
-            continue                         # as when last looked at, or no unknown cell left
+        if not (moved & mask or gone & along):
+            continue                         # as when last looked at, where it found nothing new
         # The line's answer, kept per line state (a table per line: ``Model.fill_memo``).
         memo = memos[k]
         key = (ship & mask, water & mask, alive & along, placed & mask)
@@ -582,6 +585,7 @@ def line_fill(work: Work) -> bool:
             if new_water:
                 work.add_water(new_water, said)
                 water = work.water
+            unknown = ~(ship | water)
     return True
 
 
