@@ -1023,7 +1023,7 @@ def propagate(model: Model, state: State, *, ship: int = 0, water: int = 0,
             alive = work.alive
             if not rule(work):
                 return None
-            if work.to_place or work.fresh_ship or work.fresh_water or work.alive is not alive and work.alive != alive:
+            if work.to_place or work.fresh_ship or work.fresh_water or work.alive != alive:
                 break                            # back to the cheap rules (a fill rule may kill placements)
         else:
             return work.state()
