@@ -276,8 +276,8 @@ class RaceScene:
         first = f"board {k}" not in self.looks.keys
         if self.looks.changed(f"board {k}", lane.version):
             grid, colours = self._lane_board(lane)
-            area = picture.draw(surface, theme, origin, cell, grid, puzzle.hints, (puzzle.row_tallies, puzzle.col_tallies),
-                                colours, only_changes=not first)
+            area = picture.draw(surface, theme, origin, cell, grid, puzzle.hints,
+                                (puzzle.row_tallies, puzzle.col_tallies), colours, only_changes=not first)
             areas += [area] if area is not None else []
         y = origin[1] + (puzzle.rows + 1) * cell + 8
         if self.looks.changed(f"figures {k}", tuple(lines)):
