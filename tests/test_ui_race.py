@@ -143,7 +143,7 @@ def test_a_race_drawn_change_by_change_shows_what_a_whole_drawing_shows(monkeypa
     app = App(window=(1100, 720))
     try:
         assert app.open_level("levels/15x15/expert/04.bs")
-        app.open_race(["backtracking", "forward", "logic"])
+        app.open_race(["backtracking", "genetic", "logic"])
         scene = app.overlay
         scene.start()
         app.draw()                                           # the whole scene, once

@@ -338,8 +338,11 @@ class RaceScene:
         first, span = points[0][0], max(1, points[-1][0] - points[0][0])
         across, up, bottom = area.width / span, area.height / top, area.bottom
         xs = [area.x + across * (n - first) for n, _, _ in points]
+        clip = surface.get_clip()
+        surface.set_clip(area)          # the lines' width stays inside: the plot alone is drawn again
         for index, colour in ((2, theme.plot_mean), (1, theme.plot_best)):
             pygame.draw.lines(surface, colour, False, [(x, bottom - up * p[index]) for x, p in zip(xs, points)], 2)
+        surface.set_clip(clip)
 
     def _draw_table(self, surface: pygame.Surface) -> None:
         theme = self.app.theme
