@@ -108,3 +108,15 @@ def test_memory_stays_flat_over_many_events():
     tracemalloc.stop()
     assert count == 50_000
     assert peak_seen < 5_000_000
+
+
+def test_polls_hand_out_every_event_once_in_order_then_the_end():
+    with SolverRun(lambda: (Progress({"n": i}) for i in range(2000)), maxsize=16) as run:
+        seen = []
+        while not run.finished:
+            batch = run.poll(5)
+            assert len(batch) <= 5
+            seen += [event.stats["n"] for event in batch]
+            time.sleep(0.0002)
+        assert run.poll(5) == []
+    assert seen == list(range(2000))

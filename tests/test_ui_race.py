@@ -130,3 +130,75 @@ def test_a_finished_race_with_a_status_line_and_a_finished_search_panel_draw(app
     app.full_redraw = True
     app.draw()                                               # the depth plot and the per-depth bars
     assert drawn and drawn[-1] is panel.watch.depth
+
+
+def test_a_race_drawn_change_by_change_shows_what_a_whole_drawing_shows(monkeypatch):
+    """During a race the lanes draw only what changed and name those areas: every pixel that
+    changed lies in them, and the screen ends up as a whole drawing of the same state."""
+    import numpy as np
+
+    from window.app import App
+    from window.scenes import race as race_scene
+
+    app = App(window=(1100, 720))
+    try:
+        assert app.open_level("levels/15x15/expert/04.bs")
+        app.open_race(["backtracking", "genetic", "logic"])
+        scene = app.overlay
+        scene.start()
+        app.draw()                                           # the whole scene, once
+        partial = 0
+        for _ in range(40):
+            scene.update(1 / 60)
+            before = pygame.surfarray.array3d(app.screen)
+            areas = scene.draw(app.screen, False)
+            after = pygame.surfarray.array3d(app.screen)
+            if areas is None:                                # a lane finished: the scene drew everything
+                continue
+            partial += 1
+            covered = np.zeros(before.shape[:2], dtype=bool)
+            for area in areas:
+                covered[area.left:area.right, area.top:area.bottom] = True
+            assert not (np.any(before != after, axis=2) & ~covered).any()
+            time.sleep(0.002)
+        assert partial > 0
+        for lane in scene.lanes:
+            lane.pause(True)                                 # the state holds still from here
+        monkeypatch.setattr(race_scene, "STATS_EVERY", 1e9)  # and so do the figures' texts
+        scene.update(1 / 60)
+        scene.draw(app.screen, False)
+        whole = pygame.Surface(app.screen.get_size())
+        assert scene.draw(whole, True) is None
+        assert (pygame.surfarray.array3d(whole) == pygame.surfarray.array3d(app.screen)).all()
+        app.full_redraw = True                               # something drew over the window
+        assert scene.draw(app.screen, app.full_redraw) is None
+        scene.stop()
+    finally:
+        app.shutdown()
+
+
+def test_a_quiet_race_draws_nothing_again(app):
+    app.open_race(["backtracking", "forward"])
+    scene = app.overlay
+    scene.start()
+    for lane in scene.lanes:
+        lane.pause(True)
+    app.draw()
+    scene.draw(app.screen, False)                            # the lanes' parts as they are now
+    assert scene.draw(app.screen, False) == []
+    scene.stop()
+
+
+def test_a_mini_board_puts_only_the_box_of_changed_cells_on_the_screen():
+    from game.puzzle import Cell
+    from window.mini_board import MiniBoard
+    from window.theme import make_theme
+
+    surface = pygame.Surface((200, 200))
+    board, theme = MiniBoard(), make_theme()
+    grid = [[Cell.UNKNOWN] * 6 for _ in range(6)]
+    assert board.draw(surface, theme, (10, 20), 20, grid, {}, only_changes=True) == pygame.Rect(10, 20, 140, 140)
+    assert board.draw(surface, theme, (10, 20), 20, grid, {}, only_changes=True) is None
+    grid[2][3] = Cell.WATER
+    assert board.draw(surface, theme, (10, 20), 20, grid, {}, only_changes=True) == pygame.Rect(50, 40, 60, 60)
+    assert board.draw(surface, theme, (10, 20), 20, grid, {}) == pygame.Rect(10, 20, 140, 140)

@@ -341,8 +341,10 @@ class App:
                 shade = pygame.Surface(self.screen.get_size(), pygame.SRCALPHA)
                 shade.fill((0, 0, 0, 110))
                 self.screen.blit(shade, (0, 0))
-            self.overlay.draw(self.screen)
-        if areas is None or self.overlay is not None or self.full_redraw:
+            # An overlay that covers the window may draw only what changed (the race's lanes).
+            areas = (self.overlay.draw(self.screen, self.full_redraw) if getattr(self.overlay, "draws_changes", False)
+                     else self.overlay.draw(self.screen))
+        if areas is None or self.full_redraw:
             pygame.display.flip()
         else:
             pygame.display.update(areas)

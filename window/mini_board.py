@@ -4,7 +4,8 @@ lanes and the replay. (The play scene's board, with its cursor and hover, is
 
 A :class:`MiniBoard` keeps its picture and redraws only the cells that changed since the last
 frame (and their neighbours, whose ship shapes may follow), so a lane that a solver changes a
-few cells a frame costs a few cells a frame.
+few cells a frame costs a few cells a frame. Asked for ``only_changes``, it also puts only the
+area of those cells on the screen (which must still show its last picture there).
 """
 
 from __future__ import annotations
@@ -31,15 +32,19 @@ class MiniBoard:
 
     def draw(self, surface: pygame.Surface, theme: Theme, origin: tuple[int, int], cell: int, grid: Board,
              hints: Mapping[Coord, Hint], tallies: tuple[Sequence[int | None], Sequence[int | None]] | None = None,
-             colours: Mapping[Coord, tuple[int, int, int]] | None = None, shapes: Board | None = None) -> None:
+             colours: Mapping[Coord, tuple[int, int, int]] | None = None, shapes: Board | None = None,
+             only_changes: bool = False) -> pygame.Rect | None:
         """Cells, pieces and grid lines, with the tallies right and below when given.
         ``colours``: a ship colour per cell (e.g. by the reason a solver set it); ``shapes``:
-        the board the pieces' shapes are read from, when it knows more than the one shown."""
+        the board the pieces' shapes are read from, when it knows more than the one shown.
+        The area put on ``surface``: the whole picture, or with ``only_changes`` the box
+        around the cells that changed (None when none did)."""
         rows, cols = len(grid), len(grid[0]) if grid else 0
         colours = colours or {}
         shapes = shapes or grid
         key = (theme, cell, rows, cols, frozenset(hints.items()), tuple(map(tuple, tallies)) if tallies else None)
         shown = tuple(tuple(row) for row in shapes) if shapes is not grid else ()
+        whole = key != self._key or self._picture is None or not only_changes
         if key != self._key or self._picture is None:
             self._key = key
             self._picture = pygame.Surface(((cols + 1) * cell, (rows + 1) * cell), pygame.SRCALPHA)
@@ -51,12 +56,21 @@ class MiniBoard:
             self._draw_cell(theme, cell, r, c, grid, hints, colours, shapes)
         self._grid = tuple(tuple(row) for row in grid)
         self._shown, self._colours = shown, dict(colours)
-        surface.blit(self._picture, origin)
+        if whole:
+            return surface.blit(self._picture, origin)
+        if not changed:
+            return None
+        top, bottom = min(r for r, _ in changed), max(r for r, _ in changed)
+        left, right = min(c for _, c in changed), max(c for _, c in changed)
+        box = pygame.Rect(left * cell, top * cell, (right - left + 1) * cell, (bottom - top + 1) * cell)
+        # The cells are opaque, so the box covers what the screen showed there.
+        return surface.blit(self._picture, (origin[0] + box.x, origin[1] + box.y), box)
 
     def _changes(self, grid: Board, colours: Mapping[Coord, tuple], shown: tuple) -> set[Coord]:
         rows, cols = len(grid), len(grid[0])
         old = self._grid
-        found = {(r, c) for r in range(rows) for c in range(cols) if grid[r][c] != old[r][c]}
+        # A solver's board shares its unchanged rows with the last one: those are skipped unread.
+        found = {(r, c) for r in range(rows) if grid[r] is not old[r] for c in range(cols) if grid[r][c] != old[r][c]}
         if shown != self._shown:
             found |= {(r, c) for r in range(rows) for c in range(cols)}
         old_colours = self._colours

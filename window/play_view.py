@@ -20,6 +20,7 @@ from window.board_input import BoardInput
 from window.board_view import BoardPicture, BoardView
 from window.coach import Coach
 from window.layout import Layout
+from window.looks import Looks
 from window.panel_views import draw_fleet, fleet_height
 from window.player_board import PlayerBoard
 from window.solver_panel import SolverPanel
@@ -93,8 +94,8 @@ class PlayView:
         self.mistake_button = mistake_button
         self.status = status
         self.board_view = BoardView()
-        self.renders = {"toolbar": 0, "panel": 0}     # how often each part was drawn (tests count)
-        self._keys: dict[str, object] = {}            # each part's look when last drawn
+        self.looks = Looks()                          # each part's look when last drawn
+        self.renders = self.looks.renders             # how often each part was drawn (tests count)
 
     # ----- what is shown -------------------------------------------------------------------
 
@@ -143,18 +144,17 @@ class PlayView:
         """Draw what changed since the last frame (everything if ``full``); the areas drawn (None: all)."""
         banner = bool(self.board.celebrate_until)
         # The banner reaches past the board, so showing or hiding it repaints the scene.
-        full = full or self._keys.get("scene") != (layout, theme, banner)
-        self._keys["scene"] = (layout, theme, banner)
+        full = self.looks.changed("scene", (layout, theme, banner)) or full
         if full:
-            self._keys = {"scene": self._keys["scene"]}
+            self.looks.forget("scene")
             surface.fill(theme.background)
         areas = []
-        if self._changed("toolbar", (self.title, tuple(b.look() for b in self.toolbar))):
+        if self.looks.changed("toolbar", (self.title, tuple(b.look() for b in self.toolbar))):
             self._draw_toolbar(surface, layout, theme)
             areas.append(layout.toolbar)
         board = self.board_view.draw(surface, layout, theme, self.picture_key(), self.picture, full)
         areas += board
-        if self._changed("panel", (self.fleet(), self.solver.look())):
+        if self.looks.changed("panel", (self.fleet(), self.solver.look())):
             panel = layout.panel.inflate(4, 4)
             pygame.draw.rect(surface, theme.background, panel, 12)     # the rounded corners' outside
             self._draw_panel(surface, layout, theme)
@@ -164,14 +164,6 @@ class PlayView:
         self.draw_status(surface, layout, theme)
         areas.append(layout.status)
         return None if full else areas
-
-    def _changed(self, part: str, key: object) -> bool:
-        """Whether ``part`` looks different from when it was last drawn (then it counts as drawn)."""
-        if part in self._keys and self._keys[part] == key:
-            return False
-        self._keys[part] = key
-        self.renders[part] += 1
-        return True
 
     def draw_status(self, surface: pygame.Surface, layout: Layout, theme: Theme) -> None:
         self.status.draw(surface, theme, layout.status, self.board,

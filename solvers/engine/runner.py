@@ -94,17 +94,22 @@ class SolverRun:
         return self
 
     def poll(self, max_events: int = 256) -> list[Event]:
-        """Up to ``max_events`` events that are ready now; never blocks."""
-        batch: list[Event] = []
-        while len(batch) < max_events and not self._finished:
-            try:
-                item = self._queue.get_nowait()
-            except queue.Empty:
-                break
-            if item is _END:
-                self._finished = True
-            else:
-                batch.append(item)
+        """Up to ``max_events`` events that are ready now; never blocks.
+
+        They are taken under one hold of the queue's lock, and a waiting worker is woken once
+        for the lot: taken one by one, each would wake the worker to put one more, and the two
+        threads would hand the interpreter back and forth for every event."""
+        if self._finished:
+            return []
+        waiting = self._queue
+        with waiting.mutex:
+            items = waiting.queue
+            batch = [items.popleft() for _ in range(min(max_events, len(items)))]
+            if batch:
+                waiting.not_full.notify()
+        if batch and batch[-1] is _END:
+            self._finished = True
+            batch.pop()
         return batch
 
     def get(self, timeout: float | None = None) -> Event | None:

@@ -107,7 +107,7 @@ def troubled(state, lines, ids, slot_length, own, line, line_cap, out):
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def repair(state, lines, ids, conflict, fitness, steps, noise, trouble_first, seed,
            slot_length, slot_first, slot_last, puts, reads, own, line, line_add, line_target,
            line_known, line_cap, hint_at, is_hint, cells, w_conflict, w_hint, w_tally):

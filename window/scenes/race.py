@@ -20,6 +20,7 @@ from solvers.engine import race, registry
 from solvers.events import Reason, Result, Status
 from window import fonts
 from window.host import Host
+from window.looks import Looks
 from window.mini_board import MiniBoard
 from window.solver_watch import SolverWatch, make_stream
 from window.storage import generated_dir
@@ -52,6 +53,7 @@ class RaceScene:
         self.lanes: list[SolverWatch] = []
         self.pictures: list[MiniBoard] = []
         self._stats: dict[int, tuple] = {}        # a lane's figures as text, and when they were made
+        self.looks = Looks()                      # what each part showed when last drawn
         self.status = ""
         self.specs = dict(registry.every())
         for name in list(self.chosen):
@@ -199,11 +201,13 @@ class RaceScene:
 
     # ----- drawing -------------------------------------------------------------------------
 
-    def draw(self, surface: pygame.Surface) -> None:
+    draws_changes = True                # draw(surface, full) draws what changed and names where
+
+    def draw(self, surface: pygame.Surface, full: bool = False) -> list[pygame.Rect] | None:
+        """Draw what changed since the last frame (everything when ``full``, or when the
+        controls, the lanes' set or the table changed): while a race runs that is each lane's
+        changed cells, its figures ten times a second and its plot. The areas drawn (None: all)."""
         theme = self.app.theme
-        surface.fill(theme.background)
-        title = fonts.fit_text(f"Race: {self.title}", 26, self.size[0] - 300, bold=True)
-        fonts.blit_text(surface, title, 26, theme.text, bold=True, topleft=(20, 14))
         for name, button in self.toggles.items():
             button.active = name in self.chosen
             button.enabled = not self.running and race.runnable(self.specs[name], self.puzzle)
@@ -211,6 +215,22 @@ class RaceScene:
         self.start_button.enabled = not self.running
         self.stop_button.enabled = self.running
         self.save_button.enabled = self.finished
+        scene = (theme, self.size, tuple(map(id, self.lanes)), self.finished, self.status,
+                 tuple(button.look() for button in self.buttons), self.speed.look())
+        if self.looks.changed("scene", scene) or full:
+            self.looks.forget("scene")
+            self._draw_all(surface)
+            return None
+        areas: list[pygame.Rect] = []
+        for k, (lane, picture, rect) in enumerate(zip(self.lanes, self.pictures, self.lane_rects)):
+            areas += self._draw_lane(surface, k, lane, picture, rect)
+        return areas
+
+    def _draw_all(self, surface: pygame.Surface) -> None:
+        theme = self.app.theme
+        surface.fill(theme.background)
+        title = fonts.fit_text(f"Race: {self.title}", 26, self.size[0] - 300, bold=True)
+        fonts.blit_text(surface, title, 26, theme.text, bold=True, topleft=(20, 14))
         for button in self.buttons:
             button.draw(surface, theme)
         self.speed.draw(surface, theme)
@@ -220,24 +240,65 @@ class RaceScene:
             hint = self.status or "Pick two to four solvers, a speed, and Start (Enter)"
             fonts.blit_text(surface, hint, 18, theme.muted, topleft=(20, 120))
             return
-        for lane, picture, rect in zip(self.lanes, self.pictures, self.lane_rects):
-            self._draw_lane(surface, lane, picture, rect)
+        for k, (lane, picture, rect) in enumerate(zip(self.lanes, self.pictures, self.lane_rects)):
+            self._draw_lane(surface, k, lane, picture, rect)
         if self.finished:
             self._draw_table(surface)
         elif self.status:
             fonts.blit_text(surface, self.status, 16, theme.text, bottomleft=(20, self.size[1] - 4))
 
-    def _draw_lane(self, surface: pygame.Surface, lane: SolverWatch, picture: MiniBoard, rect: pygame.Rect) -> None:
+    def _draw_lane(self, surface: pygame.Surface, k: int, lane: SolverWatch, picture: MiniBoard,
+                   rect: pygame.Rect) -> list[pygame.Rect]:
+        """The lane's parts that changed (all of it after ``looks.forget``); the areas drawn.
+        A part drawn alone first paints its own background."""
         theme, puzzle = self.app.theme, self.puzzle
-        pygame.draw.rect(surface, theme.panel, rect, border_radius=8)
-        pygame.draw.rect(surface, theme.panel_edge, rect, 1, border_radius=8)
-        fonts.blit_text(surface, lane.name, 20, theme.text, bold=True, topleft=(rect.x + 10, rect.y + 8))
-        colour = theme.solved if lane.solved else theme.muted
-        fonts.blit_text(surface, fonts.fit_text(lane.status_text(), 15, rect.width - 20), 15, colour,
-                        topleft=(rect.x + 10, rect.y + 34))
+        lines = self._stat_lines(lane)
+        if self.looks.changed(f"lane {k}", len(lines)):            # the plot sits below the figures
+            pygame.draw.rect(surface, theme.panel, rect, border_radius=8)
+            pygame.draw.rect(surface, theme.panel_edge, rect, 1, border_radius=8)
+            fonts.blit_text(surface, lane.name, 20, theme.text, bold=True, topleft=(rect.x + 10, rect.y + 8))
+            self.looks.drop(f"status {k}", f"board {k}", f"figures {k}", f"plot {k}")
+            areas = [rect]
+        else:
+            areas = []
+        inner = rect.inflate(-4, 0)
+        status = lane.status_text()
+        if self.looks.changed(f"status {k}", (status, lane.solved)):
+            area = pygame.Rect(inner.x, rect.y + 32, inner.width, 20)
+            pygame.draw.rect(surface, theme.panel, area)
+            colour = theme.solved if lane.solved else theme.muted
+            fonts.blit_text(surface, fonts.fit_text(status, 15, rect.width - 20), 15, colour,
+                            topleft=(rect.x + 10, rect.y + 34))
+            areas.append(area)
         board_h = rect.height * 3 // 5
         cell = max(4, min((rect.width - 20) // (puzzle.cols + 1), (board_h - 60) // (puzzle.rows + 1)))
         origin = (rect.x + 10, rect.y + 58)
+        first = f"board {k}" not in self.looks.keys
+        if self.looks.changed(f"board {k}", lane.version):
+            grid, colours = self._lane_board(lane)
+            area = picture.draw(surface, theme, origin, cell, grid, puzzle.hints,
+                                (puzzle.row_tallies, puzzle.col_tallies), colours, only_changes=not first)
+            areas += [area] if area is not None else []
+        y = origin[1] + (puzzle.rows + 1) * cell + 8
+        if self.looks.changed(f"figures {k}", tuple(lines)):
+            area = pygame.Rect(inner.x, y, inner.width, 19 * len(lines))
+            pygame.draw.rect(surface, theme.panel, area)
+            for n, line in enumerate(lines):
+                fonts.blit_text(surface, line, 15, theme.text, topleft=(rect.x + 12, y + 19 * n))
+            areas.append(area)
+        y += 19 * len(lines)
+        if lane.generations:
+            plot = pygame.Rect(rect.x + 10, y + 6, rect.width - 20, max(30, min(160, rect.bottom - y - 16)))
+            points = lane.generations
+            if self.looks.changed(f"plot {k}", (len(points), points[-1], points[0])):
+                self._draw_plot(surface, lane, plot)
+                areas.append(plot)
+        return areas
+
+    def _lane_board(self, lane: SolverWatch) -> tuple:
+        """What the lane's board shows: its grid with a colour per cell by reason, or the
+        genetic algorithm's best fleet so far."""
+        theme, puzzle = self.app.theme, self.puzzle
         grid = lane.grid()
         reasons = {Reason.FORCED: theme.forced, Reason.GUESS: theme.guess}
         colours: dict[Coord, tuple] = {cell_: reasons[r] for cell_, r in lane.reasons.items() if r in reasons}
@@ -249,15 +310,7 @@ class RaceScene:
                         shown[r][c] = Cell.SHIP
                         colours[(r, c)] = theme.best_fleet
             grid = tuple(tuple(row) for row in shown)
-        picture.draw(surface, theme, origin, cell, grid, puzzle.hints, (puzzle.row_tallies, puzzle.col_tallies),
-                     colours)
-        y = origin[1] + (puzzle.rows + 1) * cell + 8
-        for line in self._stat_lines(lane):
-            fonts.blit_text(surface, line, 15, theme.text, topleft=(rect.x + 12, y))
-            y += 19
-        if lane.generations:
-            self._draw_plot(surface, lane, pygame.Rect(rect.x + 10, y + 6, rect.width - 20,
-                                                        max(30, min(160, rect.bottom - y - 16))))
+        return grid, colours
 
     def _stat_lines(self, lane: SolverWatch) -> list[str]:
         """The lane's figures as text, renewed ten times a second while it runs (each new text
@@ -283,12 +336,13 @@ class RaceScene:
             return
         top = max(max(best, mean) for _, best, mean in points) or 1.0
         first, span = points[0][0], max(1, points[-1][0] - points[0][0])
-
-        def at(n, value):
-            return (area.x + area.width * (n - first) / span, area.bottom - area.height * value / top)
-
+        across, up, bottom = area.width / span, area.height / top, area.bottom
+        xs = [area.x + across * (n - first) for n, _, _ in points]
+        clip = surface.get_clip()
+        surface.set_clip(area)          # the lines' width stays inside: the plot alone is drawn again
         for index, colour in ((2, theme.plot_mean), (1, theme.plot_best)):
-            pygame.draw.lines(surface, colour, False, [at(p[0], p[index]) for p in points], 2)
+            pygame.draw.lines(surface, colour, False, [(x, bottom - up * p[index]) for x, p in zip(xs, points)], 2)
+        surface.set_clip(clip)
 
     def _draw_table(self, surface: pygame.Surface) -> None:
         theme = self.app.theme
