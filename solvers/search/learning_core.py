@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.extending import intrinsic
 
 from solvers import common
 
@@ -28,6 +29,7 @@ I32 = np.int32
 TLEN, NLIM, QHEAD, HSIZE, ATOP, NCL, NLEARNT, NSOLS, CONFLICTS, DECISIONS, RESTARTS, LUBY, \
     HERE, BUDGET, NEXT_REDUCE, BEST_SIZE, DONE, NCELLS, DECIDED, BEST_PHASE, LIMIT, WTOP, RUNIT, REDUCE_STEP, \
     NREGS = range(25)
+SOLUTION = 24                       # the state's array of the last solution met (1 per ship cell)
 # Kinds of reason.
 NONE, BINARY, CLAUSE, AT_MOST, AT_LEAST = range(5)
 
@@ -37,6 +39,21 @@ DECAY = 0.95                        # activity decay per conflict (VSIDS)
 
 
 luby = njit(cache=True)(common.luby)    # the one statement, compiled for the search loop below
+
+
+@intrinsic
+def _borrowed(typingctx, array):
+    """The same array, its memory not counted: numba counts the references to an array
+    atomically (two atomic operations each time a function takes it, even inlined), which cost
+    three quarters of the search's time. Only for arrays whose owner outlives every use: the
+    caller's, during the call."""
+    def codegen(context, builder, signature, args):
+        held = context.make_array(array)(context, builder, value=args[0])
+        view = context.make_array(array)(context, builder)
+        context.populate_array(view, data=held.data, shape=held.shape, strides=held.strides,
+                               itemsize=held.itemsize, meminfo=None)
+        return view._getvalue()
+    return array(array), codegen
 
 
 class Search:
@@ -75,7 +92,7 @@ class Search:
         *grown, found = advance(*self.state, *self.model, conflicts, decisions, work)
         for index, array in zip(self.GROWN, grown):
             self.state[index] = array
-        return self.state[24] if found else None
+        return self.state[SOLUTION] if found else None
 
     def stats(self) -> dict[str, int]:
         regs = self.regs
@@ -125,8 +142,13 @@ def _new_state(n: int, ncells: int, decided: int, best_phase: bool, limit: int, 
     pool = np.zeros(max(1024, 8 * n + 4 * len(clauses)), I32)
     solution = np.zeros(ncells, np.int8)
     pool = _rebuild(regs, start, size, lits, learnt, wstart, wlen, wcap, pool, 2 * n)
+    # Room for a conflict's work: its clause, the clause learnt, a reason's literals, the
+    # minimisation's stack, the variables it touched, and per level the conflict that last
+    # counted it.
+    scratch = [np.zeros(2 * n + 8, I32), np.zeros(n + 8, I32), np.zeros(n + 8, I32), np.zeros(n + 8, I32),
+               np.zeros(2 * n + 8, I32), np.zeros(n + 2, np.int64)]
     return [regs, inc, val, level, rkind, rval, pos, trail, lim, act, phase, best, heap, hidx, seen,
-            lits, start, size, learnt, span, wstart, wlen, wcap, pool, solution]
+            lits, start, size, learnt, span, wstart, wlen, wcap, pool, solution, *scratch]
 
 
 @njit(cache=True)
@@ -160,7 +182,14 @@ def _rebuild(regs, start, size, lits, learnt, wstart, wlen, wcap, pool, n2):
     return pool
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def _views(lits, start, size, learnt, span, pool):
+    """The arrays the search may replace, borrowed (:func:`_borrowed`) from their holders."""
+    return (_borrowed(lits), _borrowed(start), _borrowed(size), _borrowed(learnt), _borrowed(span),
+            _borrowed(pool))
+
+
+@njit(cache=True, inline="always")
 def _watch(regs, wstart, wlen, wcap, pool, lit, ci):
     """Add clause ``ci`` to ``lit``'s watch list (moved to the pool's end when full)."""
     if wlen[lit] == wcap[lit]:
@@ -179,7 +208,7 @@ def _watch(regs, wstart, wlen, wcap, pool, lit, ci):
     return pool
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _assign(lit, lvl, kind, why, regs, val, level, rkind, rval, pos, trail, ostart, occ, ntrue, nfalse):
     v = lit >> 1
     val[lit] = 1
@@ -191,12 +220,15 @@ def _assign(lit, lvl, kind, why, regs, val, level, rkind, rval, pos, trail, osta
     pos[v] = t
     trail[t] = lit
     regs[TLEN] = t + 1
-    counted = nfalse if lit & 1 else ntrue
-    for k in range(ostart[lit], ostart[lit + 1]):
-        counted[occ[k]] += 1
+    if lit & 1:                               # two loops, not one over a chosen array: an array
+        for k in range(ostart[lit], ostart[lit + 1]):     # held in a variable costs two atomic
+            nfalse[occ[k]] += 1                           # reference counts each time
+    else:
+        for k in range(ostart[lit], ostart[lit + 1]):
+            ntrue[occ[k]] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _heap_up(heap, hidx, act, i):
     v = heap[i]
     a = act[v]
@@ -212,7 +244,7 @@ def _heap_up(heap, hidx, act, i):
     hidx[v] = i
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _heap_down(heap, hidx, act, i, size):
     v = heap[i]
     a = act[v]
@@ -232,7 +264,7 @@ def _heap_down(heap, hidx, act, i, size):
     hidx[v] = i
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _backtrack(to, regs, val, phase, trail, lim, ostart, occ, ntrue, nfalse, heap, hidx, act):
     if regs[NLIM] <= to:
         return
@@ -244,9 +276,12 @@ def _backtrack(to, regs, val, phase, trail, lim, ostart, occ, ntrue, nfalse, hea
         val[x] = 0
         val[x ^ 1] = 0
         phase[v] = x & 1
-        counted = nfalse if x & 1 else ntrue
-        for k in range(ostart[x], ostart[x + 1]):
-            counted[occ[k]] -= 1
+        if x & 1:
+            for k in range(ostart[x], ostart[x + 1]):
+                nfalse[occ[k]] -= 1
+        else:
+            for k in range(ostart[x], ostart[x + 1]):
+                ntrue[occ[k]] -= 1
         if v < decided and hidx[v] < 0:
             size = regs[HSIZE]
             heap[size] = v
@@ -258,7 +293,7 @@ def _backtrack(to, regs, val, phase, trail, lim, ostart, occ, ntrue, nfalse, hea
     regs[QHEAD] = stop
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _reason(v, out, rkind, rval, lits, start, size, cstart, cmem, val, pos):
     """The false literals of the reason of variable ``v`` (assigned, not a decision) into
     ``out``; their count."""
@@ -292,21 +327,31 @@ def _reason(v, out, rkind, rval, lits, start, size, cstart, cmem, val, pos):
 
 @njit(cache=True, nogil=True)
 def advance(regs, inc, val, level, rkind, rval, pos, trail, lim, act, phase, best, heap, hidx, seen,
-            lits, start, size, learnt, span, wstart, wlen, wcap, pool, solution,
-            bstart, bimp, ostart, occ, cstart, cmem, ccount, csize, ntrue, nfalse, conflicts_max, decisions_max,
+            held_lits, held_start, held_size, held_learnt, held_span, wstart, wlen, wcap, held_pool, solution,
+            buf, lb, rbuf, stack, touched, stamped, bstart, bimp, ostart, occ, cstart, cmem, ccount, csize, ntrue, nfalse, conflicts_max, decisions_max,
             work_max):
     """Search on until ``conflicts_max`` more conflicts, ``decisions_max`` more decisions or
     ``work_max`` steps of work (literals propagated, read in reasons, taken back: on a large
     board one conflict can take long), a new solution
     (its cells in ``solution``, 1 for ship), or the end (``regs[DONE]``). Returns the arrays
     that may have grown, and 1 if it met a solution (else 0)."""
+    # Every array the caller holds and this call never replaces, borrowed (its references not
+    # counted); those it may replace (``Search.GROWN``) are held counted, and borrowed again
+    # each time they may have been replaced.
+    lits, start, size, learnt, span, pool = _views(held_lits, held_start, held_size, held_learnt, held_span,
+                                                   held_pool)
+    regs, inc, val, level, rkind, rval, pos, trail, lim, act = (
+        _borrowed(regs), _borrowed(inc), _borrowed(val), _borrowed(level), _borrowed(rkind), _borrowed(rval),
+        _borrowed(pos), _borrowed(trail), _borrowed(lim), _borrowed(act))
+    phase, best, heap, hidx, seen, wstart, wlen, wcap, solution = (
+        _borrowed(phase), _borrowed(best), _borrowed(heap), _borrowed(hidx), _borrowed(seen), _borrowed(wstart),
+        _borrowed(wlen), _borrowed(wcap), _borrowed(solution))
+    buf, lb, rbuf, stack, touched, stamped = (
+        _borrowed(buf), _borrowed(lb), _borrowed(rbuf), _borrowed(stack), _borrowed(touched), _borrowed(stamped))
+    bstart, bimp, ostart, occ, cstart, cmem, ccount, csize, ntrue, nfalse = (
+        _borrowed(bstart), _borrowed(bimp), _borrowed(ostart), _borrowed(occ), _borrowed(cstart), _borrowed(cmem),
+        _borrowed(ccount), _borrowed(csize), _borrowed(ntrue), _borrowed(nfalse))
     n = level.shape[0]
-    buf = np.zeros(2 * n + 8, np.int32)       # a conflict's clause
-    lb = np.zeros(n + 8, np.int32)            # the clause learnt
-    rbuf = np.zeros(n + 8, np.int32)          # a reason's literals
-    stack = np.zeros(n + 8, np.int32)
-    touched = np.zeros(2 * n + 8, np.int32)
-    stamped = np.zeros(n + 2, np.int64)       # per level: the conflict that last counted it
     conflicts_end = regs[CONFLICTS] + conflicts_max
     decisions_end = regs[DECISIONS] + decisions_max
     solutions_before = regs[NSOLS]
@@ -357,7 +402,12 @@ def advance(regs, inc, val, level, rkind, rval, pos, trail, lim, act, phase, bes
                     if val[x] != -1:
                         lits[s + 1] = x
                         lits[s + k] = false
-                        pool = _watch(regs, wstart, wlen, wcap, pool, x, ci)
+                        if wlen[x] == wcap[x]:
+                            held_pool = _watch(regs, wstart, wlen, wcap, held_pool, x, ci)
+                            pool = _borrowed(held_pool)
+                        else:                         # room: no new array (its reference count)
+                            pool[wstart[x] + wlen[x]] = ci
+                            wlen[x] += 1
                         moved = True
                         break
                 if moved:
@@ -516,14 +566,18 @@ def advance(regs, inc, val, level, rkind, rval, pos, trail, lim, act, phase, bes
                     if stamped[lv] != stamp:
                         stamped[lv] = stamp
                         spans += 1
-                lits, start, size, learnt, span, pool, ci = _add_clause(
-                    regs, lb, nlb, 1, spans, lits, start, size, learnt, span, wstart, wlen, wcap, pool)
+                held_lits, held_start, held_size, held_learnt, held_span, held_pool, ci = _add_clause(
+                    regs, lb, nlb, 1, spans, held_lits, held_start, held_size, held_learnt, held_span,
+                    wstart, wlen, wcap, held_pool)
+                lits, start, size, learnt, span, pool = _views(held_lits, held_start, held_size, held_learnt,
+                                                               held_span, held_pool)
                 regs[NLEARNT] += 1
                 _assign(lb[0], back, CLAUSE, ci, regs, val, level, rkind, rval, pos, trail, ostart, occ, ntrue, nfalse)
             if regs[CONFLICTS] >= regs[NEXT_REDUCE]:
                 regs[NEXT_REDUCE] += regs[REDUCE_STEP] + regs[CONFLICTS] // 10
-                lits, pool = _reduce(regs, val, rkind, rval, lits, start, size, learnt, span,
-                                     wstart, wlen, wcap, pool, 2 * n)
+                held_lits, held_pool = _reduce(regs, val, rkind, rval, held_lits, held_start, held_size,
+                                               held_learnt, held_span, wstart, wlen, wcap, held_pool, 2 * n)
+                lits, pool = _borrowed(held_lits), _borrowed(held_pool)
             if regs[CONFLICTS] >= conflicts_end:
                 break
             continue
@@ -559,9 +613,10 @@ def advance(regs, inc, val, level, rkind, rval, pos, trail, lim, act, phase, bes
             if regs[NSOLS] >= regs[LIMIT]:
                 regs[DONE] = 1
                 break
-            lits, start, size, learnt, span, pool = _exclude(
+            held_lits, held_start, held_size, held_learnt, held_span, held_pool = _exclude(
                 regs, solution, val, level, rkind, rval, pos, trail, lim, phase, heap, hidx, act,
-                lits, start, size, learnt, span, wstart, wlen, wcap, pool, ostart, occ, ntrue, nfalse)
+                held_lits, held_start, held_size, held_learnt, held_span, wstart, wlen, wcap, held_pool,
+                ostart, occ, ntrue, nfalse)
             break
         regs[DECISIONS] += 1
         lim[regs[NLIM]] = regs[TLEN]
@@ -569,7 +624,7 @@ def advance(regs, inc, val, level, rkind, rval, pos, trail, lim, act, phase, bes
         _assign(lit, regs[NLIM], NONE, 0, regs, val, level, rkind, rval, pos, trail, ostart, occ, ntrue, nfalse)
         if regs[DECISIONS] >= decisions_end:
             break
-    return lits, start, size, learnt, span, pool, regs[NSOLS] - solutions_before
+    return held_lits, held_start, held_size, held_learnt, held_span, held_pool, regs[NSOLS] - solutions_before
 
 
 @njit(cache=True)
