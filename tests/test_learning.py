@@ -159,3 +159,36 @@ def test_the_restart_unit_sets_how_often_the_search_restarts():
     usual, _ = run(puzzle, limit=3)
     assert usual.stats["conflicts"] > 0 and often.stats["restarts"] > 0 and never.stats["restarts"] == 0
     assert len(often.solutions) == len(never.solutions) == len(usual.solutions)
+
+
+def test_the_watch_pool_grows_between_rounds_and_every_clause_stays_watched_twice():
+    """The compiled search never replaces an array inside its loops (where numba would count the
+    references of a replaced array at every turn): the watch lists' pool is made roomy enough
+    for a whole round of propagation before each round. On the proof of 15_15_7_0 the pool
+    grows several times; after every slice it has the room a round may take, every list lies
+    within what is in use, and every clause kept is in the lists of its first two literals."""
+    puzzle = _dense("sb_15_15_7_0")
+    clauses = learning._Clauses(puzzle)
+    search = learning_core.Search(clauses.n, len(clauses.cells), len(clauses.cells), False, 2, clauses.clauses,
+                                  clauses._arrays())
+    assert search.assume(clauses.units)
+    first_pool = search.state[23].shape[0]
+    sizes = set()
+    solutions = []
+    while not search.done:
+        found = search.advance(learning.SLICE_CONFLICTS, learning.SLICE_DECISIONS, learning.SLICE_WORK)
+        if found is not None:
+            solutions.append(found.copy())
+        regs, pool = search.regs, search.state[23]
+        wstart, wlen, wcap = search.state[20:23]
+        sizes.add(pool.shape[0])
+        assert regs[learning_core.WTOP] <= pool.shape[0]
+        assert (wlen <= wcap).all() and (wstart + wcap <= regs[learning_core.WTOP]).all()
+    assert len(solutions) == 1 and max(sizes) > first_pool and len(sizes) > 2
+    regs, lits, start, learnt = search.regs, search.state[15], search.state[16], search.state[18]
+    wstart, wlen, pool = search.state[20], search.state[21], search.state[23]
+    watched = {lit: set(pool[wstart[lit]:wstart[lit] + wlen[lit]].tolist()) for lit in range(2 * clauses.n)}
+    kept = [ci for ci in range(regs[learning_core.NCL]) if learnt[ci] != 2]
+    assert len(kept) > 1000
+    for ci in kept:
+        assert ci in watched[lits[start[ci]]] and ci in watched[lits[start[ci] + 1]]

@@ -191,21 +191,30 @@ def _views(lits, start, size, learnt, span, pool):
 
 @njit(cache=True, inline="always")
 def _watch(regs, wstart, wlen, wcap, pool, lit, ci):
-    """Add clause ``ci`` to ``lit``'s watch list (moved to the pool's end when full)."""
+    """Add clause ``ci`` to ``lit``'s watch list (moved to the pool's end when full: the pool
+    has the room, :func:`_roomy`)."""
     if wlen[lit] == wcap[lit]:
         cap = 2 * wcap[lit] + 4
         top = regs[WTOP]
-        if top + cap > pool.shape[0]:
-            bigger = np.zeros(2 * (top + cap), np.int32)
-            bigger[:top] = pool[:top]
-            pool = bigger
         pool[top:top + wlen[lit]] = pool[wstart[lit]:wstart[lit] + wlen[lit]]
         wstart[lit] = top
         wcap[lit] = cap
         regs[WTOP] = top + cap
     pool[wstart[lit] + wlen[lit]] = ci
     wlen[lit] += 1
-    return pool
+
+
+@njit(cache=True)
+def _roomy(regs, pool, n2):
+    """The watch lists' pool, or a larger copy, with room for whatever one round of propagation
+    moves to its end, so that the search never replaces it in its inner loops (where a replaced
+    array's references are counted at every turn). A list full at length m moves to a room of
+    2m + 4, and within one round to at most 4m + 8 in all; the ``n2`` lists hold each clause
+    twice."""
+    need = regs[WTOP] + 8 * regs[NCL] + 8 * n2 + 16
+    if need <= pool.shape[0]:
+        return pool
+    return _grown(pool, need)
 
 
 @njit(cache=True, inline="always")
@@ -357,6 +366,8 @@ def advance(regs, inc, val, level, rkind, rval, pos, trail, lim, act, phase, bes
     solutions_before = regs[NSOLS]
     work = 0
     while regs[DONE] == 0 and work < work_max:
+        held_pool = _roomy(regs, held_pool, 2 * n)
+        pool = _borrowed(held_pool)
         # -- propagation
         clen = 0
         depth = regs[NLIM]
@@ -402,12 +413,7 @@ def advance(regs, inc, val, level, rkind, rval, pos, trail, lim, act, phase, bes
                     if val[x] != -1:
                         lits[s + 1] = x
                         lits[s + k] = false
-                        if wlen[x] == wcap[x]:
-                            held_pool = _watch(regs, wstart, wlen, wcap, held_pool, x, ci)
-                            pool = _borrowed(held_pool)
-                        else:                         # room: no new array (its reference count)
-                            pool[wstart[x] + wlen[x]] = ci
-                            wlen[x] += 1
+                        _watch(regs, wstart, wlen, wcap, pool, x, ci)
                         moved = True
                         break
                 if moved:
@@ -683,8 +689,9 @@ def _add_clause(regs, clause, count, kind, spans, lits, start, size, learnt, spa
     span[ci] = spans
     regs[ATOP] = at + count
     regs[NCL] = ci + 1
-    pool = _watch(regs, wstart, wlen, wcap, pool, clause[0], ci)
-    pool = _watch(regs, wstart, wlen, wcap, pool, clause[1], ci)
+    pool = _roomy(regs, pool, wlen.shape[0])
+    _watch(regs, wstart, wlen, wcap, pool, clause[0], ci)
+    _watch(regs, wstart, wlen, wcap, pool, clause[1], ci)
     return lits, start, size, learnt, span, pool, ci
 
 
