@@ -67,7 +67,8 @@ class Search:
 
     def __init__(self, n: int, ncells: int, decided: int, best_phase: bool, limit: int,
                  clauses: list[list[int]], model: tuple, restart_unit: int = 0) -> None:
-        self.state = _new_state(n, ncells, decided, best_phase, limit, clauses, restart_unit or RESTART_UNIT)
+        self.state = _new_state(n, ncells, decided, best_phase, limit, clauses, restart_unit or RESTART_UNIT,
+                                model[6].shape[0], model[5].shape[0])
         self.model = model
         self.regs = self.state[0]
 
@@ -101,10 +102,11 @@ class Search:
 
 
 def _new_state(n: int, ncells: int, decided: int, best_phase: bool, limit: int, clauses: list[list[int]],
-               restart_unit: int):
+               restart_unit: int, ncards: int, nmembers: int):
     """The arrays of a search over ``n`` variables (the first ``ncells`` are cells; the first
-    ``decided`` are decided), with the given clauses of three or more literals, restarting
-    after ``restart_unit`` times the Luby sequence of conflicts."""
+    ``decided`` are decided), with the given clauses of three or more literals and ``ncards``
+    counting constraints of ``nmembers`` members in all, restarting after ``restart_unit``
+    times the Luby sequence of conflicts."""
     regs = np.zeros(NREGS, np.int64)
     regs[NCELLS], regs[DECIDED], regs[BEST_PHASE], regs[LIMIT] = ncells, decided, int(best_phase), limit
     regs[LUBY], regs[BUDGET], regs[NEXT_REDUCE] = 1, restart_unit, REDUCE_FIRST
@@ -143,10 +145,11 @@ def _new_state(n: int, ncells: int, decided: int, best_phase: bool, limit: int, 
     solution = np.zeros(ncells, np.int8)
     pool = _rebuild(regs, start, size, lits, learnt, wstart, wlen, wcap, pool, 2 * n)
     # Room for a conflict's work: its clause, the clause learnt, a reason's literals, the
-    # minimisation's stack, the variables it touched, and per level the conflict that last
-    # counted it.
+    # minimisation's stack, the variables it touched, per level the conflict that last
+    # counted it, and the counting constraints' reasons held for a conflict (``_reason``).
     scratch = [np.zeros(2 * n + 8, I32), np.zeros(n + 8, I32), np.zeros(n + 8, I32), np.zeros(n + 8, I32),
-               np.zeros(2 * n + 8, I32), np.zeros(n + 2, np.int64)]
+               np.zeros(2 * n + 8, I32), np.zeros(n + 2, np.int64),
+               np.full(max(1, ncards), -1, np.int64), np.zeros(max(1, ncards), I32), np.zeros(max(1, nmembers), I32)]
     return [regs, inc, val, level, rkind, rval, pos, trail, lim, act, phase, best, heap, hidx, seen,
             lits, start, size, learnt, span, wstart, wlen, wcap, pool, solution, *scratch]
 
@@ -303,9 +306,12 @@ def _backtrack(to, regs, val, phase, trail, lim, ostart, occ, ntrue, nfalse, hea
 
 
 @njit(cache=True, inline="always")
-def _reason(v, out, rkind, rval, lits, start, size, cstart, cmem, val, pos):
+def _reason(v, out, rkind, rval, lits, start, size, cstart, cmem, val, pos, stamp, cstamp, cheld, held):
     """The false literals of the reason of variable ``v`` (assigned, not a decision) into
-    ``out``; their count."""
+    ``out``; their count. A counting constraint's reason is read once per conflict
+    (``stamp``): the constraint fills all its undecided members at once, so every member it
+    filled on the trail has the same reason; the first reading is held (in ``held`` at the
+    constraint's own offset, ``cheld`` long, ``cstamp`` the conflict it was read at)."""
     kind = rkind[v]
     n = 0
     if kind == BINARY:
@@ -320,7 +326,12 @@ def _reason(v, out, rkind, rval, lits, start, size, cstart, cmem, val, pos):
                 n += 1
         return n
     index = rval[v]
-    for k in range(cstart[index], cstart[index + 1]):
+    first = cstart[index]
+    if cstamp[index] == stamp:
+        n = cheld[index]
+        out[:n] = held[first:first + n]
+        return n
+    for k in range(first, cstart[index + 1]):
         m = cmem[k]
         w = m >> 1
         if w == v or val[m] == 0 or pos[w] > pos[v]:
@@ -331,13 +342,17 @@ def _reason(v, out, rkind, rval, lits, start, size, cstart, cmem, val, pos):
         elif kind == AT_LEAST and val[m] == -1:
             out[n] = m
             n += 1
+    held[first:first + n] = out[:n]
+    cheld[index] = n
+    cstamp[index] = stamp
     return n
 
 
 @njit(cache=True, nogil=True)
 def advance(regs, inc, val, level, rkind, rval, pos, trail, lim, act, phase, best, heap, hidx, seen,
             held_lits, held_start, held_size, held_learnt, held_span, wstart, wlen, wcap, held_pool, solution,
-            buf, lb, rbuf, stack, touched, stamped, bstart, bimp, ostart, occ, cstart, cmem, ccount, csize, ntrue, nfalse, conflicts_max, decisions_max,
+            buf, lb, rbuf, stack, touched, stamped, cstamp, cheld, held,
+            bstart, bimp, ostart, occ, cstart, cmem, ccount, csize, ntrue, nfalse, conflicts_max, decisions_max,
             work_max):
     """Search on until ``conflicts_max`` more conflicts, ``decisions_max`` more decisions or
     ``work_max`` steps of work (literals propagated, read in reasons, taken back: on a large
@@ -355,8 +370,9 @@ def advance(regs, inc, val, level, rkind, rval, pos, trail, lim, act, phase, bes
     phase, best, heap, hidx, seen, wstart, wlen, wcap, solution = (
         _borrowed(phase), _borrowed(best), _borrowed(heap), _borrowed(hidx), _borrowed(seen), _borrowed(wstart),
         _borrowed(wlen), _borrowed(wcap), _borrowed(solution))
-    buf, lb, rbuf, stack, touched, stamped = (
-        _borrowed(buf), _borrowed(lb), _borrowed(rbuf), _borrowed(stack), _borrowed(touched), _borrowed(stamped))
+    buf, lb, rbuf, stack, touched, stamped, cstamp, cheld, held = (
+        _borrowed(buf), _borrowed(lb), _borrowed(rbuf), _borrowed(stack), _borrowed(touched), _borrowed(stamped),
+        _borrowed(cstamp), _borrowed(cheld), _borrowed(held))
     bstart, bimp, ostart, occ, cstart, cmem, ccount, csize, ntrue, nfalse = (
         _borrowed(bstart), _borrowed(bimp), _borrowed(ostart), _borrowed(occ), _borrowed(cstart), _borrowed(cmem),
         _borrowed(ccount), _borrowed(csize), _borrowed(ntrue), _borrowed(nfalse))
@@ -500,7 +516,8 @@ def advance(regs, inc, val, level, rkind, rval, pos, trail, lim, act, phase, bes
                 pending -= 1
                 if pending == 0:
                     break
-                rl = _reason(p >> 1, rbuf, rkind, rval, lits, start, size, cstart, cmem, val, pos)
+                rl = _reason(p >> 1, rbuf, rkind, rval, lits, start, size, cstart, cmem, val, pos,
+                         regs[CONFLICTS], cstamp, cheld, held)
                 work += rl
             lb[0] = p ^ 1
             # -- shorten: drop the literals the others imply (seen: 1 analysed or in the
@@ -522,7 +539,8 @@ def advance(regs, inc, val, level, rkind, rval, pos, trail, lim, act, phase, bes
                 implied = True
                 while sp > 0 and implied:
                     sp -= 1
-                    rl = _reason(stack[sp], rbuf, rkind, rval, lits, start, size, cstart, cmem, val, pos)
+                    rl = _reason(stack[sp], rbuf, rkind, rval, lits, start, size, cstart, cmem, val, pos,
+                         regs[CONFLICTS], cstamp, cheld, held)
                     work += rl
                     for kk in range(rl):
                         w = rbuf[kk] >> 1
