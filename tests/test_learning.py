@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from game import rules
@@ -194,3 +195,32 @@ def test_the_watch_pool_grows_between_rounds_and_every_clause_stays_watched_twic
     assert len(kept) > 1000
     for ci in kept:
         assert ci in watched[lits[start[ci]]] and ci in watched[lits[start[ci] + 1]]
+
+
+def test_a_walk_paused_for_room_makes_the_same_search():
+    """When a round of propagation finds the watch pool without room for a list it moves, the
+    walk pauses, the pool grows, and the literal is walked again: with no room made ahead
+    (``ROOM`` 0) some walks pause, and the search makes the very same conflicts and decisions
+    and finds the same solutions as with the usual room, where none pauses."""
+    puzzle = _dense("sb_13_13_6_1")
+    runs = []
+    for room in (learning_core.POOL_ROOM, 0):
+        clauses = learning._Clauses(puzzle)
+        search = learning_core.Search(clauses.n, len(clauses.cells), clauses.n, True, 2, clauses.clauses,
+                                      clauses._arrays())
+        search.regs[learning_core.ROOM] = room
+        assert search.assume(clauses.units)
+        solutions = []
+        while not search.done:
+            found = search.advance(learning.SLICE_CONFLICTS, learning.SLICE_DECISIONS, learning.SLICE_WORK)
+            if found is not None:
+                solutions.append(found.tobytes())
+        runs.append((search.stats(), solutions, int(search.regs[learning_core.PAUSES])))
+    (usual, usual_solutions, usual_pauses), (tight, tight_solutions, tight_pauses) = runs
+    assert usual_pauses == 0 < tight_pauses
+    assert tight == usual and usual["conflicts"] > 1000
+    assert tight_solutions == usual_solutions and len(usual_solutions) == 2
+    for ship in usual_solutions:
+        cells = np.frombuffer(ship, np.int8)
+        grid = learning._Clauses(puzzle).geo.grid(sum(1 << clauses.cells[v] for v in np.flatnonzero(cells)))
+        assert rules.is_solved(puzzle, grid)

@@ -18,8 +18,9 @@ numba counts the references to an array atomically each time a function (even an
 takes it, and at every turn of a loop in which the array may be replaced: that was three
 quarters of the search's time. So :func:`advance` borrows the arrays its caller holds
 (:func:`_borrowed`, not counted), holds the six it may replace counted and borrows them again
-after each replacement, and replaces none inside its loops: the watch pool is made roomy
-enough for a whole round of propagation before each round (:func:`_roomy`).
+after each replacement, and replaces none inside its loops: the watch pool is given room
+before each round of propagation (:func:`_roomy`), and a walk that finds none pauses until
+the pool has grown.
 """
 
 from __future__ import annotations
@@ -35,12 +36,13 @@ I32 = np.int32
 # Integer registers (``regs``).
 TLEN, NLIM, QHEAD, HSIZE, ATOP, NCL, NLEARNT, NSOLS, CONFLICTS, DECISIONS, RESTARTS, LUBY, \
     HERE, BUDGET, NEXT_REDUCE, BEST_SIZE, DONE, NCELLS, DECIDED, BEST_PHASE, LIMIT, WTOP, RUNIT, REDUCE_STEP, \
-    NREGS = range(25)
+    NEED, ROOM, PAUSES, NREGS = range(28)
 SOLUTION = 24                       # the state's array of the last solution met (1 per ship cell)
 # Kinds of reason.
 NONE, BINARY, CLAUSE, AT_MOST, AT_LEAST = range(5)
 
 RESTART_UNIT = 100                  # conflicts per unit of the Luby sequence, unless a search says
+POOL_ROOM = 8                       # the watch pool's room before each round, per clause and per list
 REDUCE_FIRST = 2000                 # conflicts before the learnt clauses are first halved
 DECAY = 0.95                        # activity decay per conflict (VSIDS)
 
@@ -117,7 +119,7 @@ def _new_state(n: int, ncells: int, decided: int, best_phase: bool, limit: int, 
     regs = np.zeros(NREGS, np.int64)
     regs[NCELLS], regs[DECIDED], regs[BEST_PHASE], regs[LIMIT] = ncells, decided, int(best_phase), limit
     regs[LUBY], regs[BUDGET], regs[NEXT_REDUCE] = 1, restart_unit, REDUCE_FIRST
-    regs[RUNIT], regs[REDUCE_STEP] = restart_unit, REDUCE_FIRST
+    regs[RUNIT], regs[REDUCE_STEP], regs[ROOM] = restart_unit, REDUCE_FIRST, POOL_ROOM
     inc = np.array([1.0, DECAY])             # the activity's increment, and its decay per conflict
     val = np.zeros(2 * n, np.int8)
     level = np.zeros(n, I32)
@@ -216,12 +218,12 @@ def _watch(regs, wstart, wlen, wcap, pool, lit, ci):
 
 @njit(cache=True)
 def _roomy(regs, pool, n2):
-    """The watch lists' pool, or a larger copy, with room for whatever one round of propagation
-    moves to its end, so that the search never replaces it in its inner loops (where a replaced
-    array's references are counted at every turn). A list full at length m moves to a room of
-    2m + 4, and within one round to at most 4m + 8 in all; the ``n2`` lists hold each clause
-    twice."""
-    need = regs[WTOP] + 8 * regs[NCL] + 8 * n2 + 16
+    """The watch lists' pool, or a larger copy, with room for what a round of propagation
+    usually moves to its end (``regs[ROOM]`` entries per clause and per list, ``n2`` lists)
+    and for the move a round found no room for (``regs[NEED]``): the search never replaces the
+    pool in its inner loops (where a replaced array's references are counted at every turn)."""
+    need = max(regs[WTOP] + regs[ROOM] * (regs[NCL] + n2) + 16, regs[NEED])
+    regs[NEED] = 0
     if need <= pool.shape[0]:
         return pool
     return _grown(pool, need)
@@ -434,6 +436,10 @@ def advance(regs, inc, val, level, rkind, rval, pos, trail, lim, act, phase, bes
                 for k in range(2, size[ci]):
                     x = lits[s + k]
                     if val[x] != -1:
+                        if wlen[x] == wcap[x] and regs[WTOP] + 2 * wcap[x] + 4 > pool.shape[0]:
+                            regs[NEED] = regs[WTOP] + 2 * wcap[x] + 4
+                            regs[PAUSES] += 1
+                            break                     # no room to move the watch: below
                         lits[s + 1] = x
                         lits[s + k] = false
                         _watch(regs, wstart, wlen, wcap, pool, x, ci)
@@ -441,6 +447,16 @@ def advance(regs, inc, val, level, rkind, rval, pos, trail, lim, act, phase, bes
                         break
                 if moved:
                     continue
+                if regs[NEED]:
+                    # The pool grows first, and never in these loops: this clause and the rest
+                    # stay in the list, and the literal is walked again once the pool has grown
+                    # (what its walk did stays done: the same search as without the pause).
+                    i -= 1
+                    while i < nw:
+                        pool[ws + j] = pool[ws + i]
+                        j += 1
+                        i += 1
+                    break
                 pool[ws + j] = ci
                 j += 1
                 if val[other] == -1:
@@ -455,6 +471,9 @@ def advance(regs, inc, val, level, rkind, rval, pos, trail, lim, act, phase, bes
                 _assign(other, depth, CLAUSE, ci, regs, val, level, rkind, rval, pos, trail, ostart, occ, ntrue, nfalse)
             wlen[false] = j
             if clen:
+                break
+            if regs[NEED]:
+                regs[QHEAD] -= 1
                 break
             for t in range(ostart[lit], ostart[lit + 1]):
                 index = occ[t]
@@ -485,6 +504,8 @@ def advance(regs, inc, val, level, rkind, rval, pos, trail, lim, act, phase, bes
                             else:                     # the others are true, because of the false ones
                                 _assign(m, depth, AT_LEAST, index, regs, val, level, rkind, rval, pos, trail,
                                         ostart, occ, ntrue, nfalse)
+        if regs[NEED]:
+            continue                                  # a walk paused for room: the pool grows first
         if clen:
             regs[CONFLICTS] += 1
             regs[HERE] += 1
@@ -714,6 +735,7 @@ def _add_clause(regs, clause, count, kind, spans, lits, start, size, learnt, spa
     span[ci] = spans
     regs[ATOP] = at + count
     regs[NCL] = ci + 1
+    regs[NEED] = regs[WTOP] + 2 * (wcap[clause[0]] + wcap[clause[1]]) + 8     # the two lists moved, at most
     pool = _roomy(regs, pool, wlen.shape[0])
     _watch(regs, wstart, wlen, wcap, pool, clause[0], ci)
     _watch(regs, wstart, wlen, wcap, pool, clause[1], ci)
