@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from game import rules
@@ -74,10 +75,12 @@ def _dense(ident: str):
 
 
 @pytest.mark.parametrize("best_phase", [False, True])
-def test_a_dense_board_learns_and_agrees_with_forward(best_phase):
+def test_a_dense_board_learns_and_agrees_with_forward(best_phase, monkeypatch):
     """A 12x12 MiniZinc board with many solutions: clause learning meets conflicts,
     sends heartbeats and finds the same number of solutions (up to 6) as the forward search
-    (with ``best_phase``, each solution after the first is found led towards the one before)."""
+    (with ``best_phase``, each solution after the first is found led towards the one before).
+    (Its whole run can take less than a heartbeat's interval: a heartbeat after every slice.)"""
+    monkeypatch.setattr(learning, "HEARTBEAT_SECONDS", 0.0)
     puzzle = _dense("sb_12_12_5_2")
     result, stream = run(puzzle, limit=6, best_phase=best_phase)
     assert result.status is Status.SOLVED
@@ -159,3 +162,65 @@ def test_the_restart_unit_sets_how_often_the_search_restarts():
     usual, _ = run(puzzle, limit=3)
     assert usual.stats["conflicts"] > 0 and often.stats["restarts"] > 0 and never.stats["restarts"] == 0
     assert len(often.solutions) == len(never.solutions) == len(usual.solutions)
+
+
+def test_the_watch_pool_grows_between_rounds_and_every_clause_stays_watched_twice():
+    """The compiled search never replaces an array inside its loops (where numba would count the
+    references of a replaced array at every turn): the watch lists' pool is made roomy enough
+    for a whole round of propagation before each round. On the proof of 15_15_7_0 the pool
+    grows several times; after every slice it has the room a round may take, every list lies
+    within what is in use, and every clause kept is in the lists of its first two literals."""
+    puzzle = _dense("sb_15_15_7_0")
+    clauses = learning._Clauses(puzzle)
+    search = learning_core.Search(clauses.n, len(clauses.cells), len(clauses.cells), False, 2, clauses.clauses,
+                                  clauses._arrays())
+    assert search.assume(clauses.units)
+    first_pool = search.state[23].shape[0]
+    sizes = set()
+    solutions = []
+    while not search.done:
+        found = search.advance(learning.SLICE_CONFLICTS, learning.SLICE_DECISIONS, learning.SLICE_WORK)
+        if found is not None:
+            solutions.append(found.copy())
+        regs, pool = search.regs, search.state[23]
+        wstart, wlen, wcap = search.state[20:23]
+        sizes.add(pool.shape[0])
+        assert regs[learning_core.WTOP] <= pool.shape[0]
+        assert (wlen <= wcap).all() and (wstart + wcap <= regs[learning_core.WTOP]).all()
+    assert len(solutions) == 1 and max(sizes) > first_pool and len(sizes) > 2
+    regs, lits, start, learnt = search.regs, search.state[15], search.state[16], search.state[18]
+    wstart, wlen, pool = search.state[20], search.state[21], search.state[23]
+    watched = {lit: set(pool[wstart[lit]:wstart[lit] + wlen[lit]].tolist()) for lit in range(2 * clauses.n)}
+    kept = [ci for ci in range(regs[learning_core.NCL]) if learnt[ci] != 2]
+    assert len(kept) > 1000
+    for ci in kept:
+        assert ci in watched[lits[start[ci]]] and ci in watched[lits[start[ci] + 1]]
+
+
+def test_a_walk_paused_for_room_makes_the_same_search():
+    """When a round of propagation finds the watch pool without room for a list it moves, the
+    walk pauses, the pool grows, and the literal is walked again: with no room made ahead
+    (``ROOM`` 0) some walks pause, and the search makes the very same conflicts and decisions
+    and finds the same solutions as with the usual room, where none pauses."""
+    puzzle = _dense("sb_13_13_6_1")
+    runs = []
+    for room in (learning_core.POOL_ROOM, 0):
+        clauses = learning._Clauses(puzzle)
+        search = learning_core.Search(clauses.n, len(clauses.cells), clauses.n, True, 2, clauses.clauses,
+                                      clauses._arrays())
+        search.regs[learning_core.ROOM] = room
+        assert search.assume(clauses.units)
+        solutions = []
+        while not search.done:
+            found = search.advance(learning.SLICE_CONFLICTS, learning.SLICE_DECISIONS, learning.SLICE_WORK)
+            if found is not None:
+                solutions.append(found.tobytes())
+        runs.append((search.stats(), solutions, int(search.regs[learning_core.PAUSES])))
+    (usual, usual_solutions, usual_pauses), (tight, tight_solutions, tight_pauses) = runs
+    assert usual_pauses == 0 < tight_pauses
+    assert tight == usual and usual["conflicts"] > 1000
+    assert tight_solutions == usual_solutions and len(usual_solutions) == 2
+    for ship in usual_solutions:
+        cells = np.frombuffer(ship, np.int8)
+        grid = learning._Clauses(puzzle).geo.grid(sum(1 << clauses.cells[v] for v in np.flatnonzero(cells)))
+        assert rules.is_solved(puzzle, grid)

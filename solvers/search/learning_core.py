@@ -13,12 +13,21 @@ back by trail position when a conflict needs them).
 Clauses live in one arena (``lits``, with ``start`` and ``size`` per clause); each literal's
 watch list is a slice of one pool. When the learnt clauses are halved, the arena and the pool
 are rebuilt without the forgotten ones, so memory stays bounded however long the search runs.
+
+numba counts the references to an array atomically each time a function (even an inlined one)
+takes it, and at every turn of a loop in which the array may be replaced: that was three
+quarters of the search's time. So :func:`advance` borrows the arrays its caller holds
+(:func:`_borrowed`, not counted), holds the six it may replace counted and borrows them again
+after each replacement, and replaces none inside its loops: the watch pool is given room
+before each round of propagation (:func:`_roomy`), and a walk that finds none pauses until
+the pool has grown.
 """
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.extending import intrinsic
 
 from solvers import common
 
@@ -27,16 +36,33 @@ I32 = np.int32
 # Integer registers (``regs``).
 TLEN, NLIM, QHEAD, HSIZE, ATOP, NCL, NLEARNT, NSOLS, CONFLICTS, DECISIONS, RESTARTS, LUBY, \
     HERE, BUDGET, NEXT_REDUCE, BEST_SIZE, DONE, NCELLS, DECIDED, BEST_PHASE, LIMIT, WTOP, RUNIT, REDUCE_STEP, \
-    NREGS = range(25)
+    NEED, ROOM, PAUSES, NREGS = range(28)
+SOLUTION = 24                       # the state's array of the last solution met (1 per ship cell)
 # Kinds of reason.
 NONE, BINARY, CLAUSE, AT_MOST, AT_LEAST = range(5)
 
 RESTART_UNIT = 100                  # conflicts per unit of the Luby sequence, unless a search says
+POOL_ROOM = 8                       # the watch pool's room before each round, per clause and per list
 REDUCE_FIRST = 2000                 # conflicts before the learnt clauses are first halved
 DECAY = 0.95                        # activity decay per conflict (VSIDS)
 
 
 luby = njit(cache=True)(common.luby)    # the one statement, compiled for the search loop below
+
+
+@intrinsic
+def _borrowed(typingctx, array):
+    """The same array, its memory not counted: numba counts the references to an array
+    atomically (two atomic operations each time a function takes it, even inlined), which cost
+    three quarters of the search's time. Only for arrays whose owner outlives every use: the
+    caller's, during the call."""
+    def codegen(context, builder, signature, args):
+        held = context.make_array(array)(context, builder, value=args[0])
+        view = context.make_array(array)(context, builder)
+        context.populate_array(view, data=held.data, shape=held.shape, strides=held.strides,
+                               itemsize=held.itemsize, meminfo=None)
+        return view._getvalue()
+    return array(array), codegen
 
 
 class Search:
@@ -50,7 +76,8 @@ class Search:
 
     def __init__(self, n: int, ncells: int, decided: int, best_phase: bool, limit: int,
                  clauses: list[list[int]], model: tuple, restart_unit: int = 0) -> None:
-        self.state = _new_state(n, ncells, decided, best_phase, limit, clauses, restart_unit or RESTART_UNIT)
+        self.state = _new_state(n, ncells, decided, best_phase, limit, clauses, restart_unit or RESTART_UNIT,
+                                model[6].shape[0], model[5].shape[0])
         self.model = model
         self.regs = self.state[0]
 
@@ -75,7 +102,7 @@ class Search:
         *grown, found = advance(*self.state, *self.model, conflicts, decisions, work)
         for index, array in zip(self.GROWN, grown):
             self.state[index] = array
-        return self.state[24] if found else None
+        return self.state[SOLUTION] if found else None
 
     def stats(self) -> dict[str, int]:
         regs = self.regs
@@ -84,14 +111,15 @@ class Search:
 
 
 def _new_state(n: int, ncells: int, decided: int, best_phase: bool, limit: int, clauses: list[list[int]],
-               restart_unit: int):
+               restart_unit: int, ncards: int, nmembers: int):
     """The arrays of a search over ``n`` variables (the first ``ncells`` are cells; the first
-    ``decided`` are decided), with the given clauses of three or more literals, restarting
-    after ``restart_unit`` times the Luby sequence of conflicts."""
+    ``decided`` are decided), with the given clauses of three or more literals and ``ncards``
+    counting constraints of ``nmembers`` members in all, restarting after ``restart_unit``
+    times the Luby sequence of conflicts."""
     regs = np.zeros(NREGS, np.int64)
     regs[NCELLS], regs[DECIDED], regs[BEST_PHASE], regs[LIMIT] = ncells, decided, int(best_phase), limit
     regs[LUBY], regs[BUDGET], regs[NEXT_REDUCE] = 1, restart_unit, REDUCE_FIRST
-    regs[RUNIT], regs[REDUCE_STEP] = restart_unit, REDUCE_FIRST
+    regs[RUNIT], regs[REDUCE_STEP], regs[ROOM] = restart_unit, REDUCE_FIRST, POOL_ROOM
     inc = np.array([1.0, DECAY])             # the activity's increment, and its decay per conflict
     val = np.zeros(2 * n, np.int8)
     level = np.zeros(n, I32)
@@ -125,8 +153,14 @@ def _new_state(n: int, ncells: int, decided: int, best_phase: bool, limit: int, 
     pool = np.zeros(max(1024, 8 * n + 4 * len(clauses)), I32)
     solution = np.zeros(ncells, np.int8)
     pool = _rebuild(regs, start, size, lits, learnt, wstart, wlen, wcap, pool, 2 * n)
+    # Room for a conflict's work: its clause, the clause learnt, a reason's literals, the
+    # minimisation's stack, the variables it touched, per level the conflict that last
+    # counted it, and the counting constraints' reasons held for a conflict (``_reason``).
+    scratch = [np.zeros(2 * n + 8, I32), np.zeros(n + 8, I32), np.zeros(n + 8, I32), np.zeros(n + 8, I32),
+               np.zeros(2 * n + 8, I32), np.zeros(n + 2, np.int64),
+               np.full(max(1, ncards), -1, np.int64), np.zeros(max(1, ncards), I32), np.zeros(max(1, nmembers), I32)]
     return [regs, inc, val, level, rkind, rval, pos, trail, lim, act, phase, best, heap, hidx, seen,
-            lits, start, size, learnt, span, wstart, wlen, wcap, pool, solution]
+            lits, start, size, learnt, span, wstart, wlen, wcap, pool, solution, *scratch]
 
 
 @njit(cache=True)
@@ -160,26 +194,42 @@ def _rebuild(regs, start, size, lits, learnt, wstart, wlen, wcap, pool, n2):
     return pool
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def _views(lits, start, size, learnt, span, pool):
+    """The arrays the search may replace, borrowed (:func:`_borrowed`) from their holders."""
+    return (_borrowed(lits), _borrowed(start), _borrowed(size), _borrowed(learnt), _borrowed(span),
+            _borrowed(pool))
+
+
+@njit(cache=True, inline="always")
 def _watch(regs, wstart, wlen, wcap, pool, lit, ci):
-    """Add clause ``ci`` to ``lit``'s watch list (moved to the pool's end when full)."""
+    """Add clause ``ci`` to ``lit``'s watch list (moved to the pool's end when full: the pool
+    has the room, :func:`_roomy`)."""
     if wlen[lit] == wcap[lit]:
         cap = 2 * wcap[lit] + 4
         top = regs[WTOP]
-        if top + cap > pool.shape[0]:
-            bigger = np.zeros(2 * (top + cap), np.int32)
-            bigger[:top] = pool[:top]
-            pool = bigger
         pool[top:top + wlen[lit]] = pool[wstart[lit]:wstart[lit] + wlen[lit]]
         wstart[lit] = top
         wcap[lit] = cap
         regs[WTOP] = top + cap
     pool[wstart[lit] + wlen[lit]] = ci
     wlen[lit] += 1
-    return pool
 
 
 @njit(cache=True)
+def _roomy(regs, pool, n2):
+    """The watch lists' pool, or a larger copy, with room for what a round of propagation
+    usually moves to its end (``regs[ROOM]`` entries per clause and per list, ``n2`` lists)
+    and for the move a round found no room for (``regs[NEED]``): the search never replaces the
+    pool in its inner loops (where a replaced array's references are counted at every turn)."""
+    need = max(regs[WTOP] + regs[ROOM] * (regs[NCL] + n2) + 16, regs[NEED])
+    regs[NEED] = 0
+    if need <= pool.shape[0]:
+        return pool
+    return _grown(pool, need)
+
+
+@njit(cache=True, inline="always")
 def _assign(lit, lvl, kind, why, regs, val, level, rkind, rval, pos, trail, ostart, occ, ntrue, nfalse):
     v = lit >> 1
     val[lit] = 1
@@ -191,12 +241,15 @@ def _assign(lit, lvl, kind, why, regs, val, level, rkind, rval, pos, trail, osta
     pos[v] = t
     trail[t] = lit
     regs[TLEN] = t + 1
-    counted = nfalse if lit & 1 else ntrue
-    for k in range(ostart[lit], ostart[lit + 1]):
-        counted[occ[k]] += 1
+    if lit & 1:                               # two loops, not one over a chosen array: an array
+        for k in range(ostart[lit], ostart[lit + 1]):     # held in a variable costs two atomic
+            nfalse[occ[k]] += 1                           # reference counts each time
+    else:
+        for k in range(ostart[lit], ostart[lit + 1]):
+            ntrue[occ[k]] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _heap_up(heap, hidx, act, i):
     v = heap[i]
     a = act[v]
@@ -212,7 +265,7 @@ def _heap_up(heap, hidx, act, i):
     hidx[v] = i
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _heap_down(heap, hidx, act, i, size):
     v = heap[i]
     a = act[v]
@@ -232,7 +285,7 @@ def _heap_down(heap, hidx, act, i, size):
     hidx[v] = i
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _backtrack(to, regs, val, phase, trail, lim, ostart, occ, ntrue, nfalse, heap, hidx, act):
     if regs[NLIM] <= to:
         return
@@ -244,9 +297,12 @@ def _backtrack(to, regs, val, phase, trail, lim, ostart, occ, ntrue, nfalse, hea
         val[x] = 0
         val[x ^ 1] = 0
         phase[v] = x & 1
-        counted = nfalse if x & 1 else ntrue
-        for k in range(ostart[x], ostart[x + 1]):
-            counted[occ[k]] -= 1
+        if x & 1:
+            for k in range(ostart[x], ostart[x + 1]):
+                nfalse[occ[k]] -= 1
+        else:
+            for k in range(ostart[x], ostart[x + 1]):
+                ntrue[occ[k]] -= 1
         if v < decided and hidx[v] < 0:
             size = regs[HSIZE]
             heap[size] = v
@@ -258,10 +314,13 @@ def _backtrack(to, regs, val, phase, trail, lim, ostart, occ, ntrue, nfalse, hea
     regs[QHEAD] = stop
 
 
-@njit(cache=True)
-def _reason(v, out, rkind, rval, lits, start, size, cstart, cmem, val, pos):
+@njit(cache=True, inline="always")
+def _reason(v, out, rkind, rval, lits, start, size, cstart, cmem, val, pos, stamp, cstamp, cheld, held):
     """The false literals of the reason of variable ``v`` (assigned, not a decision) into
-    ``out``; their count."""
+    ``out``; their count. A counting constraint's reason is read once per conflict
+    (``stamp``): the constraint fills all its undecided members at once, so every member it
+    filled on the trail has the same reason; the first reading is held (in ``held`` at the
+    constraint's own offset, ``cheld`` long, ``cstamp`` the conflict it was read at)."""
     kind = rkind[v]
     n = 0
     if kind == BINARY:
@@ -276,7 +335,12 @@ def _reason(v, out, rkind, rval, lits, start, size, cstart, cmem, val, pos):
                 n += 1
         return n
     index = rval[v]
-    for k in range(cstart[index], cstart[index + 1]):
+    first = cstart[index]
+    if cstamp[index] == stamp:
+        n = cheld[index]
+        out[:n] = held[first:first + n]
+        return n
+    for k in range(first, cstart[index + 1]):
         m = cmem[k]
         w = m >> 1
         if w == v or val[m] == 0 or pos[w] > pos[v]:
@@ -287,12 +351,16 @@ def _reason(v, out, rkind, rval, lits, start, size, cstart, cmem, val, pos):
         elif kind == AT_LEAST and val[m] == -1:
             out[n] = m
             n += 1
+    held[first:first + n] = out[:n]
+    cheld[index] = n
+    cstamp[index] = stamp
     return n
 
 
 @njit(cache=True, nogil=True)
 def advance(regs, inc, val, level, rkind, rval, pos, trail, lim, act, phase, best, heap, hidx, seen,
-            lits, start, size, learnt, span, wstart, wlen, wcap, pool, solution,
+            held_lits, held_start, held_size, held_learnt, held_span, wstart, wlen, wcap, held_pool, solution,
+            buf, lb, rbuf, stack, touched, stamped, cstamp, cheld, held,
             bstart, bimp, ostart, occ, cstart, cmem, ccount, csize, ntrue, nfalse, conflicts_max, decisions_max,
             work_max):
     """Search on until ``conflicts_max`` more conflicts, ``decisions_max`` more decisions or
@@ -300,18 +368,31 @@ def advance(regs, inc, val, level, rkind, rval, pos, trail, lim, act, phase, bes
     board one conflict can take long), a new solution
     (its cells in ``solution``, 1 for ship), or the end (``regs[DONE]``). Returns the arrays
     that may have grown, and 1 if it met a solution (else 0)."""
+    # Every array the caller holds and this call never replaces, borrowed (its references not
+    # counted); those it may replace (``Search.GROWN``) are held counted, and borrowed again
+    # each time they may have been replaced.
+    lits, start, size, learnt, span, pool = _views(held_lits, held_start, held_size, held_learnt, held_span,
+                                                   held_pool)
+    regs, inc, val, level, rkind, rval, pos, trail, lim, act = (
+        _borrowed(regs), _borrowed(inc), _borrowed(val), _borrowed(level), _borrowed(rkind), _borrowed(rval),
+        _borrowed(pos), _borrowed(trail), _borrowed(lim), _borrowed(act))
+    phase, best, heap, hidx, seen, wstart, wlen, wcap, solution = (
+        _borrowed(phase), _borrowed(best), _borrowed(heap), _borrowed(hidx), _borrowed(seen), _borrowed(wstart),
+        _borrowed(wlen), _borrowed(wcap), _borrowed(solution))
+    buf, lb, rbuf, stack, touched, stamped, cstamp, cheld, held = (
+        _borrowed(buf), _borrowed(lb), _borrowed(rbuf), _borrowed(stack), _borrowed(touched), _borrowed(stamped),
+        _borrowed(cstamp), _borrowed(cheld), _borrowed(held))
+    bstart, bimp, ostart, occ, cstart, cmem, ccount, csize, ntrue, nfalse = (
+        _borrowed(bstart), _borrowed(bimp), _borrowed(ostart), _borrowed(occ), _borrowed(cstart), _borrowed(cmem),
+        _borrowed(ccount), _borrowed(csize), _borrowed(ntrue), _borrowed(nfalse))
     n = level.shape[0]
-    buf = np.zeros(2 * n + 8, np.int32)       # a conflict's clause
-    lb = np.zeros(n + 8, np.int32)            # the clause learnt
-    rbuf = np.zeros(n + 8, np.int32)          # a reason's literals
-    stack = np.zeros(n + 8, np.int32)
-    touched = np.zeros(2 * n + 8, np.int32)
-    stamped = np.zeros(n + 2, np.int64)       # per level: the conflict that last counted it
     conflicts_end = regs[CONFLICTS] + conflicts_max
     decisions_end = regs[DECISIONS] + decisions_max
     solutions_before = regs[NSOLS]
     work = 0
     while regs[DONE] == 0 and work < work_max:
+        held_pool = _roomy(regs, held_pool, 2 * n)
+        pool = _borrowed(held_pool)
         # -- propagation
         clen = 0
         depth = regs[NLIM]
@@ -355,13 +436,27 @@ def advance(regs, inc, val, level, rkind, rval, pos, trail, lim, act, phase, bes
                 for k in range(2, size[ci]):
                     x = lits[s + k]
                     if val[x] != -1:
+                        if wlen[x] == wcap[x] and regs[WTOP] + 2 * wcap[x] + 4 > pool.shape[0]:
+                            regs[NEED] = regs[WTOP] + 2 * wcap[x] + 4
+                            regs[PAUSES] += 1
+                            break                     # no room to move the watch: below
                         lits[s + 1] = x
                         lits[s + k] = false
-                        pool = _watch(regs, wstart, wlen, wcap, pool, x, ci)
+                        _watch(regs, wstart, wlen, wcap, pool, x, ci)
                         moved = True
                         break
                 if moved:
                     continue
+                if regs[NEED]:
+                    # The pool grows first, and never in these loops: this clause and the rest
+                    # stay in the list, and the literal is walked again once the pool has grown
+                    # (what its walk did stays done: the same search as without the pause).
+                    i -= 1
+                    while i < nw:
+                        pool[ws + j] = pool[ws + i]
+                        j += 1
+                        i += 1
+                    break
                 pool[ws + j] = ci
                 j += 1
                 if val[other] == -1:
@@ -376,6 +471,9 @@ def advance(regs, inc, val, level, rkind, rval, pos, trail, lim, act, phase, bes
                 _assign(other, depth, CLAUSE, ci, regs, val, level, rkind, rval, pos, trail, ostart, occ, ntrue, nfalse)
             wlen[false] = j
             if clen:
+                break
+            if regs[NEED]:
+                regs[QHEAD] -= 1
                 break
             for t in range(ostart[lit], ostart[lit + 1]):
                 index = occ[t]
@@ -406,6 +504,8 @@ def advance(regs, inc, val, level, rkind, rval, pos, trail, lim, act, phase, bes
                             else:                     # the others are true, because of the false ones
                                 _assign(m, depth, AT_LEAST, index, regs, val, level, rkind, rval, pos, trail,
                                         ostart, occ, ntrue, nfalse)
+        if regs[NEED]:
+            continue                                  # a walk paused for room: the pool grows first
         if clen:
             regs[CONFLICTS] += 1
             regs[HERE] += 1
@@ -444,7 +544,8 @@ def advance(regs, inc, val, level, rkind, rval, pos, trail, lim, act, phase, bes
                 pending -= 1
                 if pending == 0:
                     break
-                rl = _reason(p >> 1, rbuf, rkind, rval, lits, start, size, cstart, cmem, val, pos)
+                rl = _reason(p >> 1, rbuf, rkind, rval, lits, start, size, cstart, cmem, val, pos,
+                         regs[CONFLICTS], cstamp, cheld, held)
                 work += rl
             lb[0] = p ^ 1
             # -- shorten: drop the literals the others imply (seen: 1 analysed or in the
@@ -466,7 +567,8 @@ def advance(regs, inc, val, level, rkind, rval, pos, trail, lim, act, phase, bes
                 implied = True
                 while sp > 0 and implied:
                     sp -= 1
-                    rl = _reason(stack[sp], rbuf, rkind, rval, lits, start, size, cstart, cmem, val, pos)
+                    rl = _reason(stack[sp], rbuf, rkind, rval, lits, start, size, cstart, cmem, val, pos,
+                         regs[CONFLICTS], cstamp, cheld, held)
                     work += rl
                     for kk in range(rl):
                         w = rbuf[kk] >> 1
@@ -516,14 +618,18 @@ def advance(regs, inc, val, level, rkind, rval, pos, trail, lim, act, phase, bes
                     if stamped[lv] != stamp:
                         stamped[lv] = stamp
                         spans += 1
-                lits, start, size, learnt, span, pool, ci = _add_clause(
-                    regs, lb, nlb, 1, spans, lits, start, size, learnt, span, wstart, wlen, wcap, pool)
+                held_lits, held_start, held_size, held_learnt, held_span, held_pool, ci = _add_clause(
+                    regs, lb, nlb, 1, spans, held_lits, held_start, held_size, held_learnt, held_span,
+                    wstart, wlen, wcap, held_pool)
+                lits, start, size, learnt, span, pool = _views(held_lits, held_start, held_size, held_learnt,
+                                                               held_span, held_pool)
                 regs[NLEARNT] += 1
                 _assign(lb[0], back, CLAUSE, ci, regs, val, level, rkind, rval, pos, trail, ostart, occ, ntrue, nfalse)
             if regs[CONFLICTS] >= regs[NEXT_REDUCE]:
                 regs[NEXT_REDUCE] += regs[REDUCE_STEP] + regs[CONFLICTS] // 10
-                lits, pool = _reduce(regs, val, rkind, rval, lits, start, size, learnt, span,
-                                     wstart, wlen, wcap, pool, 2 * n)
+                held_lits, held_pool = _reduce(regs, val, rkind, rval, held_lits, held_start, held_size,
+                                               held_learnt, held_span, wstart, wlen, wcap, held_pool, 2 * n)
+                lits, pool = _borrowed(held_lits), _borrowed(held_pool)
             if regs[CONFLICTS] >= conflicts_end:
                 break
             continue
@@ -559,9 +665,10 @@ def advance(regs, inc, val, level, rkind, rval, pos, trail, lim, act, phase, bes
             if regs[NSOLS] >= regs[LIMIT]:
                 regs[DONE] = 1
                 break
-            lits, start, size, learnt, span, pool = _exclude(
+            held_lits, held_start, held_size, held_learnt, held_span, held_pool = _exclude(
                 regs, solution, val, level, rkind, rval, pos, trail, lim, phase, heap, hidx, act,
-                lits, start, size, learnt, span, wstart, wlen, wcap, pool, ostart, occ, ntrue, nfalse)
+                held_lits, held_start, held_size, held_learnt, held_span, wstart, wlen, wcap, held_pool,
+                ostart, occ, ntrue, nfalse)
             break
         regs[DECISIONS] += 1
         lim[regs[NLIM]] = regs[TLEN]
@@ -569,7 +676,7 @@ def advance(regs, inc, val, level, rkind, rval, pos, trail, lim, act, phase, bes
         _assign(lit, regs[NLIM], NONE, 0, regs, val, level, rkind, rval, pos, trail, ostart, occ, ntrue, nfalse)
         if regs[DECISIONS] >= decisions_end:
             break
-    return lits, start, size, learnt, span, pool, regs[NSOLS] - solutions_before
+    return held_lits, held_start, held_size, held_learnt, held_span, held_pool, regs[NSOLS] - solutions_before
 
 
 @njit(cache=True)
@@ -628,8 +735,10 @@ def _add_clause(regs, clause, count, kind, spans, lits, start, size, learnt, spa
     span[ci] = spans
     regs[ATOP] = at + count
     regs[NCL] = ci + 1
-    pool = _watch(regs, wstart, wlen, wcap, pool, clause[0], ci)
-    pool = _watch(regs, wstart, wlen, wcap, pool, clause[1], ci)
+    regs[NEED] = regs[WTOP] + 2 * (wcap[clause[0]] + wcap[clause[1]]) + 8     # the two lists moved, at most
+    pool = _roomy(regs, pool, wlen.shape[0])
+    _watch(regs, wstart, wlen, wcap, pool, clause[0], ci)
+    _watch(regs, wstart, wlen, wcap, pool, clause[1], ci)
     return lits, start, size, learnt, span, pool, ci
 
 
