@@ -659,27 +659,3 @@ def test_places_a_solver_ruled_out_at_depth_two_stay_ruled_out_on_the_boards_aft
     assert result.status is Status.SOLVED
     assert deep_dropped and len(tried_again) > 5
     assert not any(tried_again)
-
-
-@pytest.mark.parametrize("name", ["6x6/expert/01.bs", "8x8/medium/08.bs", "10x10/hard/01.bs", "10x10/expert/01.bs"])
-def test_level_two_going_on_from_level_one_gives_the_steps_and_board_of_a_settle_from_the_start(name):
-    # The solver settles a board at level 2 from where level 1 left it, when level 1 finds no step.
-    puzzle = levels.load(LEVELS / name)
-    model = model_of(puzzle)
-    board, compared, stepped = initial_grid(puzzle), 0, 0
-    while True:
-        ship, water = logic._masks(model, board)
-        below = settle_steps(model, ship, water, None, 1)
-        if not below.found and not below.broken:
-            on, fresh = settle_steps(model, ship, water, None, 2, below), settle_steps(model, ship, water, None, 2)
-            assert (on.ship, on.water, on.places, on.broken) == (fresh.ship, fresh.water, fresh.places, fresh.broken)
-            assert [(f.rule, f.level, f.ship, f.water, f.evidence, f.text()) for f in on.found] == \
-                [(f.rule, f.level, f.ship, f.water, f.evidence, f.text()) for f in fresh.found]
-            compared += 1
-            stepped += bool(on.found)
-        step = logic.next_deduction(puzzle, board)
-        if step is None:
-            break
-        for move in step.moves:
-            board = apply_move(board, move)
-    assert compared >= 3 and stepped >= 1

@@ -3,9 +3,6 @@ and that it stays quiet when it should."""
 
 from __future__ import annotations
 
-import dataclasses
-import random
-
 import pytest
 
 from game.puzzle import Puzzle
@@ -210,34 +207,6 @@ def test_the_line_rules_run_on_the_touched_lines_only():
     work = work_on(2, 5, {1: 2}, row_tallies=[1, 1], ship=[(1, 4)], new_ship=[(0, 0)])
     assert pr.line_tallies(work)
     assert cells(work, work.fresh_water) == {(0, 1), (0, 2), (0, 3), (0, 4)}
-
-
-def test_a_batch_of_one_cell_looks_at_the_lines_a_scan_of_every_line_finds():
-    # A one-cell batch reads its row and column from a table (``Model.cell_lines``); the same
-    # rules on every line it touches, found by testing each line, conclude the same.
-    rng = random.Random(7)
-    puzzle = Puzzle(5, 6, [2, 1, None, 3, 0], [1, None, 2, 1, 1, 1], {3: 1, 2: 1, 1: 2})
-    model = compile_puzzle(puzzle)
-    scan = dataclasses.replace(model, cell_lines=tuple(model.lines for _ in model.cell_lines))
-    geo = model.geo
-    every = [(r, c) for r in range(puzzle.rows) for c in range(puzzle.cols)]
-    outcomes = set()
-    for _ in range(400):
-        known = rng.sample(every, rng.randrange(len(every) // 2))
-        ship = geo.mask_of(known[: len(known) // 3])
-        water = geo.mask_of(known[len(known) // 3:])
-        new = geo.mask_of([rng.choice([cell for cell in every if cell not in known])])
-        as_ship = rng.random() < 0.5
-        found = []
-        for m in (model, scan):
-            work = pr.Work(m, State(ship, water, 0, model.start.alive, model.start.counts), log=[], blame=[])
-            work.add_ship(new, "") if as_ship else work.add_water(new, "")
-            work.next_batch()
-            ok = pr.line_tallies(work)
-            found.append((ok, work.ship, work.water, work.fresh_ship, work.fresh_water, work.alive, work.blame))
-        assert found[0] == found[1]
-        outcomes.add((found[0][0], bool(found[0][3] | found[0][4])))
-    assert {(True, True), (False, False)} <= outcomes      # lines that set cells, and lines that broke
 
 
 def test_the_line_rules_stop_at_a_broken_line():

@@ -126,9 +126,8 @@ def _first_finding(model: DeductionModel, ship: int, water: int, valid: Valid, m
     """
     hint = hint_started is not None
     places_until = hint_started + PLACES_SECONDS if hint else None
-    an = None
     for level in (1, 2):
-        an = settle_steps(model, ship, water, valid, level, an)
+        an = settle_steps(model, ship, water, valid, level)
         if an.broken:
             return None, an
         if an.found:

@@ -96,11 +96,11 @@ def _settled(model: DeductionModel, ship: int, water: int, valid: Valid, start: 
     if start is not None:
         kill = start.alive & ~valid if valid is not None else 0
         if kill:
-            p_cells, left, not_ship = model.p_cells, kill, ~ship
+            p_cells, left = model.p_cells, kill
             while left:                      # the ships the board holds whole stay (see steps.with_whole)
                 low = left & -left
                 left ^= low
-                if not p_cells[low.bit_length() - 1] & not_ship:
+                if not p_cells[low.bit_length() - 1] & ~ship:
                     kill ^= low
         return propagate_state(engine, start, ship=ship & ~start.ship, water=water & ~start.water,
                                kill=kill, fill=True, blame=blame)

@@ -39,28 +39,20 @@ class Steps(NamedTuple):
     found: list[Finding]
     broken: str | None = None
     cells: int = 0
-    state: State | None = None      # the engine's state the rules left it in (if it holds)
 
 
-def settle_steps(model: DeductionModel, ship: int, water: int, places: int | None, level: int = 2,
-                 below: Steps | None = None) -> Steps:
+def settle_steps(model: DeductionModel, ship: int, water: int, places: int | None, level: int = 2) -> Steps:
     """The board (``ship``, ``water``, ``places``: None for all the hints allow) settled by
-    the rules of ``level`` and below, with its steps. ``below``: this board settled by the
-    rules of a lower level, which found no step; the rules go on from the state it left
-    (every line and cell looked at again), with the same steps and board as from the start:
-    a settle from the start would reach that state first, with nothing in its log."""
+    the rules of ``level`` and below, with its steps."""
     log: list = []
-    if below is not None and below.state is not None and not below.found and (below.ship, below.water) == (ship, water):
-        state = propagate(model.engine, below.state, all_lines=True, log=log, level=level)
-    else:
-        state = propagate(model.engine, start_of(model, ship, places), ship=ship, water=water, all_lines=True,
-                          log=log, level=level)
+    state = propagate(model.engine, start_of(model, ship, places), ship=ship, water=water, all_lines=True, log=log,
+                      level=level)
     found, failed = findings(log)
     if state is None:
         if failed is not None:
             return Steps(ship, water, places, found, failed.sentence(), failed.evidence)
         return Steps(ship, water, places, found, UNSAID)
-    return Steps(state.ship, state.water, state.alive, found, state=state)
+    return Steps(state.ship, state.water, state.alive, found)
 
 
 UNSAID = "the ships still missing could not all be placed"     # a break no rule put into words

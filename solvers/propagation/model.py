@@ -54,7 +54,6 @@ class Memo:
         self.limit = max(MEMO_MIN, MEMO_BYTES // (len(geo.placements) // 8 + MEMO_ENTRY_BYTES))
 
 
-UNTALLIED = 1 << 30             # a line without a tally: more room than any ship needs
 MEMO_BYTES = 8_000_000          # about what each table of a Memo may hold
 MEMO_ENTRY_BYTES = 200          # a table entry's cost beyond its set of placements
 MEMO_MIN = 1_000
@@ -87,25 +86,18 @@ class Model:
     # Per room ``r`` (0 up to the longest length): the placements longer than ``r`` cells.
     longer: tuple[int, ...] = ()
     memo: Memo | None = None                 # the geometry's (``memo_of``)
-    # Per length index, per line (rows, then columns) with placements of that length along it:
-    # its cells, its tally (``UNTALLIED`` without one, its cells then 0) and those placements
-    # (``rules.fleet_room``).
-    along: tuple[tuple[tuple[int, int, int], ...], ...] = ()
+    # Per length index, per line (rows, then columns): its (cells, tally), None without a
+    # tally, and the placements of that length along it (``rules.fleet_room``).
+    along: tuple[tuple[tuple[tuple[int, int] | None, int], ...], ...] = ()
     p_start: tuple[int, ...] = ()            # per placement: where along its line it starts
     line_cells: tuple[tuple[int, ...], ...] = ()   # per line of ``lines``: its cells in order
-    # The line fill's answers, per line of ``lines`` a table keyed by the line's state (``rules.line_fill``).
+    # The line fill's answers, per line of ``lines`` a table keyed by the line's state (``rules.fill_line``).
     fill_memo: tuple[dict, ...] = field(default=(), compare=False, repr=False)
-    # The segments of a set of unplaced ship cells, each with every placement over all of it
-    # (``rules.segment_covers``).
+    # The segments of a set of unplaced ship cells (``rules.segment_covers``).
     segment_memo: dict = field(default_factory=dict, compare=False, repr=False)
     # Per given ship piece: its cell's index, the hint, the cells every ship through it covers and
     # those all their halos hold, and the cells beside it across and down (``rules.hint_shape``).
     pieces: tuple[tuple[int, Hint, int, int, int, int], ...] = ()
-    # Per placement: where along its line it starts, its length, and its cells along the line as
-    # bits by position (``rules.line_fill``).
-    p_run: tuple[tuple[int, int, int], ...] = ()
-    # Per cell (its bit's index): the lines of ``lines`` through it, in their order.
-    cell_lines: tuple[tuple[Line, ...], ...] = ()
 
 
 def compile_puzzle(puzzle: Puzzle) -> Model:
@@ -132,15 +124,11 @@ def compile_puzzle(puzzle: Puzzle) -> Model:
     by_line = [0] * (puzzle.rows + puzzle.cols)      # every placement along each line, a submarine along its row
     for p in geo.placements:
         by_line[p.line if p.line_is_row else puzzle.rows + p.line] |= 1 << p.index
-    tallied = [(0, UNTALLIED) if t is None else (m, t) for m, t in zip((*geo.row_masks, *geo.col_masks),
-                                                                      (*puzzle.row_tallies, *puzzle.col_tallies))]
-    along = tuple(tuple((m, t, s & b) for (m, t), b in zip(tallied, by_line) if s & b) for s in geo.length_sets)
+    tallied = [None if t is None else (m, t) for m, t in zip((*geo.row_masks, *geo.col_masks),
+                                                            (*puzzle.row_tallies, *puzzle.col_tallies))]
+    along = tuple(tuple((t, s & b) for t, b in zip(tallied, by_line) if s & b) for s in geo.length_sets)
     p_start = tuple(p.col if p.line_is_row else p.row for p in geo.placements)
     return Model(puzzle, geo, puzzle.row_tallies, puzzle.col_tallies, start, hint_ship, hint_water,
                  shape_ship, shape_water, broken, rows + cols, longer, memo_of(geo), along, p_start,
                  tuple(tuple(bits(line[2])) for line in rows + cols), tuple({} for _ in rows + cols),
-                 pieces=tuple(pieces),
-                 p_run=tuple((start, p.length, ((1 << p.length) - 1) << start)
-                             for start, p in zip(p_start, geo.placements)),
-                 cell_lines=tuple(tuple(line for line in rows + cols if (line[2] >> i) & 1)
-                                  for i in range(geo.board.bit_length())))
+                 pieces=tuple(pieces))

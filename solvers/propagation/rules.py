@@ -315,8 +315,7 @@ def longer_than_room(work: Work, line: Line) -> bool:
 
 def line_tallies(work: Work) -> bool:
     """The line rules on every tallied line the batch touched, rows then columns, line by
-    line; each is called only where it can fire, so the other lines cost no call. (A batch of
-    one cell touches its row and its column alone: those are read from a table.)"""
+    line; each is called only where it can fire, so the other lines cost no call."""
     # The tally rules: a tight tally (met, over, or needing at least every unknown cell) on a
     # line not complete and right. The room rule: new ship cells, room for some of a longest ship.
     touched, line_ship = work.touched, work.line_ship
@@ -326,8 +325,7 @@ def line_tallies(work: Work) -> bool:
     board = geo.board
     ship = work.ship
     unknown = board ^ (ship | work.water)
-    lines = work.model.lines if touched & (touched - 1) else work.model.cell_lines[touched.bit_length() - 1]
-    for line in lines:
+    for line in work.model.lines:
         mask = line[2]
         if not touched & mask:
             continue
@@ -374,17 +372,17 @@ def segment_covers(work: Work) -> list[tuple[int, int]]:
     found = work.covers
     if found[0] == unplaced and found[1] == alive:
         return found[2]
-    model = work.model
+    geo, model = work.geo, work.model
     segments = model.segment_memo.get(unplaced)
-    if segments is None:                     # each segment with every placement over all of it
-        geo = work.geo
-        covering, found, rest = geo.covering, [], unplaced
+    if segments is None:
+        segments, rest = [], unplaced
         while rest:
             segment = geo.component(rest & -rest, rest)
             rest &= ~segment
-            found.append((segment, meet(covering, segment, -1)))
-        segments = kept(model.segment_memo, unplaced, tuple(found), SEGMENTS_KEPT)
-    covers = [(segment, over & alive) for segment, over in segments]
+            segments.append(segment)
+        segments = kept(model.segment_memo, unplaced, tuple(segments), SEGMENTS_KEPT)
+    covering = geo.covering
+    covers = [(segment, meet(covering, segment, alive)) for segment in segments]
     work.covers = (unplaced, alive, covers)
     return covers
 
@@ -548,7 +546,7 @@ def ship_complete(work: Work) -> bool:
 
 def line_fill(work: Work) -> bool:
     """Every way a tallied line can still hold its tally, in runs that are ships along it or
-    cells of ships crossing it (:func:`_fill`): the unknown cells ship in every way are
+    cells of ships crossing it (:func:`fill_line`): the unknown cells ship in every way are
     ship, those ship in none water; a line with no way is a contradiction."""
     # The nonogram line solver, with the fleet deciding the runs. Run once every other rule is
     # quiet, so every unknown cell is one an alive placement covers.
@@ -559,22 +557,13 @@ def line_fill(work: Work) -> bool:
         moved, gone = work.geo.board, -1
     else:
         moved, gone = (ship ^ seen[0]) | (water ^ seen[1]), alive ^ seen[2]
-    memos, limit = model.fill_memo, FILL_KEPT // len(model.lines) if model.lines else 0
-    unknown = ~(ship | water)
-    for k, line in enumerate(model.lines):
+    k = -1
+    for line in model.lines:
+        k += 1
         mask = line[2]
-        if not mask & unknown:
-            continue                         # no unknown cell left
-        along = line[4]
-        if not (moved & mask or gone & along):
+        if not (moved & mask or gone & line[4]):
             continue                         # as when last looked at, where it found nothing new
-        # The line's answer, kept per line state (a table per line: ``Model.fill_memo``).
-        memo = memos[k]
-        key = (ship & mask, water & mask, alive & along, placed & mask)
-        answer = memo.get(key)
-        if answer is None:
-            answer = kept(memo, key, _fill(model, k, ship, water, alive & along, placed), limit)
-        new_ship, new_water = answer
+        new_ship, new_water = fill_line(model, k, ship, water, alive, placed)
         if new_ship is None:
             return work.fail("row" if line[0] else "col", line[1], work.says("line_fill", 1, line=line, evidence=mask))
         if new_ship | new_water:
@@ -585,8 +574,23 @@ def line_fill(work: Work) -> bool:
             if new_water:
                 work.add_water(new_water, said)
                 water = work.water
-            unknown = ~(ship | water)
     return True
+
+
+def fill_line(model: Model, k: int, ship: int, water: int, alive: int, whole: int) -> tuple[int | None, int]:
+    """The line fill (:func:`line_fill`) of line ``k`` of ``model.lines``, with the places
+    ``alive`` and the ships ``whole`` (their cells) on the board: (cells ship in every way,
+    cells ship in none), or (None, 0) when the line cannot be filled. Every cell not water may
+    be a run of one. Kept per line state (``Model.fill_memo``, a table per line)."""
+    _, _, mask, _, along = model.lines[k]
+    if not mask & ~(ship | water):
+        return 0, 0
+    memo = model.fill_memo[k]
+    key = (ship & mask, water & mask, alive & along, whole & mask)
+    answer = memo.get(key)
+    if answer is None:
+        answer = kept(memo, key, _fill(model, k, ship, water, alive & along, whole), FILL_KEPT // len(model.lines))
+    return answer
 
 
 def segments_claim_a_length(work: Work) -> bool:
@@ -636,14 +640,14 @@ def room_for(model: Model, li: int, ship: int, options: int, wanted: int) -> int
     each)."""
     length, lines = model.geo.lengths[li], model.along[li]
     sure = 0
-    for mask, tally, by_line in lines:      # most often one place in each of a few lines is enough
-        if options & by_line and tally - (ship & mask).bit_count() >= length:
+    for tallied, by_line in lines:           # most often one place in each of a few lines is enough
+        if options & by_line and (tallied is None or tallied[1] - (ship & tallied[0]).bit_count() >= length):
             sure += 1
             if sure >= wanted:
                 return sure
     p_cells, p_start = model.geo.p_cells, model.p_start
     room = 0
-    for mask, tally, by_line in lines:
+    for tallied, by_line in lines:
         here = options & by_line
         most, free_from, covered = 0, -2, 0
         while here:                          # along the line, by where they start
@@ -655,7 +659,8 @@ def room_for(model: Model, li: int, ship: int, options: int, wanted: int) -> int
             if start >= free_from:
                 most += 1
                 free_from = start + length + 1
-        if most:                             # (an untallied line leaves ``most`` as it is)
+        if most and tallied is not None:
+            mask, tally = tallied
             most = min(most, (tally - (ship & mask).bit_count() + (ship & covered).bit_count()) // length)
         room += most
     return room
@@ -678,28 +683,29 @@ def _fill(model: Model, k: int, ship: int, water: int, along: int, placed: int) 
         mask = model.lines[k][2]
         s, w, pl = (_gather(on & mask, first, step) for on in (ship, water, placed))
     run_at: list[list[int]] = [[] if (w >> i) & 1 else [1] for i in range(n)]
-    p_run = model.p_run
-    along &= model.longer[1] if len(model.longer) > 1 else 0    # a submarine's place: any cell's run of one
+    p_start, p_length = model.p_start, model.geo.p_length
+    starts = set()
     while along:
         low = along & -along
         along ^= low
-        start, length, span = p_run[low.bit_length() - 1]
-        if not w & span:
-            run_at[start].append(length)
+        p = low.bit_length() - 1
+        starts.add((p_start[p], p_length[p]))
     i = 0
     while pl >> i:                           # placed ships of two or more cells along the line
         if (pl >> i) & 3 == 3:
             j = i
             while (pl >> j) & 1:
                 j += 1
-            if not (w >> i) & ((1 << (j - i)) - 1):
-                run_at[i].append(j - i)
+            starts.add((i, j - i))
             i = j
         else:
             i += 1
+    for start, length in starts:
+        if not (w >> start) & ((1 << length) - 1):
+            run_at[start].append(length)
+    limit = (1 << (tally + 1)) - 1
     # free[i]: counts of ship cells before i when a run may start at i; sealed[i]: when cell i
-    # follows a run and must be water (or the line ends there). Counts over the tally stay in
-    # (they never come down to it, and the way back below reads none over it).
+    # follows a run and must be water (or the line ends there).
     free, sealed = [0] * (n + 1), [0] * (n + 1)
     free[0] = 1
     for i in range(n):
@@ -708,7 +714,7 @@ def _fill(model: Model, k: int, ship: int, water: int, along: int, placed: int) 
             free[i + 1] |= here | sealed[i]
         if here:
             for length in run_at[i]:
-                sealed[i + length] |= here << length
+                sealed[i + length] |= (here << length) & limit
     if not ((free[n] | sealed[n]) >> tally) & 1:
         return None, 0
     # What the rest of the line can still hold, as the counts the line start may bring: bit k
@@ -1009,17 +1015,15 @@ def propagate(model: Model, state: State, *, ship: int = 0, water: int = 0,
     work.log = log
     if places:
         work.to_place = dict.fromkeys(places, place_detail)
-    cell_rules = STEP_CELL_RULES if level else CELL_RULES
-    board_rules = STEP_RULES[level] if level else DEDUCTION_RULES if fill else None
-    next_batch = work.next_batch
     while True:
         if work.to_place and not place_queued(work):
             return None
-        while next_batch():
-            for rule in cell_rules:
+        while work.next_batch():
+            for rule in STEP_CELL_RULES if level else CELL_RULES:
                 if not rule(work):
                     return None
-        for rule in board_rules or (PROBE_RULES if probe and any(work.counts) else BOARD_RULES):
+        for rule in (STEP_RULES[level] if level else DEDUCTION_RULES if fill else
+                     PROBE_RULES if probe and any(work.counts) else BOARD_RULES):
             alive = work.alive
             if not rule(work):
                 return None
