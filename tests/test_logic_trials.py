@@ -9,13 +9,13 @@ import pytest
 
 from game import levels, rules
 from game.puzzle import Cell, Move, apply_move, initial_grid
-from game.ships import segments
+from game.ships import bits, segments
 from solvers.engine import hints
 from solvers.engine.verdict import unique_solution
 from solvers.events import SetCell, Status
 from solvers.logic import deduction as logic
 from solvers.logic import probe
-from solvers.logic.analysis import Bank, bits, model_of
+from solvers.logic.analysis import Bank, model_of
 from solvers.logic.probe import (
     Clock,
     Outcome,
@@ -111,7 +111,7 @@ def test_a_kept_step_serves_only_boards_that_extend_its_own():
     puzzle, _, board = first_board_past_depth_one("8x8/expert/01.bs")
     model = model_of(puzzle)
     ship, water = logic._masks(model, board)
-    unknown = [i for i in range(model.rows * model.stride) if (model.all & ~ship & ~water) >> i & 1]
+    unknown = [i for i in range(model.shared.rows * model.shared.stride) if (model.all & ~ship & ~water) >> i & 1]
     cell, other = 1 << unknown[0], 1 << unknown[1]
     step = Finding("deep-contradiction", 4, 0, cell, cell, lambda: "kept")
     model.bank.clear()
@@ -120,7 +120,7 @@ def test_a_kept_step_serves_only_boards_that_extend_its_own():
         assert model.bank.find(ship, water) is step
         assert model.bank.find(ship | other, water) is step                  # a board that knows more
         assert model.bank.find(ship, water | cell) is None                     # its cell is known already
-        first = 1 << next(i for i in range(model.rows * model.stride) if water >> i & 1)
+        first = 1 << next(i for i in range(model.shared.rows * model.shared.stride) if water >> i & 1)
         assert model.bank.find(ship, water & ~first) is None                   # a board that knows less
     finally:
         model.bank.clear()
@@ -316,7 +316,7 @@ def test_the_search_ahead_starts_from_the_settled_board_and_waits_there_for_the_
     assert step.level <= 2 and model.kept is kept
     # A cell of the solution the search's board does not hold: the player went another way.
     r, c = next((r, c) for r in range(puzzle.rows) for c in range(puzzle.cols)
-                if not (kept.ship | kept.water) >> model.index(r, c) & 1 and board[r][c] == Cell.UNKNOWN)
+                if not (kept.ship | kept.water) >> model.shared.index(r, c) & 1 and board[r][c] == Cell.UNKNOWN)
     board = apply_move(initial_grid(puzzle), Move(r, c, solution[r][c]))
     assert logic.next_deduction(puzzle, board) is not None and model.kept is not kept
 
@@ -326,7 +326,7 @@ def test_places_a_cell_trial_settled_whole_are_not_tried_and_the_same_ones_are_r
     model, ship, water, valid = settled(puzzle, board)
     closures: dict = {}
     assert logic.drain(find_contradiction(model, ship, water, valid, Clock(), closures)) is None
-    whole = [p for p in model.members(valid) if p.cells & ~ship and probe._settled_whole(closures, p, ship)]
+    whole = [p for p in model.shared.members(valid) if p.cells & ~ship and probe._settled_whole(closures, p, ship)]
     assert whole, "some cell trial on this board settles a ship whole"
     for p in whole:                            # each holds: its own trial breaks nothing
         assert not probe.propagate(model, ship | p.cells, water | p.halo, valid).contradiction
@@ -356,12 +356,12 @@ def test_places_a_cell_trial_settled_whole_are_not_tried_and_the_same_ones_are_r
 def test_what_places_share_and_cover_is_read_from_them_and_remembered():
     model = model_of(levels.load(LEVELS / "10x10/expert/01.bs"))
     for length in model.lengths:
-        places = model.length_sets[length] & model.alive
+        places = model.shared.length_sets[model.shared.length_index[length]] & model.alive
         for some in (places, places & -places, places & (places >> 3)):
             if not some:
                 continue
-            cells = [model.by_index[i].cells for i in bits(some)]
-            halos = [model.by_index[i].halo for i in bits(some)]
+            cells = [model.shared.placements[i].cells for i in bits(some)]
+            halos = [model.shared.placements[i].halo for i in bits(some)]
             every, any_ = model.all, 0
             for c in cells:
                 every &= c
@@ -449,7 +449,7 @@ def test_places_ruled_out_at_depth_two_before_are_ruled_out_again_as_fresh_trial
         return [(p.index, reason(), depth) for p, reason, depth in dropped]
     try:
         remembered = drops()
-        assert any(probe.place_key(model.by_index[index]) in remembered_keys
+        assert any(probe.place_key(model.shared.placements[index]) in remembered_keys
                    for index, _, depth in remembered if depth == 2), "a drop came from the earlier board"
         model.settled, model.broken, model.held, model.broken_deep = Forgetful(), Forgetful(), Forgetful(), Forgetful()
         assert remembered == drops()

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from functools import cached_property, lru_cache
 
-from game.puzzle import Coord, Puzzle
-from game.ships import Placement, bits, geometry_of, kept
+from game.puzzle import Puzzle
+from game.ships import geometry_of, kept, union
 from solvers.propagation.model import Model, compile_puzzle
 
 BANK_LIMIT = 200        # steps a bank keeps for later boards
-MEMO_LIMIT = 50_000     # entries each of the model's memos keeps (see ``_kept``)
+MEMO_LIMIT = 50_000     # entries each block's memo of ``cells_of`` keeps
 
 
 class Kept:
@@ -74,25 +74,17 @@ class Bank:
 class DeductionModel:
     """The deduction engine's view of one puzzle (one per puzzle, cached by :func:`model_of`):
     what never changes while it is solved (the shared placement model of ``game.ships`` with
-    the placements the hints allow, cell and line tables), and what hints keep from one board
+    the placements the hints allow), and what hints keep from one board
     to the next (steps proved, the depth-2 search kept, assumptions that held)."""
 
     def __init__(self, puzzle: Puzzle) -> None:
         self.puzzle = puzzle
         shared = self.shared = geometry_of(puzzle)
-        rows, cols, stride = puzzle.rows, puzzle.cols, shared.stride
-        self.rows, self.cols, self.stride = rows, cols, stride
         self.all = shared.board
-        self.row_mask, self.col_mask = shared.row_masks, shared.col_masks
-        self.row_tallies = puzzle.row_tallies
-        self.col_tallies = puzzle.col_tallies
-        self.orth = [shared.orthogonal(1 << i) for i in range(rows * stride)]
         self.lengths = shared.lengths
         engine = self.engine
         self.hint_ship, self.hint_water = engine.hint_ship, engine.hint_water
         self.alive = engine.start.alive             # the places the hints allow, as a mask over their indices
-        self.length_sets = dict(zip(self.lengths, shared.length_sets))
-        self.p_cells, self.by_index = shared.p_cells, shared.placements
         self.cells_memo: tuple[dict, ...] = tuple({} for _ in range(0, len(shared.placements), 32))   # ``cells_of``
         self.bank = Bank(self.all)      # the hints' steps proved on earlier boards, for later ones
         self.kept: Kept | None = None                            # see ``keep``
@@ -108,31 +100,19 @@ class DeductionModel:
         """The puzzle compiled for the one engine (:mod:`solvers.propagation`), which settles the trials."""
         return compile_puzzle(self.puzzle)
 
-    def mask_of(self, cells) -> int:
-        return self.shared.mask_of(cells)
-
     def cells_of(self, places: int) -> int:
         """The cells the places of a mask cover, read 32 places at a time, each block
         remembered: the places still possible change little from one board to the next."""
-        found, memos, p_cells = 0, self.cells_memo, self.p_cells
+        found, memos, p_cells = 0, self.cells_memo, self.shared.p_cells
         for block, memo in enumerate(memos):
             chunk = (places >> (block << 5)) & 0xFFFF_FFFF
             if not chunk:
                 continue
             cells = memo.get(chunk)
             if cells is None:
-                cells = _union_kept(memo, chunk, p_cells, block << 5)
+                cells = kept(memo, chunk, union(p_cells, chunk << (block << 5)), MEMO_LIMIT)
             found |= cells
         return found
-
-    def members(self, places: int) -> list[Placement]:
-        """The places of a mask, in index order (by length as the fleet lists them, then along
-        each line by where they start)."""
-        by_index = self.by_index
-        return [by_index[i] for i in bits(places)]
-
-    def of_length(self, places: int, length: int) -> int:
-        return places & self.length_sets[length]
 
     def keep(self, ship: int, water: int, search, steps: list, dropped: list) -> Kept:
         """Keep a hint's depth-2 search of the board (``ship``, ``water``) to go on with later:
@@ -140,34 +120,6 @@ class DeductionModel:
         places ruled out), so they hold on every later board that extends it."""
         self.kept = Kept(ship, water, search, steps, dropped)
         return self.kept
-
-    def index(self, row: int, col: int) -> int:
-        return row * self.stride + col
-
-    def coord(self, index: int) -> Coord:
-        return divmod(index, self.stride)
-
-    def where(self, mask: int) -> str:
-        """A short human description of a set of cells (1-based, like the window)."""
-        return self.shared.where(mask)
-
-
-def _kept(memo: dict, key, value):
-    """:func:`game.ships.kept`, with the model's ``MEMO_LIMIT``."""
-    return kept(memo, key, value, MEMO_LIMIT)
-
-
-def _united(table, part: int, offset: int = 0) -> int:
-    """``table[offset + i]`` united over the set bits ``i`` of ``part``."""
-    found = 0
-    for i in bits(part):
-        found |= table[offset + i]
-    return found
-
-
-def _union_kept(memo: dict, part: int, table, offset: int) -> int:
-    """:func:`_united`, kept in ``memo``."""
-    return _kept(memo, part, _united(table, part, offset))
 
 
 @lru_cache(maxsize=16)

@@ -22,10 +22,11 @@ from typing import Callable, Generator, Iterator, Sequence
 
 from game import rules
 from game.puzzle import Cell, Coord, Grid, Move, Puzzle, initial_grid
+from game.ships import bits
 from solvers.common import verified
 from solvers.events import Event, Progress, Reason, Result, SetCell, Status
 from solvers.logic import probe
-from solvers.logic.analysis import Bank, DeductionModel, Kept, bits, model_of
+from solvers.logic.analysis import Bank, DeductionModel, Kept, model_of
 from solvers.logic.probe import Clock, Closures, Valid, drain, find_contradiction, find_deep_contradiction, propagate
 from solvers.logic.steps import Finding, Steps, settle_steps
 
@@ -351,10 +352,10 @@ def _after_places(model: DeductionModel, ship: int, water: int, places: int, dro
 
 
 def _deduction(model: DeductionModel, found: Finding) -> Deduction:
-    moves = tuple(Move(*model.coord(i), Cell.SHIP) for i in bits(found.ship))
-    moves += tuple(Move(*model.coord(i), Cell.WATER) for i in bits(found.water))
+    moves = tuple(Move(*model.shared.coord(i), Cell.SHIP) for i in bits(found.ship))
+    moves += tuple(Move(*model.shared.coord(i), Cell.WATER) for i in bits(found.water))
     return Deduction(found.rule, tuple(sorted(moves, key=lambda m: (m.row, m.col))),
-                     tuple(model.coord(i) for i in bits(found.evidence)), found.text(), found.level)
+                     tuple(model.shared.coord(i) for i in bits(found.evidence)), found.text(), found.level)
 
 
 def _mistake(text: str, cells: Sequence[Coord]) -> Deduction:
@@ -401,7 +402,7 @@ def next_deduction(puzzle: Puzzle, grid: Sequence[Sequence[Cell]], max_depth: in
         for _ in _search_ahead(model, ship, water, found.ship, found.water, lambda: True):
             pass
     if an.broken:
-        return _mistake(f"Something is wrong already: {an.broken}", [model.coord(i) for i in bits(an.cells)])
+        return _mistake(f"Something is wrong already: {an.broken}", [model.shared.coord(i) for i in bits(an.cells)])
     return _deduction(model, found) if found else None
 
 
@@ -415,8 +416,8 @@ def think_ahead(puzzle: Puzzle, grid: Sequence[Sequence[Cell]], step: Deduction,
         return
     model = model_of(puzzle)
     ship, water = _masks(model, grid)
-    step_ship = model.mask_of((m.row, m.col) for m in step.moves if m.value == Cell.SHIP)
-    step_water = model.mask_of((m.row, m.col) for m in step.moves if m.value == Cell.WATER)
+    step_ship = model.shared.mask_of((m.row, m.col) for m in step.moves if m.value == Cell.SHIP)
+    step_water = model.shared.mask_of((m.row, m.col) for m in step.moves if m.value == Cell.WATER)
     until = time.perf_counter() + seconds
     yield from _search_ahead(model, ship, water, step_ship, step_water, lambda: time.perf_counter() > until)
 
@@ -510,7 +511,7 @@ def events(puzzle: Puzzle, *, trace: bool = True, rng: random.Random | None = No
                 for i in bits(mask):
                     stats["propagated"] += 1
                     if trace:
-                        yield SetCell(*model.coord(i), value, Reason.FORCED, detail)
+                        yield SetCell(*model.shared.coord(i), value, Reason.FORCED, detail)
             ship |= step.ship
             water |= step.water
         if clock.due(probe=False):

@@ -16,7 +16,8 @@ from functools import partial
 from typing import Callable, Generator, NamedTuple, TypeVar
 
 from game.puzzle import ship_name
-from solvers.logic.analysis import DeductionModel, Placement, bits
+from game.ships import Placement, bits
+from solvers.logic.analysis import DeductionModel
 from solvers.logic.steps import UNSAID, Finding, settle_steps, start_of
 from solvers.propagation.model import State
 from solvers.propagation.rules import propagate as propagate_state
@@ -96,7 +97,7 @@ def _settled(model: DeductionModel, ship: int, water: int, valid: Valid, start: 
     if start is not None:
         kill = start.alive & ~valid if valid is not None else 0
         if kill:
-            p_cells, left = model.p_cells, kill
+            p_cells, left = model.shared.p_cells, kill
             while left:                      # the ships the board holds whole stay (see steps.with_whole)
                 low = left & -left
                 left ^= low
@@ -118,10 +119,10 @@ def _why_broken(model: DeductionModel, ship: int, water: int, valid: Valid) -> s
     _settled(model, ship, water, valid, None, blame)
     kind, value = blame[-1] if blame else ("", 0)
     if kind in ("row", "col"):
-        name, tallies = ("row", model.row_tallies) if kind == "row" else ("column", model.col_tallies)
+        name, tallies = ("row", model.puzzle.row_tallies) if kind == "row" else ("column", model.puzzle.col_tallies)
         return f"{name} {value + 1} could not hold its {tallies[value]} ship cells in ships that still fit"
     if kind == "cells":
-        return f"no ship still missing could take the ship cells at {model.where(value)}"
+        return f"no ship still missing could take the ship cells at {model.shared.where(value)}"
     if kind == "length":
         return f"the {ship_name(model.lengths[value])}s still missing would not fit"
     return UNSAID
@@ -134,12 +135,11 @@ def base_of(model: DeductionModel, ship: int, water: int, valid: Valid) -> State
 
 def probe_order(model: DeductionModel, ship: int, water: int) -> list[int]:
     """Unknown cells, most promising first: beside ship cells, then in the tightest lines."""
+    geo, puzzle = model.shared, model.puzzle
     unknown = model.all & ~ship & ~water
-    near_ship = 0
-    for i in bits(ship):
-        near_ship |= model.orth[i]
+    near_ship = geo.orthogonal(ship)
     slack = {}
-    for masks, tallies in ((model.row_mask, model.row_tallies), (model.col_mask, model.col_tallies)):
+    for masks, tallies in ((geo.row_masks, puzzle.row_tallies), (geo.col_masks, puzzle.col_tallies)):
         for mask, tally in zip(masks, tallies):
             if tally is None:
                 continue
@@ -166,14 +166,14 @@ def _chain_text(chain: list[Finding]) -> str:
     return f"{first}{more}; then "
 
 
-def _forced(model: DeductionModel, index: int, as_ship: bool, rule: str, level: int, say: Callable[[], str]) -> Finding:
+def _forced(index: int, as_ship: bool, rule: str, level: int, say: Callable[[], str]) -> Finding:
     bit = 1 << index
     return Finding(rule, level, 0 if as_ship else bit, bit if as_ship else 0, bit, say)
 
 
 def _step_text(model: DeductionModel, index: int, was: str, now: str, how: str, why: Why | str) -> str:
     """The sentence of a step whose assumption (cell ``index`` ``was``) breaks ``how``, ``why``."""
-    return f"If {model.where(1 << index)} were {was}, {how}{why}. So it is {now}"
+    return f"If {model.shared.where(1 << index)} were {was}, {how}{why}. So it is {now}"
 
 
 def _trial_text(model: DeductionModel, ship: int, water: int, valid: Valid, index: int, as_ship: bool) -> str:
@@ -182,7 +182,8 @@ def _trial_text(model: DeductionModel, ship: int, water: int, valid: Valid, inde
     chain: list[Finding] = []
     outcome = propagate(model, *_assuming(ship, water, index, as_ship), valid, chain)
     was, now = ("ship", "water") if as_ship else ("water", "ship")
-    return f"If {model.where(1 << index)} were {was}: {_chain_text(chain)}{outcome.contradiction}. So it is {now}"
+    where = model.shared.where(1 << index)
+    return f"If {where} were {was}: {_chain_text(chain)}{outcome.contradiction}. So it is {now}"
 
 
 Literal = tuple[int, bool]             # (cell index, assumed ship)
@@ -397,7 +398,7 @@ def find_contradiction(model: DeductionModel, ship: int, water: int, valid: Vali
                 closures[(index, as_ship)] = outcome
         else:
             say = partial(_trial_text, model, ship, water, valid, index, as_ship)
-            if steps.add(index, _forced(model, index, as_ship, "contradiction", 3, say)):
+            if steps.add(index, _forced(index, as_ship, "contradiction", 3, say)):
                 break
     if record is not None:
         record.append((ship, water, known, held_ship, held_water))
@@ -436,7 +437,7 @@ def _breaks_at_depth_one(model: DeductionModel, start: Outcome, clock: Clock) ->
                 settled = propagate(model, *_assuming(ship, water, index, not as_ship), valid, base=base)
                 if settled.contradiction:
                     if_ship, if_water = ((outcome, settled) if as_ship else (settled, outcome))
-                    return Outcome(ship, water, valid, Why(partial(_neither, model.where(1 << index),
+                    return Outcome(ship, water, valid, Why(partial(_neither, model.shared.where(1 << index),
                                                                    if_ship.contradiction, if_water.contradiction)))
                 ship, water, valid = settled.ship, settled.water, settled.places
                 below, base = base or below, None    # the trials after it start from the new board
@@ -514,7 +515,7 @@ def find_deep_contradiction(model: DeductionModel, ship: int, water: int, valid:
             outcome = propagate(model, *_assuming(ship, water, index, as_ship), valid)
         was, now = ("ship", "water") if as_ship else ("water", "ship")
         if outcome.contradiction:
-            found = _forced(model, index, as_ship, "contradiction", 3,
+            found = _forced(index, as_ship, "contradiction", 3,
                             partial(_step_text, model, index, was, now, "", outcome.contradiction))
         else:
             settled = yield from deep_trial(model, held, (index, as_ship), ship, water, known, outcome, clock)
@@ -522,7 +523,7 @@ def find_deep_contradiction(model: DeductionModel, ship: int, water: int, valid:
                 held_ship |= settled.ship
                 held_water |= settled.water
                 continue
-            found = _forced(model, index, as_ship, "deep-contradiction", 4,
+            found = _forced(index, as_ship, "deep-contradiction", 4,
                             partial(_step_text, model, index, was, now,
                                     "then after the simple rules and one level of trial ", settled.contradiction))
         if steps.add(index, found):
@@ -554,7 +555,7 @@ def rule_out_places(model: DeductionModel, ship: int, water: int, valid: Places,
     survivors: list[tuple[int, Placement, Outcome]] = []
     known = places_mask(model, valid)
     base = None
-    for p in model.members(valid):
+    for p in model.shared.members(valid):
         if p.cells & ~ship:
             if broke_before(model.broken, place_key(p), ship, water, known):
                 dropped.append((p, partial(_breaks_with, model, ship, water, valid, p), 1))
@@ -608,7 +609,9 @@ def rule_out_longest(model: DeductionModel, ship: int, water: int, valid: Places
     trials break soonest. ``truth`` and ``until`` as in :func:`rule_out_places`; ``held`` as in
     :func:`find_deep_contradiction` (a place under :func:`place_key`), those that will break first."""
     dropped: list[Dropped] = []
-    places = [p for p in model.members(model.of_length(valid, length)) if p.cells & ~ship and _may_break(p, truth)]
+    geo = model.shared
+    places = [p for p in geo.members(valid & geo.length_sets[geo.length_index[length]])
+              if p.cells & ~ship and _may_break(p, truth)]
     if held is not None:
         keys = {place_key(p): p for p in places}
         places = [keys[key] for key in clashes_first(held, ship, water, list(keys))]
