@@ -211,8 +211,6 @@ def _first_finding(model: DeductionModel, ship: int, water: int, valid: Valid, m
             if places_until is None or (deeper and not new) or time.perf_counter() > places_until:
                 break
             deeper = True
-        known = solution() if solution is not None else None
-        truth = _masks(model, known)[0] if known is not None else None
         if hint:
             model.truth = truth
             # A hint stops at the first step and keeps the search to go on with later.
@@ -241,11 +239,15 @@ def _first_finding(model: DeductionModel, ship: int, water: int, valid: Valid, m
         if bank is not None and len(steps) > 1:
             bank.add(ship, water, [probe.after_ruling_out(step, dropped) if dropped else step for step in steps[1:]])
         if found:
-            return found and probe.after_ruling_out(found, dropped) if dropped else found, an
-        if not hint:
-            # The solver's last resorts: every place left tried at depth 2; then again the
-            # longest ships' first, each on the board the places ruled out before narrowed.
-            valid, new = yield from probe.rule_out_places(model, ship, water, valid, clock, float("inf"), None, enough)
+            return probe.after_ruling_out(found, dropped) if dropped else found, an
+        # The solver's last resorts: every place left tried at depth 2; then again the
+        # longest ships' first, each on the board the places ruled out before narrowed.
+        for length in (None, *sorted(model.lengths, reverse=True)):
+            if length is None:
+                valid, new = yield from probe.rule_out_places(model, ship, water, valid, clock, float("inf"), None,
+                                                              enough)
+            else:
+                valid, new = yield from probe.rule_out_longest(model, ship, water, valid, clock, length)
             if new:
                 dropped += new
                 if carried is not None:
@@ -253,15 +255,6 @@ def _first_finding(model: DeductionModel, ship: int, water: int, valid: Valid, m
                 found = yield from _after_places(model, ship, water, valid, dropped, clock, None, bank, True)
                 if found:
                     return found, an
-            for length in sorted(model.lengths, reverse=True):
-                valid, new = yield from probe.rule_out_longest(model, ship, water, valid, clock, length)
-                if new:
-                    dropped += new
-                    if carried is not None:
-                        carried[:] = dropped
-                    found = yield from _after_places(model, ship, water, valid, dropped, clock, None, bank, True)
-                    if found:
-                        return found, an
     return None, an
 
 
