@@ -73,8 +73,6 @@ class Model:
 
     puzzle: Puzzle
     geo: Geometry
-    row_tallies: tuple[int | None, ...]
-    col_tallies: tuple[int | None, ...]
     start: State
     hint_ship: int
     hint_water: int
@@ -128,7 +126,7 @@ def compile_puzzle(puzzle: Puzzle) -> Model:
                                                             (*puzzle.row_tallies, *puzzle.col_tallies))]
     along = tuple(tuple((t, s & b) for t, b in zip(tallied, by_line) if s & b) for s in geo.length_sets)
     p_start = tuple(p.col if p.line_is_row else p.row for p in geo.placements)
-    return Model(puzzle, geo, puzzle.row_tallies, puzzle.col_tallies, start, hint_ship, hint_water,
+    return Model(puzzle, geo, start, hint_ship, hint_water,
                  shape_ship, shape_water, broken, rows + cols, longer, memo_of(geo), along, p_start,
                  tuple(tuple(bits(line[2])) for line in rows + cols), tuple({} for _ in rows + cols),
                  pieces=tuple(pieces))

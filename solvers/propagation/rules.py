@@ -765,23 +765,15 @@ def _gather(cells: int, first: int, step: int) -> int:
 
 
 def common(model: Model, placements: int) -> tuple[int, int]:
-    """The cells every placement of the set covers, and the cells every one's halo holds
-    (the two meets in one pass over the set). Kept per set (``Memo.common``): a segment or
-    the last ship of a length keeps its placements through many states."""
+    """The cells every placement of the set covers, and the cells every one's halo holds.
+    Kept per set (``Memo.common``): a segment or the last ship of a length keeps its
+    placements through many states."""
     memo = model.memo
     found = memo.common.get(placements)
     if found is None:
         geo = model.geo
-        p_cells, p_halo = geo.p_cells, geo.p_halo
-        cells = halo = geo.board
-        rest = placements
-        while rest:
-            low = rest & -rest
-            p = low.bit_length() - 1
-            rest ^= low
-            cells &= p_cells[p]
-            halo &= p_halo[p]
-        found = kept(memo.common, placements, (cells, halo), memo.limit)
+        found = kept(memo.common, placements,
+                     (meet(geo.p_cells, placements, geo.board), meet(geo.p_halo, placements, geo.board)), memo.limit)
     return found
 
 
@@ -836,7 +828,7 @@ def _tally_met(said: Said, ship: int, water: int) -> str:
 
 def _needs_every_unknown(said: Said, ship: int, water: int) -> str:
     n = ship.bit_count()
-    return (f"{line_name(said.line).capitalize()} needs {n} more ship cell{'s' if n > 1 else ''} and has exactly "
+    return (f"{line_name(said.line).capitalize()} needs {_plural(n, 'more ship cell')} and has exactly "
             f"{_plural(n, 'unknown cell')} left")
 
 
@@ -990,7 +982,7 @@ PROBE_RULES: tuple[Rule, ...] = tuple(rule for rule in BOARD_RULES if rule is no
 
 def propagate(model: Model, state: State, *, ship: int = 0, water: int = 0,
               places: Iterable[int] = (), kill: int = 0, log: Log | None = None,
-              place_detail: str = "decision", all_lines: bool = False,
+              all_lines: bool = False,
               blame: list | None = None, probe: bool = False, fill: bool = False, level: int = 0) -> State | None:
     """Set ``ship``/``water`` cells, place ``places`` and remove the placements in ``kill``
     (a placement set), then apply the rules to a fixpoint. The caller logs its own changes;
@@ -1014,7 +1006,7 @@ def propagate(model: Model, state: State, *, ship: int = 0, water: int = 0,
         work.add_water(water & ~state.water, "")
     work.log = log
     if places:
-        work.to_place = dict.fromkeys(places, place_detail)
+        work.to_place = dict.fromkeys(places, "decision")
     while True:
         if work.to_place and not place_queued(work):
             return None
@@ -1039,7 +1031,7 @@ def root_state(model: Model, log: Log | None = None, fill: bool = False) -> Stat
     if model.broken:
         return None
     fleet_cells = model.puzzle.ship_cells
-    for tallies in (model.row_tallies, model.col_tallies):
+    for tallies in (model.puzzle.row_tallies, model.puzzle.col_tallies):
         known = [tally for tally in tallies if tally is not None]
         total = sum(known)
         if total > fleet_cells or (len(known) == len(tallies) and total != fleet_cells):
