@@ -93,7 +93,7 @@ def start_of(model: DeductionModel, ship: int, places: int | None) -> State:
     """The engine's state to settle a board from: nothing known yet, the board's places (and
     those of its whole ships), the whole fleet to place."""
     alive = model.alive if places is None else with_whole(model, ship, places)
-    return State(0, 0, 0, alive, tuple(count for _, count in model.puzzle.fleet))
+    return State(0, 0, 0, alive, model.engine.start.counts)
 
 
 def with_whole(model: DeductionModel, ship: int, alive: int) -> int:
@@ -108,7 +108,7 @@ def with_whole(model: DeductionModel, ship: int, alive: int) -> int:
         whole &= ~cells
         row, col = geo.coord((cells & -cells).bit_length() - 1)
         length = cells.bit_count()
-        p = geo.placement(length, length == 1 or bool(cells & geo.row_masks[row] == cells), row, col)
+        p = geo.placement(length, cells & geo.row_masks[row] == cells, row, col)
         if p is not None and p.cells == cells:
             alive |= (1 << p.index) & model.alive
     return alive

@@ -839,9 +839,10 @@ def _tally_within_reach(said: Said, ship: int, water: int) -> str:
     return f"{line_name(said.line)} would have more than {_plural(tally, 'ship cell')}"
 
 
-def _last(said: Said) -> str:
+def _last_ship(said: Said, ship: int, water: int) -> str:
     name = ship_name(said.length)
-    return f"The last {name}" if dict(said.model.puzzle.fleet).get(said.length, 0) > 1 else f"The {name}"
+    last = f"The last {name}" if dict(said.model.puzzle.fleet).get(said.length, 0) > 1 else f"The {name}"
+    return f"{last} can only lie {_places(said)}: {_cells(said, ship, water)}"
 
 
 def _fleet_count(said: Said, ship: int, water: int) -> str:
@@ -852,7 +853,7 @@ def _fleet_count(said: Said, ship: int, water: int) -> str:
             return f"the {name} would have nowhere to go"
         return f"the {missing} missing {name}s would have only {_plural(found, 'place')}"
     if found == 1:
-        return f"{_last(said)} can only lie {_places(said)}: {_cells(said, ship, water)}"
+        return _last_ship(said, ship, water)
     return f"The {found} missing {name}s have exactly {found} places left: {_cells(said, ship, water)}"
 
 
@@ -947,9 +948,8 @@ RULES: tuple[Entry, ...] = (
            "no ship fits this segment"),
     _entry("board", 2, distinct_segments, _distinct_segments, "too many segments"),
     _entry("board", 2, uncovered_is_water, _uncovered_is_water, "no ship fits here"),
-    _entry("board", 2, last_ship_of_a_length,
-           lambda said, ship, water: f"{_last(said)} can only lie {_places(said)}: {_cells(said, ship, water)}",
-           "every placement of the last {ship} covers it", "water around every placement of the last {ship}"),
+    _entry("board", 2, last_ship_of_a_length, _last_ship, "every placement of the last {ship} covers it",
+           "water around every placement of the last {ship}"),
     _entry("fill", 2, segments_claim_a_length),
     _entry("fill", 2, fleet_room, _fleet_room, "the {ship}s do not fit"),
     _entry("fill", 2, line_fill, _line_fill, "every way to fill {line} with the ships still missing",
