@@ -600,7 +600,7 @@ def one_step_at_a_time(puzzle):
         ship, water, valid = outcome.ship, outcome.water, outcome.places
         found = logic.drain(find_contradiction(model, ship, water, valid, Clock()))
         if found is None:
-            return logic._grid(model, ship, water)
+            return model.shared.grid(ship, water)
         ship, water = ship | found.ship, water | found.water
 
 

@@ -73,10 +73,6 @@ def _masks(model: DeductionModel, grid: Sequence[Sequence[Cell]]) -> tuple[int, 
     return ship | model.hint_ship, water | model.hint_water
 
 
-def _grid(model: DeductionModel, ship: int, water: int) -> Grid:
-    return model.shared.grid(ship, water)
-
-
 class Banks:
     """A solver's steps proved on earlier boards (see :class:`~solvers.logic.analysis.Bank`),
     those of level 3 kept apart from the deeper ones, and taken first.
@@ -490,7 +486,8 @@ def events(puzzle: Puzzle, *, trace: bool = True, rng: random.Random | None = No
         except StopIteration as stop:
             found, an = stop.value
         if an.broken:
-            yield Result(Status.NO_SOLUTION, _grid(model, ship, water), snapshot(), (), f"no solution: {an.broken}")
+            yield Result(Status.NO_SOLUTION, model.shared.grid(ship, water), snapshot(), (),
+                         f"no solution: {an.broken}")
             return
         valid = an.places
         if found is None:
@@ -509,7 +506,7 @@ def events(puzzle: Puzzle, *, trace: bool = True, rng: random.Random | None = No
             water |= step.water
         if clock.due(probe=False):
             yield Progress(snapshot())
-    board = _grid(model, ship, water)
+    board = model.shared.grid(ship, water)
     if not (model.all & ~ship & ~water):
         yield verified(puzzle, board, snapshot())
     else:
@@ -546,7 +543,7 @@ def solve(puzzle: Puzzle, max_depth: int = MAX_DEPTH, grid: Grid | None = None,
             level = max(level, found.level)
         steps += len(chain)
         if outcome.contradiction:
-            return LogicOutcome(False, _grid(model, ship, water), level, used, steps, clock.probes,
+            return LogicOutcome(False, model.shared.grid(ship, water), level, used, steps, clock.probes,
                                 outcome.contradiction, tuple(records))
         ship, water, valid = outcome.ship, outcome.water, outcome.places
         if not model.all & ~ship & ~water or max_depth < 1:
@@ -577,6 +574,6 @@ def solve(puzzle: Puzzle, max_depth: int = MAX_DEPTH, grid: Grid | None = None,
             steps += 1
             ship |= found.ship
             water |= found.water
-    board = _grid(model, ship, water)
+    board = model.shared.grid(ship, water)
     solved = not model.all & ~ship & ~water and rules.is_solved(puzzle, board)
     return LogicOutcome(solved, board, level, used, steps, clock.probes, held=tuple(records))

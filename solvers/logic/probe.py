@@ -85,14 +85,16 @@ def propagate(model: DeductionModel, ship: int, water: int, valid: Valid = None,
 def settle(model: DeductionModel, ship: int, water: int, valid: Valid, start: State | None = None) -> Outcome:
     """The board (``ship``, ``water``, places ``valid``) settled by the one engine, from
     ``start`` (the settled state of a board this one extends) when given."""
-    state = _settled(model, ship, water, valid, start)
+    state = base_of(model, ship, water, valid, start)
     if state is None:
         return Outcome(ship, water, valid, Why(partial(_why_broken, model, ship, water, valid)))
     return Outcome(state.ship, state.water, state.alive, None)
 
 
-def _settled(model: DeductionModel, ship: int, water: int, valid: Valid, start: State | None = None,
-             blame: list | None = None) -> State | None:
+def base_of(model: DeductionModel, ship: int, water: int, valid: Valid, start: State | None = None,
+            blame: list | None = None) -> State | None:
+    """The board settled by the one engine, for the trials on it to start from (None if it
+    breaks, with what failed in ``blame`` when given), from ``start`` as :func:`settle`."""
     engine = model.engine
     if start is not None:
         kill = start.alive & ~valid if valid is not None else 0
@@ -116,7 +118,7 @@ def _why_broken(model: DeductionModel, ship: int, water: int, valid: Valid) -> s
     if said is not None and said != UNSAID:
         return said
     blame: list = []
-    _settled(model, ship, water, valid, None, blame)
+    base_of(model, ship, water, valid, None, blame)
     kind, value = blame[-1] if blame else ("", 0)
     if kind in ("row", "col"):
         name, tallies = ("row", model.puzzle.row_tallies) if kind == "row" else ("column", model.puzzle.col_tallies)
@@ -126,11 +128,6 @@ def _why_broken(model: DeductionModel, ship: int, water: int, valid: Valid) -> s
     if kind == "length":
         return f"the {ship_name(model.lengths[value])}s still missing would not fit"
     return UNSAID
-
-
-def base_of(model: DeductionModel, ship: int, water: int, valid: Valid) -> State | None:
-    """The board settled by the one engine, for the trials on it to start from (None if it breaks)."""
-    return _settled(model, ship, water, valid)
 
 
 def probe_order(model: DeductionModel, ship: int, water: int) -> list[int]:
@@ -151,10 +148,6 @@ def probe_order(model: DeductionModel, ship: int, water: int) -> list[int]:
 
 def _assuming(ship: int, water: int, index: int, as_ship: bool) -> tuple[int, int]:
     return (ship | (1 << index), water) if as_ship else (ship, water | (1 << index))
-
-
-def _assumed(index: int, as_ship: bool) -> tuple[int, int]:
-    return _assuming(0, 0, index, as_ship)
 
 
 def _chain_text(chain: list[Finding]) -> str:
@@ -388,7 +381,7 @@ def find_contradiction(model: DeductionModel, ship: int, water: int, valid: Vali
         if outcome is None:
             base = base or base_of(model, ship, water, valid)
             outcome = trial(model, model.settled, (index, as_ship), ship, water, valid, known,
-                             _assumed(index, as_ship), base)
+                             _assuming(0, 0, index, as_ship), base)
             if clock.due():
                 yield None
         if not outcome.contradiction:
@@ -425,9 +418,9 @@ def _breaks_at_depth_one(model: DeductionModel, start: Outcome, clock: Clock) ->
                     continue
                 outcome = settled_before(store, (index, as_ship), ship, water, known)
                 if outcome is None:
-                    base = base or _settled(model, ship, water, valid, below)
+                    base = base or base_of(model, ship, water, valid, below)
                     outcome = trial(model, store, (index, as_ship), ship, water, valid, known,
-                                     _assumed(index, as_ship), base)
+                                     _assuming(0, 0, index, as_ship), base)
                     if clock.due():
                         yield None
                 if not outcome.contradiction:
