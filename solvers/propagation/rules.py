@@ -22,7 +22,7 @@ from typing import Callable, Iterable, NamedTuple
 
 from game.limits import MAX_SHIP_LENGTH, MAX_SIDE
 from game.puzzle import Cell, Hint, fleet_text, ship_name
-from game.ships import Geometry, bits, kept, meet, segments, union
+from game.ships import bits, kept, meet, segments, union
 from solvers.propagation.model import Line, Memo, Model, State
 
 Log = list[tuple[int, Cell, str]]
@@ -598,27 +598,21 @@ def segments_claim_a_length(work: Work) -> bool:
     placement over two of them: they are those ships, so its other placements die."""
     if not work.ship & ~work.placed:
         return True                          # no segment left to claim a length
-    length_sets, counts = work.geo.length_sets, work.counts
-    for li, (found, together) in claims(work.geo, (cover for _, cover in segment_covers(work))).items():
-        if found == counts[li] and together is not None:
-            work.alive &= ~(length_sets[li] & ~together)
-    return True
-
-
-def claims(geo: Geometry, covers: Iterable[int]) -> dict[int, tuple[int, int | None]]:
-    """Per length index, the segments whose placements (``covers``, one set per segment) are
-    all of that length: how many, and all their placements, or None when one placement
-    covers two of them (they may be one ship)."""
+    length_sets, p_length_index = work.geo.length_sets, work.geo.p_length_index
+    # Per length index, the segments whose placements are all of that length: how many, and
+    # all their placements, or None when one placement covers two of them (they may be one ship).
     found: dict[int, tuple[int, int | None]] = {}
-    length_sets, p_length_index = geo.length_sets, geo.p_length_index
-    for cover in covers:
+    for _, cover in segment_covers(work):
         if not cover:
             continue
         li = p_length_index[(cover & -cover).bit_length() - 1]    # the one length it can be, if any
         if not cover & ~length_sets[li]:
             count, together = found.get(li, (0, 0))
             found[li] = (count + 1, None if together is None or together & cover else together | cover)
-    return found
+    for li, (count, together) in found.items():
+        if count == work.counts[li] and together is not None:
+            work.alive &= ~(length_sets[li] & ~together)
+    return True
 
 
 def fleet_room(work: Work) -> bool:
