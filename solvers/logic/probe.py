@@ -239,12 +239,9 @@ def remember_settled(model: DeductionModel, store: Settled, key: object, ship: i
     """Keep ``outcome``, what the assumption ``key`` settled to on the board (``ship``, ``water``,
     places ``known``), in ``store`` (see :func:`settled_before`)."""
     record = (ship, water, known, outcome, places_mask(model, outcome.places))
-    kept = store.get(key)
-    if kept is None:
-        store[key] = [record]
-    else:
-        kept.insert(0, record)
-        del kept[RECORDS:]
+    kept = store.setdefault(key, [])
+    kept.insert(0, record)
+    del kept[RECORDS:]
 
 
 def trial(model: DeductionModel, store: Settled, key: object, ship: int, water: int, valid: Valid, known: int,
