@@ -105,7 +105,7 @@ def test_a_timeout_stops_every_member(monkeypatch):
     started = time.perf_counter()
     result = portfolio.race(NO_SOLUTION, limit=2, jobs=2, timeout=0.5, members=(ENDLESS, ENDLESS))
     assert result.status is Status.TIMEOUT
-    assert time.perf_counter() - started < 3.0
+    assert time.perf_counter() - started < 10.0       # the endless members were stopped (room for a loaded machine)
 
 
 def test_a_failing_worker_decides_nothing(monkeypatch):
