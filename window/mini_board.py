@@ -44,8 +44,9 @@ class MiniBoard:
         shapes = shapes or grid
         key = (theme, cell, rows, cols, frozenset(hints.items()), tuple(map(tuple, tallies)) if tallies else None)
         shown = tuple(tuple(row) for row in shapes) if shapes is not grid else ()
-        whole = key != self._key or self._picture is None or not only_changes
-        if key != self._key or self._picture is None:
+        fresh = key != self._key or self._picture is None
+        whole = fresh or not only_changes
+        if fresh:
             self._key = key
             self._picture = pygame.Surface(((cols + 1) * cell, (rows + 1) * cell), pygame.SRCALPHA)
             changed = {(r, c) for r in range(rows) for c in range(cols)}
