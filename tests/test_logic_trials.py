@@ -44,6 +44,18 @@ def first_board_past_depth_one(name: str):
             board = apply_move(board, move)
 
 
+def boards_searched(monkeypatch, owner, name: str) -> list:
+    """The boards (ship, water) the search ``owner.name`` is started on from now, a list that
+    fills as the test runs."""
+    boards, search = [], getattr(owner, name)
+
+    def counted(*args, **kwargs):
+        boards.append(args[1:3])
+        return (yield from search(*args, **kwargs))
+    monkeypatch.setattr(owner, name, counted)
+    return boards
+
+
 def settled(puzzle, board):
     model = model_of(puzzle)
     ship, water = logic._masks(model, board)
@@ -465,13 +477,7 @@ def solver_play(name: str, monkeypatch) -> tuple[list[tuple[Finding, bool, bool]
     solution = unique_solution(puzzle)
     model = model_of(puzzle)
     truth_ship, truth_water = model.shared.masks(solution)
-    passes = []
-    ruling_out = probe.rule_out_places
-
-    def counted(*args, **kwargs):
-        passes.append(args[1:3])
-        return (yield from ruling_out(*args, **kwargs))
-    monkeypatch.setattr(probe, "rule_out_places", counted)
+    passes = boards_searched(monkeypatch, probe, "rule_out_places")
     ship, water = logic._masks(model, initial_grid(puzzle))
     bank, carried, played = Bank(model.all), [], []
     while model.all & ~ship & ~water:
@@ -619,13 +625,7 @@ def test_solve_takes_every_step_of_a_sweep_and_stops_where_one_step_at_a_time_do
 def test_a_solver_takes_the_steps_its_sweeps_banked_before_sweeping_again(monkeypatch):
     puzzle = levels.load(LEVELS / "10x10/expert/04.bs")
     solution = unique_solution(puzzle)
-    sweeps = []
-    sweep = logic.find_contradiction
-
-    def counted(*args, **kwargs):
-        sweeps.append(args[1:3])
-        return (yield from sweep(*args, **kwargs))
-    monkeypatch.setattr(logic, "find_contradiction", counted)
+    sweeps = boards_searched(monkeypatch, logic, "find_contradiction")
     logic.model_of.cache_clear()
     events = list(logic.events(puzzle))
     logic.model_of.cache_clear()
