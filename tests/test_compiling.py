@@ -1,17 +1,25 @@
-"""Compiled code never makes a run wait: a process that finds numba's cache empty runs
-without it (the same conclusions) while one process in the background compiles it."""
+"""Compiled code never makes a run wait, nor runs older than its source: a process that finds
+numba's cache empty runs without it (the same conclusions) while one process in the background
+compiles it; the engine compiled ahead of time runs only when compiled from its current source."""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
+import pytest
+
 from game import levels
-from solvers import compiling
+from solvers import compiling, propagation
 from solvers.engine.verdict import Kind, decide
 from solvers.events import Progress, Result, Status
 from solvers.search import learning, learning_core
 
-LEVELS = Path(__file__).resolve().parents[1] / "levels"
+ROOT = Path(__file__).resolve().parents[1]
+LEVELS = ROOT / "levels"
 
 
 def test_the_cache_is_read_as_holding_what_the_warm_up_compiled():
@@ -57,3 +65,40 @@ def test_clause_learning_waits_with_heartbeats_for_the_build_in_the_background_t
     assert sum(isinstance(event, Progress) and "seconds" in event.stats for event in events) >= 2
     assert isinstance(last, Result) and last.status is Status.SOLVED and len(last.solutions) == 1
     assert asked == ["solvers.search.learning"]
+
+
+def run(*args: str, engine: str | None = None) -> subprocess.CompletedProcess:
+    env = dict(os.environ)
+    env.pop("BATTLESHIPS_ENGINE", None)
+    if engine:
+        env["BATTLESHIPS_ENGINE"] = engine
+    return subprocess.run([sys.executable, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+
+
+ENGINE_OF = ("import sys; from solvers import compiling; {before}import solvers.propagation as p; "
+             "from solvers.propagation import model, rules; print(p.ENGINE, rules.__file__.endswith('.py'), "
+             "model.__file__.endswith('.py'))")
+compiled_here = pytest.mark.skipif(propagation.ENGINE != "compiled",
+                                   reason="the engine is not compiled here (no C compiler at setup)")
+
+
+@compiled_here
+def test_the_engine_runs_compiled_only_when_compiled_from_its_current_source(tmp_path):
+    assert run("-c", ENGINE_OF.format(before="")).stdout.split() == ["compiled", "False", "False"]
+    assert run("-c", ENGINE_OF.format(before=""), engine="python").stdout.split() == ["python", "True", "True"]
+    stale = json.loads(compiling.ENGINE_STAMP.read_text())
+    stale["solvers.propagation.rules"] = "0" * 64              # as if rules.py changed since the build
+    (tmp_path / "stamp.json").write_text(json.dumps(stale))
+    before = f"compiling.ENGINE_STAMP = compiling.Path({str(tmp_path / 'stamp.json')!r}); "
+    assert run("-c", ENGINE_OF.format(before=before)).stdout.split() == ["python", "True", "True"]
+
+
+@compiled_here
+@pytest.mark.parametrize("solver", ["forward", "logic"])
+def test_the_compiled_engine_takes_the_steps_its_source_takes(solver):
+    level = str(LEVELS / "10x10/expert/03.bs")
+    compiled, source = (json.loads(run("main.py", "solve", level, "--solver", solver, "--json", engine=engine).stdout)
+                        for engine in (None, "python"))
+    for stats in (compiled["stats"], source["stats"]):
+        del stats["seconds"]
+    assert compiled == source and compiled["status"] == "solved"

@@ -8,3 +8,8 @@ judges a finished board (``game.rules``) and the clause learner's clauses
 (``solvers.search.learning``) stay apart on purpose: an independent checker, and another
 encoding for another algorithm.
 """
+
+from solvers.compiling import load_engine
+
+ENGINE = load_engine()
+"""How the engine runs here: "compiled" (ahead of time, from this very source) or "python"."""

@@ -78,12 +78,12 @@ class Model:
     hint_water: int
     shape_ship: int                          # cells a hint's shape says are ship
     shape_water: int                         # cells a hint's shape says are water
+    memo: Memo                               # the geometry's (``memo_of``)
     broken: str = ""                         # non-empty when the hints contradict themselves
     # Rows, then columns, with a known tally: (is_row, index, cells, tally, placements along the line).
     lines: tuple[Line, ...] = ()
     # Per room ``r`` (0 up to the longest length): the placements longer than ``r`` cells.
     longer: tuple[int, ...] = ()
-    memo: Memo | None = None                 # the geometry's (``memo_of``)
     # Per length index, per line (rows, then columns): its (cells, tally), None without a
     # tally, and the placements of that length along it (``rules.fleet_room``).
     along: tuple[tuple[tuple[tuple[int, int] | None, int], ...], ...] = ()
@@ -126,7 +126,7 @@ def compile_puzzle(puzzle: Puzzle) -> Model:
                                                             (*puzzle.row_tallies, *puzzle.col_tallies))]
     along = tuple(tuple((t, s & b) for t, b in zip(tallied, by_line) if s & b) for s in geo.length_sets)
     p_start = tuple(p.col if p.line_is_row else p.row for p in geo.placements)
-    return Model(puzzle, geo, start, hint_ship, hint_water,
-                 shape_ship, shape_water, broken, rows + cols, longer, memo_of(geo), along, p_start,
+    return Model(puzzle, geo, start, hint_ship, hint_water, shape_ship, shape_water, memo_of(geo),
+                 broken, rows + cols, longer, along, p_start,
                  tuple(tuple(bits(line[2])) for line in rows + cols), tuple({} for _ in rows + cols),
                  pieces=tuple(pieces))

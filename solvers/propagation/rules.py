@@ -23,7 +23,13 @@ from typing import Callable, Iterable, NamedTuple
 from game.limits import MAX_SHIP_LENGTH, MAX_SIDE
 from game.puzzle import Cell, Hint, fleet_text, ship_name
 from game.ships import bits, kept, meet, segments, union
-from solvers.propagation.model import Line, Memo, Model, State
+from solvers.propagation.model import Line, Model, State
+
+try:
+    from mypy_extensions import mypyc_attr
+except ImportError:             # it only speaks to the compiler (see ``solvers.compiling``)
+    def mypyc_attr(*_args: object, **_kwargs: object) -> Callable[[type], type]:  # type: ignore[misc]
+        return lambda cls: cls
 
 Log = list[tuple[int, Cell, str]]
 """A propagation's log: per step, its cells, their value and what it says (a :class:`Said`;
@@ -35,6 +41,7 @@ LINE_BITS = MAX_SIDE.bit_length()
 
 # -- what a logged step says ------------------------------------------------------------------
 
+@mypyc_attr(native_class=False)      # a str subclass: compiled code may not define one natively
 class Said(str):
     """What a logged step says: the string itself is its short sentence (what a trace shows);
     :meth:`sentence` is the whole sentence a player reads, built when the step is shown, from
@@ -57,6 +64,12 @@ class Said(str):
     @property
     def level(self) -> int:
         return self.cause.level if self.cause is not None else LEVELS[self.rule]
+
+    def tallied(self) -> tuple[str, int]:
+        """The name and the tally of the line a line rule's step is about."""
+        line = self.line
+        assert line is not None, self.rule
+        return line_name(line), line[3]
 
     def sentence(self, ship: int = 0, water: int = 0) -> str:
         """The sentence of this step setting ``ship`` and ``water`` cells (a failure: none)."""
@@ -81,7 +94,7 @@ class Work:
                  all_lines: bool = False) -> None:
         self.model = model
         self.geo = model.geo
-        self.memo: Memo = model.memo
+        self.memo = model.memo
         self.ship, self.water, self.placed, self.alive = state.ship, state.water, state.placed, state.alive
         self.counts = list(state.counts)
         self.fresh_ship = self.fresh_water = self.new_ship = self.new_water = self.touched = self.line_ship = 0
@@ -156,7 +169,7 @@ class Work:
 
     def broke(self, said: str) -> bool:
         """A contradiction logged (with a log) as what ``said`` says, blamed on nothing."""
-        if said:
+        if said and self.log is not None:
             self.log.append((0, Cell.UNKNOWN, said))
         return False
 
@@ -814,7 +827,8 @@ def _hint_shape(said: Said, ship: int, water: int) -> str:
 
 
 def _tally_met(said: Said, ship: int, water: int) -> str:
-    name, tally = line_name(said.line).capitalize(), said.line[3]
+    name, tally = said.tallied()
+    name = name.capitalize()
     if tally == 0:
         return f"{name} has a tally of 0: all its cells are water"
     return f"{name} has {'its 1 ship cell' if tally == 1 else f'all its {tally} ship cells'}: its other cells are water"
@@ -822,15 +836,15 @@ def _tally_met(said: Said, ship: int, water: int) -> str:
 
 def _needs_every_unknown(said: Said, ship: int, water: int) -> str:
     n = ship.bit_count()
-    return (f"{line_name(said.line).capitalize()} needs {_plural(n, 'more ship cell')} and has exactly "
+    return (f"{said.tallied()[0].capitalize()} needs {_plural(n, 'more ship cell')} and has exactly "
             f"{_plural(n, 'unknown cell')} left")
 
 
 def _tally_within_reach(said: Said, ship: int, water: int) -> str:
-    tally = said.line[3]
+    name, tally = said.tallied()
     if said.part:
-        return f"{line_name(said.line)} could not reach its tally of {tally}"
-    return f"{line_name(said.line)} would have more than {_plural(tally, 'ship cell')}"
+        return f"{name} could not reach its tally of {tally}"
+    return f"{name} would have more than {_plural(tally, 'ship cell')}"
 
 
 def _last_ship(said: Said, ship: int, water: int) -> str:
@@ -871,7 +885,7 @@ def _uncovered_is_water(said: Said, ship: int, water: int) -> str:
 
 
 def _line_fill(said: Said, ship: int, water: int) -> str:
-    name, tally = line_name(said.line), said.line[3]
+    name, tally = said.tallied()
     if said.part:
         return f"{name} cannot hold {tally} ship cells in ships that still fit"
     return (f"Every way to fit {tally} ship cells into {name} (runs that are ships still missing, water between "
