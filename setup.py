@@ -1,6 +1,6 @@
 """The build of ``pip install .`` and of ``make setup``: the package as pyproject.toml
 describes it, with the propagation engine compiled ahead of time by mypyc (the same source,
-run as Python where no C compiler is at hand: see ``solvers/compiling.py``)."""
+run as Python where no C compiler is at hand: see ``game/compiled.py``)."""
 
 import hashlib
 import json
@@ -9,8 +9,8 @@ from pathlib import Path
 
 from setuptools import setup
 
-ENGINE = ("solvers/propagation/model.py", "solvers/propagation/rules.py")
-STAMP = Path("solvers/compiled-engine.json")
+ENGINE = ("game/bitsets.py", "solvers/propagation/model.py", "solvers/propagation/rules.py")
+STAMP = Path("game/compiled-engine.json")
 
 
 def engine() -> list:

@@ -23,55 +23,10 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import Iterator, Sequence
 
+from game.bitsets import bits, int_of, kept, meet, union  # noqa: F401 - meet, union: for its importers
 from game.puzzle import Cell, Coord, Grid, Hint, Puzzle
 
 Board = Sequence[Sequence[Cell]]
-
-
-def bits(mask: int) -> Iterator[int]:
-    """Indices of the set bits, lowest first."""
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
-
-
-def union(table: tuple[int, ...], mask: int) -> int:
-    """The union of ``table[i]`` over the set bits ``i`` of ``mask``."""
-    found = 0
-    while mask:
-        low = mask & -mask
-        found |= table[low.bit_length() - 1]
-        mask ^= low
-    return found
-
-
-def meet(table: tuple[int, ...], mask: int, within: int) -> int:
-    """``within`` intersected with ``table[i]`` for every set bit ``i`` of ``mask``."""
-    while mask:
-        low = mask & -mask
-        within &= table[low.bit_length() - 1]
-        mask ^= low
-    return within
-
-
-def _int_of(numbers: list[int]) -> int:
-    """The set of ``numbers`` as an int (bit ``n`` set for each ``n``)."""
-    if not numbers:
-        return 0
-    buffer = bytearray(max(numbers) // 8 + 1)
-    for n in numbers:
-        buffer[n >> 3] |= 1 << (n & 7)
-    return int.from_bytes(buffer, "little")
-
-
-def kept(memo: dict, key, value, limit: int):
-    """``value``, kept in ``memo`` under ``key``: a memo that holds ``limit`` entries is
-    emptied first, so memory stays bounded however long a search runs."""
-    if len(memo) >= limit:
-        memo.clear()
-    memo[key] = value
-    return value
 
 
 @dataclass(frozen=True, slots=True)
@@ -290,7 +245,7 @@ class Geometry:
         for p in self.placements:
             for i in bits(where(p)):
                 found[i].append(p.index)
-        return tuple(_int_of(numbers) for numbers in found)
+        return tuple(int_of(numbers) for numbers in found)
 
     @cached_property
     def covering_cells(self) -> tuple[int, ...]:

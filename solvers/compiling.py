@@ -1,11 +1,6 @@
-"""Compiled code without a silent wait.
-
-The propagation engine (``solvers.propagation``) is compiled ahead of time by mypyc, from its
-one Python source, when the package is built (``pip install .``, ``make setup``: see
-``setup.py``); the build leaves a stamp naming the source it compiled. A process imports the
-compiled modules only when they were compiled from the source as it is now, and the source
-itself otherwise (or when ``BATTLESHIPS_ENGINE=python`` asks for it): an engine never runs
-code older than its source, and a machine without a C compiler runs the same rules as Python.
+"""Compiled code without a silent wait: whether numba's cache already holds a function's
+machine code, and building it in a process of its own when it does not. (The propagation
+engine is compiled ahead of time instead: see ``game.compiled``.)
 
 numba compiles a function the first time a process calls it unless its cache holds the
 machine code for the current source; compiling the clause learner takes half a minute to a
@@ -16,47 +11,15 @@ code into the cache for the processes after it.
 
 from __future__ import annotations
 
-import hashlib
-import importlib.util
-import json
 import os
 import subprocess
 import sys
-import sysconfig
 import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 LOCK_SECONDS = 300      # a build started this recently is left to finish
-ENGINE_STAMP = ROOT / "solvers" / "compiled-engine.json"     # module name -> sha256 of the source compiled
-
-
-def load_engine() -> str:
-    """Import the engine's modules compiled if they were compiled from their current source,
-    else from the source (before anything imports them; ``solvers.propagation`` calls this):
-    "compiled" or "python"."""
-    try:
-        stamp = json.loads(ENGINE_STAMP.read_text())
-    except (OSError, ValueError):
-        return "python"
-    suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
-    found = {name: (ROOT / name.replace(".", "/")).with_suffix(".py") for name in stamp}
-    built = [name for name, source in found.items() if source.with_suffix(suffix).exists()]
-    if not built:
-        return "python"
-    if os.environ.get("BATTLESHIPS_ENGINE") != "python" and len(built) == len(stamp) and all(
-            hashlib.sha256(source.read_bytes()).hexdigest() == stamp[name] for name, source in found.items()):
-        return "compiled"
-    for name, source in found.items():      # in the stamp's order: each after those it imports
-        spec = importlib.util.spec_from_file_location(name, source)
-        assert spec is not None and spec.loader is not None, source
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-        package, _, leaf = name.rpartition(".")
-        setattr(sys.modules[package], leaf, module)
-    return "python"
 
 _ready: dict[str, bool] = {}        # per module, for the life of the process
 

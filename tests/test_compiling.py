@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from game import levels
+from game import compiled, levels
 from solvers import compiling, propagation
 from solvers.engine.verdict import Kind, decide
 from solvers.events import Progress, Result, Status
@@ -75,30 +75,35 @@ def run(*args: str, engine: str | None = None) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
 
 
-ENGINE_OF = ("import sys; from solvers import compiling; {before}import solvers.propagation as p; "
-             "from solvers.propagation import model, rules; print(p.ENGINE, rules.__file__.endswith('.py'), "
-             "model.__file__.endswith('.py'))")
+ENGINE_OF = ("import solvers.propagation as p; from game import bitsets; from solvers.propagation import model, rules; "
+             "print(p.ENGINE, *(m.__file__.endswith('.py') for m in (bitsets, model, rules)))")
 compiled_here = pytest.mark.skipif(propagation.ENGINE != "compiled",
                                    reason="the engine is not compiled here (no C compiler at setup)")
 
 
 @compiled_here
-def test_the_engine_runs_compiled_only_when_compiled_from_its_current_source(tmp_path):
-    assert run("-c", ENGINE_OF.format(before="")).stdout.split() == ["compiled", "False", "False"]
-    assert run("-c", ENGINE_OF.format(before=""), engine="python").stdout.split() == ["python", "True", "True"]
-    stale = json.loads(compiling.ENGINE_STAMP.read_text())
-    stale["solvers.propagation.rules"] = "0" * 64              # as if rules.py changed since the build
-    (tmp_path / "stamp.json").write_text(json.dumps(stale))
-    before = f"compiling.ENGINE_STAMP = compiling.Path({str(tmp_path / 'stamp.json')!r}); "
-    assert run("-c", ENGINE_OF.format(before=before)).stdout.split() == ["python", "True", "True"]
+def test_the_engine_runs_compiled_unless_the_source_is_asked_for():
+    assert run("-c", ENGINE_OF).stdout.split() == ["compiled", "False", "False", "False"]
+    assert run("-c", ENGINE_OF, engine="python").stdout.split() == ["python", "True", "True", "True"]
+
+
+@compiled_here
+def test_the_engine_is_current_only_when_compiled_from_every_module_as_it_is_now():
+    stamp = compiled.stamp()
+    assert set(stamp) == {"game.bitsets", "solvers.propagation.model", "solvers.propagation.rules"}
+    assert compiled.current(stamp)
+    for name in stamp:            # as if one source changed since the build
+        assert not compiled.current({**stamp, name: "0" * 64})
+    assert not compiled.current({**stamp, "game.puzzle": stamp[next(iter(stamp))]})   # one not compiled
+    assert not compiled.current({})
 
 
 @compiled_here
 @pytest.mark.parametrize("solver", ["forward", "logic"])
 def test_the_compiled_engine_takes_the_steps_its_source_takes(solver):
     level = str(LEVELS / "10x10/expert/03.bs")
-    compiled, source = (json.loads(run("main.py", "solve", level, "--solver", solver, "--json", engine=engine).stdout)
-                        for engine in (None, "python"))
-    for stats in (compiled["stats"], source["stats"]):
+    compiled_run, source_run = (json.loads(run("main.py", "solve", level, "--solver", solver, "--json",
+                                               engine=engine).stdout) for engine in (None, "python"))
+    for stats in (compiled_run["stats"], source_run["stats"]):
         del stats["seconds"]
-    assert compiled == source and compiled["status"] == "solved"
+    assert compiled_run == source_run and compiled_run["status"] == "solved"

@@ -9,7 +9,8 @@ judges a finished board (``game.rules``) and the clause learner's clauses
 encoding for another algorithm.
 """
 
-from solvers.compiling import load_engine
+from game.compiled import engine, use_source
 
-ENGINE = load_engine()
+use_source(__name__)
+ENGINE = engine()
 """How the engine runs here: "compiled" (ahead of time, from this very source) or "python"."""

@@ -27,7 +27,7 @@ from solvers.propagation.model import Line, Model, State
 
 try:
     from mypy_extensions import mypyc_attr
-except ImportError:             # it only speaks to the compiler (see ``solvers.compiling``)
+except ImportError:             # it only speaks to the compiler (see ``game.compiled``)
     def mypyc_attr(*_args: object, **_kwargs: object) -> Callable[[type], type]:  # type: ignore[misc]
         return lambda cls: cls
 

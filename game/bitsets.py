@@ -1,0 +1,53 @@
+"""Sets as ints: bit ``i`` set when ``i`` is in the set (cells, placements). The one statement
+of the operations the solvers run millions of times; compiled with the propagation engine
+(see ``solvers/compiling.py``)."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+
+def bits(mask: int) -> Iterator[int]:
+    """Indices of the set bits, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def union(table: tuple[int, ...], mask: int) -> int:
+    """The union of ``table[i]`` over the set bits ``i`` of ``mask``."""
+    found = 0
+    while mask:
+        low = mask & -mask
+        found |= table[low.bit_length() - 1]
+        mask ^= low
+    return found
+
+
+def meet(table: tuple[int, ...], mask: int, within: int) -> int:
+    """``within`` intersected with ``table[i]`` for every set bit ``i`` of ``mask``."""
+    while mask:
+        low = mask & -mask
+        within &= table[low.bit_length() - 1]
+        mask ^= low
+    return within
+
+
+def int_of(numbers: list[int]) -> int:
+    """The set of ``numbers`` as an int (bit ``n`` set for each ``n``)."""
+    if not numbers:
+        return 0
+    buffer = bytearray(max(numbers) // 8 + 1)
+    for n in numbers:
+        buffer[n >> 3] |= 1 << (n & 7)
+    return int.from_bytes(buffer, "little")
+
+
+def kept(memo: dict, key, value, limit: int):
+    """``value``, kept in ``memo`` under ``key``: a memo that holds ``limit`` entries is
+    emptied first, so memory stays bounded however long a search runs."""
+    if len(memo) >= limit:
+        memo.clear()
+    memo[key] = value
+    return value
