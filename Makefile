@@ -25,7 +25,7 @@ $(STAMP): requirements.txt requirements-dev.txt
 # The propagation engine compiled ahead of time from its source (mypyc); again when it changes.
 # Without a C compiler the build says so and the same source runs as Python.
 $(ENGINE): $(STAMP) setup.py game/bitsets.py solvers/propagation/model.py solvers/propagation/rules.py
-	@echo "compiling the propagation engine (mypyc, once: about half a minute)"
+	@echo "compiling the propagation engine (mypyc, once: about ten seconds)"
 	@mkdir -p build && $(PY) setup.py -q build_ext --inplace >build/engine.log 2>&1 || true
 	@$(PY) -c "import solvers.propagation as p; print('the propagation engine runs', p.ENGINE)"
 	@touch $(ENGINE)

@@ -89,13 +89,14 @@ def test_the_engine_runs_compiled_unless_the_source_is_asked_for():
 
 @compiled_here
 def test_the_engine_is_current_only_when_compiled_from_every_module_as_it_is_now():
-    stamp = compiled.stamp()
+    library, stamp = compiled.stamp()
     assert set(stamp) == {"game.bitsets", "solvers.propagation.model", "solvers.propagation.rules"}
-    assert compiled.current(stamp)
+    assert compiled.current(library, stamp)
     for name in stamp:            # as if one source changed since the build
-        assert not compiled.current({**stamp, name: "0" * 64})
-    assert not compiled.current({**stamp, "game.puzzle": stamp[next(iter(stamp))]})   # one not compiled
-    assert not compiled.current({})
+        assert not compiled.current(library, {**stamp, name: "0" * 64})
+    assert not compiled.current(library, {**stamp, "game.puzzle": stamp[next(iter(stamp))]})   # one not compiled
+    assert not compiled.current("solvers.elsewhere__mypyc", stamp)                            # no library
+    assert not compiled.current(library, {})
 
 
 @compiled_here

@@ -42,7 +42,8 @@ def test_every_level_and_the_settings_are_package_data():
 def test_pip_install_gives_a_battleships_command_that_works_outside_the_checkout(tmp_path):
     # install from a copy, so the build leaves nothing in the checkout
     source = tmp_path / "source"
-    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(".*", "__pycache__", "build", "*.egg-info"))
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(".*", "__pycache__", "build", "*.egg-info", "*.so",
+                                                                "compiled-engine.json"))
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     bin_dir = venv / ("Scripts" if sys.platform == "win32" else "bin")
@@ -58,3 +59,7 @@ def test_pip_install_gives_a_battleships_command_that_works_outside_the_checkout
     assert shown.returncode == 0 and "convert" in shown.stdout
     checked = subprocess.run([command, "check", str(level)], capture_output=True, text=True, cwd=tmp_path)
     assert checked.returncode == 0 and "unique" in checked.stdout, checked.stderr
+    # the propagation engine was compiled by the install, where a C compiler is at hand
+    engine = subprocess.run([str(python), "-c", "import solvers.propagation as p; print(p.ENGINE)"],
+                            capture_output=True, text=True, cwd=tmp_path).stdout.strip()
+    assert engine == ("compiled" if shutil.which("cc") or shutil.which("gcc") else "python")
