@@ -397,42 +397,50 @@ def find_contradiction(model: DeductionModel, ship: int, water: int, valid: Vali
 
 def _breaks_at_depth_one(model: DeductionModel, start: Outcome, clock: Clock) -> Generator[None, None, Outcome]:
     """Settle ``start`` with depth-1 contradictions: the board it settles to, with the reason
-    it breaks as its ``contradiction`` (None if it holds)."""
+    it breaks as its ``contradiction`` (None if it holds).
+
+    Each trial starts from what its assumption settled to on the sweeps' boards this one
+    extends (``DeductionModel.settled``, see :func:`trial`), and the assumptions are tried
+    in :func:`deep_order` of those boards: the likeliest to break first, and those that hold
+    there set most cells, which are then not tried. After a step the round goes on with the
+    new board; rounds are run until one finds no step (the depth-1 closure of a board is one
+    board, in whatever order its steps are found).
+    """
     ship, water, valid = start.ship, start.water, start.places
+    store: Settled = {(index, as_ship): list(model.settled.get((index, as_ship), ()))
+                      for index in bits(model.all & ~ship & ~water) for as_ship in (True, False)}
+    literals = deep_order(model, ship, water, {key: records[0][3] for key, records in store.items() if records})
+    base = None                      # the settled state of the board, which the trials start from
     changed = True
-    store: dict = {}                 # trials that held, for the rounds after a step (see settled_before)
-    below = None                     # the settled state of the round before, which this round's board extends
     while changed:
         changed = False
         held_ship = held_water = 0
         known = places_mask(model, valid)
-        base = None
-        for index in probe_order(model, ship, water):
-            if not ((model.all & ~ship & ~water) >> index) & 1:
+        for index, as_ship in literals:
+            if ((held_ship if as_ship else held_water) >> index) & 1 or not ((model.all & ~ship & ~water) >> index) & 1:
                 continue
-            for as_ship in (True, False):
-                if ((held_ship if as_ship else held_water) >> index) & 1:
-                    continue
-                outcome = settled_before(store, (index, as_ship), ship, water, known)
-                if outcome is None:
-                    base = base or base_of(model, ship, water, valid, below)
-                    outcome = trial(model, store, (index, as_ship), ship, water, valid, known,
-                                     _assuming(0, 0, index, as_ship), base)
-                    if clock.due():
-                        yield None
-                if not outcome.contradiction:
-                    held_ship |= outcome.ship
-                    held_water |= outcome.water
-                    continue
-                settled = propagate(model, *_assuming(ship, water, index, not as_ship), valid, base=base)
-                if settled.contradiction:
-                    if_ship, if_water = ((outcome, settled) if as_ship else (settled, outcome))
-                    return Outcome(ship, water, valid, Why(partial(_neither, model.shared.where(1 << index),
-                                                                   if_ship.contradiction, if_water.contradiction)))
-                ship, water, valid = settled.ship, settled.water, settled.places
-                below, base = base or below, None    # the trials after it start from the new board
-                changed = True
-                break
+            outcome = settled_before(store, (index, as_ship), ship, water, known)
+            if outcome is None:
+                base = base or base_of(model, ship, water, valid)
+                outcome = trial(model, store, (index, as_ship), ship, water, valid, known,
+                                 _assuming(0, 0, index, as_ship), base)
+                if clock.due():
+                    yield None
+            if not outcome.contradiction:
+                held_ship |= outcome.ship
+                held_water |= outcome.water
+                continue
+            base = base or base_of(model, ship, water, valid)
+            other = _assuming(ship, water, index, not as_ship)
+            after = base_of(model, *other, valid, base)
+            if after is None:
+                if_not = Why(partial(_why_broken, model, *other, valid))
+                if_ship, if_water = (outcome.contradiction, if_not) if as_ship else (if_not, outcome.contradiction)
+                return Outcome(ship, water, valid, Why(partial(_neither, model.shared.where(1 << index),
+                                                               if_ship, if_water)))
+            ship, water, valid, base = after.ship, after.water, after.alive, after   # the trials after it start here
+            known = places_mask(model, valid)
+            changed = True
     return Outcome(ship, water, valid, None)
 
 
