@@ -34,6 +34,17 @@ def meet(table: tuple[int, ...], mask: int, within: int) -> int:
     return within
 
 
+def within(table: tuple[int, ...], mask: int, cells: int) -> int:
+    """The set bits ``i`` of ``mask`` whose ``table[i]`` lies within ``cells``."""
+    found, left = 0, mask
+    while left:
+        low = left & -left
+        if not table[low.bit_length() - 1] & ~cells:
+            found |= low
+        left ^= low
+    return found
+
+
 def int_of(numbers: list[int]) -> int:
     """The set of ``numbers`` as an int (bit ``n`` set for each ``n``)."""
     if not numbers:

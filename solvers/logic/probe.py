@@ -15,6 +15,7 @@ import time
 from functools import partial
 from typing import Callable, Generator, NamedTuple, TypeVar
 
+from game.bitsets import within
 from game.puzzle import ship_name
 from game.ships import Placement, bits
 from solvers.logic.analysis import DeductionModel
@@ -98,13 +99,8 @@ def base_of(model: DeductionModel, ship: int, water: int, valid: Valid, start: S
     engine = model.engine
     if start is not None:
         kill = start.alive & ~valid if valid is not None else 0
-        if kill:
-            p_cells, left = model.shared.p_cells, kill
-            while left:                      # the ships the board holds whole stay (see steps.with_whole)
-                low = left & -left
-                left ^= low
-                if not p_cells[low.bit_length() - 1] & ~ship:
-                    kill ^= low
+        if kill:                             # the ships the board holds whole stay (see steps.with_whole)
+            kill &= ~within(model.shared.p_cells, kill, ship)
         return propagate_state(engine, start, ship=ship & ~start.ship, water=water & ~start.water,
                                kill=kill, fill=True, blame=blame)
     return propagate_state(engine, start_of(model, ship, valid), ship=ship | engine.shape_ship,
