@@ -334,6 +334,21 @@ class _Steps:
         return False
 
 
+def _assumed(model: DeductionModel, store: Settled, index: int, as_ship: bool, ship: int, water: int, valid: Valid,
+             known: int, base: State | None, clock: Clock) -> Generator[None, None, tuple[Outcome, State | None]]:
+    """What assuming cell ``index`` ship (or water) settles the board to: recalled from
+    ``store`` (see :func:`settled_before`), else a :func:`trial` from ``base`` (the board
+    settled, settled now when None); with the base, for the trials after it."""
+    outcome = settled_before(store, (index, as_ship), ship, water, known)
+    if outcome is None:
+        base = base or base_of(model, ship, water, valid)
+        outcome = trial(model, store, (index, as_ship), ship, water, valid, known,
+                        _assuming(0, 0, index, as_ship), base)
+        if clock.due():
+            yield None
+    return outcome, base
+
+
 def find_contradiction(model: DeductionModel, ship: int, water: int, valid: Valid, clock: Clock,
                        closures: Closures | None = None, ship_first: bool = False,
                        every: list[Finding] | None = None, truth: int | None = None,
@@ -370,13 +385,8 @@ def find_contradiction(model: DeductionModel, ship: int, water: int, valid: Vali
     for index, as_ship in order:
         if ((held_ship if as_ship else held_water) >> index) & 1 or (steps.decided >> index) & 1:
             continue
-        outcome = settled_before(model.settled, (index, as_ship), ship, water, known)
-        if outcome is None:
-            base = base or base_of(model, ship, water, valid)
-            outcome = trial(model, model.settled, (index, as_ship), ship, water, valid, known,
-                             _assuming(0, 0, index, as_ship), base)
-            if clock.due():
-                yield None
+        outcome, base = yield from _assumed(model, model.settled, index, as_ship, ship, water, valid, known, base,
+                                            clock)
         if not outcome.contradiction:
             held_ship |= outcome.ship
             held_water |= outcome.water
@@ -415,13 +425,7 @@ def _breaks_at_depth_one(model: DeductionModel, start: Outcome, clock: Clock) ->
         for index, as_ship in literals:
             if ((held_ship if as_ship else held_water) >> index) & 1 or not ((model.all & ~ship & ~water) >> index) & 1:
                 continue
-            outcome = settled_before(store, (index, as_ship), ship, water, known)
-            if outcome is None:
-                base = base or base_of(model, ship, water, valid)
-                outcome = trial(model, store, (index, as_ship), ship, water, valid, known,
-                                 _assuming(0, 0, index, as_ship), base)
-                if clock.due():
-                    yield None
+            outcome, base = yield from _assumed(model, store, index, as_ship, ship, water, valid, known, base, clock)
             if not outcome.contradiction:
                 held_ship |= outcome.ship
                 held_water |= outcome.water
