@@ -15,7 +15,7 @@ import time
 from functools import partial
 from typing import Callable, Generator, NamedTuple, TypeVar
 
-from game.bitsets import within
+from game.bitsets import union, within
 from game.puzzle import ship_name
 from game.ships import Placement, bits
 from solvers.logic.analysis import DeductionModel
@@ -100,7 +100,8 @@ def base_of(model: DeductionModel, ship: int, water: int, valid: Valid, start: S
     if start is not None:
         kill = start.alive & ~valid if valid is not None else 0
         if kill:                             # the ships the board holds whole stay (see steps.with_whole)
-            kill &= ~within(model.shared.p_cells, kill, ship)
+            geo = model.shared
+            kill &= ~within(geo.p_cells, kill & union(geo.covering, ship), ship)
         return propagate_state(engine, start, ship=ship & ~start.ship, water=water & ~start.water,
                                kill=kill, fill=True, blame=blame)
     return propagate_state(engine, start_of(model, ship, valid), ship=ship | engine.shape_ship,
