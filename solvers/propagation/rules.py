@@ -454,15 +454,16 @@ def distinct_segments(work: Work) -> bool:
 def uncovered_is_water(work: Work) -> bool:
     """An unknown cell that no alive placement covers is water. Only the cells of the
     placements that died since the last look can have lost their last one (for those that
-    placing a ship killed, the cells come from a table: a few more cells looked at, in one go)."""
+    placing a ship killed, the cells come from a table: a few more cells looked at, in one go);
+    when more placements died than cells are unknown, every unknown cell is looked at."""
     geo = work.geo
-    known = work.ship | work.water
+    m = geo.board & ~(work.ship | work.water)
     if work.cover_check:
-        m = geo.board & ~known
         work.cover_check = False
     else:
         dead = work.cover_alive & ~work.alive & ~work.killed
-        m = (union(geo.p_cells, dead) | work.killed_cells) & ~known
+        if dead.bit_count() < m.bit_count():
+            m &= union(geo.p_cells, dead) | work.killed_cells
     work.killed = work.killed_cells = 0
     alive = work.cover_alive = work.alive
     covering = geo.covering
