@@ -1,6 +1,6 @@
 """Sets as ints: bit ``i`` set when ``i`` is in the set (cells, placements). The one statement
 of the operations the solvers run millions of times; compiled with the propagation engine
-(see ``solvers/compiling.py``)."""
+(see ``game/compiled.py``)."""
 
 from __future__ import annotations
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import Iterator, Sequence
 
-from game.bitsets import bits, int_of, kept, meet, union  # noqa: F401 - meet, union: for its importers
+from game.bitsets import bits, int_of, kept, union
 from game.puzzle import Cell, Coord, Grid, Hint, Puzzle
 
 Board = Sequence[Sequence[Cell]]

@@ -612,7 +612,7 @@ def test_the_chosen_cell_is_the_first_with_the_fewest_branches_per_weight():
     throughout: the cell chosen is, by the definition, the first unknown cell (in bit order)
     whose (covering placements + cell_extra) / (row weight + column weight) is least, when no
     segment or last ship does better (cell_extra 1, as on large boards, or as on small ones)."""
-    from game.ships import bits
+    from game.bitsets import bits
     from solvers.propagation.model import State
 
     rng = random.Random(5)

@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from game import levels, rules
+from game.bitsets import bits
 from game.puzzle import Cell, Move, apply_move, initial_grid
-from game.ships import bits, segments
+from game.ships import segments
 from solvers.engine import hints
 from solvers.engine.verdict import unique_solution
 from solvers.events import SetCell, Status

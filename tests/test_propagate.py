@@ -424,7 +424,7 @@ def test_every_sentence_of_a_logged_run_comes_from_the_table():
     from pathlib import Path
 
     from game import levels
-    from game.ships import bits
+    from game.bitsets import bits
 
     model = compile_puzzle(levels.load(Path(__file__).resolve().parents[1] / "levels/8x8/expert/04.bs"))
     log: list = []
@@ -492,5 +492,5 @@ def test_propagation_never_contradicts_a_solution_and_fails_only_where_none_is_l
 
 
 def geo_bits(mask: int):
-    from game.ships import bits
+    from game.bitsets import bits
     return bits(mask)

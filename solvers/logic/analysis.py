@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from functools import cached_property, lru_cache
 
+from game.bitsets import kept, union
 from game.puzzle import Puzzle
-from game.ships import geometry_of, kept, union
+from game.ships import geometry_of
 from solvers.propagation.model import Model, compile_puzzle
 
 BANK_LIMIT = 200        # steps a bank keeps for later boards

@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from typing import Callable, Generator, Iterator, Sequence
 
 from game import rules
+from game.bitsets import bits
 from game.puzzle import Cell, Coord, Grid, Move, Puzzle, initial_grid
-from game.ships import bits
 from solvers.common import verified
 from solvers.events import Event, Progress, Reason, Result, SetCell, Status
 from solvers.logic import probe

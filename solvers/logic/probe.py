@@ -15,9 +15,9 @@ import time
 from functools import partial
 from typing import Callable, Generator, NamedTuple, TypeVar
 
-from game.bitsets import union, within
+from game.bitsets import bits, union, within
 from game.puzzle import ship_name
-from game.ships import Placement, bits
+from game.ships import Placement
 from solvers.logic.analysis import DeductionModel
 from solvers.logic.steps import UNSAID, Finding, settle_steps, start_of
 from solvers.propagation.model import State

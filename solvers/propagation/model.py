@@ -14,8 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from game.bitsets import bits
 from game.puzzle import Hint, Puzzle
-from game.ships import Geometry, bits, compatible, geometry_of, hint_reach
+from game.ships import Geometry, compatible, geometry_of, hint_reach
 
 Line = tuple[bool, int, int, int, int]
 

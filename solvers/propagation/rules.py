@@ -20,9 +20,10 @@ from __future__ import annotations
 
 from typing import Callable, Iterable, NamedTuple
 
+from game.bitsets import bits, kept, meet, union
 from game.limits import MAX_SHIP_LENGTH, MAX_SIDE
 from game.puzzle import Cell, Hint, fleet_text, ship_name
-from game.ships import bits, kept, meet, segments, union
+from game.ships import segments
 from solvers.propagation.model import Line, Model, State
 
 try:

@@ -40,9 +40,10 @@ import time
 from typing import Generator, Iterable, Iterator, Sequence
 
 from game import rules
+from game.bitsets import bits as bit_indices
+from game.bitsets import kept
 from game.puzzle import Cell, Coord, Grid, Puzzle, ship_name
-from game.ships import Geometry, geometry_of, kept, segments
-from game.ships import bits as bit_indices
+from game.ships import Geometry, geometry_of, segments
 from solvers.common import answer, luby
 from solvers.events import Event, Found, Progress, Reason, SetCell
 from solvers.propagation.model import Model, State, compile_puzzle

@@ -42,8 +42,9 @@ from typing import Iterator
 
 import numpy as np
 
+from game.bitsets import bits
 from game.puzzle import Hint, Puzzle
-from game.ships import bits, compatible, geometry_of
+from game.ships import compatible, geometry_of
 from solvers import compiling
 from solvers.common import answer
 from solvers.events import Event, Found, Progress, Result, Status
