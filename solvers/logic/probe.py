@@ -132,15 +132,13 @@ def probe_order(model: DeductionModel, ship: int, water: int) -> list[int]:
     geo, puzzle = model.shared, model.puzzle
     unknown = model.all & ~ship & ~water
     near_ship = geo.orthogonal(ship)
-    slack = {}
-    for masks, tallies in ((geo.row_masks, puzzle.row_tallies), (geo.col_masks, puzzle.col_tallies)):
-        for mask, tally in zip(masks, tallies):
-            if tally is None:
-                continue
-            room = (unknown & mask).bit_count() - (tally - (ship & mask).bit_count())
-            for i in bits(unknown & mask):
-                slack[i] = min(slack.get(i, room), room)
-    return sorted(bits(unknown), key=lambda i: (not (near_ship >> i) & 1, slack.get(i, 99), i))
+    # A line's slack: its unknown cells past those it still needs (99 without a tally: no line
+    # holds that many cells); a cell's, the smaller of its row's and its column's.
+    rows, cols = ([99 if tally is None else (unknown & mask).bit_count() - tally + (ship & mask).bit_count()
+                   for mask, tally in zip(masks, tallies)]
+                  for masks, tallies in ((geo.row_masks, puzzle.row_tallies), (geo.col_masks, puzzle.col_tallies)))
+    stride = geo.stride
+    return sorted(bits(unknown), key=lambda i: (not (near_ship >> i) & 1, min(rows[i // stride], cols[i % stride]), i))
 
 
 def _assuming(ship: int, water: int, index: int, as_ship: bool) -> tuple[int, int]:
