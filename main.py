@@ -390,6 +390,7 @@ def cmd_bench(args) -> int:
     print(batch.summary_table(args.solver, summary))
     statuses = ", ".join(f"{s} {n}" for s, n in batch.status_counts(records).items())
     print(f"statuses: {statuses}", flush=True)
+    print(_engine_line())
     try:
         _write_csv(path, records)
     except OSError as error:
@@ -418,6 +419,15 @@ def _bench_window(args) -> int:
     return EXIT_OK
 
 
+def _engine_line() -> str:
+    """How the rules ran, for a benchmark's reader: compiled, or as Python (and why)."""
+    from solvers.propagation import ENGINE
+
+    if ENGINE == "compiled":
+        return "engine: compiled (mypyc)"
+    return "engine: python (uncompiled: `make setup` or `pip install .` compiles it, unless BATTLESHIPS_ENGINE=python)"
+
+
 def _bench_hints(refs, as_json: bool, reading: float | None) -> int:
     from solvers.engine import hints
 
@@ -438,6 +448,7 @@ def _bench_hints(refs, as_json: bool, reading: float | None) -> int:
             print(f"{run.label}: {record['hints']} hints, slowest {record['max_ms']} ms, "
                   f"{record['without_reason']} without a reason" + (f", {run.error}" if run.error else ""))
         print(", ".join(f"{key} {value}" for key, value in summary.items()))
+        print(_engine_line())
     if bad:
         return EXIT_USAGE
     return EXIT_OK if summary["unfinished"] == 0 else EXIT_FAILED

@@ -82,9 +82,12 @@ compiled_here = pytest.mark.skipif(propagation.ENGINE != "compiled",
 
 
 @compiled_here
-def test_the_engine_runs_compiled_unless_the_source_is_asked_for():
+def test_the_engine_runs_compiled_unless_the_source_is_asked_for(tmp_path):
     assert run("-c", ENGINE_OF).stdout.split() == ["compiled", "False", "False", "False"]
     assert run("-c", ENGINE_OF, engine="python").stdout.split() == ["python", "True", "True", "True"]
+    bench = ("main.py", "bench", str(LEVELS / "6x6/easy/01.bs"), "--csv", str(tmp_path / "rows.csv"))
+    assert "engine: compiled (mypyc)" in run(*bench).stdout.splitlines()
+    assert any(line.startswith("engine: python (") for line in run(*bench, engine="python").stdout.splitlines())
 
 
 @compiled_here
