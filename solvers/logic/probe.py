@@ -275,10 +275,10 @@ def trial(model: DeductionModel, store: Settled, key: object, ship: int, water: 
 
 
 def deep_trial(model: DeductionModel, held: Settled | None, key: object, ship: int, water: int, known: int,
-                outcome: Outcome, clock: Clock) -> Generator[None, None, Outcome]:
+                outcome: Outcome, clock: Clock, closures: Closures | None = None) -> Generator[None, None, Outcome]:
     """A depth-2 trial of the assumption ``key`` on the board (``ship``, ``water``, places
     ``known``): ``outcome``, what the simple rules make of it here, settled with depth-1
-    trials (see :func:`_breaks_at_depth_one`).
+    trials (see :func:`_breaks_at_depth_one`, which ``closures`` of this board orders).
 
     When it held on an earlier board this one extends (a record of ``held``), the trial
     starts from the board it settled to there, joined with ``outcome``: depth-1 trials only
@@ -296,9 +296,9 @@ def deep_trial(model: DeductionModel, held: Settled | None, key: object, ship: i
                 joined = propagate(model, joined_ship, joined_water, places_mask(model, outcome.places) & before_known)
                 start = outcome if joined.contradiction else joined
             break
-    settled = yield from _breaks_at_depth_one(model, start, clock)
+    settled = yield from _breaks_at_depth_one(model, start, clock, closures)
     if settled.contradiction and start is not outcome:
-        settled = yield from _breaks_at_depth_one(model, outcome, clock)
+        settled = yield from _breaks_at_depth_one(model, outcome, clock, closures)
     if not settled.contradiction and held is not None:
         remember_settled(model, held, key, ship, water, known, settled)
     return settled
@@ -400,21 +400,24 @@ def find_contradiction(model: DeductionModel, ship: int, water: int, valid: Vali
     return steps.first
 
 
-def _breaks_at_depth_one(model: DeductionModel, start: Outcome, clock: Clock) -> Generator[None, None, Outcome]:
+def _breaks_at_depth_one(model: DeductionModel, start: Outcome, clock: Clock,
+                         closures: Closures | None = None) -> Generator[None, None, Outcome]:
     """Settle ``start`` with depth-1 contradictions: the board it settles to, with the reason
     it breaks as its ``contradiction`` (None if it holds).
 
     Each trial starts from what its assumption settled to on the sweeps' boards this one
     extends (``DeductionModel.settled``, see :func:`trial`), and the assumptions are tried
-    in :func:`deep_order` of those boards: the likeliest to break first, and those that hold
-    there set most cells, which are then not tried. After a step the round goes on with the
-    new board; rounds are run until one finds no step (the depth-1 closure of a board is one
-    board, in whatever order its steps are found).
+    in :func:`deep_order` of ``closures`` (what they settled to on the board the depth-2
+    search is on): the likeliest to break first, and those that hold there set most cells,
+    which are then not tried. The order comes from the board alone, not from what earlier
+    boards remembered, so the step found (and its reason) is the one a fresh search finds.
+    After a step the round goes on with the new board; rounds are run until one finds no
+    step (the depth-1 closure of a board is one board, in whatever order its steps are found).
     """
     ship, water, valid = start.ship, start.water, start.places
     store: Settled = {(index, as_ship): list(model.settled.get((index, as_ship), ()))
                       for index in bits(model.all & ~ship & ~water) for as_ship in (True, False)}
-    literals = deep_order(model, ship, water, {key: records[0][3] for key, records in store.items() if records})
+    literals = deep_order(model, ship, water, closures)
     base = None                      # the settled state of the board, which the trials start from
     changed = True
     while changed:
@@ -515,7 +518,8 @@ def find_deep_contradiction(model: DeductionModel, ship: int, water: int, valid:
             found = _forced(index, as_ship, "contradiction", 3,
                             partial(_step_text, model, index, was, now, "", outcome.contradiction))
         else:
-            settled = yield from deep_trial(model, held, (index, as_ship), ship, water, known, outcome, clock)
+            settled = yield from deep_trial(model, held, (index, as_ship), ship, water, known, outcome, clock,
+                                            closures)
             if not settled.contradiction:
                 held_ship |= settled.ship
                 held_water |= settled.water
