@@ -111,3 +111,15 @@ def test_the_compiled_engine_takes_the_steps_its_source_takes(solver):
     for stats in (compiled_run["stats"], source_run["stats"]):
         del stats["seconds"]
     assert compiled_run == source_run and compiled_run["status"] == "solved"
+
+
+@pytest.mark.parametrize("text", ["", "{", "[]", '{"library": "x"}', '{"library": "x", "modules": [1]}', "\x00" * 9])
+def test_a_damaged_stamp_is_read_as_nothing_compiled(text, tmp_path, monkeypatch):
+    (tmp_path / "stamp.json").write_text(text)
+    monkeypatch.setattr(compiled, "STAMP", tmp_path / "stamp.json")
+    compiled.stamp.cache_clear()
+    try:
+        library, modules = compiled.stamp()
+        assert modules == {} and not compiled.current(library, modules)
+    finally:
+        compiled.stamp.cache_clear()
