@@ -27,7 +27,8 @@ $(STAMP): requirements.txt requirements-dev.txt
 $(ENGINE): $(STAMP) setup.py game/bitsets.py solvers/propagation/model.py solvers/propagation/rules.py
 	@echo "compiling the propagation engine (mypyc, once: about ten seconds)"
 	@mkdir -p build && $(PY) setup.py -q build_ext --inplace >build/engine.log 2>&1 || true
-	@$(PY) -c "import solvers.propagation as p; print('the propagation engine runs', p.ENGINE)"
+	@$(PY) -c "import solvers.propagation as p; print('the propagation engine runs', \
+	  'compiled' if p.ENGINE == 'compiled' else 'as Python (not compiled: why is in build/engine.log)')"
 	@touch $(ENGINE)
 
 setup: $(STAMP) $(ENGINE)
