@@ -7,6 +7,8 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 ENGINE := game/compiled-engine.json
+# the engine's modules, as setup.py lists them (its ENGINE)
+ENGINE_SOURCES := $(shell sed -n 's/^ENGINE = (\(.*\))$$/\1/p' setup.py | tr -d '",')
 
 .PHONY: setup play test test-slow lint bench clean
 
@@ -24,7 +26,7 @@ $(STAMP): requirements.txt requirements-dev.txt
 
 # The propagation engine compiled ahead of time from its source (mypyc); again when it changes.
 # Without a C compiler the build says so and the same source runs as Python.
-$(ENGINE): $(STAMP) setup.py game/bitsets.py solvers/propagation/model.py solvers/propagation/rules.py
+$(ENGINE): $(STAMP) setup.py $(ENGINE_SOURCES)
 	@echo "compiling the propagation engine (mypyc, once: about ten seconds)"
 	@mkdir -p build && $(PY) setup.py -q build_ext --inplace >build/engine.log 2>&1 || true
 	@$(PY) -c "import solvers.propagation as p; print('the propagation engine runs', \
