@@ -18,19 +18,19 @@ def bits(mask: int) -> Iterator[int]:
 def union(table: tuple[int, ...], mask: int) -> int:
     """The union of ``table[i]`` over the set bits ``i`` of ``mask``."""
     found = 0
-    while mask:
-        low = mask & -mask
-        found |= table[low.bit_length() - 1]
-        mask ^= low
+    while mask:                              # highest first: no negation, so fewer long ints made
+        i = mask.bit_length() - 1
+        found |= table[i]
+        mask ^= 1 << i
     return found
 
 
 def meet(table: tuple[int, ...], mask: int, within: int) -> int:
     """``within`` intersected with ``table[i]`` for every set bit ``i`` of ``mask``."""
     while mask:
-        low = mask & -mask
-        within &= table[low.bit_length() - 1]
-        mask ^= low
+        i = mask.bit_length() - 1
+        within &= table[i]
+        mask ^= 1 << i
     return within
 
 
@@ -38,10 +38,11 @@ def within(table: tuple[int, ...], mask: int, cells: int) -> int:
     """The set bits ``i`` of ``mask`` whose ``table[i]`` lies within ``cells``."""
     found, left = 0, mask
     while left:
-        low = left & -left
-        if not table[low.bit_length() - 1] & ~cells:
-            found |= low
-        left ^= low
+        i = left.bit_length() - 1
+        bit = 1 << i
+        left ^= bit
+        if not table[i] & ~cells:
+            found |= bit
     return found
 
 

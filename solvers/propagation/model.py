@@ -90,6 +90,8 @@ class Model:
     along: tuple[tuple[tuple[tuple[int, int] | None, int], ...], ...] = ()
     p_start: tuple[int, ...] = ()            # per placement: where along its line it starts
     line_cells: tuple[tuple[int, ...], ...] = ()   # per line of ``lines``: its cells in order
+    # Per cell: the lines of ``lines`` through it, bit ``k`` for ``lines[k]`` (``rules.line_tallies``).
+    cell_lines: tuple[int, ...] = ()
     # The line fill's answers, per line of ``lines`` a table keyed by the line's state (``rules.fill_line``).
     fill_memo: tuple[dict, ...] = field(default=(), compare=False, repr=False)
     # The segments of a set of unplaced ship cells (``rules.segment_covers``).
@@ -127,7 +129,11 @@ def compile_puzzle(puzzle: Puzzle) -> Model:
                                                             (*puzzle.row_tallies, *puzzle.col_tallies))]
     along = tuple(tuple((t, s & b) for t, b in zip(tallied, by_line) if s & b) for s in geo.length_sets)
     p_start = tuple(p.col if p.line_is_row else p.row for p in geo.placements)
+    cell_lines = [0] * geo.board.bit_length()
+    for k, line in enumerate(rows + cols):
+        for i in bits(line[2]):
+            cell_lines[i] |= 1 << k
     return Model(puzzle, geo, start, hint_ship, hint_water, shape_ship, shape_water, memo_of(geo),
                  broken, rows + cols, longer, along, p_start,
-                 tuple(tuple(bits(line[2])) for line in rows + cols), tuple({} for _ in rows + cols),
-                 pieces=tuple(pieces))
+                 tuple(tuple(bits(line[2])) for line in rows + cols), tuple(cell_lines),
+                 tuple({} for _ in rows + cols), pieces=tuple(pieces))

@@ -318,10 +318,11 @@ def longer_than_room(work: Work, line: Line) -> bool:
             dead = 0
             m = placements & work.model.longer[room]
             while m:
-                low = m & -m
-                m ^= low
-                if (p_cells[low.bit_length() - 1] & ~line_ship).bit_count() > room:
-                    dead |= low
+                i = m.bit_length() - 1
+                bit = 1 << i
+                m ^= bit
+                if (p_cells[i] & ~line_ship).bit_count() > room:
+                    dead |= bit
             kept(memo, key, dead, work.memo.limit)
         work.alive &= ~dead
     return True
@@ -333,16 +334,25 @@ def line_tallies(work: Work) -> bool:
     # The tally rules: a tight tally (met, over, or needing at least every unknown cell) on a
     # line not complete and right. The room rule: new ship cells, room for some of a longest ship.
     touched, line_ship = work.touched, work.line_ship
-    geo = work.geo
+    geo, model = work.geo, work.model
     lengths = geo.lengths
     longest = lengths[0] if lengths else 0
     board = geo.board
     ship = work.ship
     unknown = board ^ (ship | work.water)
-    for line in work.model.lines:
+    lines = model.lines
+    if touched.bit_count() <= FEW_CELLS:     # the lines through a few cells, cell by cell
+        reach = union(model.cell_lines, touched)
+    else:
+        reach = 0
+        for k in range(len(lines)):
+            if touched & lines[k][2]:
+                reach |= 1 << k
+    while reach:
+        low = reach & -reach
+        reach ^= low
+        line = lines[low.bit_length() - 1]
         mask = line[2]
-        if not touched & mask:
-            continue
         ships, tally = (ship & mask).bit_count(), line[3]
         free = (mask & unknown).bit_count()
         if (ships >= tally or ships + free <= tally) and (free or ships != tally):
@@ -354,6 +364,9 @@ def line_tallies(work: Work) -> bool:
         if line_ship & mask and 0 < tally - ships < longest:
             longer_than_room(work, line)
     return True
+
+
+FEW_CELLS = 8           # a batch of at most this many cells finds its lines cell by cell (``line_tallies``)
 
 
 # -- board rules: whole-board deductions, once the cell rules are quiet -------------------------
@@ -470,10 +483,11 @@ def uncovered_is_water(work: Work) -> bool:
     covering = geo.covering
     empty = 0
     while m:
-        low = m & -m
-        m ^= low
-        if not alive & covering[low.bit_length() - 1]:
-            empty |= low
+        i = m.bit_length() - 1
+        bit = 1 << i
+        m ^= bit
+        if not alive & covering[i]:
+            empty |= bit
     if empty:
         work.add_water(empty, work.says("uncovered_is_water"))
     return True
@@ -620,7 +634,7 @@ def segments_claim_a_length(work: Work) -> bool:
     for _, cover in segment_covers(work):
         if not cover:
             continue
-        li = p_length_index[(cover & -cover).bit_length() - 1]    # the one length it can be, if any
+        li = p_length_index[cover.bit_length() - 1]    # the one length it can be, if any
         if not cover & ~length_sets[li]:
             count, together = found.get(li, (0, 0))
             found[li] = (count + 1, None if together is None or together & cover else together | cover)
@@ -695,9 +709,8 @@ def _fill(model: Model, k: int, ship: int, water: int, along: int, placed: int) 
     p_start, p_length = model.p_start, model.geo.p_length
     starts = set()
     while along:
-        low = along & -along
-        along ^= low
-        p = low.bit_length() - 1
+        p = along.bit_length() - 1
+        along ^= 1 << p
         starts.add((p_start[p], p_length[p]))
     i = 0
     while pl >> i:                           # placed ships of two or more cells along the line
@@ -753,13 +766,13 @@ def _fill(model: Model, k: int, ship: int, water: int, along: int, placed: int) 
     water_here = unknown & can_water & ~can_ship
     new_ship = new_water = 0
     while ship_here:
-        low = ship_here & -ship_here
-        ship_here ^= low
-        new_ship |= 1 << cells[low.bit_length() - 1]
+        i = ship_here.bit_length() - 1
+        ship_here ^= 1 << i
+        new_ship |= 1 << cells[i]
     while water_here:
-        low = water_here & -water_here
-        water_here ^= low
-        new_water |= 1 << cells[low.bit_length() - 1]
+        i = water_here.bit_length() - 1
+        water_here ^= 1 << i
+        new_water |= 1 << cells[i]
     return new_ship, new_water
 
 
@@ -767,9 +780,9 @@ def _gather(cells: int, first: int, step: int) -> int:
     """The set bits of ``cells`` at ``first``, ``first + step``, ... as bits 0, 1, ..."""
     found = 0
     while cells:
-        low = cells & -cells
-        cells ^= low
-        found |= 1 << (low.bit_length() - 1 - first) // step
+        i = cells.bit_length() - 1
+        cells ^= 1 << i
+        found |= 1 << (i - first) // step
     return found
 
 
