@@ -33,6 +33,7 @@ CONFLICT_WEIGHT = 1.0
 HINT_WEIGHT = 2.0
 TALLY_WEIGHT = 1.0
 
+
 @dataclass(frozen=True)
 class Penalties:
     """The parts of a layout's penalty; ``total`` is the fitness (0 = solved, lower is better)."""
@@ -67,11 +68,6 @@ def _ship(p: Placement) -> Ship:
     return Ship(p.row, p.col, p.length, p.horizontal and p.length > 1)   # a submarine lies "down"
 
 
-def candidate_ships(puzzle: Puzzle, length: int) -> list[Ship]:
-    """Every placement of a ship of ``length`` that some solution could use."""
-    return [_ship(p) for p in candidates(puzzle, geometry_of(puzzle)) if p.length == length]
-
-
 class FleetModel:
     """Static tables for one puzzle: slots, candidates as index rows, targets.
 
@@ -88,7 +84,6 @@ class FleetModel:
         self.puzzle = puzzle
         rows, cols = puzzle.rows, puzzle.cols
         self.slot_lengths: tuple[int, ...] = tuple(length for length, count in puzzle.fleet for _ in range(count))
-        self.ship_hint_cells = tuple(cell for cell, hint in puzzle.hints.items() if hint.is_ship)
         found = candidates(puzzle, geometry_of(puzzle))    # longest first, as the slots are
         self.ships: list[Ship] = [_ship(p) for p in found]
         self.cells = cells = rows * cols
@@ -128,7 +123,7 @@ class FleetModel:
         # The runs of slots of one length: (first slot, last slot + 1).
         self.length_runs = tuple((self.slot_lengths.index(n), self.slot_lengths.index(n) + k)
                                  for n, k in puzzle.fleet)
-        self.hint_at = np.array([r * cols + c for r, c in self.ship_hint_cells], dtype=np.intp)
+        self.hint_at = np.array([r * cols + c for (r, c), hint in puzzle.hints.items() if hint.is_ship], dtype=np.intp)
         self.is_hint = np.zeros(cells, dtype=bool)
         self.is_hint[self.hint_at] = True
 
