@@ -27,7 +27,7 @@ from game import levels
 from game.limits import MAX_SIDE
 from game.puzzle import Cell, Coord, Fleet, Grid, Hint, Puzzle, default_fleet, grid_to_strings, wrong_marks
 from game.ships import geometry, piece_on_board
-from solvers.authoring.grading import GRADE_LEVEL, GRADES, grade
+from solvers.authoring.grading import GRADE_LEVEL, GRADES, grade, without_hints
 from solvers.engine.verdict import Kind, decide
 from solvers.logic import deduction as logic
 
@@ -197,9 +197,9 @@ def remove_hints(puzzle: Puzzle, level: int, rng: random.Random, deadline: float
         if len(group) > 1:
             if _stop(cancelled, deadline):
                 break
-            outcome = logic.solve(_without(puzzle, group), max_level=level, solution=solution, held=held)
+            outcome = logic.solve(without_hints(puzzle, group), max_level=level, solution=solution, held=held)
             if outcome.solved:
-                puzzle, held = _without(puzzle, group), outcome.held
+                puzzle, held = without_hints(puzzle, group), outcome.held
                 continue
             board = outcome.grid
         for index, cell in enumerate(group):
@@ -207,7 +207,7 @@ def remove_hints(puzzle: Puzzle, level: int, rng: random.Random, deadline: float
                 break                      # the pair's own puzzle: unfinished
             if _stop(cancelled, deadline):
                 return puzzle
-            candidate = _without(puzzle, [cell])
+            candidate = without_hints(puzzle, [cell])
             if level >= 4:
                 if decide(candidate, timeout=COUNT_SECONDS).kind is Kind.UNIQUE:
                     puzzle = candidate
@@ -223,10 +223,6 @@ def _stop(cancelled: Callable[[], bool], deadline: float | None) -> bool:
     if cancelled():
         raise GeneratorCancelled()
     return deadline is not None and time.perf_counter() > deadline
-
-
-def _without(puzzle: Puzzle, cells) -> Puzzle:
-    return puzzle.replace(hints={cell: hint for cell, hint in puzzle.hints.items() if cell not in cells})
 
 
 def generate(rows: int, cols: int, fleet: Mapping[int, int] | Fleet | None = None,

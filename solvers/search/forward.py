@@ -51,11 +51,10 @@ from solvers.propagation.rules import Log, meet, propagate, root_state
 
 HEARTBEAT_NODES = 256
 HEARTBEAT_SECONDS = 0.02
-# Shaving costs about (alive placements)^2 propagations per node. Small boards (up to about
-# 10x10, not dense) are shaved at the root only, and only their ships of SHAVE_SHORTEST_SMALL
-# cells or more, by ``propagate.PROBE_RULES`` (without the coverage rule): once the conflict
-# weights choose the cells, other probes save less than they cost. Larger and dense boards are
-# shaved down to depth 1, every length by every rule (docs/design/search.md).
+# Shaving (where: the module docstring) costs about (alive placements)^2 propagations per node.
+# Small boards (up to about 10x10, not dense) are probed by ``propagate.PROBE_RULES`` (without
+# the coverage rule): once the conflict weights choose the cells, other probes save less than
+# they cost. Larger and dense boards are probed by every rule (docs/design/search.md).
 SHAVE_SMALL_UP_TO = 700                 # alive placements at the root of a small board
 SHAVE_DEPTH_SMALL = 0
 SHAVE_DEPTH_LARGE = 1
