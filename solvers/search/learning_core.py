@@ -1,7 +1,6 @@
 """The clause learner's inner loop, compiled (numba): propagation, conflict analysis, learning,
-restarts, decisions. ``solvers.search.learning`` builds the model and reads the answers; this
-module only runs it, on flat arrays, a slice of the search at a time (:func:`advance`), so the
-caller can send heartbeats and stop between slices.
+restarts, decisions, a slice of the search at a time (:func:`advance`) on the flat arrays that
+``solvers.search.learning`` builds.
 
 A :class:`Search` holds the state, a list of arrays, and the model; the names below (``TLEN``
 and on) are the slots of its integer registers. Literals are ``2 * variable`` (true) and
@@ -171,9 +170,7 @@ def _rebuild(regs, start, lits, learnt, wstart, wlen, wcap, pool, n2):
         if learnt[ci] != 2:
             count[lits[start[ci]]] += 1
             count[lits[start[ci] + 1]] += 1
-    need = 0
-    for lit in range(n2):
-        need += count[lit] + 4
+    need = count.sum() + 4 * n2
     if need * 2 > pool.shape[0]:
         pool = np.zeros(need * 2, np.int32)
     at = 0
