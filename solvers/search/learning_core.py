@@ -475,16 +475,12 @@ def advance(regs, inc, val, level, rkind, rval, pos, trail, lim, act, phase, bes
                 no = nfalse[index]
                 if yes < count and count < csize[index] - no:
                     continue                          # short of its count, with more than enough undecided
-                if yes > count:
+                if yes > count or csize[index] - no < count:
+                    wrong = 1 if yes > count else -1  # too many members true, or too many false
                     for k in range(cstart[index], cstart[index + 1]):
-                        if val[cmem[k]] == 1:
-                            buf[clen] = cmem[k] ^ 1
-                            clen += 1
-                    break
-                if csize[index] - no < count:
-                    for k in range(cstart[index], cstart[index + 1]):
-                        if val[cmem[k]] == -1:
-                            buf[clen] = cmem[k]
+                        m = cmem[k]
+                        if val[m] == wrong:           # the conflict: one of these is not so
+                            buf[clen] = m ^ 1 if wrong == 1 else m
                             clen += 1
                     break
                 if yes + no < csize[index]:
