@@ -20,11 +20,9 @@ found, the bands of lines around it are searched first (large neighbourhood sear
 rest of the tree, so the count stays exact. The same neighbourhoods mend sketches, boards that
 break a few rules (:class:`Repair`).
 
-Giant, open boards (more than ``GIANT_PLACEMENTS`` alive placements at the root) branch
-otherwise (``solvers.search.giant``): ship segments first as above, then the placements of
-the longest length with ships left, best first, each branch ruling out the ones before it
-("the first ship of this length, in this order, is here": exclusive and exhaustive too);
-no probing; restarts after Luby's sequence of node budgets, the order shaken a little.
+Giant, open boards (more than ``GIANT_PLACEMENTS`` alive placements at the root) branch on
+ship segments as above, then place the ships longest first (``solvers.search.giant`` says how
+and why); no probing; restarts after Luby's sequence of node budgets, the order shaken a little.
 Design history and measurements: ``docs/design/search.md``.
 
 Statistics: ``nodes`` (decisions tried), ``backtracks`` (decisions that failed at once),
@@ -376,9 +374,8 @@ class _Search:
         self.trace, self.shave_depth, self.work_limit, self.cut = saved
 
     def _mend(self, sketch: int, rows: set[int], cols: set[int]) -> Iterator[Event]:
-        """Search the lines ``rows`` and ``cols`` and ``REPAIR_WIDTHS`` more on each side in
-        turn, the rest fixed to ``sketch``, up to ``REPAIR_WORK`` nodes each, until a solution. The
-        sketch's own choices are tried first (a solution near it is what is wanted)."""
+        """The search of :meth:`Repair.mend` (see :class:`Repair`) around the lines ``rows`` and
+        ``cols`` that ``sketch`` breaks."""
         geo = self.model.geo
         self.guide = sketch
         try:
@@ -504,9 +501,8 @@ class _Search:
         return branches
 
     def _giant_branches(self, state: State) -> Iterable[Branch]:
-        """Giant boards (``solvers.search.giant``): an unplaced segment's covers when there is
-        one (fewest first), else the longest length with ships left, its placements best
-        first, each branch ruling out those before it."""
+        """Giant boards' branches (see the module docstring): an unplaced segment's covers when
+        there is one (fewest first), else the longest length's placements (``_ruling_out``)."""
         best = min((cover for _, cover in self._unplaced(state)), key=int.bit_count, default=None)
         if best is not None:
             return [self._placing(p) for p in bit_indices(best)]
