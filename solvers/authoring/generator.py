@@ -153,9 +153,8 @@ def with_hint(puzzle: Puzzle, solution: Grid, cell: Coord) -> Puzzle:
 
 def _tell_apart(puzzle: Puzzle, solution: Grid, ships: frozenset[Coord], grid: Grid, rng: random.Random,
                 cancelled: Callable[[], bool]) -> Puzzle:
-    """Hints until the verdict shows ``solution`` is the only one. While it meets another
-    solution, the next hint is a cell where that one differs from ``solution``, which rules it
-    out; when the verdict is undecided, a cell the engine left open in ``grid``."""
+    """Hints until the verdict shows ``solution`` is the only one (step 3 of the module
+    docstring); when the verdict is undecided, a cell the engine left open in ``grid``."""
     while True:
         if cancelled():
             raise GeneratorCancelled()

@@ -442,9 +442,8 @@ class _Search:
 
     def _branches(self, state: State) -> list[Branch]:
         """The most constrained choice's branches (see the module docstring): fewest branches
-        divided by the conflict weight of the choice's row and column (an unknown cell's
-        branches counted ``cell_extra`` more: its water branch, and on small boards more, so
-        that the weights decide among cells)."""
+        divided by the conflict weight of the choice's row and column, an unknown cell's counted
+        ``cell_extra`` more (its water branch, and on small boards more)."""
         geo = self.model.geo
         alive = state.alive
         stride = geo.stride
