@@ -1,6 +1,6 @@
 """The clause learner's inner loop, compiled (numba): propagation, conflict analysis, learning,
-restarts, decisions, a slice of the search at a time (:func:`advance`) on the flat arrays that
-``solvers.search.learning`` builds.
+restarts, decisions, on the flat arrays ``solvers.search.learning`` builds, a slice of the
+search at a time (:func:`advance`; why: that module's docstring).
 
 A :class:`Search` holds the state, a list of arrays, and the model; the names below (``TLEN``
 and on) are the slots of its integer registers. Literals are ``2 * variable`` (true) and
