@@ -85,7 +85,7 @@ def test_hints_asked_in_pairs_go_as_they_go_one_by_one(monkeypatch, level, seed)
     assert removed[2].hints == removed[1].hints and len(removed[2].hints) < len(full.hints)
     assert logic.solve(removed[2], max_level=level).solved
     for cell in removed[2].hints:                # each hint left is needed at that level
-        assert not logic.solve(generator._without(removed[2], [cell]), max_level=level).solved
+        assert not logic.solve(generator.without_hints(removed[2], [cell]), max_level=level).solved
 
 
 def test_custom_fleet_non_square_and_unknown_tallies():
@@ -333,7 +333,7 @@ def test_a_run_given_what_held_with_more_hints_ends_where_it_ends_alone_with_few
     assert full.solved and full.held
     alone = given = 0
     for cell in list(puzzle.hints)[:6]:
-        fewer = generator._without(puzzle, [cell])
+        fewer = generator.without_hints(puzzle, [cell])
         logic.model_of.cache_clear()             # each run from nothing remembered
         plain = logic.solve(fewer, max_level=3, solution=solution)
         logic.model_of.cache_clear()

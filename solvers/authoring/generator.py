@@ -27,7 +27,7 @@ from game import levels
 from game.limits import MAX_SIDE
 from game.puzzle import Cell, Coord, Fleet, Grid, Hint, Puzzle, default_fleet, grid_to_strings, wrong_marks
 from game.ships import geometry, piece_on_board
-from solvers.authoring.grading import GRADE_LEVEL, GRADES, grade
+from solvers.authoring.grading import GRADE_LEVEL, GRADES, grade, without_hints
 from solvers.engine.verdict import Kind, decide
 from solvers.logic import deduction as logic
 
@@ -153,9 +153,8 @@ def with_hint(puzzle: Puzzle, solution: Grid, cell: Coord) -> Puzzle:
 
 def _tell_apart(puzzle: Puzzle, solution: Grid, ships: frozenset[Coord], grid: Grid, rng: random.Random,
                 cancelled: Callable[[], bool]) -> Puzzle:
-    """Hints until the verdict shows ``solution`` is the only one. While it meets another
-    solution, the next hint is a cell where that one differs from ``solution``, which rules it
-    out; when the verdict is undecided, a cell the engine left open in ``grid``."""
+    """Hints until the verdict shows ``solution`` is the only one (step 3 of the module
+    docstring); when the verdict is undecided, a cell the engine left open in ``grid``."""
     while True:
         if cancelled():
             raise GeneratorCancelled()
@@ -197,9 +196,9 @@ def remove_hints(puzzle: Puzzle, level: int, rng: random.Random, deadline: float
         if len(group) > 1:
             if _stop(cancelled, deadline):
                 break
-            outcome = logic.solve(_without(puzzle, group), max_level=level, solution=solution, held=held)
+            outcome = logic.solve(without_hints(puzzle, group), max_level=level, solution=solution, held=held)
             if outcome.solved:
-                puzzle, held = _without(puzzle, group), outcome.held
+                puzzle, held = without_hints(puzzle, group), outcome.held
                 continue
             board = outcome.grid
         for index, cell in enumerate(group):
@@ -207,7 +206,7 @@ def remove_hints(puzzle: Puzzle, level: int, rng: random.Random, deadline: float
                 break                      # the pair's own puzzle: unfinished
             if _stop(cancelled, deadline):
                 return puzzle
-            candidate = _without(puzzle, [cell])
+            candidate = without_hints(puzzle, [cell])
             if level >= 4:
                 if decide(candidate, timeout=COUNT_SECONDS).kind is Kind.UNIQUE:
                     puzzle = candidate
@@ -223,10 +222,6 @@ def _stop(cancelled: Callable[[], bool], deadline: float | None) -> bool:
     if cancelled():
         raise GeneratorCancelled()
     return deadline is not None and time.perf_counter() > deadline
-
-
-def _without(puzzle: Puzzle, cells) -> Puzzle:
-    return puzzle.replace(hints={cell: hint for cell, hint in puzzle.hints.items() if cell not in cells})
 
 
 def generate(rows: int, cols: int, fleet: Mapping[int, int] | Fleet | None = None,

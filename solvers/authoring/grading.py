@@ -17,6 +17,8 @@ engine finishes a puzzle, its sound deductions prove uniqueness by themselves.
 
 from __future__ import annotations
 
+from typing import Collection
+
 from game.puzzle import Coord, Grid, Puzzle
 from solvers.engine.verdict import Kind, decide
 from solvers.logic import deduction as logic
@@ -78,8 +80,9 @@ def _unique(puzzle: Puzzle) -> Grid:
 def redundant_hints(puzzle: Puzzle) -> list[Coord]:
     """Hints whose removal, each on its own, leaves the solution unique: asked of the verdict
     alone, whose root deductions settle most such boards at once (docs/design/generator.md)."""
-    found = []
-    for cell in puzzle.hints:
-        if decide(puzzle.replace(hints={c: hint for c, hint in puzzle.hints.items() if c != cell})).kind is Kind.UNIQUE:
-            found.append(cell)
-    return found
+    return [cell for cell in puzzle.hints if decide(without_hints(puzzle, (cell,))).kind is Kind.UNIQUE]
+
+
+def without_hints(puzzle: Puzzle, cells: Collection[Coord]) -> Puzzle:
+    """``puzzle`` without its hints at ``cells``."""
+    return puzzle.replace(hints={cell: hint for cell, hint in puzzle.hints.items() if cell not in cells})

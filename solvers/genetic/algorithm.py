@@ -39,11 +39,6 @@ ARCHIVE = 5
 # round is drawn back to the same archived minimum, and only fresh rounds find new ones.
 ARCHIVE_PATIENCE = 8
 STAGNATION = (20, 40)    # generations without improvement before a restart: other fleets, large ones
-def _local_search(layout: Layout, steps: int, noise: float, rng: random.Random) -> int:
-    """Min-conflicts: move a troubled ship (or any ship) to its best placement. Returns evaluations."""
-    if steps == 0 or layout.fitness == 0:
-        return 0
-    return layout.repair(steps, noise, TROUBLE_FIRST, rng.getrandbits(32))
 
 
 def _canonical(model: FleetModel, layout: Layout) -> Layout:
@@ -135,7 +130,9 @@ def _child(model: FleetModel, population: list[Layout], p: Mapping[str, Any], rn
         choices = model.ids_by_length[model.slot_lengths[slot]]
         genes[slot] = int(choices[rng.randrange(len(choices))])
     child = Layout(model, genes)
-    evaluations = 1 + _local_search(child, p["local_search"], p["noise"], rng)
+    evaluations = 1
+    if p["local_search"] and child.fitness:          # min-conflicts repair (``Layout.repair``)
+        evaluations += child.repair(p["local_search"], p["noise"], TROUBLE_FIRST, rng.getrandbits(32))
     return _canonical(model, child), evaluations
 
 

@@ -33,6 +33,7 @@ CONFLICT_WEIGHT = 1.0
 HINT_WEIGHT = 2.0
 TALLY_WEIGHT = 1.0
 
+
 @dataclass(frozen=True)
 class Penalties:
     """The parts of a layout's penalty; ``total`` is the fitness (0 = solved, lower is better)."""
@@ -63,15 +64,6 @@ def candidates(puzzle: Puzzle, geo: Geometry) -> list[Placement]:
     return found
 
 
-def _ship(p: Placement) -> Ship:
-    return Ship(p.row, p.col, p.length, p.horizontal and p.length > 1)   # a submarine lies "down"
-
-
-def candidate_ships(puzzle: Puzzle, length: int) -> list[Ship]:
-    """Every placement of a ship of ``length`` that some solution could use."""
-    return [_ship(p) for p in candidates(puzzle, geometry_of(puzzle)) if p.length == length]
-
-
 class FleetModel:
     """Static tables for one puzzle: slots, candidates as index rows, targets.
 
@@ -88,9 +80,9 @@ class FleetModel:
         self.puzzle = puzzle
         rows, cols = puzzle.rows, puzzle.cols
         self.slot_lengths: tuple[int, ...] = tuple(length for length, count in puzzle.fleet for _ in range(count))
-        self.ship_hint_cells = tuple(cell for cell, hint in puzzle.hints.items() if hint.is_ship)
         found = candidates(puzzle, geometry_of(puzzle))    # longest first, as the slots are
-        self.ships: list[Ship] = [_ship(p) for p in found]
+        # A submarine lies "down".
+        self.ships = [Ship(p.row, p.col, p.length, p.horizontal and p.length > 1) for p in found]
         self.cells = cells = rows * cols
         self.zero = zero = 2 * cells
         self.sink = sink = zero + 1
@@ -128,7 +120,7 @@ class FleetModel:
         # The runs of slots of one length: (first slot, last slot + 1).
         self.length_runs = tuple((self.slot_lengths.index(n), self.slot_lengths.index(n) + k)
                                  for n, k in puzzle.fleet)
-        self.hint_at = np.array([r * cols + c for r, c in self.ship_hint_cells], dtype=np.intp)
+        self.hint_at = np.array([r * cols + c for (r, c), hint in puzzle.hints.items() if hint.is_ship], dtype=np.intp)
         self.is_hint = np.zeros(cells, dtype=bool)
         self.is_hint[self.hint_at] = True
 
@@ -199,7 +191,8 @@ class Layout:
         self.state, self.lines = model.counts(self.ids)
         cells = model.cells
         self.conflict = float(self.state[cells:2 * cells] @ (self.state[:cells] - 1))
-        self.fitness = self._total()
+        self.fitness = core.penalty(self.state, self.lines, self.conflict, model.line_target, model.line_known,
+                                    model.hint_at, cells, CONFLICT_WEIGHT, HINT_WEIGHT, TALLY_WEIGHT)
 
     def copy(self) -> Layout:
         twin = object.__new__(Layout)
@@ -207,11 +200,6 @@ class Layout:
         twin.state, twin.lines = self.state.copy(), self.lines.copy()
         twin.conflict, twin.fitness = self.conflict, self.fitness
         return twin
-
-    def _total(self) -> float:
-        m = self.model
-        return core.penalty(self.state, self.lines, self.conflict, m.line_target, m.line_known, m.hint_at,
-                            m.cells, CONFLICT_WEIGHT, HINT_WEIGHT, TALLY_WEIGHT)
 
     def scores(self, slot: int) -> tuple[np.ndarray, np.ndarray]:
         """(candidate ids, the fitness with the slot's ship at each)."""
@@ -223,13 +211,13 @@ class Layout:
                     m.is_hint, m.cells, CONFLICT_WEIGHT, HINT_WEIGHT, TALLY_WEIGHT)
         return np.arange(first, last), totals
 
-    def move(self, slot: int, candidate: int, fitness: float | None = None) -> None:
-        """Put the slot's ship on ``candidate``; ``fitness`` from ``scores`` saves a rescoring."""
+    def move(self, slot: int, candidate: int, fitness: float) -> None:
+        """Put the slot's ship on ``candidate``, whose ``fitness`` :meth:`scores` gave."""
         m = self.model
         self.conflict = core.move(self.state, self.lines, self.conflict, self.ids[slot], candidate,
                                   m.slot_lengths[slot], m.puts, m.reads, m.line, m.line_add)
         self.ids[slot] = candidate
-        self.fitness = self._total() if fitness is None else float(fitness)
+        self.fitness = float(fitness)
 
     def repair(self, steps: int, noise: float, trouble_first: float, seed: int) -> int:
         """``steps`` of min-conflicts repair (``repair_core.repair``); returns candidates scored."""

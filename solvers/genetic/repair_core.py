@@ -1,12 +1,11 @@
 """The genetic solver's inner loop, compiled (numba): scoring a ship's places, moving it,
 and min-conflicts repair.
 
-The layout's counts and the model's index rows are those of ``solvers.genetic.fleet`` (its
-docstring describes them): ``state`` is ``[zone | cover | zero | sink]`` per cell, ``lines``
-``[rows | columns | zero]``. Each candidate's rows are read only as far as its length needs
+The layout's counts (``state``, ``lines``) and the model's index rows are those of
+``solvers.genetic.fleet.FleetModel`` (its docstring describes them; a slot's places are the
+range ``first .. last - 1``). Each candidate's rows are read only as far as its length needs
 (``4 * n + 6`` entries of ``puts``/``reads``, ``n + 1`` of ``line``). Every value is a whole
-number, so the sums are exact in any order. The candidates of one length are numbered
-consecutively, so a slot's places are the range ``first .. last - 1``.
+number, so the sums are exact in any order.
 """
 
 from __future__ import annotations

@@ -287,7 +287,7 @@ class _Backtracker:
             if self.grid[r][c] == SHIP and not self._across(r, c):
                 length = self.down_run[r][c]
                 closed[length] = closed.get(length, 0) + 1
-        return closed == {length: count for length, count in self.fleet.items()}
+        return closed == self.fleet
 
     def _across(self, r: int, c: int) -> bool:
         """Whether the ship cell (r, c) is part of a horizontal ship."""

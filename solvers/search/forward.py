@@ -20,11 +20,9 @@ found, the bands of lines around it are searched first (large neighbourhood sear
 rest of the tree, so the count stays exact. The same neighbourhoods mend sketches, boards that
 break a few rules (:class:`Repair`).
 
-Giant, open boards (more than ``GIANT_PLACEMENTS`` alive placements at the root) branch
-otherwise (``solvers.search.giant``): ship segments first as above, then the placements of
-the longest length with ships left, best first, each branch ruling out the ones before it
-("the first ship of this length, in this order, is here": exclusive and exhaustive too);
-no probing; restarts after Luby's sequence of node budgets, the order shaken a little.
+Giant, open boards (more than ``GIANT_PLACEMENTS`` alive placements at the root) branch on
+ship segments as above, then place the ships longest first (``solvers.search.giant`` says how
+and why); no probing; restarts after Luby's sequence of node budgets, the order shaken a little.
 Design history and measurements: ``docs/design/search.md``.
 
 Statistics: ``nodes`` (decisions tried), ``backtracks`` (decisions that failed at once),
@@ -51,11 +49,10 @@ from solvers.propagation.rules import Log, meet, propagate, root_state
 
 HEARTBEAT_NODES = 256
 HEARTBEAT_SECONDS = 0.02
-# Shaving costs about (alive placements)^2 propagations per node. Small boards (up to about
-# 10x10, not dense) are shaved at the root only, and only their ships of SHAVE_SHORTEST_SMALL
-# cells or more, by ``propagate.PROBE_RULES`` (without the coverage rule): once the conflict
-# weights choose the cells, other probes save less than they cost. Larger and dense boards are
-# shaved down to depth 1, every length by every rule (docs/design/search.md).
+# Shaving (where: the module docstring) costs about (alive placements)^2 propagations per node.
+# Small boards (up to about 10x10, not dense) are probed by ``propagate.PROBE_RULES`` (without
+# the coverage rule): once the conflict weights choose the cells, other probes save less than
+# they cost. Larger and dense boards are probed by every rule (docs/design/search.md).
 SHAVE_SMALL_UP_TO = 700                 # alive placements at the root of a small board
 SHAVE_DEPTH_SMALL = 0
 SHAVE_DEPTH_LARGE = 1
@@ -377,9 +374,8 @@ class _Search:
         self.trace, self.shave_depth, self.work_limit, self.cut = saved
 
     def _mend(self, sketch: int, rows: set[int], cols: set[int]) -> Iterator[Event]:
-        """Search the lines ``rows`` and ``cols`` and ``REPAIR_WIDTHS`` more on each side in
-        turn, the rest fixed to ``sketch``, up to ``REPAIR_WORK`` nodes each, until a solution. The
-        sketch's own choices are tried first (a solution near it is what is wanted)."""
+        """The search of :meth:`Repair.mend` (see :class:`Repair`) around the lines ``rows`` and
+        ``cols`` that ``sketch`` breaks."""
         geo = self.model.geo
         self.guide = sketch
         try:
@@ -446,9 +442,8 @@ class _Search:
 
     def _branches(self, state: State) -> list[Branch]:
         """The most constrained choice's branches (see the module docstring): fewest branches
-        divided by the conflict weight of the choice's row and column (an unknown cell's
-        branches counted ``cell_extra`` more: its water branch, and on small boards more, so
-        that the weights decide among cells)."""
+        divided by the conflict weight of the choice's row and column, an unknown cell's counted
+        ``cell_extra`` more (its water branch, and on small boards more)."""
         geo = self.model.geo
         alive = state.alive
         stride = geo.stride
@@ -505,9 +500,8 @@ class _Search:
         return branches
 
     def _giant_branches(self, state: State) -> Iterable[Branch]:
-        """Giant boards (``solvers.search.giant``): an unplaced segment's covers when there is
-        one (fewest first), else the longest length with ships left, its placements best
-        first, each branch ruling out those before it."""
+        """Giant boards' branches (see the module docstring): an unplaced segment's covers when
+        there is one (fewest first), else the longest length's placements (``_ruling_out``)."""
         best = min((cover for _, cover in self._unplaced(state)), key=int.bit_count, default=None)
         if best is not None:
             return [self._placing(p) for p in bit_indices(best)]

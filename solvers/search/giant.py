@@ -46,7 +46,7 @@ class ShipOrder:
 
     def tightness(self, state: State) -> tuple[np.ndarray, np.ndarray]:
         """Per row and per column: the share of its unknown cells it still needs as ship."""
-        unknown = self.geo.board & ~(state.ship | state.water)
+        unknown = state.unknown(self.geo)
         ship = state.ship
 
         def share(lines: list[tuple[int, int] | None]) -> np.ndarray:

@@ -50,12 +50,12 @@ from solvers.common import answer
 from solvers.events import Event, Found, Progress, Result, Status
 
 
-def csr(rows: list[list[int]], dtype=np.int64) -> tuple[np.ndarray, np.ndarray]:
+def csr(rows: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
     """Lists of indices as one array and where each list starts (the last entry: the end;
     an empty array holds one 0, so that compiled code always gets an array to index)."""
-    starts = np.zeros(len(rows) + 1, dtype)
+    starts = np.zeros(len(rows) + 1, np.int32)
     starts[1:] = np.cumsum([len(row) for row in rows])
-    return starts, np.array([q for row in rows for q in row] or [0], dtype)
+    return starts, np.array([q for row in rows for q in row] or [0], np.int32)
 
 
 HEARTBEAT_SECONDS = 0.02
@@ -171,9 +171,9 @@ class _Clauses:
             for m in members:
                 occ[m].append(index)          # a true member: counted in ``ntrue``
                 occ[m ^ 1].append(index)      # a false one: in ``nfalse``
-        bstart, bimp = csr(self.bins, np.int32)
-        ostart, occ_flat = csr(occ, np.int32)
-        cstart, cmem = csr([members for members, _ in self.cards], np.int32)
+        bstart, bimp = csr(self.bins)
+        ostart, occ_flat = csr(occ)
+        cstart, cmem = csr([members for members, _ in self.cards])
         ccount = np.array([count for _, count in self.cards], np.int32)
         csize = np.array([len(members) for members, _ in self.cards], np.int32)
         ntrue = np.zeros(len(self.cards), np.int32)
@@ -182,8 +182,7 @@ class _Clauses:
 
     # -- the run ---------------------------------------------------------------------------
     def run(self, limit: int, every_variable: bool, best_phase: bool, restart_unit: int = 0) -> Iterator[Event]:
-        # Imported here: numba takes half a second to import, and most commands never need it.
-        from solvers.search.learning_core import Search
+        from solvers.search.learning_core import Search  # here, not above: as in ``events``
 
         started = last_beat = time.perf_counter()
         ncells = len(self.cells)

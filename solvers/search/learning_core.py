@@ -1,7 +1,6 @@
 """The clause learner's inner loop, compiled (numba): propagation, conflict analysis, learning,
-restarts, decisions. ``solvers.search.learning`` builds the model and reads the answers; this
-module only runs it, on flat arrays, a slice of the search at a time (:func:`advance`), so the
-caller can send heartbeats and stop between slices.
+restarts, decisions, on the flat arrays ``solvers.search.learning`` builds, a slice of the
+search at a time (:func:`advance`; why: that module's docstring).
 
 A :class:`Search` holds the state, a list of arrays, and the model; the names below (``TLEN``
 and on) are the slots of its integer registers. Literals are ``2 * variable`` (true) and
@@ -52,10 +51,8 @@ luby = njit(cache=True)(common.luby)    # the one statement, compiled for the se
 
 @intrinsic
 def _borrowed(typingctx, array):
-    """The same array, its memory not counted: numba counts the references to an array
-    atomically (two atomic operations each time a function takes it, even inlined), which cost
-    three quarters of the search's time. Only for arrays whose owner outlives every use: the
-    caller's, during the call."""
+    """The same array, its references not counted (see the module docstring). Only for arrays
+    whose owner outlives every use: the caller's, during the call."""
     def codegen(context, builder, signature, args):
         held = context.make_array(array)(context, builder, value=args[0])
         view = context.make_array(array)(context, builder)
@@ -152,7 +149,7 @@ def _new_state(n: int, ncells: int, decided: int, best_phase: bool, limit: int, 
     wcap = np.zeros(2 * n, I32)
     pool = np.zeros(max(1024, 8 * n + 4 * len(clauses)), I32)
     solution = np.zeros(ncells, np.int8)
-    pool = _rebuild(regs, start, size, lits, learnt, wstart, wlen, wcap, pool, 2 * n)
+    pool = _rebuild(regs, start, lits, learnt, wstart, wlen, wcap, pool, 2 * n)
     # Room for a conflict's work: its clause, the clause learnt, a reason's literals, the
     # minimisation's stack, the variables it touched, per level the conflict that last
     # counted it, and the counting constraints' reasons held for a conflict (``_reason``).
@@ -164,7 +161,7 @@ def _new_state(n: int, ncells: int, decided: int, best_phase: bool, limit: int, 
 
 
 @njit(cache=True)
-def _rebuild(regs, start, size, lits, learnt, wstart, wlen, wcap, pool, n2):
+def _rebuild(regs, start, lits, learnt, wstart, wlen, wcap, pool, n2):
     """Every watch list laid out afresh in ``pool`` (each with room to grow): the watches of
     a clause are its first two literals."""
     ncl = regs[NCL]
@@ -173,9 +170,7 @@ def _rebuild(regs, start, size, lits, learnt, wstart, wlen, wcap, pool, n2):
         if learnt[ci] != 2:
             count[lits[start[ci]]] += 1
             count[lits[start[ci] + 1]] += 1
-    need = 0
-    for lit in range(n2):
-        need += count[lit] + 4
+    need = count.sum() + 4 * n2
     if need * 2 > pool.shape[0]:
         pool = np.zeros(need * 2, np.int32)
     at = 0
@@ -221,7 +216,7 @@ def _roomy(regs, pool, n2):
     """The watch lists' pool, or a larger copy, with room for what a round of propagation
     usually moves to its end (``regs[ROOM]`` entries per clause and per list, ``n2`` lists)
     and for the move a round found no room for (``regs[NEED]``): the search never replaces the
-    pool in its inner loops (where a replaced array's references are counted at every turn)."""
+    pool in its inner loops (see the module docstring)."""
     need = max(regs[WTOP] + regs[ROOM] * (regs[NCL] + n2) + 16, regs[NEED])
     regs[NEED] = 0
     if need <= pool.shape[0]:
@@ -365,12 +360,10 @@ def advance(regs, inc, val, level, rkind, rval, pos, trail, lim, act, phase, bes
             work_max):
     """Search on until ``conflicts_max`` more conflicts, ``decisions_max`` more decisions or
     ``work_max`` steps of work (literals propagated, read in reasons, taken back: on a large
-    board one conflict can take long), a new solution
-    (its cells in ``solution``, 1 for ship), or the end (``regs[DONE]``). Returns the arrays
-    that may have grown, and 1 if it met a solution (else 0)."""
-    # Every array the caller holds and this call never replaces, borrowed (its references not
-    # counted); those it may replace (``Search.GROWN``) are held counted, and borrowed again
-    # each time they may have been replaced.
+    board one conflict can take long), a new solution (its cells in ``solution``, 1 for ship),
+    or the end (``regs[DONE]``). Returns the arrays that may have grown, and 1 if it met a
+    solution (else 0)."""
+    # Every array borrowed; those it may replace (``Search.GROWN``) held counted too (see the module docstring).
     lits, start, size, learnt, span, pool = _views(held_lits, held_start, held_size, held_learnt, held_span,
                                                    held_pool)
     regs, inc, val, level, rkind, rval, pos, trail, lim, act = (
@@ -482,16 +475,12 @@ def advance(regs, inc, val, level, rkind, rval, pos, trail, lim, act, phase, bes
                 no = nfalse[index]
                 if yes < count and count < csize[index] - no:
                     continue                          # short of its count, with more than enough undecided
-                if yes > count:
+                if yes > count or csize[index] - no < count:
+                    wrong = 1 if yes > count else -1  # too many members true, or too many false
                     for k in range(cstart[index], cstart[index + 1]):
-                        if val[cmem[k]] == 1:
-                            buf[clen] = cmem[k] ^ 1
-                            clen += 1
-                    break
-                if csize[index] - no < count:
-                    for k in range(cstart[index], cstart[index + 1]):
-                        if val[cmem[k]] == -1:
-                            buf[clen] = cmem[k]
+                        m = cmem[k]
+                        if val[m] == wrong:           # the conflict: one of these is not so
+                            buf[clen] = m ^ 1 if wrong == 1 else m
                             clen += 1
                     break
                 if yes + no < csize[index]:
@@ -786,6 +775,6 @@ def _reduce(regs, val, rkind, rval, lits, start, size, learnt, span, wstart, wle
     regs[ATOP] = at
     regs[NCL] = kept
     regs[NLEARNT] -= count - count // 2
-    pool = _rebuild(regs, start, size, lits, learnt, wstart, wlen, wcap, pool, n2)
+    pool = _rebuild(regs, start, lits, learnt, wstart, wlen, wcap, pool, n2)
     return lits, pool
 
