@@ -1,8 +1,9 @@
 """The deduction engine: named rules a person can follow, simplest first, never a guess.
 
 ``deduction`` runs the rules (the solver, the hint button and the grader's fast solve);
-``analysis`` reads a board once for every rule; ``rules`` and ``lines`` are the catalogue;
-``probe`` finds contradictions of depth 1 and 2.
+``steps`` reads the steps of levels 1-2 off the one engine's log (the rules themselves are
+``solvers.propagation``'s); ``probe`` finds contradictions of depth 1 and 2; ``analysis``
+holds the puzzle's model and what hints keep from one board to the next.
 """
 
 from solvers.contract import Option, SolverSpec

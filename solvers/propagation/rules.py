@@ -341,13 +341,7 @@ def line_tallies(work: Work) -> bool:
     ship = work.ship
     unknown = board ^ (ship | work.water)
     lines = model.lines
-    if touched.bit_count() <= FEW_CELLS:     # the lines through a few cells, cell by cell
-        reach = union(model.cell_lines, touched)
-    else:
-        reach = 0
-        for k in range(len(lines)):
-            if touched & lines[k][2]:
-                reach |= 1 << k
+    reach = union(model.cell_lines, touched)     # the lines the batch touched (bits over ``lines``)
     while reach:
         low = reach & -reach
         reach ^= low
@@ -364,9 +358,6 @@ def line_tallies(work: Work) -> bool:
         if line_ship & mask and 0 < tally - ships < longest:
             longer_than_room(work, line)
     return True
-
-
-FEW_CELLS = 8           # a batch of at most this many cells finds its lines cell by cell (``line_tallies``)
 
 
 # -- board rules: whole-board deductions, once the cell rules are quiet -------------------------
