@@ -32,10 +32,10 @@ def _busy_solver():
         yield Progress({"nodes": nodes})
 
 
-def stop_latencies(trials: int = STOP_TRIALS) -> list[float]:
-    """Seconds each of ``trials`` stops took; ``inf`` for a stop not honoured within STOP_FAULT."""
+def stop_latencies() -> list[float]:
+    """Seconds each of ``STOP_TRIALS`` stops took; ``inf`` for a stop not honoured within STOP_FAULT."""
     latencies = []
-    for index in range(trials):
+    for index in range(STOP_TRIALS):
         run = SolverRun(_busy_solver, maxsize=64).start()
         if index % 2:  # half the runs with a consumer that drains, half with one that does not
             for _ in range(50):
