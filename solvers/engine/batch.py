@@ -85,11 +85,10 @@ def run_solver(puzzle: Puzzle, solver: str, *, timeout: float | None = None, see
 def judge(puzzle: Puzzle, result: Result) -> Result:
     """Re-check a ``solved`` answer with the rules; a wrong answer becomes an ``error``."""
     if result.status is Status.SOLVED:
-        problems = rules.violations(puzzle, result.grid) if result.grid is not None else ["no board"]
+        problems = ["no board"] if result.grid is None else [p.message for p in rules.violations(puzzle, result.grid)]
         if problems:
-            first = problems[0] if isinstance(problems[0], str) else problems[0].message
             return Result(Status.ERROR, result.grid, result.stats, result.solutions,
-                          f"answer rejected by the rules: {first}")
+                          f"answer rejected by the rules: {problems[0]}")
     return result
 
 

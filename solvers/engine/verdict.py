@@ -70,7 +70,7 @@ def decide(puzzle: Puzzle, limit: int = 2, timeout: float | None = None, jobs: i
         problems = rules.violations(puzzle, grid)
         if problems:
             raise VerdictError(f"the search reported a board the rules reject: {problems[0].message}")
-    kind = (Kind.IMPOSSIBLE, Kind.UNIQUE)[len(solutions)] if len(solutions) < 2 else Kind.AMBIGUOUS
+    kind = (Kind.IMPOSSIBLE, Kind.UNIQUE, Kind.AMBIGUOUS)[min(len(solutions), 2)]
     return Verdict(kind, solutions[:limit], stats)
 
 
