@@ -90,10 +90,10 @@ def main() -> int:
         print(f"stop latency over {len(latencies)} stops: median {statistics.median(honoured) * 1000:.1f} ms, "
               f"max {max(honoured) * 1000:.1f} ms")
     received, seconds, samples, peak = million_events()
-    mb = [sample / 1e6 for sample in samples]
+    mb = [sample / 1e6 for sample in samples] or [0.0]
     print(f"{received:,} events in {seconds:.1f} s ({received / seconds:,.0f}/s); traced memory every "
-          f"{SAMPLE_EVERY:,} events: median {statistics.median(mb) if mb else 0:.2f} MB, "
-          f"first {mb[0] if mb else 0:.2f} MB, last {mb[-1] if mb else 0:.2f} MB; peak {peak / 1e6:.2f} MB")
+          f"{SAMPLE_EVERY:,} events: median {statistics.median(mb):.2f} MB, "
+          f"first {mb[0]:.2f} MB, last {mb[-1]:.2f} MB; peak {peak / 1e6:.2f} MB")
     found = faults(latencies, received, samples)
     for fault in found:
         print(f"FAULT: {fault}")
