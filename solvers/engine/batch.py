@@ -8,6 +8,7 @@ still run. Every answer is judged again by ``game.rules`` here, independently of
 from __future__ import annotations
 
 import os
+import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, replace
@@ -207,11 +208,9 @@ def table(heads: list[str], rows: list[list[str]]) -> str:
 class ProgressBar:
     """A one-line progress bar on stderr (redrawn in place when stderr is a terminal)."""
 
-    def __init__(self, total: int, label: str, stream=None) -> None:
-        import sys
-
+    def __init__(self, total: int, label: str) -> None:
         self.total, self.label, self.done = max(total, 1), label, 0
-        self.stream = stream or sys.stderr
+        self.stream = sys.stderr
         self.tty = hasattr(self.stream, "isatty") and self.stream.isatty()
         self.started = time.perf_counter()
         self.last_status = ""

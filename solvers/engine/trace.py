@@ -80,8 +80,7 @@ class TraceWriter:
     of the stream and ``result`` once at the end. Cell events are formatted by hand, with their
     constant parts cached: they are most of a trace, and recording must stay cheap."""
 
-    def __init__(self, handle: IO[str], puzzle: Puzzle, solver: str, options: Mapping[str, Any],
-                 seed: int, limit: int = 1) -> None:
+    def __init__(self, handle: IO[str], puzzle: Puzzle, solver: str, options: Mapping[str, Any], seed: int) -> None:
         self.handle = handle
         self.puzzle = puzzle
         self.count = 0
@@ -92,7 +91,7 @@ class TraceWriter:
                        f'"state":"{STATE_OF_CELL[Cell(index % 3)]}"}}]' for index in range(puzzle.rows * cols * 3)]
         self._tails: dict[tuple[str, int, str], str] = {}
         header = {"format": FORMAT, "version": VERSION, "solver": solver, "options": dict(options),
-                  "seed": seed, "limit": limit, "level": levels.to_dict(puzzle),
+                  "seed": seed, "limit": 1, "level": levels.to_dict(puzzle),  # a recorded run asks for one solution
                   "start": list(grid_to_strings(initial_grid(puzzle)))}
         handle.write(_json(header) + "\n")
 
@@ -152,13 +151,13 @@ class Recording:
     recording (``failure``), never the run; :meth:`finish` then raises ``OutputError``."""
 
     def __init__(self, path: Union[str, os.PathLike], puzzle: Puzzle, solver: str, options: Mapping[str, Any],
-                 seed: int, limit: int = 1, inputs: Iterable[Union[str, os.PathLike]] = ()) -> None:
+                 seed: int, inputs: Iterable[Union[str, os.PathLike]] = ()) -> None:
         self.path = Path(path)
         self.output = files.Output(self.path, inputs=inputs, buffering=1 << 20)
         self.handle = self.output.handle
         self.failure: files.OutputError | None = None
         try:
-            self.writer = TraceWriter(self.handle, puzzle, solver, options, seed, limit)
+            self.writer = TraceWriter(self.handle, puzzle, solver, options, seed)
         except OSError as error:
             self.fail(error)
             raise self.failure from None
