@@ -294,10 +294,9 @@ def race(puzzle: Puzzle, *, limit: int = 2, timeout: float | None = None, jobs: 
                     return answer
             elapsed = time.perf_counter() - started
             if timeout is not None and elapsed > timeout:
-                if (answer := pooled(waiting=False)) is not None:
-                    return answer
-                return Result(Status.TIMEOUT, None, {"seconds": round(elapsed, 6), "members": 1 + len(workers)},
-                              tuple(found), f"no answer within {timeout:g} s")
+                stats = {"seconds": round(elapsed, 6), "members": 1 + len(workers)}
+                return pooled(waiting=False) or Result(Status.TIMEOUT, None, stats, tuple(found),
+                                                       f"no answer within {timeout:g} s")
             if not workers and jobs > 1 and elapsed > escalate:
                 workers = [_Worker(puzzle, member, limit) for member in members[1:jobs]]
             for worker in workers:
