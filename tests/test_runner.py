@@ -23,6 +23,15 @@ def slow_heartbeats():
         yield Progress({})
 
 
+def drained(run):
+    """Every event of the run, polled until its end marker."""
+    events = []
+    while not run.finished:
+        events += run.poll()
+        time.sleep(0.001)
+    return events
+
+
 def test_events_arrive_in_order_and_end_is_marked():
     def stream():
         for i in range(5):
@@ -30,7 +39,7 @@ def test_events_arrive_in_order_and_end_is_marked():
         yield Result(Status.SOLVED)
 
     with SolverRun(stream, maxsize=2) as run:
-        events = list(run)
+        events = drained(run)
     assert [e.stats["nodes"] for e in events[:-1]] == [0, 1, 2, 3, 4]
     assert isinstance(events[-1], Result)
     assert run.finished
@@ -68,7 +77,7 @@ def test_an_exception_becomes_a_failure_event_then_the_end():
         raise ZeroDivisionError("boom")
 
     with SolverRun(broken) as run:
-        events = list(run)
+        events = drained(run)
     assert isinstance(events[0], Progress)
     assert isinstance(events[1], Failure) and "ZeroDivisionError: boom" in events[1].message
     assert run.finished

@@ -8,11 +8,12 @@ still run. Every answer is judged again by ``game.rules`` here, independently of
 from __future__ import annotations
 
 import os
+import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Iterable, Iterator, Union
+from typing import Iterable, Iterator
 
 from game import codes, formats, levels, rules
 from game.puzzle import Grid, Puzzle, grid_to_strings
@@ -85,11 +86,10 @@ def run_solver(puzzle: Puzzle, solver: str, *, timeout: float | None = None, see
 def judge(puzzle: Puzzle, result: Result) -> Result:
     """Re-check a ``solved`` answer with the rules; a wrong answer becomes an ``error``."""
     if result.status is Status.SOLVED:
-        problems = rules.violations(puzzle, result.grid) if result.grid is not None else ["no board"]
+        problems = ["no board"] if result.grid is None else [p.message for p in rules.violations(puzzle, result.grid)]
         if problems:
-            first = problems[0] if isinstance(problems[0], str) else problems[0].message
             return Result(Status.ERROR, result.grid, result.stats, result.solutions,
-                          f"answer rejected by the rules: {first}")
+                          f"answer rejected by the rules: {problems[0]}")
     return result
 
 
@@ -171,10 +171,7 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[index]
 
 
-Number = Union[int, float]
-
-
-def summarise(records: list[dict]) -> dict[str, Number]:
+def summarise(records: list[dict]) -> dict[str, float]:
     """The bench table's figures for one solver's records."""
     seconds = [r["stats"].get("seconds", 0.0) for r in records if r.get("stats")]
     return {
@@ -194,25 +191,26 @@ def status_counts(records: list[dict]) -> dict[str, int]:
     return dict(Counter(record["status"] for record in records))
 
 
-def summary_table(solver: str, summary: dict[str, Number]) -> str:
+def summary_table(solver: str, summary: dict[str, float]) -> str:
     heads = ["solver", "levels", "solved", "verified", "median s", "p90 s", "max s", "total s", "nodes", "backtracks"]
     values = [solver, summary["levels"], summary["solved"], summary["verified"],
               f"{summary['median_s']:.4f}", f"{summary['p90_s']:.4f}", f"{summary['max_s']:.3f}",
               f"{summary['total_s']:.2f}", summary["nodes"], summary["backtracks"]]
-    widths = [max(len(h), len(str(v))) for h, v in zip(heads, values)]
-    line = "  ".join(h.rjust(w) for h, w in zip(heads, widths))
-    row = "  ".join(str(v).rjust(w) for v, w in zip(values, widths))
-    return f"{line}\n{row}"
+    return table(heads, [[str(v) for v in values]])
+
+
+def table(heads: list[str], rows: list[list[str]]) -> str:
+    """The rows under their heads, each column right-aligned to its widest entry, two spaces apart."""
+    widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(heads)]
+    return "\n".join("  ".join(v.rjust(w) for v, w in zip(line, widths)) for line in [heads, *rows])
 
 
 class ProgressBar:
     """A one-line progress bar on stderr (redrawn in place when stderr is a terminal)."""
 
-    def __init__(self, total: int, label: str, stream=None) -> None:
-        import sys
-
+    def __init__(self, total: int, label: str) -> None:
         self.total, self.label, self.done = max(total, 1), label, 0
-        self.stream = stream or sys.stderr
+        self.stream = sys.stderr
         self.tty = hasattr(self.stream, "isatty") and self.stream.isatty()
         self.started = time.perf_counter()
         self.last_status = ""

@@ -55,12 +55,10 @@ class Member:
     With ``genetic_seed``, the genetic algorithm (seeded so), its best layouts mended by the
     search, looks for a first solution before the search starts, and the search takes it as
     known: it searches the bands around it first, then the whole tree, so the member stays
-    exact. With ``turns_with``, the member and those members share one process, each running
-    ``TURN`` seconds in turn, a member with a ``share`` above 1 up to that many times longer as
-    the run goes on (``GROWTH``); the first exact answer among them is the member's. With
-    ``aside_when_dense``, on a dense board without hints (:func:`learners_board`) the
-    member runs its first turn only and leaves the process to those it takes turns with. With
-    ``when_dense``, on such a board that member runs in this one's place.
+    exact. With ``turns_with``, the member and those members take turns in one process, each
+    turn as long as its ``share`` allows (:func:`_taking_turns`). With ``aside_when_dense``, on
+    a dense board without hints (:func:`learners_board`) the member runs its first turn only.
+    With ``when_dense``, on such a board that member runs in this one's place.
     """
 
     name: str
@@ -296,10 +294,9 @@ def race(puzzle: Puzzle, *, limit: int = 2, timeout: float | None = None, jobs: 
                     return answer
             elapsed = time.perf_counter() - started
             if timeout is not None and elapsed > timeout:
-                if (answer := pooled(waiting=False)) is not None:
-                    return answer
-                return Result(Status.TIMEOUT, None, {"seconds": round(elapsed, 6), "members": 1 + len(workers)},
-                              tuple(found), f"no answer within {timeout:g} s")
+                stats = {"seconds": round(elapsed, 6), "members": 1 + len(workers)}
+                return pooled(waiting=False) or Result(Status.TIMEOUT, None, stats, tuple(found),
+                                                       f"no answer within {timeout:g} s")
             if not workers and jobs > 1 and elapsed > escalate:
                 workers = [_Worker(puzzle, member, limit) for member in members[1:jobs]]
             for worker in workers:

@@ -17,7 +17,7 @@ from game import files
 from game.puzzle import Hint, Puzzle, grid_to_strings
 from solvers.contract import SolverSpec
 from solvers.engine import registry
-from solvers.engine.batch import board_text, judge
+from solvers.engine.batch import board_text, judge, table
 from solvers.events import Event, Failure, Found, Generation, Reason, Result, SetCell, Status
 
 FIELDS = ("rank", "solver", "verdict", "time_s", "nodes", "backtracks", "guesses", "generations", "moves",
@@ -149,9 +149,7 @@ def text(puzzle: Puzzle, records: list[dict]) -> str:
     """The ranked table, then each distinct solution once with the solvers that found it."""
     heads = [f for f in FIELDS if f != "solution"]
     rows = [[str(record[f]) if f != "time_s" else f"{record[f]:.3f}" for f in heads] for record in records]
-    widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(heads)]
-    lines = ["  ".join(h.rjust(w) for h, w in zip(heads, widths))]
-    lines += ["  ".join(v.rjust(w) for v, w in zip(row, widths)) for row in rows]
+    lines = [table(heads, rows)]
     for record in records:
         if record.get("message"):
             lines.append(f"{record['solver']}: {record['message']}")

@@ -37,7 +37,6 @@ class SolverRun:
         self._thread = threading.Thread(target=self._work, name=name, daemon=True)
         self._finished = False
         self._started = False
-        self.produced = 0
 
     # ---------------------------------------------------------------- worker side
 
@@ -58,7 +57,6 @@ class SolverRun:
             for event in stream:
                 if not self._put(event):
                     break
-                self.produced += 1
         except Exception as error:  # noqa: BLE001 - any solver bug must reach the consumer
             detail = "".join(traceback.format_exception_only(type(error), error)).strip()
             self._put(Failure(f"solver failed: {detail}"))
@@ -111,27 +109,6 @@ class SolverRun:
             self._finished = True
             batch.pop()
         return batch
-
-    def get(self, timeout: float | None = None) -> Event | None:
-        """The next event, waiting up to ``timeout`` seconds; None at the end or on time-out."""
-        if self._finished:
-            return None
-        try:
-            item = self._queue.get(timeout=timeout)
-        except queue.Empty:
-            return None
-        if item is _END:
-            self._finished = True
-            return None
-        return item
-
-    def __iter__(self) -> Iterator[Event]:
-        while True:
-            event = self.get(timeout=0.1)
-            if event is not None:
-                yield event
-            elif self._finished:
-                return
 
     @property
     def finished(self) -> bool:

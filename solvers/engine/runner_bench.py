@@ -32,10 +32,10 @@ def _busy_solver():
         yield Progress({"nodes": nodes})
 
 
-def stop_latencies(trials: int = STOP_TRIALS) -> list[float]:
-    """Seconds each of ``trials`` stops took; ``inf`` for a stop not honoured within STOP_FAULT."""
+def stop_latencies() -> list[float]:
+    """Seconds each of ``STOP_TRIALS`` stops took; ``inf`` for a stop not honoured within STOP_FAULT."""
     latencies = []
-    for index in range(trials):
+    for index in range(STOP_TRIALS):
         run = SolverRun(_busy_solver, maxsize=64).start()
         if index % 2:  # half the runs with a consumer that drains, half with one that does not
             for _ in range(50):
@@ -90,10 +90,10 @@ def main() -> int:
         print(f"stop latency over {len(latencies)} stops: median {statistics.median(honoured) * 1000:.1f} ms, "
               f"max {max(honoured) * 1000:.1f} ms")
     received, seconds, samples, peak = million_events()
-    mb = [sample / 1e6 for sample in samples]
+    mb = [sample / 1e6 for sample in samples] or [0.0]
     print(f"{received:,} events in {seconds:.1f} s ({received / seconds:,.0f}/s); traced memory every "
-          f"{SAMPLE_EVERY:,} events: median {statistics.median(mb) if mb else 0:.2f} MB, "
-          f"first {mb[0] if mb else 0:.2f} MB, last {mb[-1] if mb else 0:.2f} MB; peak {peak / 1e6:.2f} MB")
+          f"{SAMPLE_EVERY:,} events: median {statistics.median(mb):.2f} MB, "
+          f"first {mb[0]:.2f} MB, last {mb[-1]:.2f} MB; peak {peak / 1e6:.2f} MB")
     found = faults(latencies, received, samples)
     for fault in found:
         print(f"FAULT: {fault}")

@@ -32,7 +32,7 @@ from typing import IO, Any, Callable, ContextManager, Iterable, Iterator, Mappin
 from game import files, levels, rules
 from game.levels import LevelError
 from game.limits import MAX_DIGITS, MAX_FILE_BYTES, MAX_FLEET_SHIPS, MAX_SIDE, MAX_TRACE_STATS, MAX_TRACE_TEXT
-from game.puzzle import Cell, Grid, Puzzle, grid_to_strings, initial_grid
+from game.puzzle import Cell, Grid, Puzzle, grid_from_strings, grid_to_strings, initial_grid
 from game.session import Step
 from solvers.common import replay, run_to_result, unknown_as_water
 from solvers.engine import registry
@@ -80,8 +80,7 @@ class TraceWriter:
     of the stream and ``result`` once at the end. Cell events are formatted by hand, with their
     constant parts cached: they are most of a trace, and recording must stay cheap."""
 
-    def __init__(self, handle: IO[str], puzzle: Puzzle, solver: str, options: Mapping[str, Any],
-                 seed: int, limit: int = 1) -> None:
+    def __init__(self, handle: IO[str], puzzle: Puzzle, solver: str, options: Mapping[str, Any], seed: int) -> None:
         self.handle = handle
         self.puzzle = puzzle
         self.count = 0
@@ -92,7 +91,7 @@ class TraceWriter:
                        f'"state":"{STATE_OF_CELL[Cell(index % 3)]}"}}]' for index in range(puzzle.rows * cols * 3)]
         self._tails: dict[tuple[str, int, str], str] = {}
         header = {"format": FORMAT, "version": VERSION, "solver": solver, "options": dict(options),
-                  "seed": seed, "limit": limit, "level": levels.to_dict(puzzle),
+                  "seed": seed, "limit": 1, "level": levels.to_dict(puzzle),  # a recorded run asks for one solution
                   "start": list(grid_to_strings(initial_grid(puzzle)))}
         handle.write(_json(header) + "\n")
 
@@ -144,29 +143,6 @@ class TraceWriter:
         return _json(line) + "\n"
 
 
-def recorded(stream: Iterator[Event], writer: TraceWriter, guard: ContextManager | None = None,
-             recording: Recording | None = None) -> Iterator[Event]:
-    """The events of ``stream``, each written to the trace as it passes (inside ``guard``, a
-    lock the caller holds while it takes a snapshot of a run still going). A write that fails
-    (a full disk) ends the recording, not the run: ``recording.failure`` says why."""
-    guard = guard or nullcontext()
-    try:
-        for event in stream:
-            if recording is None or recording.failure is None:
-                try:
-                    with guard:
-                        writer.event(event)
-                except OSError as error:
-                    if recording is None:
-                        raise
-                    recording.fail(error)
-            yield event
-    finally:
-        close = getattr(stream, "close", None)
-        if close is not None:
-            close()
-
-
 class Recording:
     """A run saved as it goes, by ``game.files.Output``: the trace is written to a temporary
     file of a unique name beside ``path`` and moved there by :meth:`finish`, so a crash never
@@ -175,13 +151,13 @@ class Recording:
     recording (``failure``), never the run; :meth:`finish` then raises ``OutputError``."""
 
     def __init__(self, path: Union[str, os.PathLike], puzzle: Puzzle, solver: str, options: Mapping[str, Any],
-                 seed: int, limit: int = 1, inputs: Iterable[Union[str, os.PathLike]] = ()) -> None:
+                 seed: int, inputs: Iterable[Union[str, os.PathLike]] = ()) -> None:
         self.path = Path(path)
         self.output = files.Output(self.path, inputs=inputs, buffering=1 << 20)
         self.handle = self.output.handle
         self.failure: files.OutputError | None = None
         try:
-            self.writer = TraceWriter(self.handle, puzzle, solver, options, seed, limit)
+            self.writer = TraceWriter(self.handle, puzzle, solver, options, seed)
         except OSError as error:
             self.fail(error)
             raise self.failure from None
@@ -198,7 +174,24 @@ class Recording:
 
     def wrap(self, make: Callable[[], Iterator[Event]], guard: ContextManager | None = None
              ) -> Callable[[], Iterator[Event]]:
-        return lambda: recorded(make(), self.writer, guard, self)
+        """``make``'s stream, each event written to the trace as it passes (inside ``guard``, a
+        lock the caller holds while it takes a snapshot of a run still going)."""
+        return lambda: self._recorded(make(), guard or nullcontext())
+
+    def _recorded(self, stream: Iterator[Event], guard: ContextManager) -> Iterator[Event]:
+        try:
+            for event in stream:
+                if self.failure is None:
+                    try:
+                        with guard:
+                            self.writer.event(event)
+                    except OSError as error:
+                        self.fail(error)
+                yield event
+        finally:
+            close = getattr(stream, "close", None)
+            if close is not None:
+                close()
 
     def snapshot(self, path: Union[str, os.PathLike], result: Result) -> Path:
         """The run so far as a whole trace at ``path``, ended by ``result`` (the caller makes
@@ -393,8 +386,7 @@ def _board_lines(value: Any, rows: int, cols: int, key: str, allowed: str) -> Gr
     if (not isinstance(value, list) or len(value) != rows
             or any(not isinstance(line, str) or len(line) != cols or set(line) - set(allowed) for line in value)):
         raise _Bad(f"{key} must be {rows} rows of {cols} characters from {allowed!r}")
-    chars = {".": Cell.WATER, "#": Cell.SHIP, "?": Cell.UNKNOWN}
-    return tuple(tuple(chars[ch] for ch in line) for line in value)
+    return grid_from_strings(value)
 
 
 def _header(data: Any, path: str) -> tuple[Puzzle, dict]:
@@ -473,9 +465,6 @@ def _event(data: Any, expected: int, rows: int, cols: int) -> list[tuple[int, in
     return changes
 
 
-_GENERATION_NUMBERS = ("best", "mean")
-
-
 def _event_extras(data: dict, rows: int, cols: int) -> None:
     if "message" in data:
         _text(data["message"], "message")
@@ -497,7 +486,7 @@ def _generation(stats: Any) -> None:
     number = stats.get("generation", 0)
     if type(number) is not int or number < 0:
         raise _Bad(f"stats.generation must be a whole number >= 0, not {levels.short_repr(number)}")
-    for key in _GENERATION_NUMBERS:
+    for key in ("best", "mean"):
         value = stats.get(key)
         if value is not None and (type(value) not in (int, float) or not math.isfinite(value)):
             raise _Bad(f"stats.{key} must be a number or null, not {levels.short_repr(value)}")

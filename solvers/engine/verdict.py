@@ -50,13 +50,12 @@ class VerdictError(RuntimeError):
     """The search reported a board the judge rejects: a bug, never an answer."""
 
 
-def decide(puzzle: Puzzle, limit: int = 2, timeout: float | None = None, jobs: int | None = 1,
-           members: tuple[portfolio.Member, ...] | None = None) -> Verdict:
+def decide(puzzle: Puzzle, limit: int = 2, timeout: float | None = None, jobs: int | None = 1) -> Verdict:
     """Count ``puzzle``'s solutions up to ``limit`` (at least 2) within ``timeout`` seconds,
     with up to ``jobs`` searches racing on as many cores (``None``: every core)."""
     if limit < 2:
         raise ValueError("decide needs limit >= 2 to tell unique from ambiguous")
-    result = portfolio.race(puzzle, limit=limit, timeout=timeout, jobs=jobs, members=members or portfolio.MEMBERS)
+    result = portfolio.race(puzzle, limit=limit, timeout=timeout, jobs=jobs, members=portfolio.MEMBERS)
     stats = dict(result.stats)
     if result.status is Status.TIMEOUT:
         met = tuple(grid for grid in dict.fromkeys(result.solutions) if rules.is_solved(puzzle, grid))
@@ -71,7 +70,7 @@ def decide(puzzle: Puzzle, limit: int = 2, timeout: float | None = None, jobs: i
         problems = rules.violations(puzzle, grid)
         if problems:
             raise VerdictError(f"the search reported a board the rules reject: {problems[0].message}")
-    kind = (Kind.IMPOSSIBLE, Kind.UNIQUE)[len(solutions)] if len(solutions) < 2 else Kind.AMBIGUOUS
+    kind = (Kind.IMPOSSIBLE, Kind.UNIQUE, Kind.AMBIGUOUS)[min(len(solutions), 2)]
     return Verdict(kind, solutions[:limit], stats)
 
 

@@ -31,27 +31,27 @@ from typing import Any
 
 
 class Report:
-    """The events of a Python solver, written as trace lines (see README, "Traces"), each as it
-    comes: ``out`` is line-buffered, so a solver that thinks long after a move shows it at once
-    (flushing every line measured no slower: the reading side sets the pace)."""
+    """The events of a Python solver, written as trace lines (docs/guide/racing-and-replay.md,
+    "Traces"), each as it comes: ``out`` is line-buffered, so a solver that thinks long after a
+    move shows it at once (flushing every line measured no slower: the reading side sets the pace)."""
 
     def __init__(self, out) -> None:
         self._write = out.write
-        self._tails: dict = {}
+        self._parts: dict = {}          # the constant parts of a cell line, before and after its cell
 
     def set(self, row: int, col: int, state: str, kind: str = "guess", depth: int = 0, detail: str = "") -> None:
         """Cell (row, col) becomes ``state`` ("ship", "water" or "unknown"), because of ``kind``:
         "forced" (a deduction), "guess" (a decision), "backtrack" (undone: state "unknown")
         or "fill"; ``depth`` is the number of guesses in force, ``detail`` the reason in words."""
         key = (kind, state, depth, detail)
-        tail = self._tails.get(key)
-        if tail is None:
-            if len(self._tails) > 4096:
-                self._tails.clear()
-            tail = self._tails[key] = (f',"state":{json.dumps(state)}}}],"depth":{json.dumps(depth)},'
-                                       f'"detail":{json.dumps(detail)}}}\n')
-            head = self._tails[key, None] = f'{{"kind":{json.dumps(kind)},"cells":[{{"row":'
-        head = self._tails[key, None]
+        parts = self._parts.get(key)
+        if parts is None:
+            if len(self._parts) > 4096:
+                self._parts.clear()
+            parts = self._parts[key] = (f'{{"kind":{json.dumps(kind)},"cells":[{{"row":',
+                                        f',"state":{json.dumps(state)}}}],"depth":{json.dumps(depth)},'
+                                        f'"detail":{json.dumps(detail)}}}\n')
+        head, tail = parts
         if type(row) is not int or type(col) is not int:
             row, col = json.dumps(row, default=str), json.dumps(col, default=str)
         self._write(f'{head}{row},"col":{col}{tail}')

@@ -64,18 +64,15 @@ def _environment() -> dict:
     return env
 
 
-def events(puzzle: Puzzle, *, trace: bool = True, limit: int = 1, name: str, kind: str, target: str,
-           args: tuple[str, ...] = (), options: dict | None = None, seed: int = 0, time_limit: float = 60.0,
-           memory_mb: int = 1024, output_mb: int = 512) -> Iterator[Event]:
-    """Run the solver ``name`` and yield its checked events, then one ``Result``. A solver of
-    one's own always reports its moves and gives one answer: ``trace`` and ``limit`` are taken
-    as every solver takes them, and not passed on."""
+def events(puzzle: Puzzle, *, name: str, kind: str, target: str, args: tuple[str, ...], options: dict, seed: int,
+           time_limit: float, memory_mb: int, output_mb: int) -> Iterator[Event]:
+    """Run the solver ``name`` (see ``spec.ExternalSpec``) and yield its checked events, then one ``Result``."""
     stdin = tempfile.TemporaryFile()
     stdin.write(level_text(puzzle).encode("utf-8"))
     stdin.seek(0)
     started = time.perf_counter()
     try:
-        child = subprocess.Popen(command(kind, target, args, options or {}, seed, memory_mb, time_limit), stdin=stdin,
+        child = subprocess.Popen(command(kind, target, args, options, seed, memory_mb, time_limit), stdin=stdin,
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_environment(),
                                  start_new_session=True, close_fds=True)
     except OSError as error:

@@ -49,10 +49,12 @@ class ExternalSpec(SolverSpec):
 
     def events(self, puzzle: Puzzle, *, trace: bool = True, seed: int = 0, limit: int = 1,
                options: Mapping[str, Any] | None = None) -> Iterator:
+        """Started as every solver is; a solver of one's own always reports its moves and gives one
+        answer, so ``trace`` and ``limit`` are not passed on."""
         chosen = self.resolve(options)
         limits = {option.name: chosen.pop(option.name) for option in LIMITS}
-        return self.function(puzzle, trace=trace, limit=max(1, limit), name=self.name, kind=self.kind,
-                             target=self.target, args=self.args, options=chosen, seed=seed, **limits)
+        return self.function(puzzle, name=self.name, kind=self.kind, target=self.target, args=self.args,
+                             options=chosen, seed=seed, **limits)
 
 
 def is_own(name: str) -> bool:
