@@ -46,6 +46,30 @@ def within(table: tuple[int, ...], mask: int, cells: int) -> int:
     return found
 
 
+# Cells on a board whose rows lie ``stride`` bits apart: a spare bit ends each row, so a shift
+# by one never wraps onto the next row (``game.ships``).
+
+def orthogonal(mask: int, stride: int, board: int) -> int:
+    """The cells of ``board`` beside those of ``mask``, across and down."""
+    return ((mask << 1) | (mask >> 1) | (mask << stride) | (mask >> stride)) & board
+
+
+def diagonal(mask: int, stride: int, board: int) -> int:
+    """The cells of ``board`` diagonal to those of ``mask``."""
+    up, down = stride + 1, stride - 1
+    return ((mask << up) | (mask << down) | (mask >> up) | (mask >> down)) & board
+
+
+def component(seed: int, within: int, stride: int) -> int:
+    """The orthogonally connected part of the cells ``within`` that holds those of ``seed``."""
+    grown = seed
+    while True:
+        wider = grown | orthogonal(grown, stride, within)
+        if wider == grown:
+            return grown
+        grown = wider
+
+
 def int_of(numbers: list[int]) -> int:
     """The set of ``numbers`` as an int (bit ``n`` set for each ``n``)."""
     if not numbers:

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import Iterator, Sequence
 
+from game import bitsets
 from game.bitsets import bits, int_of, kept, union
 from game.puzzle import Cell, Coord, Grid, Hint, Puzzle
 
@@ -143,21 +144,14 @@ class Geometry:
         return mask
 
     def orthogonal(self, mask: int) -> int:
-        s = self.stride
-        return ((mask << 1) | (mask >> 1) | (mask << s) | (mask >> s)) & self.board
+        return bitsets.orthogonal(mask, self.stride, self.board)
 
     def diagonal(self, mask: int) -> int:
-        s = self.stride
-        return ((mask << (s + 1)) | (mask << (s - 1)) | (mask >> (s + 1)) | (mask >> (s - 1))) & self.board
+        return bitsets.diagonal(mask, self.stride, self.board)
 
     def component(self, seed: int, within: int) -> int:
         """The orthogonally connected part of ``within`` that holds ``seed``."""
-        grown = seed
-        while True:
-            wider = (grown | self.orthogonal(grown)) & within
-            if wider == grown:
-                return grown
-            grown = wider
+        return bitsets.component(seed, within & self.board, self.stride)
 
     def masks(self, grid: Board) -> tuple[int, int]:
         """(ship cells, water cells) of a board."""

@@ -51,7 +51,7 @@ class Memo:
 
     def __init__(self, geo: Geometry) -> None:
         self.common: dict[int, tuple[int, int]] = {}
-        self.room: dict[int, int] = {}
+        self.room: dict[tuple[int, int, int, bool], int] = {}
         self.limit = max(MEMO_MIN, MEMO_BYTES // (len(geo.placements) // 8 + MEMO_ENTRY_BYTES))
 
 

@@ -20,8 +20,7 @@ from __future__ import annotations
 
 from typing import Callable, Iterable, NamedTuple
 
-from game.bitsets import bits, kept, meet, union
-from game.limits import MAX_SHIP_LENGTH, MAX_SIDE
+from game.bitsets import bits, component, diagonal, kept, meet, union
 from game.puzzle import Cell, Hint, fleet_text, ship_name
 from game.ships import segments
 from solvers.propagation.model import Line, Model, State
@@ -35,9 +34,6 @@ except ImportError:             # it only speaks to the compiler (see ``game.com
 Log = list[tuple[int, Cell, str]]
 """A propagation's log: per step, its cells, their value and what it says (a :class:`Said`;
 a failure is logged as ``(0, Cell.UNKNOWN, said)``)."""
-# The room rule's memo key packs a line's ship cells, its room, its index and its axis in one int.
-ROOM_BITS = MAX_SHIP_LENGTH.bit_length()
-LINE_BITS = MAX_SIDE.bit_length()
 
 
 # -- what a logged step says ------------------------------------------------------------------
@@ -258,7 +254,8 @@ def diagonals_are_water(work: Work) -> bool:
     new_ship = work.new_ship & ~work.settled_ship
     if not new_ship:
         return True
-    around = work.geo.diagonal(new_ship)
+    geo = work.geo
+    around = diagonal(new_ship, geo.stride, geo.board)
     if around & work.ship:
         return work.fail("cells", around & work.ship, work.says("diagonals_are_water", 1, evidence=around & work.ship))
     new = around & ~work.water
@@ -311,7 +308,7 @@ def longer_than_room(work: Work, line: Line) -> bool:
     lengths = work.geo.lengths
     if 0 < room < (lengths[0] if lengths else 0):
         memo = work.memo.room
-        key = ((line_ship << ROOM_BITS | room) << LINE_BITS | index) << 1 | is_row
+        key = (line_ship, room, index, is_row)
         dead = memo.get(key)
         if dead is None:
             p_cells = work.geo.p_cells
@@ -395,7 +392,7 @@ def segment_covers(work: Work) -> list[tuple[int, int]]:
     if segments is None:
         segments, rest = [], unplaced
         while rest:
-            segment = geo.component(rest & -rest, rest)
+            segment = component(rest & -rest, rest, geo.stride)
             rest &= ~segment
             segments.append(segment)
         segments = kept(model.segment_memo, unplaced, tuple(segments), SEGMENTS_KEPT)
