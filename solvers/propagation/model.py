@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Final
 
 from game.bitsets import bits
 from game.puzzle import Hint, Puzzle
@@ -21,15 +22,18 @@ from game.ships import Geometry, compatible, geometry_of, hint_reach
 Line = tuple[bool, int, int, int, int]
 
 
-@dataclass(frozen=True, slots=True)
 class State:
-    """One search node's knowledge (see the glossary)."""
+    """One search node's knowledge (see the glossary). Its fields are final: read-only where
+    the engine runs compiled, and so checked by mypy in the source."""
 
-    ship: int
-    water: int
-    placed: int
-    alive: int
-    counts: tuple[int, ...]                  # ships still to place, per length index
+    __slots__ = ("ship", "water", "placed", "alive", "counts")
+
+    def __init__(self, ship: int, water: int, placed: int, alive: int, counts: tuple[int, ...]) -> None:
+        self.ship: Final = ship
+        self.water: Final = water
+        self.placed: Final = placed
+        self.alive: Final = alive
+        self.counts: Final = counts              # ships still to place, per length index
 
     def unknown(self, geo: Geometry) -> int:
         return geo.board & ~(self.ship | self.water)
