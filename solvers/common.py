@@ -1,5 +1,6 @@
-"""Helpers every solver shares: verifying answers with the judge, draining streams, and the
-Luby sequence of restarts (the forward search's on giant boards, compiled for clause learning)."""
+"""Helpers every solver shares: verifying answers with the judge, draining streams, the
+seconds a run has taken as its statistics say them, and the Luby sequence of restarts (the
+forward search's on giant boards, compiled for clause learning)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,11 @@ from typing import Iterable, Sequence
 from game import rules
 from game.puzzle import Cell, Grid, Puzzle
 from solvers.events import Event, Found, Result, SetCell, Status
+
+
+def elapsed(started: float) -> float:
+    """The seconds since ``started`` (a ``time.perf_counter()`` value), to the microsecond."""
+    return round(time.perf_counter() - started, 6)
 
 
 def unknown_as_water(grid: Grid) -> Grid:
@@ -56,7 +62,7 @@ def run_to_result(stream: Iterable[Event], timeout: float | None = None) -> Resu
             if stats:
                 last_stats = dict(stats)
             if timeout is not None and time.perf_counter() - start > timeout:
-                last_stats["seconds"] = round(time.perf_counter() - start, 6)
+                last_stats["seconds"] = elapsed(start)
                 return Result(Status.TIMEOUT, None, last_stats, tuple(found), f"no answer within {timeout:g} s")
     finally:
         close = getattr(iterator, "close", None)

@@ -17,7 +17,7 @@ from typing import Iterable, Iterator
 
 from game import codes, formats, levels, rules
 from game.puzzle import Grid, Puzzle, grid_to_strings
-from solvers.common import run_to_result
+from solvers.common import elapsed, run_to_result
 from solvers.engine import registry
 from solvers.engine.verdict import Kind, decide
 from solvers.events import Result, Status
@@ -79,7 +79,7 @@ def run_solver(puzzle: Puzzle, solver: str, *, timeout: float | None = None, see
     started = time.perf_counter()
     result = run_to_result(registry.get(solver).events(puzzle, trace=False, seed=seed), timeout=timeout)
     stats = dict(result.stats)
-    stats.setdefault("seconds", round(time.perf_counter() - started, 6))
+    stats.setdefault("seconds", elapsed(started))
     return replace(result, stats=stats)
 
 
@@ -224,9 +224,9 @@ class ProgressBar:
     def _draw(self) -> None:
         width = 30
         filled = int(width * self.done / self.total)
-        elapsed = time.perf_counter() - self.started
+        spent = time.perf_counter() - self.started
         text = (f"{self.label} [{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} "
-                f"{elapsed:6.1f}s  last: {self.last_status}")
+                f"{spent:6.1f}s  last: {self.last_status}")
         self.stream.write(("\r" + text) if self.tty else text + "\n")
         self.stream.flush()
 

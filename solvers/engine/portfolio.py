@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Iterator, Mapping
 
 from game.puzzle import Grid, Puzzle, grid_from_strings, grid_to_strings
+from solvers.common import elapsed
 from solvers.events import Event, Found, Generation, Result, Status, board_of
 from solvers.genetic import algorithm as genetic
 from solvers.search import forward, learning
@@ -278,7 +279,7 @@ def race(puzzle: Puzzle, *, limit: int = 2, timeout: float | None = None, jobs: 
         names = tuple(dict.fromkeys(found.values()))
         if len(found) < limit or (waiting and len(names) < 2):
             return None
-        stats = {"seconds": round(time.perf_counter() - started, 6), "member": " + ".join(names),
+        stats = {"seconds": elapsed(started), "member": " + ".join(names),
                  "members": 1 + len(workers)}
         grids = tuple(found)[:limit]
         return Result(Status.SOLVED, grids[0], stats, grids)
@@ -292,12 +293,12 @@ def race(puzzle: Puzzle, *, limit: int = 2, timeout: float | None = None, jobs: 
                 found.setdefault(event.grid, members[0].name)
                 if (answer := pooled()) is not None:
                     return answer
-            elapsed = time.perf_counter() - started
-            if timeout is not None and elapsed > timeout:
-                stats = {"seconds": round(elapsed, 6), "members": 1 + len(workers)}
+            spent = time.perf_counter() - started
+            if timeout is not None and spent > timeout:
+                stats = {"seconds": round(spent, 6), "members": 1 + len(workers)}
                 return pooled(waiting=False) or Result(Status.TIMEOUT, None, stats, tuple(found),
                                                        f"no answer within {timeout:g} s")
-            if not workers and jobs > 1 and elapsed > escalate:
+            if not workers and jobs > 1 and spent > escalate:
                 workers = [_Worker(puzzle, member, limit) for member in members[1:jobs]]
             for worker in workers:
                 met, answer = worker.poll()
@@ -316,7 +317,7 @@ def race(puzzle: Puzzle, *, limit: int = 2, timeout: float | None = None, jobs: 
 
 def _tagged(result: Result, member: str, count: int, started: float) -> Result:
     """``result`` as the race's: which member gave it, how many ran, and the race's seconds."""
-    seconds = round(time.perf_counter() - started, 6)
+    seconds = elapsed(started)
     return replace(result, stats=dict(result.stats, member=member, members=count, seconds=seconds))
 
 

@@ -34,7 +34,7 @@ from game.levels import LevelError
 from game.limits import MAX_DIGITS, MAX_FILE_BYTES, MAX_FLEET_SHIPS, MAX_SIDE, MAX_TRACE_STATS, MAX_TRACE_TEXT
 from game.puzzle import Cell, Grid, Puzzle, grid_from_strings, grid_to_strings, initial_grid
 from game.session import Step
-from solvers.common import replay, run_to_result, unknown_as_water
+from solvers.common import elapsed, replay, run_to_result, unknown_as_water
 from solvers.engine import registry
 from solvers.engine.batch import judge
 from solvers.events import Event, Failure, Found, Generation, Progress, Reason, Result, SetCell, Ship, Status
@@ -268,7 +268,7 @@ def record_run(puzzle: Puzzle, solver: str, path: Union[str, os.PathLike], *, se
             recording.writer.event(Failure(message))
             result = Result(Status.ERROR, None, {}, (), message)
         stats = dict(result.stats)
-        stats.setdefault("seconds", round(time.perf_counter() - started, 6))
+        stats.setdefault("seconds", elapsed(started))
         result = judge(puzzle, replace(result, stats=stats))
     except BaseException:
         recording.discard()

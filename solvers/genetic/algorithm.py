@@ -22,7 +22,7 @@ from typing import Any, Iterator, Mapping
 import numpy as np
 
 from game.puzzle import Cell, Puzzle, initial_grid
-from solvers.common import verified
+from solvers.common import elapsed, verified
 from solvers.events import Event, Generation, Progress, Reason, Result, SetCell, Status
 from solvers.genetic import GENETIC
 from solvers.genetic.fleet import FleetModel, Layout
@@ -168,7 +168,7 @@ def _run(puzzle: Puzzle, trace: bool, rng: random.Random, p: Mapping[str, Any]) 
                                "generations": 0, "evaluations": 0, "restarts": 0, "best_fitness": float("inf")}
 
     def snapshot() -> dict[str, float]:
-        stats["seconds"] = round(time.perf_counter() - start, 6)
+        stats["seconds"] = elapsed(start)
         return dict(stats)
 
     missing = model.impossible_length()

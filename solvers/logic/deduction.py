@@ -23,7 +23,7 @@ from typing import Callable, Generator, Iterator, Sequence
 from game import rules
 from game.bitsets import bits
 from game.puzzle import Cell, Coord, Grid, Move, Puzzle, initial_grid
-from solvers.common import verified
+from solvers.common import elapsed, verified
 from solvers.events import Event, Progress, Reason, Result, SetCell, Status
 from solvers.logic import probe
 from solvers.logic.analysis import Bank, DeductionModel, Kept, model_of
@@ -472,7 +472,7 @@ def events(puzzle: Puzzle, *, trace: bool = True, rng: random.Random | None = No
                    "rules": {}, "deepest": 0}
 
     def snapshot() -> dict:
-        stats["seconds"] = round(time.perf_counter() - start, 6)
+        stats["seconds"] = elapsed(start)
         stats["nodes"] = clock.probes
         return dict(stats, rules=dict(stats["rules"]))
 

@@ -52,7 +52,7 @@ from typing import Iterator
 
 from game.puzzle import Cell, Grid, Hint, Puzzle
 from game.ships import compatible, geometry_of, hint_reach
-from solvers.common import answer
+from solvers.common import answer, elapsed
 from solvers.events import Event, Found, Progress, Reason, SetCell
 
 HEARTBEAT_NODES = 256
@@ -384,7 +384,7 @@ class _Backtracker:
 
     # -- the end -------------------------------------------------------------------------------
     def _snapshot(self) -> dict:
-        self.stats["seconds"] = round(time.perf_counter() - self.started, 6)
+        self.stats["seconds"] = elapsed(self.started)
         return dict(self.stats)
 
     def _finish(self, solutions: list[Grid]) -> Iterator[Event]:

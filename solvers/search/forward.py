@@ -42,7 +42,7 @@ from game.bitsets import bits as bit_indices
 from game.bitsets import kept
 from game.puzzle import Cell, Coord, Grid, Puzzle, ship_name
 from game.ships import Geometry, geometry_of, segments
-from solvers.common import answer, luby
+from solvers.common import answer, elapsed, luby
 from solvers.events import Event, Found, Progress, Reason, SetCell
 from solvers.propagation.model import Model, State, compile_puzzle
 from solvers.propagation.rules import Log, meet, propagate, root_state
@@ -634,7 +634,7 @@ class _Search:
 
     # -- trace helpers -----------------------------------------------------------------------
     def _snapshot(self) -> dict:
-        self.stats["seconds"] = round(time.perf_counter() - self.started, 6)
+        self.stats["seconds"] = elapsed(self.started)
         self.stats["solutions"] = len(self.solutions)
         return dict(self.stats)
 

@@ -46,7 +46,7 @@ from game.bitsets import bits
 from game.puzzle import Hint, Puzzle
 from game.ships import compatible, geometry_of
 from solvers import compiling
-from solvers.common import answer
+from solvers.common import answer, elapsed
 from solvers.events import Event, Found, Progress, Result, Status
 
 
@@ -205,4 +205,4 @@ class _Clauses:
 
     @staticmethod
     def _snapshot(search, started: float, solutions: list[int]) -> dict:
-        return {"seconds": round(time.perf_counter() - started, 6), **search.stats(), "solutions": len(solutions)}
+        return {"seconds": elapsed(started), **search.stats(), "solutions": len(solutions)}
