@@ -16,8 +16,8 @@ STAMP = "game/compiled-engine.json"
 
 
 class BuildEngine(build_ext):
-    """``build_ext``, then the stamp naming the source of what it compiled: none unless every
-    module of the group was compiled by this very build."""
+    """``build_ext``, then the stamp naming the source of what it compiled and the digest of
+    each file it wrote: none unless every module of the group was compiled by this very build."""
 
     def run(self) -> None:
         stamp = Path(STAMP) if self.inplace else Path(self.build_lib, STAMP)
@@ -30,9 +30,13 @@ class BuildEngine(build_ext):
             stamp.parent.mkdir(parents=True, exist_ok=True)
             stamp.write_text(json.dumps({
                 "library": f"{GROUP}__mypyc",
-                "modules": {path[:-3].replace("/", "."): hashlib.sha256(Path(path).read_bytes()).hexdigest()
-                            for path in ENGINE},
+                "modules": {path[:-3].replace("/", "."): digest(Path(path)) for path in ENGINE},
+                "binaries": {ext.name: digest(path) for ext, path in zip(self.extensions, built)},
             }, indent=1) + "\n")
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def engine() -> list:

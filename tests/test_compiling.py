@@ -92,14 +92,42 @@ def test_the_engine_runs_compiled_unless_the_source_is_asked_for(tmp_path):
 
 @compiled_here
 def test_the_engine_is_current_only_when_compiled_from_every_module_as_it_is_now():
-    library, stamp = compiled.stamp()
+    library, stamp, binaries = compiled.stamp()
     assert set(stamp) == {"game.bitsets", "solvers.propagation.model", "solvers.propagation.rules"}
-    assert compiled.current(library, stamp)
+    assert set(binaries) == {library, *stamp}
+    assert compiled.current(library, stamp, binaries)
     for name in stamp:            # as if one source changed since the build
-        assert not compiled.current(library, {**stamp, name: "0" * 64})
-    assert not compiled.current(library, {**stamp, "game.puzzle": stamp[next(iter(stamp))]})   # one not compiled
-    assert not compiled.current("solvers.elsewhere__mypyc", stamp)                            # no library
-    assert not compiled.current(library, {})
+        assert not compiled.current(library, {**stamp, name: "0" * 64}, binaries)
+    for name in binaries:         # as if one compiled file changed since the build
+        assert not compiled.current(library, stamp, {**binaries, name: "0" * 64})
+    one = next(iter(stamp))
+    assert not compiled.current(library, {**stamp, "game.puzzle": stamp[one]},                 # one not compiled
+                                {**binaries, "game.puzzle": binaries[one]})
+    assert not compiled.current("solvers.elsewhere__mypyc", stamp, binaries)                  # no library
+    assert not compiled.current(library, {}, binaries)
+    assert not compiled.current(library, stamp, {})
+
+
+def test_a_damaged_compiled_file_is_not_run(tmp_path, monkeypatch):
+    # A group of one module in a tree of its own: its source, its compiled file, its library.
+    monkeypatch.setattr(compiled, "ROOT", tmp_path)
+    (tmp_path / "pkg").mkdir()
+    source, binary = tmp_path / "pkg" / "mod.py", tmp_path / "pkg" / f"mod{compiled.SUFFIX}"
+    library = tmp_path / "pkg" / f"group__mypyc{compiled.SUFFIX}"
+    source.write_text("X = 1\n")
+    binary.write_bytes(b"\x7fELF" + bytes(range(256)) * 64)
+    library.write_bytes(b"\x7fELF" + bytes(range(255, -1, -1)) * 64)
+    modules = {"pkg.mod": compiled.digest_of(source)}
+    binaries = {"pkg.mod": compiled.digest_of(binary), "pkg.group__mypyc": compiled.digest_of(library)}
+    assert compiled.current("pkg.group__mypyc", modules, binaries)
+    for damaged in (binary, library):
+        kept = damaged.read_bytes()
+        damaged.write_bytes(kept[:100])                    # a copy cut short: loading it would crash
+        assert not compiled.current("pkg.group__mypyc", modules, binaries)
+        damaged.unlink()                                   # gone
+        assert not compiled.current("pkg.group__mypyc", modules, binaries)
+        damaged.write_bytes(kept)
+    assert compiled.current("pkg.group__mypyc", modules, binaries)
 
 
 @compiled_here
@@ -113,13 +141,14 @@ def test_the_compiled_engine_takes_the_steps_its_source_takes(solver):
     assert compiled_run == source_run and compiled_run["status"] == "solved"
 
 
-@pytest.mark.parametrize("text", ["", "{", "[]", '{"library": "x"}', '{"library": "x", "modules": [1]}', "\x00" * 9])
+@pytest.mark.parametrize("text", ["", "{", "[]", '{"library": "x"}', '{"library": "x", "modules": [1]}', "\x00" * 9,
+                                  '{"library": "x", "modules": {"game.bitsets": "0"}}'])
 def test_a_damaged_stamp_is_read_as_nothing_compiled(text, tmp_path, monkeypatch):
     (tmp_path / "stamp.json").write_text(text)
     monkeypatch.setattr(compiled, "STAMP", tmp_path / "stamp.json")
     compiled.stamp.cache_clear()
     try:
-        library, modules = compiled.stamp()
-        assert modules == {} and not compiled.current(library, modules)
+        library, modules, binaries = compiled.stamp()
+        assert modules == {} and not compiled.current(library, modules, binaries)
     finally:
         compiled.stamp.cache_clear()
