@@ -293,9 +293,9 @@ def race(puzzle: Puzzle, *, limit: int = 2, timeout: float | None = None, jobs: 
                 found.setdefault(event.grid, members[0].name)
                 if (answer := pooled()) is not None:
                     return answer
-            spent = time.perf_counter() - started
+            spent = elapsed(started)
             if timeout is not None and spent > timeout:
-                stats = {"seconds": round(spent, 6), "members": 1 + len(workers)}
+                stats = {"seconds": spent, "members": 1 + len(workers)}
                 return pooled(waiting=False) or Result(Status.TIMEOUT, None, stats, tuple(found),
                                                        f"no answer within {timeout:g} s")
             if not workers and jobs > 1 and spent > escalate:
