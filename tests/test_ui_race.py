@@ -202,3 +202,25 @@ def test_a_mini_board_puts_only_the_box_of_changed_cells_on_the_screen():
     grid[2][3] = Cell.WATER
     assert board.draw(surface, theme, (10, 20), 20, grid, {}, only_changes=True) == pygame.Rect(50, 40, 60, 60)
     assert board.draw(surface, theme, (10, 20), 20, grid, {}) == pygame.Rect(10, 20, 140, 140)
+
+
+def test_closing_the_window_during_a_race_ends_every_lane_and_a_solver_of_ones_own(app, tmp_path):
+    import subprocess
+
+    loop = tmp_path / "endless_lane.py"
+    loop.write_text("def solve(puzzle, report, options):\n    while True:\n        pass\n")
+    app.open_race(["forward", str(loop)])
+    scene = app.overlay
+    scene.speed.set_index(0)                                 # one move a second: still running at the close
+    scene.start()
+    deadline = time.perf_counter() + 10
+    while not subprocess.run(["pgrep", "-f", str(loop)], capture_output=True).stdout and \
+            time.perf_counter() < deadline:
+        app.pump()
+        time.sleep(0.01)
+    assert scene.running
+    pygame.event.post(pygame.event.Event(pygame.QUIT))
+    started = time.perf_counter()
+    assert app.run() == 0 and time.perf_counter() - started < 1.0
+    assert not any(lane.working for lane in scene.lanes)
+    assert subprocess.run(["pgrep", "-f", str(loop)], capture_output=True).stdout == b""   # its process ended too
