@@ -106,7 +106,7 @@ def read_json(path: Path) -> Any:
     if not os.path.lexists(path):
         raise FileNotFoundError(path)
     try:
-        data = read_bounded(path)
+        data = read_bounded(path, what="a saved game or record")
         return decode_json(data.decode("utf-8"), str(path))
     except LevelError as error:
         raise Damaged(error.reason) from None
