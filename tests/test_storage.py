@@ -186,8 +186,9 @@ def test_unreadable_solved_list_is_moved_aside(tmp_path):
     assert not storage.solved_path.exists() and len(asides(tmp_path)) == 1
 
 
-@pytest.mark.parametrize("make, said", [(lambda path: path.write_bytes(b" " * 1_000_001), "a saved game or record is at most"),
-                                         (lambda path: path.mkdir(), "is a folder, not a saved game or record file")])
+@pytest.mark.parametrize("make, said", [
+    (lambda path: path.write_bytes(b" " * 1_000_001), "a saved game or record is at most"),
+    (lambda path: path.mkdir(), "is a folder, not a saved game or record file")])
 def test_a_huge_or_folder_records_file_is_named_for_what_it_is_not_a_level(tmp_path, make, said):
     storage = Storage(tmp_path)
     make(storage.solved_path)

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from game.files import remove_stale, write_text
-from game.levels import LevelError, decode_json, read_bounded
+from game.levels import LevelError, decode_json, load, read_bounded
 from game.puzzle import Move, Puzzle, initial_grid
 from game.session import MAX_TRIALS, TRIAL_STEPS, Session
 from window.settings import user_dir
@@ -236,6 +236,17 @@ class Solve:
 def generated_dir() -> Path:
     """Where the New puzzle dialog saves the levels it makes."""
     return user_dir() / "generated"
+
+
+def free_level_path(path: Path, puzzle: Puzzle) -> Path:
+    """``path``, unless it holds another level (then a name of its own beside it, from the
+    level's key): saving a level the program named never replaces a different one there."""
+    try:
+        if not path.exists() or level_key(load(path)) == level_key(puzzle):
+            return path
+    except LevelError:
+        pass
+    return path.with_name(f"{path.stem}-{level_key(puzzle)[:8]}.bs")
 
 
 def daily_dir() -> Path:

@@ -28,7 +28,7 @@ from window import fonts
 from window.board_view import draw_piece
 from window.host import Host
 from window.mini_board import draw_mini_board
-from window.storage import generated_dir
+from window.storage import free_level_path, generated_dir
 from window.widgets import Button, handle_all, layout_row
 
 ASK_AFTER = 0.25              # seconds of quiet after an edit before the verdict is asked
@@ -216,6 +216,7 @@ class EditorScene:
             return None
         path = generated_dir() / f"made-{files.slug(puzzle.name or '')}-{puzzle.rows}x{puzzle.cols}.bs"
         try:
+            path = free_level_path(path, puzzle)
             path.parent.mkdir(parents=True, exist_ok=True)
             levels.save(puzzle, path)
         except OSError as error:

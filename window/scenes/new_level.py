@@ -14,7 +14,6 @@ import random
 import threading
 import time
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Iterator
 
 import pygame
@@ -24,7 +23,7 @@ from game.puzzle import DEFAULT_FLEETS, Puzzle, fleet_text
 from solvers.engine.runner import SolverRun
 from window import fonts
 from window.host import Host
-from window.storage import generated_dir, level_key
+from window.storage import free_level_path, generated_dir
 from window.widgets import Button, draw_dialog, handle_all, layout_row
 
 SIZES = (6, 8, 10, 15)
@@ -39,17 +38,6 @@ def generate_level(size: int, difficulty: str, seed: int, cancelled=None) -> Puz
 
     return generate(size, size, difficulty=difficulty, seed=seed, timeout=GENERATE_SECONDS,
                     cancelled=cancelled)
-
-
-def _free_path(path: Path, puzzle: Puzzle) -> Path:
-    """``path``, unless it holds another level: the same seed gives the same level, except when
-    the time limit cut the search short, and then the old level must not be overwritten."""
-    try:
-        if not path.exists() or level_key(levels.load(path)) == level_key(puzzle):
-            return path
-    except levels.LevelError:
-        pass
-    return path.with_name(f"{path.stem}-{level_key(puzzle)[:8]}.bs")
 
 
 @dataclass(frozen=True)
@@ -211,7 +199,8 @@ class NewLevelScene:
         size, seed = f"{puzzle.rows}x{puzzle.cols}", self.choice.seed
         path = generated_dir() / f"{size}-{puzzle.difficulty}-{seed}.bs"
         try:
-            path = _free_path(path, puzzle)
+            # The same seed gives the same level, except when the time limit cut the search short.
+            path = free_level_path(path, puzzle)
             levels.save(puzzle, path)
         except OSError as error:
             self.error = f"Could not save the new level: {error}"
