@@ -123,6 +123,23 @@ def test_without_a_clipboard_the_code_is_shown_and_a_typed_code_still_opens(app,
     assert app.overlay is None and codes.encode(app.play.puzzle) == other
 
 
+def test_a_pasted_code_too_long_for_the_field_is_refused_for_its_length(app, monkeypatch):
+    import window.app as window_app
+    import window.scenes.share as share
+
+    long = "bs1-" + "a" * (codes.MAX_CODE + 1000)
+    for module in (share, window_app):
+        monkeypatch.setattr(module, "pasted_text", lambda: long)
+    before = app.play.puzzle
+    press(app, pygame.K_v, pygame.KMOD_CTRL)             # from the board: the dialog says why
+    scene = app.overlay
+    assert isinstance(scene, ShareScene) and "at most 8,000" in scene.said
+    scene.said = ""
+    click(app, scene.paste_button.rect.center)           # the dialog's Paste: the whole text is read
+    assert "at most 8,000" in scene.said and len(scene.typed) == share.MAX_TYPED
+    assert app.play.puzzle is before
+
+
 # ----- the daily puzzle ----------------------------------------------------------------------------
 
 
