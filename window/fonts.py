@@ -100,6 +100,15 @@ def _fit(content: str, size: int, width: int, bold: bool) -> str:
     return shown[:low] + ELLIPSIS
 
 
+def shrink_to_fit(content: str, size: int, width: int, bold: bool = False, smallest: int = 14) -> tuple[str, int]:
+    """``content`` and a font size for ``width`` pixels: a smaller font first (down to
+    ``smallest``), and only then the text cut short (see :func:`fit_text`)."""
+    shown = visible(content)
+    while size > smallest and font(size, bold).size(shown)[0] > width:
+        size -= 1
+    return fit_text(content, size, width, bold), size
+
+
 def forget() -> None:
     """Drop cached fonts and labels: they die with pygame.font.quit()."""
     font.cache_clear()
