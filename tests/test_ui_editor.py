@@ -143,3 +143,27 @@ def test_saving_another_level_of_the_same_name_and_size_keeps_the_first(app):
     assert second is not None and second != first and first.read_bytes() == kept
     assert levels.load(second).hints == scene.draft.puzzle().hints
     assert scene.save() == second and len(list(first.parent.glob("made-*.bs"))) == 2   # the same level: one file
+
+
+def test_closing_the_editor_during_minimize_ends_its_worker_at_once(app, monkeypatch):
+    from solvers.authoring import editing, generator
+
+    def slow_pruning(puzzle, level, rng, deadline, cancelled, **rest):
+        while not generator._stop(cancelled, deadline):          # a long pruning, asking as the real one does
+            time.sleep(0.01)
+        return puzzle
+
+    monkeypatch.setattr(editing, "remove_hints", slow_pruning)
+    app.open_editor()
+    scene = app.overlay
+    assert wait_for_verdict(app, scene).kind.value == "unique"
+    click(app, scene.buttons["minimize"].rect.center)
+    run = scene._run
+    assert scene.busy and run is not None
+    time.sleep(0.1)
+    click(app, scene.buttons["close"].rect.center)
+    assert app.overlay is None
+    started = time.perf_counter()
+    while run.running and time.perf_counter() - started < 3:
+        time.sleep(0.01)
+    assert not run.running and time.perf_counter() - started < 0.5
