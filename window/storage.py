@@ -37,6 +37,7 @@ from typing import Any, Callable, Iterator
 
 from game.files import remove_stale, write_text
 from game.levels import LevelError, decode_json, load, read_bounded
+from game.limits import MAX_FILE_BYTES
 from game.puzzle import Move, Puzzle, initial_grid
 from game.session import MAX_TRIALS, TRIAL_STEPS, Session
 from window.settings import user_dir
@@ -353,11 +354,23 @@ class Storage:
 
     def save_progress(self, key: str, data: dict[str, Any]) -> bool:
         """Returns False (and keeps playing) when the folder cannot be written."""
+        return self._write_progress(key, json.dumps(data, indent=1))
+
+    def _write_progress(self, key: str, text: str) -> bool:
         try:
-            write_text(self.progress_path(key), json.dumps(data, indent=1), parents=True)
+            write_text(self.progress_path(key), text, parents=True)
         except OSError as error:
             return self._saved(error)
         return self._saved(None)
+
+    def save_play(self, key: str, session: Session) -> bool:
+        """Save ``session``'s play. A history too long for a progress file (the limit it is read
+        back with) first has its oldest steps merged (``Session.fold_oldest``): the board and its
+        latest steps are saved, never a file the next start would refuse."""
+        text = json.dumps(session.to_dict(), indent=1)
+        while len(text) > MAX_FILE_BYTES and session.fold_oldest():      # ASCII: one byte a character
+            text = json.dumps(session.to_dict(), indent=1)
+        return self._write_progress(key, text)
 
     # ----- solved levels -------------------------------------------------------------------
 
