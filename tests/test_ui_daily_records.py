@@ -293,3 +293,15 @@ def test_the_daily_calendar_fits_the_smallest_window_and_counts_its_streak_once(
     for rect in scene.cells.values():                                # a day's time stays in its day
         inside = [label for label in drawn if label[1].colliderect(rect)]
         assert all(rect.contains(label[1]) for label in inside) and overlapping(inside) == []
+
+
+def test_the_calendar_stops_at_the_first_and_last_months_it_can_show(app):
+    app.open_daily()
+    scene = app.overlay
+    scene.month = datetime.date(1, 1, 1)
+    press(app, pygame.K_LEFT)
+    assert scene.month == datetime.date(1, 1, 1) and app.running
+    scene.month = datetime.date(9999, 11, 1)
+    press(app, pygame.K_RIGHT)
+    assert scene.month == datetime.date(9999, 11, 1) and app.running
+    app.draw()

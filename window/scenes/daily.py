@@ -64,6 +64,8 @@ class DailyScene:
 
     def turn(self, months: int) -> None:
         index = self.month.year * 12 + self.month.month - 1 + months
+        # The months a calendar can show: the weeks of December 9999 run past the last date.
+        index = min(max(index, datetime.MINYEAR * 12), datetime.MAXYEAR * 12 + 10)
         self.month = datetime.date(index // 12, index % 12 + 1, 1)
         self.place_days()
 
