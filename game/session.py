@@ -423,8 +423,7 @@ class Session:
         folded = [Step(tuple(Move(r, c, grid[r][c]) for r, c in cells), tuple(self.start[r][c] for r, c in cells),
                        "earlier moves")] if cells else []
         self.history[:point] = folded
-        self.cursor -= point - len(folded)
-        self._merge_open = False
+        self.cursor -= point - len(folded)           # (the last step, which a drag extends, stays)
         return True
 
     def boards(self) -> list[Grid]:
