@@ -182,22 +182,22 @@ def open_regular(path: Union[str, os.PathLike], what: str = "a level file") -> B
         raise
 
 
-def read_bounded(path: Union[str, os.PathLike], limit: int = MAX_FILE_BYTES) -> bytes:
+def read_bounded(path: Union[str, os.PathLike], limit: int = MAX_FILE_BYTES, what: str = "a level") -> bytes:
     """The bytes of a regular file of at most ``limit`` bytes, else a LevelError.
 
     At most ``limit + 1`` bytes are ever read, so a file that grows while it is read is
-    refused as well.
+    refused as well. ``what`` names what the file should be, in the messages.
     """
-    with open_regular(path) as handle:
+    with open_regular(path, f"{what} file") as handle:
         try:
             size = os.fstat(handle.fileno()).st_size
             if size > limit:
-                raise LevelError(path, f"file is {size:,} bytes; a level is at most {limit:,}")
+                raise LevelError(path, f"file is {size:,} bytes; {what} is at most {limit:,}")
             data = handle.read(limit + 1)
         except OSError as error:
             raise LevelError(path, f"cannot be read ({error.strerror or error})") from None
     if len(data) > limit:
-        raise LevelError(path, f"file is more than {limit:,} bytes; a level is at most {limit:,}")
+        raise LevelError(path, f"file is more than {limit:,} bytes; {what} is at most {limit:,}")
     return data
 
 

@@ -407,6 +407,25 @@ class Session:
             changed = True
         return changed
 
+    def fold_oldest(self) -> bool:
+        """Merge the older half of the steps before the cursor into one step, their net change
+        from the start (at the latest point in that half where no trial is open): a long play's
+        saved history stays within the file limit, and the board, its trials, its latest steps
+        and the redo side are kept. False when nothing can be merged."""
+        point = next((k for k in range(self.cursor // 2, 0, -1) if not self.history[k - 1].trials_after), 0)
+        grid = self.start
+        for step in self.history[:point]:
+            for move in step.moves:
+                grid = apply_move(grid, move)
+        cells = [(r, c) for r, c in self.puzzle.cells() if grid[r][c] != self.start[r][c]]
+        if point == 0 or (point == 1 and cells):
+            return False
+        folded = [Step(tuple(Move(r, c, grid[r][c]) for r, c in cells), tuple(self.start[r][c] for r, c in cells),
+                       "earlier moves")] if cells else []
+        self.history[:point] = folded
+        self.cursor -= point - len(folded)           # (the last step, which a drag extends, stays)
+        return True
+
     def boards(self) -> list[Grid]:
         """The board at every cursor from 0 to the current one (index k: after k steps).
 

@@ -205,3 +205,35 @@ def test_restoring_progress_judges_the_restored_board_only(monkeypatch):
     solved = Session(puzzle)
     solved.replace_board(grid_from_strings(SOLUTION))
     assert Session.from_dict(puzzle, {**solved.to_dict(), "solved": False}).solved   # the board itself says so
+
+
+def test_folding_the_oldest_steps_keeps_the_board_the_trials_and_the_latest_steps():
+    puzzle = tutorial_like()
+    session = Session(puzzle)
+    session.set_cell(5, 5, Cell.WATER)
+    session.set_cell(5, 1, Cell.SHIP)
+    session.set_cell(5, 5, Cell.UNKNOWN)                 # back as it was: no part of the net change
+    session.set_cell(4, 4, Cell.WATER)
+    session.open_trial()
+    session.set_cell(3, 3, Cell.SHIP)
+    session.set_cell(3, 4, Cell.WATER)
+    session.undo()                                       # one step on the redo side
+    grid, depth, cursor, redo = session.grid, session.depth, session.cursor, session.history[-1]
+    latest = session.history[3:cursor]
+    assert session.fold_oldest()                         # the older half: the first three steps
+    assert session.grid == grid and session.depth == depth and session.history[-1] == redo
+    assert session.cursor == cursor - 2 and session.history[1:session.cursor] == latest
+    assert session.history[0].moves == (Move(5, 1, Cell.SHIP),)
+    copy = Session.restore(puzzle, session.to_dict())    # saved and read back whole
+    assert copy.grid == grid and copy.depth == depth and copy.redo()
+    while session.undo():
+        pass
+    assert session.grid == session.start                 # the folded step undoes to the start
+
+
+def test_a_history_open_in_a_trial_from_its_first_step_has_nothing_to_fold():
+    session = Session(tutorial_like())
+    session.open_trial()
+    for col in range(6):
+        session.set_cell(5, col, Cell.WATER)
+    assert not session.fold_oldest() and len(session.history) == 7

@@ -186,6 +186,18 @@ def test_unreadable_solved_list_is_moved_aside(tmp_path):
     assert not storage.solved_path.exists() and len(asides(tmp_path)) == 1
 
 
+@pytest.mark.parametrize("make, said", [
+    (lambda path: path.write_bytes(b" " * 1_000_001), "a saved game or record is at most"),
+    (lambda path: path.mkdir(), "is a folder, not a saved game or record file")])
+def test_a_huge_or_folder_records_file_is_named_for_what_it_is_not_a_level(tmp_path, make, said):
+    storage = Storage(tmp_path)
+    make(storage.solved_path)
+    assert storage.solved() == {}
+    [message] = storage.take_messages()
+    assert said in message and "level" not in message.split("solved levels", 1)[1]
+    assert len(asides(tmp_path)) == 1
+
+
 # ----- failed saves and temporary files ------------------------------------------------------------
 
 
@@ -318,3 +330,23 @@ def test_a_level_name_the_title_bar_cannot_encode(tmp_path, monkeypatch):
         assert pygame.display.get_caption()[0] == f"Battleship Solitaire - bad {fonts.MARK} name"
     finally:
         app.shutdown()
+
+
+def test_a_play_too_long_for_a_progress_file_is_saved_within_it_and_restored(tmp_path):
+    from game.limits import MAX_FILE_BYTES, MAX_SIDE
+    from game.puzzle import Move
+
+    puzzle = Puzzle(MAX_SIDE, MAX_SIDE, (1,) + (0,) * (MAX_SIDE - 1), (1,) + (0,) * (MAX_SIDE - 1), ((1, 1),), {})
+    session = Session(puzzle)
+    everywhere = [Move(r, c, Cell.WATER) for r, c in puzzle.cells()]
+    for _ in range(12):                                  # fill the board, restart: 3,600 moves a step
+        session.apply(everywhere, "fill")
+        session.restart()
+    session.apply(everywhere[:10], "last")
+    assert len(json.dumps(session.to_dict(), indent=1)) > MAX_FILE_BYTES
+    storage = Storage(tmp_path)
+    assert storage.save_play("big", session)
+    assert storage.progress_path("big").stat().st_size <= MAX_FILE_BYTES
+    again = storage.restore_play("big", puzzle)
+    assert storage.take_messages() == [] and again is not None
+    assert again.grid == session.grid and again.cursor == session.cursor and again.undo()

@@ -7,6 +7,7 @@ import os
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")   # before pygame is imported
 
 import pygame  # noqa: E402
+import pytest  # noqa: E402
 
 from game import codes, levels  # noqa: E402
 from game.puzzle import grid_from_strings  # noqa: E402
@@ -123,6 +124,23 @@ def test_without_a_clipboard_the_code_is_shown_and_a_typed_code_still_opens(app,
     assert app.overlay is None and codes.encode(app.play.puzzle) == other
 
 
+def test_a_pasted_code_too_long_for_the_field_is_refused_for_its_length(app, monkeypatch):
+    import window.app as window_app
+    import window.scenes.share as share
+
+    long = "bs1-" + "a" * (codes.MAX_CODE + 1000)
+    for module in (share, window_app):
+        monkeypatch.setattr(module, "pasted_text", lambda: long)
+    before = app.play.puzzle
+    press(app, pygame.K_v, pygame.KMOD_CTRL)             # from the board: the dialog says why
+    scene = app.overlay
+    assert isinstance(scene, ShareScene) and "at most 8,000" in scene.said
+    scene.said = ""
+    click(app, scene.paste_button.rect.center)           # the dialog's Paste: the whole text is read
+    assert "at most 8,000" in scene.said and len(scene.typed) == share.MAX_TYPED
+    assert app.play.puzzle is before
+
+
 # ----- the daily puzzle ----------------------------------------------------------------------------
 
 
@@ -194,3 +212,96 @@ def test_play_takes_a_code_on_the_command_line(tmp_path, capsys):
     mistyped = code[:-1] + ("0" if code[-1] != "0" else "1")
     assert main.main(["play", mistyped, "--exit-after-solve"]) == 1
     assert "fails its checksum" in capsys.readouterr().out
+
+
+# ----- the smallest window and the largest records ---------------------------------------------------
+
+
+def labels_drawn(monkeypatch):
+    """Every label the window draws from now on, as (text, rectangle)."""
+    from window import fonts
+
+    drawn = []
+    real = fonts.blit_text
+
+    def blit(surface, content, size, colour, **options):
+        rect = real(surface, content, size, colour, **options)
+        drawn.append((content, rect))
+        return rect
+
+    monkeypatch.setattr(fonts, "blit_text", blit)
+    return drawn
+
+
+@pytest.fixture
+def small_app_with_huge_records(tmp_path, monkeypatch):
+    """The window at the smallest size the settings allow, over records that are sound but
+    extreme: 400 days of daily puzzles and levels each solved in 30 years, a grade of 20
+    wide letters, a million hints in each play."""
+    from window.app import DEFAULT_LEVEL, App
+    from window.settings import MIN_WINDOW
+
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("BATTLESHIPS_HOME", str(home))
+    today = datetime.date.today()
+    days = {(today - datetime.timedelta(days=n)).isoformat(): {"seconds": 1e9, "when": "x"} for n in range(400)}
+    (home / "daily.json").write_text(json.dumps(days))
+    solved = {f"k{n}": {"seconds": 1e9 - n, "name": "n", "when": "x", "size": f"{999 - n % 3}x999",
+                        "grade": ["W" * 20, "easy"][n % 2], "hints": 10 ** 6, "checks": 10 ** 6} for n in range(1200)}
+    (home / "solved.json").write_text(json.dumps(solved))
+    window = App(window=MIN_WINDOW)
+    assert window.open_level(DEFAULT_LEVEL)
+    yield window
+    if pygame.display.get_init():
+        window.shutdown()
+
+
+def overlapping(labels):
+    return [(a[0], b[0]) for n, a in enumerate(labels) for b in labels[n + 1:] if a[1].colliderect(b[1])]
+
+
+def test_stats_cells_stay_in_their_columns_at_the_smallest_window(small_app_with_huge_records, monkeypatch):
+    app = small_app_with_huge_records
+    app.open_stats()
+    drawn = labels_drawn(monkeypatch)
+    app.overlay.draw(app.screen)
+    box = app.overlay.box
+    assert drawn and all(box.contains(rect) for _, rect in drawn)
+    assert overlapping(drawn) == []
+    assert any(text.endswith("...") for text, _ in drawn)            # the wide grade, cut and said so
+
+
+def test_the_daily_calendar_fits_the_smallest_window_and_counts_its_streak_once(small_app_with_huge_records,
+                                                                                 monkeypatch):
+    import window.scenes.daily as daily_scene
+
+    counted = []
+    real = daily_scene.streaks
+    monkeypatch.setattr(daily_scene, "streaks", lambda *args: counted.append(1) or real(*args))
+    app = small_app_with_huge_records
+    app.open_daily()
+    scene = app.overlay
+    drawn = labels_drawn(monkeypatch)
+    for _ in range(5):
+        drawn.clear()
+        scene.draw(app.screen)
+    assert len(counted) <= 1                                         # not once a frame over 400 days
+    assert drawn and all(scene.box.contains(rect) for _, rect in drawn)
+    buttons = [button.rect for button in scene.buttons]
+    assert [text for text, rect in drawn if any(rect.colliderect(b) and not b.contains(rect) for b in buttons)] == []
+    for rect in scene.cells.values():                                # a day's time stays in its day
+        inside = [label for label in drawn if label[1].colliderect(rect)]
+        assert all(rect.contains(label[1]) for label in inside) and overlapping(inside) == []
+
+
+def test_the_calendar_stops_at_the_first_and_last_months_it_can_show(app):
+    app.open_daily()
+    scene = app.overlay
+    scene.month = datetime.date(1, 1, 1)
+    press(app, pygame.K_LEFT)
+    assert scene.month == datetime.date(1, 1, 1) and app.running
+    scene.month = datetime.date(9999, 11, 1)
+    press(app, pygame.K_RIGHT)
+    assert scene.month == datetime.date(9999, 11, 1) and app.running
+    app.draw()

@@ -129,3 +129,41 @@ def test_toolbar_buttons_open_the_editor_and_the_race(app):
     press(app, pygame.K_ESCAPE)
     click(app, next(b for b in app.play.toolbar if b.label == "Race").rect.center)
     assert isinstance(app.overlay, RaceScene)
+
+
+def test_saving_another_level_of_the_same_name_and_size_keeps_the_first(app):
+    app.open_editor()
+    scene = app.overlay
+    assert scene.draft.mode is Mode.TRANSCRIBE
+    first = scene.save()
+    kept = first.read_bytes()
+    free = next((r, c) for r in range(6) for c in range(6) if (r, c) not in scene.draft.hints)
+    click(app, scene.cell_rect(*free).center)                  # one more given cell: another level
+    second = scene.save()
+    assert second is not None and second != first and first.read_bytes() == kept
+    assert levels.load(second).hints == scene.draft.puzzle().hints
+    assert scene.save() == second and len(list(first.parent.glob("made-*.bs"))) == 2   # the same level: one file
+
+
+def test_closing_the_editor_during_minimize_ends_its_worker_at_once(app, monkeypatch):
+    from solvers.authoring import editing, generator
+
+    def slow_pruning(puzzle, level, rng, deadline, cancelled, **rest):
+        while not generator._stop(cancelled, deadline):          # a long pruning, asking as the real one does
+            time.sleep(0.01)
+        return puzzle
+
+    monkeypatch.setattr(editing, "remove_hints", slow_pruning)
+    app.open_editor()
+    scene = app.overlay
+    assert wait_for_verdict(app, scene).kind.value == "unique"
+    click(app, scene.buttons["minimize"].rect.center)
+    run = scene._run
+    assert scene.busy and run is not None
+    time.sleep(0.1)
+    click(app, scene.buttons["close"].rect.center)
+    assert app.overlay is None
+    started = time.perf_counter()
+    while run.running and time.perf_counter() - started < 3:
+        time.sleep(0.01)
+    assert not run.running and time.perf_counter() - started < 0.5

@@ -89,6 +89,30 @@ def test_cancel_drops_the_generation_and_the_game_stays(app, monkeypatch):
     assert app.overlay is None
 
 
+def test_closing_the_window_during_a_generation_tells_the_generator_to_stop(app, monkeypatch):
+    told = []
+
+    def slow(size, difficulty, seed, cancelled=None):
+        deadline = time.perf_counter() + 5
+        while not cancelled() and time.perf_counter() < deadline:
+            time.sleep(0.01)
+        told.append(cancelled())
+        return levels.load(DEFAULT_LEVEL)
+
+    monkeypatch.setattr(scene_new, "generate_level", slow)
+    app.open_new_level()
+    dialog = app.overlay
+    press(app, pygame.K_RETURN)
+    run = dialog._run
+    assert dialog.busy and run is not None
+    pygame.event.post(pygame.event.Event(pygame.QUIT))
+    assert app.run() == 0
+    started = time.perf_counter()
+    while run.running and time.perf_counter() - started < 6:
+        time.sleep(0.01)
+    assert not run.running and time.perf_counter() - started < 0.5 and told == [True]
+
+
 def test_generator_errors_show_in_the_status_line(app, monkeypatch):
     from solvers.authoring.generator import GeneratorError
 

@@ -202,3 +202,69 @@ def test_a_mini_board_puts_only_the_box_of_changed_cells_on_the_screen():
     grid[2][3] = Cell.WATER
     assert board.draw(surface, theme, (10, 20), 20, grid, {}, only_changes=True) == pygame.Rect(50, 40, 60, 60)
     assert board.draw(surface, theme, (10, 20), 20, grid, {}) == pygame.Rect(10, 20, 140, 140)
+
+
+def test_closing_the_window_during_a_race_ends_every_lane_and_a_solver_of_ones_own(app, tmp_path):
+    import subprocess
+
+    loop = tmp_path / "endless_lane.py"
+    loop.write_text("def solve(puzzle, report, options):\n    while True:\n        pass\n")
+    app.open_race(["forward", str(loop)])
+    scene = app.overlay
+    scene.speed.set_index(0)                                 # one move a second: still running at the close
+    scene.start()
+    deadline = time.perf_counter() + 10
+    while not subprocess.run(["pgrep", "-f", str(loop)], capture_output=True).stdout and \
+            time.perf_counter() < deadline:
+        app.pump()
+        time.sleep(0.01)
+    assert scene.running
+    pygame.event.post(pygame.event.Event(pygame.QUIT))
+    started = time.perf_counter()
+    assert app.run() == 0 and time.perf_counter() - started < 1.0
+    assert not any(lane.working for lane in scene.lanes)
+    assert subprocess.run(["pgrep", "-f", str(loop)], capture_output=True).stdout == b""   # its process ended too
+
+
+def test_at_the_smallest_window_the_controls_and_a_long_solver_label_stay_in_place(tmp_path, monkeypatch):
+    from window import fonts
+    from window.app import DEFAULT_LEVEL, App
+    from window.settings import MIN_WINDOW
+
+    monkeypatch.setenv("BATTLESHIPS_HOME", str(tmp_path / "home"))
+    wide = tmp_path / "wide.py"
+    wide.write_text(f'LABEL = "{"W" * 40}"\n\ndef solve(puzzle, report, options):\n    return None\n')
+    app = App(window=MIN_WINDOW)
+    drawn = []
+    real = fonts.blit_text
+
+    def blit(surface, content, *args, **options):
+        rect = real(surface, content, *args, **options)
+        if surface is app.screen:                            # (a mini board draws its tallies apart)
+            drawn.append((content, rect))
+        return rect
+
+    monkeypatch.setattr(fonts, "blit_text", blit)
+    window = pygame.Rect((0, 0), MIN_WINDOW)
+    try:
+        assert app.open_level(DEFAULT_LEVEL)
+        app.open_race(["forward", "backtracking", "logic", str(wide)])
+        scene = app.overlay
+        scene.speed.set_index(0)                             # one move a second: the lanes run while drawn
+        scene.start()
+        drawn.clear()
+        app.full_redraw = True
+        app.draw()
+        assert drawn and [text for text, rect in drawn if not window.contains(rect)] == []
+        assert window.contains(scene.speed.rect.inflate(16, 16))
+        for lane in scene.lane_rects:
+            assert [text for text, rect in drawn if rect.colliderect(lane) and not lane.contains(rect)] == []
+        controls = [scene.start_button.rect, scene.stop_button.rect, scene.speed.rect]
+        assert not any(button.rect.colliderect(c) for button in scene.toggles.values() for c in controls)
+        scene.stop()
+        drawn.clear()
+        scene._draw_table(app.screen)                        # the table of the finished race
+        assert drawn and [text for text, rect in drawn if not window.contains(rect)] == []
+        assert [(a, b) for n, (a, r) in enumerate(drawn) for b, q in drawn[n + 1:] if r.colliderect(q)] == []
+    finally:
+        app.shutdown()

@@ -192,3 +192,38 @@ def test_a_replay_with_nuls_in_its_names_and_details_draws(app, tmp_path, capsys
     path.write_text("".join(json.dumps(line) + "\n" for line in lines))
     assert app.open_replay(path)
     app.draw()
+
+
+# ----- combining marks -----------------------------------------------------------------------------
+
+
+def test_a_pile_of_combining_marks_is_drawn_no_taller_than_two_marks():
+    pygame.font.init()
+    two = fonts.text("e\u0301\u0301", 20, (0, 0, 0)).get_height()
+    piled = fonts.text("e" + "\u0301" * 300 + "x\u0308" + "\u20dd" * 50, 20, (0, 0, 0))
+    assert piled.get_height() <= two
+    assert fonts.visible("e" + "\u0301" * 300 + "x") == "e\u0301\u0301x"
+    assert fonts.visible("Vi\u1ec7t e\u0323\u0302") == "Vi\u1ec7t e\u0323\u0302"   # two marks: kept
+    assert fonts.fit_text("\u0301" * 5000, 20, 300) == "\u0301\u0301" + fonts.ELLIPSIS    # cut, and says so
+
+
+def test_a_name_of_combining_marks_stays_inside_the_window_in_play_and_the_editor(app, tmp_path, monkeypatch):
+    drawn = []
+    real = fonts.blit_text
+
+    def blit(surface, content, size, colour, **options):
+        rect = real(surface, content, size, colour, **options)
+        drawn.append(rect)
+        return rect
+
+    monkeypatch.setattr(fonts, "blit_text", blit)
+    assert app.open_level(named_level(tmp_path, "e" + "\u0301" * 60_000))
+    window = pygame.Rect((0, 0), app.window_size)
+    for view in ("play", "editor"):
+        if view == "editor":
+            app.open_editor()
+        drawn.clear()
+        app.full_redraw = True
+        app.draw()
+        outside = [rect for rect in drawn if not window.contains(rect)]
+        assert drawn and not outside, (view, outside)

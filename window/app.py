@@ -403,6 +403,8 @@ class App:
 
     def shutdown(self) -> None:
         """Stop any solver (the runner answers within 0.2 s), save progress, close the window."""
+        if self.overlay is not None and hasattr(self.overlay, "close"):
+            self.overlay.close()               # a race's lanes, the editor's search
         if self.play is not None:
             self.play.close()
         fonts.forget()

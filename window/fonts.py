@@ -4,12 +4,14 @@ Every label passes ``visible`` before it is drawn: it is cut to ``MAX_SHOWN`` ch
 line of the window holds more, so a name of any length costs the same) and each control
 character (a NUL, an escape, a lone surrogate, a line separator, a bidirectional override)
 becomes ``MARK``, a sign the font has, since the font cannot draw them and pygame refuses a
-NUL. The text itself is never changed: only its picture.
+NUL. A pile of combining marks on one letter (each drawn above the last, a line as tall as
+the window) keeps its first ``MAX_MARKS``. The text itself is never changed: only its picture.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import lru_cache
 
 import pygame
@@ -29,13 +31,27 @@ def font(size: int, bold: bool = False) -> pygame.font.Font:
 MAX_SHOWN = 400          # characters: more than the widest window shows on one line
 MARK = "\u00a4"          # "¤", drawn for each control character (the font has no U+FFFD)
 ELLIPSIS = "..."
+MAX_MARKS = 2            # combining marks drawn on one letter (Vietnamese stacks two)
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
 def visible(content: str, limit: int = MAX_SHOWN) -> str:
     """``content`` as it can be drawn: its first ``limit`` characters, control characters
-    shown as ``MARK``. Costs the same however long ``content`` is."""
-    return _CONTROL.sub(MARK, content[:limit])
+    shown as ``MARK``, at most ``MAX_MARKS`` combining marks on a letter. Costs the same however
+    long ``content`` is."""
+    shown = _CONTROL.sub(MARK, content[:limit])
+    return shown if shown.isascii() else _few_marks(shown)
+
+
+@lru_cache(maxsize=4096)
+def _few_marks(shown: str) -> str:
+    """``shown`` with at most ``MAX_MARKS`` combining marks after each letter."""
+    kept, run = [], 0
+    for char in shown:
+        run = run + 1 if unicodedata.category(char) in ("Mn", "Me") else 0
+        if run <= MAX_MARKS:
+            kept.append(char)
+    return "".join(kept)
 
 
 def text(content: str, size: int, colour: Colour, bold: bool = False) -> pygame.Surface:
@@ -84,8 +100,18 @@ def _fit(content: str, size: int, width: int, bold: bool) -> str:
     return shown[:low] + ELLIPSIS
 
 
+def shrink_to_fit(content: str, size: int, width: int, bold: bool = False, smallest: int = 14) -> tuple[str, int]:
+    """``content`` and a font size for ``width`` pixels: a smaller font first (down to
+    ``smallest``), and only then the text cut short (see :func:`fit_text`)."""
+    shown = visible(content)
+    while size > smallest and font(size, bold).size(shown)[0] > width:
+        size -= 1
+    return fit_text(content, size, width, bold), size
+
+
 def forget() -> None:
     """Drop cached fonts and labels: they die with pygame.font.quit()."""
     font.cache_clear()
     _render.cache_clear()
     _fit.cache_clear()
+    _few_marks.cache_clear()

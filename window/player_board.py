@@ -86,7 +86,7 @@ class PlayerBoard:
 
     def save(self) -> None:
         if self.session.version != self.saved_version:
-            self.storage.save_progress(self.key, self.session.to_dict())
+            self.storage.save_play(self.key, self.session)
             self.saved_version = self.session.version
 
     def celebration_over(self) -> bool:

@@ -36,7 +36,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from game.files import remove_stale, write_text
-from game.levels import LevelError, decode_json, read_bounded
+from game.levels import LevelError, decode_json, load, read_bounded
+from game.limits import MAX_FILE_BYTES
 from game.puzzle import Move, Puzzle, initial_grid
 from game.session import MAX_TRIALS, TRIAL_STEPS, Session
 from window.settings import user_dir
@@ -106,7 +107,7 @@ def read_json(path: Path) -> Any:
     if not os.path.lexists(path):
         raise FileNotFoundError(path)
     try:
-        data = read_bounded(path)
+        data = read_bounded(path, what="a saved game or record")
         return decode_json(data.decode("utf-8"), str(path))
     except LevelError as error:
         raise Damaged(error.reason) from None
@@ -238,6 +239,17 @@ def generated_dir() -> Path:
     return user_dir() / "generated"
 
 
+def free_level_path(path: Path, puzzle: Puzzle) -> Path:
+    """``path``, unless it holds another level (then a name of its own beside it, from the
+    level's key): saving a level the program named never replaces a different one there."""
+    try:
+        if not path.exists() or level_key(load(path)) == level_key(puzzle):
+            return path
+    except LevelError:
+        pass
+    return path.with_name(f"{path.stem}-{level_key(puzzle)[:8]}.bs")
+
+
 def daily_dir() -> Path:
     """Where the daily puzzles opened are kept (one ``YYYY-MM-DD.bs`` a day), so a day's
     puzzle is made once."""
@@ -342,11 +354,23 @@ class Storage:
 
     def save_progress(self, key: str, data: dict[str, Any]) -> bool:
         """Returns False (and keeps playing) when the folder cannot be written."""
+        return self._write_progress(key, json.dumps(data, indent=1))
+
+    def _write_progress(self, key: str, text: str) -> bool:
         try:
-            write_text(self.progress_path(key), json.dumps(data, indent=1), parents=True)
+            write_text(self.progress_path(key), text, parents=True)
         except OSError as error:
             return self._saved(error)
         return self._saved(None)
+
+    def save_play(self, key: str, session: Session) -> bool:
+        """Save ``session``'s play. A history too long for a progress file (the limit it is read
+        back with) first has its oldest steps merged (``Session.fold_oldest``): the board and its
+        latest steps are saved, never a file the next start would refuse."""
+        text = json.dumps(session.to_dict(), indent=1)
+        while len(text) > MAX_FILE_BYTES and session.fold_oldest():      # ASCII: one byte a character
+            text = json.dumps(session.to_dict(), indent=1)
+        return self._write_progress(key, text)
 
     # ----- solved levels -------------------------------------------------------------------
 

@@ -54,11 +54,8 @@ class Button:
         pygame.draw.rect(surface, fill, self.rect, border_radius=6)
         pygame.draw.rect(surface, theme.panel_edge, self.rect, 1, border_radius=6)
         colour = theme.panel if self.active else (theme.button_text if self.enabled else theme.muted)
-        size = max(14, min(22, self.rect.height - 12))
         # A narrow button first tries a smaller font, and only then cuts its label short.
-        while size > 14 and fonts.font(size).size(self.label)[0] > self.rect.width - 8:
-            size -= 1
-        label = fonts.fit_text(self.label, size, self.rect.width - 8)
+        label, size = fonts.shrink_to_fit(self.label, max(14, min(22, self.rect.height - 12)), self.rect.width - 8)
         fonts.blit_text(surface, label, size, colour, center=self.rect.center)
 
 

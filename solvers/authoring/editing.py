@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass
+from typing import Callable
 
 from game.puzzle import Cell, Coord, Grid, Puzzle
 from solvers.authoring import grading
@@ -59,7 +60,8 @@ def most_cutting_hint(puzzle: Puzzle, target: Grid, timeout: float = 5.0) -> Puz
     return None if best is None else with_hint(puzzle, target, best[1])
 
 
-def minimize(puzzle: Puzzle, timeout: float = 20.0) -> Puzzle:
+def minimize(puzzle: Puzzle, timeout: float = 20.0, cancelled: Callable[[], bool] = lambda: False) -> Puzzle:
     """Remove hints while the level stays unique (the generator's own pruning, in a fixed
-    order); stops at ``timeout`` with what it has."""
-    return remove_hints(puzzle, GRADE_LEVEL["expert"], random.Random(0), time.perf_counter() + timeout, lambda: False)
+    order); stops at ``timeout`` with what it has. ``cancelled`` is asked between hints: when
+    it says stop, ``GeneratorCancelled`` ends the work."""
+    return remove_hints(puzzle, GRADE_LEVEL["expert"], random.Random(0), time.perf_counter() + timeout, cancelled)

@@ -119,6 +119,10 @@ class SolverRun:
     def running(self) -> bool:
         return self._thread.is_alive()
 
+    def stopping(self) -> bool:
+        """Whether a stop was asked: for work that runs long between events to ask itself."""
+        return self._stop.is_set()
+
     def stop(self, timeout: float = 0.2) -> bool:
         """Ask the solver to stop and wait up to ``timeout`` s; True if the worker ended."""
         self._stop.set()

@@ -29,6 +29,8 @@ class DailyScene:
         self.today = today or datetime.date.today()
         self.month = self.today.replace(day=1)
         self.solved = app.storage.daily()
+        self.days = days_of(self.solved)
+        self.streak = streaks(self.days, self.today)      # counted once, not each frame
         side, grade = daily.plan(self.today)
         self.play_button = Button(f"Play today's puzzle ({side}x{side} {grade})", lambda: self.play(self.today))
         self.back_button = Button("<", lambda: self.turn(-1))
@@ -62,6 +64,8 @@ class DailyScene:
 
     def turn(self, months: int) -> None:
         index = self.month.year * 12 + self.month.month - 1 + months
+        # The months a calendar can show: the weeks of December 9999 run past the last date.
+        index = min(max(index, datetime.MINYEAR * 12), datetime.MAXYEAR * 12 + 10)
         self.month = datetime.date(index // 12, index % 12 + 1, 1)
         self.place_days()
 
@@ -97,11 +101,11 @@ class DailyScene:
     def draw(self, surface: pygame.Surface) -> None:
         theme, box = self.app.theme, self.box
         draw_dialog(surface, theme, box, "Daily puzzle")
-        solved_days = days_of(self.solved)
-        current, longest = streaks(solved_days, self.today)
+        current, longest = self.streak
         summary = (f"Streak {current} day{'s' * (current != 1)}   longest {longest}   "
-                   f"days solved {len(solved_days)}")
-        fonts.blit_text(surface, summary, 20, theme.text, bold=True, topleft=(box.x + 200, box.y + 20))
+                   f"days solved {len(self.days)}")
+        summary, size = fonts.shrink_to_fit(summary, 20, self.close_button.rect.x - 10 - (box.x + 200), bold=True)
+        fonts.blit_text(surface, summary, size, theme.text, bold=True, topleft=(box.x + 200, box.y + 20))
         fonts.blit_text(surface, self.month.strftime("%B %Y"), 26, theme.text, bold=True,
                         center=(box.centerx, box.y + 76))
         for col, name in enumerate(WEEK):
@@ -115,10 +119,13 @@ class DailyScene:
             edge, width = (theme.cursor, 3) if day == self.today else (theme.panel_edge, 1)
             pygame.draw.rect(surface, edge, rect, width, border_radius=6)
             colour = theme.panel if done else (theme.muted if future else theme.text)
-            fonts.blit_text(surface, str(day.day), 20, colour, bold=done, topleft=(rect.x + 6, rect.y + 4))
+            number = fonts.blit_text(surface, str(day.day), 20, colour, bold=done, topleft=(rect.x + 6, rect.y + 4))
             if done:
-                fonts.blit_text(surface, clock(self.solved[day.isoformat()]["seconds"]), 16, colour,
-                                bottomright=(rect.right - 5, rect.bottom - 3))
+                # The time sits below the day's number, or beside it in a cell one line tall.
+                beside = rect.bottom - 3 - fonts.font(16).get_linesize() < number.bottom
+                room = rect.right - 5 - (number.right + 6 if beside else rect.x + 5)
+                fonts.blit_text(surface, fonts.fit_text(clock(self.solved[day.isoformat()]["seconds"]), 16, room),
+                                16, colour, bottomright=(rect.right - 5, rect.bottom - 3))
         side, grade = daily.plan(self.today)
         note = ("Solved today: come back tomorrow" if self.today.isoformat() in self.solved else
                 f"Today, {daily.DAY_NAMES[self.today.weekday()]}: {side}x{side} {grade}. "

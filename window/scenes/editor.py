@@ -28,7 +28,7 @@ from window import fonts
 from window.board_view import draw_piece
 from window.host import Host
 from window.mini_board import draw_mini_board
-from window.storage import generated_dir
+from window.storage import free_level_path, generated_dir
 from window.widgets import Button, handle_all, layout_row
 
 ASK_AFTER = 0.25              # seconds of quiet after an edit before the verdict is asked
@@ -121,20 +121,23 @@ class EditorScene:
 
     # ----- the worker ----------------------------------------------------------------------
 
-    def _ask(self, what: str, job: Callable[[], Answer]) -> None:
+    def _ask(self, what: str, job: Callable[[Callable[[], bool]], Answer]) -> None:
+        """Run ``job`` in the worker. It is given a callable that says when the run was stopped
+        (the editor closed, or a newer question asked): a long job asks it to end at once."""
         if self._run is not None:
             self._run.stop(timeout=0.0)
 
         def stream() -> Iterator[Answer]:
-            yield job()
+            yield job(run.stopping)
 
         self.busy, self._answer = what, None
-        self._run = SolverRun(stream, maxsize=1, name="editor").start()
+        run = SolverRun(stream, maxsize=1, name="editor")
+        self._run = run.start()
 
     def _assess_now(self, puzzle: Puzzle) -> None:
         from solvers.authoring.editing import assess
 
-        self._ask("checking", lambda: Answer(puzzle, assess(puzzle, VERDICT_SECONDS)))
+        self._ask("checking", lambda stopping: Answer(puzzle, assess(puzzle, VERDICT_SECONDS)))
 
     def make_unique(self) -> None:
         from solvers.authoring.editing import most_cutting_hint
@@ -145,7 +148,7 @@ class EditorScene:
             self.status = "Make unique needs a level with a solution (paint the fleet, or fix what is shown)"
             return
 
-        def job() -> Answer:
+        def job(stopping: Callable[[], bool]) -> Answer:
             better = most_cutting_hint(puzzle, target, VERDICT_SECONDS)
             return Answer(puzzle, changed=better, note="" if better else "it is unique already")
 
@@ -159,7 +162,8 @@ class EditorScene:
                 self.assessment.kind.value != "unique":
             self.status = "Minimize needs a unique level"
             return
-        self._ask("removing the hints not needed", lambda: Answer(puzzle, changed=minimize(puzzle)))
+        self._ask("removing the hints not needed",
+                  lambda stopping: Answer(puzzle, changed=minimize(puzzle, cancelled=stopping)))
 
     def _target(self):
         """The solution the author means: the painted layout, or the first solution met."""
@@ -216,6 +220,7 @@ class EditorScene:
             return None
         path = generated_dir() / f"made-{files.slug(puzzle.name or '')}-{puzzle.rows}x{puzzle.cols}.bs"
         try:
+            path = free_level_path(path, puzzle)
             path.parent.mkdir(parents=True, exist_ok=True)
             levels.save(puzzle, path)
         except OSError as error:

@@ -1,8 +1,9 @@
 """The New puzzle dialog: size, difficulty and seed; the generator runs in a worker thread.
 
 The generator (``solvers.authoring.generator.generate``) is always given a time limit (it then returns
-the closest level it found) and a ``cancelled`` hook: Cancel sets it, the generator stops at
-its next step, and whatever the worker still says goes unread. The level is saved into the
+the closest level it found) and a ``cancelled`` hook, the worker run's stop: Cancel (or the
+dialog closing) stops the run, the generator stops at its next step, and whatever the worker
+still says goes unread. The level is saved into the
 per-user ``generated`` folder before it opens, so progress saving and the level browser find
 it like any other file.
 """
@@ -11,10 +12,8 @@ from __future__ import annotations
 
 import math
 import random
-import threading
 import time
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Iterator
 
 import pygame
@@ -24,7 +23,7 @@ from game.puzzle import DEFAULT_FLEETS, Puzzle, fleet_text
 from solvers.engine.runner import SolverRun
 from window import fonts
 from window.host import Host
-from window.storage import generated_dir, level_key
+from window.storage import free_level_path, generated_dir
 from window.widgets import Button, draw_dialog, handle_all, layout_row
 
 SIZES = (6, 8, 10, 15)
@@ -39,17 +38,6 @@ def generate_level(size: int, difficulty: str, seed: int, cancelled=None) -> Puz
 
     return generate(size, size, difficulty=difficulty, seed=seed, timeout=GENERATE_SECONDS,
                     cancelled=cancelled)
-
-
-def _free_path(path: Path, puzzle: Puzzle) -> Path:
-    """``path``, unless it holds another level: the same seed gives the same level, except when
-    the time limit cut the search short, and then the old level must not be overwritten."""
-    try:
-        if not path.exists() or level_key(levels.load(path)) == level_key(puzzle):
-            return path
-    except levels.LevelError:
-        pass
-    return path.with_name(f"{path.stem}-{level_key(puzzle)[:8]}.bs")
 
 
 @dataclass(frozen=True)
@@ -85,7 +73,6 @@ class NewLevelScene:
         self.started = 0.0
         self.asked = ""                       # "10x10 hard, seed 123" while generating
         self._run: SolverRun | None = None
-        self._cancel_flag = threading.Event()
         self._outcome: Outcome | None = None     # the worker's answer, once read
         self._sync()
         self.relayout(app.window_size)
@@ -152,14 +139,11 @@ class NewLevelScene:
         self.error = ""
         self.asked = f"{size}x{size} {difficulty}, seed {seed}"
 
-        cancel_flag = threading.Event()
-        self._cancel_flag = cancel_flag
-
         def stream() -> Iterator[Outcome]:
             from solvers.authoring.generator import GeneratorCancelled, GeneratorError
 
             try:
-                yield Outcome(generate_level(size, difficulty, seed, cancelled=cancel_flag.is_set))
+                yield Outcome(generate_level(size, difficulty, seed, cancelled=run.stopping))
             except GeneratorCancelled:
                 return
             except GeneratorError as error:
@@ -167,7 +151,8 @@ class NewLevelScene:
 
         self.started = time.monotonic()
         self._outcome = None
-        self._run = SolverRun(stream, maxsize=1, name="generator").start()
+        run = SolverRun(stream, maxsize=1, name="generator")
+        self._run = run.start()
         self._sync()
 
     def cancel(self) -> None:
@@ -175,13 +160,18 @@ class NewLevelScene:
         if self._run is None:
             self.app.close_overlay()
             return
-        self._cancel_flag.set()           # the worker stops at its next step and ends
-        self._run.stop(timeout=0.0)
-        self._run = None
-        self._outcome = None
+        self.close()
         self.error = f"Cancelled ({self.asked})"
         self._notify(self.error)
         self._sync()
+
+    def close(self) -> None:
+        """Drop a generation in progress (Cancel, or the dialog going: the window closing, a
+        level dropped on it): the worker stops at its next step and ends."""
+        if self._run is not None:
+            self._run.stop(timeout=0.0)
+        self._run = None
+        self._outcome = None
 
     def _notify(self, message: str) -> None:
         self.app.notify(message)
@@ -211,7 +201,8 @@ class NewLevelScene:
         size, seed = f"{puzzle.rows}x{puzzle.cols}", self.choice.seed
         path = generated_dir() / f"{size}-{puzzle.difficulty}-{seed}.bs"
         try:
-            path = _free_path(path, puzzle)
+            # The same seed gives the same level, except when the time limit cut the search short.
+            path = free_level_path(path, puzzle)
             levels.save(puzzle, path)
         except OSError as error:
             self.error = f"Could not save the new level: {error}"

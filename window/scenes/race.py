@@ -189,10 +189,13 @@ class RaceScene:
         width, height = size
         self.size = size
         toggles = [*self.toggles.values(), self.load_button]
-        layout_row(toggles, pygame.Rect(20, 56, min(110 * len(toggles), width // 2), 32))
-        self.start_button.rect = pygame.Rect(width // 2 + 40, 56, 90, 32)
-        self.stop_button.rect = pygame.Rect(width // 2 + 136, 56, 90, 32)
-        self.speed.rect = pygame.Rect(width // 2 + 250, 72, max(80, width // 2 - 390), 4)
+        # Start, Stop and the speed with its label fit the window: in a narrow one they move left
+        # and the solvers' buttons narrow.
+        controls = min(width // 2 + 40, width - 320)
+        layout_row(toggles, pygame.Rect(20, 56, min(110 * len(toggles), controls - 40), 32))
+        self.start_button.rect = pygame.Rect(controls, 56, 90, 32)
+        self.stop_button.rect = pygame.Rect(controls + 96, 56, 90, 32)
+        self.speed.rect = pygame.Rect(controls + 210, 72, max(40, min(width // 2 - 390, width - controls - 280)), 4)
         self.save_button.rect = pygame.Rect(width - 250, 14, 110, 32)
         self.close_button.rect = pygame.Rect(width - 130, 14, 110, 32)
         count = max(1, len(self.lanes))
@@ -238,14 +241,15 @@ class RaceScene:
                         midleft=(self.speed.rect.right + 14, self.speed.rect.centery))
         if not self.lanes:
             hint = self.status or "Pick two to four solvers, a speed, and Start (Enter)"
-            fonts.blit_text(surface, hint, 18, theme.muted, topleft=(20, 120))
+            fonts.blit_text(surface, fonts.fit_text(hint, 18, self.size[0] - 40), 18, theme.muted, topleft=(20, 120))
             return
         for k, (lane, picture, rect) in enumerate(zip(self.lanes, self.pictures, self.lane_rects)):
             self._draw_lane(surface, k, lane, picture, rect)
         if self.finished:
             self._draw_table(surface)
         elif self.status:
-            fonts.blit_text(surface, self.status, 16, theme.text, bottomleft=(20, self.size[1] - 4))
+            fonts.blit_text(surface, fonts.fit_text(self.status, 16, self.size[0] - 40), 16, theme.text,
+                            bottomleft=(20, self.size[1] - 4))
 
     def _draw_lane(self, surface: pygame.Surface, k: int, lane: SolverWatch, picture: MiniBoard,
                    rect: pygame.Rect) -> list[pygame.Rect]:
@@ -256,7 +260,8 @@ class RaceScene:
         if self.looks.changed(f"lane {k}", len(lines)):            # the plot sits below the figures
             pygame.draw.rect(surface, theme.panel, rect, border_radius=8)
             pygame.draw.rect(surface, theme.panel_edge, rect, 1, border_radius=8)
-            fonts.blit_text(surface, lane.name, 20, theme.text, bold=True, topleft=(rect.x + 10, rect.y + 8))
+            fonts.blit_text(surface, fonts.fit_text(lane.name, 20, rect.width - 20, bold=True), 20, theme.text,
+                            bold=True, topleft=(rect.x + 10, rect.y + 8))
             self.looks.drop(f"status {k}", f"board {k}", f"figures {k}", f"plot {k}")
             areas = [rect]
         else:
@@ -354,14 +359,16 @@ class RaceScene:
         columns = ("rank", "solver", "verdict", "time_s", "nodes", "backtracks", "guesses", "generations", "moves")
         step = width // len(columns)
         for i, name in enumerate(columns):
-            fonts.blit_text(surface, name.replace("_s", " (s)"), 15, theme.muted, bold=True,
-                            topleft=(box.x + 10 + i * step, box.y + 6))
+            fonts.blit_text(surface, fonts.fit_text(name.replace("_s", " (s)"), 15, step - 8, bold=True), 15,
+                            theme.muted, bold=True, topleft=(box.x + 10 + i * step, box.y + 6))
         for row, record in enumerate(records, start=1):
             for i, name in enumerate(columns):
                 value = record[name]
                 text = f"{value:.2f}" if name == "time_s" else f"{value:,}" if isinstance(value, int) else str(value)
                 if name == "verdict" and record["solution"] is not None:
                     text += " (judged)"
-                fonts.blit_text(surface, text, 15, theme.text, topleft=(box.x + 10 + i * step, box.y + 6 + 24 * row))
+                fonts.blit_text(surface, fonts.fit_text(text, 15, step - 8), 15, theme.text,
+                                topleft=(box.x + 10 + i * step, box.y + 6 + 24 * row))
         if self.status:
-            fonts.blit_text(surface, self.status, 15, theme.text, bottomleft=(box.x, box.y - 4))
+            fonts.blit_text(surface, fonts.fit_text(self.status, 15, width), 15, theme.text,
+                            bottomleft=(box.x, box.y - 4))

@@ -35,6 +35,17 @@ def pasted_text() -> str:
         return ""
 
 
+def problem(text: str) -> str:
+    """Why ``text`` is not a code, in one short line; "" when it is one. The whole text is
+    read (the decoder bounds its work): a code cut to the field's length would be blamed for
+    a fault it does not have."""
+    try:
+        codes.decode(text)
+    except codes.CodeError as error:
+        return error.reason[:200]
+    return ""
+
+
 class ShareScene:
     animating = False
 
@@ -42,7 +53,7 @@ class ShareScene:
         self.app = app
         self.code = code or ""
         self.typed = typed[:MAX_TYPED]
-        self.said = ""
+        self.said = problem(typed) if typed.strip() else ""      # a pasted code that did not open
         self.copy_button = Button("Copy code", self.copy, enabled=bool(self.code))
         self.paste_button = Button("Paste", self.paste)
         self.open_button = Button("Open code", self.open_typed)
@@ -72,14 +83,14 @@ class ShareScene:
             self.said = "The clipboard holds no text: type the code in the field"
             return
         self.typed = text[:MAX_TYPED]
-        self.open_typed()
+        self.open_code(text)
 
     def open_typed(self) -> None:
-        text = self.typed.strip()
-        try:
-            codes.decode(text)
-        except codes.CodeError as error:
-            self.said = error.reason[:200]
+        self.open_code(self.typed.strip())
+
+    def open_code(self, text: str) -> None:
+        self.said = problem(text)
+        if self.said:
             return
         self.app.close_overlay()
         self.app.open_level(text)

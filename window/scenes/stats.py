@@ -59,12 +59,15 @@ class StatsScene:
         if not self.rows:
             fonts.blit_text(surface, "No level solved yet: records appear here as you finish levels.", 18,
                             theme.text, topleft=(table.x, y))
+        # Each column's text is cut to the column (a grade edited by hand may be 20 wide letters).
+        lefts = [table.x + int(at * table.width) for _, at in COLUMNS]
+        widths = [right - left - 6 for left, right in zip(lefts, lefts[1:] + [table.right + 6])]
         for row in self.rows:
             if y > table.bottom - 24:
                 fonts.blit_text(surface, "...", 18, theme.muted, topleft=(table.x, y))
                 break
-            for (_, at), text in zip(COLUMNS, self.cells(row)):
-                fonts.blit_text(surface, text, 18, theme.text, topleft=(table.x + int(at * table.width), y))
+            for left, width, text in zip(lefts, widths, self.cells(row)):
+                fonts.blit_text(surface, fonts.fit_text(text, 18, width), 18, theme.text, topleft=(left, y))
             y += 26
         notes = ("Times are each level's best; hints and checks, those asked in the plays that set them.",
                  "Target: the engine's median deduction steps over the pack's levels of that size and grade,",
