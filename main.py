@@ -378,6 +378,7 @@ def cmd_bench(args) -> int:
     refs = list(batch.expand(args.paths))
     if args.hints:
         return _bench_hints(refs, args.json, args.reading)
+    bad = _bad_levels(refs)
     records = []
     bar = batch.ProgressBar(len(refs), f"bench {args.solver}")
     for ref in refs:
@@ -396,7 +397,17 @@ def cmd_bench(args) -> int:
     except OSError as error:
         return _not_written(error, path)
     print(f"rows written to {path}")
+    if bad:
+        return EXIT_USAGE
     return EXIT_OK if summary["solved"] == summary["levels"] else EXIT_FAILED
+
+
+def _bad_levels(refs) -> bool:
+    """Print the error of each level that could not be read (one line each); whether there was one."""
+    bad = [ref for ref in refs if ref.puzzle is None]
+    for ref in bad:
+        print(ref.error, file=sys.stderr)
+    return bool(bad)
 
 
 def _bench_window(args) -> int:
@@ -431,9 +442,7 @@ def _engine_line() -> str:
 def _bench_hints(refs, as_json: bool, reading: float | None) -> int:
     from solvers.engine import hints
 
-    bad = [ref for ref in refs if ref.puzzle is None]
-    for ref in bad:
-        print(ref.error, file=sys.stderr)
+    bad = _bad_levels(refs)
     reading = hints.READING_SECONDS if reading is None else reading
     runs = [hints.play_by_hints(ref.puzzle, ref.label, reading=reading) for ref in refs if ref.puzzle is not None]
     summary = {**hints.summary(runs), "reading_s": reading}

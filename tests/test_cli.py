@@ -251,6 +251,19 @@ def test_an_unwritable_csv_is_one_line_and_exit_2(capsys, level_dir, tmp_path):
     assert code == 2 and "x.csv: cannot be written" in err and "Traceback" not in err
 
 
+def test_bench_names_a_bad_level_in_one_line_and_exits_2_after_the_rest(capsys, level_dir, tmp_path):
+    (level_dir / "c_none.bs").unlink()
+    (level_dir / "d_cut.bs").write_text('{"size":')
+    out_csv = tmp_path / "rows.csv"
+    code = main.main(["bench", str(level_dir), "--csv", str(out_csv)])
+    err = capsys.readouterr().err
+    named = [line for line in err.splitlines() if "d_cut.bs" in line]
+    assert code == 2 and "Traceback" not in err
+    assert len(named) == 1 and "is not valid JSON" in named[0]
+    rows = list(csv.DictReader(out_csv.open()))
+    assert [r["status"] for r in rows] == ["solved", "solved", "error"]
+
+
 def test_runner_bench_fails_on_faults_only_not_on_timing_noise(capsys, monkeypatch):
     from solvers.engine import runner_bench
 
