@@ -653,8 +653,9 @@ def cmd_convert(args) -> int:
     if _refused(out / "level.bs" if folder else out, [args.input], parents=folder):
         return EXIT_USAGE
     try:
-        for path, text in texts:
-            files.write_text(path, text, inputs=[args.input], parents=folder)
+        with files.Outputs(len(texts)) as outputs:      # every board or none
+            for path, text in texts:
+                outputs.add(path, binary=False, inputs=[args.input], parents=folder).handle.write(text)
     except OSError as error:
         return _not_written(error, args.output)
     print(f"wrote {len(texts)} levels under {out}" if folder else f"wrote {out}")
