@@ -41,11 +41,16 @@ MAX_JOBS = 1024
 # line, never a traceback or a run that cannot mean anything (a NaN timeout, -3 jobs).
 
 
+def _shown(text: str) -> str:
+    """A flag's value as its one-line error shows it: quoted, cut when it is long."""
+    return repr(text) if len(text) <= 40 else repr(text[:20]) + f"... ({len(text):,} characters)"
+
+
 def _whole(low: int, high: int):
     def whole(text: str) -> int:
         digits = text.strip()
         if not (digits.isascii() and digits.lstrip("-").isdigit()) or len(digits) > MAX_DIGITS + 1:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number from {low} to {high}")
+            raise argparse.ArgumentTypeError(f"{_shown(text)} is not a whole number from {low} to {high}")
         value = int(digits)
         if not low <= value <= high:
             raise argparse.ArgumentTypeError(f"{value} is not a whole number from {low} to {high}")
@@ -63,7 +68,7 @@ def _seconds(text: str) -> float:
     except ValueError:
         value = math.nan
     if not (math.isfinite(value) and 0 <= value <= MAX_SECONDS):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds from 0 to {MAX_SECONDS:,}")
+        raise argparse.ArgumentTypeError(f"{_shown(text)} is not a number of seconds from 0 to {MAX_SECONDS:,}")
     return value
 
 
@@ -93,11 +98,11 @@ def _shape(text: str) -> str:
     """ROWSxCOLS, each side from 1 to MAX_SIDE."""
     parts = text.lower().split("x")
     if len(parts) != 2:
-        raise argparse.ArgumentTypeError(f"{text!r} is not ROWSxCOLS (e.g. 10x10)")
+        raise argparse.ArgumentTypeError(f"{_shown(text)} is not ROWSxCOLS (e.g. 10x10)")
     try:
         rows, cols = (_side(part) for part in parts)
     except argparse.ArgumentTypeError as error:
-        raise argparse.ArgumentTypeError(f"{text!r} is not ROWSxCOLS: {error}") from None
+        raise argparse.ArgumentTypeError(f"{_shown(text)} is not ROWSxCOLS: {error}") from None
     return f"{rows}x{cols}"
 
 
@@ -732,7 +737,7 @@ def _date(text: str):
     import datetime
     import re
 
-    shown = repr(text) if len(text) <= 40 else repr(text[:20]) + f"... ({len(text):,} characters)"
+    shown = _shown(text)
     if re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", text, re.ASCII) is None:
         raise argparse.ArgumentTypeError(f"{shown} is not a date YYYY-MM-DD")
     try:

@@ -2,6 +2,7 @@
 
 import csv
 import json
+from pathlib import Path
 
 import pytest
 
@@ -11,6 +12,7 @@ from game.puzzle import Hint, Puzzle, grid_from_strings
 from solvers.common import run_to_result
 from solvers.events import Found, Progress, Status
 
+LEVEL = Path(__file__).resolve().parents[1] / "levels" / "6x6" / "easy" / "01.bs"
 SOLUTION = ("###...", "......", "#.#..#", "#.#...", "......", "#..#..")
 
 
@@ -203,6 +205,25 @@ def test_every_flag_is_checked_when_parsed(capsys, argv):
         main.main(argv)
     err = capsys.readouterr().err
     assert caught.value.code == 2 and "Traceback" not in err and "error: argument" in err
+
+
+@pytest.mark.parametrize("argv", [
+    ["solve", "x.bs", "--seed", "9" * 100_000],
+    ["check", "x.bs", "--jobs", "x" * 100_000],
+    ["check", "x.bs", "--timeout", "9" * 100_000],
+    ["bench", "--generate", "9" * 100_000 + "x6"],
+    ["generate", "--rows", "-" + "1" * 100_000],
+    ["solve", "x.bs", "--solver", "x" * 100_000],
+    ["race", str(LEVEL), "--solvers", "forward," + "x" * 100_000],
+])
+def test_a_huge_flag_value_is_one_short_line(capsys, argv):
+    try:
+        code = main.main(argv)
+    except SystemExit as caught:        # argparse's usage errors
+        code = caught.code
+    err = capsys.readouterr().err
+    lines = [line for line in err.splitlines() if line.strip() and not line.startswith(("usage:", " "))]
+    assert code == 2 and len(lines) == 1 and len(lines[0]) < 300, lines[0][:300]
 
 
 def test_generate_pack_reports_a_count(capsys, monkeypatch, tmp_path):
