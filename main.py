@@ -58,6 +58,23 @@ def _whole(low: int, high: int):
     return whole
 
 
+def _one_of(*options):
+    """A flag that takes one of ``options`` (argparse's own ``choices`` would repeat a value of
+    any length in its error)."""
+    def one_of(text: str):
+        for option in options:
+            if text == str(option):
+                return option
+        raise argparse.ArgumentTypeError(f"{_shown(text)} is not one of {', '.join(map(str, options))}")
+    return one_of
+
+
+def _choices(*options) -> dict:
+    """The ``type`` and ``metavar`` of a flag that takes one of ``options``, shown as ``choices`` shows them."""
+    return {"type": _one_of(*options), "metavar": "{" + ",".join(map(str, options)) + "}"}
+
+
+DIFFICULTIES = ("easy", "medium", "hard", "expert")
 _seed = _whole(0, 10 ** MAX_DIGITS - 1)
 _side = _whole(1, MAX_SIDE)
 
@@ -159,7 +176,7 @@ def _add_bench(sub) -> None:
                        help="with --hints: the time a player spends on a hint, in which the engine searches "
                             "ahead for the next ones, not counted as a hint's (default 0.25)")
     bench.add_argument("--json", action="store_true", help="with --hints or --window: JSON")
-    bench.add_argument("--difficulty", choices=("easy", "medium", "hard", "expert"), help="with --generate")
+    bench.add_argument("--difficulty", **_choices(*DIFFICULTIES), help="with --generate")
     bench.add_argument("--fleet", type=_fleet, help="with --generate: ship length -> count as JSON")
 
 
@@ -168,7 +185,7 @@ def _add_generate(sub) -> None:
     gen.add_argument("--rows", type=_side, default=10)
     gen.add_argument("--cols", type=_side, default=None, help="default: same as --rows")
     gen.add_argument("--fleet", type=_fleet, help='ship length -> count as JSON, e.g. \'{"4":1,"3":2}\'')
-    gen.add_argument("--difficulty", choices=("easy", "medium", "hard", "expert"))
+    gen.add_argument("--difficulty", **_choices(*DIFFICULTIES))
     gen.add_argument("--seed", type=_seed, default=0)
     gen.add_argument("--minimal", action="store_true", help="remove every redundant hint")
     gen.add_argument("-o", "--output", metavar="FILE", help="write the level here (default: print it)")
@@ -179,7 +196,7 @@ def _add_print(sub) -> None:
     sheet = sub.add_parser("print", help="lay levels out on A4 pages as a PDF or PNG pages")
     sheet.add_argument("paths", nargs="+", metavar="PATH", help=".bs files, folders or corpus .jsonl")
     sheet.add_argument("-o", "--output", required=True, metavar="FILE", help="FILE.pdf, or FILE.png (one per page)")
-    sheet.add_argument("--per-page", type=int, default=1, choices=(1, 2, 4, 6, 9), metavar="N",
+    sheet.add_argument("--per-page", type=_one_of(1, 2, 4, 6, 9), default=1, metavar="N",
                        help="puzzles per page: 1, 2, 4, 6 or 9 (default 1)")
     sheet.add_argument("--solutions", action="store_true", help="add the solutions on the last pages")
     sheet.add_argument("--timeout", type=_seconds, default=30.0, metavar="SECONDS",
@@ -612,8 +629,8 @@ def _add_convert(sub) -> None:
                                          "(CSPLib) gives a folder OUT with one file per board, or --board picks one.")
     convert.add_argument("input", metavar="IN")
     convert.add_argument("output", metavar="OUT")
-    convert.add_argument("--from", dest="source_format", choices=FORMATS, help="read IN as this format")
-    convert.add_argument("--to", dest="target_format", choices=WRITABLE, help="write this format")
+    convert.add_argument("--from", dest="source_format", **_choices(*FORMATS), help="read IN as this format")
+    convert.add_argument("--to", dest="target_format", **_choices(*WRITABLE), help="write this format")
     convert.add_argument("--board", metavar="ID", help="the board to take from a file of several")
 
 

@@ -215,6 +215,9 @@ def test_every_flag_is_checked_when_parsed(capsys, argv):
     ["generate", "--rows", "-" + "1" * 100_000],
     ["solve", "x.bs", "--solver", "x" * 100_000],
     ["race", str(LEVEL), "--solvers", "forward," + "x" * 100_000],
+    ["generate", "--difficulty", "x" * 100_000],
+    ["print", str(LEVEL), "-o", "x.pdf", "--per-page", "1" * 100_000],
+    ["convert", str(LEVEL), "x.bs", "--to", "x" * 100_000],
 ])
 def test_a_huge_flag_value_is_one_short_line(capsys, argv):
     try:
