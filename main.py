@@ -394,7 +394,10 @@ def cmd_bench(args) -> int:
         except levels.LevelError as error:
             print(error, file=sys.stderr)
             return EXIT_USAGE
-    path = f"bench-{args.solver}.csv" if args.csv is None else args.csv    # --csv "" names no file: refused
+    from game import files
+
+    # a solver's name may be a path (sub/mine.py, cmd:./mine): its slug names the file; --csv "" names none: refused
+    path = f"bench-{files.slug(args.solver)}.csv" if args.csv is None else args.csv
     if not args.hints and _refused(path, args.paths):
         return EXIT_USAGE
     refs = list(batch.expand(args.paths))

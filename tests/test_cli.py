@@ -288,6 +288,16 @@ def test_bench_names_a_bad_level_in_one_line_and_exits_2_after_the_rest(capsys, 
     assert [r["status"] for r in rows] == ["solved", "solved", "error"]
 
 
+def test_bench_names_its_default_csv_by_a_slug_of_a_solver_given_by_its_path(capsys, tmp_path, monkeypatch):
+    (tmp_path / "sub").mkdir()
+    assert main.main(["new-solver", str(tmp_path / "sub" / "mine.py")]) == 0
+    monkeypatch.chdir(tmp_path)
+    assert main.main(["bench", str(LEVEL), "--solver", "sub/mine.py"]) == 0
+    assert "rows written to bench-sub-mine-py.csv" in capsys.readouterr().out
+    rows = list(csv.DictReader((tmp_path / "bench-sub-mine-py.csv").open()))
+    assert [r["status"] for r in rows] == ["solved"]
+
+
 def test_runner_bench_fails_on_faults_only_not_on_timing_noise(capsys, monkeypatch):
     from solvers.engine import runner_bench
 
