@@ -868,7 +868,9 @@ def main(argv: list[str] | None = None) -> int:
         previous = {}
     try:
         try:
-            return handler(args)
+            status = handler(args)
+            sys.stdout.flush()          # what is still buffered fails here, where it can be said
+            return status
         finally:
             if previous:
                 signal.setitimer(signal.ITIMER_REAL, 0)
@@ -881,6 +883,12 @@ def main(argv: list[str] | None = None) -> int:
         # the reader went away (e.g. `| head`): stop quietly, as Unix tools do
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_FAILED
+    except OSError as error:
+        if error.filename is not None:  # a file a command should have named itself: a bug to see
+            raise
+        # standard output cannot be written (a full disk, /dev/full): one line, as for a file
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return _not_written(error, "standard output")
 
 
 if __name__ == "__main__":
