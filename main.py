@@ -853,6 +853,21 @@ def _interrupted() -> int:
     return 128 + signum
 
 
+def _unwritable_stream(error: OSError) -> int:
+    """Standard output (or error) cannot be written (a full disk, /dev/full): one line where it
+    can still go, as for a file, and exit 2. What stdout still holds is dropped, so that the
+    exit does not fail on it again."""
+    try:
+        sys.stdout.flush()
+    except OSError:
+        pass
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    try:
+        return _not_written(error, "standard output")
+    except OSError:                     # standard error cannot be written either: the status says it
+        return EXIT_USAGE
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if not argv or (argv[0] not in COMMANDS and not argv[0].startswith("-")):
@@ -886,9 +901,7 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as error:
         if error.filename is not None:  # a file a command should have named itself: a bug to see
             raise
-        # standard output cannot be written (a full disk, /dev/full): one line, as for a file
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return _not_written(error, "standard output")
+        return _unwritable_stream(error)
 
 
 if __name__ == "__main__":

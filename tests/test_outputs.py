@@ -225,6 +225,15 @@ def test_7_standard_output_on_a_full_disk_is_one_line_not_a_traceback(tmp_path, 
     assert one_line(done.stderr).startswith("standard output: cannot be written (")
 
 
+def test_7_standard_error_on_a_full_disk_still_exits_2(tmp_path):
+    damaged = tmp_path / "cut.bs"
+    damaged.write_text('{"size":')
+    with open(device(tmp_path, "full"), "w") as full:
+        done = subprocess.run([PYTHON, str(ROOT / "main.py"), "code", LEVEL, damaged], stdout=subprocess.PIPE,
+                              stderr=full, text=True, timeout=60)
+    assert done.returncode == 2 and done.stdout.startswith("bs1-")
+
+
 # ----- 8: partial traces, and a recording that cannot be written ---------------------------
 
 
