@@ -41,11 +41,16 @@ MAX_JOBS = 1024
 # line, never a traceback or a run that cannot mean anything (a NaN timeout, -3 jobs).
 
 
+def _shown(text: str) -> str:
+    """A flag's value as its one-line error shows it: quoted, cut when it is long."""
+    return repr(text) if len(text) <= 40 else repr(text[:20]) + f"... ({len(text):,} characters)"
+
+
 def _whole(low: int, high: int):
     def whole(text: str) -> int:
         digits = text.strip()
         if not (digits.isascii() and digits.lstrip("-").isdigit()) or len(digits) > MAX_DIGITS + 1:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number from {low} to {high}")
+            raise argparse.ArgumentTypeError(f"{_shown(text)} is not a whole number from {low} to {high}")
         value = int(digits)
         if not low <= value <= high:
             raise argparse.ArgumentTypeError(f"{value} is not a whole number from {low} to {high}")
@@ -53,6 +58,23 @@ def _whole(low: int, high: int):
     return whole
 
 
+def _one_of(*options):
+    """A flag that takes one of ``options`` (argparse's own ``choices`` would repeat a value of
+    any length in its error)."""
+    def one_of(text: str):
+        for option in options:
+            if text == str(option):
+                return option
+        raise argparse.ArgumentTypeError(f"{_shown(text)} is not one of {', '.join(map(str, options))}")
+    return one_of
+
+
+def _choices(*options) -> dict:
+    """The ``type`` and ``metavar`` of a flag that takes one of ``options``, shown as ``choices`` shows them."""
+    return {"type": _one_of(*options), "metavar": "{" + ",".join(map(str, options)) + "}"}
+
+
+DIFFICULTIES = ("easy", "medium", "hard", "expert")
 _seed = _whole(0, 10 ** MAX_DIGITS - 1)
 _side = _whole(1, MAX_SIDE)
 
@@ -63,7 +85,7 @@ def _seconds(text: str) -> float:
     except ValueError:
         value = math.nan
     if not (math.isfinite(value) and 0 <= value <= MAX_SECONDS):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds from 0 to {MAX_SECONDS:,}")
+        raise argparse.ArgumentTypeError(f"{_shown(text)} is not a number of seconds from 0 to {MAX_SECONDS:,}")
     return value
 
 
@@ -93,11 +115,11 @@ def _shape(text: str) -> str:
     """ROWSxCOLS, each side from 1 to MAX_SIDE."""
     parts = text.lower().split("x")
     if len(parts) != 2:
-        raise argparse.ArgumentTypeError(f"{text!r} is not ROWSxCOLS (e.g. 10x10)")
+        raise argparse.ArgumentTypeError(f"{_shown(text)} is not ROWSxCOLS (e.g. 10x10)")
     try:
         rows, cols = (_side(part) for part in parts)
     except argparse.ArgumentTypeError as error:
-        raise argparse.ArgumentTypeError(f"{text!r} is not ROWSxCOLS: {error}") from None
+        raise argparse.ArgumentTypeError(f"{_shown(text)} is not ROWSxCOLS: {error}") from None
     return f"{rows}x{cols}"
 
 
@@ -154,7 +176,7 @@ def _add_bench(sub) -> None:
                        help="with --hints: the time a player spends on a hint, in which the engine searches "
                             "ahead for the next ones, not counted as a hint's (default 0.25)")
     bench.add_argument("--json", action="store_true", help="with --hints or --window: JSON")
-    bench.add_argument("--difficulty", choices=("easy", "medium", "hard", "expert"), help="with --generate")
+    bench.add_argument("--difficulty", **_choices(*DIFFICULTIES), help="with --generate")
     bench.add_argument("--fleet", type=_fleet, help="with --generate: ship length -> count as JSON")
 
 
@@ -163,7 +185,7 @@ def _add_generate(sub) -> None:
     gen.add_argument("--rows", type=_side, default=10)
     gen.add_argument("--cols", type=_side, default=None, help="default: same as --rows")
     gen.add_argument("--fleet", type=_fleet, help='ship length -> count as JSON, e.g. \'{"4":1,"3":2}\'')
-    gen.add_argument("--difficulty", choices=("easy", "medium", "hard", "expert"))
+    gen.add_argument("--difficulty", **_choices(*DIFFICULTIES))
     gen.add_argument("--seed", type=_seed, default=0)
     gen.add_argument("--minimal", action="store_true", help="remove every redundant hint")
     gen.add_argument("-o", "--output", metavar="FILE", help="write the level here (default: print it)")
@@ -174,7 +196,7 @@ def _add_print(sub) -> None:
     sheet = sub.add_parser("print", help="lay levels out on A4 pages as a PDF or PNG pages")
     sheet.add_argument("paths", nargs="+", metavar="PATH", help=".bs files, folders or corpus .jsonl")
     sheet.add_argument("-o", "--output", required=True, metavar="FILE", help="FILE.pdf, or FILE.png (one per page)")
-    sheet.add_argument("--per-page", type=int, default=1, choices=(1, 2, 4, 6, 9), metavar="N",
+    sheet.add_argument("--per-page", type=_one_of(1, 2, 4, 6, 9), default=1, metavar="N",
                        help="puzzles per page: 1, 2, 4, 6 or 9 (default 1)")
     sheet.add_argument("--solutions", action="store_true", help="add the solutions on the last pages")
     sheet.add_argument("--timeout", type=_seconds, default=30.0, metavar="SECONDS",
@@ -372,12 +394,16 @@ def cmd_bench(args) -> int:
         except levels.LevelError as error:
             print(error, file=sys.stderr)
             return EXIT_USAGE
-    path = f"bench-{args.solver}.csv" if args.csv is None else args.csv    # --csv "" names no file: refused
+    from game import files
+
+    # a solver's name may be a path (sub/mine.py, cmd:./mine): its slug names the file; --csv "" names none: refused
+    path = f"bench-{files.slug(args.solver)}.csv" if args.csv is None else args.csv
     if not args.hints and _refused(path, args.paths):
         return EXIT_USAGE
     refs = list(batch.expand(args.paths))
     if args.hints:
         return _bench_hints(refs, args.json, args.reading)
+    bad = _bad_levels(refs)
     records = []
     bar = batch.ProgressBar(len(refs), f"bench {args.solver}")
     for ref in refs:
@@ -396,7 +422,17 @@ def cmd_bench(args) -> int:
     except OSError as error:
         return _not_written(error, path)
     print(f"rows written to {path}")
+    if bad:
+        return EXIT_USAGE
     return EXIT_OK if summary["solved"] == summary["levels"] else EXIT_FAILED
+
+
+def _bad_levels(refs) -> bool:
+    """Print the error of each level that could not be read (one line each); whether there was one."""
+    bad = [ref for ref in refs if ref.puzzle is None]
+    for ref in bad:
+        print(ref.error, file=sys.stderr)
+    return bool(bad)
 
 
 def _bench_window(args) -> int:
@@ -431,9 +467,7 @@ def _engine_line() -> str:
 def _bench_hints(refs, as_json: bool, reading: float | None) -> int:
     from solvers.engine import hints
 
-    bad = [ref for ref in refs if ref.puzzle is None]
-    for ref in bad:
-        print(ref.error, file=sys.stderr)
+    bad = _bad_levels(refs)
     reading = hints.READING_SECONDS if reading is None else reading
     runs = [hints.play_by_hints(ref.puzzle, ref.label, reading=reading) for ref in refs if ref.puzzle is not None]
     summary = {**hints.summary(runs), "reading_s": reading}
@@ -598,8 +632,8 @@ def _add_convert(sub) -> None:
                                          "(CSPLib) gives a folder OUT with one file per board, or --board picks one.")
     convert.add_argument("input", metavar="IN")
     convert.add_argument("output", metavar="OUT")
-    convert.add_argument("--from", dest="source_format", choices=FORMATS, help="read IN as this format")
-    convert.add_argument("--to", dest="target_format", choices=WRITABLE, help="write this format")
+    convert.add_argument("--from", dest="source_format", **_choices(*FORMATS), help="read IN as this format")
+    convert.add_argument("--to", dest="target_format", **_choices(*WRITABLE), help="write this format")
     convert.add_argument("--board", metavar="ID", help="the board to take from a file of several")
 
 
@@ -644,8 +678,9 @@ def cmd_convert(args) -> int:
     if _refused(out / "level.bs" if folder else out, [args.input], parents=folder):
         return EXIT_USAGE
     try:
-        for path, text in texts:
-            files.write_text(path, text, inputs=[args.input], parents=folder)
+        with files.Outputs(len(texts)) as outputs:      # every board or none
+            for path, text in texts:
+                outputs.add(path, binary=False, inputs=[args.input], parents=folder).handle.write(text)
     except OSError as error:
         return _not_written(error, args.output)
     print(f"wrote {len(texts)} levels under {out}" if folder else f"wrote {out}")
@@ -722,7 +757,7 @@ def _date(text: str):
     import datetime
     import re
 
-    shown = repr(text) if len(text) <= 40 else repr(text[:20]) + f"... ({len(text):,} characters)"
+    shown = _shown(text)
     if re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", text, re.ASCII) is None:
         raise argparse.ArgumentTypeError(f"{shown} is not a date YYYY-MM-DD")
     try:
@@ -818,6 +853,21 @@ def _interrupted() -> int:
     return 128 + signum
 
 
+def _unwritable_stream(error: OSError) -> int:
+    """Standard output (or error) cannot be written (a full disk, /dev/full): one line where it
+    can still go, as for a file, and exit 2. What stdout still holds is dropped, so that the
+    exit does not fail on it again."""
+    try:
+        sys.stdout.flush()
+    except OSError:
+        pass
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    try:
+        return _not_written(error, "standard output")
+    except OSError:                     # standard error cannot be written either: the status says it
+        return EXIT_USAGE
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if not argv or (argv[0] not in COMMANDS and not argv[0].startswith("-")):
@@ -833,7 +883,9 @@ def main(argv: list[str] | None = None) -> int:
         previous = {}
     try:
         try:
-            return handler(args)
+            status = handler(args)
+            sys.stdout.flush()          # what is still buffered fails here, where it can be said
+            return status
         finally:
             if previous:
                 signal.setitimer(signal.ITIMER_REAL, 0)
@@ -846,6 +898,10 @@ def main(argv: list[str] | None = None) -> int:
         # the reader went away (e.g. `| head`): stop quietly, as Unix tools do
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_FAILED
+    except OSError as error:
+        if error.filename is not None:  # a file a command should have named itself: a bug to see
+            raise
+        return _unwritable_stream(error)
 
 
 if __name__ == "__main__":

@@ -296,16 +296,18 @@ def _copy_in_place(source: Path, target: Path) -> None:
 
 class Outputs(_Committed):
     """Several files written one after another and put in place together (the pages of a
-    print): each is written to its temporary file as it comes, so only one is in memory;
-    :meth:`commit` renames them all, :meth:`discard` (or any exception inside ``with``) drops
-    them all. Each holds an open file until then, so the limit on open files is raised to fit."""
+    print, the boards of a file converted into a folder): each is written to its temporary
+    file as it comes, so only one is in memory; :meth:`commit` renames them all,
+    :meth:`discard` (or any exception inside ``with``) drops them all. Each holds an open file
+    until then, so the limit on open files is raised to fit."""
 
     def __init__(self, count: int = 0) -> None:
         self.outputs: list[Output] = []
         _room_for_files(count + 16)
 
-    def add(self, path: PathLike, binary: bool = True, inputs: Iterable[PathLike] = ()) -> Output:
-        self.outputs.append(Output(path, binary=binary, inputs=inputs))
+    def add(self, path: PathLike, binary: bool = True, inputs: Iterable[PathLike] = (),
+            parents: bool = False) -> Output:
+        self.outputs.append(Output(path, binary=binary, inputs=inputs, parents=parents))
         return self.outputs[-1]
 
     def commit(self) -> list[Path]:

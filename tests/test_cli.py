@@ -2,6 +2,7 @@
 
 import csv
 import json
+from pathlib import Path
 
 import pytest
 
@@ -11,6 +12,7 @@ from game.puzzle import Hint, Puzzle, grid_from_strings
 from solvers.common import run_to_result
 from solvers.events import Found, Progress, Status
 
+LEVEL = Path(__file__).resolve().parents[1] / "levels" / "6x6" / "easy" / "01.bs"
 SOLUTION = ("###...", "......", "#.#..#", "#.#...", "......", "#..#..")
 
 
@@ -205,6 +207,28 @@ def test_every_flag_is_checked_when_parsed(capsys, argv):
     assert caught.value.code == 2 and "Traceback" not in err and "error: argument" in err
 
 
+@pytest.mark.parametrize("argv", [
+    ["solve", "x.bs", "--seed", "9" * 100_000],
+    ["check", "x.bs", "--jobs", "x" * 100_000],
+    ["check", "x.bs", "--timeout", "9" * 100_000],
+    ["bench", "--generate", "9" * 100_000 + "x6"],
+    ["generate", "--rows", "-" + "1" * 100_000],
+    ["solve", "x.bs", "--solver", "x" * 100_000],
+    ["race", str(LEVEL), "--solvers", "forward," + "x" * 100_000],
+    ["generate", "--difficulty", "x" * 100_000],
+    ["print", str(LEVEL), "-o", "x.pdf", "--per-page", "1" * 100_000],
+    ["convert", str(LEVEL), "x.bs", "--to", "x" * 100_000],
+])
+def test_a_huge_flag_value_is_one_short_line(capsys, argv):
+    try:
+        code = main.main(argv)
+    except SystemExit as caught:        # argparse's usage errors
+        code = caught.code
+    err = capsys.readouterr().err
+    lines = [line for line in err.splitlines() if line.strip() and not line.startswith(("usage:", " "))]
+    assert code == 2 and len(lines) == 1 and len(lines[0]) < 300, lines[0][:300]
+
+
 def test_generate_pack_reports_a_count(capsys, monkeypatch, tmp_path):
     from solvers.authoring import generator
 
@@ -249,6 +273,29 @@ def test_an_unwritable_csv_is_one_line_and_exit_2(capsys, level_dir, tmp_path):
     code = main.main(["bench", str(level_dir / "b_unique.bs"), "--csv", str(tmp_path / "no" / "such" / "x.csv")])
     err = capsys.readouterr().err
     assert code == 2 and "x.csv: cannot be written" in err and "Traceback" not in err
+
+
+def test_bench_names_a_bad_level_in_one_line_and_exits_2_after_the_rest(capsys, level_dir, tmp_path):
+    (level_dir / "c_none.bs").unlink()
+    (level_dir / "d_cut.bs").write_text('{"size":')
+    out_csv = tmp_path / "rows.csv"
+    code = main.main(["bench", str(level_dir), "--csv", str(out_csv)])
+    err = capsys.readouterr().err
+    named = [line for line in err.splitlines() if "d_cut.bs" in line]
+    assert code == 2 and "Traceback" not in err
+    assert len(named) == 1 and "is not valid JSON" in named[0]
+    rows = list(csv.DictReader(out_csv.open()))
+    assert [r["status"] for r in rows] == ["solved", "solved", "error"]
+
+
+def test_bench_names_its_default_csv_by_a_slug_of_a_solver_given_by_its_path(capsys, tmp_path, monkeypatch):
+    (tmp_path / "sub").mkdir()
+    assert main.main(["new-solver", str(tmp_path / "sub" / "mine.py")]) == 0
+    monkeypatch.chdir(tmp_path)
+    assert main.main(["bench", str(LEVEL), "--solver", "sub/mine.py"]) == 0
+    assert "rows written to bench-sub-mine-py.csv" in capsys.readouterr().out
+    rows = list(csv.DictReader((tmp_path / "bench-sub-mine-py.csv").open()))
+    assert [r["status"] for r in rows] == ["solved"]
 
 
 def test_runner_bench_fails_on_faults_only_not_on_timing_noise(capsys, monkeypatch):

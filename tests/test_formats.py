@@ -262,6 +262,19 @@ def test_convert_a_file_of_several_boards(tmp_path, capsys):
     assert "no board '9'" in capsys.readouterr().err
 
 
+def test_convert_to_a_folder_writes_every_board_or_none(tmp_path, capsys):
+    (tmp_path / "rubin.txt").write_text(CSPLIB)
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "7.bs").write_text("an old level\n")
+    (out / "8.bs").mkdir()                       # the second board's place cannot be written
+    assert main.main(["convert", str(tmp_path / "rubin.txt"), str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err == f"{out / '8.bs'}: cannot be written (is a folder)\n"
+    assert (out / "7.bs").read_text() == "an old level\n"
+    assert sorted(p.name for p in out.iterdir()) == ["7.bs", "8.bs"]
+
+
 def test_convert_errors_are_one_line_and_exit_2(tmp_path, capsys):
     (tmp_path / "bad.txt").write_text(_replace_line(ASSIGNMENT, 6, "00^00x"))
     assert main.main(["convert", str(tmp_path / "bad.txt"), str(tmp_path / "x.bs")]) == 2

@@ -209,6 +209,31 @@ def test_7_a_screenshot_is_a_whole_png(tmp_path):
     assert (tmp_path / "s.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+@pytest.mark.parametrize("argv, place", [
+    (["daily", "--date", "2026-01-05"], "full"), (["solvers"], "full"), (["code", LEVEL], "full"),
+    (["solve", LEVEL], "full-disk"),
+])
+def test_7_standard_output_on_a_full_disk_is_one_line_not_a_traceback(tmp_path, argv, place):
+    out = device(tmp_path, "full") if place == "full" else tmp_path / "out.txt"
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    env.pop("PYTHONUNBUFFERED", None)       # unbuffered, Python itself drops the rest of a short write
+    with open(out, "w") as handle:
+        done = subprocess.run([PYTHON, str(ROOT / "main.py"), *map(str, argv)], stdout=handle,
+                              stderr=subprocess.PIPE, text=True, timeout=60, env=env,
+                              preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (8, 8)))
+    assert done.returncode == 2
+    assert one_line(done.stderr).startswith("standard output: cannot be written (")
+
+
+def test_7_standard_error_on_a_full_disk_still_exits_2(tmp_path):
+    damaged = tmp_path / "cut.bs"
+    damaged.write_text('{"size":')
+    with open(device(tmp_path, "full"), "w") as full:
+        done = subprocess.run([PYTHON, str(ROOT / "main.py"), "code", LEVEL, damaged], stdout=subprocess.PIPE,
+                              stderr=full, text=True, timeout=60)
+    assert done.returncode == 2 and done.stdout.startswith("bs1-")
+
+
 # ----- 8: partial traces, and a recording that cannot be written ---------------------------
 
 

@@ -61,6 +61,20 @@ def test_replay_screenshot_at_an_event_and_a_damaged_trace(tmp_path, capsys):
     assert f"{path}:4" in out.out + out.err
 
 
+def test_a_trace_refused_by_the_replay_window_is_one_line_on_stderr_as_with_print(tmp_path, capsys):
+    path = saved_run(tmp_path, capsys, level="levels/6x6/easy/01.bs", solver="forward")
+    shot = tmp_path / "at.png"
+    assert main.main(["replay", str(path), "--at", "99999", "--screenshot", str(shot)]) == 2
+    out = capsys.readouterr()
+    assert out.out == "" and out.err.count("\n") == 1 and "--at 99999 is outside" in out.err
+    path.write_text(path.read_text()[:-20])
+    for flags in (["--screenshot", str(shot)], ["--print"]):
+        assert main.main(["replay", str(path), *flags]) == 2
+        out = capsys.readouterr()
+        assert out.out == "" and out.err.count("\n") == 1 and str(path) in out.err
+    assert not shot.exists()
+
+
 def test_a_run_exported_as_an_animated_gif(tmp_path, capsys):
     from PIL import Image
 

@@ -519,12 +519,12 @@ def replay(path: str, at: int | None = None, screenshot: str | None = None, gif:
         app.shutdown()
         if not app.running:                    # closed (or SIGTERM) while reading: as a closed window
             return 0
-        print(app.startup_message)
+        print(app.startup_message, file=sys.stderr)
         return 2
     scene = app.overlay
     if at is not None:
         if not 0 <= at <= scene.run.events:
-            print(f"{path}: --at {at} is outside 0..{scene.run.events}")
+            print(f"{path}: --at {at} is outside 0..{scene.run.events}", file=sys.stderr)
             app.shutdown()
             return 2
         scene.goto(at)

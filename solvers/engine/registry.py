@@ -7,6 +7,7 @@ The built-in solvers first; then those installed packages declare (entry-point g
 
 from __future__ import annotations
 
+from game.levels import short_repr
 from solvers.contract import SolverSpec
 from solvers.genetic import GENETIC
 from solvers.logic import LOGIC
@@ -28,7 +29,7 @@ def get(name: str) -> SolverSpec:
     if own.is_own(name):
         return own.from_name(name)
     known = ", ".join([*NAMES, *installed])
-    raise ValueError(f"unknown solver {name!r}; choose from {known}, a Python file (mine.py) "
+    raise ValueError(f"unknown solver {short_repr(name, 60)}; choose from {known}, a Python file (mine.py) "
                      f"or a program ({own.COMMAND_PREFIX}./mine)")
 
 
