@@ -22,6 +22,7 @@ level errors. This file parses arguments and prints; the work is in game/ and so
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import math
 import os
@@ -853,6 +854,11 @@ def _interrupted() -> int:
     return 128 + signum
 
 
+# What writing to a full disk or past the file size limit raises (on standard output, without a
+# file name: the commands name their own files).
+FULL = (errno.ENOSPC, errno.EFBIG, errno.EDQUOT, errno.EIO)
+
+
 def _unwritable_stream(error: OSError) -> int:
     """Standard output (or error) cannot be written (a full disk, /dev/full): one line where it
     can still go, as for a file, and exit 2. What stdout still holds is dropped, so that the
@@ -899,7 +905,7 @@ def main(argv: list[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_FAILED
     except OSError as error:
-        if error.filename is not None:  # a file a command should have named itself: a bug to see
+        if error.filename is not None or error.errno not in FULL:  # not a full stream: a bug to see
             raise
         return _unwritable_stream(error)
 
