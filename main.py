@@ -874,9 +874,24 @@ def _unwritable_stream(error: OSError) -> int:
         return EXIT_USAGE
 
 
+def _may_be_a_level(text: str) -> bool:
+    """Whether ``text``, given where a command is expected, may name what ``play`` opens: a
+    file or folder there, a name with a level's suffix, or a share code."""
+    from game import codes
+    from game.formats import SUFFIXES
+
+    return os.path.lexists(text) or os.path.splitext(text)[1].lower() in (*SUFFIXES, ".jsonl") or codes.is_code(text)
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if not argv or (argv[0] not in COMMANDS and not argv[0].startswith("-")):
+        if argv and not _may_be_a_level(argv[0]):
+            import difflib
+
+            close = difflib.get_close_matches(argv[0], COMMANDS, n=1)
+            parser().error(f"{_shown(argv[0])} is neither a command nor a level file or share code"
+                           + (f" (did you mean {close[0]}?)" if close else ""))
         argv = ["play", *argv]
     args = parser().parse_args(argv)
     handler = {"play": cmd_play, "solve": cmd_solve, "check": cmd_check,

@@ -310,3 +310,17 @@ def test_runner_bench_fails_on_faults_only_not_on_timing_noise(capsys, monkeypat
     assert runner_bench.main() == 1 and "events received" in capsys.readouterr().out
     assert runner_bench.faults([float("inf")], runner_bench.MILLION, samples) != []
     assert runner_bench.faults([0.01], runner_bench.MILLION, [1_000_000, 50_000_000]) != []
+
+
+@pytest.mark.parametrize("argv, hint", [(["sovle"], "did you mean solve?"),
+                                        (["chek", str(LEVEL)], "did you mean check?"), (["xyzzy"], "share code")])
+def test_a_word_that_is_no_command_level_or_code_is_refused_with_the_nearest_command(capsys, argv, hint):
+    with pytest.raises(SystemExit) as stop:
+        main.main(argv)
+    error = capsys.readouterr().err.strip().splitlines()[-1]
+    assert stop.value.code == 2 and f"{argv[0]!r} is neither a command" in error and hint in error
+
+
+@pytest.mark.parametrize("word", [str(LEVEL), "missing.bs", "bs1-0000", "."])
+def test_a_level_a_level_name_a_code_or_a_folder_still_opens_the_window(word):
+    assert main._may_be_a_level(word)
