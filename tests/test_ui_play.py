@@ -268,6 +268,20 @@ def test_file_dialog_opens_a_typed_path(app, tmp_path):
     assert app.overlay is None and app.play.path == level
 
 
+def test_file_dialog_lists_folders_first_then_levels_and_skips_hidden_and_broken_links(app, tmp_path):
+    (tmp_path / "b-folder").mkdir()
+    (tmp_path / "A-folder").mkdir()
+    (tmp_path / ".hidden").mkdir()
+    for name in ("z.bs", "a.TXT", "notes.md", ".secret.bs"):
+        (tmp_path / name).write_text("")
+    (tmp_path / "loop.bs").symlink_to(tmp_path / "loop.bs")           # cannot be followed: not a folder
+    (tmp_path / "to-folder").symlink_to(tmp_path / "A-folder")
+    app.last_folder = tmp_path
+    app.open_files()
+    labels = [row.label for row in app.overlay.list.rows]
+    assert labels == [".. (parent folder)", "A-folder/", "b-folder/", "to-folder/", "a.TXT", "loop.bs", "z.bs"]
+
+
 def test_resize_scales_the_board(app):
     before = app.play.layout.cell
     for size in ((760, 520), (1600, 1000)):

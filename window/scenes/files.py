@@ -42,7 +42,10 @@ class FileScene:
 
     def enter(self, folder: Path) -> None:
         try:
-            entries = sorted(folder.iterdir(), key=lambda p: (not p.is_dir(), p.name.lower()))
+            with os.scandir(folder) as found:   # (a folder's entries say what they are: one stat less each)
+                entries = sorted(((_is_folder(entry), Path(entry.path)) for entry in found
+                                  if not entry.name.startswith(".")),
+                                 key=lambda item: (not item[0], item[1].name.lower()))
         except OSError as error:
             self.error = f"Cannot open {folder}: {error.strerror or error}"
             return
@@ -50,10 +53,8 @@ class FileScene:
         self.typed = str(self.folder) + os.sep
         self.error = ""
         rows = [Row(".. (parent folder)", self.folder.parent)] if self.folder.parent != self.folder else []
-        for entry in entries:
-            if entry.name.startswith("."):
-                continue
-            if entry.is_dir():
+        for is_folder, entry in entries:
+            if is_folder:
                 rows.append(Row(entry.name + "/", entry, "folder"))
             elif self.shown(entry):
                 rows.append(Row(entry.name, entry, self.note))
@@ -111,3 +112,11 @@ class FileScene:
         hint = self.error or "Click a folder to enter it, a file to pick it; or type a path and press Enter."
         fonts.blit_text(surface, fonts.fit_text(hint, 16, self.box.width - 24), 16,
                         theme.error if self.error else theme.muted, topleft=(self.box.x + 12, self.box.bottom - 26))
+
+
+def _is_folder(entry: os.DirEntry) -> bool:
+    """Whether ``entry`` is a folder or a link to one (not one that cannot be followed)."""
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
