@@ -258,6 +258,15 @@ def test_a_program_that_dies_or_cannot_start(tmp_path):
     one_line(run(missing), missing, "cannot start")
 
 
+def test_a_child_it_started_does_not_outlive_a_solver_that_ends_at_once(tmp_path):
+    # The child closes the streams it shares, so the run ends as soon as its parent exits.
+    marker = f"sleep 3{os.getpid() % 1000:03d}"
+    name = script(tmp_path, "leaves.sh", f"exec >/dev/null 2>&1 </dev/null\\n{marker} &\\nexit 3\\n")
+    one_line(run(name), name, "ended (exit status 3) without a result line")
+    time.sleep(0.2)
+    assert [line for line in processes() if marker in line] == []
+
+
 def test_a_file_that_cannot_be_a_solver_is_one_line_and_exit_2(tmp_path, capsys):
     broken = write(tmp_path, "broken.py", "def solve(:\n")
     level = str(PACK[0])

@@ -87,11 +87,12 @@ def events(puzzle: Puzzle, *, name: str, kind: str, target: str, args: tuple[str
 
 
 def _end(child: subprocess.Popen) -> None:
-    """Kill the child and whatever it started (its session), and reap it."""
-    if child.poll() is None:
-        try:
-            os.killpg(child.pid, signal.SIGKILL)
-        except OSError:
+    """Kill the child and whatever it started (its session), and reap it: its group is killed
+    even when the child has ended, since a program it started may still be running."""
+    try:
+        os.killpg(child.pid, signal.SIGKILL)
+    except OSError:
+        if child.poll() is None:
             child.kill()
     for stream in (child.stdout, child.stderr):
         if stream is not None:
