@@ -1,11 +1,12 @@
 """Helpers every solver shares: verifying answers with the judge, draining streams, the
-seconds a run has taken as its statistics say them, and the Luby sequence of restarts (the
+seconds a run has taken as its statistics say them, a statistic read as a count, and the Luby sequence of restarts (the
 forward search's on giant boards, compiled for clause learning)."""
 
 from __future__ import annotations
 
+import math
 import time
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from game import rules
 from game.puzzle import Cell, Grid, Puzzle
@@ -15,6 +16,16 @@ from solvers.events import Event, Found, Result, SetCell, Status
 def elapsed(started: float) -> float:
     """The seconds since ``started`` (a ``time.perf_counter()`` value), to the microsecond."""
     return round(time.perf_counter() - started, 6)
+
+
+def count(stats: Mapping[str, Any], key: str, default: int = 0) -> int:
+    """The statistic ``key`` as a whole number for a table: a finite number is cut to one,
+    anything else (missing, text, null, true/false, a group: a solver of one's own may say
+    any of these) is ``default``."""
+    value = stats.get(key, default)
+    if type(value) is int:
+        return value
+    return int(value) if type(value) is float and math.isfinite(value) else default
 
 
 def unknown_as_water(grid: Grid) -> Grid:

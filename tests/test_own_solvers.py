@@ -22,7 +22,7 @@ from game import levels, rules
 from game.puzzle import initial_grid
 from main import main
 from solvers.common import replay, run_to_result, unknown_as_water
-from solvers.engine import batch, registry, trace
+from solvers.engine import batch, race, registry, trace
 from solvers.engine.runner import SolverRun
 from solvers.events import Generation, Progress, Result, SetCell, Status
 from solvers.own import spec as own
@@ -249,6 +249,22 @@ def test_a_wrong_solution_claimed_is_reported_as_wrong_never_solved(tmp_path):
             return "solved!"
     """))
     one_line(run(malformed), malformed, "solution must be 6 rows of 6 characters")
+
+
+def test_statistics_that_are_no_counts_and_a_time_of_its_own_leave_race_and_bench_as_measured(tmp_path):
+    name = str(write(tmp_path, "boast.py", """
+        import time
+        def solve(puzzle, report, options):
+            time.sleep(0.3)
+            report.progress(nodes="lots", backtracks=None, generations={"n": 1}, seconds=0.000001)
+            return None
+    """))
+    records = race.race(SIX, [name, "forward"])
+    mine = next(record for record in records if record["solver"] == name)
+    assert (mine["nodes"], mine["backtracks"], mine["generations"]) == (0, 0, 0) and mine["time_s"] >= 0.3
+    record = batch.solve_record(batch.LevelRef("six", SIX), name, 30, 0)
+    assert record["status"] == "no_solution" and record["stats"]["seconds"] >= 0.3     # measured, not its word
+    assert batch.summarise([record])["nodes"] == 0
 
 
 def test_a_program_that_dies_or_cannot_start(tmp_path):

@@ -15,6 +15,7 @@ from typing import Iterable, Union
 
 from game import files
 from game.puzzle import Hint, Puzzle, grid_to_strings
+from solvers.common import count
 from solvers.contract import SolverSpec
 from solvers.engine import registry
 from solvers.engine.batch import board_text, judge, table
@@ -116,8 +117,8 @@ def record_of(name: str, tally: Tally, result: Result, elapsed: float) -> dict:
     stats = tally.stats
     record = {
         "solver": name, "verdict": result.status.value, "time_s": round(elapsed, 6),
-        "nodes": int(stats.get("nodes", 0) or 0), "backtracks": int(stats.get("backtracks", 0) or 0),
-        "guesses": tally.guesses, "generations": int(stats.get("generations", tally.generations) or 0),
+        "nodes": count(stats, "nodes"), "backtracks": count(stats, "backtracks"),
+        "guesses": tally.guesses, "generations": count(stats, "generations", tally.generations),
         "moves": tally.moves,
         "solution": list(grid_to_strings(result.grid)) if result.status is Status.SOLVED else None,
     }
