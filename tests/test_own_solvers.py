@@ -356,6 +356,13 @@ def test_the_checker_refuses_what_the_trace_reader_refuses():
 # ---------------------------------------------------------------- discovery
 
 
+@pytest.mark.parametrize("restarts", ['{"a":1}', '"x"', "-1", "1.5"])
+def test_a_generation_whose_restarts_are_no_count_is_refused_in_one_line(restarts):
+    line = ('{"kind":"generation","cells":[],"stats":{"generation":1,"best":1,"mean":2,"restarts":%s}}' % restarts)
+    with pytest.raises(ContractError, match="output line 1: stats.restarts must be a whole number >= 0"):
+        Contract(SIX).line(line.encode())
+
+
 def test_an_installed_package_is_found_through_its_entry_point(tmp_path, monkeypatch, capsys):
     package = tmp_path / "student_solver"
     package.mkdir()
