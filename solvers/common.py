@@ -1,5 +1,5 @@
 """Helpers every solver shares: verifying answers with the judge, draining streams, the
-seconds a run has taken as its statistics say them, a statistic read as a count, and the Luby sequence of restarts (the
+seconds a run has taken as its statistics say them, statistics kept and read as counts, and the Luby sequence of restarts (the
 forward search's on giant boards, compiled for clause learning)."""
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ import time
 from typing import Any, Iterable, Mapping, Sequence
 
 from game import rules
+from game.limits import MAX_TRACE_STATS
 from game.puzzle import Cell, Grid, Puzzle
 from solvers.events import Event, Found, Result, SetCell, Status
 
@@ -16,6 +17,16 @@ from solvers.events import Event, Found, Result, SetCell, Status
 def elapsed(started: float) -> float:
     """The seconds since ``started`` (a ``time.perf_counter()`` value), to the microsecond."""
     return round(time.perf_counter() - started, 6)
+
+
+def add_stats(into: dict, said: Mapping[str, Any]) -> None:
+    """Statistics said later replace those said before; a name not held yet is added only
+    while fewer than ``MAX_TRACE_STATS - 1`` are held (the one left is for the run's
+    ``seconds``): a solver that names new statistics without end takes no more memory, and
+    its run's result stays a line that a trace can hold."""
+    for name, value in said.items():
+        if name in into or len(into) < MAX_TRACE_STATS - 1:
+            into[name] = value
 
 
 def count(stats: Mapping[str, Any], key: str, default: int = 0) -> int:

@@ -19,6 +19,7 @@ import time
 import pytest
 
 from game import levels, rules
+from game.limits import MAX_TRACE_STATS
 from game.puzzle import initial_grid
 from main import main
 from solvers.common import replay, run_to_result, unknown_as_water
@@ -265,6 +266,22 @@ def test_statistics_that_are_no_counts_and_a_time_of_its_own_leave_race_and_benc
     record = batch.solve_record(batch.LevelRef("six", SIX), name, 30, 0)
     assert record["status"] == "no_solution" and record["stats"]["seconds"] >= 0.3     # measured, not its word
     assert batch.summarise([record])["nodes"] == 0
+
+
+def test_a_solver_naming_new_statistics_without_end_is_recorded_as_a_trace_that_reads_back(tmp_path):
+    name = str(write(tmp_path, "names.py", """
+        def solve(puzzle, report, options):
+            for i in range(400):
+                report.progress(**{f"k{i}": i})
+            return None
+    """))
+    result = trace.record_run(SIX, name, tmp_path / "names.jsonl")
+    assert result.status is Status.NO_SOLUTION and len(result.stats) <= MAX_TRACE_STATS
+    assert trace.read_trace(tmp_path / "names.jsonl").stats == result.stats
+    tally = race.Tally()                                     # what a race and the window keep
+    for event in registry.get(name).events(SIX):
+        tally.add(event)
+    assert len(tally.stats) <= MAX_TRACE_STATS
 
 
 def test_a_program_that_dies_or_cannot_start(tmp_path):

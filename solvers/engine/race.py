@@ -15,7 +15,7 @@ from typing import Iterable, Union
 
 from game import files
 from game.puzzle import Hint, Puzzle, grid_to_strings
-from solvers.common import count
+from solvers.common import add_stats, count
 from solvers.contract import SolverSpec
 from solvers.engine import registry
 from solvers.engine.batch import board_text, judge, table
@@ -58,7 +58,7 @@ class Tally:
             self.failure = event.message
         stats = getattr(event, "stats", None)
         if stats:
-            self.stats.update(stats)
+            add_stats(self.stats, stats)
 
 
 def runnable(spec: SolverSpec, puzzle: Puzzle) -> bool:
@@ -108,7 +108,7 @@ def run_one(puzzle: Puzzle, name: str, timeout: float | None = None, seed: int =
     elapsed = time.perf_counter() - started
     if result is None:
         result = Result(Status.ERROR, None, tally.stats, (), tally.failure or "solver ended without a result")
-    tally.stats.update(result.stats)
+    add_stats(tally.stats, result.stats)
     return record_of(name, tally, judge(puzzle, result), elapsed)
 
 

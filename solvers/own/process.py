@@ -31,7 +31,7 @@ from typing import Iterator
 
 from game import levels
 from game.puzzle import Cell, Puzzle, initial_grid
-from solvers.common import verified
+from solvers.common import add_stats, verified
 from solvers.engine.trace import MAX_LINE_BYTES
 from solvers.events import Event, Failure, Progress, Reason, Result, SetCell, Status
 from solvers.own.check import Contract, ContractError
@@ -165,7 +165,7 @@ def _read(puzzle: Puzzle, child: subprocess.Popen, name: str, started: float, ti
                     elif isinstance(event, Failure):
                         failure = event.message
                     elif isinstance(event, Progress) and event.stats:
-                        stats.update(event.stats)
+                        add_stats(stats, event.stats)
                     yield event
     yield _error(f"{name}: {_ending(child, failure, stderr_tail, memory_mb)}", stats)
 
@@ -197,7 +197,8 @@ def _ending(child: subprocess.Popen, failure: str, stderr_tail: bytes, memory_mb
 def _answer(puzzle: Puzzle, result: Result, board: bytearray, name: str, stats: dict) -> Iterator[Event]:
     """The solver's result, judged: a board it claims is checked by the rules; when they
     accept it, the cells its events left otherwise are set as its answer says (a ``fill``)."""
-    stats = {**stats, **result.stats}
+    stats = dict(stats)
+    add_stats(stats, result.stats)
     if result.status is not Status.SOLVED:
         message = f"{name}: {result.message}" if result.message and result.status is Status.ERROR else result.message
         yield Result(result.status, None, stats, (), message)
