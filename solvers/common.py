@@ -1,6 +1,7 @@
 """Helpers every solver shares: verifying answers with the judge, draining streams, the
-seconds a run has taken as its statistics say them, statistics kept and read as counts, and the Luby sequence of restarts (the
-forward search's on giant boards, compiled for clause learning)."""
+seconds a run has taken as its statistics say them, the statistics and boards met that a
+run keeps (within bounds), a statistic read as a count, and the Luby sequence of restarts
+(the forward search's on giant boards, compiled for clause learning)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,17 @@ from solvers.events import Event, Found, Result, SetCell, Status
 def elapsed(started: float) -> float:
     """The seconds since ``started`` (a ``time.perf_counter()`` value), to the microsecond."""
     return round(time.perf_counter() - started, 6)
+
+
+MAX_MET = 64        # the different boards met (``Found``) that a run keeps for its result
+
+
+def add_found(met: dict, grid: Grid) -> None:
+    """Keep a board met (a ``Found``) for the run's result, in ``met`` (boards as keys, in
+    order): each once, and at most ``MAX_MET``, so a solver that reports boards without end
+    takes no more memory."""
+    if len(met) < MAX_MET:
+        met.setdefault(grid, None)
 
 
 def add_stats(into: dict, said: Mapping[str, Any]) -> None:
@@ -73,13 +85,13 @@ def run_to_result(stream: Iterable[Event], timeout: float | None = None) -> Resu
     start = time.perf_counter()
     iterator = iter(stream)
     last_stats: dict = {}
-    found: list[Grid] = []
+    found: dict[Grid, None] = {}
     try:
         for event in iterator:
             if isinstance(event, Result):
                 return event
             if isinstance(event, Found):
-                found.append(event.grid)
+                add_found(found, event.grid)
             stats = getattr(event, "stats", None)
             if stats:
                 last_stats = dict(stats)

@@ -22,7 +22,7 @@ from game import levels, rules
 from game.limits import MAX_TRACE_STATS
 from game.puzzle import initial_grid
 from main import main
-from solvers.common import replay, run_to_result, unknown_as_water
+from solvers.common import MAX_MET, replay, run_to_result, unknown_as_water
 from solvers.engine import batch, race, registry, trace
 from solvers.engine.runner import SolverRun
 from solvers.events import Generation, Progress, Result, SetCell, Status
@@ -282,6 +282,24 @@ def test_a_solver_naming_new_statistics_without_end_is_recorded_as_a_trace_that_
     for event in registry.get(name).events(SIX):
         tally.add(event)
     assert len(tally.stats) <= MAX_TRACE_STATS
+
+
+def test_boards_met_without_end_are_kept_once_each_and_a_bounded_number(tmp_path):
+    name = str(write(tmp_path, "meets.py", """
+        def solve(puzzle, report, options):
+            for i in range(3000):                   # as many different boards
+                bits = format(i, "036b").replace("0", ".").replace("1", "#")
+                report.found([bits[r * 6:r * 6 + 6] for r in range(6)])
+            while True:                             # then one board again and again
+                report.found(["." * puzzle.cols] * puzzle.rows)
+    """))
+    result = run(name, timeout=1.5)
+    assert result.status is Status.TIMEOUT and len(set(result.solutions)) == len(result.solutions) == MAX_MET
+    tally, stream = race.Tally(), registry.get(name).events(SIX)
+    for event, _ in zip(stream, range(5000)):
+        tally.add(event)
+    stream.close()
+    assert len(tally.found) == MAX_MET
 
 
 def test_a_program_that_dies_or_cannot_start(tmp_path):

@@ -15,7 +15,7 @@ from typing import Iterable, Union
 
 from game import files
 from game.puzzle import Hint, Puzzle, grid_to_strings
-from solvers.common import add_stats, count
+from solvers.common import add_found, add_stats, count
 from solvers.contract import SolverSpec
 from solvers.engine import registry
 from solvers.engine.batch import board_text, judge, table
@@ -36,7 +36,7 @@ class Tally:
         self.guesses = 0
         self.generations = 0
         self.stats: dict = {}
-        self.found: list = []
+        self.found: dict = {}                   # the boards met, each once (``add_found``)
         self.failure = ""
         self._guess_depth = -1
 
@@ -53,7 +53,7 @@ class Tally:
         if isinstance(event, Generation):
             self.generations += 1
         elif isinstance(event, Found):
-            self.found.append(event.grid)
+            add_found(self.found, event.grid)
         elif isinstance(event, Failure):
             self.failure = event.message
         stats = getattr(event, "stats", None)
