@@ -309,6 +309,15 @@ def test_a_program_that_dies_or_cannot_start(tmp_path):
     one_line(run(missing), missing, "cannot start")
 
 
+def test_a_program_that_closes_its_output_and_goes_on_is_said_so_and_stopped(tmp_path):
+    name = script(tmp_path, "closes.sh", "exec >&- 2>&-\\nsleep 30\\n")
+    started = time.perf_counter()
+    one_line(run(name), name, "closed its output without a result line")
+    assert time.perf_counter() - started < 3
+    time.sleep(0.2)
+    assert [line for line in processes() if str(tmp_path) in line] == []
+
+
 def test_a_child_it_started_does_not_outlive_a_solver_that_ends_at_once(tmp_path):
     # The child closes the streams it shares, so the run ends as soon as its parent exits.
     marker = f"sleep 3{os.getpid() % 1000:03d}"

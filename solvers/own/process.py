@@ -191,6 +191,8 @@ def _ending(child: subprocess.Popen, failure: str, stderr_tail: bytes, memory_mb
             signame = f"signal {-code}"
         hint = f" (out of memory? its limit is {memory_mb:,} MB)" if signame in ("SIGSEGV", "SIGABRT", "SIGBUS") else ""
         return f"was killed by {signame}{hint} before giving a result{last}"
+    if code is None:
+        return f"closed its output without a result line, and was stopped{last}"
     return f"ended (exit status {code}) without a result line{last}"
 
 
