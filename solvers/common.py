@@ -1,13 +1,16 @@
 """Helpers every solver shares: verifying answers with the judge, draining streams, the
-seconds a run has taken as its statistics say them, and the Luby sequence of restarts (the
-forward search's on giant boards, compiled for clause learning)."""
+seconds a run has taken as its statistics say them, the statistics and boards met that a
+run keeps (within bounds), a statistic read as a count, and the Luby sequence of restarts
+(the forward search's on giant boards, compiled for clause learning)."""
 
 from __future__ import annotations
 
+import math
 import time
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from game import rules
+from game.limits import MAX_TRACE_STATS
 from game.puzzle import Cell, Grid, Puzzle
 from solvers.events import Event, Found, Result, SetCell, Status
 
@@ -15,6 +18,37 @@ from solvers.events import Event, Found, Result, SetCell, Status
 def elapsed(started: float) -> float:
     """The seconds since ``started`` (a ``time.perf_counter()`` value), to the microsecond."""
     return round(time.perf_counter() - started, 6)
+
+
+MAX_MET = 64        # the different boards met (``Found``) that a run keeps for its result
+
+
+def add_found(met: dict, grid: Grid) -> None:
+    """Keep a board met (a ``Found``) for the run's result, in ``met`` (boards as keys, in
+    order): each once, and at most ``MAX_MET``, so a solver that reports boards without end
+    takes no more memory."""
+    if len(met) < MAX_MET:
+        met.setdefault(grid, None)
+
+
+def add_stats(into: dict, said: Mapping[str, Any]) -> None:
+    """Statistics said later replace those said before; a name not held yet is added only
+    while fewer than ``MAX_TRACE_STATS - 1`` are held (the one left is for the run's
+    ``seconds``): a solver that names new statistics without end takes no more memory, and
+    its run's result stays a line that a trace can hold."""
+    for name, value in said.items():
+        if name in into or len(into) < MAX_TRACE_STATS - 1:
+            into[name] = value
+
+
+def count(stats: Mapping[str, Any], key: str, default: int = 0) -> int:
+    """The statistic ``key`` as a whole number for a table: a finite number is cut to one,
+    anything else (missing, text, null, true/false, a group: a solver of one's own may say
+    any of these) is ``default``."""
+    value = stats.get(key, default)
+    if type(value) is int:
+        return value
+    return int(value) if type(value) is float and math.isfinite(value) else default
 
 
 def unknown_as_water(grid: Grid) -> Grid:
@@ -51,13 +85,13 @@ def run_to_result(stream: Iterable[Event], timeout: float | None = None) -> Resu
     start = time.perf_counter()
     iterator = iter(stream)
     last_stats: dict = {}
-    found: list[Grid] = []
+    found: dict[Grid, None] = {}
     try:
         for event in iterator:
             if isinstance(event, Result):
                 return event
             if isinstance(event, Found):
-                found.append(event.grid)
+                add_found(found, event.grid)
             stats = getattr(event, "stats", None)
             if stats:
                 last_stats = dict(stats)

@@ -16,7 +16,7 @@ from solvers.engine.verdict import unique_solution
 from solvers.events import SetCell, Status
 from solvers.logic import deduction as logic
 from solvers.logic import probe
-from solvers.logic.analysis import Bank, model_of
+from solvers.logic.analysis import Bank, DeductionModel, model_of
 from solvers.logic.probe import (
     Clock,
     Outcome,
@@ -185,7 +185,7 @@ class Forgetful(dict):
 def test_trials_remembered_across_boards_give_the_steps_of_fresh_trials(name, monkeypatch):
     puzzle = levels.load(LEVELS / name)
     recalled, broke = [], []
-    remember, broken = probe.settled_before, probe.broke_before
+    remember, broken, for_a_run = probe.settled_before, probe.broke_before, DeductionModel.for_a_run
 
     def counted(*args):
         outcome = remember(*args)
@@ -198,12 +198,16 @@ def test_trials_remembered_across_boards_give_the_steps_of_fresh_trials(name, mo
     monkeypatch.setattr(probe, "settled_before", counted)
     monkeypatch.setattr(probe, "broke_before", counted_broken)
 
+    def forgetful(model):
+        model = for_a_run(model)
+        model.settled, model.broken, model.held = Forgetful(), Forgetful(), Forgetful()
+        model.broken_deep = Forgetful()
+        return model
+
     def steps(forget: bool = False) -> list:
         logic.model_of.cache_clear()
         if forget:
-            model = logic.model_of(puzzle)
-            model.settled, model.broken, model.held = Forgetful(), Forgetful(), Forgetful()
-            model.broken_deep = Forgetful()
+            monkeypatch.setattr(DeductionModel, "for_a_run", forgetful)
         return [(e.row, e.col, e.value, e.detail) for e in logic.events(puzzle) if hasattr(e, "detail")]
 
     remembered = steps()

@@ -19,10 +19,11 @@ import time
 import pytest
 
 from game import levels, rules
+from game.limits import MAX_TRACE_STATS
 from game.puzzle import initial_grid
 from main import main
-from solvers.common import replay, run_to_result, unknown_as_water
-from solvers.engine import batch, registry, trace
+from solvers.common import MAX_MET, replay, run_to_result, unknown_as_water
+from solvers.engine import batch, race, registry, trace
 from solvers.engine.runner import SolverRun
 from solvers.events import Generation, Progress, Result, SetCell, Status
 from solvers.own import spec as own
@@ -251,11 +252,79 @@ def test_a_wrong_solution_claimed_is_reported_as_wrong_never_solved(tmp_path):
     one_line(run(malformed), malformed, "solution must be 6 rows of 6 characters")
 
 
+def test_statistics_that_are_no_counts_and_a_time_of_its_own_leave_race_and_bench_as_measured(tmp_path):
+    name = str(write(tmp_path, "boast.py", """
+        import time
+        def solve(puzzle, report, options):
+            time.sleep(0.3)
+            report.progress(nodes="lots", backtracks=None, generations={"n": 1}, seconds=0.000001)
+            return None
+    """))
+    records = race.race(SIX, [name, "forward"])
+    mine = next(record for record in records if record["solver"] == name)
+    assert (mine["nodes"], mine["backtracks"], mine["generations"]) == (0, 0, 0) and mine["time_s"] >= 0.3
+    record = batch.solve_record(batch.LevelRef("six", SIX), name, 30, 0)
+    assert record["status"] == "no_solution" and record["stats"]["seconds"] >= 0.3     # measured, not its word
+    assert batch.summarise([record])["nodes"] == 0
+
+
+def test_a_solver_naming_new_statistics_without_end_is_recorded_as_a_trace_that_reads_back(tmp_path):
+    name = str(write(tmp_path, "names.py", """
+        def solve(puzzle, report, options):
+            for i in range(400):
+                report.progress(**{f"k{i}": i})
+            return None
+    """))
+    result = trace.record_run(SIX, name, tmp_path / "names.jsonl")
+    assert result.status is Status.NO_SOLUTION and len(result.stats) <= MAX_TRACE_STATS
+    assert trace.read_trace(tmp_path / "names.jsonl").stats == result.stats
+    tally = race.Tally()                                     # what a race and the window keep
+    for event in registry.get(name).events(SIX):
+        tally.add(event)
+    assert len(tally.stats) <= MAX_TRACE_STATS
+
+
+def test_boards_met_without_end_are_kept_once_each_and_a_bounded_number(tmp_path):
+    name = str(write(tmp_path, "meets.py", """
+        def solve(puzzle, report, options):
+            for i in range(3000):                   # as many different boards
+                bits = format(i, "036b").replace("0", ".").replace("1", "#")
+                report.found([bits[r * 6:r * 6 + 6] for r in range(6)])
+            while True:                             # then one board again and again
+                report.found(["." * puzzle.cols] * puzzle.rows)
+    """))
+    result = run(name, timeout=1.5)
+    assert result.status is Status.TIMEOUT and len(set(result.solutions)) == len(result.solutions) == MAX_MET
+    tally, stream = race.Tally(), registry.get(name).events(SIX)
+    for event, _ in zip(stream, range(5000)):
+        tally.add(event)
+    stream.close()
+    assert len(tally.found) == MAX_MET
+
+
 def test_a_program_that_dies_or_cannot_start(tmp_path):
     name = script(tmp_path, "dies.sh", "echo oops >&2\\nexit 3\\n")
     one_line(run(name), name, "ended (exit status 3) without a result line; its last words: oops")
     missing = f"cmd:{tmp_path / 'nothing-here'}"
     one_line(run(missing), missing, "cannot start")
+
+
+def test_a_program_that_closes_its_output_and_goes_on_is_said_so_and_stopped(tmp_path):
+    name = script(tmp_path, "closes.sh", "exec >&- 2>&-\\nsleep 30\\n")
+    started = time.perf_counter()
+    one_line(run(name), name, "closed its output without a result line")
+    assert time.perf_counter() - started < 3
+    time.sleep(0.2)
+    assert [line for line in processes() if str(tmp_path) in line] == []
+
+
+def test_a_child_it_started_does_not_outlive_a_solver_that_ends_at_once(tmp_path):
+    # The child closes the streams it shares, so the run ends as soon as its parent exits.
+    marker = f"sleep 3{os.getpid() % 1000:03d}"
+    name = script(tmp_path, "leaves.sh", f"exec >/dev/null 2>&1 </dev/null\\n{marker} &\\nexit 3\\n")
+    one_line(run(name), name, "ended (exit status 3) without a result line")
+    time.sleep(0.2)
+    assert [line for line in processes() if marker in line] == []
 
 
 def test_a_file_that_cannot_be_a_solver_is_one_line_and_exit_2(tmp_path, capsys):
@@ -329,6 +398,13 @@ def test_the_checker_refuses_what_the_trace_reader_refuses():
 
 
 # ---------------------------------------------------------------- discovery
+
+
+@pytest.mark.parametrize("restarts", ['{"a":1}', '"x"', "-1", "1.5"])
+def test_a_generation_whose_restarts_are_no_count_is_refused_in_one_line(restarts):
+    line = ('{"kind":"generation","cells":[],"stats":{"generation":1,"best":1,"mean":2,"restarts":%s}}' % restarts)
+    with pytest.raises(ContractError, match="output line 1: stats.restarts must be a whole number >= 0"):
+        Contract(SIX).line(line.encode())
 
 
 def test_an_installed_package_is_found_through_its_entry_point(tmp_path, monkeypatch, capsys):

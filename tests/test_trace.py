@@ -50,6 +50,29 @@ def test_a_trace_replays_by_the_format_alone_to_the_printed_solution(capsys, tmp
     assert rules.is_solved(levels.load(HARDER), grid_from_strings(board))
 
 
+def recorded(path: Path) -> tuple[list[dict], dict]:
+    """A trace's events and result as the run decided them: heartbeats and times left out."""
+    lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()[1:]]
+    moves = [line for line in lines[:-1] if line["kind"] != "progress"]
+    for line in moves:
+        line.pop("n")
+    result = lines[-1]
+    result.pop("events")
+    result["stats"] = {key: value for key, value in result["stats"].items() if "second" not in key}
+    return moves, result
+
+
+@pytest.mark.parametrize("solver", ["forward", "backtracking", "logic", "genetic"])
+def test_a_run_again_in_the_same_program_records_the_same_run(tmp_path, solver):
+    # As the window does when a solver is run twice, or raced after a run or a hint.
+    puzzle = levels.load(ROOT / "levels" / "10x10" / "expert" / "03.bs")
+    runs = [trace.record_run(puzzle, solver, tmp_path / f"{k}.jsonl", seed=3) for k in range(2)]
+    assert runs[0].status.value == "solved"
+    first, again = recorded(tmp_path / "0.jsonl"), recorded(tmp_path / "1.jsonl")
+    assert first[1] == again[1]                             # the same verdict, solution, nodes, backtracks
+    assert first[0] == again[0]                             # the same moves in the same order, for the same reasons
+
+
 def test_the_header_holds_the_level_solver_options_and_seed(tmp_path):
     out = tmp_path / "run.jsonl"
     puzzle = levels.load(LEVEL)

@@ -226,6 +226,24 @@ def test_closing_the_window_during_a_race_ends_every_lane_and_a_solver_of_ones_o
     assert subprocess.run(["pgrep", "-f", str(loop)], capture_output=True).stdout == b""   # its process ended too
 
 
+def test_a_lane_whose_statistics_are_no_counts_shows_its_figures_and_ranks(app):
+    from solvers.engine import race
+    from solvers.events import Progress, Result, Status
+    from window.scenes.race import lane_record
+    from window.solver_watch import SolverWatch
+
+    app.open_race(["forward", "backtracking"])
+    scene = app.overlay
+    said = [Progress({"nodes": "lots", "backtracks": None, "generations": {"n": 1}}), Result(Status.NO_SOLUTION)]
+    lane = SolverWatch(scene.puzzle, "boast", lambda: iter(said), speed=0)
+    deadline = time.perf_counter() + 5
+    while not lane.finished and time.perf_counter() < deadline:
+        lane.pump(0.01)
+        time.sleep(0.001)
+    assert lane.finished and "moves: 0" in scene._stat_lines(lane)
+    assert race.rank([lane_record(lane)])[0]["nodes"] == 0
+
+
 def test_at_the_smallest_window_the_controls_and_a_long_solver_label_stay_in_place(tmp_path, monkeypatch):
     from window import fonts
     from window.app import DEFAULT_LEVEL, App

@@ -6,6 +6,7 @@ import time
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")   # before pygame is imported
 
 import pygame  # noqa: E402
+import pytest  # noqa: E402
 
 import main  # noqa: E402
 from solvers.engine import trace  # noqa: E402
@@ -167,6 +168,26 @@ def test_every_window_run_is_recorded_and_can_be_rewound_and_saved(app):
     assert saved is not None and saved.read_bytes() == watch.trace_path.read_bytes()
     click(app, panel.rewind_button.rect.center)
     assert isinstance(app.overlay, ReplayScene) and app.overlay.run.events == run.events
+
+
+@pytest.mark.parametrize("solver", ["logic", "genetic"])
+def test_a_window_run_records_what_solve_trace_records_with_its_seed_run_after_run(app, tmp_path, solver):
+    from tests.test_trace import recorded
+
+    assert app.open_level(LEVEL)
+    panel = app.play.solver
+    panel.choose(solver)
+    panel.set_speed(0)
+    for k in range(2):                                      # the second run: its seed is the next one
+        assert panel.start()
+        deadline = time.perf_counter() + 30
+        while not panel.watch.finished and time.perf_counter() < deadline:
+            app.pump()
+            time.sleep(0.001)
+        run = trace.read_trace(panel.watch.trace_path)
+        path = tmp_path / f"cli-{k}.jsonl"
+        assert main.main(["solve", LEVEL, "--solver", solver, "--seed", str(run.seed), "--trace", str(path)]) == 0
+        assert recorded(panel.watch.trace_path) == recorded(path)
 
 
 def test_a_stopped_run_is_recorded_as_stopped(app):

@@ -17,7 +17,7 @@ from typing import Iterable, Iterator
 
 from game import codes, formats, levels, rules
 from game.puzzle import Grid, Puzzle, grid_to_strings
-from solvers.common import elapsed, run_to_result
+from solvers.common import count, elapsed, run_to_result
 from solvers.engine import registry
 from solvers.engine.verdict import Kind, decide
 from solvers.events import Result, Status
@@ -182,8 +182,8 @@ def summarise(records: list[dict]) -> dict[str, float]:
         "p90_s": percentile(seconds, 0.9),
         "max_s": max(seconds, default=0.0),
         "total_s": sum(seconds),
-        "nodes": sum(int(r["stats"].get("nodes", 0) or 0) for r in records if r.get("stats")),
-        "backtracks": sum(int(r["stats"].get("backtracks", 0) or 0) for r in records if r.get("stats")),
+        "nodes": sum(count(r["stats"], "nodes") for r in records if r.get("stats")),
+        "backtracks": sum(count(r["stats"], "backtracks") for r in records if r.get("stats")),
     }
 
 

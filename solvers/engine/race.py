@@ -15,6 +15,7 @@ from typing import Iterable, Union
 
 from game import files
 from game.puzzle import Hint, Puzzle, grid_to_strings
+from solvers.common import add_found, add_stats, count
 from solvers.contract import SolverSpec
 from solvers.engine import registry
 from solvers.engine.batch import board_text, judge, table
@@ -35,7 +36,7 @@ class Tally:
         self.guesses = 0
         self.generations = 0
         self.stats: dict = {}
-        self.found: list = []
+        self.found: dict = {}                   # the boards met, each once (``add_found``)
         self.failure = ""
         self._guess_depth = -1
 
@@ -52,12 +53,12 @@ class Tally:
         if isinstance(event, Generation):
             self.generations += 1
         elif isinstance(event, Found):
-            self.found.append(event.grid)
+            add_found(self.found, event.grid)
         elif isinstance(event, Failure):
             self.failure = event.message
         stats = getattr(event, "stats", None)
         if stats:
-            self.stats.update(stats)
+            add_stats(self.stats, stats)
 
 
 def runnable(spec: SolverSpec, puzzle: Puzzle) -> bool:
@@ -107,7 +108,7 @@ def run_one(puzzle: Puzzle, name: str, timeout: float | None = None, seed: int =
     elapsed = time.perf_counter() - started
     if result is None:
         result = Result(Status.ERROR, None, tally.stats, (), tally.failure or "solver ended without a result")
-    tally.stats.update(result.stats)
+    add_stats(tally.stats, result.stats)
     return record_of(name, tally, judge(puzzle, result), elapsed)
 
 
@@ -116,8 +117,8 @@ def record_of(name: str, tally: Tally, result: Result, elapsed: float) -> dict:
     stats = tally.stats
     record = {
         "solver": name, "verdict": result.status.value, "time_s": round(elapsed, 6),
-        "nodes": int(stats.get("nodes", 0) or 0), "backtracks": int(stats.get("backtracks", 0) or 0),
-        "guesses": tally.guesses, "generations": int(stats.get("generations", tally.generations) or 0),
+        "nodes": count(stats, "nodes"), "backtracks": count(stats, "backtracks"),
+        "guesses": tally.guesses, "generations": count(stats, "generations", tally.generations),
         "moves": tally.moves,
         "solution": list(grid_to_strings(result.grid)) if result.status is Status.SOLVED else None,
     }

@@ -479,13 +479,14 @@ def _event_extras(data: dict, rows: int, cols: int) -> None:
 
 
 def _generation(stats: Any) -> None:
-    """A generation's statistics: its number, and its best and mean fitness (null when no
-    fleet of the generation was valid)."""
+    """A generation's statistics: its number and restarts so far, and its best and mean
+    fitness (null when no fleet of the generation was valid)."""
     if not isinstance(stats, dict):
         raise _Bad("a generation has stats (its number, best and mean)")
-    number = stats.get("generation", 0)
-    if type(number) is not int or number < 0:
-        raise _Bad(f"stats.generation must be a whole number >= 0, not {levels.short_repr(number)}")
+    for key in ("generation", "restarts"):
+        number = stats.get(key, 0)
+        if type(number) is not int or number < 0:
+            raise _Bad(f"stats.{key} must be a whole number >= 0, not {levels.short_repr(number)}")
     for key in ("best", "mean"):
         value = stats.get(key)
         if value is not None and (type(value) not in (int, float) or not math.isfinite(value)):

@@ -115,6 +115,16 @@ class DeductionModel:
             found |= cells
         return found
 
+    def for_a_run(self) -> DeductionModel:
+        """A model for one solver run: what never changes is shared (the compiled puzzle, the
+        placements, the cells of places), nothing is remembered from other runs or hints, so
+        a run takes the same steps and trials whatever ran before it on the puzzle."""
+        run = object.__new__(DeductionModel)
+        run.__dict__.update(self.__dict__)
+        run.bank, run.kept, run.ahead_of, run.truth = Bank(self.all), None, None, None
+        run.settled, run.held, run.broken, run.broken_deep = {}, {}, {}, {}
+        return run
+
     def keep(self, ship: int, water: int, search, steps: list, dropped: list) -> Kept:
         """Keep a hint's depth-2 search of the board (``ship``, ``water``) to go on with later:
         the steps it appends to ``steps`` are proved on that board (with the ``dropped``

@@ -464,7 +464,7 @@ def events(puzzle: Puzzle, *, trace: bool = True, rng: random.Random | None = No
     ``rng`` and ``limit`` are accepted for the common protocol: deduction needs neither.
     """
     start = time.perf_counter()
-    model = model_of(puzzle)
+    model = model_of(puzzle).for_a_run()
     clock = Clock()
     ship, water = _masks(model, initial_grid(puzzle))
     valid: Valid = None

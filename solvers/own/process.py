@@ -7,7 +7,8 @@ own, so closing this generator (a Stop, a time-out, the window closing) kills it
 program it started, whatever it is doing. While it says nothing this generator still yields
 a ``Progress`` every ``HEARTBEAT`` seconds, so that a consumer can stop a solver that never
 writes. Its limits: ``time_limit`` seconds of wall time, ``memory_mb`` of address space
-(``RLIMIT_AS``, set in the child before the solver runs) and ``output_mb`` of output.
+(``RLIMIT_AS``, set in the child before the solver runs) and ``output_mb`` of output. The
+``seconds`` a solver says it took are left out of its result: its time is measured outside.
 
 Every problem ends the run with one ``Result`` of status ``error`` whose message names the
 solver and the problem; a board it claims as solved is judged by the rules first.
@@ -24,12 +25,13 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Iterator
 
 from game import levels
 from game.puzzle import Cell, Puzzle, initial_grid
-from solvers.common import verified
+from solvers.common import add_stats, verified
 from solvers.engine.trace import MAX_LINE_BYTES
 from solvers.events import Event, Failure, Progress, Reason, Result, SetCell, Status
 from solvers.own.check import Contract, ContractError
@@ -81,17 +83,22 @@ def events(puzzle: Puzzle, *, name: str, kind: str, target: str, args: tuple[str
         return
     stdin.close()
     try:
-        yield from _read(puzzle, child, name, started, time_limit, output_mb * 1024 * 1024, memory_mb)
+        for event in _read(puzzle, child, name, started, time_limit, output_mb * 1024 * 1024, memory_mb):
+            if isinstance(event, Result) and "seconds" in event.stats:
+                # Its time is measured by whoever runs it (a bench, a race), never taken at its word.
+                event = replace(event, stats={k: v for k, v in event.stats.items() if k != "seconds"})
+            yield event
     finally:
         _end(child)
 
 
 def _end(child: subprocess.Popen) -> None:
-    """Kill the child and whatever it started (its session), and reap it."""
-    if child.poll() is None:
-        try:
-            os.killpg(child.pid, signal.SIGKILL)
-        except OSError:
+    """Kill the child and whatever it started (its session), and reap it: its group is killed
+    even when the child has ended, since a program it started may still be running."""
+    try:
+        os.killpg(child.pid, signal.SIGKILL)
+    except OSError:
+        if child.poll() is None:
             child.kill()
     for stream in (child.stdout, child.stderr):
         if stream is not None:
@@ -158,7 +165,7 @@ def _read(puzzle: Puzzle, child: subprocess.Popen, name: str, started: float, ti
                     elif isinstance(event, Failure):
                         failure = event.message
                     elif isinstance(event, Progress) and event.stats:
-                        stats.update(event.stats)
+                        add_stats(stats, event.stats)
                     yield event
     yield _error(f"{name}: {_ending(child, failure, stderr_tail, memory_mb)}", stats)
 
@@ -184,13 +191,16 @@ def _ending(child: subprocess.Popen, failure: str, stderr_tail: bytes, memory_mb
             signame = f"signal {-code}"
         hint = f" (out of memory? its limit is {memory_mb:,} MB)" if signame in ("SIGSEGV", "SIGABRT", "SIGBUS") else ""
         return f"was killed by {signame}{hint} before giving a result{last}"
+    if code is None:
+        return f"closed its output without a result line, and was stopped{last}"
     return f"ended (exit status {code}) without a result line{last}"
 
 
 def _answer(puzzle: Puzzle, result: Result, board: bytearray, name: str, stats: dict) -> Iterator[Event]:
     """The solver's result, judged: a board it claims is checked by the rules; when they
     accept it, the cells its events left otherwise are set as its answer says (a ``fill``)."""
-    stats = {**stats, **result.stats}
+    stats = dict(stats)
+    add_stats(stats, result.stats)
     if result.status is not Status.SOLVED:
         message = f"{name}: {result.message}" if result.message and result.status is Status.ERROR else result.message
         yield Result(result.status, None, stats, (), message)

@@ -16,6 +16,7 @@ import pygame
 
 from game import files
 from game.puzzle import Cell, Coord, Puzzle
+from solvers.common import count
 from solvers.engine import race, registry
 from solvers.events import Reason, Result, Status
 from window import fonts
@@ -325,9 +326,9 @@ class RaceScene:
         if cached is not None and (lane.finished == cached[2]) and (cached[2] or now - cached[0] < STATS_EVERY):
             return cached[1]
         tally, stats = lane.tally, lane.stats
-        figures = (("moves", tally.moves), ("nodes", int(stats.get("nodes", 0))),
-                   ("backtracks", int(stats.get("backtracks", 0))), ("guesses", tally.guesses),
-                   ("generations", int(stats.get("generations", tally.generations))))
+        figures = (("moves", tally.moves), ("nodes", count(stats, "nodes")),
+                   ("backtracks", count(stats, "backtracks")), ("guesses", tally.guesses),
+                   ("generations", count(stats, "generations", tally.generations)))
         lines = [f"time: {lane.elapsed:.2f} s"] + [f"{name}: {value:,}" for name, value in figures
                                                      if value or name == "moves"]
         self._stats[id(lane)] = (now, lines, lane.finished)
