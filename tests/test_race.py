@@ -35,8 +35,18 @@ def test_ranking_puts_answers_first_then_the_faster():
     records = [{"solver": "a", "verdict": "timeout", "time_s": 0.1},
                {"solver": "b", "verdict": "solved", "time_s": 2.0},
                {"solver": "c", "verdict": "solved", "time_s": 1.0},
-               {"solver": "d", "verdict": "no_solution", "time_s": 1.5}]
-    assert [(r["rank"], r["solver"]) for r in race.rank(records)] == [(1, "c"), (2, "d"), (3, "b"), (4, "a")]
+               {"solver": "d", "verdict": "stopped", "time_s": 0.5},
+               {"solver": "e", "verdict": "no_solution", "time_s": 1.5}]
+    assert [(r["rank"], r["solver"]) for r in race.rank(records)] == [(1, "c"), (2, "b"), (3, "a"), (4, "d"), (5, "e")]
+    unsolvable = [records[0], records[3], records[4]]            # no lane has a board: "no solution" is an answer
+    assert [(r["rank"], r["solver"]) for r in race.rank(unsolvable)] == [(1, "e"), (2, "a"), (3, "d")]
+
+
+def test_a_no_solution_beside_a_board_the_judge_accepted_is_refuted_and_ranked_as_an_error():
+    records = race.rank([{"solver": "liar", "verdict": "no_solution", "time_s": 0.01},
+                         {"solver": "forward", "verdict": "solved", "time_s": 0.5}])
+    assert [(r["rank"], r["solver"], r["verdict"]) for r in records] == [(1, "forward", "solved"), (2, "liar", "error")]
+    assert "forward found one the rules accept" in records[1]["message"]
 
 
 def test_a_solver_past_its_timeout_is_stopped_and_loses():

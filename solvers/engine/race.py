@@ -129,7 +129,13 @@ def record_of(name: str, tally: Tally, result: Result, elapsed: float) -> dict:
 
 def rank(records: list[dict]) -> list[dict]:
     """Answers first (solved or no solution), then the rest; faster first within each; each
-    record gets its ``rank`` (1 = best) in front."""
+    record gets its ``rank`` (1 = best) in front. A "no solution" beside a board the judge
+    accepted (a ``solved`` record) is refuted by it: an error, never an answer."""
+    solved = next((r["solver"] for r in records if r["verdict"] == Status.SOLVED.value), None)
+    if solved is not None:
+        records = [{**r, "verdict": Status.ERROR.value,
+                    "message": f"said there is no solution, but {solved} found one the rules accept"}
+                   if r["verdict"] == Status.NO_SOLUTION.value else r for r in records]
     ordered = sorted(records, key=lambda r: (r["verdict"] not in ANSWERED, r["time_s"]))
     return [{"rank": place, **record} for place, record in enumerate(ordered, start=1)]
 
