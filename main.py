@@ -189,6 +189,8 @@ def _add_generate(sub) -> None:
     gen.add_argument("--difficulty", **_choices(*DIFFICULTIES))
     gen.add_argument("--seed", type=_seed, default=0)
     gen.add_argument("--minimal", action="store_true", help="remove every redundant hint")
+    gen.add_argument("--timeout", type=_seconds, default=60.0, metavar="SECONDS",
+                     help="with --difficulty: how long to look for a layout of that grade (default 60)")
     gen.add_argument("-o", "--output", metavar="FILE", help="write the level here (default: print it)")
     gen.add_argument("--pack", metavar="FOLDER", help="build the whole shipped level pack into FOLDER")
 
@@ -570,9 +572,14 @@ def cmd_generate(args) -> int:
     try:
         fleet = json.loads(args.fleet) if args.fleet else None  # checked by _fleet
         puzzle = generator.generate(args.rows, args.cols or args.rows, fleet=fleet, difficulty=args.difficulty,
-                                    seed=args.seed, minimal=args.minimal)
+                                    seed=args.seed, minimal=args.minimal,
+                                    timeout=args.timeout if args.difficulty else None)
     except (ValueError, levels.LevelError) as error:
         print(f"generate: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    if args.difficulty and puzzle.difficulty != args.difficulty:    # the closest level found in time
+        print(f"generate: no {args.difficulty} {puzzle.rows}x{puzzle.cols} level found in {args.timeout:g} s "
+              f"(the closest was {puzzle.difficulty}); try another fleet, seed or --timeout", file=sys.stderr)
         return EXIT_USAGE
     if args.output is not None:
         try:

@@ -171,6 +171,18 @@ def test_generate_without_a_fleet_for_an_odd_size_lays_the_default_one(capsys, t
     assert json.loads(out.read_text())["fleet"] == {"3": 1, "2": 2, "1": 3}
 
 
+@pytest.mark.parametrize("seconds", ["0", "0.5"])
+def test_generate_asked_for_a_grade_no_layout_reaches_ends_with_one_line_within_its_timeout(capsys, tmp_path,
+                                                                                            seconds):
+    # two submarines on a 3x3 board: the tallies alone settle every layout, so it is always easy
+    out = tmp_path / "never.bs"
+    code = main.main(["generate", "--rows", "3", "--fleet", '{"1": 2}', "--difficulty", "expert",
+                      "--timeout", seconds, "-o", str(out)])
+    err = capsys.readouterr().err
+    assert code == 2 and not out.exists()
+    assert err.count("\n") == 1 and "no expert 3x3 level" in err and "easy" in err
+
+
 # --------------------------------------------------------------------------- hostile input and flags
 
 

@@ -175,6 +175,15 @@ def test_requests_outside_the_limits_are_refused_before_any_work(rows, cols, fle
         generate(rows, cols, fleet=fleet)
 
 
+@pytest.mark.parametrize("rows, cols, fleet", [
+    (1, 1, {1: 1}), (1, 3, {1: 2}), (3, 3, {3: 1, 1: 2}), (3, 3, {1: 4}),
+])
+def test_a_fleet_that_fits_is_generated_however_densely_it_fills_the_board(rows, cols, fleet):
+    # more than half the cells, yet a layout exists; asked for explicitly as for the default fleet
+    puzzle = generate(rows, cols, fleet=fleet, seed=3)
+    assert puzzle.fleet_counts == fleet and decide(puzzle).kind is Kind.UNIQUE
+
+
 @pytest.mark.parametrize("rows, cols, fleet, hide", [(6, 6, None, 0), (5, 9, {"3": 1, "2": 1, "1": 2}, 3)])
 def test_every_generated_level_loads_back_as_it_was(tmp_path, rows, cols, fleet, hide):
     puzzle = generate(rows, cols, fleet=fleet, seed=11, hide_tallies=hide)
