@@ -15,7 +15,7 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Mapping
 
-from game import rules
+from game import levels, rules
 from game.limits import MAX_SHIP_LENGTH, MAX_SIDE
 from game.puzzle import Cell, Coord, Fleet, Grid, Hint, Puzzle, make_fleet
 from game.ships import geometry, piece_on_board, segments
@@ -121,17 +121,25 @@ class Draft:
             cells = sum(length * count for length, count in self.typed_fleet)
             if not self.typed_fleet:
                 found.append(Problem("give the fleet: no ship yet"))
-            elif cells > (self.rows * self.cols + 1) // 2:
-                found.append(Problem(f"a fleet of {cells} ship cells cannot fit on {self.rows}x{self.cols}"))
-            elif max(length for length, _ in self.typed_fleet) > max(self.rows, self.cols):
-                found.append(Problem("a ship is longer than the board"))
+            else:                   # a ship longer than the board, a fleet that cannot fit
+                unknown = Puzzle(self.rows, self.cols, (None,) * self.rows, (None,) * self.cols, self.typed_fleet)
+                found += _refused(unknown)
             for axis, tallies in (("rows", self.typed_rows), ("columns", self.typed_cols)):
                 if None not in tallies and self.typed_fleet and sum(tallies) != cells:
                     found.append(Problem(f"the {axis} add up to {sum(tallies)}, the fleet has {cells} ship cells"))
-        return found
+        return found or _refused(self._puzzle())      # the loader has the last word: saved, it reads back
 
     def puzzle(self) -> Puzzle | None:
         return None if self.problems() else self._puzzle()
+
+
+def _refused(puzzle: Puzzle) -> list[Problem]:
+    """What the level loader (:func:`game.levels.from_dict`) refuses in ``puzzle``, if anything."""
+    try:
+        levels.from_dict(levels.to_dict(puzzle), "the level")
+    except levels.LevelError as error:
+        return [Problem(error.reason)]
+    return []
 
 
 def _shown(layout: Grid, cell: Coord) -> Hint:
