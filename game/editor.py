@@ -162,7 +162,9 @@ def blank(rows: int, cols: int, mode: Mode = Mode.DESIGN) -> Draft:
 
 
 def from_puzzle(puzzle: Puzzle, solution: Grid | None = None) -> Draft:
-    """A draft of an existing level: designed from its solution when one is known, else typed."""
+    """A draft of an existing level: designed from its solution when one is known and the
+    design shows the level as it is, else typed (an unknown tally or a ship piece of unknown
+    shape is a clue a design cannot show: it would become known)."""
     common = dict(typed_hints=puzzle.hints, typed_rows=puzzle.row_tallies, typed_cols=puzzle.col_tallies,
                   typed_fleet=puzzle.fleet, name=puzzle.name or "", author=puzzle.author or "")
     if solution is None and puzzle.solution is not None:
@@ -170,7 +172,11 @@ def from_puzzle(puzzle: Puzzle, solution: Grid | None = None) -> Draft:
     if solution is None:
         return Draft(puzzle.rows, puzzle.cols, Mode.TRANSCRIBE, **common)
     layout = tuple(tuple(Cell.SHIP if v == Cell.SHIP else Cell.WATER for v in row) for row in solution)
-    return Draft(puzzle.rows, puzzle.cols, Mode.DESIGN, layout, frozenset(puzzle.hints), **common)
+    design = Draft(puzzle.rows, puzzle.cols, Mode.DESIGN, layout, frozenset(puzzle.hints), **common)
+    clues = (design.row_tallies, design.col_tallies, design.fleet, design.hints)
+    if clues != (puzzle.row_tallies, puzzle.col_tallies, puzzle.fleet, dict(puzzle.hints)):
+        return Draft(puzzle.rows, puzzle.cols, Mode.TRANSCRIBE, **common)
+    return design
 
 
 def resize(draft: Draft, rows: int, cols: int) -> Draft:

@@ -137,6 +137,18 @@ def test_modes_carry_the_clues_across():
     assert from_puzzle(draft.puzzle()).layout == draft.layout
 
 
+def test_a_level_opened_in_the_editor_is_the_same_level_whatever_design_cannot_show():
+    solved = designed().puzzle()                     # a level with its solution stored
+    hidden = solved.replace(row_tallies=(None,) + solved.row_tallies[1:])
+    shapeless = solved.replace(hints={(0, 0): Hint.SHIP, (1, 1): Hint.WATER})
+    for level in (solved, hidden, shapeless):
+        draft = from_puzzle(level.replace(name="Six", author="Ann"))
+        again = draft.puzzle()
+        assert again == level.replace(name="Six", author="Ann", solution=again.solution)
+        assert levels.loads(levels.dumps(again)) == again
+    assert from_puzzle(solved).mode is Mode.DESIGN
+
+
 def test_make_unique_then_minimize():
     draft = designed()
     target = grid_from_strings(SOLUTION)
