@@ -351,7 +351,7 @@ def cmd_check(args) -> int:
     for ref in batch.expand(args.paths):
         record, solution = batch.checked(ref, args.timeout, args.jobs)
         if ref.puzzle is not None and solution is not None:
-            record.update(_check_extras(ref.puzzle, solution))
+            record.update(_check_extras(ref.puzzle, solution, args.timeout))
         record["level_error"] = ref.puzzle is None
         records.append(record)
         shown = {k: v for k, v in record.items() if k != "level_error"}
@@ -360,16 +360,20 @@ def cmd_check(args) -> int:
         else:
             extra = f": {_problem(record)}" if record.get("error") else ""
             grade = f", {record['difficulty']}" if record.get("difficulty") else ""
+            if record.get("difficulty") and record["redundant_hints"] is None:
+                grade += f" (redundant hints not settled within {args.timeout:g} s)"
             print(f"{record['level']}: {record['status']}{grade}{extra}", flush=True)
     return _exit_code(records, ("impossible", "unique", "ambiguous"))
 
 
-def _check_extras(puzzle, solution) -> dict:
-    """Grade (by the deduction engine) and redundant hints of a unique level (its ``solution``)."""
+def _check_extras(puzzle, solution, timeout: float) -> dict:
+    """Grade (by the deduction engine) and redundant hints of a unique level (its ``solution``);
+    the redundant hints are None when they are not all settled within ``timeout`` seconds."""
     from solvers.authoring import grading
 
+    redundant = grading.redundant_hints(puzzle, timeout)
     return {"difficulty": grading.grade(puzzle, solution),
-            "redundant_hints": [list(cell) for cell in grading.redundant_hints(puzzle)]}
+            "redundant_hints": None if redundant is None else [list(cell) for cell in redundant]}
 
 
 def cmd_bench(args) -> int:

@@ -165,6 +165,21 @@ def test_generate_is_reproducible_unique_and_graded(capsys, tmp_path):
     assert isinstance(records[0]["redundant_hints"], list)
 
 
+def test_check_bounds_the_redundant_hint_questions_by_its_timeout_and_says_when_they_ran_out(
+        capsys, tmp_path, monkeypatch):
+    from solvers.authoring import grading
+
+    level = tmp_path / "six.bs"
+    levels.save(every_ship_cell_given(), level)
+    asked = []
+    monkeypatch.setattr(grading, "redundant_hints", lambda puzzle, timeout=None: asked.append(timeout))
+    code, records, _ = run(capsys, "check", str(level), "--json", "--timeout", "7")
+    assert code == 0 and records[0]["status"] == "unique" and records[0]["redundant_hints"] is None
+    assert asked == [7.0]
+    assert main.main(["check", str(level), "--timeout", "7"]) == 0
+    assert "redundant hints not settled within 7 s" in capsys.readouterr().out
+
+
 def test_generate_without_a_fleet_for_an_odd_size_lays_the_default_one(capsys, tmp_path):
     out = tmp_path / "seven.bs"
     assert main.main(["generate", "--rows", "7", "--difficulty", "easy", "--seed", "1", "-o", str(out)]) == 0

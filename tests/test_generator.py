@@ -57,6 +57,12 @@ def test_redundant_hints_really_are_redundant():
         assert (decide(puzzle.replace(hints=hints)).kind is Kind.UNIQUE) == (cell in redundant)
 
 
+def test_redundant_hints_not_all_asked_in_time_are_none_never_a_partial_list():
+    puzzle = generate(6, 6, difficulty="easy", seed=3)
+    assert puzzle.hints and redundant_hints(puzzle, timeout=0) is None
+    assert redundant_hints(puzzle, timeout=60) == redundant_hints(puzzle)
+
+
 def test_minimal_levels_have_no_redundant_hint():
     puzzle = generate(6, 6, seed=4, minimal=True)
     _check(puzzle)
