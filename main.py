@@ -189,6 +189,8 @@ def _add_generate(sub) -> None:
     gen.add_argument("--difficulty", **_choices(*DIFFICULTIES))
     gen.add_argument("--seed", type=_seed, default=0)
     gen.add_argument("--minimal", action="store_true", help="remove every redundant hint")
+    gen.add_argument("--timeout", type=_seconds, default=60.0, metavar="SECONDS",
+                     help="with --difficulty: how long to look for a layout of that grade (default 60)")
     gen.add_argument("-o", "--output", metavar="FILE", help="write the level here (default: print it)")
     gen.add_argument("--pack", metavar="FOLDER", help="build the whole shipped level pack into FOLDER")
 
@@ -349,7 +351,7 @@ def cmd_check(args) -> int:
     for ref in batch.expand(args.paths):
         record, solution = batch.checked(ref, args.timeout, args.jobs)
         if ref.puzzle is not None and solution is not None:
-            record.update(_check_extras(ref.puzzle, solution))
+            record.update(_check_extras(ref.puzzle, solution, args.timeout))
         record["level_error"] = ref.puzzle is None
         records.append(record)
         shown = {k: v for k, v in record.items() if k != "level_error"}
@@ -358,16 +360,20 @@ def cmd_check(args) -> int:
         else:
             extra = f": {_problem(record)}" if record.get("error") else ""
             grade = f", {record['difficulty']}" if record.get("difficulty") else ""
+            if record.get("difficulty") and record["redundant_hints"] is None:
+                grade += f" (redundant hints not settled within {args.timeout:g} s)"
             print(f"{record['level']}: {record['status']}{grade}{extra}", flush=True)
     return _exit_code(records, ("impossible", "unique", "ambiguous"))
 
 
-def _check_extras(puzzle, solution) -> dict:
-    """Grade (by the deduction engine) and redundant hints of a unique level (its ``solution``)."""
+def _check_extras(puzzle, solution, timeout: float) -> dict:
+    """Grade (by the deduction engine) and redundant hints of a unique level (its ``solution``);
+    the redundant hints are None when they are not all settled within ``timeout`` seconds."""
     from solvers.authoring import grading
 
+    redundant = grading.redundant_hints(puzzle, timeout)
     return {"difficulty": grading.grade(puzzle, solution),
-            "redundant_hints": [list(cell) for cell in grading.redundant_hints(puzzle)]}
+            "redundant_hints": None if redundant is None else [list(cell) for cell in redundant]}
 
 
 def cmd_bench(args) -> int:
@@ -570,9 +576,14 @@ def cmd_generate(args) -> int:
     try:
         fleet = json.loads(args.fleet) if args.fleet else None  # checked by _fleet
         puzzle = generator.generate(args.rows, args.cols or args.rows, fleet=fleet, difficulty=args.difficulty,
-                                    seed=args.seed, minimal=args.minimal)
+                                    seed=args.seed, minimal=args.minimal,
+                                    timeout=args.timeout if args.difficulty else None)
     except (ValueError, levels.LevelError) as error:
         print(f"generate: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    if args.difficulty and puzzle.difficulty != args.difficulty:    # the closest level found in time
+        print(f"generate: no {args.difficulty} {puzzle.rows}x{puzzle.cols} level found in {args.timeout:g} s "
+              f"(the closest was {puzzle.difficulty}); try another fleet, seed or --timeout", file=sys.stderr)
         return EXIT_USAGE
     if args.output is not None:
         try:

@@ -15,7 +15,7 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Mapping
 
-from game import rules
+from game import levels, rules
 from game.limits import MAX_SHIP_LENGTH, MAX_SIDE
 from game.puzzle import Cell, Coord, Fleet, Grid, Hint, Puzzle, make_fleet
 from game.ships import geometry, piece_on_board, segments
@@ -121,17 +121,25 @@ class Draft:
             cells = sum(length * count for length, count in self.typed_fleet)
             if not self.typed_fleet:
                 found.append(Problem("give the fleet: no ship yet"))
-            elif cells > (self.rows * self.cols + 1) // 2:
-                found.append(Problem(f"a fleet of {cells} ship cells cannot fit on {self.rows}x{self.cols}"))
-            elif max(length for length, _ in self.typed_fleet) > max(self.rows, self.cols):
-                found.append(Problem("a ship is longer than the board"))
+            else:                   # a ship longer than the board, a fleet that cannot fit
+                unknown = Puzzle(self.rows, self.cols, (None,) * self.rows, (None,) * self.cols, self.typed_fleet)
+                found += _refused(unknown)
             for axis, tallies in (("rows", self.typed_rows), ("columns", self.typed_cols)):
                 if None not in tallies and self.typed_fleet and sum(tallies) != cells:
                     found.append(Problem(f"the {axis} add up to {sum(tallies)}, the fleet has {cells} ship cells"))
-        return found
+        return found or _refused(self._puzzle())      # the loader has the last word: saved, it reads back
 
     def puzzle(self) -> Puzzle | None:
         return None if self.problems() else self._puzzle()
+
+
+def _refused(puzzle: Puzzle) -> list[Problem]:
+    """What the level loader (:func:`game.levels.from_dict`) refuses in ``puzzle``, if anything."""
+    try:
+        levels.from_dict(levels.to_dict(puzzle), "the level")
+    except levels.LevelError as error:
+        return [Problem(error.reason)]
+    return []
 
 
 def _shown(layout: Grid, cell: Coord) -> Hint:
@@ -154,7 +162,9 @@ def blank(rows: int, cols: int, mode: Mode = Mode.DESIGN) -> Draft:
 
 
 def from_puzzle(puzzle: Puzzle, solution: Grid | None = None) -> Draft:
-    """A draft of an existing level: designed from its solution when one is known, else typed."""
+    """A draft of an existing level: designed from its solution when one is known and the
+    design shows the level as it is, else typed (an unknown tally or a ship piece of unknown
+    shape is a clue a design cannot show: it would become known)."""
     common = dict(typed_hints=puzzle.hints, typed_rows=puzzle.row_tallies, typed_cols=puzzle.col_tallies,
                   typed_fleet=puzzle.fleet, name=puzzle.name or "", author=puzzle.author or "")
     if solution is None and puzzle.solution is not None:
@@ -162,7 +172,11 @@ def from_puzzle(puzzle: Puzzle, solution: Grid | None = None) -> Draft:
     if solution is None:
         return Draft(puzzle.rows, puzzle.cols, Mode.TRANSCRIBE, **common)
     layout = tuple(tuple(Cell.SHIP if v == Cell.SHIP else Cell.WATER for v in row) for row in solution)
-    return Draft(puzzle.rows, puzzle.cols, Mode.DESIGN, layout, frozenset(puzzle.hints), **common)
+    design = Draft(puzzle.rows, puzzle.cols, Mode.DESIGN, layout, frozenset(puzzle.hints), **common)
+    clues = (design.row_tallies, design.col_tallies, design.fleet, design.hints)
+    if clues != (puzzle.row_tallies, puzzle.col_tallies, puzzle.fleet, dict(puzzle.hints)):
+        return Draft(puzzle.rows, puzzle.cols, Mode.TRANSCRIBE, **common)
+    return design
 
 
 def resize(draft: Draft, rows: int, cols: int) -> Draft:

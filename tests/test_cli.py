@@ -165,10 +165,37 @@ def test_generate_is_reproducible_unique_and_graded(capsys, tmp_path):
     assert isinstance(records[0]["redundant_hints"], list)
 
 
+def test_check_bounds_the_redundant_hint_questions_by_its_timeout_and_says_when_they_ran_out(
+        capsys, tmp_path, monkeypatch):
+    from solvers.authoring import grading
+
+    level = tmp_path / "six.bs"
+    levels.save(every_ship_cell_given(), level)
+    asked = []
+    monkeypatch.setattr(grading, "redundant_hints", lambda puzzle, timeout=None: asked.append(timeout))
+    code, records, _ = run(capsys, "check", str(level), "--json", "--timeout", "7")
+    assert code == 0 and records[0]["status"] == "unique" and records[0]["redundant_hints"] is None
+    assert asked == [7.0]
+    assert main.main(["check", str(level), "--timeout", "7"]) == 0
+    assert "redundant hints not settled within 7 s" in capsys.readouterr().out
+
+
 def test_generate_without_a_fleet_for_an_odd_size_lays_the_default_one(capsys, tmp_path):
     out = tmp_path / "seven.bs"
     assert main.main(["generate", "--rows", "7", "--difficulty", "easy", "--seed", "1", "-o", str(out)]) == 0
     assert json.loads(out.read_text())["fleet"] == {"3": 1, "2": 2, "1": 3}
+
+
+@pytest.mark.parametrize("seconds", ["0", "0.5"])
+def test_generate_asked_for_a_grade_no_layout_reaches_ends_with_one_line_within_its_timeout(capsys, tmp_path,
+                                                                                            seconds):
+    # two submarines on a 3x3 board: the tallies alone settle every layout, so it is always easy
+    out = tmp_path / "never.bs"
+    code = main.main(["generate", "--rows", "3", "--fleet", '{"1": 2}', "--difficulty", "expert",
+                      "--timeout", seconds, "-o", str(out)])
+    err = capsys.readouterr().err
+    assert code == 2 and not out.exists()
+    assert err.count("\n") == 1 and "no expert 3x3 level" in err and "easy" in err
 
 
 # --------------------------------------------------------------------------- hostile input and flags

@@ -15,6 +15,7 @@ from game.editor import (
     toggle_given,
     with_puzzle_hints,
 )
+from game import levels
 from game.puzzle import Cell, Hint, grid_from_strings
 from solvers.authoring import editing
 from solvers.engine.verdict import Kind
@@ -71,7 +72,40 @@ def test_transcribe_typed_clues_and_their_problems():
     assert any("more than its 6 cells" in p.text for p in too_big.problems())
     assert too_big.puzzle() is None
     crowded = set_ships(draft, 10, 3)
-    assert any("cannot fit" in p.text or "longer than the board" in p.text for p in crowded.problems())
+    assert any("longer than a 6x6 board" in p.text for p in crowded.problems())
+
+
+def typed(rows, cols, fleet, row_tallies, col_tallies, hints=()):
+    draft = blank(rows, cols, Mode.TRANSCRIBE)
+    for length, count in fleet.items():
+        draft = set_ships(draft, length, count)
+    for i, tally in enumerate(row_tallies):
+        draft = set_tally(draft, "row", i, tally)
+    for i, tally in enumerate(col_tallies):
+        draft = set_tally(draft, "col", i, tally)
+    for cell, steps in hints:
+        for _ in range(steps):
+            draft = cycle_hint(draft, cell)
+    return draft
+
+
+def test_a_fleet_that_fits_is_a_level_however_densely_it_fills_the_board():
+    # a battleship on a 1x5 board: four of its five cells
+    puzzle = typed(1, 5, {4: 1}, (4,), (1, 1, 1, 1, 0)).puzzle()
+    assert puzzle is not None and editing.assess(puzzle).kind is Kind.UNIQUE
+
+
+def test_what_the_editor_calls_a_level_is_one_the_loader_reads_back():
+    three_subs_one_ship = typed(3, 3, {1: 1}, (1, 0, 0), (1, 0, 0), [((0, 0), 2), ((2, 2), 2), ((2, 0), 2)])
+    too_long = blank(12, 12)
+    for c in range(11):
+        too_long = paint(too_long, (0, c), True)
+    for draft in (three_subs_one_ship, too_long):
+        puzzle = draft.puzzle()
+        if puzzle is not None:
+            assert levels.loads(levels.dumps(puzzle)) == puzzle
+    assert "3 ship hints" in three_subs_one_ship.problems()[0].text
+    assert "length 11" in too_long.problems()[0].text
 
 
 def test_resizing_keeps_what_fits():
@@ -101,6 +135,18 @@ def test_modes_carry_the_clues_across():
     back = switch_mode(typed, grid_from_strings(SOLUTION))
     assert back.mode is Mode.DESIGN and back.puzzle() == draft.puzzle()
     assert from_puzzle(draft.puzzle()).layout == draft.layout
+
+
+def test_a_level_opened_in_the_editor_is_the_same_level_whatever_design_cannot_show():
+    solved = designed().puzzle()                     # a level with its solution stored
+    hidden = solved.replace(row_tallies=(None,) + solved.row_tallies[1:])
+    shapeless = solved.replace(hints={(0, 0): Hint.SHIP, (1, 1): Hint.WATER})
+    for level in (solved, hidden, shapeless):
+        draft = from_puzzle(level.replace(name="Six", author="Ann"))
+        again = draft.puzzle()
+        assert again == level.replace(name="Six", author="Ann", solution=again.solution)
+        assert levels.loads(levels.dumps(again)) == again
+    assert from_puzzle(solved).mode is Mode.DESIGN
 
 
 def test_make_unique_then_minimize():

@@ -57,6 +57,12 @@ def test_redundant_hints_really_are_redundant():
         assert (decide(puzzle.replace(hints=hints)).kind is Kind.UNIQUE) == (cell in redundant)
 
 
+def test_redundant_hints_not_all_asked_in_time_are_none_never_a_partial_list():
+    puzzle = generate(6, 6, difficulty="easy", seed=3)
+    assert puzzle.hints and redundant_hints(puzzle, timeout=0) is None
+    assert redundant_hints(puzzle, timeout=60) == redundant_hints(puzzle)
+
+
 def test_minimal_levels_have_no_redundant_hint():
     puzzle = generate(6, 6, seed=4, minimal=True)
     _check(puzzle)
@@ -173,6 +179,15 @@ def test_errors_say_what_is_wrong():
 def test_requests_outside_the_limits_are_refused_before_any_work(rows, cols, fleet, message):
     with pytest.raises(GeneratorError, match=message):
         generate(rows, cols, fleet=fleet)
+
+
+@pytest.mark.parametrize("rows, cols, fleet", [
+    (1, 1, {1: 1}), (1, 3, {1: 2}), (3, 3, {3: 1, 1: 2}), (3, 3, {1: 4}),
+])
+def test_a_fleet_that_fits_is_generated_however_densely_it_fills_the_board(rows, cols, fleet):
+    # more than half the cells, yet a layout exists; asked for explicitly as for the default fleet
+    puzzle = generate(rows, cols, fleet=fleet, seed=3)
+    assert puzzle.fleet_counts == fleet and decide(puzzle).kind is Kind.UNIQUE
 
 
 @pytest.mark.parametrize("rows, cols, fleet, hide", [(6, 6, None, 0), (5, 9, {"3": 1, "2": 1, "1": 2}, 3)])

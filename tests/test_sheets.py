@@ -71,6 +71,45 @@ def test_pages_hold_per_page_puzzles():
     assert sheets.draw_pages(items, canvas, per_page=4) == 2 == canvas.pages
 
 
+def blank(rows: int, cols: int, fleet) -> Puzzle:
+    cells = sum(length * count for length, count in fleet)
+    row_tallies = [min(cols, cells - cols * r) if cells > cols * r else 0 for r in range(rows)]
+    level = Puzzle(rows, cols, row_tallies, (None,) * cols, fleet, name="N" * 300)
+    levels.check_consistency(level, "blank")
+    return level
+
+
+@pytest.mark.parametrize("per_page", [1, 2, 4, 6, 9])
+@pytest.mark.parametrize("level", [
+    blank(1, 1, ((1, 1),)),
+    blank(60, 60, tuple((length, 8 if length > 2 else 30) for length in range(10, 0, -1))),
+    blank(60, 60, ((10, 8), (9, 6), (1, 30))),
+    blank(1, 60, ((10, 2), (3, 8))),
+    blank(60, 1, ((1, 30),)),
+], ids=["1x1", "60x60-every-length", "60x60-long-ships", "1x60", "60x1"])
+def test_nothing_is_drawn_outside_the_puzzle_s_slot(level, per_page):
+    canvas = Recorder()
+    sheets.draw_pages([sheets.Item(level, level.name)], canvas, per_page=per_page)
+    columns, rows = sheets.arrange(per_page)
+    right = sheets.MARGIN + (sheets.PAGE_W - 2 * sheets.MARGIN) / columns
+    bottom = sheets.MARGIN + (sheets.PAGE_H - 2 * sheets.MARGIN) / rows
+    xs, ys = [], []
+    for x1, y1, x2, y2, *_ in canvas.of("line"):
+        xs += [x1, x2]
+        ys += [y1, y2]
+    for x, y, w, h, *_ in canvas.of("rect"):
+        xs += [x, x + w]
+        ys += [y, y + h]
+    for cx, cy, r, *_ in canvas.of("disc"):
+        xs += [cx - r, cx + r]
+        ys += [cy - r, cy + r]
+    for x, y, *_ in canvas.of("text"):
+        xs.append(x)
+        ys.append(y)
+    assert sheets.MARGIN <= min(xs) and max(xs) <= right
+    assert sheets.MARGIN <= min(ys) and max(ys) <= bottom
+
+
 def test_pdf_and_png_files(tmp_path):
     items = [sheets.Item(puzzle(), "Sample")] * 3
     (pdf,) = sheets.write(items, tmp_path / "out.pdf", per_page=2)

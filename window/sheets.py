@@ -140,8 +140,9 @@ TICK_BOXES = 8                          # more ships of a length than this: thei
 
 
 def _fleet_columns(puzzle: Puzzle, width: float) -> tuple[int, float]:
+    """Columns of the checklist and the width of each (never wider than ``width``)."""
     column_w = FLEET_CELL * (puzzle.longest_ship + 1) + TICK_BOXES * 4.5 + 6.0
-    return (2 if 2 * column_w <= width else 1), column_w
+    return (2, column_w) if 2 * column_w <= width else (1, min(column_w, width))
 
 
 def _fleet_height(puzzle: Puzzle, width: float) -> float:
@@ -158,7 +159,7 @@ def _draw_fleet(canvas: Canvas, puzzle: Puzzle, x: float, y: float, width: float
         for i in range(length):
             _draw_piece(canvas, piece(length, True, i), lx + i * FLEET_CELL, ly, FLEET_CELL, INK)
         bx = lx + (length + 0.6) * FLEET_CELL
-        if count > TICK_BOXES:
+        if count > TICK_BOXES or bx + count * 4.5 > lx + column_w:      # no room for the boxes
             canvas.text(bx, ly + 3.0, f"x {count}", 8)
             continue
         for j in range(count):

@@ -60,8 +60,6 @@ def checked_request(rows, cols, fleet: Mapping[int, int] | Fleet | None) -> Flee
         levels.check_consistency(Puzzle(rows, cols, (None,) * rows, (None,) * cols, made), "fleet")
     except levels.LevelError as error:
         raise GeneratorError(error.reason) from None
-    if sum(length * count for length, count in made) > rows * cols // 2:
-        raise GeneratorError(f"the fleet {dict(made)} is too big for a {rows}x{cols} board")
     return made
 
 
@@ -242,7 +240,7 @@ def generate(rows: int, cols: int, fleet: Mapping[int, int] | Fleet | None = Non
         raise GeneratorError(f"unknown difficulty {difficulty!r}; choose from {', '.join(GRADES)}")
     fleet = checked_request(rows, cols, fleet)
     rng = random.Random(seed)
-    deadline = time.perf_counter() + timeout if timeout else None
+    deadline = time.perf_counter() + timeout if timeout is not None else None
     level = GRADE_LEVEL[difficulty] if difficulty else 4      # 4: until unique
     best: tuple[int, Puzzle, str, Grid] | None = None
     while True:

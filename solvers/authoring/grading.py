@@ -17,6 +17,7 @@ engine finishes a puzzle, its sound deductions prove uniqueness by themselves.
 
 from __future__ import annotations
 
+import time
 from typing import Collection
 
 from game.puzzle import Coord, Grid, Puzzle
@@ -77,10 +78,22 @@ def _unique(puzzle: Puzzle) -> Grid:
     return verdict.solution
 
 
-def redundant_hints(puzzle: Puzzle) -> list[Coord]:
+def redundant_hints(puzzle: Puzzle, timeout: float | None = None) -> list[Coord] | None:
     """Hints whose removal, each on its own, leaves the solution unique: asked of the verdict
-    alone, whose root deductions settle most such boards at once (docs/design/generator.md)."""
-    return [cell for cell in puzzle.hints if decide(without_hints(puzzle, (cell,))).kind is Kind.UNIQUE]
+    alone, whose root deductions settle most such boards at once (docs/design/generator.md).
+    With ``timeout`` (seconds for them all): None when not every hint is settled in time."""
+    deadline = None if timeout is None else time.perf_counter() + timeout
+    found = []
+    for cell in puzzle.hints:
+        left = None if deadline is None else deadline - time.perf_counter()
+        if left is not None and left <= 0:
+            return None
+        kind = decide(without_hints(puzzle, (cell,)), timeout=left).kind
+        if kind is Kind.UNDECIDED:
+            return None
+        if kind is Kind.UNIQUE:
+            found.append(cell)
+    return found
 
 
 def without_hints(puzzle: Puzzle, cells: Collection[Coord]) -> Puzzle:
