@@ -1,6 +1,7 @@
 """The level editor's model: design and transcribe drafts, their problems, undo, and the
 authoring answers (verdict, the most cutting hint, minimize)."""
 
+from game import levels
 from game.editor import (
     Editor,
     Mode,
@@ -15,7 +16,6 @@ from game.editor import (
     toggle_given,
     with_puzzle_hints,
 )
-from game import levels
 from game.puzzle import Cell, Hint, grid_from_strings
 from solvers.authoring import editing
 from solvers.engine.verdict import Kind
