@@ -199,9 +199,9 @@ class RaceScene:
         self.speed.rect = pygame.Rect(controls + 210, 72, max(40, min(width // 2 - 390, width - controls - 280)), 4)
         self.save_button.rect = pygame.Rect(width - 250, 14, 110, 32)
         self.close_button.rect = pygame.Rect(width - 130, 14, 110, 32)
-        count = max(1, len(self.lanes))
-        lane_w = (width - 40) // count
-        self.lane_rects = [pygame.Rect(20 + k * lane_w, 104, lane_w - 12, height - 124) for k in range(count)]
+        shown = max(1, len(self.lanes))
+        lane_w = (width - 40) // shown
+        self.lane_rects = [pygame.Rect(20 + k * lane_w, 104, lane_w - 12, height - 124) for k in range(shown)]
 
     # ----- drawing -------------------------------------------------------------------------
 
