@@ -402,7 +402,8 @@ def test_the_checker_refuses_what_the_trace_reader_refuses():
 
 @pytest.mark.parametrize("restarts", ['{"a":1}', '"x"', "-1", "1.5"])
 def test_a_generation_whose_restarts_are_no_count_is_refused_in_one_line(restarts):
-    line = ('{"kind":"generation","cells":[],"stats":{"generation":1,"best":1,"mean":2,"restarts":%s}}' % restarts)
+    stats = {"generation": 1, "best": 1, "mean": 2, "restarts": json.loads(restarts)}
+    line = json.dumps({"kind": "generation", "cells": [], "stats": stats})
     with pytest.raises(ContractError, match="output line 1: stats.restarts must be a whole number >= 0"):
         Contract(SIX).line(line.encode())
 
