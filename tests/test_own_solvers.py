@@ -305,8 +305,23 @@ def test_boards_met_without_end_are_kept_once_each_and_a_bounded_number(tmp_path
 def test_a_program_that_dies_or_cannot_start(tmp_path):
     name = script(tmp_path, "dies.sh", "echo oops >&2\\nexit 3\\n")
     one_line(run(name), name, "ended (exit status 3) without a result line; its last words: oops")
-    missing = f"cmd:{tmp_path / 'nothing-here'}"
-    one_line(run(missing), missing, "cannot start")
+    gone = script(tmp_path, "gone.sh", "exit 0\\n")
+    solver = registry.get(gone)                   # named while it was there, then removed
+    os.remove(gone[len("cmd:"):])
+    one_line(run_to_result(solver.events(SIX, options={}), timeout=30), gone, "cannot start")
+
+
+@pytest.mark.parametrize("program, said", [("nothing-here", "no program at"), ("plain.txt", "is not executable"),
+                                           ("no-such-program-anywhere", "on the PATH")])
+def test_a_program_that_is_not_there_is_refused_when_named(tmp_path, program, said):
+    write(tmp_path, "plain.txt", "not a program\n")
+    name = "cmd:" + (program if "anywhere" in program else str(tmp_path / program))
+    with pytest.raises(ValueError, match=said) as refused:
+        registry.get(name)
+    assert "\n" not in str(refused.value)
+    done = subprocess.run([sys.executable, str(ROOT / "main.py"), "solve", str(ROOT / "levels/10x10/easy/01.bs"),
+                           "--solver", name], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and said in done.stderr and "Traceback" not in done.stderr
 
 
 def test_a_program_that_closes_its_output_and_goes_on_is_said_so_and_stopped(tmp_path):

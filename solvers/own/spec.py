@@ -18,6 +18,7 @@ import ast
 import importlib.util
 import os
 import shlex
+import shutil
 import stat
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -25,6 +26,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any, Iterator, Mapping
 
+from game.levels import short_repr
 from game.puzzle import Puzzle
 from solvers.contract import Option, SolverSpec
 
@@ -73,6 +75,7 @@ def from_name(name: str) -> ExternalSpec:
             raise ValueError(f"solver {name!r}: {error}") from None
         if not words:
             raise ValueError(f"solver {name!r}: give a program after {COMMAND_PREFIX!r}")
+        _found_program(name, words[0])
         declared = {"SUMMARY": "a program of your own"}          # a program declares nothing
         return _spec(name, declared, Path(words[0]).name, "exec", words[0], tuple(words[1:]))
     path = Path(name)
@@ -87,6 +90,18 @@ def from_name(name: str) -> ExternalSpec:
     except OSError as error:                        # a name too long, a folder that is a file...
         raise ValueError(f"solver {name}: cannot be read ({error.strerror or error})") from None
     return _spec(name, declarations(source, name), path.stem, "file", str(path.resolve()))
+
+
+def _found_program(name: str, program: str) -> None:
+    """``ValueError`` with one line unless ``program`` names a program that can be run: a path
+    to an executable file, or a name the ``PATH`` finds (as a shell would look it up)."""
+    if os.sep in program or (os.altsep and os.altsep in program):
+        if not os.path.isfile(program):
+            raise ValueError(f"solver {short_repr(name)}: no program at {short_repr(program)}")
+        if not os.access(program, os.X_OK):
+            raise ValueError(f"solver {short_repr(name)}: {short_repr(program)} is not executable")
+    elif shutil.which(program) is None:
+        raise ValueError(f"solver {short_repr(name)}: no program {short_repr(program)} on the PATH")
 
 
 def _spec(name: str, declared: Mapping[str, Any], label: str, kind: str, target: str,
