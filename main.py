@@ -43,8 +43,10 @@ MAX_JOBS = 1024
 
 
 def _shown(text: str) -> str:
-    """A flag's value as its one-line error shows it: quoted, cut when it is long."""
-    return repr(text) if len(text) <= 40 else repr(text[:20]) + f"... ({len(text):,} characters)"
+    """A flag's value as its one-line error shows it: quoted, cut when it is long, with its length."""
+    from game.levels import short_repr
+
+    return short_repr(text, size=True)
 
 
 def _whole(low: int, high: int):

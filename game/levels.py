@@ -63,14 +63,18 @@ _SHORT_REPR = reprlib.Repr()
 _SHORT_REPR.maxlevel, _SHORT_REPR.maxstring, _SHORT_REPR.maxother = 3, 36, 36
 
 
-def short_repr(value: Any, width: int = 40) -> str:
+def short_repr(value: Any, width: int = 40, size: bool = False) -> str:
     """A short ``repr`` of value (never built whole), cut to ``width`` characters, so a
-    message stays one short line however large the value."""
+    message stays one short line however large the value; with ``size``, a string cut
+    short says how long it is ("'abc...xyz' (100,000 characters)")."""
     try:
         text = _SHORT_REPR.repr(value)
     except ValueError:  # an int beyond Python's int-string limit (from a caller, not JSON)
         text = f"a {value.bit_length():,}-bit number" if isinstance(value, int) else type(value).__name__
-    return text if len(text) <= width else text[:width - 3] + "..."
+    text = text if len(text) <= width else text[:width - 3] + "..."
+    if size and isinstance(value, str) and len(repr(value[:width])) > len(text):
+        text += f" ({len(value):,} characters)"
+    return text
 
 
 # --------------------------------------------------------------------------- safe JSON

@@ -337,3 +337,16 @@ def test_fleet_text_for_the_command_line():
     for text in ("[]", '{"4": -1}', '{"4": 1e999}', "{" * 40, '{"4": 1, "4": 2}', f'{{"1": {HUGE}}}'):
         with pytest.raises(LevelError):
             levels.parse_fleet(text, "--fleet")
+
+
+@pytest.mark.parametrize("value, shown", [("abc", "'abc'"), ("", "''"), (7, "7")])
+def test_a_short_value_is_shown_whole_with_or_without_its_size(value, shown):
+    assert levels.short_repr(value) == levels.short_repr(value, size=True) == shown
+
+
+@pytest.mark.parametrize("length", [37, 40, 100_000])
+def test_a_long_string_is_cut_and_with_size_says_how_long_it_was(length):
+    text = "9" * length
+    assert len(levels.short_repr(text)) <= 40 and "characters" not in levels.short_repr(text)
+    sized = levels.short_repr(text, size=True)
+    assert sized.endswith(f" ({length:,} characters)") and len(sized) <= 40 + len(f" ({length:,} characters)")
