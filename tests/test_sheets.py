@@ -119,6 +119,27 @@ def test_pdf_and_png_files(tmp_path):
     assert all(p.read_bytes().startswith(b"\x89PNG") for p in pngs)
 
 
+@pytest.mark.parametrize("name, printed", [
+    ("Морской бой · Ναυμαχία · Größe", "Морской бой · Ναυμαχία · Größe"),   # letters the window's font has
+    ("海戦 one", "?? one"),                                                # letters it lacks
+    ("tab\there\x00", "tab?here?"),                                       # control characters
+])
+def test_a_name_prints_as_the_window_s_font_draws_it(name, printed):
+    assert sheets.printable(name) == printed
+
+
+def test_a_name_beyond_latin_1_is_printed_in_the_window_s_font(tmp_path):
+    from fontTools.ttLib import TTFont
+
+    from window.fonts import face_file
+
+    title = "Морской бой"
+    (pdf,) = sheets.write([sheets.Item(puzzle(), title)], tmp_path / "out.pdf", per_page=1)
+    assert b"/FontFile2" in pdf.read_bytes()          # the font is embedded, not a standard (Latin-1) one
+    with TTFont(face_file(), lazy=True) as face:
+        assert all(ord(ch) in face.getBestCmap() for ch in title)
+
+
 def test_print_command_with_solutions(tmp_path, capsys):
     levels.save(every_ship_given(), tmp_path / "unique.bs")
     assert main.main(["print", str(tmp_path), "-o", str(tmp_path / "book.pdf"), "--solutions"]) == 0

@@ -10,13 +10,21 @@ the window) keeps its first ``MAX_MARKS``. The text itself is never changed: onl
 
 from __future__ import annotations
 
+import os
 import re
 import unicodedata
 from functools import lru_cache
+from typing import Callable
 
 import pygame
 
 from window.theme import Colour
+
+
+def face_file() -> str:
+    """The file of the font every view draws with (pygame's default: Latin, Greek and
+    Cyrillic letters), so that printed sheets say a name as the window shows it."""
+    return os.path.join(os.path.dirname(pygame.__file__), pygame.font.get_default_font())
 
 
 @lru_cache(maxsize=64)
@@ -90,14 +98,21 @@ def _fit(content: str, size: int, width: int, bold: bool) -> str:
     shown = visible(content)
     if len(content) <= MAX_SHOWN and face.size(shown)[0] <= width:
         return shown
-    low, high = 0, len(shown)          # shown[:low] + ELLIPSIS fits; shown[:high + 1] does not
+    return cut_to(shown, width, lambda part: face.size(part)[0])
+
+
+def cut_to(text: str, width: float, measure: Callable[[str], float]) -> str:
+    """The longest start of ``text`` that, with ``ELLIPSIS`` after it, ``measure``s at most
+    ``width`` (the window's labels, the printed titles): found by halving, so text of any
+    length costs a few measurements."""
+    low, high = 0, len(text)           # text[:low] + ELLIPSIS fits; text[:high + 1] does not
     while low < high:
         middle = (low + high + 1) // 2
-        if face.size(shown[:middle] + ELLIPSIS)[0] <= width:
+        if measure(text[:middle].rstrip() + ELLIPSIS) <= width:
             low = middle
         else:
             high = middle - 1
-    return shown[:low] + ELLIPSIS
+    return text[:low].rstrip() + ELLIPSIS
 
 
 def shrink_to_fit(content: str, size: int, width: int, bold: bool = False, smallest: int = 14) -> tuple[str, int]:

@@ -3,20 +3,24 @@
 Each puzzle gets its title, the grid with its given cells, the tallies (rows on the right,
 columns below) and an empty fleet checklist; with solutions, the solved grids follow on the
 last pages. The layout is computed once in millimetres and drawn by one of two canvases: PDF
-(fpdf2: vector lines and standard fonts, so sheets print sharp at any size) or PNG pages
-(Pillow, which fpdf2 already brings).
+(fpdf2: vector lines and the font embedded, so sheets print sharp at any size) or PNG pages
+(Pillow, which fpdf2 already brings). Both write with the window's font
+(:func:`window.fonts.face_file`): a name prints as the window shows it, a letter the font
+lacks as "?".
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Protocol, Sequence
 
 from game import files
 from game.puzzle import Cell, Grid, Hint, Puzzle, initial_grid, piece
 from game.ships import piece_on_board
+from window.fonts import cut_to, face_file
 
 PAGE_W, PAGE_H = 210.0, 297.0          # A4, millimetres
 MARGIN = 14.0
@@ -178,6 +182,7 @@ class PdfCanvas:
         self.pdf = FPDF(unit="mm", format="A4")
         self.pdf.set_auto_page_break(False)
         self.pdf.set_creator("Battleship Solitaire")
+        self.pdf.add_font(FACE, fname=face_file())
 
     def page(self) -> None:
         self.pdf.add_page()
@@ -198,12 +203,9 @@ class PdfCanvas:
         self.pdf.ellipse(cx - r, cy - r, 2 * r, 2 * r, style="F")
 
     def text(self, x, y, text, size, align="left", colour=INK, width=None) -> None:
-        self.pdf.set_font("Helvetica", size=size)
+        self.pdf.set_font(FACE, size=size)
         self.pdf.set_text_color(*colour)
-        # The standard PDF fonts hold Latin-1 only: anything else prints as "?".
-        text = text.encode("latin-1", "replace").decode("latin-1")
-        if width is not None:
-            text = fit(text, width, self.pdf.get_string_width)
+        text = printable(text) if width is None else fit(text, width, self.pdf.get_string_width)
         width = self.pdf.get_string_width(text)
         offset = {"left": 0.0, "center": width / 2, "right": width}[align]
         self.pdf.text(x - offset, y, text)
@@ -246,9 +248,8 @@ class ImageCanvas:
     def text(self, x, y, text, size, align="left", colour=INK, width=None) -> None:
         from PIL import ImageFont
 
-        font = ImageFont.load_default(size=self._p(size * 0.3528))      # points to millimetres
-        if width is not None:
-            text = fit(text, self._p(width), font.getlength)
+        font = ImageFont.truetype(face_file(), size=self._p(size * 0.3528))      # points to millimetres
+        text = printable(text) if width is None else fit(text, self._p(width), font.getlength)
         anchor = {"left": "ls", "center": "ms", "right": "rs"}[align]
         self.draw.text((self._p(x), self._p(y)), text, fill=colour, font=font, anchor=anchor)
 
@@ -257,20 +258,29 @@ class ImageCanvas:
         self.images[-1].save(handle, format="PNG")
 
 
+FACE = "face"                           # the window's font, as the PDF names it
+
+
+@lru_cache(maxsize=1)
+def _letters() -> frozenset[int]:
+    """The characters the window's font draws."""
+    from fontTools.ttLib import TTFont          # fpdf2 reads its fonts with it
+
+    with TTFont(face_file(), lazy=True) as face:
+        return frozenset(face.getBestCmap())
+
+
+def printable(text: str) -> str:
+    """``text`` with each character the font cannot draw (a letter it lacks, a control
+    character) as "?"."""
+    letters = _letters()
+    return "".join(ch if ord(ch) in letters and ch.isprintable() else "?" for ch in text[:MAX_TITLE])
+
+
 def fit(text: str, width: float, measure) -> str:
-    """``text`` cut (with an ellipsis) to the longest start that ``measure``s at most ``width``:
-    a binary search, so a title of any length costs a few measurements."""
-    text = "".join(ch if ch.isprintable() else "?" for ch in text[:MAX_TITLE])
-    if measure(text) <= width:
-        return text
-    low, high = 0, len(text)
-    while low < high:
-        middle = (low + high + 1) // 2
-        if measure(text[:middle].rstrip() + "...") <= width:
-            low = middle
-        else:
-            high = middle - 1
-    return text[:low].rstrip() + "..."
+    """``text`` (:func:`printable`), cut with an ellipsis to what ``measure``s at most ``width``."""
+    text = printable(text)
+    return text if measure(text) <= width else cut_to(text, width, measure)
 
 
 MAX_TITLE = 400                         # characters looked at: far more than a line holds
