@@ -686,8 +686,13 @@ def cmd_convert(args) -> int:
     except levels.LevelError as error:
         print(f"{args.output}: cannot be written as {error.source}: {error.reason}", file=sys.stderr)
         return EXIT_USAGE
+    lost = [what for what in formats.ABOUT if any(what in formats.left_out(puzzle, target) for puzzle in puzzles)]
+    note = (f"note: the {target} format has no place for the level's {', '.join(lost)}: "
+            f"{'they are' if len(lost) > 1 else 'it is'} not written") if lost else ""
     if args.output == "-":
         sys.stdout.write(texts[0][1])
+        if note:
+            print(note, file=sys.stderr)
         return EXIT_OK
     if _refused(out / "level.bs" if folder else out, [args.input], parents=folder):
         return EXIT_USAGE
@@ -698,6 +703,8 @@ def cmd_convert(args) -> int:
     except OSError as error:
         return _not_written(error, args.output)
     print(f"wrote {len(texts)} levels under {out}" if folder else f"wrote {out}")
+    if note:
+        print(note, file=sys.stderr)
     return EXIT_OK
 
 

@@ -653,6 +653,15 @@ def format_for(path: Union[str, os.PathLike]) -> str | None:
     return SUFFIXES.get(Path(path).suffix.lower())
 
 
+ABOUT = ("name", "author", "difficulty", "source", "solution")
+"""What a level says beyond its board: only a ``.bs`` file has a place for it."""
+
+
+def left_out(puzzle: Puzzle, fmt: str) -> list[str]:
+    """What ``fmt`` has no place for of what ``puzzle`` says beyond its board (see ``ABOUT``)."""
+    return [] if fmt == "bs" else [what for what in ABOUT if getattr(puzzle, what)]
+
+
 def dumps(puzzle: Puzzle, fmt: str) -> str:
     """A level in a writable format; a LevelError when that format cannot hold it."""
     writers = {"bs": levels.dumps, "assignment": write_assignment, "bimaru": write_bimaru, "dzn": write_dzn}

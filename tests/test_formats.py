@@ -1,6 +1,7 @@
 """The formats in circulation: each reader on small hand-written samples, round trips through
 every writer, recognition by content, and errors that name the file and the line."""
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -248,6 +249,22 @@ def test_convert_bs_to_assignment_and_back(tmp_path, capsys):
     assert (tmp_path / "six.txt").read_text() == ASSIGNMENT
     assert main.main(["convert", str(tmp_path / "six.txt"), str(tmp_path / "back.bs")]) == 0
     assert (tmp_path / "back.bs").read_text() == (tmp_path / "six.bs").read_text()
+
+
+@pytest.mark.parametrize("to", ["assignment", "bimaru", "dzn"])
+def test_convert_says_what_a_format_has_no_place_for(tmp_path, capsys, to):
+    named = dataclasses.replace(SIX, name="Harbour", author="Ann", difficulty="easy")
+    levels.save(named, tmp_path / "named.bs")
+    assert main.main(["convert", str(tmp_path / "named.bs"), str(tmp_path / "out"), "--to", to]) == 0
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"the {to} format has no place for the level's name, author, difficulty" in err
+    back = formats.read(tmp_path / "out", to)[0]
+    assert back.name is None and back.rows == SIX.rows    # what the note says is indeed gone, the board is not
+    assert main.main(["convert", str(tmp_path / "named.bs"), str(tmp_path / "same.bs")]) == 0
+    assert capsys.readouterr().err == ""                  # a .bs file keeps it all: nothing to say
+    levels.save(dataclasses.replace(SIX, name=None), tmp_path / "plain.bs")
+    assert main.main(["convert", str(tmp_path / "plain.bs"), "-", "--to", to]) == 0
+    assert capsys.readouterr().err == ""                  # nothing to lose: no note
 
 
 def test_convert_a_file_of_several_boards(tmp_path, capsys):
