@@ -264,7 +264,7 @@ FACE = "face"                           # the window's font, as the PDF names it
 @lru_cache(maxsize=1)
 def _letters() -> frozenset[int]:
     """The characters the window's font draws."""
-    from fontTools.ttLib import TTFont          # fpdf2 reads its fonts with it
+    from fontTools.ttLib import TTFont  # fpdf2 reads its fonts with it
 
     with TTFont(face_file(), lazy=True) as face:
         return frozenset(face.getBestCmap())
