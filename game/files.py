@@ -106,6 +106,8 @@ def check(path: PathLike, inputs: Iterable[PathLike] = (), parents: bool = False
     (symbolic links followed)."""
     if not str(path):                   # Path("") would be the current folder
         raise OutputError("''", "an empty name is not a file name", errno.ENOENT)
+    if str(path).endswith(tuple(filter(None, (os.sep, os.altsep)))):    # Path() would drop the "/"
+        raise OutputError(path, "names a folder: it ends with a slash", errno.EISDIR)
     path = Path(path)
     if path.name in ("", ".", ".."):
         raise OutputError(path, "is a folder, not a file name", errno.EISDIR)

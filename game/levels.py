@@ -133,6 +133,13 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return result
 
 
+def json_problem(error: json.JSONDecodeError, line: bool = True) -> str:
+    """What is wrong with a JSON text, and where ("Unterminated string starting at line 1,
+    column 5"; without ``line``, the column alone, for a text of one line)."""
+    where = f"line {error.lineno}, column {error.colno}" if line else f"column {error.colno}"
+    return f"is not valid JSON: {error.msg.removesuffix(' at')} at {where}"
+
+
 def decode_json(text: str, source: str) -> Any:
     """JSON text within the limits (nesting, digits, no repeated keys), or a LevelError."""
     depth = nesting_depth(text)
@@ -144,8 +151,7 @@ def decode_json(text: str, source: str) -> Any:
     except _Refused as refused:
         raise LevelError(source, str(refused)) from None
     except json.JSONDecodeError as error:
-        raise LevelError(source, f"is not valid JSON: {error.msg} at line {error.lineno}, "
-                                 f"column {error.colno}") from None
+        raise LevelError(source, json_problem(error)) from None
     except (RecursionError, ValueError) as error:  # a limit of the decoder itself
         raise LevelError(source, f"is not valid JSON ({short_repr(str(error), 60)})") from None
 

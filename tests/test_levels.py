@@ -350,3 +350,9 @@ def test_a_long_string_is_cut_and_with_size_says_how_long_it_was(length):
     assert len(levels.short_repr(text)) <= 40 and "characters" not in levels.short_repr(text)
     sized = levels.short_repr(text, size=True)
     assert sized.endswith(f" ({length:,} characters)") and len(sized) <= 40 + len(f" ({length:,} characters)")
+
+
+def test_a_json_error_says_where_once():
+    with pytest.raises(LevelError) as refused:
+        levels.loads('{"name": "open', "f.bs")
+    assert str(refused.value) == "f.bs: is not valid JSON: Unterminated string starting at line 1, column 10"

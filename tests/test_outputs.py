@@ -486,3 +486,14 @@ def test_13_csv_cells_are_escaped_against_formulas(tmp_path, capsys, monkeypatch
 def test_13_a_trace_of_solve_json_is_still_json(tmp_path, capsys):
     code, out, _ = run(capsys, "solve", LEVEL, "--json", "--trace", tmp_path / "t.jsonl")
     assert code == 0 and json.loads(out)["status"] == "solved"
+
+
+@pytest.mark.parametrize("exists", [False, True])
+def test_an_output_name_ending_with_a_slash_is_a_folder_not_a_file(tmp_path, capsys, monkeypatch, exists):
+    monkeypatch.chdir(tmp_path)
+    if exists:
+        Path("runs").mkdir()
+    code, out, err = run(capsys, "solve", LEVEL, "--trace", "runs/")
+    assert code == 2 and "runs/: cannot be written (names a folder" in one_line(err)
+    assert Path("runs").is_dir() == exists and (not exists or not any(Path("runs").iterdir()))
+    assert sorted(p.name for p in tmp_path.iterdir()) == (["runs"] if exists else [])

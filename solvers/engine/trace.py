@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import IO, Any, Callable, ContextManager, Iterable, Iterator, Mapping, Union
 
 from game import files, levels, rules
-from game.levels import LevelError
+from game.levels import LevelError, json_problem
 from game.limits import MAX_DIGITS, MAX_FILE_BYTES, MAX_FLEET_SHIPS, MAX_SIDE, MAX_TRACE_STATS, MAX_TRACE_TEXT
 from game.puzzle import Cell, Grid, Puzzle, grid_from_strings, grid_to_strings, initial_grid
 from game.session import Step
@@ -322,7 +322,7 @@ def decode_line(raw: bytes) -> Any:
     except UnicodeDecodeError as error:
         raise _Bad(f"is not UTF-8 text (bad byte at offset {error.start})") from None
     except json.JSONDecodeError as error:
-        raise _Bad(f"is not valid JSON: {error.msg} at column {error.colno}") from None
+        raise _Bad(json_problem(error, line=False)) from None
     except RecursionError:
         raise _Bad("is not valid JSON: nested too deeply") from None
     except ValueError as error:     # e.g. an integer with thousands of digits
