@@ -348,3 +348,25 @@ def test_only_changed_areas_are_sent_to_the_screen(app):
     assert on_board and all(rect.width < board.width for rect in on_board)
     assert any(rect.collidepoint(cell_center(app, 4, 4)) for rect in on_board)
     assert not any(rect.collidepoint(cell_center(app, 0, 0)) for rect in on_board)
+
+
+@pytest.mark.parametrize("size", [(640, 480), (1000, 683), (1100, 720)])
+def test_the_idle_panel_s_words_stay_inside_the_panel(app, monkeypatch, size):
+    from window import fonts
+
+    drawn = []
+    blit_text = fonts.blit_text
+
+    def watched(surface, content, *args, **kwargs):
+        rect = blit_text(surface, content, *args, **kwargs)
+        drawn.append((content, rect))
+        return rect
+
+    monkeypatch.setattr(fonts, "blit_text", watched)
+    app.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
+    pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, size=size, w=size[0], h=size[1]))
+    app.pump()
+    panel = app.play.layout.panel
+    inside = [content for content, rect in drawn if rect.colliderect(panel)]
+    assert any(content.startswith("Run a solver") for content in inside)
+    assert [(content, rect) for content, rect in drawn if rect.colliderect(panel) and not panel.contains(rect)] == []

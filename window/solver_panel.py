@@ -289,8 +289,9 @@ class SolverPanel:
         fonts.blit_text(surface, "Statistics", 22, theme.text, bold=True, topleft=(area.x, area.y))
         watch = self.watch
         if watch is None:
-            fonts.blit_text(surface, "Run a solver to watch it work on a copy of the board.", 16, theme.muted,
-                            topleft=(area.x, area.y + 26))
+            text, size = fonts.shrink_to_fit("Run a solver to watch it work on a copy of the board.", 16,
+                                             area.width, smallest=13)
+            fonts.blit_text(surface, text, size, theme.muted, topleft=(area.x, area.y + 26))
             return
         stats = watch.stats
 
