@@ -1,5 +1,5 @@
 """The user documentation holds together: README.md is a front page of at most 12,000 bytes,
-every relative link in it, in docs/ARCHITECTURE.md and in docs/guide/*.md reaches a file (and a
+every relative link in it, in docs/ARCHITECTURE.md, levels/README.md and docs/guide/*.md reaches a file (and a
 heading, for a link with #anchor), every guide page is listed in the README's Guides index,
 every `python main.py ...` line they show names a real command, its flags and files that exist,
 and every file, module and name of the code they name in `code` exists."""
@@ -14,7 +14,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
 GUIDE = ROOT / "docs" / "guide"
-PAGES = [README, ROOT / "docs" / "ARCHITECTURE.md", *sorted(GUIDE.glob("*.md"))]
+PAGES = [README, ROOT / "docs" / "ARCHITECTURE.md", ROOT / "levels" / "README.md", *sorted(GUIDE.glob("*.md"))]
 
 LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)")
 FENCE = re.compile(r"^```.*?^```", re.M | re.S)
