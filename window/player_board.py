@@ -85,8 +85,9 @@ class PlayerBoard:
             self.celebrate_until = time.monotonic() + CELEBRATION_SECONDS
 
     def save(self) -> None:
-        if self.session.version != self.saved_version:
-            self.storage.save_play(self.key, self.session)
+        """Save the play if it changed since the last save that succeeded (a failed one is
+        made again with the next change, and when the level is closed)."""
+        if self.session.version != self.saved_version and self.storage.save_play(self.key, self.session):
             self.saved_version = self.session.version
 
     def celebration_over(self) -> bool:

@@ -199,16 +199,23 @@ def check_daily_entry(key: Any, entry: Any) -> bool:
 def file_lock(path: Path) -> Iterator[None]:
     """Hold ``<path>.lock`` exclusively (POSIX ``flock``) for a read-merge-write of ``path``.
 
-    A lock not had within LOCK_WAIT seconds (a window stopped in a debugger) or a system
-    without ``flock`` leaves the merge on write alone, which still keeps every record but one
-    written in the same millisecond."""
+    A lock not had within LOCK_WAIT seconds (a window stopped in a debugger), a lock file that
+    cannot be made (a folder or a link in its place) or a system without ``flock`` leaves the
+    merge on write alone, which still keeps every record but one written in the same millisecond."""
     try:
         import fcntl
     except ImportError:               # pragma: no cover - not POSIX
         yield
         return
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path.with_name(path.name + ".lock"), os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path.with_name(path.name + ".lock"), os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0),
+                     0o644)
+    except OSError:
+        fd = None
+    if fd is None:
+        yield                         # the write that follows says whether the folder can be written
+        return
     try:
         deadline = time.monotonic() + LOCK_WAIT
         while True:
@@ -280,6 +287,8 @@ class Storage:
         self._save_failing = False          # a failed save was reported; quiet until one succeeds
         self._solved: dict[str, dict[str, Any]] | None = None
         self._daily: dict[str, dict[str, Any]] | None = None
+        # Records whose write failed, by file: (check, what, merges), written with the next write.
+        self._unsaved: dict[Path, tuple[Callable[[Any, Any], bool], str, list[Callable[[dict], dict]]]] = {}
         for folder in (self.root, self.root / "progress", self.root / "daily", self.root / "runs",
                        self.root / "generated"):
             remove_orphan_temp_files(folder)
@@ -361,6 +370,8 @@ class Storage:
             write_text(self.progress_path(key), text, parents=True)
         except OSError as error:
             return self._saved(error)
+        if self._unsaved:
+            self._write_unsaved()
         return self._saved(None)
 
     def save_play(self, key: str, session: Session) -> bool:
@@ -411,15 +422,32 @@ class Storage:
                      merge: Callable[[dict], dict], mine: dict) -> tuple[dict, bool]:
         """Under the file's lock: read it as it is now, ``merge`` one record in, write it back.
         When the folder cannot be written the record is merged into ``mine`` (this window's copy)
-        and the failure reported; the game goes on."""
+        and the failure reported; the game goes on, and the record is written with the next
+        write that succeeds (of a record or of progress)."""
+        unsaved = self._unsaved.setdefault(path, (check, what, []))[2]
+        unsaved.append(merge)
         try:
             with file_lock(path):
-                fresh = merge(self._read_checked(path, check, what))
+                fresh = self._read_checked(path, check, what)
+                for each in unsaved:
+                    fresh = each(fresh)
                 write_text(path, json.dumps(fresh, indent=1, sort_keys=True), parents=True)
         except OSError as error:
             self._save_failing = False
             return merge(mine), self._saved(error)
+        del self._unsaved[path]
         return fresh, self._saved(None)
+
+    def _write_unsaved(self) -> None:
+        """Write the records that earlier writes could not (the disk was full, say)."""
+        for path, (check, what, merges) in list(self._unsaved.items()):
+            last = merges.pop()
+            records, saved = self._merge_write(path, check, what, last, {})
+            if saved:
+                if path == self.solved_path:
+                    self._solved = records
+                else:
+                    self._daily = records
 
     def is_solved(self, key: str) -> bool:
         return key in self.solved()
@@ -445,13 +473,14 @@ class Storage:
         if grade is not None and _is_text(grade) and len(grade) <= 20:
             extras["grade"] = grade
         before: dict[str, Any] = {}
+        when = time.strftime("%Y-%m-%d %H:%M:%S")
 
         def merge(records: dict) -> dict:
             before.update(records)
             old = records.get(key)
             better = old is None or time_taken < old["seconds"]
             records[key] = {"seconds": time_taken if better else old["seconds"], "name": clean_name,
-                            "when": time.strftime("%Y-%m-%d %H:%M:%S"),
+                            "when": when,
                             **(extras if better or old is None else {k: old[k] for k in SOLVED_EXTRA if k in old})}
             return records
 
@@ -478,11 +507,12 @@ class Storage:
     def mark_daily(self, date: str, seconds: float) -> bool:
         """Record the daily puzzle of ``date`` as solved (the best time is kept)."""
         time_taken = round(min(max(seconds if _is_number(seconds) else 0.0, 0.0), MAX_SECONDS), 1)
+        when = time.strftime("%Y-%m-%d %H:%M:%S")
 
         def merge(records: dict) -> dict:
             old = records.get(date)
             if old is None or time_taken < old["seconds"]:
-                records[date] = {"seconds": time_taken, "when": time.strftime("%Y-%m-%d %H:%M:%S")}
+                records[date] = {"seconds": time_taken, "when": when}
             return records
 
         if not _DATE.fullmatch(date):
