@@ -12,7 +12,7 @@ import time
 import pytest
 
 from game import files
-from game.puzzle import Move
+from game.puzzle import Cell, Move
 from game.session import Session
 from tests.test_storage import SOLUTION_SHIPS, click_cells, small_puzzle, tutorial_key, window
 from window import storage as storage_module
@@ -124,3 +124,58 @@ def test_records_are_kept_when_their_lock_file_cannot_be_made(tmp_path, lock):
     assert storage.take_messages() == []
     assert Storage(tmp_path).is_solved("k") and "2026-11-26" in Storage(tmp_path).daily()
     assert not (tmp_path / "nowhere").exists()                     # the link was not followed
+
+
+# ----- two windows at once -----------------------------------------------------------------------------
+
+FREE = [(r, c) for r in range(3, 6) for c in range(6)]
+
+
+def plays_on_disk(folder, key):
+    """The histories of every play of ``key`` in ``folder``: the progress file and those kept aside."""
+    return [json.loads(path.read_text())["history"] for path in sorted(folder.glob(f"{key}*.json"))]
+
+
+def test_a_window_saving_a_level_keeps_the_play_another_window_saved_there(tmp_path):
+    puzzle = small_puzzle()
+    key = level_key(puzzle)
+    first, second = Storage(tmp_path), Storage(tmp_path)
+    mine, theirs = (storage.restore_play(key, puzzle) or Session(puzzle) for storage in (first, second))
+    for row, col in FREE[:5]:                          # the first window plays five moves, then is closed
+        mine.set_cell(row, col, Cell.WATER)
+        assert first.save_play(key, mine)
+    theirs.set_cell(5, 5, Cell.SHIP)                   # the second, opened before, plays one
+    assert second.save_play(key, theirs)
+    histories = plays_on_disk(tmp_path / "progress", key)
+    assert mine.to_dict()["history"] in histories and theirs.to_dict()["history"] in histories
+    assert Storage(tmp_path).restore_play(key, puzzle).to_dict() == theirs.to_dict()   # the latest play opens
+    told = second.take_messages()
+    assert len(told) == 1 and "another window saved a different play of this level; kept as" in told[0]
+
+
+def test_two_windows_saving_one_level_by_turns_keep_both_plays_in_one_file_each(tmp_path):
+    puzzle = small_puzzle()
+    key = level_key(puzzle)
+    windows = [Storage(tmp_path), Storage(tmp_path)]
+    sessions = [storage.restore_play(key, puzzle) or Session(puzzle) for storage in windows]
+    for turn in range(12):
+        index = turn % 2
+        row, col = FREE[turn]
+        sessions[index].set_cell(row, col, Cell.WATER if index else Cell.SHIP)
+        assert windows[index].save_play(key, sessions[index])
+    histories = plays_on_disk(tmp_path / "progress", key)
+    assert len(histories) <= 3                          # the progress file and one kept play of each
+    assert all(session.to_dict()["history"] in histories for session in sessions)
+
+
+def test_one_window_saving_over_its_own_play_keeps_nothing_aside(tmp_path):
+    puzzle = small_puzzle()
+    key = level_key(puzzle)
+    for _ in range(3):                                  # opened, played, closed, opened again...
+        storage = Storage(tmp_path)
+        session = storage.restore_play(key, puzzle) or Session(puzzle)
+        for row, col in FREE[:4]:
+            session.cycle(row, col)
+            assert storage.save_play(key, session)
+        assert storage.take_messages() == []
+    assert [path.name for path in (tmp_path / "progress").iterdir()] == [f"{key}.json"]

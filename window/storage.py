@@ -87,13 +87,13 @@ def remove_orphan_temp_files(folder: Path, older_than: float = ORPHAN_AGE) -> li
     return remove_stale(folder, older_than, also=_LEGACY_TEMP)
 
 
-def aside_path(path: Path) -> Path:
-    """``name.damaged-<UTC time>.json`` beside ``path``, not yet taken."""
+def aside_path(path: Path, tag: str = "damaged") -> Path:
+    """``name.<tag>-<UTC time>.json`` beside ``path``, not yet taken."""
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
-    candidate = path.with_name(f"{path.stem}.damaged-{stamp}{path.suffix}")
+    candidate = path.with_name(f"{path.stem}.{tag}-{stamp}{path.suffix}")
     number = 2
     while os.path.lexists(candidate):
-        candidate = path.with_name(f"{path.stem}.damaged-{stamp}-{number}{path.suffix}")
+        candidate = path.with_name(f"{path.stem}.{tag}-{stamp}-{number}{path.suffix}")
         number += 1
     return candidate
 
@@ -269,6 +269,15 @@ def runs_dir() -> Path:
     return user_dir() / "runs"
 
 
+def _signature(path: Path) -> tuple[int, ...] | None:
+    """What tells one version of a file from another written since (None: no file)."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns
+
+
 def _reason(error: OSError) -> str:
     where = f": {error.filename}" if getattr(error, "filename", None) else ""
     return f"{error.strerror or error.__class__.__name__}{where}"
@@ -288,6 +297,10 @@ class Storage:
         self._solved: dict[str, dict[str, Any]] | None = None
         self._daily: dict[str, dict[str, Any]] | None = None
         # Records whose write failed, by file: (check, what, merges), written with the next write.
+        # Each level's progress file as this window last read or wrote it: another window may
+        # save a play of the same level, which is kept aside rather than saved over.
+        self._seen: dict[str, tuple[int, ...] | None] = {}
+        self._others: dict[str, tuple[Path, list]] = {}    # key -> (aside file, history) of another window's play
         self._unsaved: dict[Path, tuple[Callable[[Any, Any], bool], str, list[Callable[[dict], dict]]]] = {}
         for folder in (self.root, self.root / "progress", self.root / "daily", self.root / "runs",
                        self.root / "generated"):
@@ -311,16 +324,17 @@ class Storage:
         messages, self._messages = self._messages, []
         return messages
 
-    def _move_aside(self, path: Path, problem: str, copy: bool = False) -> bool:
-        """Keep a damaged file beside the good ones (renamed, or copied when it is rewritten)."""
-        target = aside_path(path)
+    def _move_aside(self, path: Path, problem: str, copy: bool = False, tag: str = "damaged") -> Path | None:
+        """Keep a damaged file beside the good ones (renamed, or copied when it is rewritten);
+        where it went, or None when it could not be moved."""
+        target = aside_path(path, tag)
         try:
             (shutil.copyfile if copy else os.replace)(path, target)
         except OSError as error:
             self.tell(f"{path}: {problem}; it could not be moved aside ({_reason(error)}) and is ignored")
-            return False
+            return None
         self.tell(f"{path}: {problem}; kept as {target.name}")
-        return True
+        return target
 
     def _saved(self, ok_or_error: OSError | None) -> bool:
         if ok_or_error is None:
@@ -339,12 +353,14 @@ class Storage:
         With ``puzzle`` the play is also checked against the level (see check_progress).
         """
         path = self.progress_path(key)
+        self._seen[key] = _signature(path)        # before reading: a write in between is caught at the save
         try:
             return check_progress(read_json(path), puzzle)
         except FileNotFoundError:
             return None
         except Damaged as problem:
             self._move_aside(path, f"damaged saved play ({problem})")
+            self._seen[key] = _signature(path)
             return None
 
     def restore_play(self, key: str, puzzle: Puzzle) -> Session | None:
@@ -359,15 +375,24 @@ class Storage:
             return Session.restore(puzzle, saved)
         except ValueError as problem:
             self._move_aside(self.progress_path(key), f"damaged saved play ({problem})")
+            self._seen[key] = _signature(self.progress_path(key))
             return None
 
     def save_progress(self, key: str, data: dict[str, Any]) -> bool:
         """Returns False (and keeps playing) when the folder cannot be written."""
-        return self._write_progress(key, json.dumps(data, indent=1))
+        return self._write_progress(key, json.dumps(data, indent=1), data.get("history", []))
 
-    def _write_progress(self, key: str, text: str) -> bool:
+    def _write_progress(self, key: str, text: str, history: list) -> bool:
+        """Write a level's play. Under the progress lock: when another window has saved a play
+        of this level since this one read or wrote the file, and ours does not go on from it,
+        theirs is kept aside first (see :meth:`_keep_other_play`)."""
+        path = self.progress_path(key)
         try:
-            write_text(self.progress_path(key), text, parents=True)
+            with file_lock(self.root / "progress"):
+                if key in self._seen and _signature(path) not in (None, self._seen[key]):
+                    self._keep_other_play(key, path, history)
+                write_text(path, text, parents=True)
+                self._seen[key] = _signature(path)
         except OSError as error:
             return self._saved(error)
         if self._unsaved:
@@ -378,10 +403,38 @@ class Storage:
         """Save ``session``'s play. A history too long for a progress file (the limit it is read
         back with) first has its oldest steps merged (``Session.fold_oldest``): the board and its
         latest steps are saved, never a file the next start would refuse."""
-        text = json.dumps(session.to_dict(), indent=1)
+        data = session.to_dict()
+        text = json.dumps(data, indent=1)
         while len(text) > MAX_FILE_BYTES and session.fold_oldest():      # ASCII: one byte a character
-            text = json.dumps(session.to_dict(), indent=1)
-        return self._write_progress(key, text)
+            data = session.to_dict()
+            text = json.dumps(data, indent=1)
+        return self._write_progress(key, text, data["history"])
+
+    def _keep_other_play(self, key: str, path: Path, history: list) -> None:
+        """Another window's play of this level is at ``path``: keep it beside ours
+        (``<key>.other-<UTC>.json``) unless ours goes on from it. A later state of a play
+        already kept takes the place of its earlier one, so two windows saving by turns make
+        one such file each, not one per move."""
+        try:
+            theirs = check_progress(read_json(path))["history"]
+        except FileNotFoundError:
+            return
+        except Damaged as problem:
+            self._move_aside(path, f"damaged saved play ({problem})")
+            return
+        if theirs == history[:len(theirs)]:
+            return                                # ours goes on from theirs: nothing of it is lost
+        kept = self._others.get(key)
+        if kept is not None and kept[1] == theirs[:len(kept[1])] and os.path.isfile(kept[0]):
+            try:
+                os.replace(path, kept[0])
+                self._others[key] = (kept[0], theirs)
+                return
+            except OSError:
+                pass
+        target = self._move_aside(path, "another window saved a different play of this level", tag="other")
+        if target is not None:
+            self._others[key] = (target, theirs)
 
     # ----- solved levels -------------------------------------------------------------------
 
