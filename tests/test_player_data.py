@@ -7,7 +7,11 @@ import json
 import os
 import random
 import signal
+import subprocess
+import sys
+import textwrap
 import time
+from pathlib import Path
 
 import pytest
 
@@ -18,6 +22,8 @@ from tests.test_storage import SOLUTION_SHIPS, click_cells, small_puzzle, tutori
 from window import storage as storage_module
 from window.records import days_of, streaks
 from window.storage import Storage, level_key
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 class Disk:
@@ -179,3 +185,140 @@ def test_one_window_saving_over_its_own_play_keeps_nothing_aside(tmp_path):
             assert storage.save_play(key, session)
         assert storage.take_messages() == []
     assert [path.name for path in (tmp_path / "progress").iterdir()] == [f"{key}.json"]
+
+
+# ----- a save killed half way ----------------------------------------------------------------------------
+
+KILLER = textwrap.dedent("""
+    import json, os, random, signal, sys, time
+    from game.puzzle import Hint, Puzzle
+    from game.session import Session
+    from game.files import write_text
+    from window.storage import Storage, level_key
+
+    root, count = sys.argv[1], int(sys.argv[2])
+    random.seed(count)
+    puzzle = Puzzle(6, 6, (4, 0, 3, 2, 0, 1), (3, 2, 3, 0, 1, 1), ((3, 1), (2, 2), (1, 3)),
+                    {(0, 4): Hint.SUB, (1, 1): Hint.WATER, (2, 0): Hint.TOP})
+    key = level_key(puzzle)
+    cells = [(r, c) for r in range(6) for c in range(6) if (r, c) not in puzzle.hints]
+    problems, steps, solved, days, kills = [], 0, set(), set(), 0
+    for attempt in range(count):
+        if attempt % 7 == 0:        # a damaged record: the next start copies the file aside and rewrites it
+            path = os.path.join(root, "solved.json")
+            records = json.load(open(path)) if os.path.exists(path) else {}
+            records["bad"] = {"seconds": "fast", "name": "", "when": ""}
+            write_text(path, json.dumps(records))
+        child = os.fork()
+        if child == 0:
+            try:
+                storage = Storage(root)
+                session = storage.restore_play(key, puzzle) or Session(puzzle)
+                number = 0
+                while True:
+                    number += 1
+                    session.cycle(*cells[number % len(cells)])
+                    storage.save_play(key, session)
+                    storage.record_solve(f"k{attempt}x{number}", number, "x" * (number % 300), "6x6", "easy")
+                    storage.mark_daily(f"{2000 + attempt % 900:04d}-01-{number % 28 + 1:02d}", number)
+            finally:
+                os._exit(0)
+        time.sleep(random.random() * 0.05)
+        os.kill(child, signal.SIGKILL)
+        os.waitpid(child, 0)
+        kills += 1
+        for folder in (root, os.path.join(root, "progress")):
+            for name in os.listdir(folder) if os.path.isdir(folder) else []:
+                if name in ("solved.json", "daily.json", key + ".json"):
+                    try:
+                        with open(os.path.join(folder, name)) as handle:
+                            json.load(handle)
+                    except ValueError as error:
+                        problems.append(f"{attempt}: {name} is not whole ({error})")
+                elif not (name.endswith(".lock") or name == "progress" or ".damaged-" in name
+                          or (name.startswith(".battleships-") and name.endswith(".tmp"))):
+                    problems.append(f"{attempt}: {name} left behind")
+        storage = Storage(root)
+        session = storage.restore_play(key, puzzle)
+        now_solved, now_days = set(storage.solved()), set(storage.daily())
+        told = storage.take_messages()
+        if [line for line in told if "damaged record of solved levels dropped" not in line]:
+            problems.append(f"{attempt}: the next start said {told}")
+        if session is not None:
+            if len(session.history) < steps:
+                problems.append(f"{attempt}: the play went back from {steps} to {len(session.history)} steps")
+            steps = len(session.history)
+        if not (solved <= now_solved and days <= now_days):
+            problems.append(f"{attempt}: records lost: {sorted(solved - now_solved)[:3]} {sorted(days - now_days)[:3]}")
+        solved, days = now_solved, now_days
+    print(json.dumps({"kills": kills, "steps": steps, "solved": len(solved), "problems": problems[:20]}))
+""")
+
+
+def killed_saves(root, count):
+    result = subprocess.run([sys.executable, "-c", KILLER, str(root), str(count)], cwd=ROOT, capture_output=True,
+                            text=True, timeout=600)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_saves_killed_at_random_points_leave_every_file_whole_and_lose_nothing(tmp_path):
+    found = killed_saves(tmp_path, 150)
+    assert found["problems"] == []
+    assert found["kills"] == 150 and found["steps"] > 10 and found["solved"] > 10     # the saves went on
+
+
+@pytest.mark.slow
+def test_a_thousand_killed_saves(tmp_path):
+    found = killed_saves(tmp_path, 1000)
+    assert found["problems"] == [] and found["kills"] == 1000
+
+
+# ----- a full disk, for real: writes cut short by a file-size limit -------------------------------------
+
+FULL_DISK = textwrap.dedent("""
+    import json, resource, sys
+    from game.puzzle import Cell
+    from game.session import Session
+    from tests.test_storage import small_puzzle
+    from window.storage import Storage, level_key
+
+    root = sys.argv[1]
+    puzzle = small_puzzle()
+    storage = Storage(root)
+    session = storage.restore_play(level_key(puzzle), puzzle)
+    storage.solved(), storage.daily()
+    resource.setrlimit(resource.RLIMIT_FSIZE, (300, 300))      # any file past 300 bytes: EFBIG
+    for row in range(3, 6):
+        for col in range(6):
+            session.set_cell(row, col, Cell.WATER)
+    print(json.dumps({
+        "progress": storage.save_play(level_key(puzzle), session),
+        "solved": storage.record_solve("new" + "x" * 40, 30.0, "y" * 400).saved,
+        "daily": storage.mark_daily("2026-11-27", 30.0),
+        "told": storage.take_messages(),
+        "moves": session.moves_made,
+    }))
+""")
+
+
+def test_each_save_on_a_full_disk_leaves_the_old_file_and_says_so_in_one_line(tmp_path):
+    puzzle = small_puzzle()
+    key = level_key(puzzle)
+    storage = Storage(tmp_path)
+    session = Session(puzzle)
+    session.set_cell(5, 5, Cell.SHIP)
+    assert storage.save_play(key, session) and all(storage.mark_daily(f"2026-11-{day:02d}", 10.0)
+                                                   for day in range(1, 27))
+    assert storage.record_solve("old", 20.0, "z" * 300).saved
+    before = {path.name: path.read_bytes() for path in tmp_path.rglob("*.json")}
+    result = subprocess.run([sys.executable, "-c", FULL_DISK, str(tmp_path)], cwd=ROOT, capture_output=True,
+                            text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    found = json.loads(result.stdout)
+    assert (found["progress"], found["solved"], found["daily"]) == (False, False, False)
+    assert found["moves"] == 19                                     # play goes on in the window
+    assert found["told"] and all(line.startswith("progress cannot be saved (File too large") and "\n" not in line
+                                 for line in found["told"])
+    assert {path.name: path.read_bytes() for path in tmp_path.rglob("*.json")} == before
+    assert not list(tmp_path.rglob(".battleships-*"))
