@@ -322,3 +322,33 @@ def test_each_save_on_a_full_disk_leaves_the_old_file_and_says_so_in_one_line(tm
                                  for line in found["told"])
     assert {path.name: path.read_bytes() for path in tmp_path.rglob("*.json")} == before
     assert not list(tmp_path.rglob(".battleships-*"))
+
+
+def test_the_time_thought_after_the_last_move_is_saved_when_the_level_is_closed(tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    app = window(home, monkeypatch)
+    try:
+        click_cells(app, [(5, 5)])
+        app.play.update(600.0)                       # ten minutes without a move
+        shown = app.play.session.elapsed
+        app.play.close()
+        assert progress_of(home, tutorial_key())["elapsed"] == pytest.approx(shown, abs=0.01)
+    finally:
+        app.shutdown()
+    reopened = window(home, monkeypatch)
+    try:
+        assert reopened.play.session.elapsed >= 600
+    finally:
+        reopened.shutdown()
+    assert sorted(path.name for path in (home / "progress").iterdir()) == [f"{tutorial_key()}.json"]
+
+
+def test_a_level_opened_and_left_without_a_move_saves_no_play(tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    app = window(home, monkeypatch)
+    try:
+        app.play.update(30.0)
+        app.play.close()
+    finally:
+        app.shutdown()
+    assert not (home / "progress" / f"{tutorial_key()}.json").exists()
