@@ -352,3 +352,84 @@ def test_a_level_opened_and_left_without_a_move_saves_no_play(tmp_path, monkeypa
     finally:
         app.shutdown()
     assert not (home / "progress" / f"{tutorial_key()}.json").exists()
+
+
+# ----- a clock that jumps --------------------------------------------------------------------------------
+
+
+def test_streaks_run_over_the_year_end_and_a_leap_day():
+    run = {datetime.date(2027, 12, 30) + datetime.timedelta(days=n) for n in range(4)}     # to 2 January
+    assert streaks(run, datetime.date(2028, 1, 2)) == (4, 4)
+    leap = {datetime.date(2028, 2, 27) + datetime.timedelta(days=n) for n in range(4)}     # 27 Feb to 1 March
+    assert datetime.date(2028, 2, 29) in leap and streaks(leap, datetime.date(2028, 3, 1)) == (4, 4)
+
+
+def test_a_clock_set_back_keeps_every_day_and_record(tmp_path):
+    storage = Storage(tmp_path)
+    for day in ("2026-11-25", "2026-11-26", "2026-11-27"):
+        assert storage.mark_daily(day, 60.0)
+    assert storage.mark_daily("2026-01-01", 60.0)            # the clock went back a year: one more day
+    assert storage.record_solve("k", 30.0).saved
+    days = days_of(Storage(tmp_path).daily())
+    assert len(days) == 4
+    assert streaks(days, datetime.date(2026, 1, 1)) == (1, 3)   # a day "in the future" is kept, not counted now
+    assert streaks(days, datetime.date(2026, 11, 27)) == (3, 3)
+
+
+# ----- the level changed under its saved play -------------------------------------------------------------
+
+
+def test_a_level_changed_on_disk_opens_fresh_and_its_old_play_stays(tmp_path):
+    puzzle = small_puzzle()
+    storage = Storage(tmp_path)
+    session = Session(puzzle)
+    session.set_cell(5, 5, Cell.SHIP)
+    assert storage.save_play(level_key(puzzle), session)
+    changed = puzzle.replace(row_tallies=(4, 0, 3, 2, 1, 0))
+    assert Storage(tmp_path).restore_play(level_key(changed), changed) is None
+    assert Storage(tmp_path).restore_play(level_key(puzzle), puzzle).to_dict() == session.to_dict()
+
+
+# ----- odd and hostile per-user files ---------------------------------------------------------------------
+
+
+def big(path):
+    with open(path, "wb") as handle:                      # 100 MB, sparse: no time or disk to make
+        handle.truncate(100 * 1024 * 1024)
+
+
+HOSTILE = {
+    "100 MB": big,
+    "deep": lambda path: path.write_text("[" * 200_000),
+    "wrong types": lambda path: path.write_text('{"history": {}, "cursor": "0", "elapsed": [], "solved": 1}'),
+    "NaN": lambda path: path.write_text('{"history": [], "cursor": 0, "elapsed": NaN, "solved": false}'),
+    "negative time": lambda path: path.write_text('{"history": [], "cursor": 0, "elapsed": -5, "solved": false}'),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(HOSTILE))
+@pytest.mark.parametrize("name", ["progress", "solved.json", "daily.json"])
+def test_a_hostile_per_user_file_is_kept_aside_in_one_line_and_the_window_plays_on(tmp_path, monkeypatch,
+                                                                                      name, kind):
+    home = tmp_path / "home"
+    (home / "progress").mkdir(parents=True)
+    path = home / "progress" / f"{tutorial_key()}.json" if name == "progress" else home / name
+    HOSTILE[kind](path)
+    size = path.stat().st_size
+    app = window(home, monkeypatch)
+    try:
+        app.open_stats()
+        app.pump()
+        app.close_overlay()
+        app.open_daily()
+        app.pump()
+        app.close_overlay()
+        app.pump()
+        message = app.play.message
+        assert f"{path}: " in message and "damaged" in message and "kept as" in message and "\n" not in message
+        click_cells(app, [(5, 5)])
+        assert app.play.session.moves_made == 1
+    finally:
+        app.shutdown()
+    kept = [other for other in path.parent.iterdir() if ".damaged-" in other.name]
+    assert [other.stat().st_size for other in kept] == [size]
