@@ -433,3 +433,58 @@ def test_a_hostile_per_user_file_is_kept_aside_in_one_line_and_the_window_plays_
         app.shutdown()
     kept = [other for other in path.parent.iterdir() if ".damaged-" in other.name]
     assert [other.stat().st_size for other in kept] == [size]
+
+
+PLAYER = textwrap.dedent("""
+    import json, sys
+    from game.session import Session
+    from tests.test_storage import small_puzzle
+    from window.storage import Storage, level_key
+
+    root, which, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    puzzle = small_puzzle()
+    key = level_key(puzzle)
+    storage = Storage(root)
+    session = storage.restore_play(key, puzzle) or Session(puzzle)
+    cells = [(r, c) for r in range(3 * which, 3 * which + 3) for c in range(6) if (r, c) not in puzzle.hints]
+    for number in range(count):
+        session.cycle(*cells[number % len(cells)])
+        assert storage.save_play(key, session)
+        assert storage.record_solve(f"w{which}-{number}", number).saved
+    print(json.dumps(session.to_dict()["history"]))
+""")
+
+
+def test_two_window_processes_playing_one_level_at_once_lose_no_play_and_no_record(tmp_path):
+    players = [subprocess.Popen([sys.executable, "-c", PLAYER, str(tmp_path), str(which), "150"], cwd=ROOT,
+                                stdout=subprocess.PIPE, text=True) for which in (0, 1)]
+    finals = [json.loads(player.communicate(timeout=300)[0]) for player in players]
+    assert [player.returncode for player in players] == [0, 0]
+    histories = plays_on_disk(tmp_path / "progress", level_key(small_puzzle()))
+    assert all(final in histories for final in finals) and len(histories) <= 3
+    assert len(Storage(tmp_path).solved()) == 300
+
+
+def test_a_linked_data_folder_is_written_through_and_a_file_in_place_of_progress_is_left_alone(tmp_path,
+                                                                                                  monkeypatch):
+    real = tmp_path / "real"
+    real.mkdir()
+    (tmp_path / "home").symlink_to(real)
+    app = window(tmp_path / "home", monkeypatch)
+    try:
+        click_cells(app, [(5, 5)])
+    finally:
+        app.shutdown()
+    assert (tmp_path / "home").is_symlink() and (real / "progress" / f"{tutorial_key()}.json").is_file()
+    blocked = tmp_path / "blocked"
+    blocked.mkdir()
+    (blocked / "progress").write_text("not a folder")
+    app = window(blocked, monkeypatch)
+    try:
+        click_cells(app, [(5, 5)])
+        assert "progress cannot be saved (" in app.play.message and "\n" not in app.play.message
+        click_cells(app, [(5, 4)])
+        assert app.play.session.moves_made == 2
+    finally:
+        app.shutdown()
+    assert (blocked / "progress").read_text() == "not a folder"
