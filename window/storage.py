@@ -9,7 +9,9 @@ progress when the file is moved or renamed.
 
 Two windows may share the folder: ``solved.json`` and ``daily.json`` are changed under a lock
 (``<name>.lock``, held for the milliseconds of a read-merge-write), and each write merges the
-one new record into the file as it is on disk, so no window loses another's records.
+one new record into the file as it is on disk, so no window loses another's records. A
+progress file that another window wrote since this one read it, with a play this one's does
+not go on from, is kept aside (``<key>.other-<UTC time>.json``) before this one's is saved.
 
 Writes go through ``game.files`` (a temporary file of ours in the same folder, fsync, rename);
 temporary files left by a killed program are removed when storage opens (here, in runs/ and
@@ -18,7 +20,8 @@ checked against a strict schema before it is used. A damaged file is never delet
 moved aside as ``<name>.damaged-<UTC time>.json`` and the player is told once. Each level
 has its own progress file, so a damaged one costs that level's play only; in ``solved.json``
 the good entries are kept (the damaged file is copied aside, then rewritten without the bad
-entries). A file that cannot be written is reported once and the game goes on.
+entries). A file that cannot be written is reported once and the game goes on; a record that
+could not be written is written with the next write that succeeds.
 """
 
 from __future__ import annotations
@@ -296,11 +299,11 @@ class Storage:
         self._save_failing = False          # a failed save was reported; quiet until one succeeds
         self._solved: dict[str, dict[str, Any]] | None = None
         self._daily: dict[str, dict[str, Any]] | None = None
-        # Records whose write failed, by file: (check, what, merges), written with the next write.
         # Each level's progress file as this window last read or wrote it: another window may
         # save a play of the same level, which is kept aside rather than saved over.
         self._seen: dict[str, tuple[int, ...] | None] = {}
         self._others: dict[str, tuple[Path, list]] = {}    # key -> (aside file, history) of another window's play
+        # Records whose write failed, by file: (check, what, merges), written with the next write.
         self._unsaved: dict[Path, tuple[Callable[[Any, Any], bool], str, list[Callable[[dict], dict]]]] = {}
         for folder in (self.root, self.root / "progress", self.root / "daily", self.root / "runs",
                        self.root / "generated"):
@@ -325,8 +328,8 @@ class Storage:
         return messages
 
     def _move_aside(self, path: Path, problem: str, copy: bool = False, tag: str = "damaged") -> Path | None:
-        """Keep a damaged file beside the good ones (renamed, or copied when it is rewritten);
-        where it went, or None when it could not be moved."""
+        """Keep a file beside the good ones (renamed, or copied when it is rewritten); where it
+        went, or None when it could not be moved."""
         target = aside_path(path, tag)
         try:
             (shutil.copyfile if copy else os.replace)(path, target)
