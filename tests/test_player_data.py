@@ -488,3 +488,28 @@ def test_a_linked_data_folder_is_written_through_and_a_file_in_place_of_progress
     finally:
         app.shutdown()
     assert (blocked / "progress").read_text() == "not a folder"
+
+
+def test_a_record_that_keeps_failing_is_told_once_while_the_play_is_saved(tmp_path, monkeypatch):
+    blocked = {"on": True}
+    real = files.Output.__init__
+
+    def output(this, path, *args, **kwargs):
+        if blocked["on"] and os.path.basename(path) == "solved.json":
+            raise files.OutputError(path, os.strerror(errno.EROFS), errno.EROFS)
+        real(this, path, *args, **kwargs)
+
+    monkeypatch.setattr(files.Output, "__init__", output)
+    puzzle = small_puzzle()
+    storage = Storage(tmp_path)
+    assert not storage.record_solve("k", 30.0).saved
+    assert len(storage.take_messages()) == 1
+    session = Session(puzzle)
+    for row, col in FREE[:5]:
+        session.cycle(row, col)
+        assert storage.save_play(level_key(puzzle), session)
+        assert storage.take_messages() == []                     # each save tries the record again, quietly
+    blocked["on"] = False
+    session.cycle(*FREE[5])
+    assert storage.save_play(level_key(puzzle), session) and storage.take_messages() == []
+    assert Storage(tmp_path).is_solved("k")

@@ -475,11 +475,12 @@ class Storage:
         return good
 
     def _merge_write(self, path: Path, check: Callable[[Any, Any], bool], what: str,
-                     merge: Callable[[dict], dict], mine: dict) -> tuple[dict, bool]:
+                     merge: Callable[[dict], dict], mine: dict, again: bool = False) -> tuple[dict, bool]:
         """Under the file's lock: read it as it is now, ``merge`` one record in, write it back.
         When the folder cannot be written the record is merged into ``mine`` (this window's copy)
         and the failure reported; the game goes on, and the record is written with the next
-        write that succeeds (of a record or of progress)."""
+        write that succeeds (of a record or of progress); such a try ``again`` fails quietly,
+        since the player was told the first time."""
         unsaved = self._unsaved.setdefault(path, (check, what, []))[2]
         unsaved.append(merge)
         try:
@@ -489,6 +490,8 @@ class Storage:
                     fresh = each(fresh)
                 write_text(path, json.dumps(fresh, indent=1, sort_keys=True), parents=True)
         except OSError as error:
+            if again:
+                return mine, False
             self._save_failing = False
             return merge(mine), self._saved(error)
         del self._unsaved[path]
@@ -498,7 +501,7 @@ class Storage:
         """Write the records that earlier writes could not (the disk was full, say)."""
         for path, (check, what, merges) in list(self._unsaved.items()):
             last = merges.pop()
-            records, saved = self._merge_write(path, check, what, last, {})
+            records, saved = self._merge_write(path, check, what, last, {}, again=True)
             if saved:
                 if path == self.solved_path:
                     self._solved = records
