@@ -5,21 +5,17 @@ import datetime
 import errno
 import json
 import os
-import random
-import signal
 import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 import pytest
 
 from game import files
-from game.puzzle import Cell, Move
+from game.puzzle import Cell
 from game.session import Session
 from tests.test_storage import SOLUTION_SHIPS, click_cells, small_puzzle, tutorial_key, window
-from window import storage as storage_module
 from window.records import days_of, streaks
 from window.storage import Storage, level_key
 
@@ -513,3 +509,27 @@ def test_a_record_that_keeps_failing_is_told_once_while_the_play_is_saved(tmp_pa
     session.cycle(*FREE[5])
     assert storage.save_play(level_key(puzzle), session) and storage.take_messages() == []
     assert Storage(tmp_path).is_solved("k")
+
+
+CUT_COPY = textwrap.dedent("""
+    import resource, sys
+    from window.storage import Storage
+    resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))       # the copy aside is cut at 4 KB
+    storage = Storage(sys.argv[1])
+    print(len(storage.solved()))
+    print(storage.take_messages()[0])
+""")
+
+
+def test_a_copy_aside_cut_short_by_a_full_disk_leaves_no_part_of_itself(tmp_path):
+    records = {f"k{number}": {"seconds": number, "name": "n" * 50, "when": "then"} for number in range(150)}
+    records["bad"] = {"seconds": "fast", "name": "", "when": ""}
+    (tmp_path / "solved.json").write_text(json.dumps(records))
+    before = (tmp_path / "solved.json").read_bytes()
+    result = subprocess.run([sys.executable, "-c", CUT_COPY, str(tmp_path)], cwd=ROOT, capture_output=True,
+                            text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    count, told = result.stdout.splitlines()
+    assert count == "150" and "could not be moved aside (File too large" in told
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["solved.json"]     # no short copy beside it
+    assert (tmp_path / "solved.json").read_bytes() == before

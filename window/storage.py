@@ -31,14 +31,13 @@ import json
 import math
 import os
 import re
-import shutil
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from game.files import remove_stale, write_text
+from game.files import remove_stale, write_bytes, write_text
 from game.levels import LevelError, decode_json, load, read_bounded
 from game.limits import MAX_FILE_BYTES
 from game.puzzle import Move, Puzzle, initial_grid
@@ -281,9 +280,9 @@ def _signature(path: Path) -> tuple[int, ...] | None:
     return info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns
 
 
-def _reason(error: OSError) -> str:
+def _reason(error: OSError | LevelError) -> str:
     where = f": {error.filename}" if getattr(error, "filename", None) else ""
-    return f"{error.strerror or error.__class__.__name__}{where}"
+    return f"{getattr(error, 'strerror', None) or getattr(error, 'reason', None) or error.__class__.__name__}{where}"
 
 
 class Storage:
@@ -332,8 +331,11 @@ class Storage:
         went, or None when it could not be moved."""
         target = aside_path(path, tag)
         try:
-            (shutil.copyfile if copy else os.replace)(path, target)
-        except OSError as error:
+            if copy:                  # written whole or not at all, as every file is
+                write_bytes(target, read_bounded(path, what="a saved game or record"))
+            else:
+                os.replace(path, target)
+        except (OSError, LevelError) as error:
             self.tell(f"{path}: {problem}; it could not be moved aside ({_reason(error)}) and is ignored")
             return None
         self.tell(f"{path}: {problem}; kept as {target.name}")
