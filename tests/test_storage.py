@@ -166,7 +166,7 @@ def test_solved_list_is_not_rewritten_when_it_cannot_be_kept_aside(tmp_path, mon
     storage = Storage(tmp_path)
     original = '{"good": {"seconds": 1, "name": "", "when": ""}, "bad": 5}'
     storage.solved_path.write_text(original)
-    monkeypatch.setattr("window.storage.shutil.copyfile", refuse)
+    monkeypatch.setattr("window.storage.write_bytes", lambda target, data: refuse(data, target))   # the copy aside
     assert set(storage.solved()) == {"good"}
     assert storage.solved_path.read_text() == original
     assert "could not be moved aside" in storage.take_messages()[0]

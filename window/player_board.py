@@ -31,6 +31,7 @@ class PlayerBoard:
         self.notify = notify
         self.was_solved = session.solved
         self.saved_version = session.version
+        self.saved_elapsed = session.elapsed
         self.celebrate_until = 0.0
         # Set by the scene: records a first solve and says what it adds (a record, the target).
         self.record: Callable[[float], str] | None = None
@@ -85,9 +86,13 @@ class PlayerBoard:
             self.celebrate_until = time.monotonic() + CELEBRATION_SECONDS
 
     def save(self) -> None:
-        if self.session.version != self.saved_version:
-            self.storage.save_play(self.key, self.session)
-            self.saved_version = self.session.version
+        """Save the play if it changed since the last save that succeeded (a failed one is
+        made again with the next change, and when the level is closed), or if its clock moved
+        on by a second or more (the time thought without a move counts too)."""
+        session = self.session
+        moved_on = session.history and int(session.elapsed) != int(self.saved_elapsed)
+        if (session.version != self.saved_version or moved_on) and self.storage.save_play(self.key, session):
+            self.saved_version, self.saved_elapsed = session.version, session.elapsed
 
     def celebration_over(self) -> bool:
         """True once, when the solved banner's time is up."""

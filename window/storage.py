@@ -9,7 +9,9 @@ progress when the file is moved or renamed.
 
 Two windows may share the folder: ``solved.json`` and ``daily.json`` are changed under a lock
 (``<name>.lock``, held for the milliseconds of a read-merge-write), and each write merges the
-one new record into the file as it is on disk, so no window loses another's records.
+one new record into the file as it is on disk, so no window loses another's records. A
+progress file that another window wrote since this one read it, with a play this one's does
+not go on from, is kept aside (``<key>.other-<UTC time>.json``) before this one's is saved.
 
 Writes go through ``game.files`` (a temporary file of ours in the same folder, fsync, rename);
 temporary files left by a killed program are removed when storage opens (here, in runs/ and
@@ -18,7 +20,8 @@ checked against a strict schema before it is used. A damaged file is never delet
 moved aside as ``<name>.damaged-<UTC time>.json`` and the player is told once. Each level
 has its own progress file, so a damaged one costs that level's play only; in ``solved.json``
 the good entries are kept (the damaged file is copied aside, then rewritten without the bad
-entries). A file that cannot be written is reported once and the game goes on.
+entries). A file that cannot be written is reported once and the game goes on; a record that
+could not be written is written with the next write that succeeds.
 """
 
 from __future__ import annotations
@@ -28,14 +31,13 @@ import json
 import math
 import os
 import re
-import shutil
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from game.files import remove_stale, write_text
+from game.files import remove_stale, write_bytes, write_text
 from game.levels import LevelError, decode_json, load, read_bounded
 from game.limits import MAX_FILE_BYTES
 from game.puzzle import Move, Puzzle, initial_grid
@@ -87,13 +89,13 @@ def remove_orphan_temp_files(folder: Path, older_than: float = ORPHAN_AGE) -> li
     return remove_stale(folder, older_than, also=_LEGACY_TEMP)
 
 
-def aside_path(path: Path) -> Path:
-    """``name.damaged-<UTC time>.json`` beside ``path``, not yet taken."""
+def aside_path(path: Path, tag: str = "damaged") -> Path:
+    """``name.<tag>-<UTC time>.json`` beside ``path``, not yet taken."""
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
-    candidate = path.with_name(f"{path.stem}.damaged-{stamp}{path.suffix}")
+    candidate = path.with_name(f"{path.stem}.{tag}-{stamp}{path.suffix}")
     number = 2
     while os.path.lexists(candidate):
-        candidate = path.with_name(f"{path.stem}.damaged-{stamp}-{number}{path.suffix}")
+        candidate = path.with_name(f"{path.stem}.{tag}-{stamp}-{number}{path.suffix}")
         number += 1
     return candidate
 
@@ -199,16 +201,23 @@ def check_daily_entry(key: Any, entry: Any) -> bool:
 def file_lock(path: Path) -> Iterator[None]:
     """Hold ``<path>.lock`` exclusively (POSIX ``flock``) for a read-merge-write of ``path``.
 
-    A lock not had within LOCK_WAIT seconds (a window stopped in a debugger) or a system
-    without ``flock`` leaves the merge on write alone, which still keeps every record but one
-    written in the same millisecond."""
+    A lock not had within LOCK_WAIT seconds (a window stopped in a debugger), a lock file that
+    cannot be made (a folder or a link in its place) or a system without ``flock`` leaves the
+    merge on write alone, which still keeps every record but one written in the same millisecond."""
     try:
         import fcntl
     except ImportError:               # pragma: no cover - not POSIX
         yield
         return
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path.with_name(path.name + ".lock"), os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path.with_name(path.name + ".lock"), os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0),
+                     0o644)
+    except OSError:
+        fd = None
+    if fd is None:
+        yield                         # the write that follows says whether the folder can be written
+        return
     try:
         deadline = time.monotonic() + LOCK_WAIT
         while True:
@@ -262,9 +271,18 @@ def runs_dir() -> Path:
     return user_dir() / "runs"
 
 
-def _reason(error: OSError) -> str:
+def _signature(path: Path) -> tuple[int, ...] | None:
+    """What tells one version of a file from another written since (None: no file)."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns
+
+
+def _reason(error: OSError | LevelError) -> str:
     where = f": {error.filename}" if getattr(error, "filename", None) else ""
-    return f"{error.strerror or error.__class__.__name__}{where}"
+    return f"{getattr(error, 'strerror', None) or getattr(error, 'reason', None) or error.__class__.__name__}{where}"
 
 
 class Storage:
@@ -280,6 +298,12 @@ class Storage:
         self._save_failing = False          # a failed save was reported; quiet until one succeeds
         self._solved: dict[str, dict[str, Any]] | None = None
         self._daily: dict[str, dict[str, Any]] | None = None
+        # Each level's progress file as this window last read or wrote it: another window may
+        # save a play of the same level, which is kept aside rather than saved over.
+        self._seen: dict[str, tuple[int, ...] | None] = {}
+        self._others: dict[str, tuple[Path, list]] = {}    # key -> (aside file, history) of another window's play
+        # Records whose write failed, by file: (check, what, merges), written with the next write.
+        self._unsaved: dict[Path, tuple[Callable[[Any, Any], bool], str, list[Callable[[dict], dict]]]] = {}
         for folder in (self.root, self.root / "progress", self.root / "daily", self.root / "runs",
                        self.root / "generated"):
             remove_orphan_temp_files(folder)
@@ -302,16 +326,20 @@ class Storage:
         messages, self._messages = self._messages, []
         return messages
 
-    def _move_aside(self, path: Path, problem: str, copy: bool = False) -> bool:
-        """Keep a damaged file beside the good ones (renamed, or copied when it is rewritten)."""
-        target = aside_path(path)
+    def _move_aside(self, path: Path, problem: str, copy: bool = False, tag: str = "damaged") -> Path | None:
+        """Keep a file beside the good ones (renamed, or copied when it is rewritten); where it
+        went, or None when it could not be moved."""
+        target = aside_path(path, tag)
         try:
-            (shutil.copyfile if copy else os.replace)(path, target)
-        except OSError as error:
+            if copy:                  # written whole or not at all, as every file is
+                write_bytes(target, read_bounded(path, what="a saved game or record"))
+            else:
+                os.replace(path, target)
+        except (OSError, LevelError) as error:
             self.tell(f"{path}: {problem}; it could not be moved aside ({_reason(error)}) and is ignored")
-            return False
+            return None
         self.tell(f"{path}: {problem}; kept as {target.name}")
-        return True
+        return target
 
     def _saved(self, ok_or_error: OSError | None) -> bool:
         if ok_or_error is None:
@@ -330,12 +358,14 @@ class Storage:
         With ``puzzle`` the play is also checked against the level (see check_progress).
         """
         path = self.progress_path(key)
+        self._seen[key] = _signature(path)        # before reading: a write in between is caught at the save
         try:
             return check_progress(read_json(path), puzzle)
         except FileNotFoundError:
             return None
         except Damaged as problem:
             self._move_aside(path, f"damaged saved play ({problem})")
+            self._seen[key] = _signature(path)
             return None
 
     def restore_play(self, key: str, puzzle: Puzzle) -> Session | None:
@@ -350,27 +380,66 @@ class Storage:
             return Session.restore(puzzle, saved)
         except ValueError as problem:
             self._move_aside(self.progress_path(key), f"damaged saved play ({problem})")
+            self._seen[key] = _signature(self.progress_path(key))
             return None
 
     def save_progress(self, key: str, data: dict[str, Any]) -> bool:
         """Returns False (and keeps playing) when the folder cannot be written."""
-        return self._write_progress(key, json.dumps(data, indent=1))
+        return self._write_progress(key, json.dumps(data, indent=1), data.get("history", []))
 
-    def _write_progress(self, key: str, text: str) -> bool:
+    def _write_progress(self, key: str, text: str, history: list) -> bool:
+        """Write a level's play. Under the progress lock: when another window has saved a play
+        of this level since this one read or wrote the file, and ours does not go on from it,
+        theirs is kept aside first (see :meth:`_keep_other_play`)."""
+        path = self.progress_path(key)
         try:
-            write_text(self.progress_path(key), text, parents=True)
+            with file_lock(self.root / "progress"):
+                if key in self._seen and _signature(path) not in (None, self._seen[key]):
+                    self._keep_other_play(key, path, history)
+                write_text(path, text, parents=True)
+                self._seen[key] = _signature(path)
         except OSError as error:
             return self._saved(error)
+        if self._unsaved:
+            self._write_unsaved()
         return self._saved(None)
 
     def save_play(self, key: str, session: Session) -> bool:
         """Save ``session``'s play. A history too long for a progress file (the limit it is read
         back with) first has its oldest steps merged (``Session.fold_oldest``): the board and its
         latest steps are saved, never a file the next start would refuse."""
-        text = json.dumps(session.to_dict(), indent=1)
+        data = session.to_dict()
+        text = json.dumps(data, indent=1)
         while len(text) > MAX_FILE_BYTES and session.fold_oldest():      # ASCII: one byte a character
-            text = json.dumps(session.to_dict(), indent=1)
-        return self._write_progress(key, text)
+            data = session.to_dict()
+            text = json.dumps(data, indent=1)
+        return self._write_progress(key, text, data["history"])
+
+    def _keep_other_play(self, key: str, path: Path, history: list) -> None:
+        """Another window's play of this level is at ``path``: keep it beside ours
+        (``<key>.other-<UTC>.json``) unless ours goes on from it. A later state of a play
+        already kept takes the place of its earlier one, so two windows saving by turns make
+        one such file each, not one per move."""
+        try:
+            theirs = check_progress(read_json(path))["history"]
+        except FileNotFoundError:
+            return
+        except Damaged as problem:
+            self._move_aside(path, f"damaged saved play ({problem})")
+            return
+        if theirs == history[:len(theirs)]:
+            return                                # ours goes on from theirs: nothing of it is lost
+        kept = self._others.get(key)
+        if kept is not None and kept[1] == theirs[:len(kept[1])] and os.path.isfile(kept[0]):
+            try:
+                os.replace(path, kept[0])
+                self._others[key] = (kept[0], theirs)
+                return
+            except OSError:
+                pass
+        target = self._move_aside(path, "another window saved a different play of this level", tag="other")
+        if target is not None:
+            self._others[key] = (target, theirs)
 
     # ----- solved levels -------------------------------------------------------------------
 
@@ -408,18 +477,38 @@ class Storage:
         return good
 
     def _merge_write(self, path: Path, check: Callable[[Any, Any], bool], what: str,
-                     merge: Callable[[dict], dict], mine: dict) -> tuple[dict, bool]:
+                     merge: Callable[[dict], dict], mine: dict, again: bool = False) -> tuple[dict, bool]:
         """Under the file's lock: read it as it is now, ``merge`` one record in, write it back.
         When the folder cannot be written the record is merged into ``mine`` (this window's copy)
-        and the failure reported; the game goes on."""
+        and the failure reported; the game goes on, and the record is written with the next
+        write that succeeds (of a record or of progress); such a try ``again`` fails quietly,
+        since the player was told the first time."""
+        unsaved = self._unsaved.setdefault(path, (check, what, []))[2]
+        unsaved.append(merge)
         try:
             with file_lock(path):
-                fresh = merge(self._read_checked(path, check, what))
+                fresh = self._read_checked(path, check, what)
+                for each in unsaved:
+                    fresh = each(fresh)
                 write_text(path, json.dumps(fresh, indent=1, sort_keys=True), parents=True)
         except OSError as error:
+            if again:
+                return mine, False
             self._save_failing = False
             return merge(mine), self._saved(error)
+        del self._unsaved[path]
         return fresh, self._saved(None)
+
+    def _write_unsaved(self) -> None:
+        """Write the records that earlier writes could not (the disk was full, say)."""
+        for path, (check, what, merges) in list(self._unsaved.items()):
+            last = merges.pop()
+            records, saved = self._merge_write(path, check, what, last, {}, again=True)
+            if saved:
+                if path == self.solved_path:
+                    self._solved = records
+                else:
+                    self._daily = records
 
     def is_solved(self, key: str) -> bool:
         return key in self.solved()
@@ -445,13 +534,14 @@ class Storage:
         if grade is not None and _is_text(grade) and len(grade) <= 20:
             extras["grade"] = grade
         before: dict[str, Any] = {}
+        when = time.strftime("%Y-%m-%d %H:%M:%S")
 
         def merge(records: dict) -> dict:
             before.update(records)
             old = records.get(key)
             better = old is None or time_taken < old["seconds"]
             records[key] = {"seconds": time_taken if better else old["seconds"], "name": clean_name,
-                            "when": time.strftime("%Y-%m-%d %H:%M:%S"),
+                            "when": when,
                             **(extras if better or old is None else {k: old[k] for k in SOLVED_EXTRA if k in old})}
             return records
 
@@ -478,11 +568,12 @@ class Storage:
     def mark_daily(self, date: str, seconds: float) -> bool:
         """Record the daily puzzle of ``date`` as solved (the best time is kept)."""
         time_taken = round(min(max(seconds if _is_number(seconds) else 0.0, 0.0), MAX_SECONDS), 1)
+        when = time.strftime("%Y-%m-%d %H:%M:%S")
 
         def merge(records: dict) -> dict:
             old = records.get(date)
             if old is None or time_taken < old["seconds"]:
-                records[date] = {"seconds": time_taken, "when": time.strftime("%Y-%m-%d %H:%M:%S")}
+                records[date] = {"seconds": time_taken, "when": when}
             return records
 
         if not _DATE.fullmatch(date):

@@ -66,6 +66,9 @@ class PlayScene:
         self.board.target = records.target_seconds(size, puzzle.difficulty)
         self.board.record = lambda seconds: records.finish(app.storage, puzzle, self.key, self.title, seconds,
                                                            self.coach.asked)
+        if session.solved and not app.storage.is_solved(self.key):     # its record could not be written then
+            said = self.board.record(session.elapsed)
+            self.status.notify(f"Progress restored; the solve is now recorded. {said}".rstrip())
         self.view = PlayView(heading, self.board, self.solver, self.coach, self.board_input, self.toolbar,
                              self.mistake_button, self.status, self.trials.buttons)
         self.layout: Layout = compute_layout(app.window_size, puzzle.rows, puzzle.cols)
