@@ -165,6 +165,20 @@ def test_daily_button_opens_today_and_a_solve_marks_the_calendar_and_the_streak(
     assert list(on_disk) == [today.isoformat()]
 
 
+def test_the_daily_puzzle_is_played_when_it_cannot_be_kept(app, monkeypatch):
+    def full(puzzle, path, **_):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(levels, "save", full)
+    today = datetime.date.today()
+    assert app.play_daily(today)
+    assert daily.date_of(app.play.puzzle) == today and app.play.path is None
+    assert "Could not keep the daily puzzle (No space left on device)" in app.play.message
+    assert not (daily_dir() / f"{today.isoformat()}.bs").exists()
+    solve_now(app, 60.0)
+    assert app.storage.daily()[today.isoformat()]["seconds"] == 60.0      # and the day still counts
+
+
 def test_a_past_day_is_played_from_the_calendar_without_counting_for_the_streak(app):
     today = datetime.date.today()
     app.open_daily()

@@ -18,6 +18,7 @@ from typing import Callable, Sequence, Union
 import pygame
 
 from game import codes, files, formats, levels
+from game.puzzle import Puzzle
 from window import fonts
 from window import settings as settings_module
 from window.scenes.browser import BrowserScene
@@ -108,11 +109,16 @@ class App:
                 self.startup_message = f"Could not open the level: {message}"
             self.dirty = True
             return False
-        if self.play is not None:
-            self.play.close()
         if code:
             puzzle = puzzle if puzzle.name else puzzle.replace(name=f"Shared {codes.label(path, 16)}")
             path = None
+        return self.open_puzzle(puzzle, path)
+
+    def open_puzzle(self, puzzle: Puzzle, path: Path | None = None) -> bool:
+        """Play ``puzzle`` (read from ``path``, or from nowhere: a share code, a level that
+        could not be kept); the play is saved by the puzzle's content either way."""
+        if self.play is not None:
+            self.play.close()
         self.play = PlayScene(self, puzzle, path)
         told = [self.startup_message] if self.startup_message else []
         told += self.storage.take_messages()     # the level's saved play, if damaged, was set aside
@@ -202,9 +208,10 @@ class App:
             puzzle = daily.puzzle_of(day)
             try:
                 levels.save(puzzle, path)
-            except OSError as error:
-                self.notify(f"Could not keep the daily puzzle: {error.strerror or error}")
-                return False
+            except OSError as error:             # a full disk, say: played all the same
+                opened = self.open_puzzle(puzzle)
+                self.notify(f"Could not keep the daily puzzle ({error.strerror or error}); it is played all the same")
+                return opened
         return self.open_level(path)
 
     def open_editor(self, blank: bool = False) -> None:
