@@ -14,36 +14,51 @@ from window.theme import Theme
 Silhouette = tuple[int, int, pygame.Rect, str]   # (length, index, rect, "done" | "open" | "extra")
 
 
-def fleet_height(lines: Sequence[FleetLine], width: int) -> int:
-    return fleet_placement(lines, pygame.Rect(0, 0, width, 10_000))[1]
+def fleet_height(lines: Sequence[FleetLine], width: int, most: int | None = None) -> int:
+    return fleet_placement(lines, pygame.Rect(0, 0, width, 10_000), most)[1]
 
 
-def fleet_placement(lines: Sequence[FleetLine], area: pygame.Rect) -> tuple[list[Silhouette], int]:
-    """Where each ship silhouette goes in ``area``, and the height used."""
+LABEL_WIDTH = 96
+
+
+def fleet_placement(lines: Sequence[FleetLine], area: pygame.Rect,
+                    most: int | None = None) -> tuple[list[Silhouette], int]:
+    """Where each ship silhouette goes in ``area``, and the height used: one per ship, or, when
+    those would take more than ``most`` pixels (a giant's fleet), one per length, whose label
+    counts its ships."""
     total_cells = sum(line.length * max(line.wanted, line.closed) for line in lines)
     unit = 16 if total_cells <= 60 else (12 if total_cells <= 140 else 9)
-    label_width = 96
     placed: list[Silhouette] = []
     y = area.y
     for line in lines:
-        x = area.x + label_width
+        x = area.x + LABEL_WIDTH
         row_height = unit + 8
         for index in range(max(line.wanted, line.closed)):
             width = unit * line.length
-            if x + width > area.right and x > area.x + label_width:
-                x = area.x + label_width
+            if x + width > area.right and x > area.x + LABEL_WIDTH:
+                x = area.x + LABEL_WIDTH
                 y += row_height
             state = "extra" if index >= line.wanted else ("done" if index < line.closed else "open")
             placed.append((line.length, index, pygame.Rect(x, y + 4, width, unit), state))
             x += width + unit // 2 + 2
         y += row_height
+    if most is None or y - area.y <= most:
+        return placed, y - area.y
+    longest = max(line.length for line in lines)
+    unit = max(4, min(12, (area.width - LABEL_WIDTH) // longest, (most // len(lines)) - 8))
+    placed, y = [], area.y
+    for line in lines:
+        state = "extra" if line.too_many else ("done" if line.done else "open")
+        placed.append((line.length, 0, pygame.Rect(area.x + LABEL_WIDTH, y + 4, unit * line.length, unit), state))
+        y += max(unit + 8, 20)
     return placed, y - area.y
 
 
 def draw_fleet(surface: pygame.Surface, area: pygame.Rect, lines: Sequence[FleetLine],
-               theme: Theme) -> list[Silhouette]:
-    """One silhouette per ship: filled and ticked once closed on the board, red with '!' if extra."""
-    placed, _ = fleet_placement(lines, area)
+               theme: Theme, most: int | None = None) -> list[Silhouette]:
+    """One silhouette per ship: filled and ticked once closed on the board, red with '!' if extra
+    (or one per length, see :func:`fleet_placement`)."""
+    placed, _ = fleet_placement(lines, area, most)
     label_y: dict[int, int] = {}
     for length, _index, rect, state in placed:
         label_y.setdefault(length, rect.centery)
@@ -67,7 +82,8 @@ def draw_fleet(surface: pygame.Surface, area: pygame.Rect, lines: Sequence[Fleet
             continue
         colour = theme.error if line.too_many else (theme.met if line.done else theme.text)
         name = f"{line.closed}/{line.wanted} {ship_name(line.length)}"
-        fonts.blit_text(surface, fonts.fit_text(name, 17, 92), 17, colour, midleft=(area.x, label_y[line.length]))
+        fonts.blit_text(surface, fonts.fit_text(name, 17, LABEL_WIDTH - 4), 17, colour,
+                        midleft=(area.x, label_y[line.length]))
     return placed
 
 

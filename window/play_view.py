@@ -107,13 +107,17 @@ class PlayView:
         return self.shown().report.fleet
 
     def fleet_area(self, layout: Layout) -> pygame.Rect:
+        """Where the fleet checklist may go: what the solver's controls leave of the panel (a
+        giant's fleet is then listed one silhouette per length, see ``fleet_placement``)."""
         inner = layout.panel.inflate(-20, -20)
-        return pygame.Rect(inner.x, inner.y + PANEL_TITLE, inner.width, 1000)
+        room = inner.height - PANEL_TITLE - 10 - self.solver.room(inner.width)
+        return pygame.Rect(inner.x, inner.y + PANEL_TITLE, inner.width, max(60, room))
 
     def solver_area(self, layout: Layout) -> pygame.Rect:
         """Below the fleet checklist (its height depends on the fleet, not on the board)."""
         panel = layout.panel.inflate(-20, -20)
-        top = panel.y + PANEL_TITLE + fleet_height(self.board.session.report.fleet, panel.width) + 10
+        fleet = self.fleet_area(layout)
+        top = fleet.y + fleet_height(self.board.session.report.fleet, fleet.width, fleet.height) + 10
         return pygame.Rect(panel.x, top, panel.width, panel.bottom - top)
 
     def picture_key(self) -> tuple:
@@ -184,7 +188,8 @@ class PlayView:
         pygame.draw.rect(surface, theme.panel_edge, layout.panel, 1, border_radius=8)
         inner = layout.panel.inflate(-20, -20)
         fonts.blit_text(surface, "Fleet", 22, theme.text, bold=True, topleft=inner.topleft)
-        draw_fleet(surface, self.fleet_area(layout), self.fleet(), theme)
+        fleet = self.fleet_area(layout)
+        draw_fleet(surface, fleet, self.fleet(), theme, fleet.height)
         self.solver.draw(surface, theme)
 
     def _draw_banner(self, surface: pygame.Surface, layout: Layout, theme: Theme) -> None:

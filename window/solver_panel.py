@@ -31,6 +31,7 @@ PER_ROW = 5
 SPEEDS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 5000, 0)
 SPEED_LABELS = tuple("instant" if s == 0 else f"{s} moves/s" for s in SPEEDS)
 ROW = 30
+STATS_ROOM = 110      # the statistics' heading, two lines of figures and the run's status line
 GAP = 8
 
 
@@ -69,6 +70,7 @@ class SolverPanel:
         self.slider = StepSlider(SPEEDS, SPEED_LABELS, speed_index(self.speed), self.set_speed)
         self.area = pygame.Rect(0, 0, 0, 0)
         self.stats_area = pygame.Rect(0, 0, 0, 0)
+        self._room: dict[int, int] = {}
         self._sync()
 
     @property
@@ -248,6 +250,17 @@ class SolverPanel:
         return False
 
     # ----- layout and drawing --------------------------------------------------------------
+
+    def room(self, width: int) -> int:
+        """The height the controls take at ``width`` (as :meth:`place` lays them out), with
+        ``STATS_ROOM`` for the statistics' first lines: the fleet checklist above leaves it."""
+        if width not in self._room:
+            area, stats = self.area, self.stats_area
+            self.place(pygame.Rect(0, 0, width, 0))
+            self._room[width] = self.stats_area.y + STATS_ROOM
+            self.place(area)
+            self.stats_area = stats
+        return self._room[width]
 
     def place(self, area: pygame.Rect) -> None:
         """Widgets in ``area`` (top part of it); the statistics take the rest."""
