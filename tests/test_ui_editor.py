@@ -167,3 +167,17 @@ def test_closing_the_editor_during_minimize_ends_its_worker_at_once(app, monkeyp
     while run.running and time.perf_counter() - started < 3:
         time.sleep(0.01)
     assert not run.running and time.perf_counter() - started < 0.5
+
+
+def test_redundant_hints_not_worked_out_in_time_are_said_so_in_words(app, monkeypatch):
+    from window.scenes import editor as editor_scene
+
+    monkeypatch.setattr(editor_scene, "REDUNDANT_SECONDS", 0.0)     # no time at all for them
+    app.open_editor()
+    scene = app.overlay
+    assessment = wait_for_verdict(app, scene)
+    assert assessment.kind.value == "unique" and assessment.grade and assessment.redundant is None
+    lines, _ = scene.verdict_lines()
+    assert lines[0].startswith("Verdict: unique, graded")
+    assert lines[1] == "Hints that could go: not worked out within 0 s"
+    app.draw()                                                   # drawn, not raised

@@ -33,6 +33,7 @@ from window.widgets import Button, handle_all, layout_row
 
 ASK_AFTER = 0.25              # seconds of quiet after an edit before the verdict is asked
 VERDICT_SECONDS = 5.0
+REDUNDANT_SECONDS = 3.0       # for the redundant hints (a 60x60 level's take half an hour): then none shown
 PANEL_WIDTH = 330
 MAX_TEXT = 60
 
@@ -137,7 +138,7 @@ class EditorScene:
     def _assess_now(self, puzzle: Puzzle) -> None:
         from solvers.authoring.editing import assess
 
-        self._ask("checking", lambda stopping: Answer(puzzle, assess(puzzle, VERDICT_SECONDS)))
+        self._ask("checking", lambda stopping: Answer(puzzle, assess(puzzle, VERDICT_SECONDS, REDUNDANT_SECONDS)))
 
     def make_unique(self) -> None:
         from solvers.authoring.editing import most_cutting_hint
@@ -396,7 +397,7 @@ class EditorScene:
         hints = draft.hints
         problems = draft.problems()
         bad = frozenset().union(*(p.cells for p in problems)) if problems else frozenset()
-        redundant = frozenset(self.assessment.redundant) if self.assessment is not None and \
+        redundant = frozenset(self.assessment.redundant or ()) if self.assessment is not None and \
             self.assessed == draft.puzzle() else frozenset()
         if draft.mode is Mode.DESIGN:          # the painted fleet; water shows where it is given
             shown = tuple(tuple(v if v == Cell.SHIP or (r, c) in hints else Cell.UNKNOWN
@@ -456,8 +457,16 @@ class EditorScene:
         self._draw_verdict(surface)
 
     def _draw_verdict(self, surface: pygame.Surface) -> None:
-        theme, draft = self.app.theme, self.draft
         x, y, width = self.panel.x + 12, self.panel.bottom - 210, self.panel.width - 24
+        lines, colour = self.verdict_lines()
+        for i, line in enumerate(lines[:3]):
+            fonts.blit_text(surface, fonts.fit_text(line, 17, width), 17, colour if i == 0 else self.app.theme.text,
+                            topleft=(x, y + i * 22))
+
+    def verdict_lines(self) -> tuple[list[str], tuple]:
+        """What the panel says of the draft (the verdict, the grade, the hints that could go,
+        the status), and the first line's colour."""
+        theme, draft = self.app.theme, self.draft
         problems = draft.problems()
         if problems:
             lines, colour = [f"Not a level yet: {problems[0].text}"], theme.error
@@ -467,14 +476,14 @@ class EditorScene:
             a = self.assessment
             kind = a.kind.value
             lines = [f"Verdict: {kind}" + (f", graded {a.grade}" if a.grade else "")]
-            if a.redundant:
+            if a.redundant is None:
+                lines.append(f"Hints that could go: not worked out within {REDUNDANT_SECONDS:g} s")
+            elif a.redundant:
                 lines.append(f"{len(a.redundant)} hints could go (outlined)")
             colour = theme.solved if kind == "unique" else theme.error if kind == "impossible" else theme.guess
         else:
             lines, colour = ["Verdict: ..."], theme.muted
         if self.status:
             lines.append(self.status)
-        for i, line in enumerate(lines[:3]):
-            fonts.blit_text(surface, fonts.fit_text(line, 17, width), 17, colour if i == 0 else theme.text,
-                            topleft=(x, y + i * 22))
+        return lines, colour
 
