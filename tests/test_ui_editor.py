@@ -181,3 +181,33 @@ def test_redundant_hints_not_worked_out_in_time_are_said_so_in_words(app, monkey
     assert lines[0].startswith("Verdict: unique, graded")
     assert lines[1] == "Hints that could go: not worked out within 0 s"
     app.draw()                                                   # drawn, not raised
+
+
+def test_a_mouse_move_that_changes_nothing_draws_nothing(app, monkeypatch):
+    from window.mini_board import MiniBoard
+
+    app.open_editor()
+    scene = app.overlay
+    wait_for_verdict(app, scene)
+    app.pump()
+    boards = []
+    original = MiniBoard.draw
+    monkeypatch.setattr(MiniBoard, "draw", lambda self, *a, **k: (boards.append(a), original(self, *a, **k))[1])
+
+    def move(pos):
+        pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(1, 0), buttons=(0, 0, 0)))
+        app.pump()
+
+    for pos in (scene.cell_rect(0, 0).center, scene.cell_rect(2, 3).center, (scene.panel.x + 5, scene.panel.y + 300)):
+        move(pos)
+    assert boards == [] and scene.draw(app.screen, False) == []
+    move(scene.buttons["save"].rect.center)                  # a button lights up: the panel alone is drawn
+    assert scene.buttons["save"].hover and boards == []
+    before = scene.draft
+    click(app, scene.cell_rect(0, 0).center)                 # an edit: the board is drawn
+    assert scene.draft != before and len(boards) == 1
+    move(scene.cell_rect(1, 1).center)
+    scene.draw(app.screen, False)
+    whole = pygame.Surface(app.screen.get_size())            # drawn part by part, the screen is a whole drawing
+    assert scene.draw(whole, True) is None
+    assert pygame.image.tobytes(whole, "RGB") == pygame.image.tobytes(app.screen, "RGB")

@@ -86,8 +86,12 @@ class MiniBoard:
         old = self._grid
         # A solver's board shares its unchanged rows with the last one: those are skipped unread.
         found = {(r, c) for r in range(rows) if grid[r] is not old[r] for c in range(cols) if grid[r][c] != old[r][c]}
-        if shown != self._shown:
+        before = self._shown
+        if len(shown) != len(before):                   # shapes given now and not before, or the other way
             found |= {(r, c) for r in range(rows) for c in range(cols)}
+        elif shown != before:                           # the shapes changed where their rows differ
+            found |= {(r, c) for r in range(rows) if shown[r] != before[r] for c in range(cols)
+                      if shown[r][c] != before[r][c]}
         old_colours = self._colours
         found |= set(colours) ^ set(old_colours) | {k for k in colours if colours[k] != old_colours.get(k)}
         # a ship cell's shape and joins depend on its neighbours
@@ -143,9 +147,3 @@ def _plain_tile(theme: Theme, cell: int, water: bool, given: bool) -> pygame.Sur
         tile.fill(theme.unknown)
     pygame.draw.rect(tile, theme.grid_line, tile.get_rect(), 1)
     return tile
-
-
-def draw_mini_board(surface: pygame.Surface, theme: Theme, origin: tuple[int, int], cell: int, grid: Board,
-                    hints: Mapping[Coord, Hint], tallies=None, colours=None, shapes: Board | None = None) -> None:
-    """Draw once, without keeping a picture (see :meth:`MiniBoard.draw`)."""
-    MiniBoard().draw(surface, theme, origin, cell, grid, hints, tallies, colours, shapes)
