@@ -2,8 +2,9 @@
 
 The draft and its undo history are pure values (``game.editor``); this scene turns clicks and
 keys into edits and draws. After each edit a worker thread asks for the draft's verdict, its
-grade and its redundant hints (``solvers.authoring.editing``); an answer about an older draft
-is dropped. "Make unique" and "Minimize" run in the same worker.
+grade and its redundant hints, these for at most ``REDUNDANT_SECONDS`` (``solvers.authoring.
+editing``); an answer about an older draft is dropped. "Make unique" and "Minimize" run in the
+same worker. The board and the panel are drawn again only when their look changes.
 
 Design: left click or drag paints ship or water, right click makes a cell given (or not).
 Transcribe: left and right click cycle a given cell through water and the ship pieces; click a
@@ -34,7 +35,7 @@ from window.widgets import Button, handle_all, layout_row
 
 ASK_AFTER = 0.25              # seconds of quiet after an edit before the verdict is asked
 VERDICT_SECONDS = 5.0
-REDUNDANT_SECONDS = 3.0       # for the redundant hints (a 60x60 level's take half an hour): then none shown
+REDUNDANT_SECONDS = 3.0       # for the redundant hints (minutes on a large level); out of time the panel says so
 PANEL_WIDTH = 330
 MAX_TEXT = 60
 
