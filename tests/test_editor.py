@@ -165,3 +165,12 @@ def test_make_unique_then_minimize():
     assert editing.assess(minimal).kind is Kind.UNIQUE and len(minimal.hints) <= len(puzzle.hints)
     assert editing.most_cutting_hint(minimal, target) is None
     assert with_puzzle_hints(draft, minimal).puzzle() == minimal
+
+
+def test_redundant_hints_out_of_time_are_none_never_a_part():
+    puzzle = toggle_given(toggle_given(designed(), (5, 0)), (0, 0)).puzzle()
+    while editing.assess(puzzle).kind is not Kind.UNIQUE:
+        puzzle = editing.most_cutting_hint(puzzle, grid_from_strings(SOLUTION))
+    bounded = editing.assess(puzzle, redundant_timeout=0.0)
+    assert bounded.kind is Kind.UNIQUE and bounded.grade and bounded.redundant is None
+    assert editing.assess(puzzle, redundant_timeout=60.0).redundant == editing.assess(puzzle).redundant is not None

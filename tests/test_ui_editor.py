@@ -167,3 +167,47 @@ def test_closing_the_editor_during_minimize_ends_its_worker_at_once(app, monkeyp
     while run.running and time.perf_counter() - started < 3:
         time.sleep(0.01)
     assert not run.running and time.perf_counter() - started < 0.5
+
+
+def test_redundant_hints_not_worked_out_in_time_are_said_so_in_words(app, monkeypatch):
+    from window.scenes import editor as editor_scene
+
+    monkeypatch.setattr(editor_scene, "REDUNDANT_SECONDS", 0.0)     # no time at all for them
+    app.open_editor()
+    scene = app.overlay
+    assessment = wait_for_verdict(app, scene)
+    assert assessment.kind.value == "unique" and assessment.grade and assessment.redundant is None
+    lines, _ = scene.verdict_lines()
+    assert lines[0].startswith("Verdict: unique, graded")
+    assert lines[1] == "Hints that could go: not worked out within 0 s"
+    app.draw()                                                   # drawn, not raised
+
+
+def test_a_mouse_move_that_changes_nothing_draws_nothing(app, monkeypatch):
+    from window.mini_board import MiniBoard
+
+    app.open_editor()
+    scene = app.overlay
+    wait_for_verdict(app, scene)
+    app.pump()
+    boards = []
+    original = MiniBoard.draw
+    monkeypatch.setattr(MiniBoard, "draw", lambda self, *a, **k: (boards.append(a), original(self, *a, **k))[1])
+
+    def move(pos):
+        pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(1, 0), buttons=(0, 0, 0)))
+        app.pump()
+
+    for pos in (scene.cell_rect(0, 0).center, scene.cell_rect(2, 3).center, (scene.panel.x + 5, scene.panel.y + 300)):
+        move(pos)
+    assert boards == [] and scene.draw(app.screen, False) == []
+    move(scene.buttons["save"].rect.center)                  # a button lights up: the panel alone is drawn
+    assert scene.buttons["save"].hover and boards == []
+    before = scene.draft
+    click(app, scene.cell_rect(0, 0).center)                 # an edit: the board is drawn
+    assert scene.draft != before and len(boards) == 1
+    move(scene.cell_rect(1, 1).center)
+    scene.draw(app.screen, False)
+    whole = pygame.Surface(app.screen.get_size())            # drawn part by part, the screen is a whole drawing
+    assert scene.draw(whole, True) is None
+    assert pygame.image.tobytes(whole, "RGB") == pygame.image.tobytes(app.screen, "RGB")

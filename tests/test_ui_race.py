@@ -78,8 +78,8 @@ def test_a_lane_board_redraws_only_the_cells_that_changed(monkeypatch):
 
     surface = pygame.Surface((200, 200))
     board, theme, drawn = MiniBoard(), make_theme(), []
-    original = MiniBoard._draw_cell
-    monkeypatch.setattr(MiniBoard, "_draw_cell", lambda self, *a: (drawn.append(a[2:4]), original(self, *a)))
+    original = MiniBoard._draw_cells
+    monkeypatch.setattr(MiniBoard, "_draw_cells", lambda self, *a: (drawn.extend(a[2]), original(self, *a)))
     grid = [[Cell.UNKNOWN] * 6 for _ in range(6)]
     board.draw(surface, theme, (0, 0), 20, grid, {})
     assert len(drawn) == 36
@@ -89,6 +89,41 @@ def test_a_lane_board_redraws_only_the_cells_that_changed(monkeypatch):
     grid[0][0] = Cell.SHIP
     board.draw(surface, theme, (0, 0), 20, grid, {})
     assert sorted(drawn) == [(0, 0), (0, 1), (1, 0), (1, 1)]   # the cell and its neighbours
+
+
+def test_the_lanes_build_one_board_picture_and_each_shows_its_own_board(app, monkeypatch):
+    from window.mini_board import MiniBoard
+    from window.scenes.race import SPEEDS
+
+    def lane_picture(scene, lane, board):
+        grid, colours = scene._lane_board(lane)
+        puzzle = scene.puzzle
+        board.draw(pygame.Surface((1, 1)), app.theme, (0, 0), scene.pictures[0]._key[1], grid, puzzle.hints,
+                   (puzzle.row_tallies, puzzle.col_tallies), colours)
+        return pygame.image.tobytes(board._picture, "RGBA")
+
+    drawn = []
+    original = MiniBoard._draw_cells
+    monkeypatch.setattr(MiniBoard, "_draw_cells", lambda self, *a: (drawn.append(len(a[2])), original(self, *a)))
+    assert app.open_level("levels/15x15/expert/04.bs")
+    app.open_race(["backtracking", "forward", "genetic", "logic"])
+    scene = app.overlay
+    scene.speed.index = SPEEDS.index(1)                     # a move a second
+    scene.start()
+    app.draw()
+    assert drawn == [scene.puzzle.rows * scene.puzzle.cols, 0, 0, 0]      # built once, not four times
+    deadline = time.perf_counter() + 10
+    while min(lane.tally.moves for lane in scene.lanes) < 1 and time.perf_counter() < deadline:
+        scene.update(1.0)                                    # the lanes part ways
+        time.sleep(0.01)
+    for lane in scene.lanes:
+        lane.pause(True)
+    assert len({scene._lane_board(lane)[0] for lane in scene.lanes}) > 1
+    for lane in scene.lanes:           # started from the first lane's picture, each shows its own board
+        copied = MiniBoard()
+        copied.start_from(scene.pictures[0])
+        assert lane_picture(scene, lane, copied) == lane_picture(scene, lane, MiniBoard())
+    scene.stop()
 
 
 def test_the_depth_sketch_keeps_its_size_and_the_deepest_point():

@@ -5,12 +5,15 @@ lanes and the replay. (The play scene's board, with its cursor and hover, is
 A :class:`MiniBoard` keeps its picture and redraws only the cells that changed since the last
 frame (and their neighbours, whose ship shapes may follow), so a lane that a solver changes a
 few cells a frame costs a few cells a frame. Asked for ``only_changes``, it also puts only the
-area of those cells on the screen (which must still show its last picture there).
+area of those cells on the screen (which must still show its last picture there). A cell
+without a ship is a tile made once (a whole picture of them is one call), and boards that start
+alike (the race's lanes) build one picture and copy it.
 """
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from functools import lru_cache
+from typing import Iterable, Mapping, Sequence
 
 import pygame
 
@@ -29,6 +32,18 @@ class MiniBoard:
         self._picture: pygame.Surface | None = None
         self._shown: tuple = ()
         self._colours: Mapping[Coord, tuple] = {}
+
+    @property
+    def empty(self) -> bool:
+        """Nothing drawn yet."""
+        return self._picture is None
+
+    def start_from(self, other: MiniBoard) -> None:
+        """Take a copy of ``other``'s picture: the next draw redraws only the cells where the
+        board differs from the one ``other`` drew last (boards that start alike are built once)."""
+        if other._picture is not None:
+            self._key, self._picture, self._grid = other._key, other._picture.copy(), other._grid
+            self._shown, self._colours = other._shown, dict(other._colours)
 
     def draw(self, surface: pygame.Surface, theme: Theme, origin: tuple[int, int], cell: int, grid: Board,
              hints: Mapping[Coord, Hint], tallies: tuple[Sequence[int | None], Sequence[int | None]] | None = None,
@@ -53,8 +68,7 @@ class MiniBoard:
             self._draw_tallies(theme, cell, rows, cols, tallies)
         else:
             changed = self._changes(grid, colours, shown)
-        for r, c in changed:
-            self._draw_cell(theme, cell, r, c, grid, hints, colours, shapes)
+        self._draw_cells(theme, cell, changed, grid, hints, colours, shapes)
         self._grid = tuple(tuple(row) for row in grid)
         self._shown, self._colours = shown, dict(colours)
         if whole:
@@ -72,26 +86,42 @@ class MiniBoard:
         old = self._grid
         # A solver's board shares its unchanged rows with the last one: those are skipped unread.
         found = {(r, c) for r in range(rows) if grid[r] is not old[r] for c in range(cols) if grid[r][c] != old[r][c]}
-        if shown != self._shown:
+        before = self._shown
+        if len(shown) != len(before):                   # shapes given now and not before, or the other way
             found |= {(r, c) for r in range(rows) for c in range(cols)}
+        elif shown != before:                           # the shapes changed where their rows differ
+            found |= {(r, c) for r in range(rows) if shown[r] != before[r] for c in range(cols)
+                      if shown[r][c] != before[r][c]}
         old_colours = self._colours
         found |= set(colours) ^ set(old_colours) | {k for k in colours if colours[k] != old_colours.get(k)}
         # a ship cell's shape and joins depend on its neighbours
         around = {(r + dr, c + dc) for r, c in found for dr in (-1, 0, 1) for dc in (-1, 0, 1)}
         return {(r, c) for r, c in found | around if 0 <= r < rows and 0 <= c < cols}
 
-    def _draw_cell(self, theme: Theme, cell: int, r: int, c: int, grid: Board, hints: Mapping[Coord, Hint],
+    def _draw_cells(self, theme: Theme, cell: int, cells: Iterable[Coord], grid: Board,
+                    hints: Mapping[Coord, Hint], colours: Mapping[Coord, tuple], shapes: Board) -> None:
+        """Draw ``cells``: a cell without a ship is a tile made once (a whole board of them is
+        one call), a ship cell is drawn piece by piece."""
+        unknown, water = _plain_tile(theme, cell, False, False), _plain_tile(theme, cell, True, False)
+        given_water = _plain_tile(theme, cell, True, True)
+        plain = []
+        for r, c in cells:
+            value = grid[r][c]
+            if value == Cell.SHIP:
+                self._draw_ship(theme, cell, r, c, hints.get((r, c)), colours, shapes)
+            elif value == Cell.WATER:
+                plain.append((given_water if (r, c) in hints else water, (c * cell, r * cell)))
+            else:
+                plain.append((unknown, (c * cell, r * cell)))
+        self._picture.blits(plain, doreturn=False)
+
+    def _draw_ship(self, theme: Theme, cell: int, r: int, c: int, given: Hint | None,
                    colours: Mapping[Coord, tuple], shapes: Board) -> None:
         picture = self._picture
         rect = pygame.Rect(c * cell, r * cell, cell, cell)
-        value, given = grid[r][c], hints.get((r, c))
-        if value == Cell.WATER:
-            picture.blit(water_tile(cell, theme.water, theme.water_glyph, given is not None), rect)
-        else:
-            pygame.draw.rect(picture, theme.unknown, rect)
-        if value == Cell.SHIP:
-            colour = theme.hint_ship if given is not None else colours.get((r, c), theme.ship)
-            draw_piece(picture, rect, piece_on_board(shapes, r, c, given), colour, joins(shapes, r, c))
+        pygame.draw.rect(picture, theme.unknown, rect)
+        colour = theme.hint_ship if given is not None else colours.get((r, c), theme.ship)
+        draw_piece(picture, rect, piece_on_board(shapes, r, c, given), colour, joins(shapes, r, c))
         pygame.draw.rect(picture, theme.grid_line, rect, 1)
 
     def _draw_tallies(self, theme: Theme, cell: int, rows: int, cols: int, tallies) -> None:
@@ -106,7 +136,14 @@ class MiniBoard:
                             center=(c * cell + cell // 2, rows * cell + cell // 2))
 
 
-def draw_mini_board(surface: pygame.Surface, theme: Theme, origin: tuple[int, int], cell: int, grid: Board,
-                    hints: Mapping[Coord, Hint], tallies=None, colours=None, shapes: Board | None = None) -> None:
-    """Draw once, without keeping a picture (see :meth:`MiniBoard.draw`)."""
-    MiniBoard().draw(surface, theme, origin, cell, grid, hints, tallies, colours, shapes)
+@lru_cache(maxsize=32)
+def _plain_tile(theme: Theme, cell: int, water: bool, given: bool) -> pygame.Surface:
+    """A cell without a ship, with its grid line: water (given or not) or unknown. Opaque, so
+    put on the picture it covers what was there."""
+    tile = pygame.Surface((cell, cell))
+    if water:
+        tile.blit(water_tile(cell, theme.water, theme.water_glyph, given), (0, 0))
+    else:
+        tile.fill(theme.unknown)
+    pygame.draw.rect(tile, theme.grid_line, tile.get_rect(), 1)
+    return tile

@@ -21,16 +21,17 @@ SAMPLE = 64                  # solutions met to choose the most cutting hint
 @dataclass(frozen=True)
 class Assessment:
     """The live verdict on a draft: its kind, and for a unique level its grade and the hints
-    that could each be removed."""
+    that could each be removed (None when they were not all settled in time: never a part)."""
 
     kind: Kind
     grade: str = ""
-    redundant: tuple[Coord, ...] = ()
+    redundant: tuple[Coord, ...] | None = ()
     solution: Grid | None = None
     message: str = ""
 
 
-def assess(puzzle: Puzzle, timeout: float = 5.0) -> Assessment:
+def assess(puzzle: Puzzle, timeout: float = 5.0, redundant_timeout: float | None = None) -> Assessment:
+    """``timeout`` bounds the verdict, ``redundant_timeout`` the redundant hints (None: no bound)."""
     verdict = decide(puzzle, limit=2, timeout=timeout)
     if verdict.kind is not Kind.UNIQUE:
         first = verdict.solutions[0] if verdict.solutions else None
@@ -39,7 +40,8 @@ def assess(puzzle: Puzzle, timeout: float = 5.0) -> Assessment:
         grade = grading.grade(puzzle, verdict.solution)
     except grading.GradeError as error:          # cannot happen for a unique level; said if it does
         return Assessment(verdict.kind, solution=verdict.solution, message=str(error))
-    return Assessment(verdict.kind, grade, tuple(grading.redundant_hints(puzzle)), verdict.solution)
+    redundant = grading.redundant_hints(puzzle, redundant_timeout)
+    return Assessment(verdict.kind, grade, None if redundant is None else tuple(redundant), verdict.solution)
 
 
 def most_cutting_hint(puzzle: Puzzle, target: Grid, timeout: float = 5.0) -> Puzzle | None:

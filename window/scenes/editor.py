@@ -2,8 +2,9 @@
 
 The draft and its undo history are pure values (``game.editor``); this scene turns clicks and
 keys into edits and draws. After each edit a worker thread asks for the draft's verdict, its
-grade and its redundant hints (``solvers.authoring.editing``); an answer about an older draft
-is dropped. "Make unique" and "Minimize" run in the same worker.
+grade and its redundant hints, these for at most ``REDUNDANT_SECONDS`` (``solvers.authoring.
+editing``); an answer about an older draft is dropped. "Make unique" and "Minimize" run in the
+same worker. The board and the panel are drawn again only when their look changes.
 
 Design: left click or drag paints ship or water, right click makes a cell given (or not).
 Transcribe: left and right click cycle a given cell through water and the ship pieces; click a
@@ -27,12 +28,14 @@ from solvers.engine.runner import SolverRun
 from window import fonts
 from window.board_view import draw_piece
 from window.host import Host
-from window.mini_board import draw_mini_board
+from window.looks import Looks
+from window.mini_board import MiniBoard
 from window.storage import free_level_path, generated_dir
 from window.widgets import Button, handle_all, layout_row
 
 ASK_AFTER = 0.25              # seconds of quiet after an edit before the verdict is asked
 VERDICT_SECONDS = 5.0
+REDUNDANT_SECONDS = 3.0       # for the redundant hints (minutes on a large level); out of time the panel says so
 PANEL_WIDTH = 330
 MAX_TEXT = 60
 
@@ -63,6 +66,10 @@ class EditorScene:
         self.focus: tuple[str, int] | str | None = None   # ("row", i), ("col", i), "name", "author"
         self.painting: bool | None = None
         self.status = ""
+        self._read_of: Draft | None = None    # the draft self._reading is about
+        self._reading: tuple = ((), None)
+        self.looks = Looks()                  # what each part showed when last drawn
+        self.picture = MiniBoard()
         self.buttons = {
             "design": Button("Design", lambda: self.set_mode(Mode.DESIGN)),
             "transcribe": Button("Transcribe", lambda: self.set_mode(Mode.TRANSCRIBE)),
@@ -84,9 +91,26 @@ class EditorScene:
     def draft(self) -> Draft:
         return self.editor.draft
 
+    def _read(self) -> tuple[list[model.Problem], Puzzle | None]:
+        """The draft's problems and the level it makes (None while it has problems), worked out
+        once per draft: each asks the judge, which takes milliseconds on a large board."""
+        draft = self.editor.draft
+        if self._read_of is not draft:
+            problems = draft.problems()
+            self._read_of, self._reading = draft, (problems, None if problems else draft.puzzle())
+        return self._reading
+
+    @property
+    def problems(self) -> list[model.Problem]:
+        return self._read()[0]
+
+    @property
+    def puzzle(self) -> Puzzle | None:
+        return self._read()[1]
+
     @property
     def animating(self) -> bool:
-        return self._run is not None or (self.assessed != self.draft.puzzle() and self.draft.puzzle() is not None)
+        return self._run is not None or (self.assessed != self.puzzle and self.puzzle is not None)
 
     def edit(self, new: Draft) -> None:
         if self.editor.apply(new):
@@ -137,12 +161,12 @@ class EditorScene:
     def _assess_now(self, puzzle: Puzzle) -> None:
         from solvers.authoring.editing import assess
 
-        self._ask("checking", lambda stopping: Answer(puzzle, assess(puzzle, VERDICT_SECONDS)))
+        self._ask("checking", lambda stopping: Answer(puzzle, assess(puzzle, VERDICT_SECONDS, REDUNDANT_SECONDS)))
 
     def make_unique(self) -> None:
         from solvers.authoring.editing import most_cutting_hint
 
-        puzzle = self.draft.puzzle()
+        puzzle = self.puzzle
         target = self._target()
         if puzzle is None or target is None:
             self.status = "Make unique needs a level with a solution (paint the fleet, or fix what is shown)"
@@ -157,7 +181,7 @@ class EditorScene:
     def minimize(self) -> None:
         from solvers.authoring.editing import minimize
 
-        puzzle = self.draft.puzzle()
+        puzzle = self.puzzle
         if puzzle is None or self.assessment is None or self.assessed != puzzle or \
                 self.assessment.kind.value != "unique":
             self.status = "Minimize needs a unique level"
@@ -173,7 +197,7 @@ class EditorScene:
 
     def update(self, dt: float) -> bool:
         self.quiet += dt
-        puzzle = self.draft.puzzle()
+        puzzle = self.puzzle
         if self._run is None and puzzle is not None and puzzle != self.assessed and self.quiet >= ASK_AFTER:
             self._assess_now(puzzle)
         if self._run is None:
@@ -187,7 +211,7 @@ class EditorScene:
             return True
         answer, self._answer = self._answer, None
         self._run, self.busy = None, ""
-        if answer is None or answer.about != self.draft.puzzle():
+        if answer is None or answer.about != self.puzzle:
             return True                               # about an older draft
         if answer.changed is not None:
             self.edit(model.with_puzzle_hints(self.draft, answer.changed))
@@ -205,9 +229,9 @@ class EditorScene:
     # ----- saving and playing --------------------------------------------------------------
 
     def _final_puzzle(self) -> Puzzle | None:
-        puzzle = self.draft.puzzle()
+        puzzle = self.puzzle
         if puzzle is None:
-            self.status = "Not a level yet: " + self.draft.problems()[0].text
+            self.status = "Not a level yet: " + self.problems[0].text
             return None
         grade = None
         if self.assessment is not None and self.assessed == puzzle:
@@ -381,23 +405,62 @@ class EditorScene:
 
     # ----- drawing -------------------------------------------------------------------------
 
-    def draw(self, surface: pygame.Surface) -> None:
-        theme = self.app.theme
-        surface.fill(theme.background)
-        mode = "Design: paint the fleet; right click makes a cell given" if self.draft.mode is Mode.DESIGN else \
-            "Transcribe: click cells for the given pieces, click a tally and type it"
-        fonts.blit_text(surface, "Level editor", 26, theme.text, bold=True, topleft=(20, 18))
-        fonts.blit_text(surface, fonts.fit_text(mode, 16, self.panel.x - 240), 16, theme.muted, topleft=(220, 26))
-        self._draw_board(surface)
-        self._draw_panel(surface)
+    draws_changes = True                # draw(surface, full) draws what changed and names where
 
-    def _draw_board(self, surface: pygame.Surface) -> None:
+    def draw(self, surface: pygame.Surface, full: bool = False) -> list[pygame.Rect] | None:
+        """Draw what changed since the last frame: the board when the draft, its outlines or
+        the tally being typed changed, the panel when its texts or a button's look did (a mouse
+        move that changes neither draws nothing). Everything when ``full``, or when the window,
+        the theme, the board's size or the mode changed. The areas drawn (None: all)."""
+        theme, draft = self.app.theme, self.draft
+        self._set_buttons()
+        if self.looks.changed("scene", (theme, self.app.window_size, self.board_shape, self.cell, draft.mode)) \
+                or full:
+            self.looks.forget("scene")
+            surface.fill(theme.background)
+            mode = "Design: paint the fleet; right click makes a cell given" if draft.mode is Mode.DESIGN else \
+                "Transcribe: click cells for the given pieces, click a tally and type it"
+            fonts.blit_text(surface, "Level editor", 26, theme.text, bold=True, topleft=(20, 18))
+            fonts.blit_text(surface, fonts.fit_text(mode, 16, self.panel.x - 240), 16, theme.muted, topleft=(220, 26))
+            self._draw_parts(surface)
+            return None
+        return self._draw_parts(surface)
+
+    def _draw_parts(self, surface: pygame.Surface) -> list[pygame.Rect]:
+        """The board and the panel, each when its look changed (each paints its own background)."""
+        theme, draft = self.app.theme, self.draft
+        areas = []
+        redundant = frozenset(self.assessment.redundant or ()) if self.assessment is not None and \
+            self.assessed == self.puzzle else frozenset()
+        if self.looks.changed("board", (draft, self.focus if isinstance(self.focus, tuple) else None, redundant)):
+            # the board with its tallies, and room for a tally's text wider than a small cell
+            area = pygame.Rect(self.origin, ((draft.cols + 1) * self.cell, (draft.rows + 1) * self.cell))
+            area = area.inflate(16, 16).clip(surface.get_rect())
+            surface.fill(theme.background, area)
+            self._draw_board(surface, redundant)
+            areas.append(area)
+            if area.colliderect(self.panel):           # a small window: the panel lies over the board
+                self.looks.drop("panel")
+        lines, colour = self.verdict_lines()
+        buttons = tuple(button.look() for button in self._visible_buttons())
+        if self.looks.changed("panel", (draft, self.focus, tuple(lines), colour, buttons)):
+            surface.fill(theme.background, self.panel)
+            self._draw_panel(surface, lines, colour)
+            areas.append(self.panel.clip(surface.get_rect()))
+        return areas
+
+    def _set_buttons(self) -> None:
+        draft = self.draft
+        self.buttons["design"].active = draft.mode is Mode.DESIGN
+        self.buttons["transcribe"].active = draft.mode is Mode.TRANSCRIBE
+        self.buttons["undo"].enabled = self.editor.cursor > 0
+        self.buttons["redo"].enabled = self.editor.cursor + 1 < len(self.editor.history)
+
+    def _draw_board(self, surface: pygame.Surface, redundant: frozenset[Coord]) -> None:
         theme, draft = self.app.theme, self.draft
         hints = draft.hints
-        problems = draft.problems()
+        problems = self.problems
         bad = frozenset().union(*(p.cells for p in problems)) if problems else frozenset()
-        redundant = frozenset(self.assessment.redundant) if self.assessment is not None and \
-            self.assessed == draft.puzzle() else frozenset()
         if draft.mode is Mode.DESIGN:          # the painted fleet; water shows where it is given
             shown = tuple(tuple(v if v == Cell.SHIP or (r, c) in hints else Cell.UNKNOWN
                                 for c, v in enumerate(row)) for r, row in enumerate(draft.layout))
@@ -406,7 +469,7 @@ class EditorScene:
                                 Cell.SHIP if hints[(r, c)].is_ship else Cell.WATER
                                 for c in range(draft.cols)) for r in range(draft.rows))
         shapes = draft.layout if draft.mode is Mode.DESIGN else None
-        draw_mini_board(surface, theme, self.origin, self.cell, shown, hints, shapes=shapes)
+        self.picture.draw(surface, theme, self.origin, self.cell, shown, hints, shapes=shapes)
         for cells, colour, width in ((redundant, theme.guess, 2), (bad, theme.error, 3)):
             for r, c in cells:
                 inset = 4 if colour == theme.guess else 0
@@ -421,14 +484,10 @@ class EditorScene:
                 colour = theme.error if tally is not None and tally > length else theme.text
                 fonts.blit_text(surface, "?" if tally is None else str(tally), size, colour, center=rect.center)
 
-    def _draw_panel(self, surface: pygame.Surface) -> None:
+    def _draw_panel(self, surface: pygame.Surface, lines: list[str], colour: tuple) -> None:
         theme, draft, x = self.app.theme, self.draft, self.panel.x
         pygame.draw.rect(surface, theme.panel, self.panel, border_radius=8)
         pygame.draw.rect(surface, theme.panel_edge, self.panel, 1, border_radius=8)
-        self.buttons["design"].active = draft.mode is Mode.DESIGN
-        self.buttons["transcribe"].active = draft.mode is Mode.TRANSCRIBE
-        self.buttons["undo"].enabled = self.editor.cursor > 0
-        self.buttons["redo"].enabled = self.editor.cursor + 1 < len(self.editor.history)
         for text, y in ((f"Rows {draft.rows}", 95), (f"Columns {draft.cols}", 133)):
             fonts.blit_text(surface, text, 18, theme.text, midleft=(x + 12, y))
         fonts.blit_text(surface, f"(1-{MAX_SIDE})", 15, theme.muted, midleft=(x + 232, 114))
@@ -453,28 +512,31 @@ class EditorScene:
             fonts.blit_text(surface, f"x {counts.get(length, 0)}", 17, theme.text, midleft=(x + 200 - 10, y + 12))
         for button in self._visible_buttons():
             button.draw(surface, theme)
-        self._draw_verdict(surface)
-
-    def _draw_verdict(self, surface: pygame.Surface) -> None:
-        theme, draft = self.app.theme, self.draft
         x, y, width = self.panel.x + 12, self.panel.bottom - 210, self.panel.width - 24
-        problems = draft.problems()
+        for i, line in enumerate(lines[:3]):
+            fonts.blit_text(surface, fonts.fit_text(line, 17, width), 17, colour if i == 0 else self.app.theme.text,
+                            topleft=(x, y + i * 22))
+
+    def verdict_lines(self) -> tuple[list[str], tuple]:
+        """What the panel says of the draft (the verdict, the grade, the hints that could go,
+        the status), and the first line's colour."""
+        theme, problems = self.app.theme, self.problems
         if problems:
             lines, colour = [f"Not a level yet: {problems[0].text}"], theme.error
         elif self.busy:
             lines, colour = [f"{self.busy.capitalize()}..."], theme.muted
-        elif self.assessment is not None and self.assessed == draft.puzzle():
+        elif self.assessment is not None and self.assessed == self.puzzle:
             a = self.assessment
             kind = a.kind.value
             lines = [f"Verdict: {kind}" + (f", graded {a.grade}" if a.grade else "")]
-            if a.redundant:
+            if a.redundant is None:
+                lines.append(f"Hints that could go: not worked out within {REDUNDANT_SECONDS:g} s")
+            elif a.redundant:
                 lines.append(f"{len(a.redundant)} hints could go (outlined)")
             colour = theme.solved if kind == "unique" else theme.error if kind == "impossible" else theme.guess
         else:
             lines, colour = ["Verdict: ..."], theme.muted
         if self.status:
             lines.append(self.status)
-        for i, line in enumerate(lines[:3]):
-            fonts.blit_text(surface, fonts.fit_text(line, 17, width), 17, colour if i == 0 else theme.text,
-                            topleft=(x, y + i * 22))
+        return lines, colour
 

@@ -280,6 +280,8 @@ class RaceScene:
         cell = max(4, min((rect.width - 20) // (puzzle.cols + 1), (board_h - 60) // (puzzle.rows + 1)))
         origin = (rect.x + 10, rect.y + 58)
         first = f"board {k}" not in self.looks.keys
+        if k and picture.empty:            # the lanes start alike: the first lane's picture, copied
+            picture.start_from(self.pictures[0])
         if self.looks.changed(f"board {k}", lane.version):
             grid, colours = self._lane_board(lane)
             area = picture.draw(surface, theme, origin, cell, grid, puzzle.hints,
