@@ -11,6 +11,7 @@ import pytest  # noqa: E402
 from game.puzzle import Cell  # noqa: E402
 from game.session import TallyState  # noqa: E402
 from solvers.events import Progress, Reason, Result, SetCell, Status  # noqa: E402
+from tests.conftest import ROOT  # noqa: E402
 from window import solver_panel  # noqa: E402
 from window.app import DEFAULT_LEVEL, App  # noqa: E402
 from window.panel_views import fleet_placement  # noqa: E402
@@ -370,3 +371,20 @@ def test_the_idle_panel_s_words_stay_inside_the_panel(app, monkeypatch, size):
     inside = [content for content, rect in drawn if rect.colliderect(panel)]
     assert any(content.startswith("Run a solver") for content in inside)
     assert [(content, rect) for content, rect in drawn if rect.colliderect(panel) and not panel.contains(rect)] == []
+
+
+def test_a_giant_s_fleet_leaves_the_solver_s_controls_on_the_panel(app):
+    giant = ROOT / "docs/bench/giants/giant-60-1.bs"
+    for level, per_ship in ((giant, False), (ROOT / "levels/10x10/hard/01.bs", True)):
+        assert app.open_level(level)
+        app.pump()
+        view, panel = app.play.view, app.play.layout.panel
+        fleet = view.fleet_area(app.play.layout)
+        lines = app.play.board.session.report.fleet
+        placed, height = fleet_placement(lines, fleet, fleet.height)
+        ships = sum(line.wanted for line in lines)
+        assert len(placed) == (ships if per_ship else len(lines))      # one per ship, or one per length
+        assert all(panel.contains(rect) and rect.bottom <= fleet.y + height for *_, rect, _ in placed)
+        solver = app.play.solver
+        assert solver.area.top >= fleet.y + height
+        assert all(panel.contains(button.rect) for button in (solver.run_button, solver.keep_button))

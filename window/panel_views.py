@@ -45,12 +45,12 @@ def fleet_placement(lines: Sequence[FleetLine], area: pygame.Rect,
     if most is None or y - area.y <= most:
         return placed, y - area.y
     longest = max(line.length for line in lines)
-    unit = max(4, min(12, (area.width - LABEL_WIDTH) // longest, (most // len(lines)) - 8))
+    unit = max(4, min(12, (area.width - LABEL_WIDTH) // longest))
     placed, y = [], area.y
     for line in lines:
         state = "extra" if line.too_many else ("done" if line.done else "open")
         placed.append((line.length, 0, pygame.Rect(area.x + LABEL_WIDTH, y + 4, unit * line.length, unit), state))
-        y += max(unit + 8, 20)
+        y += 20
     return placed, y - area.y
 
 
