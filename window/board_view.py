@@ -142,6 +142,23 @@ def _draw_tally(surface: pygame.Surface, rect: pygame.Rect, value: int | None, s
         fonts.blit_text(surface, str(value), size, theme.text, bold=True, center=rect.center)
 
 
+def _outline_width(cell: int) -> int:
+    """The width of the red outline on a cell that breaks a rule."""
+    return max(2, cell // 14)
+
+
+def _draw_trial_number(surface: pygame.Surface, rect: pygame.Rect, trial: int, theme: Theme) -> None:
+    """The trial's depth as a digit in the cell's top right corner, colour is never the only
+    sign: inside a broken rule's outline, on a patch of the board's background, drawn last so
+    that no piece, outline or cursor covers it."""
+    inset = 2 + _outline_width(rect.width)
+    size, colour = max(10, rect.width // 4), theme.trial_colour(trial)
+    corner = (rect.right - inset - 1, rect.y + inset + 1)
+    place = fonts.text(str(trial), size, colour, bold=True).get_rect(topright=corner)
+    pygame.draw.rect(surface, theme.unknown, place.inflate(2, 2))
+    fonts.blit_text(surface, str(trial), size, colour, bold=True, topright=corner)
+
+
 def _draw_cross(surface: pygame.Surface, rect: pygame.Rect, colour: Colour, width: int) -> None:
     pygame.draw.line(surface, colour, rect.topleft, rect.bottomright, width)
     pygame.draw.line(surface, colour, rect.topright, rect.bottomleft, width)
@@ -185,10 +202,6 @@ def draw_board(surface: pygame.Surface, layout: Layout, picture: BoardPicture, t
                 if hint is not None:
                     # Given pieces carry a dot, so they differ from the player's by shape too.
                     pygame.draw.circle(surface, theme.hint_mark, rect.center, max(2, cell // 12))
-            if trial and value != Cell.UNKNOWN and cell >= 18:
-                # The trial's depth as a digit in the corner: colour is never the only sign.
-                fonts.blit_text(surface, str(trial), max(10, cell // 4), theme.trial_colour(trial), bold=True,
-                                topright=(rect.right - 2, rect.y + 1))
             if reason is Reason.GUESS and cell >= 14:
                 corner = [(rect.x + 1, rect.y + 1), (rect.x + cell // 3, rect.y + 1), (rect.x + 1, rect.y + cell // 3)]
                 pygame.draw.polygon(surface, theme.guess, corner)
@@ -203,7 +216,7 @@ def draw_board(surface: pygame.Surface, layout: Layout, picture: BoardPicture, t
     for ship in picture.best_fleet:
         _draw_ship_outline(surface, layout, ship, theme.best_fleet)
     for r, c in picture.error_cells:
-        pygame.draw.rect(surface, theme.error, layout.cell_rect(r, c).inflate(-2, -2), max(2, cell // 14))
+        pygame.draw.rect(surface, theme.error, layout.cell_rect(r, c).inflate(-2, -2), _outline_width(cell))
     for r, c in picture.highlight:
         pygame.draw.rect(surface, theme.best_fleet, layout.cell_rect(r, c).inflate(-3, -3), max(3, cell // 10),
                          border_radius=4)
@@ -212,6 +225,10 @@ def draw_board(surface: pygame.Surface, layout: Layout, picture: BoardPicture, t
                          border_radius=3)
     if picture.cursor is not None:
         pygame.draw.rect(surface, theme.cursor, layout.cell_rect(*picture.cursor).inflate(-1, -1), max(2, cell // 12))
+    if cell >= 18:
+        for (r, c), trial in layers.items():
+            if grid[r][c] != Cell.UNKNOWN:
+                _draw_trial_number(surface, layout.cell_rect(r, c), trial, theme)
     for r, value in enumerate(puzzle.row_tallies):
         _draw_tally(surface, layout.row_tally_rect(r), value, picture.row_states[r], theme)
     for c, value in enumerate(puzzle.col_tallies):

@@ -55,17 +55,23 @@ class DepthSketch:
         self.width *= 2
 
 
+def sawtooth_area(area: pygame.Rect) -> pygame.Rect:
+    """Where :func:`draw_depth` draws the sawtooth in ``area``: below the caption and the
+    guesses' marks, above the backtracks' marks."""
+    return pygame.Rect(area.x + 2, area.y + 18, area.width - 4, area.height - 26)
+
+
 def draw_depth(surface: pygame.Surface, area: pygame.Rect, sketch: DepthSketch, theme: Theme) -> None:
     """The sawtooth across ``area``: guesses marked above it, backtracks below."""
     pygame.draw.rect(surface, theme.unknown, area)
     pygame.draw.rect(surface, theme.panel_edge, area, 1)
     buckets = len(sketch.deepest)
-    fonts.blit_text(surface, f"search depth (max {sketch.top}); guesses above, backtracks below", 13,
+    caption = f"search depth (max {sketch.top}); guesses above, backtracks below"
+    fonts.blit_text(surface, fonts.fit_text(caption, fonts.SMALLEST, area.width - 8), fonts.SMALLEST,
                     theme.muted, topleft=(area.x + 4, area.y + 3))
     if buckets < 2:
         return
-    inner = area.inflate(-4, -26)
-    inner.y = area.y + 18
+    inner = sawtooth_area(area)
     top = max(1, sketch.top)
     step = inner.width / buckets
     points = []
@@ -83,7 +89,7 @@ def draw_per_depth(surface: pygame.Surface, area: pygame.Rect, sketch: DepthSket
     """Guess moves per depth, as bars: where the search spent its decisions."""
     pygame.draw.rect(surface, theme.unknown, area)
     pygame.draw.rect(surface, theme.panel_edge, area, 1)
-    fonts.blit_text(surface, "guess moves per depth", 13, theme.muted, topleft=(area.x + 4, area.y + 3))
+    fonts.blit_text(surface, "guess moves per depth", fonts.SMALLEST, theme.muted, topleft=(area.x + 4, area.y + 3))
     if not sketch.guesses_at:
         return
     deepest = max(sketch.guesses_at)
@@ -95,5 +101,5 @@ def draw_per_depth(surface: pygame.Surface, area: pygame.Rect, sketch: DepthSket
         height = max(1, round(inner.height * count / most))
         pygame.draw.rect(surface, theme.guess, (inner.x + depth * width, inner.bottom - height, max(1, width - 1),
                                                 height))
-    fonts.blit_text(surface, f"depth 1..{deepest}, most {most:,}", 13, theme.muted,
+    fonts.blit_text(surface, f"depth 1..{deepest}, most {most:,}", fonts.SMALLEST, theme.muted,
                     midright=(area.right - 4, area.y + 10))

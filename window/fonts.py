@@ -36,6 +36,7 @@ def font(size: int, bold: bool = False) -> pygame.font.Font:
     return face
 
 
+SMALLEST = 14            # the smallest size at which the font's glyphs never run into each other
 MAX_SHOWN = 400          # characters: more than the widest window shows on one line
 MARK = "\u00a4"          # "¤", drawn for each control character (the font has no U+FFFD)
 ELLIPSIS = "..."
@@ -115,7 +116,7 @@ def cut_to(text: str, width: float, measure: Callable[[str], float]) -> str:
     return text[:low].rstrip() + ELLIPSIS
 
 
-def shrink_to_fit(content: str, size: int, width: int, bold: bool = False, smallest: int = 14) -> tuple[str, int]:
+def shrink_to_fit(content: str, size: int, width: int, bold: bool = False, smallest: int = SMALLEST) -> tuple[str, int]:
     """``content`` and a font size for ``width`` pixels: a smaller font first (down to
     ``smallest``), and only then the text cut short (see :func:`fit_text`)."""
     shown = visible(content)

@@ -11,6 +11,7 @@ from window import fonts
 from window.theme import Theme
 
 ROW_HEIGHT = 30
+NOTE_WIDTH = 180               # pixels at most for a row's note; a row without one has its width
 
 
 @dataclass(frozen=True)
@@ -71,13 +72,14 @@ class ListView:
             if index == self.hover:
                 pygame.draw.rect(surface, theme.button_hover, box)
             colour = theme.error if row.error else theme.text
-            fonts.blit_text(surface, fonts.fit_text(row.label, 18, box.width - 200), 18, colour,
+            note = fonts.fit_text(row.note, 16, NOTE_WIDTH) if row.note else ""
+            room = box.width - 34 - 10 - (fonts.font(16).size(note)[0] + 16 if note else 0)
+            fonts.blit_text(surface, fonts.fit_text(row.label, 18, room), 18, colour,
                             midleft=(box.x + 34, box.centery))
             if row.ticked:
                 tick = pygame.Rect(box.x + 10, box.centery - 6, 14, 12)
                 pygame.draw.lines(surface, theme.met, False, [(tick.x, tick.centery), (tick.centerx, tick.bottom),
                                                               (tick.right, tick.top)], 3)
-            if row.note:
-                fonts.blit_text(surface, fonts.fit_text(row.note, 16, 180), 16, theme.muted,
-                                midright=(box.right - 10, box.centery))
+            if note:
+                fonts.blit_text(surface, note, 16, theme.muted, midright=(box.right - 10, box.centery))
         surface.set_clip(clip)

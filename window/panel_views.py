@@ -87,6 +87,18 @@ def draw_fleet(surface: pygame.Surface, area: pygame.Rect, lines: Sequence[Fleet
     return placed
 
 
+def deepest(items: Sequence, room: int) -> tuple[Sequence, str]:
+    """The deepest of ``items`` (deepest last) that fit ``room`` rows, and the line for the row
+    above them that says how many shallower ones are left out ("" when all fit; nothing when
+    there is no row at all)."""
+    if len(items) <= room:
+        return items, ""
+    if room <= 0:
+        return items[:0], ""
+    shown = items[len(items) - room + 1:]          # one row says what is left out
+    return shown, f"... {len(items) - len(shown)} shallower"
+
+
 def draw_lines(surface: pygame.Surface, area: pygame.Rect, rows: Sequence[tuple[str, str]], theme: Theme,
                size: int = 18) -> int:
     """Label / value pairs, two columns; returns the height used."""
@@ -128,5 +140,5 @@ def draw_plot(surface: pygame.Surface, area: pygame.Rect, points: Sequence[tuple
         pygame.draw.lines(surface, colour, False, line, 2)
     fonts.blit_text(surface, "best", 14, theme.plot_best, bold=True, topleft=(area.x + 6, area.y + 3))
     fonts.blit_text(surface, "mean", 14, theme.plot_mean, bold=True, topleft=(area.x + 46, area.y + 3))
-    fonts.blit_text(surface, f"{high:g}", 13, theme.muted, midright=(area.right - 4, area.y + 9))
-    fonts.blit_text(surface, f"{low:g}  gen {gens[-1]}", 13, theme.muted, midright=(area.right - 4, area.bottom - 7))
+    fonts.blit_text(surface, f"{high:g}", fonts.SMALLEST, theme.muted, midright=(area.right - 4, area.y + 9))
+    fonts.blit_text(surface, f"{low:g}  gen {gens[-1]}", fonts.SMALLEST, theme.muted, midright=(area.right - 4, area.bottom - 7))

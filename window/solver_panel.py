@@ -19,7 +19,7 @@ from solvers.engine import registry
 from solvers.engine.trace import Recording
 from window import fonts
 from window.depth_plot import draw_depth, draw_per_depth
-from window.panel_views import draw_lines, draw_plot
+from window.panel_views import deepest, draw_lines, draw_plot
 from window.solver_watch import SolverWatch, make_stream
 from window.storage import runs_dir
 from window.theme import Theme
@@ -367,11 +367,10 @@ class SolverPanel:
         fonts.blit_text(surface, f"Guesses in force: {len(guesses)}", 17, theme.text, bold=True,
                         topleft=(area.x, area.y))
         room = max(0, (area.height - 22) // 18)
-        shown = guesses[-room:] if room else []
+        shown, left_out = deepest(guesses, room)
         y = area.y + 22
-        if len(guesses) > len(shown) and shown:
-            shown = shown[1:]
-            fonts.blit_text(surface, f"... {len(guesses) - len(shown)} deeper", 15, theme.muted, topleft=(area.x, y))
+        if left_out:
+            fonts.blit_text(surface, left_out, 15, theme.muted, topleft=(area.x, y))
             y += 18
         for guess in shown:
             r, c = guess.cells[0]

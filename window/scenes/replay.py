@@ -30,7 +30,7 @@ from window.depth_plot import DepthSketch, draw_depth
 from window.host import Host
 from window.list_view import ListView, Row
 from window.mini_board import MiniBoard
-from window.panel_views import draw_plot
+from window.panel_views import deepest, draw_plot
 from window.storage import generated_dir
 from window.widgets import Button, handle_all
 
@@ -491,11 +491,10 @@ class ReplayScene:
             return
         fonts.blit_text(surface, "Decisions in force (click to go there)", 15, theme.muted, topleft=area.topleft)
         room = max(1, (area.height - 20) // 18)
-        shown = guesses[-room:]
+        shown, left_out = deepest(guesses, room)
         y = area.y + 20
-        if len(guesses) > len(shown):
-            shown = shown[1:]
-            fonts.blit_text(surface, f"... {len(guesses) - len(shown)} shallower", 15, theme.muted, topleft=(area.x, y))
+        if left_out:
+            fonts.blit_text(surface, left_out, 15, theme.muted, topleft=(area.x, y))
             y += 18
         for n, (r, c), ship, detail in shown:
             pygame.draw.rect(surface, theme.guess, (area.x, y + 3, 10, 10))
@@ -524,6 +523,7 @@ class ReplayScene:
         x = track.x + round(track.width * self.at / max(1, self.run.events))
         pygame.draw.rect(surface, theme.button_active, (track.x, track.y, x - track.x, track.height), border_radius=4)
         pygame.draw.circle(surface, theme.button_active, (x, track.centery), 9)
-        pygame.draw.line(surface, theme.cursor, (x, self.plot.y), (x, self.plot.bottom), 1)
+        sawtooth = depth_plot.sawtooth_area(self.plot)        # the caption above it stays clear
+        pygame.draw.line(surface, theme.cursor, (x, sawtooth.top), (x, sawtooth.bottom), 1)
         fonts.blit_text(surface, "arrows, Shift+arrows, Home, End; drag", 14, theme.muted,
                         topleft=(track.x, track.bottom + 8))

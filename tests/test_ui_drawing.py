@@ -1,0 +1,151 @@
+"""What the window draws stays readable: no label drawn over another, over a control or out of
+its box, no glyph run into the next, no mark over a number (watched by wrapping the drawing calls)."""
+
+import os
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")   # before pygame is imported
+
+import pygame  # noqa: E402
+import pytest  # noqa: E402
+
+from game.puzzle import Cell  # noqa: E402
+from tests.test_ui_play import click, press  # noqa: E402
+from tests.test_ui_replay import saved_run  # noqa: E402
+from tests.test_ui_trials import ship_click  # noqa: E402
+from window import fonts  # noqa: E402
+from window.list_view import ListView, Row  # noqa: E402
+from window.panel_views import deepest  # noqa: E402
+from window.solver_watch import Guess  # noqa: E402
+
+
+def watch_text(monkeypatch) -> list:
+    """Every label drawn from now on, as (text, rect)."""
+    drawn = []
+    blit_text = fonts.blit_text
+
+    def watched(surface, content, *args, **kwargs):
+        rect = blit_text(surface, content, *args, **kwargs)
+        drawn.append((content, rect))
+        return rect
+
+    monkeypatch.setattr(fonts, "blit_text", watched)
+    return drawn
+
+
+def redraw(app) -> None:
+    app.full_redraw = True
+    app.draw()
+
+
+def ink(image: pygame.Surface, at: tuple[int, int]) -> set[tuple[int, int]]:
+    """The fully inked pixels of a rendered label placed with its top left at ``at``."""
+    return {(at[0] + x, at[1] + y) for x in range(image.get_width()) for y in range(image.get_height())
+            if image.get_at((x, y)).a == 255}
+
+
+def test_a_trial_s_number_stays_readable_on_a_cell_outlined_for_a_broken_rule(app, monkeypatch):
+    press(app, pygame.K_g)
+    ship_click(app, 2, 1)                   # beside the given top piece at row 3: a rule broken
+    press(app, pygame.K_g)
+    ship_click(app, 3, 2)                   # touches the first diagonally: outlined too
+    session, theme, layout = app.play.board.session, app.theme, app.play.layout
+    assert session.layer_depths() == {(2, 1): 1, (3, 2): 2}
+    assert {(2, 1), (3, 2)} <= session.report.wrong_cells
+    drawn = watch_text(monkeypatch)
+    redraw(app)
+    outline = max(2, layout.cell // 14)
+    for (r, c), trial in session.layer_depths().items():
+        cell = layout.cell_rect(r, c)
+        (rect,) = [rect for content, rect in drawn if content == str(trial) and cell.contains(rect)]
+        assert cell.inflate(-2 * (1 + outline), -2 * (1 + outline)).contains(rect)     # inside the red outline
+        colour = theme.trial_colour(trial)
+        image = fonts.text(str(trial), max(10, layout.cell // 4), colour, bold=True)
+        digit = ink(image, rect.topleft)
+        assert digit and all(tuple(app.screen.get_at(p))[:3] == colour for p in digit)    # nothing over it
+        around = {(x, y) for x in range(rect.left, rect.right) for y in range(rect.top, rect.bottom)} - digit
+        assert all(tuple(app.screen.get_at(p))[:3] not in (colour, theme.error) for p in around)   # it stands out
+
+
+def test_the_depth_plot_s_captions_are_drawn_in_a_size_whose_glyphs_do_not_run_together(app, monkeypatch, tmp_path,
+                                                                                         capsys):
+    assert app.open_replay(saved_run(tmp_path, capsys))
+    drawn = watch_text(monkeypatch)
+    redraw(app)
+    caption = next(content for content, _ in drawn if content.startswith("search depth (max "))
+    sizes = {size for size in range(8, 30) if fonts.font(size).size(caption) == next(
+        rect.size for content, rect in drawn if content == caption)}
+    assert sizes and min(sizes) >= fonts.SMALLEST
+    # At fonts.SMALLEST a digit and the ")" after it share no pixel (at 13 they did).
+    face = fonts.font(fonts.SMALLEST)
+    for left in "0123456789":
+        pair, alone = face.render(left + ")", True, (0, 0, 0)), face.render(left, True, (0, 0, 0))
+        bracket = face.render(")", True, (0, 0, 0))
+        shift = pair.get_width() - bracket.get_width()
+        assert not ink(alone, (0, 0)) & ink(bracket, (shift, 0))
+
+
+def test_the_replay_s_cursor_line_leaves_the_depth_plot_s_caption_clear(app, monkeypatch, tmp_path, capsys):
+    assert app.open_replay(saved_run(tmp_path, capsys))
+    scene = app.overlay
+    drawn, lines = watch_text(monkeypatch), []
+    line = pygame.draw.line
+
+    def watched_line(surface, colour, start, end, *args):
+        lines.append((tuple(colour)[:3], start, end))
+        return line(surface, colour, start, end, *args)
+
+    monkeypatch.setattr(pygame.draw, "line", watched_line)
+    caption = None
+    for at in (0, scene.run.events // 50, scene.run.events):
+        scene.goto(at)
+        lines.clear()
+        redraw(app)
+        if caption is None:       # drawn once on the plot's own picture, which is then copied
+            caption = next(rect for content, rect in drawn if content.startswith("search depth (max "))
+            caption = caption.move(scene.plot.topleft)
+        cursors = [(start, end) for colour, start, end in lines if colour == app.theme.cursor[:3]
+                   and start[0] == end[0] and scene.plot.inflate(2, 0).collidepoint(start)]
+        assert cursors
+        assert not any(caption.clipline(start, end) for start, end in cursors)
+
+
+def test_a_list_row_without_a_note_uses_the_list_s_width(app, monkeypatch):
+    long = "forced: row 3 has its 4 ship cells, the rest of the row is water " * 3
+    view = ListView([Row(long, 1), Row(long, 2, note="a note")])
+    view.rect = pygame.Rect(20, 20, 900, 100)
+    drawn = watch_text(monkeypatch)
+    view.draw(app.screen, app.theme)
+    plain, noted = [rect for content, rect in drawn if content.startswith("forced")]
+    note = next(rect for content, rect in drawn if content == "a note")
+    assert plain.right >= view.rect.right - 30             # the whole row, bar its margin
+    assert noted.right < note.left and note.right <= view.rect.right
+
+
+@pytest.mark.parametrize("room", [0, 1, 3, 9, 12])
+def test_the_guesses_left_out_are_said_to_be_the_shallower_ones(room):
+    guesses = [Guess(((0, depth),), Cell.SHIP, depth) for depth in range(1, 10)]
+    shown, left_out = deepest(guesses, room)
+    if room >= len(guesses):
+        assert (list(shown), left_out) == (guesses, "")
+    elif room == 0:
+        assert (list(shown), left_out) == ([], "")
+    else:
+        assert [g.depth for g in shown] == list(range(11 - room, 10))    # the deepest, and a row that says so
+        hidden = [g for g in guesses if g not in shown]
+        assert left_out == f"... {len(hidden)} shallower"
+
+
+def test_the_solver_panel_says_the_guesses_it_leaves_out_are_the_shallower_ones(app, monkeypatch):
+    from types import SimpleNamespace
+
+    panel = app.play.solver
+    guesses = [Guess(((0, depth % 6),), Cell.SHIP, depth) for depth in range(1, 10)]
+    drawn = watch_text(monkeypatch)
+    panel.watch = SimpleNamespace(guesses=guesses, name="backtracking")
+    try:
+        panel._draw_guesses(app.screen, app.theme, pygame.Rect(10, 10, 300, 22 + 4 * 18))
+    finally:
+        panel.watch = None
+    texts = [content for content, _ in drawn]
+    assert "... 6 shallower" in texts
+    assert [t.split(".")[0].strip() for t in texts if t[:2].strip().isdigit()] == ["7", "8", "9"]
