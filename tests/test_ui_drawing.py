@@ -18,14 +18,15 @@ from window.panel_views import deepest  # noqa: E402
 from window.solver_watch import Guess  # noqa: E402
 
 
-def watch_text(monkeypatch) -> list:
-    """Every label drawn from now on, as (text, rect)."""
+def watch_text(monkeypatch, only=None) -> list:
+    """Every label drawn from now on (on ``only``, when given), as (text, rect)."""
     drawn = []
     blit_text = fonts.blit_text
 
     def watched(surface, content, *args, **kwargs):
         rect = blit_text(surface, content, *args, **kwargs)
-        drawn.append((content, rect))
+        if only is None or surface is only:
+            drawn.append((content, rect))
         return rect
 
     monkeypatch.setattr(fonts, "blit_text", watched)
@@ -149,3 +150,93 @@ def test_the_solver_panel_says_the_guesses_it_leaves_out_are_the_shallower_ones(
     texts = [content for content, _ in drawn]
     assert "... 6 shallower" in texts
     assert [t.split(".")[0].strip() for t in texts if t[:2].strip().isdigit()] == ["7", "8", "9"]
+
+
+@pytest.mark.parametrize("size", [(1000, 614), (640, 480)])
+def test_a_finished_race_s_table_leaves_every_lane_and_the_genetic_lane_s_plot_in_sight(size, tmp_path, monkeypatch):
+    from tests.conftest import ROOT
+    from tests.test_ui_race import run_to_end
+    from window.app import App
+    from window.scenes import race
+
+    monkeypatch.setenv("BATTLESHIPS_HOME", str(tmp_path / "home"))
+    app = App(window=size)
+    try:
+        assert app.open_level(ROOT / "levels/10x10/expert/01.bs")
+        app.open_race(["backtracking", "forward", "genetic", "logic"])
+        scene = app.overlay
+        scene.start()
+        run_to_end(app, scene, seconds=60.0)
+        plots, draw_plot = [], scene._draw_plot
+        monkeypatch.setattr(scene, "_draw_plot", lambda surface, lane, area: (plots.append((lane, area)),
+                                                                             draw_plot(surface, lane, area)))
+        drawn = watch_text(monkeypatch, only=app.screen)      # (a mini board draws its tallies apart)
+        redraw(app)
+        table = scene.table_box()
+        assert any(content == "rank" and table.contains(rect) for content, rect in drawn)
+        assert len(scene.lane_rects) == 4 and not any(lane.colliderect(table) for lane in scene.lane_rects)
+        genetic = [lane for lane in scene.lanes if lane.generations]
+        assert len(genetic) == 1 and [lane for lane, _ in plots] == genetic
+        (lane, plot), = plots
+        home = scene.lane_rects[scene.lanes.index(lane)]
+        assert home.contains(plot) and plot.height >= race.PLOT_LEAST and not plot.colliderect(table)
+        for home in scene.lane_rects:          # the figures stay in their lane, clear of the plot
+            inside = [rect for content, rect in drawn if rect.colliderect(home)]
+            assert inside and all(home.contains(rect) and not rect.colliderect(plot) for rect in inside)
+    finally:
+        app.shutdown()
+
+
+def overlaps(rects: list) -> list:
+    return [(a, b) for n, (a, r) in enumerate(rects) for b, q in rects[n + 1:] if r.colliderect(q)]
+
+
+@pytest.mark.parametrize("size", [(900, 615), (640, 480), (1200, 820)])
+@pytest.mark.parametrize("level", ["levels/tutorial/first.bs", "levels/10x10/expert/01.bs"])
+def test_the_editor_s_panel_draws_nothing_over_anything_else_when_transcribing(size, level, tmp_path, monkeypatch):
+    from game.editor import Mode
+    from tests.conftest import ROOT
+    from tests.test_ui_editor import wait_for_verdict
+    from window.app import App
+    from window.scenes import editor
+
+    monkeypatch.setenv("BATTLESHIPS_HOME", str(tmp_path / "home"))
+    app = App(window=size)
+    try:
+        assert app.open_level(ROOT / level)
+        app.open_editor()
+        scene = app.overlay
+        scene.set_mode(Mode.TRANSCRIBE)
+        assert wait_for_verdict(app, scene) is not None
+        scene.status = "a status line as long as the panel is wide, and then some more words"
+        lines, _ = scene.verdict_lines()
+        assert len(lines) >= 2
+        drawn, pieces = watch_text(monkeypatch, only=app.screen), []
+        draw_piece = editor.draw_piece
+        monkeypatch.setattr(editor, "draw_piece", lambda surface, rect, *args: (pieces.append(("ship", rect)),
+                                                                               draw_piece(surface, rect, *args)))
+        redraw(app)
+        panel, buttons = scene.panel, scene._visible_buttons()
+        assert pieces and all(panel.contains(rect) for _, rect in pieces)
+        inside = [(content, rect) for content, rect in drawn if rect.colliderect(panel)]
+        assert [line for line in lines[:3] if not any(content.startswith(line[:12]) for content, _ in inside)] == []
+        assert [content for content, rect in inside if not panel.contains(rect)] == []
+        labels = [(content, rect) for content, rect in inside
+                  if not any(button.rect.contains(rect) for button in buttons)]
+        assert overlaps(labels) == []
+        assert [(content, rect) for content, rect in labels if rect.collidelist([r for _, r in pieces]) >= 0] == []
+        assert [(content, b.label) for content, rect in labels for b in buttons if rect.colliderect(b.rect)] == []
+        assert overlaps([(b.label, b.rect) for b in buttons]) == []
+        assert all(panel.contains(b.rect) for b in buttons)
+        rows, lengths = scene.fleet_rows(), scene.fleet_lengths()
+        assert len(lengths) == min(10, max(scene.draft.rows, scene.draft.cols))
+        if len(rows) < len(lengths):           # the list scrolls: the wheel brings the shortest ships in sight
+            for _ in range(len(lengths)):
+                pygame.event.post(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=-1, flipped=False))
+            app.pump()
+            assert scene.fleet_rows()[-1][0] == 1 and scene.fleet_buttons[(1, 1)] in scene._visible_buttons()
+            assert scene.fleet_buttons[(lengths[0], 1)] not in scene._visible_buttons()
+        else:                                  # all ten lengths in sight from 615 pixels up, all six always
+            assert size[1] >= 615 or len(lengths) == 6
+    finally:
+        app.shutdown()

@@ -38,6 +38,15 @@ VERDICT_SECONDS = 5.0
 REDUNDANT_SECONDS = 3.0       # for the redundant hints (minutes on a large level); out of time the panel says so
 PANEL_WIDTH = 330
 MAX_TEXT = 60
+FLEET_ROW = 26                # a fleet row's height when the panel has room; in a short one down to
+FLEET_ROW_LEAST = 20          # this, the rest of the panel more compact, and then the list scrolls
+SMALLEST_PERCENT = 70         # the most compact panel, in percent of its full size
+VERDICT_LINES = 3             # the verdict, the grade or the hints that could go, the status
+# The panel from top to bottom, at full size: (part, height, gap after it). The fleet list takes
+# what the rest leaves; in a short window every height and gap is scaled down alike.
+PANEL_PARTS = (("top", 10, 0), ("modes", 34, 16), ("rows", 30, 8), ("cols", 30, 12), ("name", 28, 6),
+               ("author", 28, 14), ("fleet title", 22, 0), ("fleet", 0, 6), ("verdict", 22 * VERDICT_LINES, 8),
+               ("undo", 34, 6), ("unique", 34, 6), ("save", 34, 10))
 
 
 @dataclass(frozen=True)
@@ -267,6 +276,9 @@ class EditorScene:
         if event.type == pygame.KEYDOWN:
             self._key(event)
             return
+        if event.type == pygame.MOUSEWHEEL:                  # the only list that scrolls: the fleet
+            self.scroll_fleet(-event.y)
+            return
         if handle_all(self._visible_buttons(), event):
             return
         if event.type == pygame.MOUSEBUTTONDOWN:
@@ -354,8 +366,12 @@ class EditorScene:
     def _visible_buttons(self) -> list[Button]:
         shown = list(self.buttons.values())
         if self.draft.mode is Mode.TRANSCRIBE:
-            longest = min(MAX_SHIP_LENGTH, max(self.draft.rows, self.draft.cols))
-            shown += [b for (length, _), b in self.fleet_buttons.items() if length <= longest]
+            for length, row in self.fleet_rows():
+                for step in (-1, 1):
+                    button = self.fleet_buttons[(length, step)]
+                    button.rect = pygame.Rect(self.panel.x + (230 if step < 0 else 266), row.y + 1, 30,
+                                              min(24, row.height - 2))
+                    shown.append(button)
         return shown
 
     def relayout(self, size: tuple[int, int]) -> None:
@@ -367,22 +383,42 @@ class EditorScene:
         self.origin = (area.x, area.y)
         x = width - PANEL_WIDTH - 20
         self.panel = pygame.Rect(x, 20, PANEL_WIDTH, height - 40)
-        b = self.buttons
-        layout_row([b["design"], b["transcribe"]], pygame.Rect(x + 10, 30, PANEL_WIDTH - 20, 34))
-        for y, keys in ((80, ("rows-", "rows+")), (118, ("cols-", "cols+"))):
-            b[keys[0]].rect = pygame.Rect(x + 150, y, 34, 30)
-            b[keys[1]].rect = pygame.Rect(x + 190, y, 34, 30)
-        self.text_rects = {"name": pygame.Rect(x + 80, 160, PANEL_WIDTH - 90, 28),
-                           "author": pygame.Rect(x + 80, 194, PANEL_WIDTH - 90, 28)}
-        self.fleet_top = 236
-        longest = min(MAX_SHIP_LENGTH, max(rows, cols))
-        for (length, step), button in self.fleet_buttons.items():
-            y = self.fleet_top + 22 + (longest - length) * 26
-            button.rect = pygame.Rect(x + (230 if step < 0 else 266), y, 30, 24)
-        bottom = height - 40
-        layout_row([b["undo"], b["redo"]], pygame.Rect(x + 10, bottom - 124, PANEL_WIDTH - 20, 34))
-        layout_row([b["unique"], b["minimize"]], pygame.Rect(x + 10, bottom - 84, PANEL_WIDTH - 20, 34))
-        layout_row([b["save"], b["play"], b["close"]], pygame.Rect(x + 10, bottom - 44, PANEL_WIDTH - 20, 34))
+        self.parts = stack_panel(self.panel, self.fleet_rows_most())
+        self.fleet_scroll = 0
+        b, parts, wide = self.buttons, self.parts, PANEL_WIDTH - 20
+        layout_row([b["design"], b["transcribe"]], pygame.Rect(x + 10, parts["modes"].y, wide, parts["modes"].height))
+        for part, keys in (("rows", ("rows-", "rows+")), ("cols", ("cols-", "cols+"))):
+            b[keys[0]].rect = pygame.Rect(x + 150, parts[part].y, 34, parts[part].height)
+            b[keys[1]].rect = pygame.Rect(x + 190, parts[part].y, 34, parts[part].height)
+        self.text_rects = {key: pygame.Rect(x + 80, parts[key].y, PANEL_WIDTH - 90, parts[key].height)
+                           for key in ("name", "author")}
+        for part, keys in (("undo", ("undo", "redo")), ("unique", ("unique", "minimize")),
+                           ("save", ("save", "play", "close"))):
+            layout_row([b[key] for key in keys], pygame.Rect(x + 10, parts[part].y, wide, parts[part].height))
+
+    def fleet_rows_most(self) -> int:
+        """Rows the fleet list can have on this board: one per ship length up to its longer side."""
+        return min(MAX_SHIP_LENGTH, max(self.draft.rows, self.draft.cols))
+
+    def fleet_lengths(self) -> list[int]:
+        """The lengths the fleet list shows, longest first: every one that fits the board when
+        transcribing (each with - and +), those painted when designing."""
+        if self.draft.mode is Mode.TRANSCRIBE:
+            return list(range(self.fleet_rows_most(), 0, -1))
+        return sorted(dict(self.draft.fleet), reverse=True)
+
+    def fleet_rows(self) -> list[tuple[int, pygame.Rect]]:
+        """The fleet rows in sight, (length, row), from ``fleet_scroll`` on."""
+        area, lengths = self.parts["fleet"], self.fleet_lengths()
+        step = max(FLEET_ROW_LEAST, min(FLEET_ROW, area.height // max(1, len(lengths))))
+        room = max(1, area.height // step)
+        self.fleet_scroll = max(0, min(self.fleet_scroll, len(lengths) - room))
+        shown = lengths[self.fleet_scroll:self.fleet_scroll + room]
+        return [(length, pygame.Rect(area.x, area.y + k * step, area.width, step)) for k, length in enumerate(shown)]
+
+    def scroll_fleet(self, rows: int) -> None:
+        self.fleet_scroll = max(0, self.fleet_scroll + rows)        # fleet_rows() keeps it in range
+        self.fleet_rows()
 
     def cell_rect(self, r: int, c: int) -> pygame.Rect:
         return pygame.Rect(self.origin[0] + c * self.cell, self.origin[1] + r * self.cell, self.cell, self.cell)
@@ -443,7 +479,7 @@ class EditorScene:
                 self.looks.drop("panel")
         lines, colour = self.verdict_lines()
         buttons = tuple(button.look() for button in self._visible_buttons())
-        if self.looks.changed("panel", (draft, self.focus, tuple(lines), colour, buttons)):
+        if self.looks.changed("panel", (draft, self.focus, tuple(lines), colour, buttons, self.fleet_scroll)):
             surface.fill(theme.background, self.panel)
             self._draw_panel(surface, lines, colour)
             areas.append(self.panel.clip(surface.get_rect()))
@@ -485,12 +521,13 @@ class EditorScene:
                 fonts.blit_text(surface, "?" if tally is None else str(tally), size, colour, center=rect.center)
 
     def _draw_panel(self, surface: pygame.Surface, lines: list[str], colour: tuple) -> None:
-        theme, draft, x = self.app.theme, self.draft, self.panel.x
+        theme, draft, x, parts = self.app.theme, self.draft, self.panel.x, self.parts
         pygame.draw.rect(surface, theme.panel, self.panel, border_radius=8)
         pygame.draw.rect(surface, theme.panel_edge, self.panel, 1, border_radius=8)
-        for text, y in ((f"Rows {draft.rows}", 95), (f"Columns {draft.cols}", 133)):
-            fonts.blit_text(surface, text, 18, theme.text, midleft=(x + 12, y))
-        fonts.blit_text(surface, f"(1-{MAX_SIDE})", 15, theme.muted, midleft=(x + 232, 114))
+        for text, part in ((f"Rows {draft.rows}", "rows"), (f"Columns {draft.cols}", "cols")):
+            fonts.blit_text(surface, text, 18, theme.text, midleft=(x + 12, parts[part].centery))
+        fonts.blit_text(surface, f"(1-{MAX_SIDE})", 15, theme.muted,
+                        midleft=(x + 232, (parts["rows"].centery + parts["cols"].centery) // 2))
         for key, rect in self.text_rects.items():
             fonts.blit_text(surface, key.capitalize(), 17, theme.text, midleft=(x + 12, rect.centery))
             pygame.draw.rect(surface, theme.unknown, rect, border_radius=4)
@@ -498,24 +535,29 @@ class EditorScene:
             value = getattr(draft, key) + ("|" if self.focus == key else "")
             fonts.blit_text(surface, fonts.fit_text(value, 17, rect.width - 10), 17, theme.text,
                             midleft=(rect.x + 6, rect.centery))
-        fonts.blit_text(surface, "Fleet", 18, theme.text, bold=True, topleft=(x + 12, self.fleet_top))
+        title = parts["fleet title"]
+        fonts.blit_text(surface, "Fleet", 18, theme.text, bold=True, midleft=(x + 12, title.centery))
+        lengths, rows = self.fleet_lengths(), self.fleet_rows()
+        if len(rows) < len(lengths):                       # the list scrolls: say which part is in sight
+            where = f"lengths {rows[0][0]}-{rows[-1][0]} of {len(lengths)}: scroll for more"
+            fonts.blit_text(surface, fonts.fit_text(where, 15, PANEL_WIDTH - 90), 15, theme.muted,
+                            midright=(self.panel.right - 12, title.centery))
         counts = dict(draft.fleet)
-        longest = min(MAX_SHIP_LENGTH, max(draft.rows, draft.cols))
-        shown = range(longest, 0, -1) if draft.mode is Mode.TRANSCRIBE else sorted(counts, reverse=True)
-        for k, length in enumerate(shown):
-            y = self.fleet_top + 22 + k * 26
+        for length, row in rows:
+            side = min(18, row.height - 6)
             for i in range(length):
-                rect = pygame.Rect(x + 12 + i * 18, y + 3, 18, 18)
-                shape = piece(length, True, i)
-                draw_piece(surface, rect, shape, theme.ship if counts.get(length) else theme.panel_edge,
+                rect = pygame.Rect(x + 12 + i * 18, row.centery - side // 2, 18, side)
+                draw_piece(surface, rect, piece(length, True, i), theme.ship if counts.get(length) else theme.panel_edge,
                            frozenset(s for s, ok in (("left", i > 0), ("right", i < length - 1)) if ok))
-            fonts.blit_text(surface, f"x {counts.get(length, 0)}", 17, theme.text, midleft=(x + 200 - 10, y + 12))
+            fonts.blit_text(surface, f"x {counts.get(length, 0)}", 17, theme.text,
+                            midleft=(x + 18 + 18 * MAX_SHIP_LENGTH, row.centery))
         for button in self._visible_buttons():
             button.draw(surface, theme)
-        x, y, width = self.panel.x + 12, self.panel.bottom - 210, self.panel.width - 24
-        for i, line in enumerate(lines[:3]):
-            fonts.blit_text(surface, fonts.fit_text(line, 17, width), 17, colour if i == 0 else self.app.theme.text,
-                            topleft=(x, y + i * 22))
+        verdict = parts["verdict"]
+        step = verdict.height // VERDICT_LINES
+        for i, line in enumerate(lines[:VERDICT_LINES]):
+            fonts.blit_text(surface, fonts.fit_text(line, 17, verdict.width), 17, colour if i == 0 else theme.text,
+                            midleft=(verdict.x, verdict.y + i * step + step // 2))
 
     def verdict_lines(self) -> tuple[list[str], tuple]:
         """What the panel says of the draft (the verdict, the grade, the hints that could go,
@@ -540,3 +582,25 @@ class EditorScene:
             lines.append(self.status)
         return lines, colour
 
+
+
+def stack_panel(panel: pygame.Rect, fleet_rows: int) -> dict[str, pygame.Rect]:
+    """Where each part of the editor's panel goes (``PANEL_PARTS``, top to bottom): at full size
+    when the fleet list then has room for its ``fleet_rows`` rows (each at least
+    ``FLEET_ROW_LEAST`` high); otherwise every part and gap scaled down alike until it has, to
+    ``SMALLEST_PERCENT`` of full size at the most (the list scrolls for the rows left out)."""
+    want = fleet_rows * FLEET_ROW_LEAST
+    for percent in range(100, SMALLEST_PERCENT - 1, -5):
+        fixed = sum(height * percent // 100 + gap * percent // 100 for _, height, gap in PANEL_PARTS)
+        if panel.height - fixed >= want:
+            break
+    parts, y = {}, panel.y
+    for name, height, gap in PANEL_PARTS:
+        height = max(0, panel.height - fixed) if name == "fleet" else height * percent // 100
+        parts[name] = pygame.Rect(panel.x + 12, y, panel.width - 24, height)
+        y += height + gap * percent // 100
+    spare = parts["fleet"].height - fleet_rows * FLEET_ROW        # the verdict follows the list
+    if spare > 0:
+        parts["fleet"].height -= spare
+        parts["verdict"].y -= spare
+    return parts

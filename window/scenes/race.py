@@ -30,6 +30,7 @@ from window.widgets import Button, StepSlider, handle_all, layout_row
 SPEEDS = (1, 5, 20, 100, 500, 0)
 SPEED_LABELS = ("1/s", "5/s", "20/s", "100/s", "500/s", "instant")
 STATS_EVERY = 0.1                   # seconds between renewals of a running lane's figures
+PLOT_LEAST = 16                     # pixels: a lane's fitness plot is drawn when it has this much height
 FRAME_WORK = 0.012                  # seconds of solver events per frame, shared by the lanes
 
 
@@ -199,9 +200,22 @@ class RaceScene:
         self.speed.rect = pygame.Rect(controls + 210, 72, max(40, min(width // 2 - 390, width - controls - 280)), 4)
         self.save_button.rect = pygame.Rect(width - 250, 14, 110, 32)
         self.close_button.rect = pygame.Rect(width - 130, 14, 110, 32)
+        self._place_lanes()
+
+    def _place_lanes(self) -> None:
+        """The lanes side by side, above the results table once every lane has finished (so
+        each lane keeps its board, its figures and its plot in sight)."""
+        width, height = self.size
         shown = max(1, len(self.lanes))
         lane_w = (width - 40) // shown
-        self.lane_rects = [pygame.Rect(20 + k * lane_w, 104, lane_w - 12, height - 124) for k in range(shown)]
+        bottom = self.table_box().top - 8 if self.finished else height - 20
+        self._lanes_placed = (self.size, shown, self.finished)
+        self.lane_rects = [pygame.Rect(20 + k * lane_w, 104, lane_w - 12, max(60, bottom - 104)) for k in range(shown)]
+
+    def table_box(self) -> pygame.Rect:
+        """Where the results table goes: a header and a row per lane, at the foot of the window."""
+        rows = len(self.lanes) + 1
+        return pygame.Rect(20, self.size[1] - 30 - 24 * rows, self.size[0] - 40, 24 * rows + 14)
 
     # ----- drawing -------------------------------------------------------------------------
 
@@ -223,6 +237,8 @@ class RaceScene:
                  tuple(button.look() for button in self.buttons), self.speed.look())
         if self.looks.changed("scene", scene) or full:
             self.looks.forget("scene")
+            if self._lanes_placed != (self.size, max(1, len(self.lanes)), self.finished):
+                self._place_lanes()
             self._draw_all(surface)
             return None
         areas: list[pygame.Rect] = []
@@ -258,7 +274,12 @@ class RaceScene:
         A part drawn alone first paints its own background."""
         theme, puzzle = self.app.theme, self.puzzle
         lines = self._stat_lines(lane)
-        if self.looks.changed(f"lane {k}", len(lines)):            # the plot sits below the figures
+        # The board takes three fifths of the lane, or in a short lane what its figures and its
+        # plot leave.
+        below = 22 + 19 * len(lines) + (PLOT_LEAST if lane.generations else 0)
+        board_h = min(rect.height * 3 // 5, rect.height - below)
+        cell = max(4, min((rect.width - 20) // (puzzle.cols + 1), (board_h - 60) // (puzzle.rows + 1)))
+        if self.looks.changed(f"lane {k}", (len(lines), cell)):    # the plot sits below the figures
             pygame.draw.rect(surface, theme.panel, rect, border_radius=8)
             pygame.draw.rect(surface, theme.panel_edge, rect, 1, border_radius=8)
             fonts.blit_text(surface, fonts.fit_text(lane.name, 20, rect.width - 20, bold=True), 20, theme.text,
@@ -276,8 +297,6 @@ class RaceScene:
             fonts.blit_text(surface, fonts.fit_text(status, 15, rect.width - 20), 15, colour,
                             topleft=(rect.x + 10, rect.y + 34))
             areas.append(area)
-        board_h = rect.height * 3 // 5
-        cell = max(4, min((rect.width - 20) // (puzzle.cols + 1), (board_h - 60) // (puzzle.rows + 1)))
         origin = (rect.x + 10, rect.y + 58)
         first = f"board {k}" not in self.looks.keys
         if k and picture.empty:            # the lanes start alike: the first lane's picture, copied
@@ -295,8 +314,8 @@ class RaceScene:
                 fonts.blit_text(surface, line, 15, theme.text, topleft=(rect.x + 12, y + 19 * n))
             areas.append(area)
         y += 19 * len(lines)
-        if lane.generations:
-            plot = pygame.Rect(rect.x + 10, y + 6, rect.width - 20, max(30, min(160, rect.bottom - y - 16)))
+        if lane.generations and rect.bottom - y - 16 >= PLOT_LEAST:
+            plot = pygame.Rect(rect.x + 10, y + 6, rect.width - 20, min(160, rect.bottom - y - 16))
             points = lane.generations
             if self.looks.changed(f"plot {k}", (len(points), points[-1], points[0])):
                 self._draw_plot(surface, lane, plot)
@@ -355,8 +374,8 @@ class RaceScene:
     def _draw_table(self, surface: pygame.Surface) -> None:
         theme = self.app.theme
         records = self.records()
-        width = self.size[0] - 40
-        box = pygame.Rect(20, self.size[1] - 30 - 24 * (len(records) + 1), width, 24 * (len(records) + 1) + 14)
+        box = self.table_box()
+        width = box.width
         pygame.draw.rect(surface, theme.panel, box, border_radius=8)
         pygame.draw.rect(surface, theme.panel_edge, box, 2, border_radius=8)
         columns = ("rank", "solver", "verdict", "time_s", "nodes", "backtracks", "guesses", "generations", "moves")
