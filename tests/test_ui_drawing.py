@@ -9,7 +9,7 @@ import pygame  # noqa: E402
 import pytest  # noqa: E402
 
 from game.puzzle import Cell  # noqa: E402
-from tests.test_ui_play import click, press  # noqa: E402
+from tests.test_ui_play import press  # noqa: E402
 from tests.test_ui_replay import saved_run  # noqa: E402
 from tests.test_ui_trials import ship_click  # noqa: E402
 from window import fonts  # noqa: E402

@@ -141,4 +141,5 @@ def draw_plot(surface: pygame.Surface, area: pygame.Rect, points: Sequence[tuple
     fonts.blit_text(surface, "best", 14, theme.plot_best, bold=True, topleft=(area.x + 6, area.y + 3))
     fonts.blit_text(surface, "mean", 14, theme.plot_mean, bold=True, topleft=(area.x + 46, area.y + 3))
     fonts.blit_text(surface, f"{high:g}", fonts.SMALLEST, theme.muted, midright=(area.right - 4, area.y + 9))
-    fonts.blit_text(surface, f"{low:g}  gen {gens[-1]}", fonts.SMALLEST, theme.muted, midright=(area.right - 4, area.bottom - 7))
+    fonts.blit_text(surface, f"{low:g}  gen {gens[-1]}", fonts.SMALLEST, theme.muted,
+                    midright=(area.right - 4, area.bottom - 7))

@@ -547,7 +547,8 @@ class EditorScene:
             side = min(18, row.height - 6)
             for i in range(length):
                 rect = pygame.Rect(x + 12 + i * 18, row.centery - side // 2, 18, side)
-                draw_piece(surface, rect, piece(length, True, i), theme.ship if counts.get(length) else theme.panel_edge,
+                fill = theme.ship if counts.get(length) else theme.panel_edge
+                draw_piece(surface, rect, piece(length, True, i), fill,
                            frozenset(s for s, ok in (("left", i > 0), ("right", i < length - 1)) if ok))
             fonts.blit_text(surface, f"x {counts.get(length, 0)}", 17, theme.text,
                             midleft=(x + 18 + 18 * MAX_SHIP_LENGTH, row.centery))
