@@ -388,3 +388,15 @@ def test_a_giant_s_fleet_leaves_the_solver_s_controls_on_the_panel(app):
         solver = app.play.solver
         assert solver.area.top >= fleet.y + height
         assert all(panel.contains(button.rect) for button in (solver.run_button, solver.keep_button))
+
+
+@pytest.mark.parametrize("size", [(900, 615), (1000, 683), (1200, 820)])
+def test_the_toolbar_s_labels_are_whole_in_a_window_of_ordinary_size(app, size):
+    app.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
+    pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, size=size, w=size[0], h=size[1]))
+    app.pump()
+    bar = app.play.layout.toolbar
+    for button in app.play.toolbar:
+        assert bar.contains(button.rect) and app.play.layout.board.top > button.rect.bottom
+        assert button.shown()[0] == button.label, (size, button.label, button.shown())
+    assert app.play.layout.toolbar_rows == (1 if size[0] >= 1000 else 2)

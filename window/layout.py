@@ -6,7 +6,9 @@ from dataclasses import dataclass
 
 import pygame
 
-TOOLBAR_HEIGHT = 44
+TOOLBAR_HEIGHT = 44            # a row of the toolbar
+TOOLBAR_ONE_ROW_FROM = 1000    # window width from which the toolbar's buttons fit one row
+TOOLBAR_TWO_ROWS_FROM = 560    # window height from which a narrower window has room for two
 STATUS_HEIGHT = 30
 MARGIN = 12
 
@@ -21,6 +23,10 @@ class Layout:
     cell: int                   # cell size in pixels
     rows: int
     cols: int
+
+    @property
+    def toolbar_rows(self) -> int:
+        return self.toolbar.height // TOOLBAR_HEIGHT
 
     def cell_rect(self, row: int, col: int) -> pygame.Rect:
         return pygame.Rect(self.board.x + col * self.cell, self.board.y + row * self.cell, self.cell, self.cell)
@@ -51,7 +57,8 @@ class Layout:
 def compute_layout(window: tuple[int, int], rows: int, cols: int) -> Layout:
     """The board takes what the side panel leaves; cells stay square and as large as fit."""
     width, height = max(window[0], 480), max(window[1], 360)
-    toolbar = pygame.Rect(0, 0, width, TOOLBAR_HEIGHT)
+    two_rows = width < TOOLBAR_ONE_ROW_FROM and height >= TOOLBAR_TWO_ROWS_FROM
+    toolbar = pygame.Rect(0, 0, width, TOOLBAR_HEIGHT * (2 if two_rows else 1))
     status = pygame.Rect(0, height - STATUS_HEIGHT, width, STATUS_HEIGHT)
     panel_width = max(260, min(380, int(width * 0.30)))
     panel = pygame.Rect(width - panel_width - MARGIN, toolbar.bottom + MARGIN, panel_width,

@@ -181,7 +181,7 @@ class PlayView:
         space = right - (self.toolbar[-1].rect.right + 16)
         if space >= 40:
             fonts.blit_text(surface, fonts.fit_text(self.title, 20, space, bold=True), 20, theme.text, bold=True,
-                            midright=(right, layout.toolbar.centery))
+                            midright=(right, self.toolbar[-1].rect.centery))
 
     def _draw_panel(self, surface: pygame.Surface, layout: Layout, theme: Theme) -> None:
         pygame.draw.rect(surface, theme.panel, layout.panel, border_radius=8)

@@ -54,9 +54,13 @@ class Button:
         pygame.draw.rect(surface, fill, self.rect, border_radius=6)
         pygame.draw.rect(surface, theme.panel_edge, self.rect, 1, border_radius=6)
         colour = theme.panel if self.active else (theme.button_text if self.enabled else theme.muted)
-        # A narrow button first tries a smaller font, and only then cuts its label short.
-        label, size = fonts.shrink_to_fit(self.label, max(14, min(22, self.rect.height - 12)), self.rect.width - 8)
+        label, size = self.shown()
         fonts.blit_text(surface, label, size, colour, center=self.rect.center)
+
+    def shown(self) -> tuple[str, int]:
+        """The label as drawn, and its font size: a narrow button first tries a smaller font,
+        and only then cuts its label short."""
+        return fonts.shrink_to_fit(self.label, max(14, min(22, self.rect.height - 12)), self.rect.width - 8)
 
 
 def handle_all(widgets: Sequence, event: pygame.event.Event) -> bool:

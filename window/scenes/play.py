@@ -22,7 +22,7 @@ from window import records
 from window.board_input import BoardInput
 from window.coach import Coach
 from window.host import Host
-from window.layout import Layout, compute_layout
+from window.layout import TOOLBAR_HEIGHT, Layout, compute_layout
 from window.play_view import PlayView, StatusLine
 from window.player_board import PlayerBoard
 from window.solver_panel import SolverPanel
@@ -98,10 +98,15 @@ class PlayScene:
 
     def relayout(self, size: tuple[int, int]) -> None:
         self.layout = compute_layout(size, self.puzzle.rows, self.puzzle.cols)
-        bar = self.layout.toolbar.inflate(-16, -12)
-        # The rest is for the level's title (less of it in a narrow window).
-        width = min(bar.width - min(260, bar.width // 5), len(self.toolbar) * 86)
-        layout_row(self.toolbar, pygame.Rect(bar.x, bar.y, width, bar.height), gap=6)
+        # A row or two of buttons (two in a narrow window); the rest of the last row is for the
+        # level's title (less of it in a narrow window).
+        rows = self.layout.toolbar_rows
+        per_row = -(-len(self.toolbar) // rows)
+        for row in range(rows):
+            bar = pygame.Rect(0, row * TOOLBAR_HEIGHT, self.layout.toolbar.width, TOOLBAR_HEIGHT).inflate(-16, -12)
+            buttons = self.toolbar[row * per_row:(row + 1) * per_row]
+            width = min(bar.width - min(260, bar.width // 5), len(buttons) * 86)
+            layout_row(buttons, pygame.Rect(bar.x, bar.y, width, bar.height), gap=6)
         self.solver.place(self.view.solver_area(self.layout))
 
     def close(self) -> None:
