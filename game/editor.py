@@ -11,6 +11,7 @@ history.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from enum import StrEnum
 from types import MappingProxyType
 from typing import Mapping
@@ -98,16 +99,23 @@ class Draft:
                 counts[segment.length] = counts.get(segment.length, 0) + 1
         return make_fleet(counts)
 
+    @cached_property
     def _puzzle(self) -> Puzzle:
+        """The level the draft says (built once: a draft never changes)."""
         return Puzzle(self.rows, self.cols, self.row_tallies, self.col_tallies, self.fleet, self.hints,
                       name=self.name or None, author=self.author or None,
                       solution=_solution_text(self.layout) if self.mode is Mode.DESIGN else None)
 
     def problems(self) -> list[Problem]:
         """Why the draft is not yet a level; empty when :meth:`puzzle` gives one."""
-        found = []
+        return list(self._problems)
+
+    @cached_property
+    def _problems(self) -> tuple[Problem, ...]:
+        """What :meth:`problems` says, worked out once (each asks the judge)."""
+        found: list[Problem] = []
         if self.mode is Mode.DESIGN:
-            judgement = rules.judge(self._puzzle(), self.layout)
+            judgement = rules.judge(self._puzzle, self.layout)
             for v in judgement.problems:
                 if v.kind in CELL_PROBLEMS:
                     found.append(Problem(v.message, frozenset(v.cells)))
@@ -127,10 +135,10 @@ class Draft:
             for axis, tallies in (("rows", self.typed_rows), ("columns", self.typed_cols)):
                 if None not in tallies and self.typed_fleet and sum(tallies) != cells:
                     found.append(Problem(f"the {axis} add up to {sum(tallies)}, the fleet has {cells} ship cells"))
-        return found or _refused(self._puzzle())      # the loader has the last word: saved, it reads back
+        return tuple(found or _refused(self._puzzle))      # the loader has the last word: saved, it reads back
 
     def puzzle(self) -> Puzzle | None:
-        return None if self.problems() else self._puzzle()
+        return None if self._problems else self._puzzle
 
 
 def _refused(puzzle: Puzzle) -> list[Problem]:

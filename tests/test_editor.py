@@ -174,3 +174,18 @@ def test_redundant_hints_out_of_time_are_none_never_a_part():
     bounded = editing.assess(puzzle, redundant_timeout=0.0)
     assert bounded.kind is Kind.UNIQUE and bounded.grade and bounded.redundant is None
     assert editing.assess(puzzle, redundant_timeout=60.0).redundant == editing.assess(puzzle).redundant is not None
+
+
+def test_a_draft_asks_the_judge_once_whatever_is_asked_of_it(monkeypatch):
+    from game import editor as drafts
+    from game import rules
+
+    asked = []
+    judge = rules.judge
+    monkeypatch.setattr(rules, "judge", lambda *args: asked.append(1) or judge(*args))
+    draft = drafts.paint(drafts.blank(6, 6), (0, 0), True)
+    assert draft.problems() == draft.problems() and draft.puzzle() == draft.puzzle()
+    assert len(asked) == 1
+    again = drafts.paint(draft, (0, 2), True)              # another draft: judged afresh
+    again.puzzle()
+    assert len(asked) == 2
