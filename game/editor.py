@@ -11,8 +11,8 @@ history.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from functools import cached_property
 from enum import StrEnum
+from functools import cached_property
 from types import MappingProxyType
 from typing import Mapping
 
