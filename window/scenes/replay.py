@@ -360,6 +360,10 @@ class ReplayScene:
                      pygame.K_HOME: 0, pygame.K_END: self.run.events}
             if event.key in moves:
                 self.goto(moves[event.key])
+            elif self.timeline.steps and event.key != pygame.K_ESCAPE:
+                chosen = self.steps.key(event)[1]          # Up, Down, Enter: a step of the list
+                if chosen is not None:
+                    self.goto(chosen)
             elif event.key == pygame.K_ESCAPE:
                 self.app.close_overlay()
             return
@@ -525,5 +529,5 @@ class ReplayScene:
         pygame.draw.circle(surface, theme.button_active, (x, track.centery), 9)
         sawtooth = depth_plot.sawtooth_area(self.plot)        # the caption above it stays clear
         pygame.draw.line(surface, theme.cursor, (x, sawtooth.top), (x, sawtooth.bottom), 1)
-        fonts.blit_text(surface, "arrows, Shift+arrows, Home, End; drag", 14, theme.muted,
+        fonts.blit_text(surface, "arrows, Shift+arrows, Home, End; drag; steps: Up/Down, Enter", 14, theme.muted,
                         topleft=(track.x, track.bottom + 8))

@@ -1,0 +1,164 @@
+"""Accessibility: every scene used from the keyboard alone, states told by more than colour,
+readable contrast in both themes, every action reachable in the smallest window."""
+
+import os
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")   # before pygame is imported
+
+import pygame  # noqa: E402
+import pytest  # noqa: E402
+
+from window.app import DEFAULT_LEVEL  # noqa: E402
+from window.scenes.actions import ActionsScene  # noqa: E402
+from window.scenes.browser import BrowserScene  # noqa: E402
+from window.scenes.daily import DailyScene  # noqa: E402
+from window.scenes.files import FileScene  # noqa: E402
+from window.scenes.share import ShareScene  # noqa: E402
+from window.scenes.stats import StatsScene  # noqa: E402
+
+
+def press(app, key, mod=0, unicode=""):
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=mod, unicode=unicode, scancode=0))
+    app.pump()
+
+
+def resize(app, size):
+    app.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
+    pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, size=size, w=size[0], h=size[1]))
+    app.pump()
+
+
+def test_the_level_browser_opens_a_level_from_the_keyboard(app):
+    press(app, pygame.K_l)
+    scene = app.overlay
+    assert isinstance(scene, BrowserScene)
+    first = next(row for row in scene.list.rows if row.value is not None)
+    press(app, pygame.K_DOWN)
+    press(app, pygame.K_DOWN)
+    press(app, pygame.K_UP)                                   # back on the first level
+    assert scene.list.rows[scene.list.selected] is first
+    press(app, pygame.K_END)
+    last = scene.list.rows[scene.list.selected]
+    assert last.value is not None and scene.list.rect.height >= (scene.list.selected + 1) * 30 - scene.list.scroll
+    press(app, pygame.K_HOME)
+    assert scene.list.rows[scene.list.selected] is first and scene.list.scroll == 0
+    press(app, pygame.K_DOWN)
+    chosen = scene.list.rows[scene.list.selected].value
+    press(app, pygame.K_RETURN)
+    assert app.overlay is None and app.play.path == chosen
+
+
+def test_the_level_browser_closes_with_escape_and_goes_to_the_file_dialog(app):
+    press(app, pygame.K_l)
+    press(app, pygame.K_ESCAPE)
+    assert app.overlay is None
+    press(app, pygame.K_l)
+    press(app, pygame.K_o, pygame.KMOD_CTRL)
+    assert isinstance(app.overlay, FileScene)
+
+
+def test_the_file_dialog_picks_a_listed_file_from_the_keyboard(app):
+    app.last_folder = DEFAULT_LEVEL.parent
+    press(app, pygame.K_o, pygame.KMOD_CTRL)
+    scene = app.overlay
+    assert isinstance(scene, FileScene)
+    rows = scene.list.rows
+    press(app, pygame.K_DOWN)                                 # the parent folder
+    press(app, pygame.K_DOWN)
+    picked = rows[scene.list.selected].value
+    assert picked.suffix == ".bs"
+    press(app, pygame.K_RETURN)
+    assert app.overlay is None and app.play.path == picked
+
+
+def test_typing_in_the_file_dialog_makes_enter_open_what_was_typed(app, tmp_path):
+    app.last_folder = DEFAULT_LEVEL.parent
+    press(app, pygame.K_o, pygame.KMOD_CTRL)
+    scene = app.overlay
+    press(app, pygame.K_DOWN)
+    pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text="x"))
+    app.pump()
+    assert scene.list.selected is None
+    before = app.play.path
+    press(app, pygame.K_RETURN)                               # the typed path, not the row left behind
+    assert app.play.path == before and "tutorial/x" in app.play.message
+
+
+@pytest.mark.parametrize("key, mod, scene", [(pygame.K_d, 0, DailyScene), (pygame.K_i, 0, StatsScene),
+                                             (pygame.K_x, 0, ShareScene), (pygame.K_m, 0, ActionsScene)])
+def test_every_dialog_of_the_toolbar_opens_by_a_key_and_closes_with_escape(app, key, mod, scene):
+    press(app, key, mod)
+    assert isinstance(app.overlay, scene)
+    press(app, pygame.K_ESCAPE)
+    assert app.overlay is None
+
+
+def test_theme_and_palette_have_keys(app):
+    press(app, pygame.K_b)
+    assert app.theme.name == "dark"
+    press(app, pygame.K_p)
+    assert app.theme.palette == "colourblind"
+
+
+def test_every_toolbar_action_has_a_key_of_its_own(app):
+    keys = [action.key for action in app.play.actions]
+    assert len(set(keys)) == len(keys) == len(app.play.toolbar)
+    assert all(app.play.keys[action.chord] is action for action in app.play.actions)
+    board = {pygame.K_w, pygame.K_s, pygame.K_SPACE, pygame.K_DELETE, pygame.K_BACKSPACE, pygame.K_k, pygame.K_a,
+             pygame.K_u, pygame.K_t, pygame.K_ESCAPE, pygame.K_RETURN, pygame.K_TAB}
+    assert not board & {code for code, ctrl in app.play.keys if not ctrl}
+
+
+def test_the_solver_runs_from_the_keyboard(app):
+    panel = app.play.solver
+    names, start = list(panel.labels), panel.solver
+    press(app, pygame.K_TAB)
+    assert len(names) > 1 and panel.solver == names[(names.index(start) + 1) % len(names)]
+    press(app, pygame.K_TAB, pygame.KMOD_SHIFT)
+    chosen = panel.solver
+    assert chosen == start
+    press(app, pygame.K_RETURN)
+    assert panel.showing and panel.solver == chosen
+    press(app, pygame.K_ESCAPE)
+    assert not panel.showing
+
+
+def test_the_action_list_runs_an_action_by_keyboard(app):
+    press(app, pygame.K_m)
+    scene = app.overlay
+    labels = [row.label for row in scene.list.rows]
+    assert labels == [action.label for action in app.play.actions]
+    assert [row.note for row in scene.list.rows] == [action.key for action in app.play.actions]
+    for _ in range(labels.index("Stats")):
+        press(app, pygame.K_DOWN)
+    press(app, pygame.K_RETURN)
+    assert isinstance(app.overlay, StatsScene)
+
+
+@pytest.mark.parametrize("size", [(640, 480), (480, 360), (800, 500)])
+def test_a_small_window_reaches_every_action_with_a_whole_label(app, size):
+    resize(app, size)
+    play = app.play
+    bar = play.layout.toolbar
+    shown = play.shown_toolbar
+    assert shown[-1] is play.more_button and len(shown) >= 4
+    for button in shown:
+        assert bar.contains(button.rect) and button.shown()[0] == button.label, (size, button.label)
+    assert "Undo" in [button.label for button in shown] and "Hint" in [button.label for button in shown]
+    hidden = [action for action in play.actions if action.button not in shown]
+    assert hidden and all(action.button.rect.width == 0 for action in hidden)
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=play.more_button.rect.center, button=1))
+    app.pump()
+    scene = app.overlay
+    assert isinstance(scene, ActionsScene)
+    assert [row.label for row in scene.list.rows] == [action.label for action in hidden]
+    assert scene.box.right <= size[0] and scene.box.bottom <= size[1]
+    press(app, pygame.K_END)                                  # the last one: Palette
+    press(app, pygame.K_RETURN)
+    assert app.overlay is None and app.theme.palette == "colourblind"
+
+
+def test_a_wide_or_tall_window_has_no_more_button(app):
+    for size in ((1100, 720), (900, 615)):
+        resize(app, size)
+        assert app.play.more_button not in app.play.shown_toolbar and app.play.shown_toolbar == app.play.toolbar
