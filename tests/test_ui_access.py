@@ -1,6 +1,7 @@
 """Accessibility: every scene used from the keyboard alone, states told by more than colour,
 readable contrast in both themes, every action reachable in the smallest window."""
 
+import datetime
 import os
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")   # before pygame is imported
@@ -13,6 +14,7 @@ from window.scenes.actions import ActionsScene  # noqa: E402
 from window.scenes.browser import BrowserScene  # noqa: E402
 from window.scenes.daily import DailyScene  # noqa: E402
 from window.scenes.files import FileScene  # noqa: E402
+from window.scenes.new_level import DIFFICULTIES, SIZES  # noqa: E402
 from window.scenes.share import ShareScene  # noqa: E402
 from window.scenes.stats import StatsScene  # noqa: E402
 
@@ -162,3 +164,75 @@ def test_a_wide_or_tall_window_has_no_more_button(app):
     for size in ((1100, 720), (900, 615)):
         resize(app, size)
         assert app.play.more_button not in app.play.shown_toolbar and app.play.shown_toolbar == app.play.toolbar
+
+
+def test_the_daily_calendar_plays_a_past_day_from_the_keyboard(app, monkeypatch):
+    played = []
+    monkeypatch.setattr(app, "play_daily", lambda day=None: played.append(day))
+    press(app, pygame.K_d)
+    scene = app.overlay
+    today = scene.today
+    press(app, pygame.K_RIGHT)                                # tomorrow cannot be played
+    press(app, pygame.K_RETURN)
+    assert played == [] and app.overlay is scene
+    for _ in range(6):                                        # back 42 days: another month
+        press(app, pygame.K_UP)
+    press(app, pygame.K_LEFT)
+    day = today - datetime.timedelta(days=42)
+    assert scene.selected == day and scene.month == day.replace(day=1)
+    app.draw()
+    press(app, pygame.K_RETURN)
+    assert played == [day] and app.overlay is None
+
+
+def test_the_race_is_set_up_and_run_from_the_keyboard(app):
+    press(app, pygame.K_v)
+    scene = app.overlay
+    first = scene.order[0]
+    was = first in scene.chosen
+    press(app, pygame.K_1)
+    assert (first in scene.chosen) != was
+    index = scene.speed.index
+    press(app, pygame.K_LEFT)
+    assert scene.speed.index == index - 1
+    press(app, pygame.K_RIGHT)
+    assert scene.speed.index == index
+    press(app, pygame.K_ESCAPE)
+    assert app.overlay is None
+
+
+def test_the_new_puzzle_dialog_chooses_size_and_difficulty_from_the_keyboard(app):
+    press(app, pygame.K_n)
+    scene = app.overlay
+    scene.choose_size(SIZES[0])
+    scene.choose_difficulty(DIFFICULTIES[0])
+    press(app, pygame.K_RIGHT)
+    press(app, pygame.K_DOWN)
+    press(app, pygame.K_DOWN)
+    assert (scene.choice.size, scene.choice.difficulty) == (SIZES[1], DIFFICULTIES[2])
+    assert [b.active for b in scene.size_buttons] == [size == SIZES[1] for size in SIZES]
+    press(app, pygame.K_LEFT)
+    press(app, pygame.K_LEFT)                                 # stays at the smallest
+    assert scene.choice.size == SIZES[0]
+    press(app, pygame.K_ESCAPE)
+    assert app.overlay is None
+
+
+def test_the_replay_jumps_and_exports_from_the_keyboard(app, tmp_path, capsys, monkeypatch):
+    from tests.test_ui_replay import saved_run
+
+    assert app.open_replay(saved_run(tmp_path, capsys))
+    scene = app.overlay
+    press(app, pygame.K_HOME)
+    press(app, pygame.K_g)
+    guess = scene.at
+    assert scene.event()["kind"] == "guess"
+    press(app, pygame.K_g)
+    press(app, pygame.K_g, pygame.KMOD_SHIFT)
+    assert scene.at == guess
+    press(app, pygame.K_s)
+    assert scene.board() == scene.run.solution
+    exported = []
+    monkeypatch.setattr(scene, "export_gif", lambda: exported.append(True))
+    press(app, pygame.K_s, pygame.KMOD_CTRL)
+    assert exported == [True]
