@@ -9,6 +9,8 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")   # before pygame is imported
 import pygame  # noqa: E402
 import pytest  # noqa: E402
 
+from game.editor import Mode  # noqa: E402
+from game.puzzle import Cell  # noqa: E402
 from window.app import DEFAULT_LEVEL  # noqa: E402
 from window.scenes.actions import ActionsScene  # noqa: E402
 from window.scenes.browser import BrowserScene  # noqa: E402
@@ -236,3 +238,106 @@ def test_the_replay_jumps_and_exports_from_the_keyboard(app, tmp_path, capsys, m
     monkeypatch.setattr(scene, "export_gif", lambda: exported.append(True))
     press(app, pygame.K_s, pygame.KMOD_CTRL)
     assert exported == [True]
+
+
+# ----- colour is never the only sign; legible contrast --------------------------------------
+
+def wcag(a, b):
+    """The WCAG 2 contrast ratio, written out here apart from the theme's own."""
+    def lum(colour):
+        linear = [v / 255 / 12.92 if v / 255 <= 0.03928 else ((v / 255 + 0.055) / 1.055) ** 2.4 for v in colour]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+    high, low = sorted((lum(a), lum(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+# (text colour, background) as the views draw them
+TEXT_PAIRS = [("text", "background"), ("text", "panel"), ("text", "button"), ("text", "button_hover"),
+              ("text", "unknown"), ("button_text", "button"), ("button_text", "button_hover"),
+              ("muted", "panel"), ("muted", "background"), ("muted", "unknown"),
+              ("error", "panel"), ("error", "unknown"), ("solved", "panel"), ("met", "panel"), ("met", "background")]
+# glyphs, outlines and the greyed tally of a complete line (3:1)
+GLYPH_PAIRS = [("complete", "background"), ("cursor", "unknown"), ("cursor", "panel"), ("guess", "unknown"),
+               ("forced", "unknown"), ("backtrack", "unknown"), ("best_fleet", "unknown"), ("water_glyph", "water"),
+               ("error", "background"), ("ship", "unknown"), ("hint_ship", "unknown")]
+THEMES = [(name, palette) for name in ("light", "dark") for palette in ("standard", "colourblind")]
+
+
+@pytest.mark.parametrize("name, palette", THEMES)
+def test_the_themes_text_and_glyphs_are_legible(name, palette):
+    from window.theme import make_theme
+
+    theme = make_theme(name, palette)
+    poor = [(a, b, round(wcag(getattr(theme, a), getattr(theme, b)), 2)) for a, b in TEXT_PAIRS
+            if wcag(getattr(theme, a), getattr(theme, b)) < 4.5]
+    poor += [(a, b, round(wcag(getattr(theme, a), getattr(theme, b)), 2)) for a, b in GLYPH_PAIRS
+             if wcag(getattr(theme, a), getattr(theme, b)) < 3.0]
+    poor += [(f"trial {k}", "unknown") for k, colour in enumerate(theme.trials, 1) if wcag(colour, theme.unknown) < 3.0]
+    # Text on a coloured fill: a trial's chip and number, an active button, the banner, a mark.
+    fills = [*theme.trials, theme.solved, theme.error, theme.button_active, theme.ship, theme.forced, theme.guess]
+    poor += [("on", fill) for fill in fills if wcag(theme.on(fill), fill) < 4.5]
+    assert poor == []
+
+
+def test_a_wrong_mark_has_a_glyph_as_well_as_its_outline(app, monkeypatch):
+    from tests.test_ui_drawing import watch_text
+
+    press(app, pygame.K_RIGHT)                                # the cursor on (0, 0)
+    session = app.play.session
+    r, c = next((r, c) for r in range(session.puzzle.rows) for c in range(session.puzzle.cols)
+                if (r, c) not in session.puzzle.hints and session.puzzle.col_tallies[c] == 0)
+    session.set_cell(r, c, Cell.SHIP)                         # a ship in a column that has none
+    assert (r, c) in session.report.wrong_cells
+    drawn = watch_text(monkeypatch)
+    app.full_redraw = True
+    app.draw()
+    cell = app.play.layout.cell_rect(r, c)
+    assert [text for text, rect in drawn if text == "!" and cell.contains(rect)] == ["!"]
+    cursor = app.play.layout.cell_rect(*app.play.board_input.cursor)
+    assert [text for text, rect in drawn if text == "!" and cursor.contains(rect)] == [] or cursor == cell
+
+
+def test_a_guess_and_a_deduction_have_glyphs_on_a_mini_board(app):
+    from window.mini_board import MiniBoard
+
+    theme, cell = app.theme, 40
+    grid = ((Cell.SHIP,) * 3, (Cell.UNKNOWN,) * 3, (Cell.SHIP, Cell.SHIP, Cell.UNKNOWN))
+    ink = theme.on(theme.forced)
+    square = pygame.Rect(cell + cell - cell // 6 - 3, cell - cell // 6 - 3, cell // 6, cell // 6)   # (0, 1)
+    for colours in ({(0, 0): theme.guess, (0, 1): theme.forced}, {}):
+        surface = pygame.Surface((4 * cell, 4 * cell))
+        MiniBoard().draw(surface, theme, (0, 0), cell, grid, {}, None, colours)
+        corner = {tuple(surface.get_at((x, y)))[:3] for x in range(2, 8) for y in range(2, 8)}
+        assert (theme.guess in corner) == bool(colours)          # the guess's corner
+        assert (tuple(surface.get_at(square.center))[:3] == ink) == bool(colours)    # the deduction's square
+
+
+def test_the_editor_marks_an_impossible_tally_with_a_glyph(app, monkeypatch):
+    from tests.test_ui_drawing import watch_text
+
+    app.open_editor(blank=True)
+    scene = app.overlay
+    scene.set_mode(Mode.TRANSCRIBE)
+    scene.focus = ("row", 0)
+    for char in "99":
+        press(app, ord(char), unicode=char)
+    drawn = watch_text(monkeypatch)
+    app.full_redraw = True
+    app.draw()
+    tally = scene.cell_rect(0, scene.draft.cols)
+    assert "!" in [text for text, rect in drawn if tally.contains(rect)]
+
+
+def test_the_daily_calendar_ticks_a_solved_day(app):
+    today = datetime.date.today()
+    assert app.storage.mark_daily(today.isoformat(), 60.0)
+    press(app, pygame.K_d)
+    scene = app.overlay
+    app.full_redraw = True
+    app.draw()
+    for day, solved in ((today, True), (next(d for d in scene.cells if d != today), False)):
+        rect = scene.cells[day]
+        tick = pygame.Rect(rect.right - 20, rect.y + 6, 13, 10)
+        inked = {tuple(app.screen.get_at((x, y)))[:3] for x in range(tick.left, tick.right + 1)
+                 for y in range(tick.top, tick.bottom + 1)}
+        assert (app.theme.on(app.theme.solved) in inked if solved else len(inked) == 1), day

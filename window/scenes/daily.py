@@ -134,7 +134,7 @@ class DailyScene:
             pygame.draw.rect(surface, edge, rect, width, border_radius=6)
             if day == self.selected:          # the keyboard's day: an inner outline
                 pygame.draw.rect(surface, theme.text, rect.inflate(-10, -10), 2, border_radius=4)
-            colour = theme.panel if done else (theme.muted if future else theme.text)
+            colour = theme.on(theme.solved) if done else (theme.muted if future else theme.text)
             if done and rect.width >= 56:     # solved: a tick as well as the fill (colour is not alone)
                 tick = pygame.Rect(rect.right - 20, rect.y + 6, 13, 10)
                 pygame.draw.lines(surface, colour, False, [(tick.x, tick.centery), (tick.centerx, tick.bottom),

@@ -26,7 +26,7 @@ from game.limits import MAX_SHIP_LENGTH, MAX_SIDE
 from game.puzzle import Cell, Coord, Puzzle, piece
 from solvers.engine.runner import SolverRun
 from window import fonts
-from window.board_view import draw_piece
+from window.board_view import draw_alert, draw_piece
 from window.host import Host
 from window.looks import Looks
 from window.mini_board import MiniBoard
@@ -506,10 +506,12 @@ class EditorScene:
                                 for c in range(draft.cols)) for r in range(draft.rows))
         shapes = draft.layout if draft.mode is Mode.DESIGN else None
         self.picture.draw(surface, theme, self.origin, self.cell, shown, hints, shapes=shapes)
-        for cells, colour, width in ((redundant, theme.guess, 2), (bad, theme.error, 3)):
+        for cells, colour, width, glyph in ((redundant, theme.guess, 2, "-"), (bad, theme.error, 3, "!")):
             for r, c in cells:
                 inset = 4 if colour == theme.guess else 0
                 pygame.draw.rect(surface, colour, self.cell_rect(r, c).inflate(-inset, -inset), width)
+                if self.cell >= 18:       # a hint that could go, an error: a glyph as well as the colour
+                    draw_alert(surface, self.cell_rect(r, c), theme, glyph=glyph, colour=colour)
         size = max(12, min(26, self.cell * 2 // 3))
         for axis, tallies in (("row", draft.row_tallies), ("col", draft.col_tallies)):
             for i, tally in enumerate(tallies):
@@ -517,8 +519,11 @@ class EditorScene:
                 if self.focus == (axis, i):
                     pygame.draw.rect(surface, theme.cursor, rect, 2)
                 length = draft.cols if axis == "row" else draft.rows
-                colour = theme.error if tally is not None and tally > length else theme.text
-                fonts.blit_text(surface, "?" if tally is None else str(tally), size, colour, center=rect.center)
+                over = tally is not None and tally > length
+                text = "?" if tally is None else str(tally)
+                fonts.blit_text(surface, text, size, theme.error if over else theme.text, center=rect.center)
+                if over:
+                    draw_alert(surface, rect, theme, "topright")
 
     def _draw_panel(self, surface: pygame.Surface, lines: list[str], colour: tuple) -> None:
         theme, draft, x, parts = self.app.theme, self.draft, self.panel.x, self.parts
