@@ -341,3 +341,39 @@ def test_the_daily_calendar_ticks_a_solved_day(app):
         inked = {tuple(app.screen.get_at((x, y)))[:3] for x in range(tick.left, tick.right + 1)
                  for y in range(tick.top, tick.bottom + 1)}
         assert (app.theme.on(app.theme.solved) in inked if solved else len(inked) == 1), day
+
+
+def test_the_editor_is_used_from_the_keyboard(app):
+    press(app, pygame.K_e, pygame.KMOD_SHIFT)                 # a blank board
+    scene = app.overlay
+    assert scene.draft.mode is Mode.DESIGN
+    press(app, pygame.K_DOWN)                                 # the cursor appears on (0, 0)
+    press(app, pygame.K_RIGHT)
+    press(app, pygame.K_SPACE)                                # paint a ship at (0, 1)
+    assert scene.cursor == (0, 1) and scene.draft.layout[0][1] == Cell.SHIP
+    press(app, pygame.K_SPACE, pygame.KMOD_SHIFT)             # as a right click: given
+    assert (0, 1) in scene.draft.hints
+    rows = scene.draft.rows
+    press(app, pygame.K_DOWN, pygame.KMOD_SHIFT)
+    assert scene.draft.rows == rows + 1
+    press(app, pygame.K_n)
+    for char in "Ab":
+        press(app, ord(char.lower()), unicode=char)
+    assert scene.draft.name.endswith("Ab")
+    press(app, pygame.K_ESCAPE)                               # leaves the field, not the editor
+    assert scene.focus is None and app.overlay is scene
+    press(app, pygame.K_t)
+    assert scene.draft.mode is Mode.TRANSCRIBE
+    press(app, pygame.K_TAB)                                  # the cursor's row tally
+    press(app, pygame.K_BACKSPACE)
+    press(app, pygame.K_3, unicode="3")
+    assert scene.draft.typed_rows[0] == 3
+    press(app, pygame.K_2)
+    press(app, pygame.K_DOWN)                                 # out of the tally, onto the board
+    press(app, pygame.K_2)                                    # a ship of length 2
+    press(app, pygame.K_2)
+    press(app, pygame.K_2, pygame.KMOD_SHIFT)                 # one fewer
+    assert dict(scene.draft.typed_fleet).get(2) == 1
+    assert "Tab: a tally" in scene.key_help
+    press(app, pygame.K_ESCAPE)
+    assert app.overlay is None
