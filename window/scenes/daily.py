@@ -132,8 +132,8 @@ class DailyScene:
             pygame.draw.rect(surface, fill, rect, border_radius=6)
             edge, width = (theme.cursor, 3) if day == self.today else (theme.panel_edge, 1)
             pygame.draw.rect(surface, edge, rect, width, border_radius=6)
-            if day == self.selected:          # the keyboard's day: an inner outline
-                pygame.draw.rect(surface, theme.text, rect.inflate(-10, -10), 2, border_radius=4)
+            if day == self.selected:          # the keyboard's day: a ring around it, in the gap between days
+                pygame.draw.rect(surface, theme.text, rect.inflate(4, 4), 2, border_radius=8)
             colour = theme.on(theme.solved) if done else (theme.muted if future else theme.text)
             if done and rect.width >= 56:     # solved: a tick as well as the fill (colour is not alone)
                 tick = pygame.Rect(rect.right - 20, rect.y + 6, 13, 10)

@@ -120,9 +120,22 @@ class EditorScene:
 
     @property
     def key_help(self) -> str:
-        """The help line: the table's keys, and those of every scene."""
-        return "  ".join([text for text, _ in self.keys.values() if text] +
-                         ["Ctrl+Z/Y: undo/redo", "Ctrl+S: save", "Esc: close"])
+        """The help lines' text: the table's keys, and those of every scene."""
+        return "  ".join(self.key_parts)
+
+    @property
+    def key_parts(self) -> list[str]:
+        return [text for text, _ in self.keys.values() if text] + ["Ctrl+Z/Y: undo/redo", "Ctrl+S: save", "Esc: close"]
+
+    def help_lines(self, width: int, size: int) -> list[str]:
+        """The keys packed into lines at most ``width`` pixels wide (the last cut if need be)."""
+        lines: list[str] = []
+        for part in self.key_parts:
+            if lines and fonts.font(size).size(lines[-1] + "  " + part)[0] <= width:
+                lines[-1] += "  " + part
+            else:
+                lines.append(part)
+        return lines
 
     def click_cursor(self, button: int) -> None:
         """Space (1) and Shift+Space (3): a click on the cursor's cell."""
@@ -515,9 +528,12 @@ class EditorScene:
             mode = "Design: paint the fleet; right click makes a cell given" if draft.mode is Mode.DESIGN else \
                 "Transcribe: click cells for the given pieces, click a tally and type it"
             fonts.blit_text(surface, "Level editor", 26, theme.text, bold=True, topleft=(20, 18))
-            fonts.blit_text(surface, fonts.fit_text(mode, 16, self.panel.x - 240), 16, theme.muted, topleft=(220, 18))
-            fonts.blit_text(surface, fonts.fit_text(self.key_help, 14, self.panel.x - 240), 14, theme.muted,
-                            topleft=(220, 38))
+            fonts.blit_text(surface, fonts.fit_text(mode, 16, self.panel.x - 240), 16, theme.muted, topleft=(220, 8))
+            lines = self.help_lines(self.panel.x - 240, 14)
+            for k, line in enumerate(lines[:2]):           # two lines under the mode's: the last says "..." if cut
+                line = line + ("  " + "  ".join(lines[2:]) if k == 1 and len(lines) > 2 else "")
+                fonts.blit_text(surface, fonts.fit_text(line, 14, self.panel.x - 240), 14, theme.muted,
+                                topleft=(220, 28 + 17 * k))
             self._draw_parts(surface)
             return None
         return self._draw_parts(surface)
