@@ -9,7 +9,7 @@ same worker. The board and the panel are drawn again only when their look change
 Design: left click or drag paints ship or water, right click makes a cell given (or not).
 Transcribe: left and right click cycle a given cell through water and the ship pieces; click a
 tally and type its number (``?`` for one not printed); the fleet has - and + per ship length.
-The keyboard does all of it (``keys``, one table, shown at the top): arrows move a cursor,
+The keyboard does all of it (``keys``, one table, shown at the foot): arrows move a cursor,
 Space is a left click on its cell and Shift+Space a right click, and so on.
 """
 
@@ -98,7 +98,7 @@ class EditorScene:
             for length in range(1, MAX_SHIP_LENGTH + 1) for step in (-1, 1)}
         # The keys while no field is typed in: (key, Shift held) -> (what the help line says, action).
         self.keys: dict[tuple[int, bool], tuple[str, Callable[[], None]]] = {
-            (pygame.K_SPACE, False): ("arrows, Space: a cell (Shift+Space: right click)", lambda: self.click_cursor(1)),
+            (pygame.K_SPACE, False): ("arrows, Space: click (Shift: right click)", lambda: self.click_cursor(1)),
             (pygame.K_SPACE, True): ("", lambda: self.click_cursor(3)),
             (pygame.K_d, False): ("D/T: design/transcribe", lambda: self.set_mode(Mode.DESIGN)),
             (pygame.K_t, False): ("", lambda: self.set_mode(Mode.TRANSCRIBE)),
@@ -112,7 +112,7 @@ class EditorScene:
             **{(pygame.K_1 + k, shift): ("1-9: fleet (Shift: fewer)" if k == 0 and not shift else "",
                                          lambda n=k + 1, s=-1 if shift else 1: self.add_ship(n, s))
                for k in range(9) for shift in (False, True)},
-            (pygame.K_u, False): ("U: make unique", self.make_unique),
+            (pygame.K_u, False): ("U: unique", self.make_unique),
             (pygame.K_m, False): ("M: minimize", self.minimize),
             (pygame.K_p, False): ("P: play", self.play),
         }
@@ -449,7 +449,7 @@ class EditorScene:
         width, height = size
         rows, cols = self.draft.rows, self.draft.cols
         self.board_shape = (rows, cols)
-        area = pygame.Rect(20, 64, max(100, width - PANEL_WIDTH - 60), max(100, height - 110))
+        area = pygame.Rect(20, 64, max(100, width - PANEL_WIDTH - 60), max(100, height - 124))   # the keys below
         self.cell = max(6, min(48, area.width // (cols + 1), area.height // (rows + 1)))
         self.origin = (area.x, area.y)
         x = width - PANEL_WIDTH - 20
@@ -528,12 +528,13 @@ class EditorScene:
             mode = "Design: paint the fleet; right click makes a cell given" if draft.mode is Mode.DESIGN else \
                 "Transcribe: click cells for the given pieces, click a tally and type it"
             fonts.blit_text(surface, "Level editor", 26, theme.text, bold=True, topleft=(20, 18))
-            fonts.blit_text(surface, fonts.fit_text(mode, 16, self.panel.x - 240), 16, theme.muted, topleft=(220, 8))
-            lines = self.help_lines(self.panel.x - 240, 14)
-            for k, line in enumerate(lines[:2]):           # two lines under the mode's: the last says "..." if cut
+            fonts.blit_text(surface, fonts.fit_text(mode, 16, self.panel.x - 240), 16, theme.muted, topleft=(220, 26))
+            width = self.panel.x - 40
+            lines = self.help_lines(width, 14)
+            for k, line in enumerate(lines[:2]):           # the keys at the foot: the last line says "..." if cut
                 line = line + ("  " + "  ".join(lines[2:]) if k == 1 and len(lines) > 2 else "")
-                fonts.blit_text(surface, fonts.fit_text(line, 14, self.panel.x - 240), 14, theme.muted,
-                                topleft=(220, 28 + 17 * k))
+                fonts.blit_text(surface, fonts.fit_text(line, 14, width), 14, theme.muted,
+                                bottomleft=(20, self.app.window_size[1] - 22 + 17 * k - 17 * (len(lines) > 1)))
             self._draw_parts(surface)
             return None
         return self._draw_parts(surface)
@@ -660,7 +661,7 @@ class EditorScene:
             if a.redundant is None:
                 lines.append(f"Hints that could go: not worked out within {REDUNDANT_SECONDS:g} s")
             elif a.redundant:
-                lines.append(f"{len(a.redundant)} hints could go (outlined)")
+                lines.append(f"{len(a.redundant)} hints could go (outlined, marked -)")
             colour = theme.solved if kind == "unique" else theme.error if kind == "impossible" else theme.guess
         else:
             lines, colour = ["Verdict: ..."], theme.muted
