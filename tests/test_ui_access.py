@@ -109,8 +109,11 @@ def test_every_toolbar_action_has_a_key_of_its_own(app):
     assert len(set(keys)) == len(keys) == len(app.play.toolbar)
     assert all(app.play.keys[action.chord] is action for action in app.play.actions)
     board = {pygame.K_w, pygame.K_s, pygame.K_SPACE, pygame.K_DELETE, pygame.K_BACKSPACE, pygame.K_k, pygame.K_a,
-             pygame.K_u, pygame.K_t, pygame.K_ESCAPE, pygame.K_RETURN, pygame.K_TAB}
+             pygame.K_u, pygame.K_t, pygame.K_UP, pygame.K_DOWN, pygame.K_LEFT, pygame.K_RIGHT}
     assert not board & {code for code, ctrl in app.play.keys if not ctrl}
+    every = [*app.play.actions, *app.play.solver_actions]
+    keyed = [action.key for action in every if action.key]
+    assert len(set(keyed)) == len(keyed)
 
 
 def test_the_solver_runs_from_the_keyboard(app):
@@ -121,6 +124,14 @@ def test_the_solver_runs_from_the_keyboard(app):
     press(app, pygame.K_TAB, pygame.KMOD_SHIFT)
     chosen = panel.solver
     assert chosen == start
+    index = panel.slider.index
+    press(app, pygame.K_MINUS)
+    assert panel.slider.index == index - 1 and panel.speed == panel.slider.value
+    press(app, pygame.K_EQUALS)
+    assert panel.slider.index == index
+    press(app, pygame.K_PERIOD)                               # one step of a paused run
+    assert panel.showing and panel.watch.paused
+    press(app, pygame.K_ESCAPE)
     press(app, pygame.K_RETURN)
     assert panel.showing and panel.solver == chosen
     press(app, pygame.K_ESCAPE)
@@ -131,8 +142,9 @@ def test_the_action_list_runs_an_action_by_keyboard(app):
     press(app, pygame.K_m)
     scene = app.overlay
     labels = [row.label for row in scene.list.rows]
-    assert labels == [action.label for action in app.play.actions]
-    assert [row.note for row in scene.list.rows] == [action.key for action in app.play.actions]
+    every = [*app.play.actions, *app.play.solver_actions]
+    assert labels == [action.label for action in every] and {"Step", "Keep solver's board", "Rewind"} <= set(labels)
+    assert [row.note for row in scene.list.rows] == [action.key for action in every]
     for _ in range(labels.index("Stats")):
         press(app, pygame.K_DOWN)
     press(app, pygame.K_RETURN)

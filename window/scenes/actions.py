@@ -19,12 +19,13 @@ from window.list_view import ROW_HEIGHT, ListView, Row
 from window.widgets import Button, draw_dialog
 
 CTRL = "Ctrl+"
+NAMES = {"Enter": "RETURN", "Esc": "ESCAPE", "Tab": "TAB", ".": "PERIOD", "-": "MINUS", "=": "EQUALS"}
 
 
 @dataclass(frozen=True)
 class Action:
     button: Button
-    key: str                  # as the player reads it: "N", "Ctrl+O"
+    key: str                  # as the player reads it: "N", "Ctrl+O", "Enter"; "" for none
     rank: int                 # a narrow toolbar keeps the lowest ranks (the most used actions)
 
     @property
@@ -35,7 +36,8 @@ class Action:
     def chord(self) -> tuple[int, bool]:
         """The key's code and whether it is held with Ctrl."""
         ctrl = self.key.startswith(CTRL)
-        return getattr(pygame, "K_" + self.key.removeprefix(CTRL).lower()), ctrl
+        name = self.key.removeprefix(CTRL)
+        return getattr(pygame, "K_" + NAMES.get(name, name.lower())), ctrl
 
     def run(self) -> None:
         self.button.action()        # each action says itself when it has nothing to do
@@ -43,7 +45,7 @@ class Action:
 
 def by_key(actions: Sequence[Action]) -> dict[tuple[int, bool], Action]:
     """The actions by (key code, Ctrl held): the scene's key routing."""
-    return {action.chord: action for action in actions}
+    return {action.chord: action for action in actions if action.key}
 
 
 def most_used(actions: Sequence[Action], count: int) -> list[Action]:

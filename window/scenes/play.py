@@ -26,7 +26,7 @@ from window.layout import TOOLBAR_HEIGHT, Layout, compute_layout
 from window.play_view import PlayView, StatusLine
 from window.player_board import PlayerBoard
 from window.scenes.actions import Action, ActionsScene, by_key, most_used
-from window.solver_panel import SolverPanel
+from window.solver_panel import SPEED_LABELS, SolverPanel
 from window.storage import level_key, runs_dir
 from window.trial_controls import TrialControls
 from window.widgets import Button, handle_all, layout_row
@@ -72,7 +72,18 @@ class PlayScene:
                         Action(Button("Palette", app.toggle_palette), "P", 16)]
         self.toolbar = [action.button for action in self.actions]
         self.more_button = Button("More...", lambda: self.show_actions(self.hidden_actions(), "More"))
-        self.keys = by_key([*self.actions, Action(Button("All actions", self.show_actions), "M", 0)])
+        # The solver panel's controls, with the keys that have one: M lists them after the toolbar's.
+        panel = self.solver
+        self.solver_actions = [Action(panel.run_button, "Enter", 0), Action(panel.step_button, ".", 0),
+                               Action(panel.stop_button, "", 0), Action(Button("Reset", self.reset_solver), "Esc", 0),
+                               Action(Button("Next solver", lambda: self.next_solver(1)), "Tab", 0),
+                               Action(Button("Slower", lambda: self.change_speed(-1)), "-", 0),
+                               Action(Button("Faster", lambda: self.change_speed(1)), "=", 0),
+                               Action(panel.keep_button, "", 0), Action(panel.rewind_button, "", 0),
+                               Action(panel.save_button, "", 0),
+                               Action(Button("Load a solver...", lambda: app.pick_solver(panel.add_solver)), "", 0)]
+        self.keys = by_key([*self.actions, *self.solver_actions,
+                            Action(Button("All actions", self.show_actions), "M", 0)])
         # Shown in the status line while a hint or a check has found a mistake.
         self.mistake_button = Button("Undo to first mistake", self.coach.undo_to_mistake, active=True)
         size = f"{puzzle.rows}x{puzzle.cols}"
@@ -158,8 +169,14 @@ class PlayScene:
         return [action for action in self.actions if action.button not in self.shown_toolbar]
 
     def show_actions(self, actions: list[Action] | None = None, title: str = "Actions") -> None:
-        """The list of ``actions`` (default: every one) with their keys, as an overlay."""
-        self.app.show(ActionsScene(self.app, self.actions if actions is None else actions, title))
+        """The list of ``actions`` (default: the toolbar's and the solver's) with their keys, as an overlay."""
+        self.app.show(ActionsScene(self.app, [*self.actions, *self.solver_actions] if actions is None else actions,
+                                   title))
+
+    def change_speed(self, step: int) -> None:
+        """- and =: the solver's speed one step slower or faster, as on its slider."""
+        self.solver.slider.set_index(self.solver.slider.index + step)
+        self.notify(f"Speed: {SPEED_LABELS[self.solver.slider.index]}")
 
     def next_solver(self, step: int) -> None:
         """Tab / Shift+Tab: the next or previous solver (not while one runs)."""
@@ -204,15 +221,15 @@ class PlayScene:
             return
         elif not ctrl and shift and event.key == pygame.K_e:
             self.app.open_editor(blank=True)
+        elif not ctrl and shift and event.key == pygame.K_TAB:
+            self.next_solver(-1)
         elif (event.key, ctrl) in self.keys:
             self.keys[(event.key, ctrl)].run()
         elif not ctrl and self.trials.key(event.key):
             return
         elif not ctrl:
-            action = {pygame.K_u: self.coach.undo_to_mistake, pygame.K_ESCAPE: self.reset_solver,
-                      pygame.K_t: self.rewind_play, pygame.K_RETURN: self.solver.run_or_pause,
-                      pygame.K_KP_ENTER: self.solver.run_or_pause,
-                      pygame.K_TAB: lambda: self.next_solver(-1 if shift else 1)}.get(event.key)
+            action = {pygame.K_u: self.coach.undo_to_mistake, pygame.K_t: self.rewind_play,
+                      pygame.K_KP_ENTER: self.solver.run_or_pause}.get(event.key)
             if action is not None:
                 action()
 
