@@ -211,6 +211,8 @@ def test_the_race_is_set_up_and_run_from_the_keyboard(app):
     assert scene.speed.index == index - 1
     press(app, pygame.K_RIGHT)
     assert scene.speed.index == index
+    press(app, pygame.K_l)                                    # a solver of one's own: the file picker
+    assert isinstance(app.overlay, FileScene)
     press(app, pygame.K_ESCAPE)
     assert app.overlay is None
 

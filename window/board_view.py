@@ -158,9 +158,10 @@ def draw_reason_mark(surface: pygame.Surface, rect: pygame.Rect, colour: Colour,
     cell = rect.width
     if cell < 14:
         return
-    if colour == theme.guess:
+    if colour == theme.guess:           # edged, so that it shows on a guessed ship of its colour too
         corner = [(rect.x + 1, rect.y + 1), (rect.x + cell // 3, rect.y + 1), (rect.x + 1, rect.y + cell // 3)]
         pygame.draw.polygon(surface, theme.guess, corner)
+        pygame.draw.line(surface, theme.on(theme.guess), corner[1], corner[2], max(1, cell // 20))
     elif colour == theme.forced:
         side = max(3, cell // 6)
         square = pygame.Rect(rect.right - side - 3, rect.bottom - side - 3, side, side)

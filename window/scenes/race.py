@@ -188,6 +188,8 @@ class RaceScene:
                 self.start() if not self.running else self.stop()
             elif ctrl and event.key == pygame.K_s:
                 self.save_csv()
+            elif event.key == pygame.K_l and not ctrl and self.load_button.enabled:
+                self.load_button.action()
             elif 0 <= digit < len(self.order) and not ctrl:
                 self.toggle(self.order[digit])
             elif event.key in (pygame.K_LEFT, pygame.K_RIGHT):
@@ -266,7 +268,7 @@ class RaceScene:
                         midleft=(self.speed.rect.right + 14, self.speed.rect.centery))
         if not self.lanes:
             hint = self.status or ("Pick two to four solvers (keys 1 to 9), a speed (Left / Right), and Start (Enter); "
-                                   "Ctrl+S saves the table, Esc closes")
+                                   "L loads a solver, Ctrl+S saves the table, Esc closes")
             fonts.blit_text(surface, fonts.fit_text(hint, 18, self.size[0] - 40), 18, theme.muted, topleft=(20, 120))
             return
         for k, (lane, picture, rect) in enumerate(zip(self.lanes, self.pictures, self.lane_rects)):
