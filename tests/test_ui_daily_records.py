@@ -313,9 +313,9 @@ def test_the_calendar_stops_at_the_first_and_last_months_it_can_show(app):
     app.open_daily()
     scene = app.overlay
     scene.month = datetime.date(1, 1, 1)
-    press(app, pygame.K_LEFT)
+    press(app, pygame.K_PAGEUP)
     assert scene.month == datetime.date(1, 1, 1) and app.running
     scene.month = datetime.date(9999, 11, 1)
-    press(app, pygame.K_RIGHT)
+    press(app, pygame.K_PAGEDOWN)
     assert scene.month == datetime.date(9999, 11, 1) and app.running
     app.draw()

@@ -60,11 +60,13 @@ def test_a_trial_s_number_stays_readable_on_a_cell_outlined_for_a_broken_rule(ap
         (rect,) = [rect for content, rect in drawn if content == str(trial) and cell.contains(rect)]
         assert cell.inflate(-2 * (1 + outline), -2 * (1 + outline)).contains(rect)     # inside the red outline
         colour = theme.trial_colour(trial)
-        image = fonts.text(str(trial), max(10, layout.cell // 4), colour, bold=True)
+        shade = theme.on(colour)                # black or white on a patch of the trial's colour
+        image = fonts.text(str(trial), max(10, layout.cell // 4), shade, bold=True)
         digit = ink(image, rect.topleft)
-        assert digit and all(tuple(app.screen.get_at(p))[:3] == colour for p in digit)    # nothing over it
+        assert digit and all(tuple(app.screen.get_at(p))[:3] == shade for p in digit)    # nothing over it
         around = {(x, y) for x in range(rect.left, rect.right) for y in range(rect.top, rect.bottom)} - digit
-        assert all(tuple(app.screen.get_at(p))[:3] not in (colour, theme.error) for p in around)   # it stands out
+        assert all(tuple(app.screen.get_at(p))[:3] not in (shade, theme.error) for p in around)   # it stands out
+        assert tuple(app.screen.get_at((rect.right, rect.top)))[:3] == colour                      # on its colour
 
 
 def test_the_depth_plot_s_captions_are_drawn_in_a_size_whose_glyphs_do_not_run_together(app, monkeypatch, tmp_path,

@@ -137,7 +137,7 @@ def test_fleet_checklist_ticks_a_closed_ship(app):
     subs = [(rect, state) for length, _, rect, state in placed if length == 1]
     assert [state for _, state in subs] == ["done", "open", "open"]
     done = colours_in(app.screen, subs[0][0])
-    assert app.theme.ship in done and app.theme.met in done
+    assert app.theme.ship in done and app.theme.on(app.theme.ship) in done     # the tick, legible on the ship
     assert app.theme.ship not in colours_in(app.screen, subs[1][0])
 
 

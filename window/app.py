@@ -257,6 +257,11 @@ class App:
         self.notify(f"Printable sheet saved to {written}")
         return written
 
+    def show(self, overlay) -> None:
+        """Any overlay a scene makes (the toolbar's list of actions)."""
+        self.overlay = overlay
+        self.dirty = True
+
     def close_overlay(self) -> None:
         if self.play is None:                  # a replay opened on its own: closing it ends the app
             self.running = False
@@ -297,16 +302,12 @@ class App:
             self.full_redraw = True
         elif self.overlay is not None:
             self.overlay.handle(event)
-        elif event.type == pygame.KEYDOWN and event.key == pygame.K_e and not event.mod & pygame.KMOD_CTRL:
-            self.open_editor(blank=bool(event.mod & pygame.KMOD_SHIFT))
         elif event.type == pygame.KEYDOWN and event.key == pygame.K_p and event.mod & pygame.KMOD_CTRL:
             self.export_sheet()
         elif event.type == pygame.KEYDOWN and event.key == pygame.K_v and event.mod & pygame.KMOD_CTRL:
             self.paste_code()
         elif event.type == pygame.KEYDOWN and event.key == pygame.K_c and event.mod & pygame.KMOD_CTRL:
             self.copy_code()
-        elif event.type == pygame.KEYDOWN and event.key == pygame.K_v and not event.mod & pygame.KMOD_CTRL:
-            self.open_race()
         elif self.play is not None:
             self.play.handle(event)
         if event.type not in (pygame.NOEVENT, pygame.MOUSEMOTION) or self.overlay is not None or (

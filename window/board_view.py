@@ -127,11 +127,7 @@ def _draw_tally(surface: pygame.Surface, rect: pygame.Rect, value: int | None, s
         box = rect.inflate(-4, -4)
         pygame.draw.rect(surface, theme.error, box, max(2, line), border_radius=4)
         fonts.blit_text(surface, str(value), size, theme.error, bold=True, center=rect.center)
-        # "!" in the corner: the error shows as a glyph, not only as red.
-        mark = pygame.Rect(0, 0, max(4, rect.width // 5), max(6, rect.height // 3))
-        mark.topright = (rect.right - 3, rect.top + 3)
-        pygame.draw.rect(surface, theme.error, mark)
-        fonts.blit_text(surface, "!", int(mark.height * 1.2), theme.panel, bold=True, center=mark.center)
+        draw_alert(surface, rect, theme, "topright")
     elif state is TallyState.MET:
         fonts.blit_text(surface, str(value), size, theme.met, bold=True, center=rect.center)
         _draw_tick(surface, glyph, theme.met, max(2, line))
@@ -142,6 +138,36 @@ def _draw_tally(surface: pygame.Surface, rect: pygame.Rect, value: int | None, s
         fonts.blit_text(surface, str(value), size, theme.text, bold=True, center=rect.center)
 
 
+def draw_alert(surface: pygame.Surface, rect: pygame.Rect, theme: Theme, corner: str = "bottomleft",
+               glyph: str = "!", colour: Colour | None = None) -> None:
+    """``glyph`` on a small mark in a corner of ``rect``: an error ("!", red) shows as a glyph,
+    not only as a colour (a tally's top right; a cell's bottom left, clear of a trial's number,
+    a guess's corner and a deduction's square)."""
+    colour = colour or theme.error
+    mark = pygame.Rect(0, 0, max(4, rect.width // 5), max(6, rect.height // 3))
+    inset = 3 if corner == "topright" else 2 + _outline_width(rect.width)
+    setattr(mark, corner, (rect.right - inset, rect.top + inset) if corner == "topright" else
+            (rect.left + inset, rect.bottom - inset))
+    pygame.draw.rect(surface, colour, mark)
+    fonts.blit_text(surface, glyph, int(mark.height * 1.2), theme.on(colour), bold=True, center=mark.center)
+
+
+def draw_reason_mark(surface: pygame.Surface, rect: pygame.Rect, colour: Colour, theme: Theme) -> None:
+    """A solver's move told by a glyph as well as its colour: a guess's corner (top left), a
+    deduction's small square (bottom right); nothing for other colours or cells too small."""
+    cell = rect.width
+    if cell < 14:
+        return
+    if colour == theme.guess:           # edged, so that it shows on a guessed ship of its colour too
+        corner = [(rect.x + 1, rect.y + 1), (rect.x + cell // 3, rect.y + 1), (rect.x + 1, rect.y + cell // 3)]
+        pygame.draw.polygon(surface, theme.guess, corner)
+        pygame.draw.line(surface, theme.on(theme.guess), corner[1], corner[2], max(1, cell // 20))
+    elif colour == theme.forced:
+        side = max(3, cell // 6)
+        square = pygame.Rect(rect.right - side - 3, rect.bottom - side - 3, side, side)
+        pygame.draw.rect(surface, theme.on(theme.forced), square)
+
+
 def _outline_width(cell: int) -> int:
     """The width of the red outline on a cell that breaks a rule."""
     return max(2, cell // 14)
@@ -149,14 +175,14 @@ def _outline_width(cell: int) -> int:
 
 def _draw_trial_number(surface: pygame.Surface, rect: pygame.Rect, trial: int, theme: Theme) -> None:
     """The trial's depth as a digit in the cell's top right corner, colour is never the only
-    sign: inside a broken rule's outline, on a patch of the board's background, drawn last so
-    that no piece, outline or cursor covers it."""
+    sign: inside a broken rule's outline, black or white on a patch of the trial's colour,
+    drawn last so that no piece, outline or cursor covers it."""
     inset = 2 + _outline_width(rect.width)
     size, colour = max(10, rect.width // 4), theme.trial_colour(trial)
     corner = (rect.right - inset - 1, rect.y + inset + 1)
     place = fonts.text(str(trial), size, colour, bold=True).get_rect(topright=corner)
-    pygame.draw.rect(surface, theme.unknown, place.inflate(2, 2))
-    fonts.blit_text(surface, str(trial), size, colour, bold=True, topright=corner)
+    pygame.draw.rect(surface, colour, place.inflate(2, 2))         # the digit legible on its colour's patch
+    fonts.blit_text(surface, str(trial), size, theme.on(colour), bold=True, topright=corner)
 
 
 def _draw_cross(surface: pygame.Surface, rect: pygame.Rect, colour: Colour, width: int) -> None:
@@ -202,9 +228,8 @@ def draw_board(surface: pygame.Surface, layout: Layout, picture: BoardPicture, t
                 if hint is not None:
                     # Given pieces carry a dot, so they differ from the player's by shape too.
                     pygame.draw.circle(surface, theme.hint_mark, rect.center, max(2, cell // 12))
-            if reason is Reason.GUESS and cell >= 14:
-                corner = [(rect.x + 1, rect.y + 1), (rect.x + cell // 3, rect.y + 1), (rect.x + 1, rect.y + cell // 3)]
-                pygame.draw.polygon(surface, theme.guess, corner)
+            if reason in (Reason.GUESS, Reason.FORCED) and value != Cell.UNKNOWN:
+                draw_reason_mark(surface, rect, theme.guess if reason is Reason.GUESS else theme.forced, theme)
             if (r, c) in picture.backtracked and value == Cell.UNKNOWN:
                 _draw_cross(surface, rect.inflate(-cell // 2, -cell // 2), theme.backtrack, max(1, cell // 14))
     for r in range(layout.rows + 1):
@@ -217,6 +242,8 @@ def draw_board(surface: pygame.Surface, layout: Layout, picture: BoardPicture, t
         _draw_ship_outline(surface, layout, ship, theme.best_fleet)
     for r, c in picture.error_cells:
         pygame.draw.rect(surface, theme.error, layout.cell_rect(r, c).inflate(-2, -2), _outline_width(cell))
+        if cell >= 18:                  # the outline's "!": a wrong mark is not told from the cursor by colour
+            draw_alert(surface, layout.cell_rect(r, c), theme)
     for r, c in picture.highlight:
         pygame.draw.rect(surface, theme.best_fleet, layout.cell_rect(r, c).inflate(-3, -3), max(3, cell // 10),
                          border_radius=4)

@@ -1,4 +1,9 @@
-"""A scrollable list of clickable rows, shared by the level browser and the file dialog."""
+"""A scrollable list of clickable rows, shared by the level browser, the file dialog, the
+replay's steps and the toolbar's action list.
+
+The keyboard reaches every row: Up and Down move a selection (drawn with an outline, not
+by a shade alone), Page Up / Page Down and Home / End go further, Enter picks it.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +16,9 @@ from window import fonts
 from window.theme import Theme
 
 ROW_HEIGHT = 30
+PAGE_KEYS = {pygame.K_PAGEUP: -1, pygame.K_PAGEDOWN: 1}
+MOVE_KEYS = {pygame.K_UP: -1, pygame.K_DOWN: 1}
+PICK_KEYS = (pygame.K_RETURN, pygame.K_KP_ENTER)
 NOTE_WIDTH = 180               # pixels at most for a row's note; a row without one has its width
 
 
@@ -29,6 +37,53 @@ class ListView:
         self.rect = pygame.Rect(0, 0, 0, 0)
         self.scroll = 0
         self.hover: int | None = None
+        self.selected: int | None = None         # the row the keyboard is on
+
+    @property
+    def pickable(self) -> list[int]:
+        return [index for index, row in enumerate(self.rows) if row.value is not None]
+
+    def select(self, index: int | None) -> None:
+        """Select row ``index`` (None: no row) and scroll it into sight."""
+        self.selected = index
+        if index is None or self.rect.height <= 0:
+            return
+        top, bottom = index * ROW_HEIGHT, (index + 1) * ROW_HEIGHT
+        if top < self.scroll:
+            self.scroll = top
+        elif bottom > self.scroll + self.rect.height:
+            self.scroll = min(self.max_scroll, bottom - self.rect.height)
+        if index == self._first_pickable():          # the heading above the first row in sight too
+            self.scroll = 0
+
+    def _first_pickable(self) -> int | None:
+        pickable = self.pickable
+        return pickable[0] if pickable else None
+
+    def key(self, event: pygame.event.Event) -> tuple[bool, Any | None]:
+        """A key for the list: (taken, the value picked by Enter or None)."""
+        pickable = self.pickable
+        if event.key in PICK_KEYS:
+            if self.selected in pickable:
+                return True, self.rows[self.selected].value
+            return False, None
+        if not pickable:
+            return event.key in MOVE_KEYS or event.key in PAGE_KEYS or event.key in (pygame.K_HOME, pygame.K_END), None
+        at = pickable.index(self.selected) if self.selected in pickable else None
+        page = max(1, self.rect.height // ROW_HEIGHT - 1)
+        if event.key in MOVE_KEYS:
+            step = MOVE_KEYS[event.key]
+            at = (0 if step > 0 else len(pickable) - 1) if at is None else at + step
+        elif event.key in PAGE_KEYS:
+            at = (0 if at is None else at) + PAGE_KEYS[event.key] * page
+        elif event.key == pygame.K_HOME:
+            at = 0
+        elif event.key == pygame.K_END:
+            at = len(pickable) - 1
+        else:
+            return False, None
+        self.select(pickable[max(0, min(len(pickable) - 1, at))])
+        return True, None
 
     @property
     def max_scroll(self) -> int:
@@ -69,8 +124,10 @@ class ListView:
                 pygame.draw.rect(surface, theme.button, box)
                 fonts.blit_text(surface, row.label, 19, theme.text, bold=True, midleft=(box.x + 10, box.centery))
                 continue
-            if index == self.hover:
+            if index == self.hover or index == self.selected:
                 pygame.draw.rect(surface, theme.button_hover, box)
+            if index == self.selected:              # an outline: a shape, not a shade alone
+                pygame.draw.rect(surface, theme.cursor, box, 2)
             colour = theme.error if row.error else theme.text
             note = fonts.fit_text(row.note, 16, NOTE_WIDTH) if row.note else ""
             room = box.width - 34 - 10 - (fonts.font(16).size(note)[0] + 16 if note else 0)

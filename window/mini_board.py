@@ -20,7 +20,7 @@ import pygame
 from game.puzzle import Cell, Coord, Hint
 from game.ships import piece_on_board
 from window import fonts
-from window.board_view import draw_piece, joins, water_tile
+from window.board_view import draw_piece, draw_reason_mark, joins, water_tile
 from window.theme import Theme
 
 Board = Sequence[Sequence[Cell]]
@@ -122,6 +122,7 @@ class MiniBoard:
         pygame.draw.rect(picture, theme.unknown, rect)
         colour = theme.hint_ship if given is not None else colours.get((r, c), theme.ship)
         draw_piece(picture, rect, piece_on_board(shapes, r, c, given), colour, joins(shapes, r, c))
+        draw_reason_mark(picture, rect, colour, theme)          # a guess, a deduction: a glyph too
         pygame.draw.rect(picture, theme.grid_line, rect, 1)
 
     def _draw_tallies(self, theme: Theme, cell: int, rows: int, cols: int, tallies) -> None:

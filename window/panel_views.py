@@ -67,11 +67,11 @@ def draw_fleet(surface: pygame.Surface, area: pygame.Rect, lines: Sequence[Fleet
             tick = rect.inflate(-rect.height // 2, -rect.height // 2)
             tick.width = min(tick.width, rect.height)
             tick.centerx = rect.centerx
-            pygame.draw.lines(surface, theme.met, False, [(tick.x, tick.centery), (tick.centerx, tick.bottom),
-                                                          (tick.right, tick.top)], 3)
+            points = [(tick.x, tick.centery), (tick.centerx, tick.bottom), (tick.right, tick.top)]
+            pygame.draw.lines(surface, theme.on(theme.ship), False, points, 3)
         elif state == "extra":
             pygame.draw.rect(surface, theme.error, rect, border_radius=rect.height // 2)
-            fonts.blit_text(surface, "!", rect.height + 2, theme.panel, bold=True, center=rect.center)
+            fonts.blit_text(surface, "!", rect.height + 2, theme.on(theme.error), bold=True, center=rect.center)
         else:
             pygame.draw.rect(surface, theme.muted, rect, 2, border_radius=rect.height // 2)
         for k in range(1, length):

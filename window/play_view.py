@@ -74,7 +74,8 @@ class StatusLine:
         chip = pygame.Rect(0, bar.y + 4, 78, bar.height - 8)
         chip.right = x - 4
         pygame.draw.rect(surface, theme.trial_colour(depth), chip, border_radius=chip.height // 2)
-        fonts.blit_text(surface, f"Trial {depth}", 17, theme.panel, bold=True, center=chip.center)
+        fonts.blit_text(surface, f"Trial {depth}", 17, theme.on(theme.trial_colour(depth)), bold=True,
+                        center=chip.center)
         return chip
 
 
@@ -199,6 +200,6 @@ class PlayView:
         banner.center = board.center
         pygame.draw.rect(surface, theme.solved, banner, border_radius=14)
         pygame.draw.rect(surface, theme.panel, banner, 3, border_radius=14)
-        fonts.blit_text(surface, "Solved!", 44, theme.panel, bold=True, center=(banner.centerx, banner.y + 30))
-        fonts.blit_text(surface, f"in {minutes}:{seconds:02d}", 22, theme.panel, center=(banner.centerx,
-                                                                                           banner.bottom - 18))
+        ink = theme.on(theme.solved)
+        fonts.blit_text(surface, "Solved!", 44, ink, bold=True, center=(banner.centerx, banner.y + 30))
+        fonts.blit_text(surface, f"in {minutes}:{seconds:02d}", 22, ink, center=(banner.centerx, banner.bottom - 18))

@@ -348,8 +348,9 @@ class SolverPanel:
         for label, colour, glyph in (("forced", theme.forced, "square"), ("guess", theme.guess, "corner"),
                                      ("backtracked", theme.backtrack, "cross"), ("tried", theme.guess, "ring")):
             box = pygame.Rect(x, y + 3, 12, 12)
-            if glyph == "square":
+            if glyph == "square":               # as on the board: its colour and a small square
                 pygame.draw.rect(surface, colour, box, border_radius=2)
+                pygame.draw.rect(surface, theme.on(colour), (box.right - 5, box.bottom - 5, 3, 3))
             elif glyph == "corner":
                 pygame.draw.polygon(surface, colour, [box.topleft, box.topright, box.bottomleft])
             elif glyph == "cross":

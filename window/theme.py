@@ -3,6 +3,11 @@
 The colour-blind palette takes its hues from Okabe and Ito's set, which stays distinct for
 the common forms of colour blindness; every state also has a glyph or shape in the views, so
 colour is never the only signal.
+
+Every theme keeps its text and glyphs legible (WCAG 2 contrast): ``make_theme`` deepens (light
+theme) or lightens (dark theme) a state's colour just enough for ``LEGIBLE``'s ratios, and text
+on a coloured fill (a trial's chip, an active button, an error mark) is black or white,
+whichever reads better (:meth:`Theme.on`).
 """
 
 from __future__ import annotations
@@ -10,6 +15,46 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 Colour = tuple[int, int, int]
+BLACK, WHITE = (0, 0, 0), (255, 255, 255)
+TEXT_RATIO = 4.5        # WCAG 2 AA: text
+GLYPH_RATIO = 3.0       # WCAG 2 AA: large text, glyphs, outlines and other graphics
+# (colour, the backgrounds it is drawn on, the ratio it needs there)
+LEGIBLE = (("muted", ("panel", "background", "unknown"), TEXT_RATIO),
+           ("error", ("panel", "background", "unknown"), TEXT_RATIO),
+           ("solved", ("panel", "background"), TEXT_RATIO),
+           ("met", ("panel", "background", "unknown"), TEXT_RATIO),
+           ("complete", ("background",), GLYPH_RATIO),
+           ("cursor", ("unknown", "panel"), GLYPH_RATIO),
+           ("guess", ("unknown",), GLYPH_RATIO),
+           ("forced", ("unknown",), GLYPH_RATIO),
+           ("backtrack", ("unknown",), GLYPH_RATIO),
+           ("best_fleet", ("unknown",), GLYPH_RATIO),
+           ("water_glyph", ("water",), GLYPH_RATIO))
+
+
+def luminance(colour: Colour) -> float:
+    """WCAG 2 relative luminance."""
+    def channel(value: int) -> float:
+        value /= 255
+        return value / 12.92 if value <= 0.03928 else ((value + 0.055) / 1.055) ** 2.4
+    r, g, b = (channel(v) for v in colour)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: Colour, b: Colour) -> float:
+    """WCAG 2 contrast ratio of two colours, 1 to 21."""
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def legible(colour: Colour, against: tuple[Colour, ...], ratio: float, towards: Colour) -> Colour:
+    """``colour`` mixed towards ``towards`` (black or white) in small steps until its contrast
+    with each of ``against`` reaches ``ratio`` (unchanged when it does already)."""
+    for step in range(21):
+        mixed = tuple(round(c + (t - c) * step / 20) for c, t in zip(colour, towards))
+        if all(contrast(mixed, back) >= ratio for back in against):
+            return mixed
+    return towards
 
 THEMES = ("light", "dark")
 PALETTES = ("standard", "colourblind")
@@ -47,6 +92,10 @@ class Theme:
     plot_mean: Colour
     solved: Colour
     trials: tuple[Colour, ...] = ()      # one colour per trial depth (1 first); see trial_colour
+
+    def on(self, fill: Colour) -> Colour:
+        """The colour of text or a glyph drawn on ``fill``: black or white, whichever reads better."""
+        return BLACK if contrast(fill, BLACK) >= contrast(fill, WHITE) else WHITE
 
     def trial_colour(self, depth: int) -> Colour:
         """The colour of trial ``depth`` (1 = outermost); the depth is also drawn as a digit."""
@@ -92,4 +141,9 @@ def make_theme(name: str = "light", palette: str = "standard") -> Theme:
     base.update(_COLOURBLIND if palette == "colourblind" else _STANDARD)
     if name == "dark":
         base["complete"] = (110, 118, 130)
+    towards = WHITE if name == "dark" else BLACK
+    for key, against, ratio in LEGIBLE:
+        base[key] = legible(base[key], tuple(base[b] for b in against), ratio, towards)
+    # A trial's colour frames the board and draws its water's waves: a glyph on an empty cell.
+    base["trials"] = tuple(legible(c, (base["unknown"],), GLYPH_RATIO, towards) for c in base["trials"])
     return Theme(name=name, palette=palette, **base)

@@ -69,8 +69,8 @@ class TrialControls:
     # ----- events --------------------------------------------------------------------------
 
     def key(self, key: int) -> bool:
-        """G, K, A; True if the key was one of them."""
-        action = {pygame.K_g: self.open, pygame.K_k: self.keep, pygame.K_a: self.abandon}.get(key)
+        """K, A (G, the Trial button's key, is in the toolbar's table); True if the key was one of them."""
+        action = {pygame.K_k: self.keep, pygame.K_a: self.abandon}.get(key)
         if action is None:
             return False
         action()

@@ -53,7 +53,7 @@ class Button:
                                                           else theme.button)
         pygame.draw.rect(surface, fill, self.rect, border_radius=6)
         pygame.draw.rect(surface, theme.panel_edge, self.rect, 1, border_radius=6)
-        colour = theme.panel if self.active else (theme.button_text if self.enabled else theme.muted)
+        colour = theme.on(fill) if self.active else (theme.button_text if self.enabled else theme.muted)
         label, size = self.shown()
         fonts.blit_text(surface, label, size, colour, center=self.rect.center)
 

@@ -8,12 +8,14 @@ from pathlib import Path
 import pygame
 
 from game import levels
+from window import fonts
 from window.host import Host
 from window.layout import dialog_box
 from window.list_view import ListView, Row
 from window.storage import generated_dir, level_key
 from window.widgets import Button, draw_dialog
 
+KEYS = "Up/Down: choose  Enter: open  Esc: close"
 _DIFFICULTY_ORDER = {"tutorial": 0, "easy": 1, "medium": 2, "hard": 3, "expert": 4}
 
 
@@ -79,12 +81,20 @@ class BrowserScene:
         self.list.rect = pygame.Rect(box.x + 10, box.y + 52, box.width - 20, box.height - 62)
 
     def handle(self, event: pygame.event.Event) -> None:
-        if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
-            self.app.close_overlay()
+        """Escape closes; Up, Down, Page Up / Down, Home and End choose a level, Enter opens it;
+        Ctrl+O the file dialog."""
+        chosen = None
+        if event.type == pygame.KEYDOWN:
+            if event.key == pygame.K_ESCAPE:
+                self.app.close_overlay()
+            elif event.key == pygame.K_o and event.mod & (pygame.KMOD_CTRL | pygame.KMOD_META):
+                self.app.open_files()
+            else:
+                chosen = self.list.key(event)[1]
+        elif self.close_button.handle(event) or self.open_button.handle(event):
             return
-        if self.close_button.handle(event) or self.open_button.handle(event):
-            return
-        chosen = self.list.handle(event)
+        else:
+            chosen = self.list.handle(event)
         if chosen is not None:
             self.app.close_overlay()
             self.app.open_level(chosen)
@@ -95,6 +105,8 @@ class BrowserScene:
     def draw(self, surface: pygame.Surface) -> None:
         theme = self.app.theme
         draw_dialog(surface, theme, self.box, "Levels")
+        fonts.blit_text(surface, fonts.fit_text(KEYS, 16, self.open_button.rect.x - self.box.x - 130), 16,
+                        theme.muted, midleft=(self.box.x + 120, self.close_button.rect.centery))
         self.close_button.draw(surface, theme)
         self.open_button.draw(surface, theme)
         self.list.draw(surface, theme)

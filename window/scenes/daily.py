@@ -19,6 +19,7 @@ from window.records import clock, days_of, streaks
 from window.widgets import Button, draw_dialog
 
 WEEK = ("Mo", "Tu", "We", "Th", "Fr", "Sa", "Su")
+DAY_STEPS = {pygame.K_LEFT: -1, pygame.K_RIGHT: 1, pygame.K_UP: -7, pygame.K_DOWN: 7}
 
 
 class DailyScene:
@@ -28,6 +29,7 @@ class DailyScene:
         self.app = app
         self.today = today or datetime.date.today()
         self.month = self.today.replace(day=1)
+        self.selected = self.today            # the day the keyboard is on: Enter plays it
         self.solved = app.storage.daily()
         self.days = days_of(self.solved)
         self.streak = streaks(self.days, self.today)      # counted once, not each frame
@@ -67,7 +69,19 @@ class DailyScene:
         # The months a calendar can show: the weeks of December 9999 run past the last date.
         index = min(max(index, datetime.MINYEAR * 12), datetime.MAXYEAR * 12 + 10)
         self.month = datetime.date(index // 12, index % 12 + 1, 1)
+        if self.selected.replace(day=1) != self.month:
+            self.selected = self.today if self.today.replace(day=1) == self.month else self.month
         self.place_days()
+
+    def select(self, days: int) -> None:
+        """Move the selected day (the arrow keys), the month following it."""
+        try:
+            day = self.selected + datetime.timedelta(days=days)
+        except OverflowError:                  # before the first or after the last date
+            return
+        if day.replace(day=1) != self.month:
+            self.turn((day.year - self.month.year) * 12 + day.month - self.month.month)
+        self.selected = day
 
     def play(self, day: datetime.date) -> None:
         if day > self.today:
@@ -80,11 +94,11 @@ class DailyScene:
             if event.key == pygame.K_ESCAPE:
                 self.app.close_overlay()
             elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
-                self.play(self.today)
-            elif event.key in (pygame.K_LEFT, pygame.K_PAGEUP):
-                self.turn(-1)
-            elif event.key in (pygame.K_RIGHT, pygame.K_PAGEDOWN):
-                self.turn(1)
+                self.play(self.selected)
+            elif event.key in (pygame.K_PAGEUP, pygame.K_PAGEDOWN):
+                self.turn(-1 if event.key == pygame.K_PAGEUP else 1)
+            elif event.key in DAY_STEPS:
+                self.select(DAY_STEPS[event.key])
             return
         for button in self.buttons:
             if button.handle(event):
@@ -118,7 +132,13 @@ class DailyScene:
             pygame.draw.rect(surface, fill, rect, border_radius=6)
             edge, width = (theme.cursor, 3) if day == self.today else (theme.panel_edge, 1)
             pygame.draw.rect(surface, edge, rect, width, border_radius=6)
-            colour = theme.panel if done else (theme.muted if future else theme.text)
+            if day == self.selected:          # the keyboard's day: a ring around it, in the gap between days
+                pygame.draw.rect(surface, theme.text, rect.inflate(4, 4), 2, border_radius=8)
+            colour = theme.on(theme.solved) if done else (theme.muted if future else theme.text)
+            if done and rect.width >= 56:     # solved: a tick as well as the fill (colour is not alone)
+                tick = pygame.Rect(rect.right - 20, rect.y + 6, 13, 10)
+                pygame.draw.lines(surface, colour, False, [(tick.x, tick.centery), (tick.centerx, tick.bottom),
+                                                           (tick.right, tick.top)], 3)
             number = fonts.blit_text(surface, str(day.day), 20, colour, bold=done, topleft=(rect.x + 6, rect.y + 4))
             if done:
                 # The time sits below the day's number, or beside it in a cell one line tall.
@@ -129,7 +149,7 @@ class DailyScene:
         side, grade = daily.plan(self.today)
         note = ("Solved today: come back tomorrow" if self.today.isoformat() in self.solved else
                 f"Today, {daily.DAY_NAMES[self.today.weekday()]}: {side}x{side} {grade}. "
-                "Click a past day to play its puzzle.")
+                "Click a past day, or arrows and Enter, to play it; Page Up/Down: months.")
         fonts.blit_text(surface, fonts.fit_text(note, 18, box.width - 40), 18, theme.muted,
                         topleft=(box.x + 20, self.play_button.rect.y - 60))
         plan = "  ".join(f"{name[:3]} {s}x{s} {g}" for name, (s, g) in zip(daily.DAY_NAMES, daily.WEEKDAYS))

@@ -9,6 +9,8 @@ same worker. The board and the panel are drawn again only when their look change
 Design: left click or drag paints ship or water, right click makes a cell given (or not).
 Transcribe: left and right click cycle a given cell through water and the ship pieces; click a
 tally and type its number (``?`` for one not printed); the fleet has - and + per ship length.
+The keyboard does all of it (``keys``, one table, shown at the foot): arrows move a cursor,
+Space is a left click on its cell and Shift+Space a right click, and so on.
 """
 
 from __future__ import annotations
@@ -26,7 +28,8 @@ from game.limits import MAX_SHIP_LENGTH, MAX_SIDE
 from game.puzzle import Cell, Coord, Puzzle, piece
 from solvers.engine.runner import SolverRun
 from window import fonts
-from window.board_view import draw_piece
+from window.board_input import ARROWS
+from window.board_view import draw_alert, draw_piece
 from window.host import Host
 from window.looks import Looks
 from window.mini_board import MiniBoard
@@ -73,6 +76,7 @@ class EditorScene:
         self._run: SolverRun | None = None
         self._answer: Answer | None = None    # the worker's reply, read before its run ends
         self.focus: tuple[str, int] | str | None = None   # ("row", i), ("col", i), "name", "author"
+        self.cursor: Coord | None = None                    # the keyboard's cell
         self.painting: bool | None = None
         self.status = ""
         self._read_of: Draft | None = None    # the draft self._reading is about
@@ -92,7 +96,70 @@ class EditorScene:
         self.fleet_buttons: dict[tuple[int, int], Button] = {
             (length, step): Button("+" if step > 0 else "-", lambda n=length, s=step: self.add_ship(n, s))
             for length in range(1, MAX_SHIP_LENGTH + 1) for step in (-1, 1)}
+        # The keys while no field is typed in: (key, Shift held) -> (what the help line says, action).
+        self.keys: dict[tuple[int, bool], tuple[str, Callable[[], None]]] = {
+            (pygame.K_SPACE, False): ("arrows, Space: click (Shift: right click)", lambda: self.click_cursor(1)),
+            (pygame.K_SPACE, True): ("", lambda: self.click_cursor(3)),
+            (pygame.K_d, False): ("D/T: design/transcribe", lambda: self.set_mode(Mode.DESIGN)),
+            (pygame.K_t, False): ("", lambda: self.set_mode(Mode.TRANSCRIBE)),
+            (pygame.K_UP, True): ("Shift+arrows: size", lambda: self.grow(-1, 0)),
+            (pygame.K_DOWN, True): ("", lambda: self.grow(1, 0)),
+            (pygame.K_LEFT, True): ("", lambda: self.grow(0, -1)),
+            (pygame.K_RIGHT, True): ("", lambda: self.grow(0, 1)),
+            (pygame.K_TAB, False): ("Tab: a tally", self.focus_tally),
+            (pygame.K_n, False): ("N/A: name/author", lambda: setattr(self, "focus", "name")),
+            (pygame.K_a, False): ("", lambda: setattr(self, "focus", "author")),
+            **{(pygame.K_1 + k, shift): ("1-9: fleet (Shift: fewer)" if k == 0 and not shift else "",
+                                         lambda n=k + 1, s=-1 if shift else 1: self.add_ship(n, s))
+               for k in range(9) for shift in (False, True)},
+            (pygame.K_u, False): ("U: unique", self.make_unique),
+            (pygame.K_m, False): ("M: minimize", self.minimize),
+            (pygame.K_p, False): ("P: play", self.play),
+        }
         self.relayout(app.window_size)
+
+    @property
+    def key_help(self) -> str:
+        """The help lines' text: the table's keys, and those of every scene."""
+        return "  ".join(self.key_parts)
+
+    @property
+    def key_parts(self) -> list[str]:
+        return [text for text, _ in self.keys.values() if text] + ["Ctrl+Z/Y: undo/redo", "Ctrl+S: save", "Esc: close"]
+
+    def help_lines(self, width: int, size: int) -> list[str]:
+        """The keys packed into lines at most ``width`` pixels wide (the last cut if need be)."""
+        lines: list[str] = []
+        for part in self.key_parts:
+            if lines and fonts.font(size).size(lines[-1] + "  " + part)[0] <= width:
+                lines[-1] += "  " + part
+            else:
+                lines.append(part)
+        return lines
+
+    def click_cursor(self, button: int) -> None:
+        """Space (1) and Shift+Space (3): a click on the cursor's cell."""
+        if self.cursor is None:
+            self.cursor = (0, 0)
+            return
+        r, c = self.cursor = min(self.cursor[0], self.draft.rows - 1), min(self.cursor[1], self.draft.cols - 1)
+        if self.draft.mode is Mode.DESIGN:
+            self.edit(model.paint(self.draft, (r, c), self.draft.layout[r][c] != Cell.SHIP) if button == 1 else
+                      model.toggle_given(self.draft, (r, c)))
+        else:
+            self.edit(model.cycle_hint(self.draft, self.cursor, forward=button == 1))
+
+    def focus_tally(self) -> None:
+        """Tab: type the tally of the cursor's row (transcribing; Tab and Enter then go on)."""
+        if self.draft.mode is Mode.TRANSCRIBE:
+            self.focus = ("row", self.cursor[0] if self.cursor is not None else 0)
+
+    def move_cursor(self, dr: int, dc: int) -> None:
+        r, c = self.cursor or (0, 0)
+        if self.cursor is not None:
+            r, c = min(self.draft.rows - 1, max(0, r + dr)), min(self.draft.cols - 1, max(0, c + dc))
+        self.cursor = (r, c)
+        self.focus = None
 
     # ----- state ---------------------------------------------------------------------------
 
@@ -326,10 +393,14 @@ class EditorScene:
             else:
                 self.close()
                 self.app.close_overlay()
-        elif isinstance(self.focus, tuple):
+        elif isinstance(self.focus, tuple) and event.key not in ARROWS:
             self._type_tally(event)
         elif self.focus in ("name", "author"):
             self._type_text(event)
+        elif event.key in ARROWS and not event.mod & pygame.KMOD_SHIFT:
+            self.move_cursor(*ARROWS[event.key])
+        elif (event.key, bool(event.mod & pygame.KMOD_SHIFT)) in self.keys and not ctrl:
+            self.keys[(event.key, bool(event.mod & pygame.KMOD_SHIFT))][1]()
 
     def _type_tally(self, event: pygame.event.Event) -> None:
         axis, index = self.focus
@@ -378,7 +449,7 @@ class EditorScene:
         width, height = size
         rows, cols = self.draft.rows, self.draft.cols
         self.board_shape = (rows, cols)
-        area = pygame.Rect(20, 64, max(100, width - PANEL_WIDTH - 60), max(100, height - 110))
+        area = pygame.Rect(20, 64, max(100, width - PANEL_WIDTH - 60), max(100, height - 124))   # the keys below
         self.cell = max(6, min(48, area.width // (cols + 1), area.height // (rows + 1)))
         self.origin = (area.x, area.y)
         x = width - PANEL_WIDTH - 20
@@ -458,6 +529,12 @@ class EditorScene:
                 "Transcribe: click cells for the given pieces, click a tally and type it"
             fonts.blit_text(surface, "Level editor", 26, theme.text, bold=True, topleft=(20, 18))
             fonts.blit_text(surface, fonts.fit_text(mode, 16, self.panel.x - 240), 16, theme.muted, topleft=(220, 26))
+            width = self.panel.x - 40
+            lines = self.help_lines(width, 14)
+            for k, line in enumerate(lines[:2]):           # the keys at the foot: the last line says "..." if cut
+                line = line + ("  " + "  ".join(lines[2:]) if k == 1 and len(lines) > 2 else "")
+                fonts.blit_text(surface, fonts.fit_text(line, 14, width), 14, theme.muted,
+                                bottomleft=(20, self.app.window_size[1] - 22 + 17 * k - 17 * (len(lines) > 1)))
             self._draw_parts(surface)
             return None
         return self._draw_parts(surface)
@@ -468,7 +545,8 @@ class EditorScene:
         areas = []
         redundant = frozenset(self.assessment.redundant or ()) if self.assessment is not None and \
             self.assessed == self.puzzle else frozenset()
-        if self.looks.changed("board", (draft, self.focus if isinstance(self.focus, tuple) else None, redundant)):
+        if self.looks.changed("board", (draft, self.focus if isinstance(self.focus, tuple) else None, redundant,
+                                        self.cursor)):
             # the board with its tallies, and room for a tally's text wider than a small cell
             area = pygame.Rect(self.origin, ((draft.cols + 1) * self.cell, (draft.rows + 1) * self.cell))
             area = area.inflate(16, 16).clip(surface.get_rect())
@@ -506,10 +584,15 @@ class EditorScene:
                                 for c in range(draft.cols)) for r in range(draft.rows))
         shapes = draft.layout if draft.mode is Mode.DESIGN else None
         self.picture.draw(surface, theme, self.origin, self.cell, shown, hints, shapes=shapes)
-        for cells, colour, width in ((redundant, theme.guess, 2), (bad, theme.error, 3)):
+        for cells, colour, width, glyph in ((redundant, theme.guess, 2, "-"), (bad, theme.error, 3, "!")):
             for r, c in cells:
                 inset = 4 if colour == theme.guess else 0
                 pygame.draw.rect(surface, colour, self.cell_rect(r, c).inflate(-inset, -inset), width)
+                if self.cell >= 18:       # a hint that could go, an error: a glyph as well as the colour
+                    draw_alert(surface, self.cell_rect(r, c), theme, glyph=glyph, colour=colour)
+        if self.cursor is not None and self.cursor[0] < draft.rows and self.cursor[1] < draft.cols:
+            outline = self.cell_rect(*self.cursor).inflate(-1, -1)
+            pygame.draw.rect(surface, theme.cursor, outline, max(2, self.cell // 12))
         size = max(12, min(26, self.cell * 2 // 3))
         for axis, tallies in (("row", draft.row_tallies), ("col", draft.col_tallies)):
             for i, tally in enumerate(tallies):
@@ -517,8 +600,11 @@ class EditorScene:
                 if self.focus == (axis, i):
                     pygame.draw.rect(surface, theme.cursor, rect, 2)
                 length = draft.cols if axis == "row" else draft.rows
-                colour = theme.error if tally is not None and tally > length else theme.text
-                fonts.blit_text(surface, "?" if tally is None else str(tally), size, colour, center=rect.center)
+                over = tally is not None and tally > length
+                text = "?" if tally is None else str(tally)
+                fonts.blit_text(surface, text, size, theme.error if over else theme.text, center=rect.center)
+                if over:
+                    draw_alert(surface, rect, theme, "topright")
 
     def _draw_panel(self, surface: pygame.Surface, lines: list[str], colour: tuple) -> None:
         theme, draft, x, parts = self.app.theme, self.draft, self.panel.x, self.parts
@@ -575,7 +661,7 @@ class EditorScene:
             if a.redundant is None:
                 lines.append(f"Hints that could go: not worked out within {REDUNDANT_SECONDS:g} s")
             elif a.redundant:
-                lines.append(f"{len(a.redundant)} hints could go (outlined)")
+                lines.append(f"{len(a.redundant)} hints could go (outlined, marked -)")
             colour = theme.solved if kind == "unique" else theme.error if kind == "impossible" else theme.guess
         else:
             lines, colour = ["Verdict: ..."], theme.muted

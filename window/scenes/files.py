@@ -78,15 +78,22 @@ class FileScene:
 
     def handle(self, event: pygame.event.Event) -> None:
         if event.type == pygame.KEYDOWN:
-            if event.key == pygame.K_ESCAPE:
+            taken, chosen = self.list.key(event)
+            if chosen is not None:
+                self.choose(chosen)
+            elif taken:
+                pass
+            elif event.key == pygame.K_ESCAPE:
                 self.app.close_overlay()
             elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
                 self.choose(Path(self.typed).expanduser())
             elif event.key == pygame.K_BACKSPACE:
                 self.typed = self.typed[:-1]
+                self.list.select(None)
             return
         if event.type == pygame.TEXTINPUT:
             self.typed += event.text
+            self.list.select(None)             # Enter now opens what was typed
             return
         if self.close_button.handle(event) or self.up_button.handle(event):
             return
@@ -109,7 +116,8 @@ class FileScene:
             shown = shown[1:]
         fonts.blit_text(surface, shown + "|", 18, theme.text, midleft=(self.input_rect.x + 8, self.input_rect.centery))
         self.list.draw(surface, theme)
-        hint = self.error or "Click a folder to enter it, a file to pick it; or type a path and press Enter."
+        hint = self.error or ("Click a folder to enter it, a file to pick it (or Up/Down and Enter); "
+                              "or type a path and press Enter. Esc: cancel.")
         fonts.blit_text(surface, fonts.fit_text(hint, 16, self.box.width - 24), 16,
                         theme.error if self.error else theme.muted, topleft=(self.box.x + 12, self.box.bottom - 26))
 

@@ -30,6 +30,8 @@ SIZES = (6, 8, 10, 15)
 DIFFICULTIES = ("easy", "medium", "hard", "expert")
 GENERATE_SECONDS = 30.0      # the generator's own limit: after it, the closest level found comes back
 MAX_SEED_DIGITS = 9
+STEPS = {pygame.K_LEFT: ("size", -1), pygame.K_RIGHT: ("size", 1), pygame.K_UP: ("difficulty", -1),
+         pygame.K_DOWN: ("difficulty", 1)}
 
 
 def generate_level(size: int, difficulty: str, seed: int, cancelled=None) -> Puzzle:
@@ -113,6 +115,15 @@ class NewLevelScene:
     def choose_difficulty(self, difficulty: str) -> None:
         self.choice.difficulty = difficulty
         self._sync()
+
+    def step_choice(self, what: str, step: int) -> None:
+        """The arrow keys: the next or previous size (Left, Right) or difficulty (Up, Down)."""
+        if what == "size":
+            at = SIZES.index(self.choice.size) if self.choice.size in SIZES else 0
+            self.choose_size(SIZES[max(0, min(len(SIZES) - 1, at + step))])
+        else:
+            at = DIFFICULTIES.index(self.choice.difficulty) if self.choice.difficulty in DIFFICULTIES else 0
+            self.choose_difficulty(DIFFICULTIES[max(0, min(len(DIFFICULTIES) - 1, at + step))])
 
     def toggle_random(self) -> None:
         self.choice.random_seed = not self.choice.random_seed
@@ -226,6 +237,8 @@ class NewLevelScene:
                     self.app.close_overlay()
             elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
                 self.generate()
+            elif event.key in STEPS and not self.busy:
+                self.step_choice(*STEPS[event.key])
             elif not self.busy:
                 self.type_seed(event)
             return
@@ -258,7 +271,9 @@ class NewLevelScene:
         seed = "random" if self.choice.random_seed else (self.choice.seed or "0")
         colour = theme.muted if self.choice.random_seed else theme.text
         fonts.blit_text(surface, seed, 20, colour, midleft=(self.seed_rect.x + 8, self.seed_rect.centery))
-        fonts.blit_text(surface, "type digits to fix a seed", 15, theme.muted,
+        room = box.right - self.seed_rect.x - 16
+        keys = fonts.fit_text("type digits to fix a seed; arrows: size, difficulty", 15, room)
+        fonts.blit_text(surface, keys, 15, theme.muted,
                         topleft=(self.seed_rect.x, self.seed_rect.bottom + 4))
         for button in self.buttons:
             button.draw(surface, theme)

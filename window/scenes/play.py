@@ -25,7 +25,8 @@ from window.host import Host
 from window.layout import TOOLBAR_HEIGHT, Layout, compute_layout
 from window.play_view import PlayView, StatusLine
 from window.player_board import PlayerBoard
-from window.solver_panel import SolverPanel
+from window.scenes.actions import Action, ActionsScene, by_key, most_used
+from window.solver_panel import SPEED_LABELS, SolverPanel
 from window.storage import level_key, runs_dir
 from window.trial_controls import TrialControls
 from window.widgets import Button, handle_all, layout_row
@@ -43,7 +44,7 @@ class PlayScene:
         saved = app.storage.restore_play(self.key, puzzle)
         session = saved if saved is not None else Session(puzzle)
         self.status = StatusLine("Progress restored" if saved is not None else
-                                 "Left click: water, then ship. Right click: the other way.")
+                                 "Left click: water, then ship; right click: the other way. M: every action, its key")
         notify = self.status.notify
         self.solver = SolverPanel(puzzle, app.settings, notify, self.keep_solver_board, app.open_replay,
                                   puzzle.name or (path.stem if path else "level"), app.pick_solver)
@@ -52,13 +53,37 @@ class PlayScene:
         self.coach = Coach(puzzle, self.board, notify)
         self.trials = TrialControls(self.board, self.coach, notify)
         self.undo_button, self.redo_button = Button("Undo", self.undo), Button("Redo", self.redo)
-        self.toolbar = [Button("New", app.open_new_level), Button("Levels", app.open_browser),
-                        Button("Open...", app.open_files), self.undo_button, self.redo_button,
-                        Button("Restart", self.restart), self.trials.open_button, Button("Hint", self.coach.hint),
-                        Button("Check", self.coach.check), Button("Edit", app.open_editor),
-                        Button("Race", app.open_race), Button("Daily", app.open_daily), Button("Stats", app.open_stats),
-                        Button("Share", app.open_share),
-                        Button("Theme", app.toggle_theme), Button("Palette", app.toggle_palette)]
+        # The toolbar, left to right: each button's key, and how often it is used (1: most).
+        self.actions = [Action(Button("New", app.open_new_level), "N", 9),
+                        Action(Button("Levels", app.open_browser), "L", 6),
+                        Action(Button("Open...", app.open_files), "Ctrl+O", 10),
+                        Action(self.undo_button, "Ctrl+Z", 1),
+                        Action(self.redo_button, "Ctrl+Y", 2),
+                        Action(Button("Restart", self.restart), "R", 4),
+                        Action(self.trials.open_button, "G", 7),
+                        Action(Button("Hint", self.coach.hint), "H", 3),
+                        Action(Button("Check", self.coach.check), "C", 5),
+                        Action(Button("Edit", app.open_editor), "E", 11),
+                        Action(Button("Race", app.open_race), "V", 12),
+                        Action(Button("Daily", app.open_daily), "D", 8),
+                        Action(Button("Stats", app.open_stats), "I", 13),
+                        Action(Button("Share", app.open_share), "X", 14),
+                        Action(Button("Theme", app.toggle_theme), "B", 15),
+                        Action(Button("Palette", app.toggle_palette), "P", 16)]
+        self.toolbar = [action.button for action in self.actions]
+        self.more_button = Button("More...", lambda: self.show_actions(self.hidden_actions(), "More"))
+        # The solver panel's controls, with the keys that have one: M lists them after the toolbar's.
+        panel = self.solver
+        self.solver_actions = [Action(panel.run_button, "Enter", 0), Action(panel.step_button, ".", 0),
+                               Action(panel.stop_button, "", 0), Action(Button("Reset", self.reset_solver), "Esc", 0),
+                               Action(Button("Next solver", lambda: self.next_solver(1)), "Tab", 0),
+                               Action(Button("Slower", lambda: self.change_speed(-1)), "-", 0),
+                               Action(Button("Faster", lambda: self.change_speed(1)), "=", 0),
+                               Action(panel.keep_button, "", 0), Action(panel.rewind_button, "", 0),
+                               Action(panel.save_button, "", 0),
+                               Action(Button("Load a solver...", lambda: app.pick_solver(panel.add_solver)), "", 0)]
+        self.keys = by_key([*self.actions, *self.solver_actions,
+                            Action(Button("All actions", self.show_actions), "M", 0)])
         # Shown in the status line while a hint or a check has found a mistake.
         self.mistake_button = Button("Undo to first mistake", self.coach.undo_to_mistake, active=True)
         size = f"{puzzle.rows}x{puzzle.cols}"
@@ -98,16 +123,30 @@ class PlayScene:
 
     def relayout(self, size: tuple[int, int]) -> None:
         self.layout = compute_layout(size, self.puzzle.rows, self.puzzle.cols)
-        # A row or two of buttons (two in a narrow window); the rest of the last row is for the
-        # level's title (less of it in a narrow window).
+        # A row or two of buttons (two in a narrow window), each label whole: a narrow, short
+        # window keeps the most used ones and More... for the rest.
         rows = self.layout.toolbar_rows
-        per_row = -(-len(self.toolbar) // rows)
+        shown = self._place_toolbar(self.toolbar, rows)
+        count = len(self.actions)
+        while rows == 1 and count > 1 and any(button.shown()[0] != button.label for button in shown):
+            count -= 1
+            shown = self._place_toolbar([action.button for action in most_used(self.actions, count)]
+                                        + [self.more_button], rows)
+        self.shown_toolbar = self.view.toolbar = shown
+        self.solver.place(self.view.solver_area(self.layout))
+
+    def _place_toolbar(self, shown: list[Button], rows: int) -> list[Button]:
+        """Lay ``shown`` out in ``rows`` rows (the other buttons nowhere); the rest of the last
+        row is for the level's title (less of it in a narrow window)."""
+        for button in (*self.toolbar, self.more_button):
+            button.rect = pygame.Rect(0, 0, 0, 0)
+        per_row = -(-len(shown) // rows)
         for row in range(rows):
             bar = pygame.Rect(0, row * TOOLBAR_HEIGHT, self.layout.toolbar.width, TOOLBAR_HEIGHT).inflate(-16, -12)
-            buttons = self.toolbar[row * per_row:(row + 1) * per_row]
+            buttons = shown[row * per_row:(row + 1) * per_row]
             width = min(bar.width - min(260, bar.width // 5), len(buttons) * 86)
             layout_row(buttons, pygame.Rect(bar.x, bar.y, width, bar.height), gap=6)
-        self.solver.place(self.view.solver_area(self.layout))
+        return shown
 
     def close(self) -> None:
         self.coach.cancel()
@@ -124,6 +163,28 @@ class PlayScene:
 
     def restart(self) -> None:
         self.board.change(Session.restart, "Restarted (Ctrl+Z brings your marks back)")
+
+    def hidden_actions(self) -> list[Action]:
+        """The toolbar's actions a narrow window leaves out of it (More... lists them)."""
+        return [action for action in self.actions if action.button not in self.shown_toolbar]
+
+    def show_actions(self, actions: list[Action] | None = None, title: str = "Actions") -> None:
+        """The list of ``actions`` (default: the toolbar's and the solver's) with their keys, as an overlay."""
+        self.app.show(ActionsScene(self.app, [*self.actions, *self.solver_actions] if actions is None else actions,
+                                   title))
+
+    def change_speed(self, step: int) -> None:
+        """- and =: the solver's speed one step slower or faster, as on its slider."""
+        self.solver.slider.set_index(self.solver.slider.index + step)
+        self.notify(f"Speed: {SPEED_LABELS[self.solver.slider.index]}")
+
+    def next_solver(self, step: int) -> None:
+        """Tab / Shift+Tab: the next or previous solver (not while one runs)."""
+        names = list(self.solver.labels)
+        if not self.solver.running and names:
+            at = names.index(self.solver.solver) if self.solver.solver in names else -step
+            self.solver.choose(names[(at + step) % len(names)])
+            self.notify(f"Solver: {self.solver.labels[self.solver.solver]} (Enter runs it)")
 
     def keep_solver_board(self) -> None:
         self.board.keep_solver_board()
@@ -151,20 +212,24 @@ class PlayScene:
     # ----- events and frames ---------------------------------------------------------------
 
     def _key_down(self, event: pygame.event.Event) -> None:
-        ctrl = event.mod & (pygame.KMOD_CTRL | pygame.KMOD_META)
-        if ctrl and event.key in (pygame.K_z, pygame.K_y):
-            self.redo() if event.key == pygame.K_y or event.mod & pygame.KMOD_SHIFT else self.undo()
+        """The board's keys, then the toolbar's (its table), then the rest."""
+        ctrl = bool(event.mod & (pygame.KMOD_CTRL | pygame.KMOD_META))
+        shift = event.mod & pygame.KMOD_SHIFT
+        if ctrl and shift and event.key == pygame.K_z:
+            self.redo()
         elif self.board_input.key(event):
             return
+        elif not ctrl and shift and event.key == pygame.K_e:
+            self.app.open_editor(blank=True)
+        elif not ctrl and shift and event.key == pygame.K_TAB:
+            self.next_solver(-1)
+        elif (event.key, ctrl) in self.keys:
+            self.keys[(event.key, ctrl)].run()
         elif not ctrl and self.trials.key(event.key):
             return
-        elif ctrl and event.key == pygame.K_o:
-            self.app.open_files()
         elif not ctrl:
-            action = {pygame.K_h: self.coach.hint, pygame.K_c: self.coach.check,
-                      pygame.K_u: self.coach.undo_to_mistake, pygame.K_n: self.app.open_new_level,
-                      pygame.K_r: self.restart, pygame.K_ESCAPE: self.reset_solver,
-                      pygame.K_l: self.app.open_browser, pygame.K_t: self.rewind_play}.get(event.key)
+            action = {pygame.K_u: self.coach.undo_to_mistake, pygame.K_t: self.rewind_play,
+                      pygame.K_KP_ENTER: self.solver.run_or_pause}.get(event.key)
             if action is not None:
                 action()
 
@@ -174,7 +239,8 @@ class PlayScene:
             return
         if self.solver.handle(event):
             return
-        if handle_all(self.toolbar, event) or (self.coach.offering_undo and handle_all([self.mistake_button], event)):
+        mistake = [self.mistake_button] if self.coach.offering_undo else []
+        if handle_all(self.shown_toolbar, event) or handle_all(mistake, event):
             return
         if self.trials.handle(event):
             return

@@ -180,10 +180,20 @@ class RaceScene:
 
     def handle(self, event: pygame.event.Event) -> None:
         if event.type == pygame.KEYDOWN:
+            ctrl = event.mod & (pygame.KMOD_CTRL | pygame.KMOD_META)
+            digit = event.key - pygame.K_1 if pygame.K_1 <= event.key <= pygame.K_9 else -1
             if event.key == pygame.K_ESCAPE:
                 self.close_scene()
-            elif event.key in (pygame.K_RETURN, pygame.K_SPACE):
+            elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
                 self.start() if not self.running else self.stop()
+            elif ctrl and event.key == pygame.K_s:
+                self.save_csv()
+            elif event.key == pygame.K_l and not ctrl and self.load_button.enabled:
+                self.load_button.action()
+            elif 0 <= digit < len(self.order) and not ctrl:
+                self.toggle(self.order[digit])
+            elif event.key in (pygame.K_LEFT, pygame.K_RIGHT):
+                self.speed.set_index(self.speed.index + (1 if event.key == pygame.K_RIGHT else -1))
             return
         handle_all([self.speed, *self.buttons], event)
 
@@ -257,7 +267,8 @@ class RaceScene:
         fonts.blit_text(surface, SPEED_LABELS[self.speed.index], 15, theme.muted,
                         midleft=(self.speed.rect.right + 14, self.speed.rect.centery))
         if not self.lanes:
-            hint = self.status or "Pick two to four solvers, a speed, and Start (Enter)"
+            hint = self.status or ("Pick two to four solvers (keys 1 to 9), a speed (Left / Right), and Start (Enter); "
+                                   "L loads a solver, Ctrl+S saves the table, Esc closes")
             fonts.blit_text(surface, fonts.fit_text(hint, 18, self.size[0] - 40), 18, theme.muted, topleft=(20, 120))
             return
         for k, (lane, picture, rect) in enumerate(zip(self.lanes, self.pictures, self.lane_rects)):

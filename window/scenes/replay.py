@@ -70,6 +70,8 @@ MARK = {GUESS: depth_plot.GUESS, BACKTRACK: depth_plot.BACKTRACK}
 MAX_GENERATIONS = 100_000           # points kept for the fitness plot
 MAX_DETAILS = 1_000                 # distinct decision sentences kept (each decision keeps an index)
 SHOWN_STEPS = 512                   # explained steps' sentences kept read (those on screen and near)
+KEYS = ("arrows, Shift+arrows, Home, End; drag; G, B, D: the next guess, backtrack, dead end (Shift: the one "
+        "before); S: the solution; Ctrl+S: GIF; Up, Down, Enter: the steps; Esc: close")
 QUIT_CHECK_EVERY = 1 << 15          # events read between looks for a request to close
 
 
@@ -358,8 +360,19 @@ class ReplayScene:
             step = 100 if event.mod & pygame.KMOD_SHIFT else 1
             moves = {pygame.K_LEFT: self.at - step, pygame.K_RIGHT: self.at + step,
                      pygame.K_HOME: 0, pygame.K_END: self.run.events}
+            jumps = {pygame.K_g: "guess", pygame.K_b: "backtrack", pygame.K_d: "dead end"}
             if event.key in moves:
                 self.goto(moves[event.key])
+            elif event.key in jumps:                       # Shift: the one before
+                self.goto(self.timeline.jump(self.at, jumps[event.key], not event.mod & pygame.KMOD_SHIFT))
+            elif event.key == pygame.K_s and not event.mod & (pygame.KMOD_CTRL | pygame.KMOD_META):
+                self.goto(self.timeline.jump(self.at, "solution", True))
+            elif event.key == pygame.K_s:
+                self._reading(self.export_gif, None)
+            elif self.timeline.steps and event.key != pygame.K_ESCAPE:
+                chosen = self.steps.key(event)[1]          # Up, Down, Enter: a step of the list
+                if chosen is not None:
+                    self.goto(chosen)
             elif event.key == pygame.K_ESCAPE:
                 self.app.close_overlay()
             return
@@ -525,5 +538,5 @@ class ReplayScene:
         pygame.draw.circle(surface, theme.button_active, (x, track.centery), 9)
         sawtooth = depth_plot.sawtooth_area(self.plot)        # the caption above it stays clear
         pygame.draw.line(surface, theme.cursor, (x, sawtooth.top), (x, sawtooth.bottom), 1)
-        fonts.blit_text(surface, "arrows, Shift+arrows, Home, End; drag", 14, theme.muted,
+        fonts.blit_text(surface, fonts.fit_text(KEYS, 14, track.width), 14, theme.muted,
                         topleft=(track.x, track.bottom + 8))
