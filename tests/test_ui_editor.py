@@ -211,3 +211,33 @@ def test_a_mouse_move_that_changes_nothing_draws_nothing(app, monkeypatch):
     whole = pygame.Surface(app.screen.get_size())            # drawn part by part, the screen is a whole drawing
     assert scene.draw(whole, True) is None
     assert pygame.image.tobytes(whole, "RGB") == pygame.image.tobytes(app.screen, "RGB")
+
+
+def test_every_key_of_the_table_is_drawn_whole_at_the_foot_of_every_window(app, monkeypatch):
+    from tests.test_ui_access import resize
+    from window import fonts
+
+    app.open_editor()
+    scene = app.overlay
+    drawn = []
+    original = fonts.blit_text
+
+    def watched(surface, content, size, colour, **anchor):
+        rect = original(surface, content, size, colour, **anchor)
+        drawn.append((content, rect))
+        return rect
+
+    monkeypatch.setattr(fonts, "blit_text", watched)
+    wanted = [text for text, _ in scene.keys.values() if text] + ["Ctrl+S: save", "Esc: close"]
+    for size in ((640, 480), (800, 600), (900, 615), (1100, 720), (1280, 860)):
+        resize(app, size)
+        drawn.clear()
+        assert scene.draw(app.screen, True) is None
+        window = pygame.Rect((0, 0), size)
+        tallies = scene.cell_rect(scene.draft.rows, 0)                 # the row of column tallies under the board
+        foot = [(content, rect) for content, rect in drawn if rect.top > tallies.bottom and rect.left < scene.panel.x]
+        # inside the window, beside the panel, below the area a board's redraw paints over
+        assert foot and all(window.contains(rect) and rect.right <= scene.panel.x
+                            and rect.top >= tallies.bottom + 8 for _, rect in foot), size
+        shown = "\n".join(content for content, _ in foot)
+        assert [key for key in wanted if key not in shown] == [], size

@@ -40,6 +40,7 @@ ASK_AFTER = 0.25              # seconds of quiet after an edit before the verdic
 VERDICT_SECONDS = 5.0
 REDUNDANT_SECONDS = 3.0       # for the redundant hints (minutes on a large level); out of time the panel says so
 PANEL_WIDTH = 330
+FOOT_SIZE, FOOT_LINE = 14, 17                        # the keys' text at the foot: size, line height
 MAX_TEXT = 60
 FLEET_ROW = 26                # a fleet row's height when the panel has room; in a short one down to
 FLEET_ROW_LEAST = 20          # this, the rest of the panel more compact, and then the list scrolls
@@ -128,13 +129,21 @@ class EditorScene:
         return [text for text, _ in self.keys.values() if text] + ["Ctrl+Z/Y: undo/redo", "Ctrl+S: save", "Esc: close"]
 
     def help_lines(self, width: int, size: int) -> list[str]:
-        """The keys packed into lines at most ``width`` pixels wide (the last cut if need be)."""
+        """The keys packed into lines at most ``width`` pixels wide, as many as they need (a key
+        wider than a line goes on at its spaces)."""
+        def fits(line: str) -> bool:
+            return fonts.font(size).size(line)[0] <= width
+
         lines: list[str] = []
         for part in self.key_parts:
-            if lines and fonts.font(size).size(lines[-1] + "  " + part)[0] <= width:
+            if lines and fits(lines[-1] + "  " + part):
                 lines[-1] += "  " + part
-            else:
-                lines.append(part)
+                continue
+            lines.append("")
+            for word in part.split(" "):
+                if lines[-1] and not fits(lines[-1] + " " + word):
+                    lines.append("")
+                lines[-1] += (" " if lines[-1] else "") + word
         return lines
 
     def click_cursor(self, button: int) -> None:
@@ -449,7 +458,9 @@ class EditorScene:
         width, height = size
         rows, cols = self.draft.rows, self.draft.cols
         self.board_shape = (rows, cols)
-        area = pygame.Rect(20, 64, max(100, width - PANEL_WIDTH - 60), max(100, height - 124))   # the keys below
+        self.foot = self.help_lines(width - PANEL_WIDTH - 60, FOOT_SIZE)          # the keys below the board
+        area = pygame.Rect(20, 64, max(100, width - PANEL_WIDTH - 60),
+                           max(100, height - 90 - FOOT_LINE * len(self.foot)))
         self.cell = max(6, min(48, area.width // (cols + 1), area.height // (rows + 1)))
         self.origin = (area.x, area.y)
         x = width - PANEL_WIDTH - 20
@@ -529,12 +540,9 @@ class EditorScene:
                 "Transcribe: click cells for the given pieces, click a tally and type it"
             fonts.blit_text(surface, "Level editor", 26, theme.text, bold=True, topleft=(20, 18))
             fonts.blit_text(surface, fonts.fit_text(mode, 16, self.panel.x - 240), 16, theme.muted, topleft=(220, 26))
-            width = self.panel.x - 40
-            lines = self.help_lines(width, 14)
-            for k, line in enumerate(lines[:2]):           # the keys at the foot: the last line says "..." if cut
-                line = line + ("  " + "  ".join(lines[2:]) if k == 1 and len(lines) > 2 else "")
-                fonts.blit_text(surface, fonts.fit_text(line, 14, width), 14, theme.muted,
-                                bottomleft=(20, self.app.window_size[1] - 22 + 17 * k - 17 * (len(lines) > 1)))
+            bottom = self.app.window_size[1] - 22
+            for k, line in enumerate(reversed(self.foot)):      # the keys at the foot, every line of them
+                fonts.blit_text(surface, line, FOOT_SIZE, theme.muted, bottomleft=(20, bottom - FOOT_LINE * k))
             self._draw_parts(surface)
             return None
         return self._draw_parts(surface)
