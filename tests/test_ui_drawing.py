@@ -132,6 +132,8 @@ def test_the_guesses_left_out_are_said_to_be_the_shallower_ones(room):
         assert (list(shown), left_out) == (guesses, "")
     elif room == 0:
         assert (list(shown), left_out) == ([], "")
+    elif room == 1:                                        # one row: the deepest, not a line that lists none
+        assert ([g.depth for g in shown], left_out) == ([9], "")
     else:
         assert [g.depth for g in shown] == list(range(11 - room, 10))    # the deepest, and a row that says so
         hidden = [g for g in guesses if g not in shown]

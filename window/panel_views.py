@@ -90,11 +90,12 @@ def draw_fleet(surface: pygame.Surface, area: pygame.Rect, lines: Sequence[Fleet
 def deepest(items: Sequence, room: int) -> tuple[Sequence, str]:
     """The deepest of ``items`` (deepest last) that fit ``room`` rows, and the line for the row
     above them that says how many shallower ones are left out ("" when all fit; nothing when
-    there is no row at all)."""
+    there is no row at all, and with a single row the deepest item, the one a reader most
+    wants, rather than a line that lists none)."""
     if len(items) <= room:
         return items, ""
-    if room <= 0:
-        return items[:0], ""
+    if room <= 1:
+        return items[len(items) - room:], ""
     shown = items[len(items) - room + 1:]          # one row says what is left out
     return shown, f"... {len(items) - len(shown)} shallower"
 
