@@ -317,13 +317,16 @@ def test_a_guess_and_a_deduction_have_glyphs_on_a_mini_board(app):
     theme, cell = app.theme, 40
     grid = ((Cell.SHIP,) * 3, (Cell.UNKNOWN,) * 3, (Cell.SHIP, Cell.SHIP, Cell.UNKNOWN))
     ink = theme.on(theme.forced)
-    square = pygame.Rect(cell + cell - cell // 6 - 3, cell - cell // 6 - 3, cell // 6, cell // 6)   # (0, 1)
-    for colours in ({(0, 0): theme.guess, (0, 1): theme.forced}, {}):
+    # A deduction's square sits in the middle of its cell, inside the piece whatever its shape:
+    # a ship's middle (0, 1) and its rounded end (0, 2).
+    middles = [pygame.Rect(c * cell, 0, cell, cell).center for c in (1, 2)]
+    for colours in ({(0, 0): theme.guess, (0, 1): theme.forced, (0, 2): theme.forced}, {}):
         surface = pygame.Surface((4 * cell, 4 * cell))
         MiniBoard().draw(surface, theme, (0, 0), cell, grid, {}, None, colours)
         corner = {tuple(surface.get_at((x, y)))[:3] for x in range(2, 8) for y in range(2, 8)}
         assert (theme.guess in corner) == bool(colours)          # the guess's corner
-        assert (tuple(surface.get_at(square.center))[:3] == ink) == bool(colours)    # the deduction's square
+        for middle in middles:                                   # the deduction's square
+            assert (tuple(surface.get_at(middle))[:3] == ink) == bool(colours)
 
 
 def test_the_editor_marks_an_impossible_tally_with_a_glyph(app, monkeypatch):

@@ -152,9 +152,11 @@ def draw_alert(surface: pygame.Surface, rect: pygame.Rect, theme: Theme, corner:
     fonts.blit_text(surface, glyph, int(mark.height * 1.2), theme.on(colour), bold=True, center=mark.center)
 
 
-def draw_reason_mark(surface: pygame.Surface, rect: pygame.Rect, colour: Colour, theme: Theme) -> None:
+def draw_reason_mark(surface: pygame.Surface, rect: pygame.Rect, colour: Colour, theme: Theme,
+                     ship: bool = True) -> None:
     """A solver's move told by a glyph as well as its colour: a guess's corner (top left), a
-    deduction's small square (bottom right); nothing for other colours or cells too small."""
+    deduction's small square (on a ship, in its middle, where every piece's shape is; on water,
+    bottom right, in the deduction's colour); nothing for other colours or cells too small."""
     cell = rect.width
     if cell < 14:
         return
@@ -164,8 +166,13 @@ def draw_reason_mark(surface: pygame.Surface, rect: pygame.Rect, colour: Colour,
         pygame.draw.line(surface, theme.on(theme.guess), corner[1], corner[2], max(1, cell // 20))
     elif colour == theme.forced:
         side = max(3, cell // 6)
-        square = pygame.Rect(rect.right - side - 3, rect.bottom - side - 3, side, side)
-        pygame.draw.rect(surface, theme.on(theme.forced), square)
+        if ship:
+            square = pygame.Rect(0, 0, side, side)
+            square.center = rect.center
+            pygame.draw.rect(surface, theme.on(theme.forced), square)
+        else:
+            square = pygame.Rect(rect.right - side - 3, rect.bottom - side - 3, side, side)
+            pygame.draw.rect(surface, theme.forced, square)
 
 
 def _outline_width(cell: int) -> int:
@@ -229,7 +236,8 @@ def draw_board(surface: pygame.Surface, layout: Layout, picture: BoardPicture, t
                     # Given pieces carry a dot, so they differ from the player's by shape too.
                     pygame.draw.circle(surface, theme.hint_mark, rect.center, max(2, cell // 12))
             if reason in (Reason.GUESS, Reason.FORCED) and value != Cell.UNKNOWN:
-                draw_reason_mark(surface, rect, theme.guess if reason is Reason.GUESS else theme.forced, theme)
+                draw_reason_mark(surface, rect, theme.guess if reason is Reason.GUESS else theme.forced, theme,
+                                 value == Cell.SHIP)
             if (r, c) in picture.backtracked and value == Cell.UNKNOWN:
                 _draw_cross(surface, rect.inflate(-cell // 2, -cell // 2), theme.backtrack, max(1, cell // 14))
     for r in range(layout.rows + 1):
