@@ -251,3 +251,17 @@ def test_a_paused_run_rewinds_to_where_it_has_got(app):
     app.close_overlay()
     panel.stop()
     assert trace.read_trace(panel.watch.trace_path).verdict == "stopped"   # the recording went on to the stop
+
+
+@pytest.mark.parametrize("size", [(640, 480), (1000, 683), (1280, 860)])
+def test_the_replay_s_buttons_stay_in_the_window_clear_of_each_other_and_the_plot(app, tmp_path, capsys, size):
+    assert app.open_replay(saved_run(tmp_path, capsys))
+    scene = app.overlay
+    app.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
+    scene.relayout(size)
+    window = pygame.Rect((0, 0), size)
+    rects = [button.rect for button in scene.buttons]
+    assert all(window.contains(rect) for rect in rects)
+    assert not any(a.colliderect(b) for i, a in enumerate(rects) for b in rects[i + 1:])
+    assert all(not rect.colliderect(scene.plot) and not rect.colliderect(scene.steps.rect) for rect in rects)
+    assert all(button.shown()[0] == button.label for button in scene.buttons)      # every label whole

@@ -32,10 +32,12 @@ from window.list_view import ListView, Row
 from window.mini_board import MiniBoard
 from window.panel_views import deepest, draw_plot
 from window.storage import generated_dir
-from window.widgets import Button, handle_all
+from window.widgets import Button, handle_all, layout_row
 
 GIF_FRAMES = 120
 GIF_SECONDS = 6.0            # the whole run, whatever its length
+BUTTON_WIDTH = 110           # a jump button's width where the window has room
+BUTTON_LEAST = 90            # the narrowest a jump button gets before the row wraps
 
 
 def write_gif(run: traces.Trace, path: Path, theme, frames: int = GIF_FRAMES) -> int:
@@ -406,17 +408,21 @@ class ReplayScene:
         self.size = size
         self.track = pygame.Rect(20, height - 50, width - 40, 8)
         self.plot = pygame.Rect(20, height - 150, width - 40, 84)
-        x = 20
-        for button in self.buttons:
-            w = 110 if button.label != "Close" else 90
-            button.rect = pygame.Rect(x, height - 196, w, 30) if button.label != "Close" else \
-                pygame.Rect(width - 110, 14, 90, 32)
-            x += w + 6
+        # The jump buttons in as many rows as the width needs, at most BUTTON_WIDTH each.
+        jumps = [button for button in self.buttons if button.label != "Close"]
+        per_row = max(1, min(len(jumps), (width - 40 + 6) // (BUTTON_LEAST + 6)))
+        rows = -(-len(jumps) // per_row)
+        self.controls_top = height - 196 - (rows - 1) * 36
+        for row in range(rows):
+            part = jumps[row * per_row:(row + 1) * per_row]
+            layout_row(part, pygame.Rect(20, self.controls_top + row * 36,
+                                         min(width - 40, len(part) * (BUTTON_WIDTH + 6) - 6), 30))
+        self.buttons[-1].rect = pygame.Rect(width - 110, 14, 90, 32)          # Close
         puzzle = self.run.puzzle
-        area_h = height - 196 - 70
+        area_h = self.controls_top - 70
         self.cell = max(4, min(44, (width // 2) // (puzzle.cols + 1), area_h // (puzzle.rows + 1)))
         left = 40 + (puzzle.cols + 1) * self.cell
-        self.steps.rect = pygame.Rect(left, 60 + 5 * 24, width - left - 20, max(60, height - 196 - 16 - 180))
+        self.steps.rect = pygame.Rect(left, 60 + 5 * 24, width - left - 20, max(60, self.controls_top - 16 - 180))
 
     # ----- drawing -------------------------------------------------------------------------
 
@@ -490,7 +496,7 @@ class ReplayScene:
         self._guess_rows = []
         if self.timeline.decisions and not self.timeline.steps:
             self._draw_guesses(surface, pygame.Rect(at.x, at.y + len(shown) * 24 + 12, width,
-                                                    self.size[1] - 196 - 16 - (at.y + len(shown) * 24 + 12)))
+                                                    self.controls_top - 16 - (at.y + len(shown) * 24 + 12)))
         if self.timeline.generations:
             points = [(number, best, mean) for n, number, best, mean in self.timeline.generations if n <= self.at]
             top = at.y + len(shown) * 24 + 8
