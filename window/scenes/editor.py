@@ -539,7 +539,8 @@ class EditorScene:
             mode = "Design: paint the fleet; right click makes a cell given" if draft.mode is Mode.DESIGN else \
                 "Transcribe: click cells for the given pieces, click a tally and type it"
             fonts.blit_text(surface, "Level editor", 26, theme.text, bold=True, topleft=(20, 18))
-            fonts.blit_text(surface, fonts.fit_text(mode, 16, self.panel.x - 240), 16, theme.muted, topleft=(220, 26))
+            mode, size = fonts.shrink_to_fit(mode, 16, self.panel.x - 240)
+            fonts.blit_text(surface, mode, size, theme.muted, topleft=(220, 26))
             bottom = self.app.window_size[1] - 22
             for k, line in enumerate(reversed(self.foot)):      # the keys at the foot, every line of them
                 fonts.blit_text(surface, line, FOOT_SIZE, theme.muted, bottomleft=(20, bottom - FOOT_LINE * k))
