@@ -400,3 +400,16 @@ def test_the_toolbar_s_labels_are_whole_in_a_window_of_ordinary_size(app, size):
         assert bar.contains(button.rect) and app.play.layout.board.top > button.rect.bottom
         assert button.shown()[0] == button.label, (size, button.label, button.shown())
     assert app.play.layout.toolbar_rows == (1 if size[0] >= 1000 else 2)
+
+
+@pytest.mark.parametrize("size", [(640, 480), (1000, 683), (1200, 820)])
+def test_the_solvers_names_are_whole_in_a_narrow_panel(app, size):
+    app.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
+    pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, size=size, w=size[0], h=size[1]))
+    app.pump()
+    panel, choices = app.play.layout.panel, app.play.solver.choices
+    assert all(button.shown()[0] == button.label and panel.contains(button.rect) for button in choices)
+    rows = sorted({button.rect.y for button in choices})
+    per_row = [sum(button.rect.y == y for button in choices) for y in rows]
+    assert max(per_row) - min(per_row) <= 1                     # the rows evenly filled
+    assert app.play.solver.run_button.rect.top > max(button.rect.bottom for button in choices)

@@ -28,6 +28,7 @@ from window.widgets import Button, StepSlider, handle_all, layout_row
 SOLVER_LABELS = {name: spec.label for name, spec in registry.every().items()}
 LOAD_LABEL = "Load..."
 PER_ROW = 5
+LEAST_PER_ROW = 3       # solvers' buttons to a row in a narrow panel, before their names are cut
 SPEEDS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 5000, 0)
 SPEED_LABELS = tuple("instant" if s == 0 else f"{s} moves/s" for s in SPEEDS)
 ROW = 30
@@ -265,12 +266,18 @@ class SolverPanel:
     def place(self, area: pygame.Rect) -> None:
         """Widgets in ``area`` (top part of it); the statistics take the rest."""
         self.area = area
-        y = area.y + 26
-        for start in range(0, len(self.choices), PER_ROW):
-            row = self.choices[start:start + PER_ROW]
-            width = (area.width + 4) * len(row) // PER_ROW - 4
-            layout_row(row, pygame.Rect(area.x, y, width, ROW), gap=4)
-            y += ROW + GAP
+        # The solvers' buttons, PER_ROW to a row, or fewer where their names would be cut short
+        # (the rows then evenly filled).
+        for most in range(PER_ROW, LEAST_PER_ROW - 1, -1):
+            per_row = -(-len(self.choices) // -(-len(self.choices) // most))
+            y = area.y + 26
+            for start in range(0, len(self.choices), per_row):
+                row = self.choices[start:start + per_row]
+                width = (area.width + 4) * len(row) // per_row - 4
+                layout_row(row, pygame.Rect(area.x, y, width, ROW), gap=4)
+                y += ROW + GAP
+            if all(button.shown()[0] == button.label for button in self.choices):
+                break
         layout_row([self.run_button, self.step_button, self.stop_button, self.reset_button],
                    pygame.Rect(area.x, y, area.width, ROW), gap=4)
         y += ROW + GAP + 20
