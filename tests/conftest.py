@@ -46,3 +46,21 @@ def app(tmp_path, monkeypatch):
     yield window
     if pygame.display.get_init():
         window.shutdown()
+
+
+def watch_text(monkeypatch, only=None) -> list:
+    """Every label the window draws from now on (on the surface ``only``, when given), as
+    (text, rect): ``window.fonts.blit_text`` watched."""
+    from window import fonts
+
+    drawn = []
+    blit_text = fonts.blit_text
+
+    def watched(surface, content, *args, **kwargs):
+        rect = blit_text(surface, content, *args, **kwargs)
+        if only is None or surface is only:
+            drawn.append((content, rect))
+        return rect
+
+    monkeypatch.setattr(fonts, "blit_text", watched)
+    return drawn

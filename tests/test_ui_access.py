@@ -294,7 +294,7 @@ def test_the_themes_text_and_glyphs_are_legible(name, palette):
 
 
 def test_a_wrong_mark_has_a_glyph_as_well_as_its_outline(app, monkeypatch):
-    from tests.test_ui_drawing import watch_text
+    from tests.conftest import watch_text
 
     press(app, pygame.K_RIGHT)                                # the cursor on (0, 0)
     session = app.play.session
@@ -330,7 +330,7 @@ def test_a_guess_and_a_deduction_have_glyphs_on_a_mini_board(app):
 
 
 def test_the_editor_marks_an_impossible_tally_with_a_glyph(app, monkeypatch):
-    from tests.test_ui_drawing import watch_text
+    from tests.conftest import watch_text
 
     app.open_editor(blank=True)
     scene = app.overlay

@@ -12,6 +12,7 @@ import pytest  # noqa: E402
 from game import codes, levels  # noqa: E402
 from game.puzzle import grid_from_strings  # noqa: E402
 from solvers.authoring import daily  # noqa: E402
+from tests.conftest import watch_text  # noqa: E402
 from window.app import LEVELS_DIR  # noqa: E402
 from window.scenes.daily import DailyScene  # noqa: E402
 from window.scenes.share import ShareScene, copy_text  # noqa: E402
@@ -231,22 +232,6 @@ def test_play_takes_a_code_on_the_command_line(tmp_path, capsys):
 # ----- the smallest window and the largest records ---------------------------------------------------
 
 
-def labels_drawn(monkeypatch):
-    """Every label the window draws from now on, as (text, rectangle)."""
-    from window import fonts
-
-    drawn = []
-    real = fonts.blit_text
-
-    def blit(surface, content, size, colour, **options):
-        rect = real(surface, content, size, colour, **options)
-        drawn.append((content, rect))
-        return rect
-
-    monkeypatch.setattr(fonts, "blit_text", blit)
-    return drawn
-
-
 @pytest.fixture
 def small_app_with_huge_records(tmp_path, monkeypatch):
     """The window at the smallest size the settings allow, over records that are sound but
@@ -278,7 +263,7 @@ def overlapping(labels):
 def test_stats_cells_stay_in_their_columns_at_the_smallest_window(small_app_with_huge_records, monkeypatch):
     app = small_app_with_huge_records
     app.open_stats()
-    drawn = labels_drawn(monkeypatch)
+    drawn = watch_text(monkeypatch)
     app.overlay.draw(app.screen)
     box = app.overlay.box
     assert drawn and all(box.contains(rect) for _, rect in drawn)
@@ -296,7 +281,7 @@ def test_the_daily_calendar_fits_the_smallest_window_and_counts_its_streak_once(
     app = small_app_with_huge_records
     app.open_daily()
     scene = app.overlay
-    drawn = labels_drawn(monkeypatch)
+    drawn = watch_text(monkeypatch)
     for _ in range(5):
         drawn.clear()
         scene.draw(app.screen)

@@ -9,6 +9,7 @@ import pygame  # noqa: E402
 import pytest  # noqa: E402
 
 from game.puzzle import Cell  # noqa: E402
+from tests.conftest import watch_text  # noqa: E402
 from tests.test_ui_play import press  # noqa: E402
 from tests.test_ui_replay import saved_run  # noqa: E402
 from tests.test_ui_trials import ship_click  # noqa: E402
@@ -16,21 +17,6 @@ from window import fonts  # noqa: E402
 from window.list_view import ListView, Row  # noqa: E402
 from window.panel_views import deepest  # noqa: E402
 from window.solver_watch import Guess  # noqa: E402
-
-
-def watch_text(monkeypatch, only=None) -> list:
-    """Every label drawn from now on (on ``only``, when given), as (text, rect)."""
-    drawn = []
-    blit_text = fonts.blit_text
-
-    def watched(surface, content, *args, **kwargs):
-        rect = blit_text(surface, content, *args, **kwargs)
-        if only is None or surface is only:
-            drawn.append((content, rect))
-        return rect
-
-    monkeypatch.setattr(fonts, "blit_text", watched)
-    return drawn
 
 
 def redraw(app) -> None:

@@ -214,20 +214,12 @@ def test_a_mouse_move_that_changes_nothing_draws_nothing(app, monkeypatch):
 
 
 def test_every_key_of_the_table_is_drawn_whole_at_the_foot_of_every_window(app, monkeypatch):
+    from tests.conftest import watch_text
     from tests.test_ui_access import resize
-    from window import fonts
 
     app.open_editor()
     scene = app.overlay
-    drawn = []
-    original = fonts.blit_text
-
-    def watched(surface, content, size, colour, **anchor):
-        rect = original(surface, content, size, colour, **anchor)
-        drawn.append((content, rect))
-        return rect
-
-    monkeypatch.setattr(fonts, "blit_text", watched)
+    drawn = watch_text(monkeypatch)
     wanted = [text for text, _ in scene.keys.values() if text] + ["Ctrl+S: save", "Esc: close"]
     for size in ((640, 480), (800, 600), (900, 615), (1100, 720), (1280, 860)):
         resize(app, size)

@@ -11,7 +11,7 @@ import pytest  # noqa: E402
 from game.puzzle import Cell  # noqa: E402
 from game.session import TallyState  # noqa: E402
 from solvers.events import Progress, Reason, Result, SetCell, Status  # noqa: E402
-from tests.conftest import ROOT  # noqa: E402
+from tests.conftest import ROOT, watch_text  # noqa: E402
 from window import solver_panel  # noqa: E402
 from window.app import DEFAULT_LEVEL, App  # noqa: E402
 from window.panel_views import fleet_placement  # noqa: E402
@@ -353,17 +353,7 @@ def test_only_changed_areas_are_sent_to_the_screen(app):
 
 @pytest.mark.parametrize("size", [(640, 480), (1000, 683), (1100, 720)])
 def test_the_idle_panel_s_words_stay_inside_the_panel(app, monkeypatch, size):
-    from window import fonts
-
-    drawn = []
-    blit_text = fonts.blit_text
-
-    def watched(surface, content, *args, **kwargs):
-        rect = blit_text(surface, content, *args, **kwargs)
-        drawn.append((content, rect))
-        return rect
-
-    monkeypatch.setattr(fonts, "blit_text", watched)
+    drawn = watch_text(monkeypatch)
     app.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
     pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, size=size, w=size[0], h=size[1]))
     app.pump()

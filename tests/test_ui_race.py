@@ -9,6 +9,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")   # before pygame is imported
 import pygame  # noqa: E402
 
 from game import rules  # noqa: E402
+from tests.conftest import watch_text  # noqa: E402
 from tests.test_ui_play import click, press  # noqa: E402
 from window.scenes.race import RaceScene  # noqa: E402
 
@@ -280,7 +281,6 @@ def test_a_lane_whose_statistics_are_no_counts_shows_its_figures_and_ranks(app):
 
 
 def test_at_the_smallest_window_the_controls_and_a_long_solver_label_stay_in_place(tmp_path, monkeypatch):
-    from window import fonts
     from window.app import DEFAULT_LEVEL, App
     from window.settings import MIN_WINDOW
 
@@ -288,16 +288,7 @@ def test_at_the_smallest_window_the_controls_and_a_long_solver_label_stay_in_pla
     wide = tmp_path / "wide.py"
     wide.write_text(f'LABEL = "{"W" * 40}"\n\ndef solve(puzzle, report, options):\n    return None\n')
     app = App(window=MIN_WINDOW)
-    drawn = []
-    real = fonts.blit_text
-
-    def blit(surface, content, *args, **options):
-        rect = real(surface, content, *args, **options)
-        if surface is app.screen:                            # (a mini board draws its tallies apart)
-            drawn.append((content, rect))
-        return rect
-
-    monkeypatch.setattr(fonts, "blit_text", blit)
+    drawn = watch_text(monkeypatch, only=app.screen)          # (a mini board draws its tallies apart)
     window = pygame.Rect((0, 0), MIN_WINDOW)
     try:
         assert app.open_level(DEFAULT_LEVEL)

@@ -15,6 +15,7 @@ import pygame  # noqa: E402
 import pytest  # noqa: E402
 
 import main  # noqa: E402
+from tests.conftest import watch_text  # noqa: E402
 from window import fonts  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -208,22 +209,14 @@ def test_a_pile_of_combining_marks_is_drawn_no_taller_than_two_marks():
 
 
 def test_a_name_of_combining_marks_stays_inside_the_window_in_play_and_the_editor(app, tmp_path, monkeypatch):
-    drawn = []
-    real = fonts.blit_text
-
-    def blit(surface, content, size, colour, **options):
-        rect = real(surface, content, size, colour, **options)
-        drawn.append(rect)
-        return rect
-
-    monkeypatch.setattr(fonts, "blit_text", blit)
+    labels = watch_text(monkeypatch)
     assert app.open_level(named_level(tmp_path, "e" + "\u0301" * 60_000))
     window = pygame.Rect((0, 0), app.window_size)
     for view in ("play", "editor"):
         if view == "editor":
             app.open_editor()
-        drawn.clear()
+        labels.clear()
         app.full_redraw = True
         app.draw()
-        outside = [rect for rect in drawn if not window.contains(rect)]
-        assert drawn and not outside, (view, outside)
+        outside = [rect for _, rect in labels if not window.contains(rect)]
+        assert labels and not outside, (view, outside)
