@@ -11,15 +11,19 @@ from typing import Callable, Sequence
 import pygame
 
 from window import fonts
-from window.theme import Theme
+from window.theme import Colour, Theme
 
 
 def draw_dialog(surface: pygame.Surface, theme: Theme, box: pygame.Rect, title: str,
-                title_at: tuple[int, int] = (14, 14)) -> None:
-    """A dialog's panel, its edge and its title (``title_at``: offset from the top left)."""
+                title_at: tuple[int, int] = (14, 14), footer: str = "", footer_colour: Colour | None = None) -> None:
+    """A dialog's panel, its edge and its title (``title_at``: offset from the top left), and a
+    line along its foot (``footer``: its keys, or what went wrong) cut to the dialog's width."""
     pygame.draw.rect(surface, theme.panel, box, border_radius=10)
     pygame.draw.rect(surface, theme.panel_edge, box, 2, border_radius=10)
     fonts.blit_text(surface, title, 28, theme.text, bold=True, topleft=(box.x + title_at[0], box.y + title_at[1]))
+    if footer:
+        fonts.blit_text(surface, fonts.fit_text(footer, 16, box.width - 24), 16, footer_colour or theme.muted,
+                        topleft=(box.x + 12, box.bottom - 27))
 
 
 @dataclass

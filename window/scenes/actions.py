@@ -13,7 +13,6 @@ from typing import Sequence
 
 import pygame
 
-from window import fonts
 from window.host import Host
 from window.list_view import ROW_HEIGHT, ListView, Row
 from window.widgets import Button, draw_dialog
@@ -94,8 +93,6 @@ class ActionsScene:
 
     def draw(self, surface: pygame.Surface) -> None:
         theme = self.app.theme
-        draw_dialog(surface, theme, self.box, self.title)
+        draw_dialog(surface, theme, self.box, self.title, footer="Up/Down: choose  Enter: do it  Esc: close")
         self.close_button.draw(surface, theme)
         self.list.draw(surface, theme)
-        fonts.blit_text(surface, fonts.fit_text("Up/Down: choose  Enter: do it  Esc: close", 16, self.box.width - 24),
-                        16, theme.muted, topleft=(self.box.x + 12, self.box.bottom - 28))

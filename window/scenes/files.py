@@ -106,7 +106,10 @@ class FileScene:
 
     def draw(self, surface: pygame.Surface) -> None:
         theme = self.app.theme
-        draw_dialog(surface, theme, self.box, self.title)
+        hint = self.error or ("Click a folder to enter it, a file to pick it (or Up/Down and Enter); "
+                              "or type a path and press Enter. Esc: cancel.")
+        draw_dialog(surface, theme, self.box, self.title, footer=hint,
+                    footer_colour=theme.error if self.error else None)
         self.close_button.draw(surface, theme)
         self.up_button.draw(surface, theme)
         pygame.draw.rect(surface, theme.unknown, self.input_rect)
@@ -116,10 +119,6 @@ class FileScene:
             shown = shown[1:]
         fonts.blit_text(surface, shown + "|", 18, theme.text, midleft=(self.input_rect.x + 8, self.input_rect.centery))
         self.list.draw(surface, theme)
-        hint = self.error or ("Click a folder to enter it, a file to pick it (or Up/Down and Enter); "
-                              "or type a path and press Enter. Esc: cancel.")
-        fonts.blit_text(surface, fonts.fit_text(hint, 16, self.box.width - 24), 16,
-                        theme.error if self.error else theme.muted, topleft=(self.box.x + 12, self.box.bottom - 26))
 
 
 def _is_folder(entry: os.DirEntry) -> bool:
