@@ -311,10 +311,16 @@ def test_a_wrong_mark_has_a_glyph_as_well_as_its_outline(app, monkeypatch):
     assert [text for text, rect in drawn if text == "!" and cursor.contains(rect)] == [] or cursor == cell
 
 
-def test_a_guess_and_a_deduction_have_glyphs_on_a_mini_board(app):
+@pytest.mark.parametrize("cell", [40, 8])
+def test_a_guess_and_a_deduction_have_glyphs_on_a_mini_board(app, cell):
+    """At every cell size a race lane draws, down to the smallest that shows a glyph (a 60x60
+    board in a lane of a four-lane race); a small cell's corner is in black or white."""
+    from window.board_view import SMALLEST_MARKED
     from window.mini_board import MiniBoard
 
-    theme, cell = app.theme, 40
+    theme = app.theme
+    assert cell >= SMALLEST_MARKED
+    corner_ink = theme.guess if cell >= 14 else theme.on(theme.guess)
     grid = ((Cell.SHIP,) * 3, (Cell.UNKNOWN,) * 3, (Cell.SHIP, Cell.SHIP, Cell.UNKNOWN))
     ink = theme.on(theme.forced)
     # A deduction's square sits in the middle of its cell, inside the piece whatever its shape:
@@ -323,8 +329,8 @@ def test_a_guess_and_a_deduction_have_glyphs_on_a_mini_board(app):
     for colours in ({(0, 0): theme.guess, (0, 1): theme.forced, (0, 2): theme.forced}, {}):
         surface = pygame.Surface((4 * cell, 4 * cell))
         MiniBoard().draw(surface, theme, (0, 0), cell, grid, {}, None, colours)
-        corner = {tuple(surface.get_at((x, y)))[:3] for x in range(2, 8) for y in range(2, 8)}
-        assert (theme.guess in corner) == bool(colours)          # the guess's corner
+        corner = {tuple(surface.get_at((x, y)))[:3] for x in range(1, 1 + cell // 5) for y in range(1, 1 + cell // 5)}
+        assert (corner_ink in corner) == bool(colours)           # the guess's corner
         for middle in middles:                                   # the deduction's square
             assert (tuple(surface.get_at(middle))[:3] == ink) == bool(colours)
 

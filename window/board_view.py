@@ -152,20 +152,28 @@ def draw_alert(surface: pygame.Surface, rect: pygame.Rect, theme: Theme, corner:
     fonts.blit_text(surface, glyph, int(mark.height * 1.2), theme.on(colour), bold=True, center=mark.center)
 
 
+SMALLEST_MARKED = 6     # pixels: the smallest cell that shows a guess's or a deduction's glyph
+
+
 def draw_reason_mark(surface: pygame.Surface, rect: pygame.Rect, colour: Colour, theme: Theme,
                      ship: bool = True) -> None:
     """A solver's move told by a glyph as well as its colour: a guess's corner (top left), a
     deduction's small square (on a ship, in its middle, where every piece's shape is; on water,
-    bottom right, in the deduction's colour); nothing for other colours or cells too small."""
+    bottom right, in the deduction's colour); nothing for other colours or cells under
+    ``SMALLEST_MARKED`` pixels. On cells under 14 pixels the marks are larger for their cell,
+    and the guess's corner has no edge."""
     cell = rect.width
-    if cell < 14:
+    if cell < SMALLEST_MARKED:
         return
+    small = cell < 14
     if colour == theme.guess:           # edged, so that it shows on a guessed ship of its colour too
-        corner = [(rect.x + 1, rect.y + 1), (rect.x + cell // 3, rect.y + 1), (rect.x + 1, rect.y + cell // 3)]
-        pygame.draw.polygon(surface, theme.guess, corner)
-        pygame.draw.line(surface, theme.on(theme.guess), corner[1], corner[2], max(1, cell // 20))
+        reach = cell // 2 if small else cell // 3
+        corner = [(rect.x + 1, rect.y + 1), (rect.x + reach, rect.y + 1), (rect.x + 1, rect.y + reach)]
+        pygame.draw.polygon(surface, theme.guess if not small else theme.on(theme.guess), corner)
+        if not small:
+            pygame.draw.line(surface, theme.on(theme.guess), corner[1], corner[2], max(1, cell // 20))
     elif colour == theme.forced:
-        side = max(3, cell // 6)
+        side = max(2, cell // 4) if small else max(3, cell // 6)
         if ship:
             square = pygame.Rect(0, 0, side, side)
             square.center = rect.center
