@@ -111,6 +111,48 @@ def test_a_solved_play_whose_record_was_lost_is_recorded_when_opened(tmp_path, m
         app.shutdown()
 
 
+@pytest.mark.parametrize("saved_days_later", [0, 1])
+def test_a_daily_solve_whose_record_was_lost_counts_for_its_day_when_its_play_was_saved_that_day(
+        tmp_path, monkeypatch, saved_days_later):
+    from game import levels
+    from window.app import DEFAULT_LEVEL
+
+    day = datetime.date.today() - datetime.timedelta(days=3)
+    path = tmp_path / "daily.bs"
+    levels.save(levels.load(DEFAULT_LEVEL).replace(name=f"Daily {day.isoformat()}",
+                                                   source=f"daily puzzle {day.isoformat()} (version 1)"), path)
+    home = tmp_path / "home"
+    monkeypatch.setenv("BATTLESHIPS_HOME", str(home))
+
+    def daily_window():                  # opened on the daily level alone (the tutorial has the same content)
+        from window.app import App
+
+        app = App(window=(1100, 720))
+        assert app.open_level(path)
+        app.pump()
+        return app
+
+    app = daily_window()
+    try:
+        click_cells(app, [(5, 5), (5, 5), (5, 5)] + SOLUTION_SHIPS)
+        assert app.play.session.solved
+        key = app.play.key
+    finally:
+        app.shutdown()
+    assert Storage(home).daily() == {}                    # solved on another day than its own: no day counted
+    # As when the finish's records could not be written, on the puzzle's day (the play could).
+    (home / "solved.json").unlink()
+    saved = datetime.datetime.combine(day + datetime.timedelta(days=saved_days_later), datetime.time(12)).timestamp()
+    os.utime(home / "progress" / f"{key}.json", (saved, saved))
+    app = daily_window()
+    try:
+        assert "the solve is now recorded" in app.play.message
+        assert Storage(home).is_solved(key)
+        assert (day.isoformat() in Storage(home).daily()) == (saved_days_later == 0)
+    finally:
+        app.shutdown()
+
+
 # ----- odd things in the per-user folder -------------------------------------------------------------
 
 

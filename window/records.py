@@ -113,9 +113,11 @@ def streaks(days: Iterable[datetime.date], today: datetime.date) -> tuple[int, i
     return current, longest
 
 
-def finish(storage, puzzle, key: str, title: str, seconds: float, asked: Mapping[str, int]) -> str:
+def finish(storage, puzzle, key: str, title: str, seconds: float, asked: Mapping[str, int],
+           solved_on: datetime.date | None = None) -> str:
     """Record a first solve of a level (and of the day's puzzle, solved on its day) and say what
-    it means: the target time, a new record. ``storage`` is the window's Storage."""
+    it means: the target time, a new record. ``storage`` is the window's Storage; ``solved_on``:
+    the day of a solve made earlier and recorded only now (default: today)."""
     from solvers.authoring.daily import date_of
 
     size = f"{puzzle.rows}x{puzzle.cols}"
@@ -123,7 +125,7 @@ def finish(storage, puzzle, key: str, title: str, seconds: float, asked: Mapping
     solve = storage.record_solve(key, seconds, title, size, grade, asked.get("hint", 0), asked.get("check", 0))
     said = [record_message(seconds, solve.level_best, solve.group_best, size, grade)]
     day = date_of(puzzle)
-    if day is not None and day == datetime.date.today():
+    if day is not None and day == (solved_on or datetime.date.today()):
         storage.mark_daily(day.isoformat(), seconds)
         current, _ = streaks(days_of(storage.daily()), day)
         said.append(f"Daily puzzle solved: streak {current} day{'s' * (current != 1)}.")

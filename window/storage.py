@@ -26,6 +26,7 @@ could not be written is written with the next write that succeeds.
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 import json
 import math
@@ -367,6 +368,12 @@ class Storage:
             self._move_aside(path, f"damaged saved play ({problem})")
             self._seen[key] = _signature(path)
             return None
+
+    def saved_on(self, key: str) -> datetime.date | None:
+        """The day ``key``'s play was last saved, as this window found it when it read the play
+        (a play saved as solved was solved that day or before); None without a saved play."""
+        seen = self._seen.get(key)
+        return datetime.date.fromtimestamp(seen[3] / 1e9) if seen else None
 
     def restore_play(self, key: str, puzzle: Puzzle) -> Session | None:
         """The saved play for ``key`` rebuilt, or None (no file, or a damaged one now moved

@@ -92,7 +92,8 @@ class PlayScene:
         self.board.record = lambda seconds: records.finish(app.storage, puzzle, self.key, self.title, seconds,
                                                            self.coach.asked)
         if session.solved and not app.storage.is_solved(self.key):     # its record could not be written then
-            said = self.board.record(session.elapsed)
+            said = records.finish(app.storage, puzzle, self.key, self.title, session.elapsed, self.coach.asked,
+                                  solved_on=app.storage.saved_on(self.key))
             self.status.notify(f"Progress restored; the solve is now recorded. {said}".rstrip())
         self.view = PlayView(heading, self.board, self.solver, self.coach, self.board_input, self.toolbar,
                              self.mistake_button, self.status, self.trials.buttons)
