@@ -316,9 +316,10 @@ def cmd_solve_trace(args) -> int:
         result = trace.record_run(ref.puzzle, args.solver, args.trace, seed=args.seed, timeout=args.timeout,
                                   inputs=args.paths)
     except OSError as error:
-        if getattr(error, "result", None) is None:      # refused before the run
+        computed = getattr(error, "result", None)        # files.OutputError's: the run, when only its copy failed
+        if computed is None:                             # refused before the run
             return _not_written(error, args.trace)
-        failure, result = error, error.result
+        failure, result = error, computed
     record = batch.result_record(ref, args.solver, result)
     failed = record["status"] == "error" and not args.json
     print(json.dumps(record) if args.json else _solve_text(ref, record), flush=True,

@@ -133,8 +133,9 @@ class Draft:
                 unknown = Puzzle(self.rows, self.cols, (None,) * self.rows, (None,) * self.cols, self.typed_fleet)
                 found += _refused(unknown)
             for axis, tallies in (("rows", self.typed_rows), ("columns", self.typed_cols)):
-                if None not in tallies and self.typed_fleet and sum(tallies) != cells:
-                    found.append(Problem(f"the {axis} add up to {sum(tallies)}, the fleet has {cells} ship cells"))
+                known = [tally for tally in tallies if tally is not None]
+                if len(known) == len(tallies) and self.typed_fleet and sum(known) != cells:
+                    found.append(Problem(f"the {axis} add up to {sum(known)}, the fleet has {cells} ship cells"))
         return tuple(found or _refused(self._puzzle))      # the loader has the last word: saved, it reads back
 
     def puzzle(self) -> Puzzle | None:
@@ -173,17 +174,18 @@ def from_puzzle(puzzle: Puzzle, solution: Grid | None = None) -> Draft:
     """A draft of an existing level: designed from its solution when one is known and the
     design shows the level as it is, else typed (an unknown tally or a ship piece of unknown
     shape is a clue a design cannot show: it would become known)."""
-    common = dict(typed_hints=puzzle.hints, typed_rows=puzzle.row_tallies, typed_cols=puzzle.col_tallies,
-                  typed_fleet=puzzle.fleet, name=puzzle.name or "", author=puzzle.author or "")
+    typed = Draft(puzzle.rows, puzzle.cols, Mode.TRANSCRIBE, typed_hints=puzzle.hints, typed_rows=puzzle.row_tallies,
+                  typed_cols=puzzle.col_tallies, typed_fleet=puzzle.fleet, name=puzzle.name or "",
+                  author=puzzle.author or "")
     if solution is None and puzzle.solution is not None:
         solution = tuple(tuple(Cell.SHIP if ch == "#" else Cell.WATER for ch in line) for line in puzzle.solution)
     if solution is None:
-        return Draft(puzzle.rows, puzzle.cols, Mode.TRANSCRIBE, **common)
+        return typed
     layout = tuple(tuple(Cell.SHIP if v == Cell.SHIP else Cell.WATER for v in row) for row in solution)
-    design = Draft(puzzle.rows, puzzle.cols, Mode.DESIGN, layout, frozenset(puzzle.hints), **common)
+    design = replace(typed, mode=Mode.DESIGN, layout=layout, given=frozenset(puzzle.hints))
     clues = (design.row_tallies, design.col_tallies, design.fleet, design.hints)
     if clues != (puzzle.row_tallies, puzzle.col_tallies, puzzle.fleet, dict(puzzle.hints)):
-        return Draft(puzzle.rows, puzzle.cols, Mode.TRANSCRIBE, **common)
+        return typed
     return design
 
 
@@ -228,10 +230,11 @@ def cycle_hint(draft: Draft, cell: Coord, forward: bool = True) -> Draft:
 def set_tally(draft: Draft, axis: str, index: int, value: int | None) -> Draft:
     """Transcribe: a row or column tally (None: not printed). Out-of-range values are kept and
     shown as a problem, so what the author typed is never silently changed."""
-    key = "typed_rows" if axis == "row" else "typed_cols"
-    tallies = list(getattr(draft, key))
+    tallies = list(draft.typed_rows if axis == "row" else draft.typed_cols)
     tallies[index] = value
-    return replace(draft, **{key: tuple(tallies)})
+    if axis == "row":
+        return replace(draft, typed_rows=tuple(tallies))
+    return replace(draft, typed_cols=tuple(tallies))
 
 
 def set_ships(draft: Draft, length: int, count: int) -> Draft:

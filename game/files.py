@@ -34,7 +34,8 @@ import tempfile
 import time
 import unicodedata
 from pathlib import Path
-from typing import IO, Callable, Iterable, Union
+from types import TracebackType
+from typing import IO, Any, Callable, Iterable, Self, Union
 
 PathLike = Union[str, os.PathLike]
 TEMP_PREFIX, TEMP_SUFFIX = ".battleships-", ".tmp"
@@ -50,7 +51,7 @@ class OutputError(OSError):
     def __init__(self, path: PathLike, reason: str, code: int = errno.EINVAL) -> None:
         super().__init__(code, reason, str(path))
         self.path, self.reason = str(path), reason
-        self.result = None          # what was computed, when only its copy on disk failed
+        self.result: object = None  # what was computed, when only its copy on disk failed
 
     def __str__(self) -> str:
         return f"{self.path}: cannot be written ({self.reason})"
@@ -165,16 +166,18 @@ def check(path: PathLike, inputs: Iterable[PathLike] = (), parents: bool = False
 class _Committed:
     """A write that a ``with`` block commits when it ends normally and discards otherwise."""
 
-    def commit(self) -> None:
+    def commit(self) -> object:
+        """Put what was written in place (what a subclass returns is its own)."""
         raise NotImplementedError
 
     def discard(self) -> None:
         raise NotImplementedError
 
-    def __enter__(self):
+    def __enter__(self) -> Self:
         return self
 
-    def __exit__(self, kind, value, traceback) -> None:
+    def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
+                 traceback: TracebackType | None) -> None:
         if kind is None:
             self.commit()
         else:
@@ -193,8 +196,6 @@ class Output(_Committed):
         self._temporary: Path | None = None
         self._in_place = False
         self._done = False
-        mode = "wb" if binary else "w"
-        extra = {} if binary else {"encoding": "utf-8", "newline": "\n"}
         info = _stat(self.target)
         try:
             if info is not None and not stat.S_ISREG(info.st_mode):
@@ -212,7 +213,8 @@ class Output(_Committed):
         except OSError as error:
             self._unlink()
             raise OutputError(self.path, error.strerror or str(error), error.errno or errno.EIO) from None
-        self.handle: IO = os.fdopen(fd, mode, buffering=buffering, **extra)
+        self.handle: IO[Any] = (os.fdopen(fd, "wb", buffering=buffering) if binary
+                                else os.fdopen(fd, "w", buffering=buffering, encoding="utf-8", newline="\n"))
 
     @property
     def staged(self) -> Path | None:
@@ -336,7 +338,7 @@ def _room_for_files(count: int) -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
 
 
-def write_with(path: PathLike, fill: Callable[[IO[bytes]], None], inputs: Iterable[PathLike] = (),
+def write_with(path: PathLike, fill: Callable[[IO[bytes]], object], inputs: Iterable[PathLike] = (),
                parents: bool = False) -> Path:
     """Write ``path`` by ``fill(handle)`` (a binary file to write into, e.g. for Pillow or pygame)."""
     with Output(path, binary=True, inputs=inputs, parents=parents) as out:

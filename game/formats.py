@@ -101,8 +101,8 @@ def _build(source: str, line: int, rows: int, cols: int, row_tallies: list[int],
     except FormatError:
         raise
     except levels.LevelError as error:
-        about_columns = col_line is not None and error.reason.startswith("col_numbers")
-        raise FormatError(source, col_line if about_columns else line, error.reason) from None
+        where = col_line if col_line is not None and error.reason.startswith("col_numbers") else line
+        raise FormatError(source, where, error.reason) from None
 
 
 def _default_fleet(rows: int, cols: int, source: str, line: int) -> dict[int, int]:
@@ -122,11 +122,15 @@ def _add_hint(hints: dict, where: tuple[int, int], hint: Hint, rows: int, cols: 
     hints[where] = hint
 
 
-def _known_tallies(puzzle: Puzzle, fmt: str) -> None:
+def _known_tallies(puzzle: Puzzle, fmt: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The row and column tallies of a level whose every tally is known (else a LevelError)."""
+    known: list[tuple[int, ...]] = []
     for axis, tallies in (("row", puzzle.row_tallies), ("column", puzzle.col_tallies)):
         for index, tally in enumerate(tallies):
             if tally is None:
                 raise levels.LevelError(fmt, f"{axis} {index} has no tally; the format needs every tally")
+        known.append(tuple(tally for tally in tallies if tally is not None))
+    return known[0], known[1]
 
 
 def _no_shapeless_hints(puzzle: Puzzle, fmt: str) -> None:
@@ -195,9 +199,9 @@ def write_assignment(puzzle: Puzzle) -> str:
     """The assignment text of a level; a LevelError when the format cannot hold it (a tally or
     ship count above 9, an unknown tally, a hint of unknown shape)."""
     fmt = "assignment text"
-    _known_tallies(puzzle, fmt)
+    row_tallies, col_tallies = _known_tallies(puzzle, fmt)
     _no_shapeless_hints(puzzle, fmt)
-    for axis, tallies in (("row", puzzle.row_tallies), ("column", puzzle.col_tallies)):
+    for axis, tallies in (("row", row_tallies), ("column", col_tallies)):
         for index, tally in enumerate(tallies):
             if tally > 9:
                 raise levels.LevelError(fmt, f"{axis} {index} has tally {tally}; the format has one digit per tally")
@@ -441,8 +445,10 @@ def _dzn_tokens(text: str, source: str) -> list[tuple[str, str, int]]:
             if not match:
                 bad = line[position:].strip()[:20]
                 raise FormatError(source, number, f"cannot read {bad!r} (MiniZinc data: name = value;)")
-            kind = ("open2", "close2", "name", "int", "sym")[match.lastindex - 1]
-            tokens.append((kind, match.group(match.lastindex), number))
+            group = match.lastindex
+            assert group is not None        # the pattern is five alternatives, each a group: one matched
+            kind = ("open2", "close2", "name", "int", "sym")[group - 1]
+            tokens.append((kind, match.group(group), number))
             position = match.end()
     return tokens
 
@@ -453,7 +459,8 @@ def _dzn_value(tokens: list[tuple[str, str, int]], index: int, source: str) -> t
     if kind == "int":
         return _dzn_int(value, source, number), index + 1
     if value == "[":
-        items, index = [], index + 1
+        items: list[int] = []
+        index += 1
         while tokens[index][1] != "]":
             if items:
                 if tokens[index][1] != ",":
@@ -467,7 +474,9 @@ def _dzn_value(tokens: list[tuple[str, str, int]], index: int, source: str) -> t
             index += 1
         return items, index + 1
     if kind == "open2":
-        rows, row, index = [], [], index + 1
+        rows: list[list[int]] = []
+        row: list[int] = []
+        index += 1
         while tokens[index][0] != "close2":
             kind, value, number = tokens[index]
             if value == "|":
@@ -553,13 +562,14 @@ def read_dzn(text: str, source: str = "<level>") -> Puzzle:
     grid, grid_line = get("hint", list)
     if len(grid) != rows or any(not isinstance(row, list) or len(row) != cols for row in grid):
         raise FormatError(source, grid_line, f"hint must be a {rows}x{cols} table [| ... | ... |]")
-    hints = {}
+    hints: dict[tuple[int, int], Hint] = {}
     for r, row in enumerate(grid):
         for c, code in enumerate(row):
             if code >= len(DZN_HINTS):
                 raise FormatError(source, grid_line, f"hint code {code} at row {r}, column {c} is not 0 to 7")
-            if DZN_HINTS[code] is not None:
-                hints[(r, c)] = DZN_HINTS[code]
+            hint = DZN_HINTS[code]
+            if hint is not None:
+                hints[(r, c)] = hint
     return _build(source, values["rowsum"][1], rows, cols, tallies[0], tallies[1], fleet, hints,
                   values["colsum"][1])
 
@@ -570,8 +580,8 @@ def write_dzn(puzzle: Puzzle) -> str:
     _no_shapeless_hints(puzzle, fmt)
     counts = puzzle.fleet_counts
     longest = puzzle.longest_ship
-    table = " |\n".join(", ".join(str(DZN_CODES.get(puzzle.hints.get((r, c)), 0)) for c in range(puzzle.cols))
-                        for r in range(puzzle.rows))
+    codes = {cell: DZN_CODES.get(hint, 0) for cell, hint in puzzle.hints.items()}
+    table = " |\n".join(", ".join(str(codes.get((r, c), 0)) for c in range(puzzle.cols)) for r in range(puzzle.rows))
     return (f"height = {puzzle.rows};\nwidth = {puzzle.cols};\nmaxship = {longest};\n"
             f"ship = [{', '.join(str(counts.get(n, 0)) for n in range(1, longest + 1))}];\n"
             f"hint = [|\n{table} |];\n"
