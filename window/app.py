@@ -7,13 +7,14 @@ dialog are overlays over it (a small state machine: at most one overlay). The lo
 
 from __future__ import annotations
 
+import datetime
 import gc
 import io
 import sys
 import time
 from collections import deque
 from pathlib import Path
-from typing import Callable, Sequence, Union
+from typing import Callable, Protocol, Sequence, Union
 
 import pygame
 
@@ -21,6 +22,7 @@ from game import codes, files, formats, levels
 from game.puzzle import Puzzle
 from window import fonts
 from window import settings as settings_module
+from window.host import Choice, LevelCache, Overlay
 from window.scenes.browser import BrowserScene
 from window.scenes.daily import DailyScene
 from window.scenes.editor import EditorScene
@@ -74,16 +76,16 @@ class App:
         self.theme = make_theme(str(ui.get("theme", "light")), str(ui.get("palette", "standard")))
         self.fps = int(ui.get("fps", 60)) or 60
         self.storage = Storage()
-        self.level_cache: dict = {}
+        self.level_cache: LevelCache = {}
         self.play: PlayScene | None = None
-        self.overlay = None
+        self.overlay: Overlay | None = None
         self.running = True
         self.dirty = True
         self.full_redraw = True
         self.last_folder = LEVELS_DIR if LEVELS_DIR.is_dir() else Path.cwd()
         self.frame_times: deque = deque(maxlen=100_000)   # (start, work seconds) per drawn frame
         self.startup_message = "; ".join(problems)
-        self.new_level_choice = None          # the New puzzle dialog's last settings
+        self.new_level_choice: Choice | None = None   # the New puzzle dialog's last settings
         # A solver thread shares the interpreter: a short switch interval lets the window take
         # the GIL back within about a millisecond, which keeps frames even during a fast run.
         self._switch_interval = sys.getswitchinterval()
@@ -97,22 +99,21 @@ class App:
 
     def open_level(self, path: Union[str, Path]) -> bool:
         """Open a level file (or a share code); on failure the current game stays and the error is shown."""
-        code = codes.is_code(str(path))
-        path = Path(path) if not code else str(path).strip()
+        source: str | Path = str(path).strip() if codes.is_code(str(path)) else Path(path)   # str: a code
         try:
-            puzzle = formats.load_any(path)
+            puzzle = formats.load_any(source)
         except (levels.LevelError, OSError, UnicodeDecodeError) as error:
-            message = str(error) if isinstance(error, levels.LevelError) else f"{path}: cannot read ({error})"
+            message = str(error) if isinstance(error, levels.LevelError) else f"{source}: cannot read ({error})"
             if self.play is not None:
                 self.play.notify(f"Could not open the level: {message}")
             else:
                 self.startup_message = f"Could not open the level: {message}"
             self.dirty = True
             return False
-        if code:
-            puzzle = puzzle if puzzle.name else puzzle.replace(name=f"Shared {codes.label(path, 16)}")
-            path = None
-        return self.open_puzzle(puzzle, path)
+        if isinstance(source, str):
+            puzzle = puzzle if puzzle.name else puzzle.replace(name=f"Shared {codes.label(source, 16)}")
+            return self.open_puzzle(puzzle)
+        return self.open_puzzle(puzzle, source)
 
     def open_puzzle(self, puzzle: Puzzle, path: Path | None = None) -> bool:
         """Play ``puzzle`` (read from ``path``, or from nowhere: a share code, a level that
@@ -192,10 +193,8 @@ class App:
         self.overlay = StatsScene(self)
         self.dirty = True
 
-    def play_daily(self, day=None) -> bool:
+    def play_daily(self, day: datetime.date | None = None) -> bool:
         """Open a day's daily puzzle (default today), made once and kept in the per-user folder."""
-        import datetime
-
         from solvers.authoring import daily
 
         day = day or datetime.date.today()
@@ -257,7 +256,7 @@ class App:
         self.notify(f"Printable sheet saved to {written}")
         return written
 
-    def show(self, overlay) -> None:
+    def show(self, overlay: Overlay) -> None:
         """Any overlay a scene makes (the toolbar's list of actions)."""
         self.overlay = overlay
         self.dirty = True
@@ -290,7 +289,9 @@ class App:
             self.running = False
             return
         if event.type in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED):
-            self.screen = pygame.display.get_surface()
+            surface = pygame.display.get_surface()
+            assert surface is not None                 # the window is open: set_mode made it
+            self.screen = surface
             self.full_redraw = True
             for scene in (self.play, self.overlay):
                 if scene is not None:
@@ -373,7 +374,7 @@ class App:
                 return
         self.frame(dt)
 
-    def run(self, script: Script | None = None) -> int:
+    def run(self, script: Checks | None = None) -> int:
         clock = pygame.time.Clock()
         last = time.perf_counter()
         code = 0
@@ -434,6 +435,12 @@ class App:
         return None
 
 
+class Checks(Protocol):
+    """What a scripted run is: asked after each frame, None to go on, or the exit code."""
+
+    def check(self, app: App) -> int | None: ...
+
+
 class Script:
     """A scripted run: start a solver at full speed, wait for it, screenshot, exit code."""
 
@@ -446,9 +453,9 @@ class Script:
         self.started = time.perf_counter()
         self.begun = False
 
-    def begin(self, app: App) -> None:
+    def begin(self, play: PlayScene) -> None:
         self.begun = True
-        panel = app.play.solver
+        panel = play.solver
         if self.solver:
             panel.choose(self.solver) if self.solver in panel.labels else panel.add_solver(self.solver)
         if self.autorun:
@@ -461,7 +468,7 @@ class Script:
         if app.play is None:
             return 1
         if not self.begun:
-            self.begin(app)
+            self.begin(app.play)
             return None
         watch = app.play.solver.watch
         over = watch is None or watch.finished
@@ -515,6 +522,7 @@ def main(level: str | None = None, solver: str | None = None, autorun: bool = Fa
     scripted = autorun or exit_after_solve or screenshot is not None
     script = Script(solver, autorun, exit_after_solve, screenshot) if scripted else None
     if script is not None and not autorun and solver:
+        assert app.play is not None             # a level was opened above
         app.play.solver.choose(solver)
     return app.run(script)
 
@@ -530,6 +538,7 @@ def replay(path: str, at: int | None = None, screenshot: str | None = None, gif:
         print(app.startup_message, file=sys.stderr)
         return 2
     scene = app.overlay
+    assert isinstance(scene, ReplayScene)       # open_replay showed it
     if at is not None:
         if not 0 <= at <= scene.run.events:
             print(f"{path}: --at {at} is outside 0..{scene.run.events}", file=sys.stderr)

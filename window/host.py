@@ -6,19 +6,56 @@ import its scenes without a circle.
 
 from __future__ import annotations
 
+import datetime
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping, Protocol, Union
+from typing import Any, Callable, Mapping, Protocol, Sequence, Union
+
+import pygame
 
 from window.storage import Storage
 from window.theme import Theme
 
+# The level browser's cache: (path, mtime in ns) -> (name, level key, error, note), across openings.
+LevelCache = dict[tuple[str, int], tuple[str, str, str, str]]
+
+
+@dataclass
+class Choice:
+    """The New puzzle dialog's settings; the app keeps the last one so the dialog reopens the same way."""
+
+    size: int = 8
+    difficulty: str = "easy"
+    seed: str = ""
+    random_seed: bool = True
+
+
+class Overlay(Protocol):
+    """A scene shown over the play scene: a dialog, the editor, a race, a replay.
+
+    The app also asks an overlay, by name, for what only some have: ``close()``, ``animating``,
+    ``covers_window`` and ``draws_changes``.
+    """
+
+    @property
+    def draw(self) -> Callable[..., list[pygame.Rect] | None]:
+        """draw(surface); with ``draws_changes``, draw(surface, full) and the areas it drew (None: all)."""
+
+    def relayout(self, size: tuple[int, int]) -> None: ...
+
+    def handle(self, event: pygame.event.Event) -> None: ...
+
+    def update(self, dt: float) -> bool: ...
+
 
 class Host(Protocol):
     theme: Theme
-    settings: Mapping[str, Any]
     storage: Storage
-    level_cache: dict              # the level browser's (path, mtime) -> summary, across openings
-    new_level_choice: Any          # the New puzzle dialog's last settings
+    level_cache: LevelCache
+    new_level_choice: Choice | None     # the New puzzle dialog's last settings
+
+    @property
+    def settings(self) -> Mapping[str, Any]: ...
 
     @property
     def window_size(self) -> tuple[int, int]: ...
@@ -29,11 +66,16 @@ class Host(Protocol):
 
     def open_files(self) -> None: ...
 
+    def pick_solver(self, add: Callable[[str], object]) -> None:
+        """The file picker for a solver of one's own; ``add`` is given its name."""
+
     def open_new_level(self) -> None: ...
 
     def open_editor(self, blank: bool = False) -> None: ...
 
-    def open_race(self, solvers=None) -> None: ...
+    def open_race(self, solvers: Sequence[str] | None = None) -> None: ...
+
+    def open_replay(self, path: Union[str, Path]) -> bool: ...
 
     def open_share(self, typed: str = "") -> None: ...
 
@@ -41,9 +83,9 @@ class Host(Protocol):
 
     def open_stats(self) -> None: ...
 
-    def play_daily(self, day=None) -> bool: ...
+    def play_daily(self, day: datetime.date | None = None) -> bool: ...
 
-    def show(self, overlay: Any) -> None: ...
+    def show(self, overlay: Overlay) -> None: ...
 
     def close_overlay(self) -> None: ...
 

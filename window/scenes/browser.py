@@ -9,7 +9,7 @@ import pygame
 
 from game import levels
 from window import fonts
-from window.host import Host
+from window.host import Host, LevelCache
 from window.layout import dialog_box
 from window.list_view import ListView, Row
 from window.storage import generated_dir, level_key
@@ -27,8 +27,8 @@ def _group_order(group: str) -> tuple:
     return (0 if "tutorial" in group else 1, numbers, rank, group)
 
 
-def scan_levels(root: Path, solved: set[str], cache: dict, group_name: str | None = None) -> list[Row]:
-    """Rows for the browser; ``cache`` maps (path, mtime) to (name, key, error) across openings.
+def scan_levels(root: Path, solved: set[str], cache: LevelCache, group_name: str | None = None) -> list[Row]:
+    """Rows for the browser; ``cache`` maps (path, mtime) to (name, key, error, note) across openings.
 
     ``group_name`` puts every level under one heading (the player's generated levels).
     """
@@ -42,8 +42,8 @@ def scan_levels(root: Path, solved: set[str], cache: dict, group_name: str | Non
             try:
                 puzzle = levels.load(path)
                 cache[stamp] = (puzzle.name or path.stem, level_key(puzzle), "", f"{puzzle.rows}x{puzzle.cols}")
-            except (levels.LevelError, OSError) as error:
-                cache[stamp] = (path.stem, "", str(error), "cannot load")
+            except (levels.LevelError, OSError) as problem:
+                cache[stamp] = (path.stem, "", str(problem), "cannot load")
         name, key, error, note = cache[stamp]
         group = str(path.parent.relative_to(root)).replace("\\", "/")
         group = "levels" if group == "." else group

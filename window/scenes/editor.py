@@ -16,8 +16,9 @@ Space is a left click on its cell and Shift+Space a right click, and so on.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterator
 
 import pygame
 
@@ -35,6 +36,9 @@ from window.looks import Looks
 from window.mini_board import MiniBoard
 from window.storage import free_level_path, generated_dir
 from window.widgets import Button, handle_all, layout_row
+
+if TYPE_CHECKING:                    # the module itself is imported when first needed (startup time)
+    from solvers.authoring.editing import Assessment
 
 ASK_AFTER = 0.25              # seconds of quiet after an edit before the verdict is asked
 VERDICT_SECONDS = 5.0
@@ -58,7 +62,7 @@ class Answer:
     """The worker's reply: about which puzzle, the assessment, or a changed puzzle."""
 
     about: Puzzle
-    assessment: object = None
+    assessment: Assessment | None = None
     changed: Puzzle | None = None
     note: str = ""
 
@@ -70,7 +74,7 @@ class EditorScene:
         self.app = app
         draft = model.from_puzzle(puzzle, solution) if puzzle is not None else model.blank(10, 10)
         self.editor = Editor(draft)
-        self.assessment = None            # for self.assessed
+        self.assessment: Assessment | None = None   # for self.assessed
         self.assessed: Puzzle | None = None
         self.quiet = 0.0                  # seconds since the last edit
         self.busy = ""                    # what the worker is doing, for the status line
@@ -95,7 +99,7 @@ class EditorScene:
             "close": Button("Close", app.close_overlay),
         }
         self.fleet_buttons: dict[tuple[int, int], Button] = {
-            (length, step): Button("+" if step > 0 else "-", lambda n=length, s=step: self.add_ship(n, s))
+            (length, step): Button("+" if step > 0 else "-", partial(self.add_ship, length, step))
             for length in range(1, MAX_SHIP_LENGTH + 1) for step in (-1, 1)}
         # The keys while no field is typed in: (key, Shift held) -> (what the help line says, action).
         self.keys: dict[tuple[int, bool], tuple[str, Callable[[], None]]] = {
@@ -111,7 +115,7 @@ class EditorScene:
             (pygame.K_n, False): ("N/A: name/author", lambda: setattr(self, "focus", "name")),
             (pygame.K_a, False): ("", lambda: setattr(self, "focus", "author")),
             **{(pygame.K_1 + k, shift): ("1-9: fleet (Shift: fewer)" if k == 0 and not shift else "",
-                                         lambda n=k + 1, s=-1 if shift else 1: self.add_ship(n, s))
+                                         partial(self.add_ship, k + 1, -1 if shift else 1))
                for k in range(9) for shift in (False, True)},
             (pygame.K_u, False): ("U: unique", self.make_unique),
             (pygame.K_m, False): ("M: minimize", self.minimize),
@@ -403,18 +407,19 @@ class EditorScene:
                 self.close()
                 self.app.close_overlay()
         elif isinstance(self.focus, tuple) and event.key not in ARROWS:
-            self._type_tally(event)
-        elif self.focus in ("name", "author"):
-            self._type_text(event)
+            self._type_tally(event, self.focus)
+        elif isinstance(self.focus, str):                 # "name" or "author"
+            self._type_text(event, self.focus)
         elif event.key in ARROWS and not event.mod & pygame.KMOD_SHIFT:
             self.move_cursor(*ARROWS[event.key])
         elif (event.key, bool(event.mod & pygame.KMOD_SHIFT)) in self.keys and not ctrl:
             self.keys[(event.key, bool(event.mod & pygame.KMOD_SHIFT))][1]()
 
-    def _type_tally(self, event: pygame.event.Event) -> None:
-        axis, index = self.focus
+    def _type_tally(self, event: pygame.event.Event, focus: tuple[str, int]) -> None:
+        axis, index = focus
         tallies = self.draft.typed_rows if axis == "row" else self.draft.typed_cols
         now = tallies[index]
+        value: int | None
         if event.key == pygame.K_BACKSPACE:
             value = None if now is None or now < 10 else now // 10
             value = 0 if value is None and now is not None else value
@@ -430,8 +435,7 @@ class EditorScene:
             return
         self.edit(model.set_tally(self.draft, axis, index, value))
 
-    def _type_text(self, event: pygame.event.Event) -> None:
-        key = self.focus
+    def _type_text(self, event: pygame.event.Event, key: str) -> None:
         text = getattr(self.draft, key)
         if event.key == pygame.K_BACKSPACE:
             text = text[:-1]
@@ -469,9 +473,9 @@ class EditorScene:
         self.fleet_scroll = 0
         b, parts, wide = self.buttons, self.parts, PANEL_WIDTH - 20
         layout_row([b["design"], b["transcribe"]], pygame.Rect(x + 10, parts["modes"].y, wide, parts["modes"].height))
-        for part, keys in (("rows", ("rows-", "rows+")), ("cols", ("cols-", "cols+"))):
-            b[keys[0]].rect = pygame.Rect(x + 150, parts[part].y, 34, parts[part].height)
-            b[keys[1]].rect = pygame.Rect(x + 190, parts[part].y, 34, parts[part].height)
+        for part, (less, more) in (("rows", ("rows-", "rows+")), ("cols", ("cols-", "cols+"))):
+            b[less].rect = pygame.Rect(x + 150, parts[part].y, 34, parts[part].height)
+            b[more].rect = pygame.Rect(x + 190, parts[part].y, 34, parts[part].height)
         self.text_rects = {key: pygame.Rect(x + 80, parts[key].y, PANEL_WIDTH - 90, parts[key].height)
                            for key in ("name", "author")}
         for part, keys in (("undo", ("undo", "redo")), ("unique", ("unique", "minimize")),
@@ -552,8 +556,8 @@ class EditorScene:
         """The board and the panel, each when its look changed (each paints its own background)."""
         theme, draft = self.app.theme, self.draft
         areas = []
-        redundant = frozenset(self.assessment.redundant or ()) if self.assessment is not None and \
-            self.assessed == self.puzzle else frozenset()
+        redundant: frozenset[Coord] = frozenset(self.assessment.redundant or ()) \
+            if self.assessment is not None and self.assessed == self.puzzle else frozenset()
         if self.looks.changed("board", (draft, self.focus if isinstance(self.focus, tuple) else None, redundant,
                                         self.cursor)):
             # the board with its tallies, and room for a tally's text wider than a small cell

@@ -14,6 +14,7 @@ import math
 import random
 import time
 from dataclasses import dataclass
+from functools import partial
 from typing import Iterator
 
 import pygame
@@ -22,7 +23,7 @@ from game import levels
 from game.puzzle import DEFAULT_FLEETS, Puzzle, fleet_text
 from solvers.engine.runner import SolverRun
 from window import fonts
-from window.host import Host
+from window.host import Choice, Host
 from window.storage import free_level_path, generated_dir
 from window.widgets import Button, draw_dialog, handle_all, layout_row
 
@@ -50,23 +51,13 @@ class Outcome:
     error: str = ""
 
 
-@dataclass
-class Choice:
-    """The dialog's settings; the app keeps the last one so the dialog reopens the same way."""
-
-    size: int = 8
-    difficulty: str = "easy"
-    seed: str = ""
-    random_seed: bool = True
-
-
 class NewLevelScene:
     def __init__(self, app: Host) -> None:
         self.app = app
         self.choice: Choice = getattr(app, "new_level_choice", None) or Choice()
         app.new_level_choice = self.choice
-        self.size_buttons = [Button(f"{n}x{n}", lambda n=n: self.choose_size(n)) for n in SIZES]
-        self.grade_buttons = [Button(d.capitalize(), lambda d=d: self.choose_difficulty(d)) for d in DIFFICULTIES]
+        self.size_buttons = [Button(f"{n}x{n}", partial(self.choose_size, n)) for n in SIZES]
+        self.grade_buttons = [Button(d.capitalize(), partial(self.choose_difficulty, d)) for d in DIFFICULTIES]
         self.random_button = Button("Random", self.toggle_random)
         self.generate_button = Button("Generate", self.generate)
         self.cancel_button = Button("Cancel", self.cancel)

@@ -9,6 +9,7 @@ on wall time. When every lane has finished, a table ranks them; it can be saved 
 from __future__ import annotations
 
 import time
+from functools import partial
 from pathlib import Path
 from typing import Sequence
 
@@ -65,7 +66,7 @@ class RaceScene:
                 self.chosen.remove(name)
                 self.status = str(error)
         self.order = list(self.specs)
-        self.toggles = {name: Button(spec.label, lambda n=name: self.toggle(n)) for name, spec in self.specs.items()}
+        self.toggles = {name: Button(spec.label, partial(self.toggle, name)) for name, spec in self.specs.items()}
         self.load_button = Button("Load...", lambda: app.pick_solver(self.add_solver))
         self.start_button = Button("Start", self.start)
         self.stop_button = Button("Stop", self.stop)
@@ -314,9 +315,9 @@ class RaceScene:
             picture.start_from(self.pictures[0])
         if self.looks.changed(f"board {k}", lane.version):
             grid, colours = self._lane_board(lane)
-            area = picture.draw(surface, theme, origin, cell, grid, puzzle.hints,
-                                (puzzle.row_tallies, puzzle.col_tallies), colours, only_changes=not first)
-            areas += [area] if area is not None else []
+            drawn = picture.draw(surface, theme, origin, cell, grid, puzzle.hints,
+                                 (puzzle.row_tallies, puzzle.col_tallies), colours, only_changes=not first)
+            areas += [drawn] if drawn is not None else []
         y = origin[1] + (puzzle.rows + 1) * cell + 8
         if self.looks.changed(f"figures {k}", tuple(lines)):
             area = pygame.Rect(inner.x, y, inner.width, 19 * len(lines))

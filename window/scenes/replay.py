@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from array import array
 from bisect import bisect_right
+from functools import partial
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 import pygame
 
@@ -172,7 +173,7 @@ class Timeline:
             return
         if not n % QUIT_CHECK_EVERY and closing():
             raise Closed
-        kind = KIND_CODE.get(data.get("kind"), 0)
+        kind = KIND_CODE.get(data.get("kind", ""), 0)
         self.kinds.append(kind)
         stats = data.get("stats")
         if stats:
@@ -197,8 +198,8 @@ class Timeline:
             self.steps.add(n, offset)
             self._last_detail = detail
 
-    def _add_decision(self, n: int, depth: int, cells, detail: str) -> None:
-        first = cells[0] if cells else {"row": 0, "col": 0, "state": "water"}
+    def _add_decision(self, n: int, depth: int, cells: Sequence[dict[str, Any]], detail: str) -> None:
+        first: dict[str, Any] = cells[0] if cells else {"row": 0, "col": 0, "state": "water"}
         index = self._detail_index.get(detail)
         if index is None:
             index = len(self.details) if len(self.details) < MAX_DETAILS else 0
@@ -274,9 +275,9 @@ class ReplayScene:
         self.dragging = False
         self.buttons: list[Button] = []
         for what in ("guess", "backtrack", "dead end"):
-            self.buttons.append(Button(f"< {what}", lambda w=what: self.goto(self.timeline.jump(self.at, w, False))))
-            self.buttons.append(Button(f"{what} >", lambda w=what: self.goto(self.timeline.jump(self.at, w, True))))
-        self.buttons.append(Button("solution", lambda: self.goto(self.timeline.jump(self.at, "solution", True))))
+            self.buttons.append(Button(f"< {what}", partial(self.jump, what, False)))
+            self.buttons.append(Button(f"{what} >", partial(self.jump, what, True)))
+        self.buttons.append(Button("solution", partial(self.jump, "solution", True)))
         self.buttons.append(Button("Export GIF", lambda: self._reading(self.export_gif, None)))
         self.buttons.append(Button("Close", app.close_overlay))
         self.steps = ListView([])
@@ -288,6 +289,10 @@ class ReplayScene:
 
     def goto(self, n: int) -> None:
         self.at = max(0, min(self.run.events, n))
+
+    def jump(self, what: str, forward: bool) -> None:
+        """To the nearest event of that kind after (or before) the current one (``Timeline.jump``)."""
+        self.goto(self.timeline.jump(self.at, what, forward))
 
     def _reading(self, read, default, *args):
         """``read(*args)``, which reads the trace again; if the file changed since it was
@@ -366,9 +371,9 @@ class ReplayScene:
             if event.key in moves:
                 self.goto(moves[event.key])
             elif event.key in jumps:                       # Shift: the one before
-                self.goto(self.timeline.jump(self.at, jumps[event.key], not event.mod & pygame.KMOD_SHIFT))
+                self.jump(jumps[event.key], not event.mod & pygame.KMOD_SHIFT)
             elif event.key == pygame.K_s and not event.mod & (pygame.KMOD_CTRL | pygame.KMOD_META):
-                self.goto(self.timeline.jump(self.at, "solution", True))
+                self.jump("solution", True)
             elif event.key == pygame.K_s:
                 self._reading(self.export_gif, None)
             elif self.timeline.steps and event.key != pygame.K_ESCAPE:
@@ -463,7 +468,7 @@ class ReplayScene:
         theme = self.app.theme
         colours = {cell: theme.guess for _, cell, _, _ in self.guesses_in_force()}
         data = self.event()
-        colour = {"guess": theme.guess, "forced": theme.forced}.get(data.get("kind"))
+        colour = {"guess": theme.guess, "forced": theme.forced}.get(data.get("kind", ""))
         if colour:
             colours.update({(c["row"], c["col"]): colour for c in data.get("cells", ())})
         return colours
