@@ -272,10 +272,10 @@ def draw_board(surface: pygame.Surface, layout: Layout, picture: BoardPicture, t
         for (r, c), trial in layers.items():
             if grid[r][c] != Cell.UNKNOWN:
                 _draw_trial_number(surface, layout.cell_rect(r, c), trial, theme)
-    for r, value in enumerate(puzzle.row_tallies):
-        _draw_tally(surface, layout.row_tally_rect(r), value, picture.row_states[r], theme)
-    for c, value in enumerate(puzzle.col_tallies):
-        _draw_tally(surface, layout.col_tally_rect(c), value, picture.col_states[c], theme)
+    for r, tally in enumerate(puzzle.row_tallies):
+        _draw_tally(surface, layout.row_tally_rect(r), tally, picture.row_states[r], theme)
+    for c, tally in enumerate(puzzle.col_tallies):
+        _draw_tally(surface, layout.col_tally_rect(c), tally, picture.col_states[c], theme)
 
 
 def _draw_ship_outline(surface: pygame.Surface, layout: Layout, ship: Ship, colour: Colour) -> None:
@@ -304,7 +304,7 @@ class BoardView:
         self._shown: BoardPicture | None = None
 
     def draw(self, surface: pygame.Surface, layout: Layout, theme: Theme, key: object,
-             make_picture: Callable[[], BoardPicture], full: bool = False) -> list[pygame.Rect] | None:
+             make_picture: Callable[[], BoardPicture], full: bool = False) -> list[pygame.Rect]:
         """Bring the board on screen up to date; the screen areas that changed."""
         if key != self._key or self.picture is None:
             self.picture = make_picture()

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Callable
 
 from game.puzzle import Coord, Puzzle
-from window.hints import Answer, HintHelper
+from window.hints import Answer, HintHelper, Mistake
 from window.player_board import PlayerBoard
 
 # Inside a trial a hint speaks about the committed board, the board outside every trial.
@@ -59,7 +59,7 @@ class Coach:
             self.notify("Looking for a hint...")
             return
         if answer.mistake is not None:
-            self._mistake_rung(answer)
+            self._mistake_rung(answer, answer.mistake)
             return
         deduction = answer.deduction
         depth = session.depth
@@ -75,21 +75,21 @@ class Coach:
                                      f"Hint applied{where} (Ctrl+Z to undo): {deduction.text}"):
                 self.notify(f"{OUTSIDE if depth else 'Hint: '}{deduction.text} (already on your board)")
 
-    def _mistake_rung(self, answer: Answer) -> None:
-        """The next rung of a hint about a mistake: say where, then undo back to before it
+    def _mistake_rung(self, answer: Answer, mistake: Mistake) -> None:
+        """The next rung of a hint about ``answer``'s ``mistake``: say where, then undo back to before it
         (or, when a trial made it, offer to abandon the trial: hints cannot help inside it)."""
         if answer.trial is not None:
             self.hints.stage = 2
-            self.notify(f"Hints cannot help inside a wrong trial: trial {answer.trial} - {answer.mistake.text}"
+            self.notify(f"Hints cannot help inside a wrong trial: trial {answer.trial} - {mistake.text}"
                         " (outlined; A: abandon)")
             return
         if self.hints.stage == 1:
             self.hints.stage = 2
-            self.notify(f"Mistake (outlined): {answer.mistake.text}")
+            self.notify(f"Mistake (outlined): {mistake.text}")
         elif answer.undo_to is not None:
             self.undo_to_mistake()
         else:
-            self.notify(f"Mistake (outlined): {answer.mistake.text} - clear those marks to go on")
+            self.notify(f"Mistake (outlined): {mistake.text} - clear those marks to go on")
 
     def check(self) -> None:
         """C: outline the marks that are provably wrong; never shows anything else."""

@@ -78,7 +78,7 @@ def blit_text(surface: pygame.Surface, content: str, size: int, colour: Colour, 
               **anchor: tuple[int, int]) -> pygame.Rect:
     """Draw a label placed by one anchor of its rectangle (``center=``, ``topleft=``,
     ``midright=``, ``bottomleft=``, ...; top left at the origin when none is given)."""
-    image = text(content, int(size), tuple(colour), bold)
+    image = text(content, int(size), colour, bold)
     rect = image.get_rect()
     for name, point in anchor.items():
         setattr(rect, name, point)

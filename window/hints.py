@@ -29,7 +29,7 @@ from game.session import CELL_KINDS, last_clean_cursor
 from solvers.engine.hints import SOLUTION_SECONDS, next_hint
 from solvers.engine.runner import SolverRun
 from solvers.engine.verdict import unique_solution
-from solvers.logic.deduction import prepare, think_ahead
+from solvers.logic.deduction import Deduction, prepare, think_ahead
 
 
 @dataclass(frozen=True)
@@ -50,7 +50,7 @@ class Answer:
     """
 
     grid: Grid
-    deduction: object = None
+    deduction: Deduction | None = None
     mistake: Mistake | None = None
     purpose: str = "hint"
     undo_to: int | None = None

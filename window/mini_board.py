@@ -24,12 +24,15 @@ from window.board_view import draw_piece, draw_reason_mark, joins, water_tile
 from window.theme import Theme
 
 Board = Sequence[Sequence[Cell]]
+# what a picture was built for: theme, cell size, rows, columns, hints, tallies
+_Key = tuple[Theme, int, int, int, frozenset[tuple[Coord, Hint]], tuple[tuple[int | None, ...], ...] | None]
 
 
 class MiniBoard:
     def __init__(self) -> None:
-        self._key = None
+        self._key: _Key | None = None
         self._picture: pygame.Surface | None = None
+        self._grid: tuple[tuple[Cell, ...], ...] = ()        # the board the picture shows
         self._shown: tuple = ()
         self._colours: Mapping[Coord, tuple] = {}
 
@@ -57,29 +60,30 @@ class MiniBoard:
         rows, cols = len(grid), len(grid[0]) if grid else 0
         colours = colours or {}
         shapes = shapes or grid
-        key = (theme, cell, rows, cols, frozenset(hints.items()), tuple(map(tuple, tallies)) if tallies else None)
+        key: _Key = (theme, cell, rows, cols, frozenset(hints.items()), tuple(map(tuple, tallies)) if tallies else None)
         shown = tuple(tuple(row) for row in shapes) if shapes is not grid else ()
-        fresh = key != self._key or self._picture is None
+        picture = self._picture
+        fresh = key != self._key or picture is None
         whole = fresh or not only_changes
-        if fresh:
+        if fresh or picture is None:
             self._key = key
-            self._picture = pygame.Surface(((cols + 1) * cell, (rows + 1) * cell), pygame.SRCALPHA)
+            self._picture = picture = pygame.Surface(((cols + 1) * cell, (rows + 1) * cell), pygame.SRCALPHA)
             changed = {(r, c) for r in range(rows) for c in range(cols)}
-            self._draw_tallies(theme, cell, rows, cols, tallies)
+            self._draw_tallies(theme, cell, rows, cols, tallies, picture)
         else:
             changed = self._changes(grid, colours, shown)
-        self._draw_cells(theme, cell, changed, grid, hints, colours, shapes)
+        self._draw_cells(theme, cell, changed, grid, hints, colours, shapes, picture)
         self._grid = tuple(tuple(row) for row in grid)
         self._shown, self._colours = shown, dict(colours)
         if whole:
-            return surface.blit(self._picture, origin)
+            return surface.blit(picture, origin)
         if not changed:
             return None
         top, bottom = min(r for r, _ in changed), max(r for r, _ in changed)
         left, right = min(c for _, c in changed), max(c for _, c in changed)
         box = pygame.Rect(left * cell, top * cell, (right - left + 1) * cell, (bottom - top + 1) * cell)
         # The cells are opaque, so the box covers what the screen showed there.
-        return surface.blit(self._picture, (origin[0] + box.x, origin[1] + box.y), box)
+        return surface.blit(picture, (origin[0] + box.x, origin[1] + box.y), box)
 
     def _changes(self, grid: Board, colours: Mapping[Coord, tuple], shown: tuple) -> set[Coord]:
         rows, cols = len(grid), len(grid[0])
@@ -99,7 +103,8 @@ class MiniBoard:
         return {(r, c) for r, c in found | around if 0 <= r < rows and 0 <= c < cols}
 
     def _draw_cells(self, theme: Theme, cell: int, cells: Iterable[Coord], grid: Board,
-                    hints: Mapping[Coord, Hint], colours: Mapping[Coord, tuple], shapes: Board) -> None:
+                    hints: Mapping[Coord, Hint], colours: Mapping[Coord, tuple], shapes: Board,
+                    picture: pygame.Surface) -> None:
         """Draw ``cells``: a cell without a ship is a tile made once (a whole board of them is
         one call), a ship cell is drawn piece by piece."""
         unknown, water = _plain_tile(theme, cell, False, False), _plain_tile(theme, cell, True, False)
@@ -108,16 +113,15 @@ class MiniBoard:
         for r, c in cells:
             value = grid[r][c]
             if value == Cell.SHIP:
-                self._draw_ship(theme, cell, r, c, hints.get((r, c)), colours, shapes)
+                self._draw_ship(theme, cell, r, c, hints.get((r, c)), colours, shapes, picture)
             elif value == Cell.WATER:
                 plain.append((given_water if (r, c) in hints else water, (c * cell, r * cell)))
             else:
                 plain.append((unknown, (c * cell, r * cell)))
-        self._picture.blits(plain, doreturn=False)
+        picture.blits(plain, doreturn=False)
 
     def _draw_ship(self, theme: Theme, cell: int, r: int, c: int, given: Hint | None,
-                   colours: Mapping[Coord, tuple], shapes: Board) -> None:
-        picture = self._picture
+                   colours: Mapping[Coord, tuple], shapes: Board, picture: pygame.Surface) -> None:
         rect = pygame.Rect(c * cell, r * cell, cell, cell)
         pygame.draw.rect(picture, theme.unknown, rect)
         colour = theme.hint_ship if given is not None else colours.get((r, c), theme.ship)
@@ -125,15 +129,17 @@ class MiniBoard:
         draw_reason_mark(picture, rect, colour, theme)          # a guess, a deduction: a glyph too
         pygame.draw.rect(picture, theme.grid_line, rect, 1)
 
-    def _draw_tallies(self, theme: Theme, cell: int, rows: int, cols: int, tallies) -> None:
+    def _draw_tallies(self, theme: Theme, cell: int, rows: int, cols: int,
+                      tallies: tuple[Sequence[int | None], Sequence[int | None]] | None,
+                      picture: pygame.Surface) -> None:
         if tallies is None:
             return
         size = max(10, min(24, cell * 2 // 3))
         for r, tally in enumerate(tallies[0]):
-            fonts.blit_text(self._picture, "?" if tally is None else str(tally), size, theme.text,
+            fonts.blit_text(picture, "?" if tally is None else str(tally), size, theme.text,
                             center=(cols * cell + cell // 2, r * cell + cell // 2))
         for c, tally in enumerate(tallies[1]):
-            fonts.blit_text(self._picture, "?" if tally is None else str(tally), size, theme.text,
+            fonts.blit_text(picture, "?" if tally is None else str(tally), size, theme.text,
                             center=(c * cell + cell // 2, rows * cell + cell // 2))
 
 

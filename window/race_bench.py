@@ -37,6 +37,7 @@ def run(level: str, solvers: Sequence[str] | None = None, seconds: float = 30.0)
     if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
         os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     from window.app import App
+    from window.scenes.race import RaceScene
 
     app = App()
     if not app.open_level(level):
@@ -44,6 +45,7 @@ def run(level: str, solvers: Sequence[str] | None = None, seconds: float = 30.0)
         raise ValueError(app.startup_message)
     app.open_race(solvers)
     scene = app.overlay
+    assert isinstance(scene, RaceScene)         # the level is open (above), so open_race opened the race
     scene.start()
     script = _Until(seconds)
     started = time.perf_counter()

@@ -105,7 +105,7 @@ def schema() -> dict[str, dict[str, Rule]]:
     }}
     for spec in registry.SOLVERS.values():
         if spec.options:
-            sections[spec.name] = {option.name: Rule(lambda v, o=option: o.check(v)) for option in spec.options}
+            sections[spec.name] = {option.name: Rule(option.check) for option in spec.options}
     return sections
 
 

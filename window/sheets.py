@@ -305,9 +305,9 @@ def write(items: Sequence[Item], path: Path, per_page: int) -> list[Path]:
     files written. PNG pages are drawn and written one at a time (memory stays that of one
     page) and put in place together at the end, so a failure leaves none of them."""
     if path.suffix.lower() == ".pdf":
-        canvas = PdfCanvas()
-        draw_pages(items, canvas, per_page)
-        canvas.save(path)
+        pdf = PdfCanvas()
+        draw_pages(items, pdf, per_page)
+        pdf.save(path)
         return [path]
     paths = page_paths(path, max(1, math.ceil(len(items) / per_page)))
     with files.Outputs(len(paths)) as outputs:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import shutil
 import time
+from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
@@ -86,14 +87,19 @@ class SolverPanel:
 
     @property
     def running(self) -> bool:
-        return self.watch is not None and self.watch.running
+        return self._running_watch() is not None
+
+    def _running_watch(self) -> SolverWatch | None:
+        """The watch of a run that is going (paused or not); None when none is."""
+        watch = self.watch
+        return watch if watch is not None and watch.running else None
 
     # ----- actions -------------------------------------------------------------------------
 
     def _make_choices(self) -> None:
-        self.choices = [Button(label, lambda n=name: self.choose(n)) for name, label in self.labels.items()]
+        self.choices = [Button(label, partial(self.choose, name)) for name, label in self.labels.items()]
         if self.on_load is not None:
-            self.choices.append(Button(LOAD_LABEL, lambda: self.on_load(self.add_solver)))
+            self.choices.append(Button(LOAD_LABEL, partial(self.on_load, self.add_solver)))
         area = getattr(self, "area", None)
         if area is not None and area.width:
             self.place(area)
@@ -127,6 +133,10 @@ class SolverPanel:
             self.watch.speed = speed
 
     def start(self, paused: bool = False) -> bool:
+        """Run the chosen solver on a copy of the board; False (and said why) when it cannot run."""
+        return self._start(paused) is not None
+
+    def _start(self, paused: bool) -> SolverWatch | None:
         self.reset()
         options: Mapping[str, Any] = self.settings.get(self.solver) or {}
         seed = int(self.settings.get("ui", {}).get("seed", 1))
@@ -134,15 +144,15 @@ class SolverPanel:
             make = make_stream(self.solver, self.puzzle, dict(options or {}), seed + self.runs)
         except (ImportError, ValueError, AttributeError) as error:
             self.notify(f"The {self.solver} solver is not available: {error}")
-            return False
+            return None
         self.runs += 1
         shown = self.solver if self.solver in registry.SOLVERS else self.labels[self.solver]
-        self.watch = SolverWatch(self.puzzle, shown, make, speed=self.speed,
-                                 recording=self._recording(dict(options or {}), seed + self.runs - 1))
-        self.watch.paused = paused
+        self.watch = watch = SolverWatch(self.puzzle, shown, make, speed=self.speed,
+                                         recording=self._recording(dict(options or {}), seed + self.runs - 1))
+        watch.paused = paused
         self.notify(f"{self.labels[self.solver]} solver started; the board shows its copy")
         self._sync()
-        return True
+        return watch
 
     def _recording(self, options: dict, seed: int) -> Recording | None:
         """Every run is saved as a trace as it goes (the last one of each solver), to rewind."""
@@ -187,22 +197,27 @@ class SolverPanel:
         return target
 
     def run_or_pause(self) -> None:
-        if self.running:
-            self.watch.pause()
-            self.notify(self.watch.status_text())
+        watch = self._running_watch()
+        if watch is not None:
+            watch.pause()
+            self.notify(watch.status_text())
         else:
             self.start()
         self._sync()
 
     def step(self) -> None:
-        if not self.running and not self.start(paused=True):
-            return
-        self.watch.step()
+        watch = self._running_watch()
+        if watch is None:
+            watch = self._start(paused=True)
+            if watch is None:
+                return
+        watch.step()
         self._sync()
 
     def stop(self) -> None:
-        if self.running:
-            self.watch.stop()
+        watch = self._running_watch()
+        if watch is not None:
+            watch.stop()
             self.notify("Stopped: keep the solver's board, or Reset to get your own marks back")
         self._sync()
 
@@ -220,7 +235,8 @@ class SolverPanel:
         for button, name in zip(self.choices, [*self.labels, None]):
             button.active = name == self.solver
             button.enabled = not self.running
-        paused = self.running and self.watch.paused
+        live = self._running_watch()
+        paused = live is not None and live.paused
         self.run_button.label = "Resume" if paused else ("Pause" if self.running else "Run")
         self.stop_button.enabled = self.running
         self.reset_button.enabled = self.showing
@@ -369,8 +385,11 @@ class SolverPanel:
         return y + 18
 
     def _draw_guesses(self, surface: pygame.Surface, theme: Theme, area: pygame.Rect) -> None:
-        guesses = self.watch.guesses
-        if area.height < 40 or (not guesses and self.watch.name in ("genetic", "logic")):
+        watch = self.watch
+        if watch is None:           # drawn with the statistics, which are a run's
+            return
+        guesses = watch.guesses
+        if area.height < 40 or (not guesses and watch.name in ("genetic", "logic")):
             return
         fonts.blit_text(surface, f"Guesses in force: {len(guesses)}", 17, theme.text, bold=True,
                         topleft=(area.x, area.y))

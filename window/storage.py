@@ -166,7 +166,7 @@ def check_progress(data: Any, puzzle: Puzzle | None = None) -> dict[str, Any]:
                 move = Move.parse(text)
             except ValueError:
                 raise Damaged(f"step {number + 1} has {text!r:.20}, not a move") from None
-            if board is None:
+            if board is None or puzzle is None:     # one is None when the other is
                 continue
             if not puzzle.inside(move.row, move.col) or (move.row, move.col) in puzzle.hints:
                 raise Damaged(f"step {number + 1} has {text}, which is not a free cell of this level")
@@ -282,7 +282,8 @@ def _signature(path: Path) -> tuple[int, ...] | None:
 
 
 def _reason(error: OSError | LevelError) -> str:
-    where = f": {error.filename}" if getattr(error, "filename", None) else ""
+    filename = getattr(error, "filename", None)
+    where = f": {filename}" if filename else ""
     return f"{getattr(error, 'strerror', None) or getattr(error, 'reason', None) or error.__class__.__name__}{where}"
 
 
@@ -535,7 +536,8 @@ class Storage:
         time_taken = round(min(max(seconds if _is_number(seconds) else 0.0, 0.0), MAX_SECONDS), 1)
         clean_name = name.encode("utf-8", "replace").decode("utf-8")[:MAX_TEXT]
         clean_name = "".join(ch if ch.isprintable() else "?" for ch in clean_name)
-        extras = {"hints": min(max(int(hints), 0), MAX_COUNT), "checks": min(max(int(checks), 0), MAX_COUNT)}
+        extras: dict[str, int | str] = {"hints": min(max(int(hints), 0), MAX_COUNT),
+                                        "checks": min(max(int(checks), 0), MAX_COUNT)}
         if size is not None and _SIZE.fullmatch(size):
             extras["size"] = size
         if grade is not None and _is_text(grade) and len(grade) <= 20:
@@ -546,10 +548,12 @@ class Storage:
         def merge(records: dict) -> dict:
             before.update(records)
             old = records.get(key)
-            better = old is None or time_taken < old["seconds"]
-            records[key] = {"seconds": time_taken if better else old["seconds"], "name": clean_name,
-                            "when": when,
-                            **(extras if better or old is None else {k: old[k] for k in SOLVED_EXTRA if k in old})}
+            kept: dict[str, Any]
+            if old is None or time_taken < old["seconds"]:
+                seconds, kept = time_taken, extras
+            else:
+                seconds, kept = old["seconds"], {k: old[k] for k in SOLVED_EXTRA if k in old}
+            records[key] = {"seconds": seconds, "name": clean_name, "when": when, **kept}
             return records
 
         self._solved, saved = self._merge_write(self.solved_path, check_solved_entry, "solved levels", merge,

@@ -35,8 +35,8 @@ LEGIBLE = (("muted", ("panel", "background", "unknown"), TEXT_RATIO),
 def luminance(colour: Colour) -> float:
     """WCAG 2 relative luminance."""
     def channel(value: int) -> float:
-        value /= 255
-        return value / 12.92 if value <= 0.03928 else ((value + 0.055) / 1.055) ** 2.4
+        share = value / 255
+        return share / 12.92 if share <= 0.03928 else ((share + 0.055) / 1.055) ** 2.4
     r, g, b = (channel(v) for v in colour)
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
@@ -50,8 +50,11 @@ def contrast(a: Colour, b: Colour) -> float:
 def legible(colour: Colour, against: tuple[Colour, ...], ratio: float, towards: Colour) -> Colour:
     """``colour`` mixed towards ``towards`` (black or white) in small steps until its contrast
     with each of ``against`` reaches ``ratio`` (unchanged when it does already)."""
+    def mix(c: int, t: int, step: int) -> int:
+        return round(c + (t - c) * step / 20)
     for step in range(21):
-        mixed = tuple(round(c + (t - c) * step / 20) for c, t in zip(colour, towards))
+        mixed = (mix(colour[0], towards[0], step), mix(colour[1], towards[1], step),
+                 mix(colour[2], towards[2], step))
         if all(contrast(mixed, back) >= ratio for back in against):
             return mixed
     return towards
@@ -102,35 +105,37 @@ class Theme:
         return self.trials[(depth - 1) % len(self.trials)]
 
 
-_LIGHT = dict(
+_LIGHT: dict[str, Colour] = dict(
     background=(236, 239, 243), panel=(250, 251, 252), panel_edge=(200, 206, 214), text=(28, 32, 40),
     muted=(120, 128, 140), grid_line=(172, 182, 194), unknown=(255, 255, 255), water=(206, 228, 246),
     water_glyph=(86, 142, 196), ship=(52, 64, 84), hint_ship=(10, 14, 20), hint_mark=(255, 255, 255),
     cursor=(240, 150, 0), button=(226, 231, 238), button_hover=(210, 218, 228), button_active=(70, 110, 170),
     button_text=(28, 32, 40), best_fleet=(150, 60, 190),
 )
-_DARK = dict(
+_DARK: dict[str, Colour] = dict(
     background=(24, 27, 33), panel=(36, 40, 48), panel_edge=(64, 70, 82), text=(226, 230, 236),
     muted=(140, 148, 160), grid_line=(78, 86, 100), unknown=(46, 51, 61), water=(32, 64, 96),
     water_glyph=(120, 176, 226), ship=(196, 206, 220), hint_ship=(250, 250, 252), hint_mark=(20, 24, 30),
     cursor=(255, 190, 60), button=(54, 60, 72), button_hover=(70, 78, 92), button_active=(90, 140, 210),
     button_text=(226, 230, 236), best_fleet=(210, 140, 250),
 )
-_STANDARD = dict(
+_STANDARD: dict[str, Colour] = dict(
     met=(40, 150, 70), complete=(150, 158, 170), error=(210, 40, 40), forced=(30, 120, 200),
     guess=(235, 140, 20), backtrack=(200, 50, 60), plot_best=(40, 150, 70), plot_mean=(30, 120, 200),
     solved=(40, 150, 70),
-    # Trial layers: orange, purple, teal, magenta, brown, blue (no red: that is an error).
-    trials=((226, 118, 0), (128, 64, 196), (0, 146, 136), (200, 40, 150), (140, 96, 40), (30, 106, 214)),
 )
 # Okabe-Ito: blue, orange, vermilion, bluish green, sky blue.
-_COLOURBLIND = dict(
+_COLOURBLIND: dict[str, Colour] = dict(
     met=(0, 158, 115), complete=(150, 158, 170), error=(213, 94, 0), forced=(0, 114, 178),
     guess=(230, 159, 0), backtrack=(204, 121, 167), plot_best=(0, 158, 115), plot_mean=(86, 180, 233),
     solved=(0, 158, 115),
-    # Trial layers: Okabe-Ito orange, sky blue, bluish green, reddish purple, vermilion, blue.
-    trials=((230, 159, 0), (86, 180, 233), (0, 158, 115), (204, 121, 167), (213, 94, 0), (0, 114, 178)),
 )
+_TRIALS: dict[str, tuple[Colour, ...]] = {
+    # Trial layers: orange, purple, teal, magenta, brown, blue (no red: that is an error).
+    "standard": ((226, 118, 0), (128, 64, 196), (0, 146, 136), (200, 40, 150), (140, 96, 40), (30, 106, 214)),
+    # Trial layers: Okabe-Ito orange, sky blue, bluish green, reddish purple, vermilion, blue.
+    "colourblind": ((230, 159, 0), (86, 180, 233), (0, 158, 115), (204, 121, 167), (213, 94, 0), (0, 114, 178)),
+}
 
 
 def make_theme(name: str = "light", palette: str = "standard") -> Theme:
@@ -145,5 +150,5 @@ def make_theme(name: str = "light", palette: str = "standard") -> Theme:
     for key, against, ratio in LEGIBLE:
         base[key] = legible(base[key], tuple(base[b] for b in against), ratio, towards)
     # A trial's colour frames the board and draws its water's waves: a glyph on an empty cell.
-    base["trials"] = tuple(legible(c, (base["unknown"],), GLYPH_RATIO, towards) for c in base["trials"])
-    return Theme(name=name, palette=palette, **base)
+    trials = tuple(legible(c, (base["unknown"],), GLYPH_RATIO, towards) for c in _TRIALS[palette])
+    return Theme(name=name, palette=palette, trials=trials, **base)

@@ -29,7 +29,7 @@ def draw_dialog(surface: pygame.Surface, theme: Theme, box: pygame.Rect, title: 
 @dataclass
 class Button:
     label: str
-    action: Callable[[], None]
+    action: Callable[[], object]            # what a click runs (its result is not used)
     rect: pygame.Rect = field(default_factory=lambda: pygame.Rect(0, 0, 0, 0))
     enabled: bool = True
     active: bool = False              # a toggled or selected state, drawn filled
