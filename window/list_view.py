@@ -33,7 +33,7 @@ class Row:
 
 class ListView:
     def __init__(self, rows: Sequence[Row]) -> None:
-        self.rows = list(rows)
+        self.rows: Sequence[Row] = list(rows)     # or rows made as they are drawn (the replay's steps)
         self.rect = pygame.Rect(0, 0, 0, 0)
         self.scroll = 0
         self.hover: int | None = None
