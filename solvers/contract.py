@@ -14,9 +14,10 @@ import math
 import random
 from dataclasses import dataclass, field
 from importlib import import_module
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any, Callable, Mapping
 
 from game.puzzle import Puzzle
+from solvers.events import Stream
 
 
 class OptionError(ValueError):
@@ -92,12 +93,12 @@ class SolverSpec:
         return chosen
 
     @property
-    def function(self) -> Callable[..., Iterator]:
+    def function(self) -> Callable[..., Stream]:
         module, _, name = self.entry.partition(":")
         return getattr(import_module(module), name)
 
     def events(self, puzzle: Puzzle, *, trace: bool = True, seed: int = 0, limit: int = 1,
-               options: Mapping[str, Any] | None = None) -> Iterator:
+               options: Mapping[str, Any] | None = None) -> Stream:
         """Start a run: options are checked here, at the call, and the rng is seeded with ``seed``."""
         chosen = self.resolve(options)
         return self.function(puzzle, trace=trace, rng=random.Random(seed), limit=max(1, limit), **chosen)

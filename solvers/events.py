@@ -1,6 +1,6 @@
 """What a solver says while it works: small frozen values, streamed by a generator.
 
-A solver is a function ``events(puzzle, *, trace=True, ...) -> Iterator[Event]``. It yields
+A solver is a function ``events(puzzle, *, trace=True, ...) -> Stream``, a generator. It yields
 :class:`SetCell` moves (only when ``trace`` is true), :class:`Generation` summaries (genetic
 algorithm), :class:`Found` solutions as the exact solvers meet them, :class:`Progress`
 heartbeats (at least every few milliseconds of work, so a consumer can time out or stop
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Iterable, Mapping, Union
+from typing import Generator, Iterable, Mapping, Union
 
 from game.puzzle import Cell, Coord, Grid
 
@@ -85,9 +85,10 @@ class Found:
 
 @dataclass(frozen=True)
 class Progress:
-    """A heartbeat with the statistics so far."""
+    """A heartbeat with the statistics so far: numbers, and the text or groups some solvers
+    add (the portfolio's ``member``, the logic's ``rules`` by name, a solver of one's own's)."""
 
-    stats: Mapping[str, float] = field(default_factory=dict)
+    stats: Mapping[str, object] = field(default_factory=dict)
 
 
 class Status(str, Enum):
@@ -107,12 +108,12 @@ class Result:
     ``grid`` is the solved board (verified by ``game.rules``) or, for ``stuck``/``gave_up``,
     the best board reached. ``solutions`` holds every solution found (up to the count limit
     the solver was asked for), so ``len(solutions)`` answers "is it unique?"; after a
-    ``timeout``, those found before the time ran out.
+    ``timeout``, those found before the time ran out. ``stats`` as :class:`Progress` says them.
     """
 
     status: Status
     grid: Grid | None = None
-    stats: Mapping[str, float] = field(default_factory=dict)
+    stats: Mapping[str, object] = field(default_factory=dict)
     solutions: tuple[Grid, ...] = ()
     message: str = ""
 
@@ -125,3 +126,4 @@ class Failure:
 
 
 Event = Union[SetCell, Generation, Found, Progress, Result, Failure]
+Stream = Generator[Event, None, None]     # a solver's events: a generator, which its consumer may close early

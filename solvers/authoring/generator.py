@@ -85,12 +85,15 @@ def random_layout(rows: int, cols: int, fleet: Fleet, rng: random.Random) -> fro
 def hint_for(solution: Grid, cell: Coord) -> Hint:
     """The hint a solved board shows at ``cell``: water, or the ship piece's shape."""
     r, c = cell
-    return piece_on_board(solution, r, c) if solution[r][c] == Cell.SHIP else Hint.WATER
+    if solution[r][c] != Cell.SHIP:
+        return Hint.WATER
+    return piece_on_board(solution, r, c) or Hint.SHIP      # (a bend, which no solution has: a ship piece)
 
 
-def _tallies(rows: int, cols: int, ships: frozenset[Coord], hide: int, rng: random.Random):
-    row_tallies = [sum((r, c) in ships for c in range(cols)) for r in range(rows)]
-    col_tallies = [sum((r, c) in ships for r in range(rows)) for c in range(cols)]
+def _tallies(rows: int, cols: int, ships: frozenset[Coord], hide: int, rng: random.Random,
+             ) -> tuple[tuple[int | None, ...], tuple[int | None, ...]]:
+    row_tallies: list[int | None] = [sum((r, c) in ships for c in range(cols)) for r in range(rows)]
+    col_tallies: list[int | None] = [sum((r, c) in ships for r in range(rows)) for c in range(cols)]
     lines = [("row", i) for i in range(rows)] + [("col", i) for i in range(cols)]
     for axis, index in rng.sample(lines, min(hide, len(lines))):
         (row_tallies if axis == "row" else col_tallies)[index] = None
@@ -258,10 +261,11 @@ def generate(rows: int, cols: int, fleet: Mapping[int, int] | Fleet | None = Non
         if miss == 0 or (deadline is not None and time.perf_counter() > deadline):
             break
     _, puzzle, measured, solution = best
-    puzzle = puzzle.replace(name=f"Generated {rows}x{cols} {measured} #{seed}", difficulty=measured,
-                            source=f"generated (seed {seed})", solution=grid_to_strings(solution))
+    name = f"Generated {rows}x{cols} {measured} #{seed}"
+    puzzle = puzzle.replace(name=name, difficulty=measured, source=f"generated (seed {seed})",
+                            solution=grid_to_strings(solution))
     try:                                   # what is written must read back: the loader has the last word
-        levels.loads(levels.dumps(puzzle), puzzle.name)
+        levels.loads(levels.dumps(puzzle), name)
     except levels.LevelError as error:
         raise GeneratorError(f"generator bug: the level would not load ({error.reason})") from None
     return puzzle

@@ -25,7 +25,8 @@ def main(shape: str, count: int, difficulty: str | None, fleet_json: str | None,
         times.append(seconds)
         verdict = decide(puzzle, timeout=60)
         unique = verdict.kind is Kind.UNIQUE
-        solve_times.append(float(verdict.stats.get("seconds", 0.0)))
+        said = verdict.stats.get("seconds", 0.0)
+        solve_times.append(float(said) if isinstance(said, (int, float)) else 0.0)
         graded = grading.grade(puzzle, verdict.solution) if unique else "-"
         failures += not unique or (difficulty is not None and graded != difficulty)
         print(f"seed {seed + index}: {seconds:6.2f} s, {len(puzzle.hints)} hints, grade {graded}, "

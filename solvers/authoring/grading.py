@@ -20,7 +20,7 @@ from __future__ import annotations
 import time
 from typing import Collection
 
-from game.puzzle import Coord, Grid, Puzzle
+from game.puzzle import Coord, Grid, Puzzle, initial_grid
 from solvers.engine.verdict import Kind, decide
 from solvers.logic import deduction as logic
 
@@ -40,7 +40,7 @@ def measure(puzzle: Puzzle, ceiling: int = 3, grid: Grid | None = None,
     ``solution`` (the puzzle's, when known; ``grid`` agrees with it) spares the trials that
     cannot break (see :func:`solvers.logic.deduction.solve`): the answer is the same.
     """
-    board = grid
+    board = grid if grid is not None else initial_grid(puzzle)
     for level in range(1, ceiling + 1):
         outcome = logic.solve(puzzle, max_level=level, grid=board, solution=solution)
         if outcome.contradiction:
@@ -75,7 +75,7 @@ def _unique(puzzle: Puzzle) -> Grid:
     verdict = decide(puzzle)
     if verdict.kind is not Kind.UNIQUE:
         raise GradeError(f"the puzzle is {verdict.kind.value}: only a puzzle with one solution has a grade")
-    return verdict.solution
+    return verdict.solutions[0]
 
 
 def redundant_hints(puzzle: Puzzle, timeout: float | None = None) -> list[Coord] | None:

@@ -13,7 +13,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, Mapping
 
 from game import codes, formats, levels, rules
 from game.puzzle import Grid, Puzzle, grid_to_strings
@@ -93,8 +93,17 @@ def judge(puzzle: Puzzle, result: Result) -> Result:
     return result
 
 
+def solution_lines(result: Result) -> list[str] | None:
+    """A judged result's solution as lines of text (``judge``), None unless it is solved."""
+    if result.status is not Status.SOLVED:
+        return None
+    assert result.grid is not None      # (judged: a solved result without a board is an error)
+    return list(grid_to_strings(result.grid))
+
+
 def solve_record(ref: LevelRef, solver: str, timeout: float | None, seed: int) -> dict:
-    failed = {"level": ref.label, "solver": solver, "status": "error", "solution": None, "stats": {}}
+    failed: dict[str, object] = {"level": ref.label, "solver": solver, "status": "error", "solution": None,
+                                 "stats": {}}
     if ref.puzzle is None:
         return {**failed, "error": ref.error}
     try:
@@ -107,8 +116,7 @@ def solve_record(ref: LevelRef, solver: str, timeout: float | None, seed: int) -
 def result_record(ref: LevelRef, solver: str, result: Result) -> dict:
     """The record of one judged run (see ``judge``) of ``solver`` on ``ref``'s level."""
     status = result.status.value
-    record = {"level": ref.label, "solver": solver, "status": status,
-              "solution": list(grid_to_strings(result.grid)) if status == "solved" else None,
+    record = {"level": ref.label, "solver": solver, "status": status, "solution": solution_lines(result),
               "stats": _clean_stats(result.stats)}
     if status == "stuck" and result.grid is not None:
         record["board"] = list(grid_to_strings(result.grid))
@@ -136,8 +144,8 @@ def checked(ref: LevelRef, timeout: float | None, jobs: int | None = 1) -> tuple
     return record, verdict.solution
 
 
-def _clean_stats(stats) -> dict:
-    clean = {}
+def _clean_stats(stats: Mapping[str, object]) -> dict[str, object]:
+    clean: dict[str, object] = {}
     for key, value in stats.items():
         if isinstance(value, float):
             clean[key] = round(value, 6)

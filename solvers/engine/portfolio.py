@@ -19,11 +19,11 @@ import random
 import signal
 import time
 from dataclasses import dataclass, field, replace
-from typing import Any, Iterator, Mapping
+from typing import Any, Generator, Mapping
 
 from game.puzzle import Grid, Puzzle, grid_from_strings, grid_to_strings
 from solvers.common import elapsed
-from solvers.events import Event, Found, Generation, Result, Status, board_of
+from solvers.events import Event, Found, Generation, Result, Status, Stream, board_of
 from solvers.genetic import algorithm as genetic
 from solvers.search import forward, learning
 
@@ -71,7 +71,7 @@ class Member:
     aside_when_dense: bool = False
     when_dense: Member | None = None
 
-    def events(self, puzzle: Puzzle, limit: int) -> Iterator[Event]:
+    def events(self, puzzle: Puzzle, limit: int) -> Stream:
         if self.turns_with:
             members = (replace(self, turns_with=()), *self.turns_with)
             return _taking_turns([member.events(puzzle, limit) for member in members],
@@ -79,7 +79,7 @@ class Member:
                                  first_once=self.aside_when_dense and learners_board(puzzle))
         return self._events(puzzle, limit)
 
-    def _events(self, puzzle: Puzzle, limit: int) -> Iterator[Event]:
+    def _events(self, puzzle: Puzzle, limit: int) -> Stream:
         if self.learning:
             yield from _learning_then_bands(puzzle, limit, self.options)
             return
@@ -94,7 +94,7 @@ class Member:
         yield from forward.events(puzzle, trace=False, limit=limit, **options)
 
 
-def _taking_turns(streams: list[Iterator[Event]], shares: list[int], first_once: bool = False) -> Iterator[Event]:
+def _taking_turns(streams: list[Stream], shares: list[int], first_once: bool = False) -> Stream:
     """Several members in one process, each for ``TURN`` seconds in turn; the first exact
     result is the member's (one that fails leaves the others to go on). The first one's first
     turn lasts ``ESCALATE_AFTER``: what it decides at once, it decides at full speed. A member
@@ -104,10 +104,10 @@ def _taking_turns(streams: list[Iterator[Event]], shares: list[int], first_once:
     is set aside after its first turn and the others share the process; it goes on only if
     they all end without an exact answer (clause learning still being compiled, say)."""
     running = list(zip(streams, shares))
-    aside: list[tuple[Iterator[Event], int]] = []
+    aside: list[tuple[Stream, int]] = []
     failed: Result | None = None
     started = time.perf_counter()
-    turn = ESCALATE_AFTER
+    turn: float | None = ESCALATE_AFTER
     try:
         while running:
             for member in list(running):
@@ -144,7 +144,7 @@ def _taking_turns(streams: list[Iterator[Event]], shares: list[int], first_once:
             stream.close()
 
 
-def _learning_then_bands(puzzle: Puzzle, limit: int, options: Mapping[str, Any]) -> Iterator[Event]:
+def _learning_then_bands(puzzle: Puzzle, limit: int, options: Mapping[str, Any]) -> Stream:
     """Clause learning (``solvers.search.learning``); at its first solution, when more are
     wanted, the forward search looks in the bands of lines around it for up to
     ``BANDS_SECONDS`` (a second solution is usually a small change of the first, and clause
@@ -166,7 +166,7 @@ def _learning_then_bands(puzzle: Puzzle, limit: int, options: Mapping[str, Any])
         stream.close()
 
 
-def _bands_around(puzzle: Puzzle, grid: Grid, limit: int) -> Iterator[Event]:
+def _bands_around(puzzle: Puzzle, grid: Grid, limit: int) -> Generator[Event, None, Result | None]:
     """The forward search given ``grid`` as known, for up to ``BANDS_SECONDS``: its answer if it
     has one by then (the bands come first, then the whole tree)."""
     ends = time.perf_counter() + BANDS_SECONDS
@@ -184,7 +184,7 @@ def _bands_around(puzzle: Puzzle, grid: Grid, limit: int) -> Iterator[Event]:
         search.close()
 
 
-def _first_by_genetic(puzzle: Puzzle, seed: int) -> Iterator[Event]:
+def _first_by_genetic(puzzle: Puzzle, seed: int) -> Generator[Event, None, Grid | None]:
     """A first solution (judged by the rules) from the genetic algorithm, or None when it gives
     up (with the default settings it never does: the portfolio's other members decide).
 

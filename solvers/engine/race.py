@@ -14,11 +14,11 @@ import time
 from typing import Iterable, Union
 
 from game import files
-from game.puzzle import Hint, Puzzle, grid_to_strings
+from game.puzzle import Hint, Puzzle
 from solvers.common import add_found, add_stats, count
 from solvers.contract import SolverSpec
 from solvers.engine import registry
-from solvers.engine.batch import board_text, judge, table
+from solvers.engine.batch import board_text, judge, solution_lines, table
 from solvers.events import Event, Failure, Found, Generation, Reason, Result, SetCell, Status
 
 FIELDS = ("rank", "solver", "verdict", "time_s", "nodes", "backtracks", "guesses", "generations", "moves",
@@ -120,7 +120,7 @@ def record_of(name: str, tally: Tally, result: Result, elapsed: float) -> dict:
         "nodes": count(stats, "nodes"), "backtracks": count(stats, "backtracks"),
         "guesses": tally.guesses, "generations": count(stats, "generations", tally.generations),
         "moves": tally.moves,
-        "solution": list(grid_to_strings(result.grid)) if result.status is Status.SOLVED else None,
+        "solution": solution_lines(result),
     }
     if result.message:
         record["message"] = result.message

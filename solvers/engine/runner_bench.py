@@ -56,7 +56,8 @@ def million_events() -> tuple[int, float, list[int], int]:
         yield Result(Status.SOLVED)
 
     tracemalloc.start()
-    received, samples = 0, []
+    received = 0
+    samples: list[int] = []
     started = time.perf_counter()
     with SolverRun(stream, maxsize=1024) as run:
         while not run.finished:

@@ -36,7 +36,7 @@ from game.puzzle import Cell, Grid, Puzzle, grid_from_strings, grid_to_strings, 
 from game.session import Step
 from solvers.common import elapsed, replay, run_to_result, unknown_as_water
 from solvers.engine import registry
-from solvers.engine.batch import judge
+from solvers.engine.batch import judge, solution_lines
 from solvers.events import Event, Failure, Found, Generation, Progress, Reason, Result, SetCell, Ship, Status
 
 FORMAT = "battleship-solitaire-trace"
@@ -137,8 +137,7 @@ class TraceWriter:
         self.handle.write(self.result_line(result))
 
     def result_line(self, result: Result) -> str:
-        solution = list(grid_to_strings(result.grid)) if result.status is Status.SOLVED else None
-        line = {"kind": "result", "verdict": result.status.value, "solution": solution,
+        line = {"kind": "result", "verdict": result.status.value, "solution": solution_lines(result),
                 "stats": dict(result.stats), "message": result.message[:MAX_TRACE_TEXT], "events": self.count}
         return _json(line) + "\n"
 
@@ -159,18 +158,18 @@ class Recording:
         try:
             self.writer = TraceWriter(self.handle, puzzle, solver, options, seed)
         except OSError as error:
-            self.fail(error)
-            raise self.failure from None
+            raise self.fail(error) from None
         except BaseException:
             self.output.discard()
             raise
 
-    def fail(self, error: OSError) -> None:
-        """Stop recording: the run goes on, the trace is dropped, ``failure`` says why."""
+    def fail(self, error: OSError) -> files.OutputError:
+        """Stop recording: the run goes on, the trace is dropped, ``failure`` (returned) says why."""
         if self.failure is None:
             self.failure = error if isinstance(error, files.OutputError) else \
                 files.OutputError(self.path, error.strerror or str(error), error.errno or 5)
             self.output.discard()
+        return self.failure
 
     def wrap(self, make: Callable[[], Iterator[Event]], guard: ContextManager | None = None
              ) -> Callable[[], Iterator[Event]]:
@@ -198,13 +197,14 @@ class Recording:
         sure no event is being written meanwhile); the recording goes on."""
         if self.failure is not None:
             raise self.failure
-        if self.output.through:
+        staged = self.output.staged
+        if staged is None:                      # written through: a device or a FIFO
             raise files.OutputError(self.path, "is not a file that can be read back")
         self.writer.flush()
         self.handle.flush()
 
         def fill(handle) -> None:
-            with open(self.output.staged, "rb") as source:
+            with open(staged, "rb") as source:
                 shutil.copyfileobj(source, handle)
             handle.write(self.writer.result_line(result).encode("utf-8"))
         return files.write_with(path, fill)
@@ -218,8 +218,7 @@ class Recording:
             self.writer.result(result)
             return self.output.commit()
         except OSError as error:
-            self.fail(error)
-            raise self.failure from None
+            raise self.fail(error) from None
         except BaseException:
             self.discard()
             raise
@@ -623,7 +622,7 @@ def _result(data: dict, count: int, puzzle: Puzzle, board: bytearray) -> tuple[s
     return data["verdict"], solution
 
 
-def _grid(board: bytes, puzzle: Puzzle) -> Grid:
+def _grid(board: bytes | bytearray, puzzle: Puzzle) -> Grid:
     cols = puzzle.cols
     return tuple(tuple(Cell(board[r * cols + c]) for c in range(cols)) for r in range(puzzle.rows))
 

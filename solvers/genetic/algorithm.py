@@ -23,7 +23,7 @@ import numpy as np
 
 from game.puzzle import Cell, Puzzle, initial_grid
 from solvers.common import elapsed, verified
-from solvers.events import Event, Generation, Progress, Reason, Result, SetCell, Status
+from solvers.events import Generation, Progress, Reason, Result, SetCell, Status, Stream
 from solvers.genetic import GENETIC
 from solvers.genetic.fleet import FleetModel, Layout
 
@@ -137,7 +137,7 @@ def _child(model: FleetModel, population: list[Layout], p: Mapping[str, Any], rn
 
 
 def events(puzzle: Puzzle, *, trace: bool = True, rng: random.Random | None = None, limit: int = 1,
-           **options: Any) -> Iterator[Event]:
+           **options: Any) -> Stream:
     """Run the genetic algorithm on ``puzzle``; see the module docstring.
 
     ``options`` are those of ``solvers.genetic.GENETIC`` (defaults for the rest); a bad one
@@ -160,7 +160,7 @@ def _by_fleet(p: Mapping[str, Any], ships: int) -> dict[str, Any]:
     return chosen
 
 
-def _run(puzzle: Puzzle, trace: bool, rng: random.Random, p: Mapping[str, Any]) -> Iterator[Event]:
+def _run(puzzle: Puzzle, trace: bool, rng: random.Random, p: Mapping[str, Any]) -> Stream:
     start = time.perf_counter()
     model = FleetModel(puzzle)
     p = _by_fleet(p, len(model.slot_lengths))

@@ -18,7 +18,7 @@ candidates x board cells (see docs/design/genetic.md).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Sequence, Union
 
 import numpy as np
 
@@ -32,6 +32,8 @@ from solvers.genetic import repair_core as core
 CONFLICT_WEIGHT = 1.0
 HINT_WEIGHT = 2.0
 TALLY_WEIGHT = 1.0
+
+Ids = Union[Sequence[int], np.ndarray]      # a layout: a candidate per slot (a list, or a Layout's array)
 
 
 @dataclass(frozen=True)
@@ -151,21 +153,21 @@ class FleetModel:
         """A ship length no candidate fits (the puzzle then has no solution), if any."""
         return next((length for length in self.slot_lengths if len(self.ids_by_length[length]) == 0), None)
 
-    def fleet(self, layout: Sequence[int]) -> tuple[Ship, ...]:
+    def fleet(self, layout: Ids) -> tuple[Ship, ...]:
         return tuple(self.ships[i] for i in layout)
 
-    def grid(self, layout: Sequence[int]) -> Grid:
+    def grid(self, layout: Ids) -> Grid:
         """The finished board a layout draws: its ships' cells, water elsewhere."""
         return board_of(self.puzzle.rows, self.puzzle.cols, self.fleet(layout))
 
-    def counts(self, layout: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+    def counts(self, layout: Ids) -> tuple[np.ndarray, np.ndarray]:
         """A layout's ``[zone | cover | zero | sink]`` and ``[rows | columns | zero]`` counts."""
         ids = np.asarray(layout, dtype=np.intp)
         state = np.bincount(self.puts[ids].ravel(), minlength=self.sink + 1).astype(np.int64)
         lines = np.bincount(self.line[ids].ravel(), self.line_add[ids].ravel(), minlength=self.lines + 1)
         return state, lines
 
-    def penalties(self, layout: Sequence[int]) -> Penalties:
+    def penalties(self, layout: Ids) -> Penalties:
         """Score a whole layout from scratch (the reference the local search must agree with)."""
         state, lines = self.counts(layout)
         zone, cover = state[:self.cells], state[self.cells:self.zero]
@@ -185,7 +187,7 @@ class Layout:
 
     __slots__ = ("model", "ids", "state", "lines", "conflict", "fitness")
 
-    def __init__(self, model: FleetModel, ids: Sequence[int]) -> None:
+    def __init__(self, model: FleetModel, ids: Ids) -> None:
         self.model = model
         self.ids = np.array(ids, dtype=np.int64)
         self.state, self.lines = model.counts(self.ids)

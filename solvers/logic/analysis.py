@@ -1,4 +1,5 @@
-"""The deduction engine's model of one puzzle, and what hints keep from one board to the next.
+"""The deduction engine's model of one puzzle, and what hints keep from one board to the next
+(the steps proved, each a :class:`Finding`).
 
 Vocabulary (cells, placements and segments are those of ``game.ships``)
 - *mask*: a set of cells as a Python int; fast to intersect.
@@ -8,6 +9,7 @@ Vocabulary (cells, placements and segments are those of ``game.ships``)
 from __future__ import annotations
 
 from functools import cached_property, lru_cache
+from typing import Callable, Iterator, NamedTuple
 
 from game.bitsets import kept, union
 from game.puzzle import Puzzle
@@ -18,12 +20,24 @@ BANK_LIMIT = 200        # steps a bank keeps for later boards
 MEMO_LIMIT = 50_000     # entries each block's memo of ``cells_of`` keeps
 
 
+class Finding(NamedTuple):
+    """One step a person can follow (see :mod:`solvers.logic.steps`): the rule, its level, the
+    cells it proves and those it reads, its sentence."""
+
+    rule: str
+    level: int
+    ship: int          # cells proved ship (all unknown before)
+    water: int         # cells proved water
+    evidence: int      # cells the reasoning reads
+    text: Callable[[], str]
+
+
 class Kept:
     """A hint's depth-2 search kept to go on with (:meth:`DeductionModel.keep`). One hint at a time
     runs it (the window may start a new hint before the old one ends): :meth:`take` and
     :meth:`give_back`."""
 
-    def __init__(self, ship: int, water: int, search, steps: list, dropped: list) -> None:
+    def __init__(self, ship: int, water: int, search: Iterator[None], steps: list[Finding], dropped: list) -> None:
         self.ship, self.water, self.search, self.steps, self.dropped = ship, water, search, steps, dropped
         self._free = [True]
 
@@ -51,14 +65,14 @@ class Bank:
 
     def __init__(self, board: int) -> None:
         self.board = board                                 # the mask of every cell
-        self.steps: list[tuple[int, int, object]] = []    # (ship, water, finding): proved on that board
+        self.steps: list[tuple[int, int, Finding]] = []   # (ship, water, finding): proved on that board
 
-    def add(self, ship: int, water: int, findings: list) -> None:
+    def add(self, ship: int, water: int, findings: list[Finding]) -> None:
         """Keep ``findings``, proved on the board (``ship``, ``water``); the last ``BANK_LIMIT``."""
         self.steps.extend((ship, water, found) for found in findings)
         del self.steps[:-BANK_LIMIT]
 
-    def find(self, ship: int, water: int):
+    def find(self, ship: int, water: int) -> Finding | None:
         """A kept step that applies to the board (``ship``, ``water``): proved on a board it
         extends, about cells still unknown (None if there is none)."""
         unknown = self.board & ~ship & ~water
@@ -125,7 +139,7 @@ class DeductionModel:
         run.settled, run.held, run.broken, run.broken_deep = {}, {}, {}, {}
         return run
 
-    def keep(self, ship: int, water: int, search, steps: list, dropped: list) -> Kept:
+    def keep(self, ship: int, water: int, search: Iterator[None], steps: list[Finding], dropped: list) -> Kept:
         """Keep a hint's depth-2 search of the board (``ship``, ``water``) to go on with later:
         the steps it appends to ``steps`` are proved on that board (with the ``dropped``
         places ruled out), so they hold on every later board that extends it."""

@@ -24,11 +24,11 @@ from game import rules
 from game.bitsets import bits
 from game.puzzle import Cell, Coord, Grid, Move, Puzzle, initial_grid
 from solvers.common import elapsed, verified
-from solvers.events import Event, Progress, Reason, Result, SetCell, Status
+from solvers.events import Progress, Reason, Result, SetCell, Status, Stream
 from solvers.logic import probe
-from solvers.logic.analysis import Bank, DeductionModel, Kept, model_of
+from solvers.logic.analysis import Bank, DeductionModel, Finding, Kept, model_of
 from solvers.logic.probe import Clock, Closures, Valid, drain, find_contradiction, find_deep_contradiction, propagate
-from solvers.logic.steps import Finding, Steps, settle_steps
+from solvers.logic.steps import Steps, settle_steps
 
 MAX_DEPTH = 2
 THINK_SECONDS = 2.0     # how long ``think_ahead`` searches for the next hints while the player reads one
@@ -122,17 +122,19 @@ def _first_finding(model: DeductionModel, ship: int, water: int, valid: Valid, m
     its level-4 steps with all of them ruled out.
     """
     hint = hint_started is not None
-    places_until = hint_started + PLACES_SECONDS if hint else None
+    places_until = hint_started + PLACES_SECONDS if hint_started is not None else None
     for level in (1, 2):
         an = settle_steps(model, ship, water, valid, level)
         if an.broken:
             return None, an
         if an.found:
             return an.found[0], an
+    places = an.places
+    assert places is not None       # (only a board that breaks is left without the places the engine settled)
     closures: Closures = {}
-    swept = an.places               # the places of the board the cell trials were swept on
+    swept = places                  # the places of the board the cell trials were swept on
     if max_depth >= 1:
-        live = [d for d in carried if d[2] == 1 and an.places >> d[0].index & 1] if carried else []
+        live = [d for d in carried if d[2] == 1 and places >> d[0].index & 1] if carried else []
         found = bank.find(ship, water) if bank is not None else None
         if found:
             return found, an
@@ -141,18 +143,18 @@ def _first_finding(model: DeductionModel, ship: int, water: int, valid: Valid, m
             # rules and the cell trials without them. A cell that breaks on the board itself
             # breaks without them too, so this one sweep stands for both. (A place one of these
             # trials settles whole holds on the board too: its closures serve the pass below.)
-            swept = probe.without(an.places, live)
+            swept = probe.without(places, live)
             found = yield from _after_places(model, ship, water, swept, live, clock, closures, bank, not hint)
         else:
             swept_steps: list[Finding] | None = [] if bank is not None else None   # a solver's sweep goes to the end
-            found = yield from find_contradiction(model, ship, water, an.places, clock, closures, not hint,
+            found = yield from find_contradiction(model, ship, water, places, clock, closures, not hint,
                                                   swept_steps)
-            if swept_steps and len(swept_steps) > 1:
+            if bank is not None and swept_steps and len(swept_steps) > 1:
                 bank.add(ship, water, swept_steps[1:])
         if found:
             return found, an
     if max_depth >= 2:
-        if hint:
+        if hint_started is not None:
             found = model.bank.find(ship, water)
             kept = model.kept
             if not found and kept is not None and (kept.ship, kept.water) == (ship, water):
@@ -165,8 +167,8 @@ def _first_finding(model: DeductionModel, ship: int, water: int, valid: Valid, m
                 return found, an
         # Places ruled out by depth-2 trials on an earlier board stay ruled out too: the steps
         # below are of level 4 with them or without them.
-        dropped = [d for d in carried if d[2] == 2 and an.places >> d[0].index & 1] if carried else []
-        valid = probe.without(an.places, dropped)
+        dropped = [d for d in carried if d[2] == 2 and places >> d[0].index & 1] if carried else []
+        valid = probe.without(places, dropped)
 
         def enough(left: int) -> bool:             # the simple rules settle a cell with these places
             narrowed = probe.settle(model, ship, water, left)
@@ -182,8 +184,8 @@ def _first_finding(model: DeductionModel, ship: int, water: int, valid: Valid, m
         lengths = sorted(model.lengths, reverse=True)
 
         while True:
-            if deeper and hint:
-                new = []
+            if deeper and hint_started is not None:
+                new: list[probe.Dropped] = []
                 until = hint_started + LONGEST_SECONDS
                 while lengths and not new and time.perf_counter() <= until:
                     valid, new = yield from probe.rule_out_longest(model, ship, water, valid, clock, lengths.pop(0),
@@ -207,15 +209,15 @@ def _first_finding(model: DeductionModel, ship: int, water: int, valid: Valid, m
             if places_until is None or (deeper and not new) or time.perf_counter() > places_until:
                 break
             deeper = True
-        if hint:
+        if hint_started is not None:
             model.truth = truth
             # A hint stops at the first step and keeps the search to go on with later.
             steps: list[Finding] = []
             search = find_deep_contradiction(model, ship, water, valid, clock, closures, truth, steps, model.held,
                                              clash_first=True)
-            kept = model.keep(ship, water, search, steps, dropped)
+            searching = model.keep(ship, water, search, steps, dropped)
             give_up = hint_started + FALLBACK_SECONDS
-            yield from _go_on(model, lambda: bool(steps) or time.perf_counter() > give_up, kept)
+            yield from _go_on(model, lambda: bool(steps) or time.perf_counter() > give_up, searching)
             found = model.bank.find(ship, water)
             if found:
                 return found, an
@@ -229,7 +231,7 @@ def _first_finding(model: DeductionModel, ship: int, water: int, valid: Valid, m
                     if found:
                         return found, an
             return None, an
-        steps: list[Finding] = []
+        steps = []
         found = yield from find_deep_contradiction(model, ship, water, valid, clock, closures, truth,
                                                    steps if bank is not None else None, model.held, more=MORE_TRIES)
         if bank is not None and len(steps) > 1:
@@ -238,12 +240,12 @@ def _first_finding(model: DeductionModel, ship: int, water: int, valid: Valid, m
             return probe.after_ruling_out(found, dropped) if dropped else found, an
         # The solver's last resorts: every place left tried at depth 2; then again the
         # longest ships' first, each on the board the places ruled out before narrowed.
-        for length in (None, *sorted(model.lengths, reverse=True)):
-            if length is None:
+        for longest in (None, *sorted(model.lengths, reverse=True)):
+            if longest is None:
                 valid, new = yield from probe.rule_out_places(model, ship, water, valid, clock, float("inf"), None,
                                                               enough)
             else:
-                valid, new = yield from probe.rule_out_longest(model, ship, water, valid, clock, length)
+                valid, new = yield from probe.rule_out_longest(model, ship, water, valid, clock, longest)
             if new:
                 dropped += new
                 if carried is not None:
@@ -261,19 +263,20 @@ def _keep_search(model: DeductionModel, settled: probe.Outcome) -> None:
     depth-2 trials of the longest ships', then depth-2 cell trials."""
     if settled.contradiction or not model.all & ~settled.ship & ~settled.water:
         return
-    ship, water = settled.ship, settled.water
+    ship, water, places = settled.ship, settled.water, settled.places
+    assert places is not None       # (only a board that breaks is left without the places the engine settled)
     steps: list[Finding] = []
-    dropped: list = []
+    dropped: list[probe.Dropped] = []
 
     def search() -> Generator[None, None, None]:
         clock = Clock()
         closures: Closures = {}
-        if (yield from find_contradiction(model, ship, water, settled.places, clock, closures)) is not None:
+        if (yield from find_contradiction(model, ship, water, places, clock, closures)) is not None:
             return
         # The solution's ship cells, if a hint has asked for them already (the exact solver
         # can take half a second on a hard level: no time between hints is spent on it).
         truth = model.truth
-        valid, new = yield from probe.rule_out_places(model, ship, water, settled.places, clock, None, truth)
+        valid, new = yield from probe.rule_out_places(model, ship, water, places, clock, None, truth)
         dropped.extend(new)
         found = None
         if new:                                  # the simple rules or depth 1 with those places gone
@@ -319,14 +322,15 @@ def _go_on(model: DeductionModel, stop: Callable[[], bool], kept: Kept | None = 
         kept.give_back()
 
 
-def _after_places(model: DeductionModel, ship: int, water: int, places: int, dropped: list, clock: Clock,
-                  closures: Closures | None = None, bank: Bank | None = None, ship_first: bool = False,
+def _after_places(model: DeductionModel, ship: int, water: int, places: int, dropped: list[probe.Dropped],
+                  clock: Clock, closures: Closures | None = None, bank: Banks | None = None, ship_first: bool = False,
                   ) -> Generator[None, None, Finding | None]:
     """A step of the simple rules or of depth 1 once ``dropped`` places are ruled out (said
     first; with ``dropped`` empty, the caller says it); before the depth-1 search, a step of
     ``bank`` (as it was proved, with what it ruled out said). With ``bank`` and places ruled
     out, the depth-1 search goes on to the end of its sweep and banks the steps past its first."""
     narrowed = settle_steps(model, ship, water, places)
+    found: Finding | None
     if narrowed.found and not narrowed.broken:
         found = narrowed.found[0]
         return probe.after_ruling_out(found, dropped) if dropped else found
@@ -335,7 +339,7 @@ def _after_places(model: DeductionModel, ship: int, water: int, places: int, dro
         return found
     steps: list[Finding] | None = [] if bank is not None and dropped else None
     found = yield from find_contradiction(model, ship, water, places, clock, closures, ship_first, steps)
-    if steps and len(steps) > 1:
+    if bank is not None and steps and len(steps) > 1:
         bank.add(ship, water, [probe.after_ruling_out(step, dropped) for step in steps[1:]])
     return found and probe.after_ruling_out(found, dropped) if dropped else found
 
@@ -454,7 +458,7 @@ def reveal(puzzle: Puzzle, grid: Sequence[Sequence[Cell]], solution: Grid) -> De
 
 
 def events(puzzle: Puzzle, *, trace: bool = True, rng: random.Random | None = None, limit: int = 1,
-           max_depth: int = MAX_DEPTH) -> Iterator[Event]:
+           max_depth: int = MAX_DEPTH) -> Stream:
     """Solver protocol: one deduction at a time, simplest first; SOLVED or STUCK at the end.
 
     Simplest first on each board, with one exception that saves most trials: once the rules
@@ -476,7 +480,8 @@ def events(puzzle: Puzzle, *, trace: bool = True, rng: random.Random | None = No
         stats["nodes"] = clock.probes
         return dict(stats, rules=dict(stats["rules"]))
 
-    bank, carried = Banks(model.all), []
+    bank = Banks(model.all)
+    carried: list[probe.Dropped] = []
     while True:
         search = _first_finding(model, ship, water, valid, max_depth, clock, bank=bank, carried=carried)
         try:
@@ -532,19 +537,20 @@ def solve(puzzle: Puzzle, max_depth: int = MAX_DEPTH, grid: Grid | None = None,
     model = model_of(puzzle)
     truth = _masks(model, solution)[0] if solution is not None else None
     ship, water = _masks(model, grid if grid is not None else initial_grid(puzzle))
-    clock, level, used, steps = Clock(), 0, {}, 0
+    clock, level, steps = Clock(), 0, 0
+    used: dict[str, int] = {}
     valid: Valid = None
     records: list[probe.Held] = []
     while True:
         chain: list[Finding] = []
         outcome = propagate(model, ship, water, valid, chain, max_level=min(max_level, 2))
-        for found in chain:
-            used[found.rule] = used.get(found.rule, 0) + 1
-            level = max(level, found.level)
+        for step in chain:
+            used[step.rule] = used.get(step.rule, 0) + 1
+            level = max(level, step.level)
         steps += len(chain)
-        if outcome.contradiction:
+        if outcome.contradiction:       # (said in words already: the rules wrote the chain)
             return LogicOutcome(False, model.shared.grid(ship, water), level, used, steps, clock.probes,
-                                outcome.contradiction, tuple(records))
+                                str(outcome.contradiction), tuple(records))
         ship, water, valid = outcome.ship, outcome.water, outcome.places
         if not model.all & ~ship & ~water or max_depth < 1:
             break

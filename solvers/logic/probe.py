@@ -18,8 +18,8 @@ from typing import Callable, Generator, NamedTuple, TypeVar
 from game.bitsets import bits, union, within
 from game.puzzle import ship_name
 from game.ships import Placement
-from solvers.logic.analysis import DeductionModel
-from solvers.logic.steps import UNSAID, Finding, settle_steps, start_of
+from solvers.logic.analysis import DeductionModel, Finding
+from solvers.logic.steps import UNSAID, settle_steps, start_of
 from solvers.propagation.model import State
 from solvers.propagation.rules import propagate as propagate_state
 
@@ -36,7 +36,8 @@ class Why:
     __slots__ = ("_say", "_text")
 
     def __init__(self, say: Callable[[], str]) -> None:
-        self._say, self._text = say, None
+        self._say = say
+        self._text: str | None = None
 
     def __str__(self) -> str:
         if self._text is None:
@@ -321,7 +322,8 @@ class _Steps:
     """The steps a search finds: its first, or with ``every`` each one, about another cell."""
 
     def __init__(self, every: list[Finding] | None) -> None:
-        self.every, self.first, self.decided = every, None, 0
+        self.every, self.decided = every, 0
+        self.first: Finding | None = None
 
     def add(self, index: int, found: Finding) -> bool:
         """Take ``found``, about cell ``index``; True when the search ends with it."""
@@ -625,6 +627,7 @@ def rule_out_longest(model: DeductionModel, ship: int, water: int, valid: Places
         outcome = propagate(model, ship | p.cells, water | p.halo, valid)
         if clock.due():
             yield None
+        reason: Callable[[], str] | None
         if outcome.contradiction:
             reason = partial(str, outcome.contradiction)
         else:

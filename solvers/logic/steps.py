@@ -3,39 +3,31 @@
 The rules are the engine's (:mod:`solvers.propagation.rules`: each stated once, with its
 level and its sentence in one table). A board is settled by the rules of level 1 (a glance),
 or of levels 1 and 2 (fleet reasoning), with a log; each run of log entries one rule wrote
-about one thing (a line, a segment, a length, a hint) is a :class:`Finding`. The engine
-runs the cheaper rules first and goes back to them after any change, so the steps come
-simplest first. Levels 3 and 4 (contradictions of depth 1 and 2) live in
+about one thing (a line, a segment, a length, a hint) is a :class:`~solvers.logic.analysis.Finding`.
+The engine runs the cheaper rules first and goes back to them after any change, so the steps
+come simplest first. Levels 3 and 4 (contradictions of depth 1 and 2) live in
 :mod:`solvers.logic.probe`.
 """
 
 from __future__ import annotations
 
-from typing import Callable, NamedTuple
+from functools import partial
+from typing import NamedTuple
 
 from game.puzzle import Cell
-from solvers.logic.analysis import DeductionModel
+from solvers.logic.analysis import DeductionModel, Finding
 from solvers.propagation.model import State
 from solvers.propagation.rules import Said, propagate
-
-
-class Finding(NamedTuple):
-    rule: str
-    level: int
-    ship: int          # cells proved ship (all unknown before)
-    water: int         # cells proved water
-    evidence: int      # cells the reasoning reads
-    text: Callable[[], str]
 
 
 class Steps(NamedTuple):
     """A board settled by the rules up to a level: the board (``ship``, ``water``, the places
     still possible), the steps that settled it, simplest first, and if it breaks, why and the
-    cells that show it."""
+    cells that show it (its places then those it started from: None for all the hints allow)."""
 
     ship: int
     water: int
-    places: int
+    places: int | None
     found: list[Finding]
     broken: str | None = None
     cells: int = 0
@@ -68,7 +60,7 @@ def findings(log: list) -> tuple[list[Finding], Said | None]:
     def close() -> None:
         if root is not None:
             found.append(Finding(root.rule, root.level, ship, water, root.evidence,
-                                 lambda r=root, s=ship, w=water: r.sentence(s, w)))
+                                 partial(root.sentence, ship, water)))
 
     for mask, value, said in log:
         if value is Cell.UNKNOWN:

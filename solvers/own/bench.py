@@ -13,15 +13,16 @@ from __future__ import annotations
 import tempfile
 import time
 from pathlib import Path
+from typing import Iterable
 
 from game.puzzle import Puzzle
 from solvers.engine import registry, trace
-from solvers.events import Result, SetCell, Status
+from solvers.events import Event, Result, SetCell, Status
 
 SOLVER = "backtracking"
 
 
-def _drain(stream) -> tuple[int, float, Result]:
+def _drain(stream: Iterable[Event]) -> tuple[int, float, Result]:
     started = time.perf_counter()
     count, result = 0, None
     for event in stream:
@@ -29,6 +30,8 @@ def _drain(stream) -> tuple[int, float, Result]:
             count += 1
         elif isinstance(event, Result):
             result = event
+    if result is None:                      # (every run ends with one: the protocol)
+        raise RuntimeError(f"the run ended without a result, after {count} moves")
     return count, time.perf_counter() - started, result
 
 

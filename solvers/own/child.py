@@ -52,9 +52,10 @@ class Report:
                                         f',"state":{json.dumps(state)}}}],"depth":{json.dumps(depth)},'
                                         f'"detail":{json.dumps(detail)}}}\n')
         head, tail = parts
-        if type(row) is not int or type(col) is not int:
-            row, col = json.dumps(row, default=str), json.dumps(col, default=str)
-        self._write(f'{head}{row},"col":{col}{tail}')
+        if type(row) is int and type(col) is int:
+            self._write(f'{head}{row},"col":{col}{tail}')
+        else:                                   # a solver's own values, whatever they are
+            self._write(f'{head}{json.dumps(row, default=str)},"col":{json.dumps(col, default=str)}{tail}')
 
     def progress(self, **stats: Any) -> None:
         """A heartbeat with statistics so far (numbers or text), e.g. ``nodes=..., backtracks=...``."""
@@ -124,6 +125,7 @@ def run_python(kind: str, target: str, options: dict, seed: int, memory_mb: int,
         return _fail(out, f"recursed too deep{_where(error, path)}")
     except BaseException as error:  # noqa: BLE001 - the solver's bug, reported in one line
         return _fail(out, f"raised {type(error).__name__}: {error}{_where(error, path)}")
+    result: dict[str, object]
     if answer is None:
         result = {"kind": "result", "verdict": "no_solution"}
     else:

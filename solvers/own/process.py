@@ -33,7 +33,7 @@ from game import levels
 from game.puzzle import Cell, Puzzle, initial_grid
 from solvers.common import add_stats, verified
 from solvers.engine.trace import MAX_LINE_BYTES
-from solvers.events import Event, Failure, Progress, Reason, Result, SetCell, Status
+from solvers.events import Event, Failure, Progress, Reason, Result, SetCell, Status, Stream
 from solvers.own.check import Contract, ContractError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -67,7 +67,7 @@ def _environment() -> dict:
 
 
 def events(puzzle: Puzzle, *, name: str, kind: str, target: str, args: tuple[str, ...], options: dict, seed: int,
-           time_limit: float, memory_mb: int, output_mb: int) -> Iterator[Event]:
+           time_limit: float, memory_mb: int, output_mb: int) -> Stream:
     """Run the solver ``name`` (see ``spec.ExternalSpec``) and yield its checked events, then one ``Result``."""
     stdin = tempfile.TemporaryFile()
     stdin.write(level_text(puzzle).encode("utf-8"))
@@ -115,6 +115,7 @@ def _read(puzzle: Puzzle, child: subprocess.Popen, name: str, started: float, ti
     board = bytearray(v for row in initial_grid(puzzle) for v in row)
     cols = puzzle.cols
     selector = selectors.DefaultSelector()
+    assert child.stdout is not None and child.stderr is not None     # (both pipes: ``events`` opens them)
     out, err = child.stdout.fileno(), child.stderr.fileno()
     selector.register(out, selectors.EVENT_READ)
     selector.register(err, selectors.EVENT_READ)
@@ -205,11 +206,13 @@ def _answer(puzzle: Puzzle, result: Result, board: bytearray, name: str, stats: 
         message = f"{name}: {result.message}" if result.message and result.status is Status.ERROR else result.message
         yield Result(result.status, None, stats, (), message)
         return
+    assert result.grid is not None      # (a solved result line has its board: ``trace.result_of``)
     judged = verified(puzzle, result.grid, stats)
     if judged.status is not Status.SOLVED:
         problem = judged.message.split(": ", 1)[-1]
         yield Result(Status.ERROR, None, stats, (), f"{name}: claimed a wrong solution: {problem}")
         return
+    assert judged.grid is not None      # (``verified`` gives the board it judged)
     cols = puzzle.cols
     for r, row in enumerate(judged.grid):
         for c, value in enumerate(row):

@@ -24,11 +24,12 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
-from typing import Any, Iterator, Mapping
+from typing import Any, Mapping
 
 from game.levels import short_repr
 from game.puzzle import Puzzle
 from solvers.contract import Option, SolverSpec
+from solvers.events import Stream
 
 GROUP = "battleships.solvers"
 COMMAND_PREFIX = "cmd:"
@@ -50,7 +51,7 @@ class ExternalSpec(SolverSpec):
     args: tuple[str, ...] = ()
 
     def events(self, puzzle: Puzzle, *, trace: bool = True, seed: int = 0, limit: int = 1,
-               options: Mapping[str, Any] | None = None) -> Iterator:
+               options: Mapping[str, Any] | None = None) -> Stream:
         """Started as every solver is; a solver of one's own always reports its moves and gives one
         answer, so ``trace`` and ``limit`` are not passed on."""
         chosen = self.resolve(options)
@@ -127,7 +128,8 @@ def declarations(source: bytes, name: str) -> dict:
     try:
         tree = ast.parse(source, filename=name)
     except (SyntaxError, ValueError) as error:
-        line = f" (line {error.lineno})" if getattr(error, "lineno", None) else ""
+        lineno = getattr(error, "lineno", None)
+        line = f" (line {lineno})" if lineno else ""
         raise ValueError(f"solver {name}: is not valid Python{line}: {getattr(error, 'msg', error)}") from None
     found: dict = {}
     doc = ast.get_docstring(tree)

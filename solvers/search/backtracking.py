@@ -53,7 +53,7 @@ from typing import Iterator
 from game.puzzle import Cell, Grid, Hint, Puzzle
 from game.ships import compatible, geometry_of, hint_reach
 from solvers.common import answer, elapsed
-from solvers.events import Event, Found, Progress, Reason, SetCell
+from solvers.events import Event, Found, Progress, Reason, SetCell, Stream
 
 HEARTBEAT_NODES = 256
 SHIP, WATER, UNKNOWN = Cell.SHIP, Cell.WATER, Cell.UNKNOWN   # plain names: a class attribute costs more
@@ -81,7 +81,7 @@ def column_pair_counts(start: int, height: int) -> frozenset[tuple[int, int]]:
 
 
 def events(puzzle: Puzzle, *, trace: bool = True, limit: int = 1,
-           rng: random.Random | None = None) -> Iterator[Event]:
+           rng: random.Random | None = None) -> Stream:
     """Find up to ``limit`` solutions. ``rng`` is accepted for the common protocol (unused)."""
     yield from _Backtracker(puzzle, trace, max(1, limit)).run()
 
@@ -172,8 +172,8 @@ class _Backtracker:
                 options = choices[index]
                 forced = len(options) == 1
                 if grid[r][c] != UNKNOWN:            # coming back: undo the value in place
-                    if c == last_col and row_end[r] is not None:
-                        self._forget_row_end(row_end[r], len(solutions))
+                    if c == last_col and (entry := row_end[r]) is not None:
+                        self._forget_row_end(entry, len(solutions))
                         row_end[r] = None
                     move = self._unset(r, c, closed_here[index], forced)
                     if move:
@@ -250,7 +250,7 @@ class _Backtracker:
         tallies, ships, blocked = self.puzzle.col_tallies, self.col_ships, self.blocked[r]
         count = 0
         for k in range(c + 1, self.cols):
-            if not blocked[k] and (tallies[k] is None or ships[k] < tallies[k]):
+            if not blocked[k] and ((tally := tallies[k]) is None or ships[k] < tally):
                 count += 1
         return count
 
@@ -320,7 +320,7 @@ class _Backtracker:
             return False
         tallies, ships, cols = self.puzzle.col_tallies, self.col_ships, self.cols
         ship = [value == SHIP for value in self.grid[r]]
-        needs = [None if tallies[c] is None else tallies[c] - ships[c] for c in range(cols)]
+        needs = [None if (tally := tallies[c]) is None else tally - ships[c] for c in range(cols)]
         height = self.rows - 1 - r
         for c in range(cols - 1):
             if needs[c] is None or needs[c + 1] is None:

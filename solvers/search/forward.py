@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Generator, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Generator, Iterable, Iterator, Sequence, TypedDict
 
 from game import rules
 from game.bitsets import bits as bit_indices
@@ -43,9 +43,12 @@ from game.bitsets import kept
 from game.puzzle import Cell, Coord, Grid, Puzzle, ship_name
 from game.ships import Geometry, geometry_of, segments
 from solvers.common import answer, elapsed, luby
-from solvers.events import Event, Found, Progress, Reason, SetCell
+from solvers.events import Event, Found, Progress, Reason, SetCell, Stream
 from solvers.propagation.model import Model, State, compile_puzzle
 from solvers.propagation.rules import Log, meet, propagate, root_state
+
+if TYPE_CHECKING:
+    from solvers.search.giant import ShipOrder
 
 HEARTBEAT_NODES = 256
 HEARTBEAT_SECONDS = 0.02
@@ -77,9 +80,24 @@ ROW_CELLS_KEPT = 4096                   # rows' unknown cells kept by their bits
 Branch = tuple[int, int, tuple[int, ...], str, int]
 
 
+class Stats(TypedDict):
+    """The search's statistics (the module docstring says what each counts)."""
+
+    seconds: float
+    nodes: int
+    backtracks: int
+    propagated: int
+    max_depth: int
+    probes: int
+    probe_failures: int
+    restarts: int
+    bands: int
+    solutions: int
+
+
 def events(puzzle: Puzzle, *, trace: bool = True, limit: int = 1, shave_depth: int | None = None,
            restarts: bool = False, rng: random.Random | None = None,
-           known: Sequence[Grid] = (), water_first: bool = False) -> Iterator[Event]:
+           known: Sequence[Grid] = (), water_first: bool = False) -> Stream:
     """Find up to ``limit`` solutions.
 
     ``shave_depth``: probe placements at search nodes down to this depth (``None``: chosen
@@ -155,13 +173,15 @@ def broken_lines(puzzle: Puzzle, board: Grid) -> tuple[set[int], set[int]]:
     closed: dict[int, list[Coord]] | None = None     # length -> the cells of the closed ships
     for problem in rules.violations(puzzle, board):
         cells = problem.cells
-        if problem.kind == "row":
-            rows.add(problem.index)
-            continue
-        if problem.kind == "col":
-            cols.add(problem.index)
-            continue
-        if problem.kind == "fleet":
+        if problem.kind in ("row", "col", "fleet"):
+            index = problem.index
+            assert index is not None             # (the judge gives these their line, or the ships' length)
+            if problem.kind == "row":
+                rows.add(index)
+                continue
+            if problem.kind == "col":
+                cols.add(index)
+                continue
             if closed is None:
                 geo = geometry_of(puzzle)
                 ship = geo.masks(board)[0]
@@ -169,7 +189,7 @@ def broken_lines(puzzle: Puzzle, board: Grid) -> tuple[set[int], set[int]]:
                 for seg in segments(geo, ship, geo.board & ~ship):
                     if seg.closed:
                         closed.setdefault(seg.length, []).extend(geo.coords(seg.cells))
-            cells = tuple(closed.get(problem.index, ()))
+            cells = tuple(closed.get(index, ()))
         for r, c in cells:
             rows.add(r)
             cols.add(c)
@@ -188,7 +208,8 @@ class _Search:
         self.model: Model = compile_puzzle(puzzle)
         self.trace = trace
         self.limit = limit
-        self.shave_depth = shave_depth
+        self.asked_depth = shave_depth           # the depth asked for (None: chosen at the root)
+        self.shave_depth = -1                    # the depth probed down to, set at the root (``_start``)
         self.shave_shortest = 1                  # the shortest ship length shaving probes
         self.light_probes = False                # probes by ``propagate.PROBE_RULES`` (small boards)
         self.cell_extra = 1                      # added to an unknown cell's branches in the choice
@@ -196,8 +217,8 @@ class _Search:
         self.solutions: list[int] = []
         self.seen: set[int] = set()
         self.announced = 0                       # solutions sent out as Found events
-        self.stats = {"seconds": 0.0, "nodes": 0, "backtracks": 0, "propagated": 0, "max_depth": 0,
-                      "probes": 0, "probe_failures": 0, "restarts": 0, "bands": 0, "solutions": 0}
+        self.stats: Stats = {"seconds": 0.0, "nodes": 0, "backtracks": 0, "propagated": 0, "max_depth": 0,
+                             "probes": 0, "probe_failures": 0, "restarts": 0, "bands": 0, "solutions": 0}
         self.started = time.perf_counter()
         self.last_beat = self.started
         # What the trace has shown so far (the window's board), to emit undo and final moves.
@@ -213,7 +234,7 @@ class _Search:
         self.water_first = water_first           # an unknown cell's water branch before its ships
         self.guide: int | None = None            # the ship cells of a sketch being mended
         self.giant = False                       # ships placed longest first (see GIANT_PLACEMENTS)
-        self.ship_order = None                   # its placements' arrays (giant.ShipOrder), built on first use
+        self.ship_order: ShipOrder | None = None   # its placements' arrays, built on first use
         # For the choice of a branch: a row's unknown cells (their columns) by the row's bits,
         # and each row's cells' covering sets.
         self.row_cells: dict[int, tuple[int, ...]] = {}
@@ -247,7 +268,7 @@ class _Search:
                                           Reason.BACKTRACK, "restart", 0)
         yield from self._finish()
 
-    def _start(self) -> Iterator[Event]:
+    def _start(self) -> Generator[Event, None, State | None]:
         """The root: the deductions from the givens, then the root probing. Sets and returns
         ``self.root`` (None when the puzzle fails there)."""
         log: Log | None = [] if self.trace else None
@@ -258,12 +279,14 @@ class _Search:
         hints = self.model.hint_ship | self.model.hint_water     # the root's deductions count as propagated too
         self.stats["propagated"] += ((state.ship | state.water) & ~hints).bit_count()
         self.giant = state.alive.bit_count() > GIANT_PLACEMENTS and bool(self.model.lines)
-        if self.giant and self.shave_depth is None:
-            self.shave_depth = -1                    # a probe per placement per node: far too dear there
         few = state.alive.bit_count() <= SHAVE_SMALL_UP_TO and not dense_without_hints(self.puzzle)
         if few:
             self.cell_extra = CELL_EXTRA_SMALL
-        if self.shave_depth is None:
+        if self.asked_depth is not None:
+            self.shave_depth = self.asked_depth
+        elif self.giant:
+            self.shave_depth = -1                    # a probe per placement per node: far too dear there
+        else:
             self.shave_depth = SHAVE_DEPTH_SMALL if few else SHAVE_DEPTH_LARGE
             self.shave_shortest = SHAVE_SHORTEST_SMALL if few else 1
             self.light_probes = few
@@ -534,7 +557,7 @@ class _Search:
         return pl.cells, 0, (p,), f"try a {ship_name(pl.length)} here" if self.trace else "", kill
 
     def _shave(self, state: State, depth: int, inherited: dict[int, tuple[State, int]] | None = None
-               ) -> Iterator[Event]:
+               ) -> Generator[Event, None, State | None]:
         """Probe every alive placement (of ``shave_shortest`` cells or more); one whose placing
         fails is dead (failed-literal probing).
 
@@ -593,15 +616,16 @@ class _Search:
             stats["probe_failures"] += 1
             log: Log | None = [] if self.trace else None
             before = state.ship | state.water
-            state = propagate(self.model, state, kill=1 << p, log=log)
+            after = propagate(self.model, state, kill=1 << p, log=log)
             if log:
                 pl = geo.placements[p]
                 where = f"row {pl.row + 1}, column {pl.col + 1}"
                 log = [(mask, value, f"{detail} (a {ship_name(pl.length)} at {where} leads to a contradiction)")
                        for mask, value, detail in log]
             yield from self._show_log(log, depth)
-            if state is None:
+            if after is None:
                 return None
+            state = after
             stats["propagated"] += ((state.ship | state.water) & ~before).bit_count()
             supported = _still_held(witness, state)
         self.witnesses[depth] = witness

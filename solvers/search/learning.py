@@ -47,7 +47,7 @@ from game.puzzle import Hint, Puzzle
 from game.ships import compatible, geometry_of
 from solvers import compiling
 from solvers.common import answer, elapsed
-from solvers.events import Event, Found, Progress, Result, Status
+from solvers.events import Event, Found, Progress, Result, Status, Stream
 
 
 def csr(rows: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
@@ -66,7 +66,7 @@ SLICE_WORK = 100_000                # literals propagated, read in reasons or ta
 
 
 def events(puzzle: Puzzle, *, trace: bool = False, limit: int = 1, rng: random.Random | None = None,
-           every_variable: bool = False, best_phase: bool = False, restart_unit: int = 0) -> Iterator[Event]:
+           every_variable: bool = False, best_phase: bool = False, restart_unit: int = 0) -> Stream:
     """Find up to ``limit`` solutions (exact: fewer means there are no more). ``trace`` and
     ``rng`` are accepted for the common protocol: the run shows no moves and is deterministic.
     ``every_variable``: decide placements too, not only cells. ``best_phase``: decide each

@@ -72,7 +72,7 @@ class Search:
     GROWN = (15, 16, 17, 18, 19, 23)    # the state's arrays :func:`advance` may replace
 
     def __init__(self, n: int, ncells: int, decided: int, best_phase: bool, limit: int,
-                 clauses: list[list[int]], model: tuple, restart_unit: int = 0) -> None:
+                 clauses: list[list[int]], model: tuple[np.ndarray, ...], restart_unit: int = 0) -> None:
         self.state = _new_state(n, ncells, decided, best_phase, limit, clauses, restart_unit or RESTART_UNIT,
                                 model[6].shape[0], model[5].shape[0])
         self.model = model
@@ -96,7 +96,8 @@ class Search:
     def advance(self, conflicts: int, decisions: int, work: int) -> np.ndarray | None:
         """One slice of the search (see :func:`advance`): the solution it met (1 per ship
         cell), or None."""
-        *grown, found = advance(*self.state, *self.model, conflicts, decisions, work)
+        *grown, found = advance(  # type: ignore[call-arg]  # mypy counts no list's length: too many, it says
+            *self.state, *self.model, conflicts, decisions, work)
         for index, array in zip(self.GROWN, grown):
             self.state[index] = array
         return self.state[SOLUTION] if found else None
@@ -108,7 +109,7 @@ class Search:
 
 
 def _new_state(n: int, ncells: int, decided: int, best_phase: bool, limit: int, clauses: list[list[int]],
-               restart_unit: int, ncards: int, nmembers: int):
+               restart_unit: int, ncards: int, nmembers: int) -> list[np.ndarray]:
     """The arrays of a search over ``n`` variables (the first ``ncells`` are cells; the first
     ``decided`` are decided), with the given clauses of three or more literals and ``ncards``
     counting constraints of ``nmembers`` members in all, restarting after ``restart_unit``
