@@ -46,6 +46,7 @@ test-slow: setup
 
 lint: setup
 	$(PY) -m ruff check .
+	$(PY) -m mypy
 
 bench: setup
 	$(PY) main.py bench ../shared/corpus/csplib_prob014_rubin.jsonl --solver forward

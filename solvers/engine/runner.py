@@ -18,18 +18,19 @@ from __future__ import annotations
 import queue
 import threading
 import traceback
-from typing import Callable, Iterator
+from typing import Callable, Generic, Iterator, TypeVar
 
-from solvers.events import Event, Failure
+from solvers.events import Failure
 
 _END = object()
+Item = TypeVar("Item")      # what the stream yields: a solver's events, or a window's own work's results
 _PUT_WAIT = 0.02
 
 
-class SolverRun:
+class SolverRun(Generic[Item]):
     """A solver running in a daemon worker thread, read through a bounded queue."""
 
-    def __init__(self, make_stream: Callable[[], Iterator[Event]], maxsize: int = 1024,
+    def __init__(self, make_stream: Callable[[], Iterator[Item]], maxsize: int = 1024,
                  name: str = "solver") -> None:
         self._make_stream = make_stream
         self._queue: queue.Queue = queue.Queue(maxsize=max(1, maxsize))
@@ -51,7 +52,7 @@ class SolverRun:
         return False
 
     def _work(self) -> None:
-        stream: Iterator[Event] | None = None
+        stream: Iterator[Item] | None = None
         try:
             stream = self._make_stream()
             for event in stream:
@@ -85,13 +86,13 @@ class SolverRun:
 
     # ---------------------------------------------------------------- consumer side
 
-    def start(self) -> SolverRun:
+    def start(self) -> SolverRun[Item]:
         if not self._started:
             self._started = True
             self._thread.start()
         return self
 
-    def poll(self, max_events: int = 256) -> list[Event]:
+    def poll(self, max_events: int = 256) -> list[Item | Failure]:
         """Up to ``max_events`` events that are ready now; never blocks.
 
         They are taken under one hold of the queue's lock, and a waiting worker is woken once
@@ -140,7 +141,7 @@ class SolverRun:
             except queue.Empty:
                 self._finished = True
 
-    def __enter__(self) -> SolverRun:
+    def __enter__(self) -> SolverRun[Item]:
         return self.start()
 
     def __exit__(self, *exc_info) -> None:
