@@ -307,3 +307,36 @@ def test_the_bands_around_a_learner_s_first_solution_only_off_the_learners_board
     stream = list(portfolio._learning_then_bands(puzzle, 2, {}))
     assert isinstance(stream[-1], Result) and stream[-1].stats == {"conflicts": 1}
     assert looked == ([] if learners else [grid])
+
+
+def test_a_ctrl_c_that_reaches_a_worker_as_it_starts_is_the_parents_to_handle():
+    """A terminal's Ctrl-C reaches every process of the group, a worker too, which may get it
+    before it has set its own handlers (it is a fork of the command's process, handlers and
+    all): there it is held until the worker ignores it, and the worker runs to its answer."""
+    import subprocess
+    import sys
+    import textwrap
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    script = textwrap.dedent("""
+        import os, signal, sys
+        import main
+        from solvers.engine import portfolio
+        from solvers.engine.portfolio import Member
+        from tests.test_forward import MENDED_FLEET, MENDED_LAYOUT, puzzle_from_layout
+        from tests.test_portfolio import Late, Stalls
+
+        main._catch_interrupts()              # the command's own handlers, as every command has them
+        os.register_at_fork(after_in_child=lambda: os.kill(os.getpid(), signal.SIGINT))
+        puzzle = puzzle_from_layout(MENDED_LAYOUT, MENDED_FLEET)
+        portfolio.ESCALATE_AFTER = 0.0
+        # the answer comes from the worker, which takes long enough for a timer the command's
+        # handlers set to go off in it (main.AGAIN)
+        members = (Stalls("stalls", {"picks": ()}), Late("late", {"wait": 4 * main.AGAIN}))
+        result = portfolio.race(puzzle, limit=2, jobs=2, timeout=10, members=members)
+        print(result.status.value, result.stats["member"])
+    """)
+    done = subprocess.run([sys.executable, "-c", script], cwd=root, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stderr == "", done.stderr[-3000:]
+    assert done.stdout.split() == ["solved", "late"]

@@ -321,6 +321,10 @@ def _tagged(result: Result, member: str, count: int, started: float) -> Result:
     return replace(result, stats=dict(result.stats, member=member, members=count, seconds=seconds))
 
 
+# held while a worker starts (those of them the system has)
+STOPS = {getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGALRM") if hasattr(signal, name)}
+
+
 def _context():
     # fork starts a worker in milliseconds with everything imported; elsewhere, spawn.
     methods = multiprocessing.get_all_start_methods()
@@ -335,7 +339,14 @@ class _Worker:
         context = _context()
         self.inbox, outbox = context.Pipe(duplex=False)
         self.process = context.Process(target=_work, args=(puzzle, member, limit, outbox), daemon=True)
-        self.process.start()
+        # A Ctrl-C may reach the worker as it starts, with the command's handlers (a fork has
+        # them): it is held until the worker has its own (``_work``).
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, STOPS) if hasattr(signal, "pthread_sigmask") else None
+        try:
+            self.process.start()
+        finally:
+            if held is not None:
+                signal.pthread_sigmask(signal.SIG_SETMASK, held)
         outbox.close()
         self.done = False
 
@@ -372,9 +383,14 @@ class _Worker:
 def _work(puzzle: Puzzle, member: Member, limit: int, outbox) -> None:
     """The worker process: run the member to its end, sending each solution as it meets it
     (``("found", lines)``) and then its result (``("result", ...)``). Ctrl-C is the parent's to
-    handle (it stops the workers); ``terminate`` ends a worker at once, without a traceback."""
+    handle (it stops the workers); ``terminate`` ends a worker at once, without a traceback.
+    The signals held while it started (see ``_Worker``) come once it has its own handlers."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if hasattr(signal, "SIGALRM"):
+        signal.signal(signal.SIGALRM, signal.SIG_IGN)  # a command's timer for its Ctrl-C is not the worker's
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPS)
     try:
         result = Result(Status.ERROR, message="the search ended without a result")
         try:
