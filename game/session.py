@@ -497,6 +497,7 @@ class Session:
                     session.apply(moves, label)
             while session.cursor > max(0, cursor):
                 session.undo()
+            session.end_merge()                  # no drag goes on in a play read back
             session.elapsed = float(data.get("elapsed", 0.0))
             session._replaying = False
             session.solved = bool(data.get("solved", False)) or session.report.solved
