@@ -426,6 +426,22 @@ class Session:
         self.cursor -= point - len(folded)           # (the last step, which a drag extends, stays)
         return True
 
+    def fold_all(self) -> None:
+        """The whole history becomes the fewest steps that rebuild the board and its trials:
+        the committed board's change from the start, then each open trial's opening and marks.
+        The last resort of a save that folding the oldest steps cannot bring within the file
+        limit (a long play inside a trial, or a long redo side): the board and its trials are
+        kept, the earlier steps and the redo side are not. A trial's noted cells that it did
+        not change in the end are dropped, which changes nothing it shows, keeps or abandons."""
+        rebuilt = Session(self.puzzle)
+        rebuilt._replaying = True                   # these boards were judged when they were made
+        for depth in range(self.depth + 1):
+            if depth:
+                rebuilt.open_trial()
+            rebuilt.replace_board(self.board_below(depth), "earlier moves")
+        self.history, self.cursor, self.trials = rebuilt.history, rebuilt.cursor, rebuilt.trials
+        self._merge_open = False
+
     def boards(self) -> list[Grid]:
         """The board at every cursor from 0 to the current one (index k: after k steps).
 

@@ -415,10 +415,16 @@ class Storage:
     def save_play(self, key: str, session: Session) -> bool:
         """Save ``session``'s play. A history too long for a progress file (the limit it is read
         back with) first has its oldest steps merged (``Session.fold_oldest``): the board and its
-        latest steps are saved, never a file the next start would refuse."""
+        latest steps are saved, never a file the next start would refuse. When folding cannot
+        (the play is inside a trial from its start, or the redo side is long), the whole history
+        is folded (``Session.fold_all``): the board and its trials are saved."""
         data = session.to_dict()
         text = json.dumps(data, indent=1)
         while len(text) > MAX_FILE_BYTES and session.fold_oldest():      # ASCII: one byte a character
+            data = session.to_dict()
+            text = json.dumps(data, indent=1)
+        if len(text) > MAX_FILE_BYTES:
+            session.fold_all()
             data = session.to_dict()
             text = json.dumps(data, indent=1)
         return self._write_progress(key, text, data["history"])
