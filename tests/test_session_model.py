@@ -26,11 +26,17 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import (RuleBasedStateMachine, initialize, invariant, precondition, rule,
-                                 run_state_machine_as_test)
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    precondition,
+    rule,
+    run_state_machine_as_test,
+)
 
 from game import rules
-from game.puzzle import Cell, Hint, Move, Puzzle, grid_from_strings, initial_grid
+from game.puzzle import Cell, Hint, Puzzle, grid_from_strings, initial_grid
 from game.session import CELL_KINDS, CYCLE, MAX_TRIALS, Session, TallyState
 from window import storage as storage_module
 from window.storage import Storage, check_progress
@@ -362,7 +368,7 @@ class SessionMachine(RuleBasedStateMachine):
 
     @rule(k=st.integers(-1, 12))
     def undo_to(self, k):
-        """undo_to(k) is k... undos: the model goes back one state at a time."""
+        """undo_to(k) is the single undos that bring the cursor back to k (none when it is there)."""
         expected = False
         while self.model.cursor > max(0, k):
             expected = self.model.undo()
@@ -556,6 +562,20 @@ def test_a_play_too_long_to_fold_is_saved_with_its_board_and_trials(tmp_path, ca
     while restored.depth:
         restored.abandon_trial()
     assert restored.grid == session.board_below(0)
+
+
+def test_the_whole_history_folded_fits_the_file_limit_on_the_largest_board():
+    """The committed board and six trials, each changing every cell: still within the limit."""
+    session = Session(BIG)
+    session.replace_board(CHEQUERED)
+    for depth in range(MAX_TRIALS):
+        session.open_trial()
+        session.replace_board(ALL_WATER if depth % 2 == 0 else CHEQUERED)
+    grid, depths = session.grid, session.layer_depths()
+    session.fold_all()
+    assert len(session.history) == 1 + 2 * MAX_TRIALS and session.cursor == len(session.history)
+    assert (session.grid, session.layer_depths()) == (grid, depths)
+    assert len(json.dumps(session.to_dict(), indent=1)) <= storage_module.MAX_FILE_BYTES
 
 
 FAST = settings(max_examples=80, stateful_step_count=40, deadline=None,
