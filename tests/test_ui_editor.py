@@ -233,3 +233,44 @@ def test_every_key_of_the_table_is_drawn_whole_at_the_foot_of_every_window(app, 
                             and rect.top >= tallies.bottom + 8 for _, rect in foot), size
         shown = "\n".join(content for content, _ in foot)
         assert [key for key in wanted if key not in shown] == [], size
+
+
+def type_key(app, char):
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=ord(char), mod=0, unicode=char, scancode=0))
+    app.pump()
+
+
+def test_design_takes_the_verdicts_solution_only_for_the_board_it_was_found_for(app):
+    app.open_editor()
+    scene = app.overlay
+    assert scene.draft.mode is Mode.TRANSCRIBE and wait_for_verdict(app, scene).solution is not None
+    press(app, pygame.K_UP, pygame.KMOD_SHIFT)             # a row fewer: the solution is of the old board
+    click(app, scene.buttons["design"].rect.center)
+    assert scene.draft.mode is Mode.DESIGN and len(scene.draft.layout) == scene.draft.rows == 5
+    assert all(Cell.SHIP not in row for row in scene.draft.layout)      # the board painted so far: none
+    app.pump()
+    app.draw()                                             # judged and drawn, not raised
+
+
+def test_a_tally_being_typed_goes_with_its_row_or_out_of_transcribe(app):
+    app.open_editor()
+    scene = app.overlay
+    typed = scene.draft.typed_rows
+    click(app, scene.cell_rect(5, scene.draft.cols).center)              # row 6's tally
+    assert scene.focus == ("row", 5)
+    press(app, pygame.K_UP, pygame.KMOD_SHIFT)                           # row 6 goes
+    assert scene.focus is None
+    type_key(app, "7")                                                   # a key, not a tally typed
+    assert scene.draft.typed_rows == typed[:5]
+    press(app, pygame.K_z, pygame.KMOD_CTRL)
+    press(app, pygame.K_z, pygame.KMOD_CTRL)                             # back to six rows
+    assert scene.draft.rows == 6
+    scene.cursor = (5, 0)
+    press(app, pygame.K_UP, pygame.KMOD_SHIFT)
+    press(app, pygame.K_TAB)                                             # the cursor's row, on the board
+    assert scene.focus == ("row", 4)
+    click(app, scene.buttons["design"].rect.center)
+    assert scene.focus is None                                           # design has no typed tallies
+    edits = scene.editor.cursor
+    type_key(app, "3")
+    assert scene.editor.cursor == edits and scene.draft.typed_rows == typed[:5]
