@@ -173,7 +173,8 @@ def blank(rows: int, cols: int, mode: Mode = Mode.DESIGN) -> Draft:
 def from_puzzle(puzzle: Puzzle, solution: Grid | None = None) -> Draft:
     """A draft of an existing level: designed from its solution when one is known and the
     design shows the level as it is, else typed (an unknown tally or a ship piece of unknown
-    shape is a clue a design cannot show: it would become known)."""
+    shape is a clue a design cannot show: it would become known; a stored board that breaks
+    the rules, ships touching, is no solution to design from)."""
     typed = Draft(puzzle.rows, puzzle.cols, Mode.TRANSCRIBE, typed_hints=puzzle.hints, typed_rows=puzzle.row_tallies,
                   typed_cols=puzzle.col_tallies, typed_fleet=puzzle.fleet, name=puzzle.name or "",
                   author=puzzle.author or "")
@@ -184,7 +185,7 @@ def from_puzzle(puzzle: Puzzle, solution: Grid | None = None) -> Draft:
     layout = tuple(tuple(Cell.SHIP if v == Cell.SHIP else Cell.WATER for v in row) for row in solution)
     design = replace(typed, mode=Mode.DESIGN, layout=layout, given=frozenset(puzzle.hints))
     clues = (design.row_tallies, design.col_tallies, design.fleet, design.hints)
-    if clues != (puzzle.row_tallies, puzzle.col_tallies, puzzle.fleet, dict(puzzle.hints)):
+    if clues != (puzzle.row_tallies, puzzle.col_tallies, puzzle.fleet, dict(puzzle.hints)) or design.problems():
         return typed
     return design
 

@@ -6,6 +6,7 @@ import time
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")   # before pygame is imported
 
 import pygame  # noqa: E402
+import pytest  # noqa: E402
 
 from game import levels  # noqa: E402
 from game.editor import Mode  # noqa: E402
@@ -233,3 +234,123 @@ def test_every_key_of_the_table_is_drawn_whole_at_the_foot_of_every_window(app, 
                             and rect.top >= tallies.bottom + 8 for _, rect in foot), size
         shown = "\n".join(content for content, _ in foot)
         assert [key for key in wanted if key not in shown] == [], size
+
+
+def type_key(app, char):
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=ord(char), mod=0, unicode=char, scancode=0))
+    app.pump()
+
+
+def test_design_takes_the_verdicts_solution_only_for_the_board_it_was_found_for(app):
+    app.open_editor()
+    scene = app.overlay
+    assert scene.draft.mode is Mode.TRANSCRIBE and wait_for_verdict(app, scene).solution is not None
+    press(app, pygame.K_UP, pygame.KMOD_SHIFT)             # a row fewer: the solution is of the old board
+    click(app, scene.buttons["design"].rect.center)
+    assert scene.draft.mode is Mode.DESIGN and len(scene.draft.layout) == scene.draft.rows == 5
+    assert all(Cell.SHIP not in row for row in scene.draft.layout)      # the board painted so far: none
+    app.pump()
+    app.draw()                                             # judged and drawn, not raised
+
+
+def test_a_tally_being_typed_goes_with_its_row_or_out_of_transcribe(app):
+    app.open_editor()
+    scene = app.overlay
+    typed = scene.draft.typed_rows
+    click(app, scene.cell_rect(5, scene.draft.cols).center)              # row 6's tally
+    assert scene.focus == ("row", 5)
+    press(app, pygame.K_UP, pygame.KMOD_SHIFT)                           # row 6 goes
+    assert scene.focus is None
+    type_key(app, "7")                                                   # a key, not a tally typed
+    assert scene.draft.typed_rows == typed[:5]
+    press(app, pygame.K_z, pygame.KMOD_CTRL)
+    press(app, pygame.K_z, pygame.KMOD_CTRL)                             # back to six rows
+    assert scene.draft.rows == 6
+    scene.cursor = (5, 0)
+    press(app, pygame.K_UP, pygame.KMOD_SHIFT)
+    press(app, pygame.K_TAB)                                             # the cursor's row, on the board
+    assert scene.focus == ("row", 4)
+    click(app, scene.buttons["design"].rect.center)
+    assert scene.focus is None                                           # design has no typed tallies
+    edits = scene.editor.cursor
+    type_key(app, "3")
+    assert scene.editor.cursor == edits and scene.draft.typed_rows == typed[:5]
+
+
+KEYS = [(pygame.K_UP, 0), (pygame.K_DOWN, 0), (pygame.K_LEFT, 0), (pygame.K_RIGHT, 0),
+        (pygame.K_UP, pygame.KMOD_SHIFT), (pygame.K_DOWN, pygame.KMOD_SHIFT), (pygame.K_LEFT, pygame.KMOD_SHIFT),
+        (pygame.K_RIGHT, pygame.KMOD_SHIFT), (pygame.K_SPACE, 0), (pygame.K_SPACE, pygame.KMOD_SHIFT),
+        (pygame.K_TAB, 0), (pygame.K_RETURN, 0), (pygame.K_BACKSPACE, 0), (pygame.K_d, 0), (pygame.K_t, 0),
+        (pygame.K_n, 0), (pygame.K_a, 0), (pygame.K_z, pygame.KMOD_CTRL), (pygame.K_y, pygame.KMOD_CTRL),
+        (pygame.K_ESCAPE, 0)] + [(pygame.K_1 + k, mod) for k in range(9) for mod in (0, pygame.KMOD_SHIFT)]
+BUTTONS = ["design", "transcribe", "rows-", "rows+", "cols-", "cols+", "undo", "redo"]
+
+
+def test_any_clicks_and_keys_keep_the_editor_whole(app):
+    """Clicks on cells, tallies, buttons and the fleet, keys and typed text in any order, with
+    the verdict's answers arriving between them: nothing raises, a tally is typed only while
+    it is on the board and transcribing, and the window draws."""
+    any_session(app, 40)
+
+
+@pytest.mark.slow
+def test_any_clicks_and_keys_keep_the_editor_whole_long(app):
+    any_session(app, 500)
+
+
+def any_session(app, examples):
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    actions = st.one_of(
+        st.tuples(st.just("cell"), st.integers(0, 11), st.integers(0, 11), st.sampled_from((1, 3))),
+        st.tuples(st.just("tally"), st.booleans(), st.integers(0, 11)),
+        st.tuples(st.just("button"), st.sampled_from(BUTTONS)),
+        st.tuples(st.just("fleet"), st.integers(1, 10), st.sampled_from((-1, 1))),
+        st.tuples(st.just("key"), st.sampled_from(KEYS)),
+        st.tuples(st.just("type"), st.sampled_from("0123456789?xQ é")),
+        st.tuples(st.just("wait"), st.floats(0.0, 0.3)),
+    )
+
+    @settings(max_examples=examples, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(st.booleans(), st.lists(actions, max_size=40))
+    def session(blank, steps):
+        app.overlay = None
+        app.open_editor(blank=blank)
+        scene = app.overlay
+        for step in steps:
+            if app.overlay is not scene:                   # Escape closed it
+                break
+            kind = step[0]
+            if kind == "cell":
+                click(app, scene.cell_rect(step[1] % scene.draft.rows, step[2] % scene.draft.cols).center, step[3])
+            elif kind == "tally":
+                r, c = (step[2] % scene.draft.rows, scene.draft.cols) if step[1] else \
+                    (scene.draft.rows, step[2] % scene.draft.cols)
+                click(app, scene.cell_rect(r, c).center)
+            elif kind == "button":
+                click(app, scene.buttons[step[1]].rect.center)
+            elif kind == "fleet":
+                shown = {length: rect for length, rect in scene.fleet_rows()}
+                if scene.draft.mode is Mode.TRANSCRIBE and step[1] in shown:
+                    scene._visible_buttons()
+                    click(app, scene.fleet_buttons[(step[1], step[2])].rect.center)
+            elif kind == "key":
+                press(app, *step[1])
+            elif kind == "type":
+                type_key(app, step[1])
+            else:
+                deadline = time.perf_counter() + step[1]
+                while time.perf_counter() < deadline:
+                    app.pump(0.1)
+                    time.sleep(0.01)
+            draft = scene.draft
+            assert len(draft.layout) == draft.rows and all(len(row) == draft.cols for row in draft.layout)
+            if isinstance(scene.focus, tuple):
+                assert draft.mode is Mode.TRANSCRIBE
+                assert scene.focus[1] < (draft.rows if scene.focus[0] == "row" else draft.cols)
+            assert (scene.puzzle is None) == bool(scene.problems)
+            app.draw()
+        scene.close()
+
+    session()

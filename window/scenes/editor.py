@@ -26,7 +26,7 @@ from game import editor as model
 from game import files, levels
 from game.editor import Draft, Editor, Mode
 from game.limits import MAX_SHIP_LENGTH, MAX_SIDE
-from game.puzzle import Cell, Coord, Puzzle, piece
+from game.puzzle import Cell, Coord, Grid, Puzzle, piece
 from solvers.engine.runner import SolverRun
 from window import fonts
 from window.board_input import ARROWS
@@ -165,7 +165,7 @@ class EditorScene:
     def focus_tally(self) -> None:
         """Tab: type the tally of the cursor's row (transcribing; Tab and Enter then go on)."""
         if self.draft.mode is Mode.TRANSCRIBE:
-            self.focus = ("row", self.cursor[0] if self.cursor is not None else 0)
+            self.focus = ("row", min(self.cursor[0], self.draft.rows - 1) if self.cursor is not None else 0)
 
     def move_cursor(self, dr: int, dc: int) -> None:
         r, c = self.cursor or (0, 0)
@@ -208,7 +208,12 @@ class EditorScene:
     def _changed(self) -> None:
         self.quiet = 0.0
         self.status = ""
-        if self.editor.draft.rows != self.board_shape[0] or self.editor.draft.cols != self.board_shape[1]:
+        draft = self.editor.draft
+        if isinstance(self.focus, tuple):      # a tally is typed only while it is there to type
+            axis, index = self.focus
+            if draft.mode is not Mode.TRANSCRIBE or index >= (draft.rows if axis == "row" else draft.cols):
+                self.focus = None
+        if (draft.rows, draft.cols) != self.board_shape:
             self.relayout(self.app.window_size)
 
     def undo(self) -> None:
@@ -221,8 +226,14 @@ class EditorScene:
 
     def set_mode(self, mode: Mode) -> None:
         if mode is not self.draft.mode:
-            solution = self.assessment.solution if self.assessment is not None else None
-            self.edit(model.switch_mode(self.draft, solution))
+            self.edit(model.switch_mode(self.draft, self._solution()))
+
+    def _solution(self) -> Grid | None:
+        """A solution of the draft's level as the verdict found it (None while the verdict is
+        about an older draft: its solution may not solve this one, nor have its size)."""
+        if self.assessment is not None and self.puzzle is not None and self.assessed == self.puzzle:
+            return self.assessment.solution
+        return None
 
     def grow(self, rows: int, cols: int) -> None:
         self.edit(model.resize(self.draft, self.draft.rows + rows, self.draft.cols + cols))
@@ -282,7 +293,7 @@ class EditorScene:
         """The solution the author means: the painted layout, or the first solution met."""
         if self.draft.mode is Mode.DESIGN:
             return self.draft.layout
-        return self.assessment.solution if self.assessment is not None else None
+        return self._solution()
 
     def update(self, dt: float) -> bool:
         self.quiet += dt
