@@ -19,7 +19,7 @@ from typing import Mapping
 from game import levels, rules
 from game.limits import MAX_SHIP_LENGTH, MAX_SIDE
 from game.puzzle import Cell, Coord, Fleet, Grid, Hint, Puzzle, make_fleet
-from game.ships import geometry, piece_on_board, segments
+from game.ships import geometry, hint_at, segments
 
 # The order a click cycles a transcribed cell through.
 HINT_CYCLE = (None, Hint.WATER, Hint.SUB, Hint.TOP, Hint.RIGHT, Hint.BOTTOM, Hint.LEFT, Hint.MIDDLE, Hint.SHIP)
@@ -73,7 +73,7 @@ class Draft:
     def hints(self) -> dict[Coord, Hint]:
         if self.mode is Mode.TRANSCRIBE:
             return dict(self.typed_hints)
-        return {cell: _shown(self.layout, cell) for cell in sorted(self.given)}
+        return {cell: hint_at(self.layout, cell) for cell in sorted(self.given)}
 
     @property
     def row_tallies(self) -> tuple[int | None, ...]:
@@ -149,13 +149,6 @@ def _refused(puzzle: Puzzle) -> list[Problem]:
     except levels.LevelError as error:
         return [Problem(error.reason)]
     return []
-
-
-def _shown(layout: Grid, cell: Coord) -> Hint:
-    r, c = cell
-    if layout[r][c] != Cell.SHIP:
-        return Hint.WATER
-    return piece_on_board(layout, r, c) or Hint.SHIP
 
 
 def _solution_text(layout: Grid) -> tuple[str, ...]:

@@ -407,6 +407,15 @@ def _segment_shape(geo: Geometry, group: int) -> tuple[Segment, Segment]:
             Segment(group, length, straight, horizontal, ends, straight))
 
 
+def hint_at(board: Board, cell: Coord) -> Hint:
+    """The hint a solved board gives at ``cell`` (the generator's, the editor's given cells):
+    water, or the ship piece's shape (a plain ship piece where it has none, as in a bend)."""
+    r, c = cell
+    if board[r][c] != Cell.SHIP:
+        return Hint.WATER
+    return piece_on_board(board, r, c) or Hint.SHIP
+
+
 def piece_on_board(grid: Board, row: int, col: int, given: Hint | None = None) -> Hint | None:
     """The piece a ship cell shows as far as the board tells (the window draws it; on a
     solved board it is the hint the cell would give): a ``given`` piece keeps its shape;

@@ -10,9 +10,9 @@ from game import rules
 from game.levels import check_consistency, dumps, load, loads, save
 from game.limits import MAX_FLEET_SHIPS, MAX_SHIP_LENGTH
 from game.puzzle import DEFAULT_FLEETS, Cell, Hint, Puzzle, default_fleet, grid_from_strings, nearest_pyramid, pyramid
-from game.ships import compatible, geometry_of
+from game.ships import compatible, geometry_of, hint_at
 from solvers.authoring import generator
-from solvers.authoring.generator import GeneratorError, checked_request, generate, hint_for, random_layout
+from solvers.authoring.generator import GeneratorError, checked_request, generate, random_layout
 from solvers.authoring.grading import GradeError, grade, redundant_hints
 from solvers.engine.verdict import Kind, decide
 from solvers.logic import deduction as logic
@@ -108,7 +108,7 @@ def test_random_layout_is_a_valid_fleet():
     rows = tuple(sum(v == Cell.SHIP for v in row) for row in grid)
     cols = tuple(sum(grid[r][c] == Cell.SHIP for r in range(10)) for c in range(10))
     assert rules.is_solved(Puzzle(10, 10, rows, cols, fleet), grid)
-    assert {hint_for(grid, cell).is_ship for cell in ships} == {True}
+    assert {hint_at(grid, cell).is_ship for cell in ships} == {True}
 
 
 def test_hints_near_the_end_rule_out_the_second_solutions_until_one_is_left(monkeypatch):
@@ -134,7 +134,7 @@ def test_hints_near_the_end_rule_out_the_second_solutions_until_one_is_left(monk
         (cell,) = set(more) - set(hints)         # one hint more, where the other solution met differs
         other = next(found for found in solutions if found != solution)
         assert other[cell[0]][cell[1]] != solution[cell[0]][cell[1]]
-        assert more[cell] == hint_for(solution, cell)
+        assert more[cell] == hint_at(solution, cell)
 
 
 def test_compatible_keeps_the_placements_that_agree_with_every_hint():

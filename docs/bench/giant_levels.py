@@ -24,7 +24,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from game import levels  # noqa: E402
 from game.puzzle import Cell, Puzzle  # noqa: E402
-from solvers.authoring.generator import hint_for, random_layout  # noqa: E402
+from game.ships import hint_at  # noqa: E402
+from solvers.authoring.generator import random_layout  # noqa: E402
 
 # 200 ships, 763 cells (21% of a 60x60 board): a pyramid's shape, stretched to the ship limit.
 FLEET = ((10, 4), (9, 7), (8, 10), (7, 13), (6, 16), (5, 20), (4, 24), (3, 28), (2, 35), (1, 43))
@@ -42,7 +43,7 @@ def giant(size: int, seed: int, given: float, ships: int = 200) -> Puzzle:
     layout = random_layout(size, size, fleet, rng)
     solution = tuple(tuple(Cell.SHIP if (r, c) in layout else Cell.WATER for c in range(size)) for r in range(size))
     cells = [(r, c) for r in range(size) for c in range(size)]
-    hints = {cell: hint_for(solution, cell) for cell in sorted(rng.sample(cells, round(given * len(cells))))}
+    hints = {cell: hint_at(solution, cell) for cell in sorted(rng.sample(cells, round(given * len(cells))))}
     return Puzzle(size, size, tuple(sum(v == Cell.SHIP for v in row) for row in solution),
                   tuple(sum(row[c] == Cell.SHIP for row in solution) for c in range(size)),
                   fleet, hints, name=f"Giant {size}x{size} #{seed}",

@@ -26,7 +26,7 @@ from typing import Callable, Mapping
 from game import levels
 from game.limits import MAX_SIDE
 from game.puzzle import Cell, Coord, Fleet, Grid, Hint, Puzzle, default_fleet, grid_to_strings, wrong_marks
-from game.ships import geometry, piece_on_board
+from game.ships import geometry, hint_at
 from solvers.authoring.grading import GRADE_LEVEL, GRADES, grade, without_hints
 from solvers.engine.verdict import Kind, decide
 from solvers.logic import deduction as logic
@@ -80,14 +80,6 @@ def random_layout(rows: int, cols: int, fleet: Fleet, rng: random.Random) -> fro
         else:
             return frozenset(geo.coords(taken))
     raise GeneratorError(f"could not lay the fleet {dict(fleet)} on a {rows}x{cols} board")
-
-
-def hint_for(solution: Grid, cell: Coord) -> Hint:
-    """The hint a solved board shows at ``cell``: water, or the ship piece's shape."""
-    r, c = cell
-    if solution[r][c] != Cell.SHIP:
-        return Hint.WATER
-    return piece_on_board(solution, r, c) or Hint.SHIP      # (a bend, which no solution has: a ship piece)
 
 
 def _tallies(rows: int, cols: int, ships: frozenset[Coord], hide: int, rng: random.Random,
@@ -149,7 +141,7 @@ def _add_hints(base: Puzzle, ships: frozenset[Coord], solution: Grid, level: int
 
 def with_hint(puzzle: Puzzle, solution: Grid, cell: Coord) -> Puzzle:
     """``puzzle`` with the hint ``solution`` shows at ``cell``."""
-    return puzzle.replace(hints={**puzzle.hints, cell: hint_for(solution, cell)})
+    return puzzle.replace(hints={**puzzle.hints, cell: hint_at(solution, cell)})
 
 
 def _tell_apart(puzzle: Puzzle, solution: Grid, ships: frozenset[Coord], grid: Grid, rng: random.Random,
