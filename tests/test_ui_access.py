@@ -400,3 +400,37 @@ def test_the_editor_is_used_from_the_keyboard(app):
     assert "Tab: a tally" in scene.key_help
     press(app, pygame.K_ESCAPE)
     assert app.overlay is None
+
+
+def test_a_key_in_a_long_list_reads_only_the_rows_it_moves_over():
+    """The replay's steps are rows made as they are read (a file read each): a key reads the
+    rows from where the keyboard is to where it goes, never the whole list."""
+    from collections.abc import Sequence
+
+    from window.list_view import ListView, Row
+
+    class Counted(Sequence):
+        def __init__(self, n):
+            self.n, self.reads = n, 0
+
+        def __len__(self):
+            return self.n
+
+        def __getitem__(self, k):
+            if not 0 <= k < self.n:
+                raise IndexError(k)
+            self.reads += 1
+            return Row(f"step {k}", None if k % 3 == 2 else k)      # every third row is a heading
+
+    rows = Counted(100_000)
+    view = ListView([])
+    view.rows = rows
+    view.rect = pygame.Rect(0, 0, 300, 10 * 30)
+    view.select(49_998)
+    for key, expected in ((pygame.K_DOWN, 49_999), (pygame.K_DOWN, 50_001), (pygame.K_UP, 49_999),
+                          (pygame.K_PAGEDOWN, 50_013)):
+        rows.reads = 0
+        assert view.key(pygame.event.Event(pygame.KEYDOWN, key=key)) == (True, None)
+        assert view.selected == expected
+        assert rows.reads < 100, rows.reads
+    assert view.key(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN)) == (True, 50_013)

@@ -39,9 +39,19 @@ class ListView:
         self.hover: int | None = None
         self.selected: int | None = None         # the row the keyboard is on
 
-    @property
-    def pickable(self) -> list[int]:
-        return [index for index, row in enumerate(self.rows) if row.value is not None]
+    def _pickable(self, index: int) -> bool:
+        return 0 <= index < len(self.rows) and self.rows[index].value is not None
+
+    def _nearest(self, index: int, step: int) -> int | None:
+        """The first pickable row from ``index`` on (itself included) going ``step`` (+1 or -1).
+        Rows are read one at a time from where the keyboard is: a list may make its rows as
+        they are read (the replay's steps, one file read each), so no key reads them all."""
+        index = max(-1, min(len(self.rows), index))
+        while 0 <= index < len(self.rows):
+            if self.rows[index].value is not None:
+                return index
+            index += step
+        return None
 
     def select(self, index: int | None) -> None:
         """Select row ``index`` (None: no row) and scroll it into sight."""
@@ -53,36 +63,36 @@ class ListView:
             self.scroll = top
         elif bottom > self.scroll + self.rect.height:
             self.scroll = min(self.max_scroll, bottom - self.rect.height)
-        if index == self._first_pickable():          # the heading above the first row in sight too
+        if index == self._nearest(0, 1):              # the heading above the first row in sight too
             self.scroll = 0
-
-    def _first_pickable(self) -> int | None:
-        pickable = self.pickable
-        return pickable[0] if pickable else None
 
     def key(self, event: pygame.event.Event) -> tuple[bool, Any | None]:
         """A key for the list: (taken, the value picked by Enter or None)."""
-        pickable = self.pickable
+        at = self.selected if self.selected is not None and self._pickable(self.selected) else None
         if event.key in PICK_KEYS:
-            if self.selected in pickable:
-                return True, self.rows[self.selected].value
-            return False, None
-        if not pickable:
+            return (True, self.rows[at].value) if at is not None else (False, None)
+        first = self._nearest(0, 1)
+        if first is None:
             return event.key in MOVE_KEYS or event.key in PAGE_KEYS or event.key in (pygame.K_HOME, pygame.K_END), None
-        at = pickable.index(self.selected) if self.selected in pickable else None
+        last = self._nearest(len(self.rows) - 1, -1)
         page = max(1, self.rect.height // ROW_HEIGHT - 1)
-        if event.key in MOVE_KEYS:
-            step = MOVE_KEYS[event.key]
-            at = (0 if step > 0 else len(pickable) - 1) if at is None else at + step
-        elif event.key in PAGE_KEYS:
-            at = (0 if at is None else at) + PAGE_KEYS[event.key] * page
+        if event.key in MOVE_KEYS and at is None:
+            at = first if MOVE_KEYS[event.key] > 0 else last
+        elif event.key in MOVE_KEYS or event.key in PAGE_KEYS:
+            step = MOVE_KEYS.get(event.key) or PAGE_KEYS[event.key]
+            at = first if at is None else at
+            for _ in range(1 if event.key in MOVE_KEYS else page):     # pickable rows on, up to the ends
+                on = self._nearest(at + step, step)
+                if on is None:
+                    break
+                at = on
         elif event.key == pygame.K_HOME:
-            at = 0
+            at = first
         elif event.key == pygame.K_END:
-            at = len(pickable) - 1
+            at = last
         else:
             return False, None
-        self.select(pickable[max(0, min(len(pickable) - 1, at))])
+        self.select(at)
         return True, None
 
     @property
