@@ -12,6 +12,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")   # before pygame is imported
 import pygame  # noqa: E402
 import pytest  # noqa: E402
 
+from game.puzzle import Cell  # noqa: E402
 from game.session import Report  # noqa: E402
 from tests.test_ui_play import click, drag, press  # noqa: E402
 
@@ -81,8 +82,22 @@ def one_step(app, rng, log):
     play = app.play
     puzzle, layout, panel = play.puzzle, play.layout, play.solver
     kind = rng.choices(["cell", "drag", "tally", "toolbar", "key", "panel", "trial", "wait", "resize", "more",
-                        "undo-redo"], [30, 8, 8, 10, 25, 18, 6, 6, 3, 2, 4])[0]
-    if kind == "undo-redo":
+                        "undo-redo", "down", "up", "hover"], [30, 8, 8, 10, 25, 18, 6, 6, 3, 2, 4, 4, 3, 4])[0]
+    if kind in ("down", "up"):                 # a press and its release apart, other steps between them
+        r, c = rng.randrange(puzzle.rows), rng.randrange(puzzle.cols)
+        log.append((kind, r, c))
+        event = pygame.MOUSEBUTTONDOWN if kind == "down" else pygame.MOUSEBUTTONUP
+        pygame.event.post(pygame.event.Event(event, pos=layout.cell_rect(r, c).center, button=rng.choice((1, 3))))
+        app.pump()
+    elif kind == "hover":
+        path = [layout.cell_rect(rng.randrange(puzzle.rows), rng.randrange(puzzle.cols)).center for _ in range(3)]
+        log.append(("hover", path))
+        version = play.session.version
+        for pos in path:
+            pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(1, 0), buttons=(0, 0, 0)))
+        app.pump()
+        assert play.session.version == version, "the mouse moved with no button held and the board changed"
+    elif kind == "undo-redo":
         session = play.session
         log.append(("undo-redo",))
         grid, cursor = [list(row) for row in session.grid], session.cursor
@@ -238,3 +253,25 @@ def closes_promptly_keeping_the_play(app):
 def test_any_clicks_and_keys_keep_the_play_scene_whole_long(app, seed):
     any_session(app, seed, 400)
     closes_promptly_keeping_the_play(app)
+
+
+def test_a_drag_whose_release_went_to_an_overlay_is_over(app):
+    """Press on a cell, open the level browser (L), release there, close it: moving the mouse
+    with no button held over the board afterwards paints nothing."""
+    layout = app.play.layout
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=layout.cell_rect(4, 0).center, button=1))
+    app.pump()
+    press(app, pygame.K_l)
+    assert app.overlay is not None
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(5, 5), button=1))
+    app.pump()
+    press(app, pygame.K_ESCAPE)
+    assert app.overlay is None
+    before = app.play.session.grid
+    for c in range(1, 6):
+        pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=layout.cell_rect(4, c).center, rel=(1, 0),
+                                             buttons=(0, 0, 0)))
+    app.pump()
+    assert app.play.session.grid == before
+    drag(app, layout.cell_rect(5, 0).center, [layout.cell_rect(5, c).center for c in range(1, 4)])
+    assert app.play.session.grid[5][:4] == (Cell.WATER,) * 4          # a real drag still paints
