@@ -83,20 +83,25 @@ def one_step(app, rng, log):
     puzzle, layout, panel = play.puzzle, play.layout, play.solver
     kind = rng.choices(["cell", "drag", "tally", "toolbar", "key", "panel", "trial", "wait", "resize", "more",
                         "undo-redo", "down", "up", "hover"], [30, 8, 8, 10, 25, 18, 6, 6, 3, 2, 4, 4, 3, 4])[0]
+    slider = panel.slider.rect
     if kind in ("down", "up"):                 # a press and its release apart, other steps between them
         r, c = rng.randrange(puzzle.rows), rng.randrange(puzzle.cols)
-        log.append((kind, r, c))
+        pos = layout.cell_rect(r, c).center if rng.random() < 0.8 else (rng.randint(slider.left, slider.right),
+                                                                         slider.centery)
+        log.append((kind, pos))
         event = pygame.MOUSEBUTTONDOWN if kind == "down" else pygame.MOUSEBUTTONUP
-        pygame.event.post(pygame.event.Event(event, pos=layout.cell_rect(r, c).center, button=rng.choice((1, 3))))
+        pygame.event.post(pygame.event.Event(event, pos=pos, button=rng.choice((1, 1, 3))))
         app.pump()
     elif kind == "hover":
         path = [layout.cell_rect(rng.randrange(puzzle.rows), rng.randrange(puzzle.cols)).center for _ in range(3)]
+        path.append((rng.randint(slider.left, slider.right), slider.centery))
         log.append(("hover", path))
-        version = play.session.version
+        version, speed = play.session.version, panel.slider.index
         for pos in path:
             pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(1, 0), buttons=(0, 0, 0)))
         app.pump()
         assert play.session.version == version, "the mouse moved with no button held and the board changed"
+        assert panel.slider.index == speed, "the mouse moved with no button held and the speed changed"
     elif kind == "undo-redo":
         session = play.session
         log.append(("undo-redo",))
@@ -275,3 +280,22 @@ def test_a_drag_whose_release_went_to_an_overlay_is_over(app):
     assert app.play.session.grid == before
     drag(app, layout.cell_rect(5, 0).center, [layout.cell_rect(5, c).center for c in range(1, 4)])
     assert app.play.session.grid[5][:4] == (Cell.WATER,) * 4          # a real drag still paints
+
+
+def test_a_speed_drag_whose_release_went_to_an_overlay_is_over(app):
+    """Press on the solver's speed slider, open the level browser (L), release there, close it:
+    moving the mouse over the slider with no button held leaves the speed as it was."""
+    slider = app.play.solver.slider
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(slider.rect.left, slider.rect.centery),
+                                         button=1))
+    app.pump()
+    speed = slider.index
+    press(app, pygame.K_l)
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(5, 5), button=1))
+    app.pump()
+    press(app, pygame.K_ESCAPE)
+    assert app.overlay is None
+    pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=(slider.rect.right, slider.rect.centery),
+                                         rel=(1, 0), buttons=(0, 0, 0)))
+    app.pump()
+    assert slider.index == speed
