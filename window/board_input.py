@@ -42,6 +42,9 @@ class BoardInput:
                 self._click_tally(*tally)
                 return True
         elif event.type == pygame.MOUSEMOTION and self.drag is not None:
+            if not (event.buttons[0] or event.buttons[2]):   # its button-up went elsewhere (an overlay)
+                self._end_drag()
+                return False
             cell = layout.cell_at(event.pos)
             if cell is not None and cell != self.drag_last:
                 self.drag_last = cell
@@ -49,10 +52,13 @@ class BoardInput:
                 self.board.change(lambda s: s.paint(*cell, value))
             return True
         elif event.type == pygame.MOUSEBUTTONUP and self.drag is not None:
-            self.drag = None
-            self.board.session.end_merge()
+            self._end_drag()
             return True
         return False
+
+    def _end_drag(self) -> None:
+        self.drag = None
+        self.board.session.end_merge()
 
     def key(self, event: pygame.event.Event) -> bool:
         """Arrows move the cursor; W, S, Space, Delete mark its cell. True if the key was one of those."""

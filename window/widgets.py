@@ -123,6 +123,9 @@ class StepSlider:
             self.set_index(self._index_at(event.pos[0]))
             return True
         if event.type == pygame.MOUSEMOTION and self.dragging:
+            if not event.buttons[0]:              # its button-up went elsewhere (an overlay)
+                self.dragging = False
+                return False
             self.set_index(self._index_at(event.pos[0]))
             return True
         if event.type == pygame.MOUSEBUTTONUP and event.button == 1 and self.dragging:
