@@ -36,6 +36,8 @@ LEVELS = ("6x6/easy/01", "6x6/hard/01", "6x6/expert/02", "8x8/easy/01", "8x8/med
 SOLVERS = (("backtracking", 0), ("forward", 0), ("logic", 0), ("genetic", 1), ("genetic", 7))
 RUNS = [(level, solver, seed) for level in LEVELS + tuple(MADE_UP) for solver, seed in SOLVERS]
 JUMPS = ("guess", "backtrack", "dead end", "solution")
+KEYS = {pygame.K_LEFT: -1, pygame.K_RIGHT: 1, pygame.K_HOME: "home", pygame.K_END: "end",
+        pygame.K_g: "guess", pygame.K_b: "backtrack", pygame.K_d: "dead end", pygame.K_s: "solution"}
 
 
 def puzzle_of(level: str):
@@ -63,6 +65,10 @@ class Model:
         self.depths, self.stats, self.in_force = [0], [{}], [()]
         stack: list[tuple[int, tuple[int, int], bool]] = []
         previous: dict = {}
+        self.fleets: list = [[]]
+        self.steps: list[int] = []              # an explained step starts where its sentence changes
+        sentence = ""
+        explains = header["solver"] == "logic"
         for n, line in enumerate(self.lines[1:], 1):
             for cell in line["cells"]:
                 board[cell["row"]][cell["col"]] = state[cell["state"]]
@@ -78,6 +84,10 @@ class Model:
                 del stack[depth - 1:]
                 stack.append((n, (first["row"], first["col"]), first["state"] == "ship"))
             self.in_force.append(tuple(stack))
+            self.fleets.append(line["fleet"] if line["kind"] == "generation" else self.fleets[-1])
+            if explains and line.get("detail") and line["detail"] != sentence:
+                self.steps.append(n)
+                sentence = line["detail"]
             previous = line
         kinds = [line.get("kind") for line in self.lines]
         self.marks = {kind: [n for n in range(1, self.events + 1) if kinds[n] == kind] for kind in ("guess", "backtrack")}
@@ -85,6 +95,7 @@ class Model:
                                   if kinds[n + 1] == "backtrack" and kinds[n] != "backtrack"]
         self.marks["found"] = [n for n in range(1, self.events + 1) if kinds[n] == "found"]
         self.solution_at = (self.marks["found"] or [self.events])[0]
+        self.fleets[-1] = []                    # at the end the board is the run's answer
 
     def jump(self, now: int, what: str, forward: bool) -> int:
         if what == "solution":
@@ -123,16 +134,28 @@ def check_at(scene: ReplayScene, model: Model) -> None:
     assert scene.stats_at() == model.stats[n]
     assert scene.event() == model.lines[n]
     assert [(e, cell, ship) for e, cell, ship, _ in scene.guesses_in_force()] == list(model.in_force[n])
+    assert [tuple(ship) for ship in scene.fleet_at()] == [tuple(ship) for ship in model.fleets[n]]
+    timeline = scene.timeline
+    for what in JUMPS:                          # from here, every jump lands where the model says
+        for forward in (True, False):
+            assert timeline.jump(n, what, forward) == model.jump(n, what, forward), (what, forward)
+    if timeline.explains:
+        assert list(timeline.steps.events) == model.steps
+        k = timeline.steps.current(n)
+        assert k == sum(1 for first in model.steps if first <= n) - 1
 
 
 operations = st.lists(st.one_of(
     st.tuples(st.just("goto"), st.integers(-3, 10 ** 6)),
     st.tuples(st.just("goto-near-end"), st.integers(-3, 3)),
+    st.tuples(st.just("goto-near-mark"), st.tuples(st.sampled_from(["guess", "backtrack", "dead end", "found"]),
+                                                   st.integers(0, 10 ** 6), st.integers(-2, 2))),
     st.tuples(st.just("step"), st.sampled_from([-100, -1, 1, 100])),
     st.tuples(st.just("jump"), st.tuples(st.sampled_from(JUMPS), st.booleans())),
     st.tuples(st.just("end"), st.sampled_from([0, 1])),
     st.tuples(st.just("slider"), st.floats(-0.1, 1.1)),
     st.tuples(st.just("step list"), st.integers(0, 10 ** 6)),
+    st.tuples(st.just("key"), st.tuples(st.sampled_from(sorted(KEYS)), st.booleans())),
 ), max_size=25)
 
 
@@ -145,6 +168,10 @@ def drive(app, run, timeline, model, ops) -> None:
             scene.goto(arg % (model.events + 1) if arg >= 0 else arg)
         elif op == "goto-near-end":
             scene.goto(model.events + arg)
+        elif op == "goto-near-mark":
+            what, k, offset = arg
+            marks = model.marks[what] or [0]
+            scene.goto(marks[k % len(marks)] + offset)
         elif op == "step":
             scene.goto(scene.at + arg)
         elif op == "jump":
@@ -163,6 +190,18 @@ def drive(app, run, timeline, model, ops) -> None:
             n, text = timeline.steps[k]
             scene.goto(n)
             assert text == model.lines[n]["detail"] and timeline.steps.current(n) == k
+        elif op == "key":
+            key, shift = arg
+            scene.handle(pygame.event.Event(pygame.KEYDOWN, key=key, mod=pygame.KMOD_SHIFT if shift else 0,
+                                            unicode="", scancode=0))
+            meaning = KEYS[key]
+            if isinstance(meaning, int):
+                expected = max(0, min(model.events, before + meaning * (100 if shift else 1)))
+            elif meaning in ("home", "end"):
+                expected = 0 if meaning == "home" else model.events
+            else:
+                expected = model.jump(before, meaning, meaning == "solution" or not shift)
+            assert scene.at == expected
         check_at(scene, model)
         # Going there from the start gives the same as going there from wherever it was.
         fresh = ReplayScene(app, run, timeline)
@@ -194,13 +233,23 @@ def test_the_model_sees_every_jump_kind():
     assert seen == set(JUMPS)
 
 
+def test_every_jump_from_every_event_of_the_short_runs():
+    for level, solver, seed in RUNS:
+        _, timeline, model = recorded(level, solver, seed)
+        if model.events <= 1000:
+            for n in range(model.events + 1):
+                for what in JUMPS:
+                    for forward in (True, False):
+                        assert timeline.jump(n, what, forward) == model.jump(n, what, forward), (level, solver, n)
+
+
 def replay_property(app, data) -> None:
     level, solver, seed = data.draw(st.sampled_from(RUNS))
     run, timeline, model = recorded(level, solver, seed)
     drive(app, run, timeline, model, data.draw(operations))
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_replay_agrees_with_the_model(app, data):
     replay_property(app, data)
