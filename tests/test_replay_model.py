@@ -21,6 +21,7 @@ from hypothesis import strategies as st  # noqa: E402
 
 from game import levels, rules  # noqa: E402
 from game.puzzle import Cell, grid_from_strings  # noqa: E402
+from game.session import Session  # noqa: E402
 from solvers.common import unknown_as_water  # noqa: E402
 from solvers.engine import trace  # noqa: E402
 from window.scenes.replay import ReplayScene, Timeline  # noqa: E402
@@ -260,3 +261,32 @@ def test_replay_agrees_with_the_model(app, data):
 @given(data=st.data())
 def test_replay_agrees_with_the_model_long(app, data):
     replay_property(app, data)
+
+
+plays = st.lists(st.one_of(
+    st.tuples(st.just("set"), st.tuples(st.integers(0, 5), st.integers(0, 5),
+                                        st.sampled_from([Cell.SHIP, Cell.WATER, Cell.UNKNOWN]))),
+    st.sampled_from([("open", None), ("keep", None), ("abandon", None), ("undo", None), ("redo", None),
+                     ("restart", None)]),
+), max_size=30)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(play=plays, data=st.data())
+def test_a_replayed_play_agrees_with_the_model(app, play, data):
+    """A player's play saved as a trace (moves, trials opened, kept and abandoned, undone)
+    replays to the board the play ended on, through any goto, step and jump."""
+    puzzle = puzzle_of("6x6/easy/01")
+    session = Session(puzzle)
+    for op, arg in play:
+        if op == "set":
+            session.set_cell(*arg)
+        else:
+            getattr(session, {"open": "open_trial", "keep": "keep_trial", "abandon": "abandon_trial"}.get(op, op))()
+    path = folder() / "play.jsonl"
+    trace.record_play(path, puzzle, session.history[:session.cursor], session.solved_now)
+    run, timeline = Timeline.read(path)
+    model = Model(path)
+    check_run_end(run, model)
+    assert model.boards[-1] == tuple(tuple(session.cell(r, c) for c in range(puzzle.cols)) for r in range(puzzle.rows))
+    drive(app, run, timeline, model, data.draw(operations))
