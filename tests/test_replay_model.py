@@ -89,7 +89,8 @@ class Model:
             if explains and line.get("detail") and line["detail"] != sentence:
                 self.steps.append(n)
                 sentence = line["detail"]
-            previous = line
+            if "depth" in line:                 # a heartbeat between two cells of a guess does not part them
+                previous = line
         kinds = [line.get("kind") for line in self.lines]
         self.marks = {kind: [n for n in range(1, self.events + 1) if kinds[n] == kind] for kind in ("guess", "backtrack")}
         self.marks["dead end"] = [n for n in range(1, self.events)
