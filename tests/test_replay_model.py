@@ -6,8 +6,10 @@ be those the model computes from the trace's own lines, however the event was re
 The default run tries a few dozen sequences; ``pytest -m slow`` runs a longer campaign.
 """
 
+import atexit
 import json
 import os
+import shutil
 import tempfile
 from functools import cache
 from pathlib import Path
@@ -49,8 +51,10 @@ def puzzle_of(level: str):
 
 @cache
 def folder() -> Path:
-    # Kept for the session: the replay reads the trace files again.
-    return Path(tempfile.mkdtemp(prefix="replay-model-"))
+    # Kept for the session (the replay reads the trace files again), removed at its end.
+    path = Path(tempfile.mkdtemp(prefix="replay-model-"))
+    atexit.register(shutil.rmtree, path, ignore_errors=True)
+    return path
 
 
 class Model:
@@ -92,7 +96,8 @@ class Model:
             if "depth" in line:                 # a heartbeat between two cells of a guess does not part them
                 previous = line
         kinds = [line.get("kind") for line in self.lines]
-        self.marks = {kind: [n for n in range(1, self.events + 1) if kinds[n] == kind] for kind in ("guess", "backtrack")}
+        self.marks = {kind: [n for n in range(1, self.events + 1) if kinds[n] == kind]
+                      for kind in ("guess", "backtrack")}
         self.marks["dead end"] = [n for n in range(1, self.events)
                                   if kinds[n + 1] == "backtrack" and kinds[n] != "backtrack"]
         self.marks["found"] = [n for n in range(1, self.events + 1) if kinds[n] == "found"]
