@@ -12,6 +12,7 @@ The parts, one job each:
 
 from __future__ import annotations
 
+import datetime
 from pathlib import Path
 
 import pygame
@@ -89,16 +90,19 @@ class PlayScene:
         size = f"{puzzle.rows}x{puzzle.cols}"
         heading = self.title if size in self.title else f"{self.title}  ({size})"
         self.board.target = records.target_seconds(size, puzzle.difficulty)
-        self.board.record = lambda seconds: records.finish(app.storage, puzzle, self.key, self.title, seconds,
-                                                           self.coach.asked)
+        self.board.record = self._record
         if session.solved and not app.storage.is_solved(self.key):     # its record could not be written then
-            said = records.finish(app.storage, puzzle, self.key, self.title, session.elapsed, self.coach.asked,
-                                  solved_on=app.storage.saved_on(self.key))
+            said = self._record(session.elapsed, solved_on=app.storage.saved_on(self.key))
             self.status.notify(f"Progress restored; the solve is now recorded. {said}".rstrip())
         self.view = PlayView(heading, self.board, self.solver, self.coach, self.board_input, self.toolbar,
                              self.mistake_button, self.status, self.trials.buttons)
         self.layout: Layout = compute_layout(app.window_size, puzzle.rows, puzzle.cols)
         self.relayout(app.window_size)
+
+    def _record(self, seconds: float, solved_on: datetime.date | None = None) -> str:
+        """Record a solve of this level (``solved_on``: the day of one recorded only now)."""
+        return records.finish(self.app.storage, self.puzzle, self.key, self.title, seconds, self.coach.asked,
+                              solved_on=solved_on)
 
     # ----- what the window asks of the scene ----------------------------------------------
 
