@@ -72,6 +72,7 @@ class Model:
         previous: dict = {}
         self.fleets: list = [[]]
         self.steps: list[int] = []              # an explained step starts where its sentence changes
+        self.marks: dict[str, list[int]] = {"guess": [], "backtrack": []}
         sentence = ""
         explains = header["solver"] == "logic"
         for n, line in enumerate(self.lines[1:], 1):
@@ -84,7 +85,13 @@ class Model:
             # The decisions in force: one per depth; a guess starts one unless the event before
             # was a guess at the same depth (a ship placed cell by cell is one decision).
             del stack[depth:]
-            if line["kind"] == "guess" and not (previous.get("kind") == "guess" and previous.get("depth") == depth):
+            # A guess or backtrack event starts a step unless the event before was one of its
+            # kind at the same depth (a ship placed or taken back cell by cell is one step).
+            starts = line["kind"] in ("guess", "backtrack") and not (
+                previous.get("kind") == line["kind"] and previous.get("depth") == depth)
+            if starts:
+                self.marks[line["kind"]].append(n)
+            if line["kind"] == "guess" and starts:
                 first = line["cells"][0] if line["cells"] else {"row": 0, "col": 0, "state": "water"}
                 del stack[depth - 1:]
                 stack.append((n, (first["row"], first["col"]), first["state"] == "ship"))
@@ -96,8 +103,6 @@ class Model:
             if "depth" in line:                 # a heartbeat between two cells of a guess does not part them
                 previous = line
         kinds = [line.get("kind") for line in self.lines]
-        self.marks = {kind: [n for n in range(1, self.events + 1) if kinds[n] == kind]
-                      for kind in ("guess", "backtrack")}
         self.marks["dead end"] = [n for n in range(1, self.events)
                                   if kinds[n + 1] == "backtrack" and kinds[n] != "backtrack"]
         self.marks["found"] = [n for n in range(1, self.events + 1) if kinds[n] == "found"]

@@ -2,7 +2,7 @@
 
 The board at any event is rebuilt from the trace file (``solvers.engine.trace.board_at``:
 forward from the nearest checkpoint), so a long run costs no memory here beyond one byte of
-kind and two of depth per event, a few bytes per search decision and eight per explained
+kind, one of step start and two of depth per event, a few bytes per search decision and eight per explained
 step, read once when the trace opens: the sentences themselves stay in the file and are read
 again for the lines on screen. A trace changed under the open replay is said on the status
 line; the last board read stays. Drag the timeline, or use the arrow keys (Shift: 100 events), Home and End; the buttons
@@ -157,13 +157,17 @@ class Timeline:
         self.solution_at = 0
         self.with_stats = array("I")               # events whose line carries statistics
         self.generations: list[tuple[int, int, float, float]] = []   # (event, number, best, mean)
+        # The events that start a step: a guess or backtrack event unless the event before
+        # (heartbeats aside) was one of its kind at the same depth, as a ship placed or taken
+        # back cell by cell is one step. The jumps land on these.
+        self.starts = bytearray(1)
+        self._last_change = (0, -1)                # the kind and depth of the last board change
         # The decisions: per search depth, the event each one starts at, its first cell
         # (row * 256 + col, times 2, plus 1 for ship) and its sentence (an index into
-        # ``details``). Consecutive guess events at one depth are one decision.
+        # ``details``): the guess events that start a step.
         self.decisions: dict[int, tuple[array, array, array]] = {}
         self.details: list[str] = [""]
         self._detail_index: dict[str, int] = {"": 0}
-        self._guess_depth = 0                      # the previous event's depth, if it was a guess
         self.depths = array("H", [0])              # the search depth at each event
 
     def add(self, n: int, data: dict, offset: int = 0) -> None:
@@ -182,16 +186,16 @@ class Timeline:
                 self.generations.append((n, int(stats.get("generation", 0)), float(stats.get("best", 0) or 0),
                                          float(stats.get("mean", 0) or 0)))
         detail = data.get("detail") or ""
+        starts = False
         if "depth" in data:                        # an event that changes the board
             depth = int(data["depth"] or 0)
-            if kind == GUESS:
-                if self._guess_depth != depth:
-                    self._add_decision(n, depth, data.get("cells") or (), detail)
-                self._guess_depth = depth
-            else:
-                self._guess_depth = 0
+            starts = kind in (GUESS, BACKTRACK) and self._last_change != (kind, depth)
+            self._last_change = (kind, depth)
+            if starts and kind == GUESS:
+                self._add_decision(n, depth, data.get("cells") or (), detail)
         else:                                      # a heartbeat, a solution met: the depth stays
             depth = self.depths[-1]
+        self.starts.append(starts)
         self.depths.append(depth)
         self.depth.add(depth, MARK.get(kind, 0))
         if self.explains and detail and detail != self._last_detail:
@@ -251,8 +255,7 @@ class Timeline:
         code = None if marks is not None else KIND_CODE[what]
         steps = range(now + 1, len(self.kinds)) if forward else range(now - 1, 0, -1)
         for n in steps:
-            if (marks[n] if marks is not None else self.kinds[n] == code):
-                # a guess or backtrack that sets several cells is one step: land on its first event
+            if (marks[n] if marks is not None else self.kinds[n] == code and self.starts[n]):
                 return n
         return now
 
