@@ -125,6 +125,11 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
+def _seconds(value: Any) -> float:
+    """A time to record, to a tenth of a second, within what the files hold (0 to MAX_SECONDS)."""
+    return round(min(max(value if _is_number(value) else 0.0, 0.0), MAX_SECONDS), 1)
+
+
 def _is_text(value: Any) -> bool:
     return isinstance(value, str) and len(value) <= MAX_TEXT and value.isprintable()
 
@@ -539,7 +544,7 @@ class Storage:
                      grade: str | None = None, hints: int = 0, checks: int = 0) -> Solve:
         """Record a solve (merged into the file as it is on disk) and say which best times it
         is measured against."""
-        time_taken = round(min(max(seconds if _is_number(seconds) else 0.0, 0.0), MAX_SECONDS), 1)
+        time_taken = _seconds(seconds)
         clean_name = name.encode("utf-8", "replace").decode("utf-8")[:MAX_TEXT]
         clean_name = "".join(ch if ch.isprintable() else "?" for ch in clean_name)
         extras: dict[str, int | str] = {"hints": min(max(int(hints), 0), MAX_COUNT),
@@ -584,7 +589,7 @@ class Storage:
 
     def mark_daily(self, date: str, seconds: float) -> bool:
         """Record the daily puzzle of ``date`` as solved (the best time is kept)."""
-        time_taken = round(min(max(seconds if _is_number(seconds) else 0.0, 0.0), MAX_SECONDS), 1)
+        time_taken = _seconds(seconds)
         when = time.strftime("%Y-%m-%d %H:%M:%S")
 
         def merge(records: dict) -> dict:
