@@ -23,7 +23,7 @@ LEVELS = ROOT / "levels"
 
 
 def test_the_cache_is_read_as_holding_what_the_warm_up_compiled():
-    assert compiling.cached(learning_core.advance)
+    assert compiling.cached(learning_core.search_slice)
     assert not compiling.cached(object())
 
 

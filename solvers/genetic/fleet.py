@@ -208,7 +208,7 @@ class Layout:
         m = self.model
         first, last = int(m.slot_first[slot]), int(m.slot_last[slot])
         totals = np.empty(last - first)
-        core.scores(self.state, self.lines, self.conflict, self.ids[slot], m.slot_lengths[slot], first, last,
+        core.score_places(self.state, self.lines, self.conflict, self.ids[slot], m.slot_lengths[slot], first, last,
                     totals, m.puts, m.reads, m.line, m.line_add, m.line_target, m.line_known, m.hint_at,
                     m.is_hint, m.cells, CONFLICT_WEIGHT, HINT_WEIGHT, TALLY_WEIGHT)
         return np.arange(first, last), totals
@@ -216,15 +216,15 @@ class Layout:
     def move(self, slot: int, candidate: int, fitness: float) -> None:
         """Put the slot's ship on ``candidate``, whose ``fitness`` :meth:`scores` gave."""
         m = self.model
-        self.conflict = core.move(self.state, self.lines, self.conflict, self.ids[slot], candidate,
+        self.conflict = core.move_ship(self.state, self.lines, self.conflict, self.ids[slot], candidate,
                                   m.slot_lengths[slot], m.puts, m.reads, m.line, m.line_add)
         self.ids[slot] = candidate
         self.fitness = float(fitness)
 
     def repair(self, steps: int, noise: float, trouble_first: float, seed: int) -> int:
-        """``steps`` of min-conflicts repair (``repair_core.repair``); returns candidates scored."""
+        """``steps`` of min-conflicts repair (``repair_core.repair_steps``); returns candidates scored."""
         m = self.model
-        self.conflict, self.fitness, evaluations = core.repair(
+        self.conflict, self.fitness, evaluations = core.repair_steps(
             self.state, self.lines, self.ids, self.conflict, self.fitness, steps, noise, trouble_first, seed,
             m.slot_length_array, m.slot_first, m.slot_last, m.puts, m.reads, m.own, m.line, m.line_add,
             m.line_target, m.line_known, m.line_cap, m.hint_at, m.is_hint, m.cells,

@@ -28,7 +28,7 @@ def penalty(state, lines, conflict, line_target, line_known, hint_at, cells, w_c
 
 
 @njit(cache=True)
-def scores(state, lines, conflict, here, n, first, last, out, puts, reads, line, line_add,
+def score_places(state, lines, conflict, here, n, first, last, out, puts, reads, line, line_add,
            line_target, line_known, hint_at, is_hint, cells, w_conflict, w_hint, w_tally):
     """The fitness with the ship on candidate ``here`` (length ``n``) moved to each candidate
     ``first .. last - 1`` in turn, into ``out[:last - first]``."""
@@ -65,7 +65,7 @@ def scores(state, lines, conflict, here, n, first, last, out, puts, reads, line,
 
 
 @njit(cache=True)
-def move(state, lines, conflict, old, new, n, puts, reads, line, line_add):
+def move_ship(state, lines, conflict, old, new, n, puts, reads, line, line_add):
     """Move a ship of length ``n`` from candidate ``old`` to ``new``; returns the new conflict."""
     used, across = 4 * n + 6, n + 1
     for j in range(used):
@@ -107,7 +107,7 @@ def troubled(state, lines, ids, slot_length, own, line, line_cap, out):
 
 
 @njit(cache=True, nogil=True)
-def repair(state, lines, ids, conflict, fitness, steps, noise, trouble_first, seed,
+def repair_steps(state, lines, ids, conflict, fitness, steps, noise, trouble_first, seed,
            slot_length, slot_first, slot_last, puts, reads, own, line, line_add, line_target,
            line_known, line_cap, hint_at, is_hint, cells, w_conflict, w_hint, w_tally):
     """``steps`` of min-conflicts: pick a troubled ship (``trouble_first`` of the time, else
@@ -130,7 +130,7 @@ def repair(state, lines, ids, conflict, fitness, steps, noise, trouble_first, se
             count = troubled(state, lines, ids, slot_length, own, line, line_cap, trouble)
         slot = trouble[np.random.randint(count)] if count else np.random.randint(slots)
         n, first, last = slot_length[slot], slot_first[slot], slot_last[slot]
-        scores(state, lines, conflict, ids[slot], n, first, last, out, puts, reads, line, line_add,
+        score_places(state, lines, conflict, ids[slot], n, first, last, out, puts, reads, line, line_add,
                line_target, line_known, hint_at, is_hint, cells, w_conflict, w_hint, w_tally)
         width = last - first
         evaluations += width
@@ -151,7 +151,7 @@ def repair(state, lines, ids, conflict, fitness, steps, noise, trouble_first, se
                         break
                     pick -= 1
         if first + k != ids[slot]:
-            conflict = move(state, lines, conflict, ids[slot], first + k, n, puts, reads, line, line_add)
+            conflict = move_ship(state, lines, conflict, ids[slot], first + k, n, puts, reads, line, line_add)
             ids[slot] = first + k
             fitness = out[k]
     return conflict, fitness, evaluations

@@ -77,11 +77,11 @@ def events(puzzle: Puzzle, *, trace: bool = False, limit: int = 1, rng: random.R
     that differ only there take different paths, and the portfolio races two such."""
     from solvers.search import learning_core  # numba loads here: half a second, and most commands never need it
 
-    if not compiling.ready(__name__, learning_core.advance):
+    if not compiling.ready(__name__, learning_core.search_slice):
         # The build in the background lands in about a minute: heartbeats until then (a caller
         # can stop or time out), then the search, loaded from the cache like any later process's.
         since = time.perf_counter()
-        while not compiling.cached(learning_core.advance):
+        while not compiling.cached(learning_core.search_slice):
             if time.perf_counter() - since > BUILD_WAIT:
                 yield Result(Status.ERROR, None, {}, (), "clause learning is being compiled, once, in the background")
                 return

@@ -1,6 +1,6 @@
 """The clause learner's inner loop, compiled (numba): propagation, conflict analysis, learning,
 restarts, decisions, on the flat arrays ``solvers.search.learning`` builds, a slice of the
-search at a time (:func:`advance`; why: that module's docstring).
+search at a time (:func:`search_slice`; why: that module's docstring).
 
 A :class:`Search` holds the state, a list of arrays, and the model; the names below (``TLEN``
 and on) are the slots of its integer registers. Literals are ``2 * variable`` (true) and
@@ -15,7 +15,7 @@ are rebuilt without the forgotten ones, so memory stays bounded however long the
 
 numba counts the references to an array atomically each time a function (even an inlined one)
 takes it, and at every turn of a loop in which the array may be replaced: that was three
-quarters of the search's time. So :func:`advance` borrows the arrays its caller holds
+quarters of the search's time. So :func:`search_slice` borrows the arrays its caller holds
 (:func:`_borrowed`, not counted), holds the six it may replace counted and borrows them again
 after each replacement, and replaces none inside its loops: the watch pool is given room
 before each round of propagation (:func:`_roomy`), and a walk that finds none pauses until
@@ -63,13 +63,13 @@ def _borrowed(typingctx, array):
 
 
 class Search:
-    """One search: its state (the arrays :func:`advance` works on) and the model it reads.
+    """One search: its state (the arrays :func:`search_slice` works on) and the model it reads.
 
     ``model``: implication lists, each literal's constraints and the constraints' members as
     offsets into flat arrays (``bstart``/``bimp``, ``ostart``/``occ``, ``cstart``/``cmem``),
     the constraints' counts and sizes, and their counters of true and false members."""
 
-    GROWN = (15, 16, 17, 18, 19, 23)    # the state's arrays :func:`advance` may replace
+    GROWN = (15, 16, 17, 18, 19, 23)    # the state's arrays :func:`search_slice` may replace
 
     def __init__(self, n: int, ncells: int, decided: int, best_phase: bool, limit: int,
                  clauses: list[list[int]], model: tuple[np.ndarray, ...], restart_unit: int = 0) -> None:
@@ -94,9 +94,9 @@ class Search:
         return bool(self.regs[DONE])
 
     def advance(self, conflicts: int, decisions: int, work: int) -> np.ndarray | None:
-        """One slice of the search (see :func:`advance`): the solution it met (1 per ship
+        """One slice of the search (see :func:`search_slice`): the solution it met (1 per ship
         cell), or None."""
-        *grown, found = advance(  # type: ignore[call-arg]  # mypy counts no list's length: too many, it says
+        *grown, found = search_slice(  # type: ignore[call-arg]  # mypy counts no list's length: too many, it says
             *self.state, *self.model, conflicts, decisions, work)
         for index, array in zip(self.GROWN, grown):
             self.state[index] = array
@@ -153,7 +153,7 @@ def _new_state(n: int, ncells: int, decided: int, best_phase: bool, limit: int, 
     pool = _rebuild(regs, start, lits, learnt, wstart, wlen, wcap, pool, 2 * n)
     # Room for a conflict's work: its clause, the clause learnt, a reason's literals, the
     # minimisation's stack, the variables it touched, per level the conflict that last
-    # counted it, and the counting constraints' reasons held for a conflict (``_reason``).
+    # counted it, and the counting constraints' reasons held for a conflict (``_reason_of``).
     scratch = [np.zeros(2 * n + 8, I32), np.zeros(n + 8, I32), np.zeros(n + 8, I32), np.zeros(n + 8, I32),
                np.zeros(2 * n + 8, I32), np.zeros(n + 2, np.int64),
                np.full(max(1, ncards), -1, np.int64), np.zeros(max(1, ncards), I32), np.zeros(max(1, nmembers), I32)]
@@ -311,7 +311,7 @@ def _backtrack(to, regs, val, phase, trail, lim, ostart, occ, ntrue, nfalse, hea
 
 
 @njit(cache=True, inline="always")
-def _reason(v, out, rkind, rval, lits, start, size, cstart, cmem, val, pos, stamp, cstamp, cheld, held):
+def _reason_of(v, out, rkind, rval, lits, start, size, cstart, cmem, val, pos, stamp, cstamp, cheld, held):
     """The false literals of the reason of variable ``v`` (assigned, not a decision) into
     ``out``; their count. A counting constraint's reason is read once per conflict
     (``stamp``): the constraint fills all its undecided members at once, so every member it
@@ -354,7 +354,7 @@ def _reason(v, out, rkind, rval, lits, start, size, cstart, cmem, val, pos, stam
 
 
 @njit(cache=True, nogil=True)
-def advance(regs, inc, val, level, rkind, rval, pos, trail, lim, act, phase, best, heap, hidx, seen,
+def search_slice(regs, inc, val, level, rkind, rval, pos, trail, lim, act, phase, best, heap, hidx, seen,
             held_lits, held_start, held_size, held_learnt, held_span, wstart, wlen, wcap, held_pool, solution,
             buf, lb, rbuf, stack, touched, stamped, cstamp, cheld, held,
             bstart, bimp, ostart, occ, cstart, cmem, ccount, csize, ntrue, nfalse, conflicts_max, decisions_max,
@@ -534,7 +534,7 @@ def advance(regs, inc, val, level, rkind, rval, pos, trail, lim, act, phase, bes
                 pending -= 1
                 if pending == 0:
                     break
-                rl = _reason(p >> 1, rbuf, rkind, rval, lits, start, size, cstart, cmem, val, pos,
+                rl = _reason_of(p >> 1, rbuf, rkind, rval, lits, start, size, cstart, cmem, val, pos,
                          regs[CONFLICTS], cstamp, cheld, held)
                 work += rl
             lb[0] = p ^ 1
@@ -557,7 +557,7 @@ def advance(regs, inc, val, level, rkind, rval, pos, trail, lim, act, phase, bes
                 implied = True
                 while sp > 0 and implied:
                     sp -= 1
-                    rl = _reason(stack[sp], rbuf, rkind, rval, lits, start, size, cstart, cmem, val, pos,
+                    rl = _reason_of(stack[sp], rbuf, rkind, rval, lits, start, size, cstart, cmem, val, pos,
                          regs[CONFLICTS], cstamp, cheld, held)
                     work += rl
                     for kk in range(rl):
