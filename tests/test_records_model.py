@@ -383,6 +383,21 @@ class RecordsMachine(RuleBasedStateMachine):
         self.model.read("solved.json"), self.model.read("daily.json")
         self.model.windows[which] = Window(*self.model.known(Window({}, {})))
 
+    @rule(level=st.sampled_from(LEVELS), seconds=st.integers(1, 900_0).map(lambda n: n / 10))
+    def record_of_an_earlier_version(self, level, seconds):
+        """A level solved by a version that kept no size, grade, hints or checks: it still
+        counts, under "earlier", until a faster solve records its play."""
+        key = level_key(level[1])
+        if key in self.model.solved or any(key == owed for w in self.model.windows for owed, _ in w.owed_solves) \
+                or self.model.damaged:
+            return
+        path = self.home / "solved.json"
+        data = json.loads(path.read_text()) if path.exists() else {}
+        data[key] = {"seconds": seconds, "name": level[0], "when": "2025-01-01 10:00:00"}
+        path.write_text(json.dumps(data))
+        self.model.solved[key] = {"seconds": seconds}
+        FIGURES["earlier records"] += 1
+
     @rule(name=st.sampled_from(["solved.json", "daily.json"]))
     def damage_by_hand(self, name):
         """A record of a list made unreadable (edited by hand, written by a later version): it
@@ -529,3 +544,46 @@ def test_a_level_solved_before_claims_no_record_of_its_size_and_grade(tmp_path):
     assert "New record" not in said
     [row] = [row for row in records.stats_rows(storage.solved()) if (row.size, row.grade) == ("6x6", "easy")]
     assert row.best == 200.0
+
+
+def test_a_window_setting_damaged_records_aside_keeps_a_record_another_window_writes_meanwhile(tmp_path,
+                                                                                                monkeypatch):
+    """A window that finds damaged records when it first reads the list rewrites the file with
+    the good ones. It did so outside the list's lock, from what it had read: a record another
+    window wrote between that read and the rewrite was lost."""
+    import threading
+
+    storage = Storage(tmp_path)
+    assert storage.record_solve("k1", 10.0).saved
+    data = json.loads(storage.solved_path.read_text())
+    data["bad"] = {"seconds": -5, "name": BAD, "when": "then"}
+    storage.solved_path.write_text(json.dumps(data))
+    real_read = storage_module.read_json
+    other = Storage(tmp_path)
+    writer = threading.Thread(target=lambda: other.record_solve("k2", 20.0))
+
+    def read_while_another_window_writes(path):
+        found = real_read(path)
+        if writer.ident is None:
+            writer.start()                     # the other window writes now, while this one reads
+            writer.join(0.5)
+        return found
+
+    monkeypatch.setattr(storage_module, "read_json", read_while_another_window_writes)
+    first = Storage(tmp_path)
+    assert set(first.solved()) >= {"k1"}
+    writer.join()
+    assert set(json.loads(storage.solved_path.read_text())) == {"k1", "k2"}
+
+
+def test_each_weekday_plays_the_size_and_grade_of_the_guides_table():
+    """The guide's week (docs/guide/daily-codes-records.md), over two years of dates."""
+    table = ((8, "easy"), (10, "easy"), (8, "medium"), (10, "medium"), (8, "hard"), (10, "hard"), (10, "hard"))
+    day = datetime.date(2026, 1, 1)
+    seeds = set()
+    for offset in range(731):
+        date = day + datetime.timedelta(days=offset)
+        assert daily.plan(date) == table[date.weekday()]          # Monday first
+        assert daily.date_of(daily_puzzle(date)) == date
+        seeds.add(daily.seed_of(date))
+    assert len(seeds) == 731                       # each date its own puzzle

@@ -8,8 +8,9 @@ their times. A level's key is a digest of its content, not of its path, so a lev
 progress when the file is moved or renamed.
 
 Two windows may share the folder: ``solved.json`` and ``daily.json`` are changed under a lock
-(``<name>.lock``, held for the milliseconds of a read-merge-write), and each write merges the
-one new record into the file as it is on disk, so no window loses another's records. A
+(``<name>.lock``, held for the milliseconds of a read-merge-write, and for a window's first read,
+which may rewrite the file without its damaged records), and each write merges the one new
+record into the file as it is on disk, so no window loses another's records. A
 progress file that another window wrote since this one read it, with a play this one's does
 not go on from, is kept aside (``<key>.other-<UTC time>.json``) before this one's is saved.
 
@@ -469,8 +470,14 @@ class Storage:
         file is set aside then (bad entries dropped, the rest kept).
         """
         if self._solved is None:
-            self._solved = self._read_checked(self.solved_path, check_solved_entry, "solved levels")[0]
+            self._solved = self._first_read(self.solved_path, check_solved_entry, "solved levels")
         return dict(self._solved)
+
+    def _first_read(self, path: Path, check: Callable[[Any, Any], bool], what: str) -> dict[str, dict[str, Any]]:
+        """A list's sound records, read under its lock: setting damaged records aside rewrites
+        the file, which must not undo a record another window writes meanwhile."""
+        with file_lock(path):
+            return self._read_checked(path, check, what)[0]
 
     def _read_checked(self, path: Path, check: Callable[[Any, Any], bool],
                       what: str) -> tuple[dict[str, dict[str, Any]], bool]:
@@ -591,7 +598,7 @@ class Storage:
     def daily(self) -> dict[str, dict[str, Any]]:
         """Date (YYYY-MM-DD) -> {"seconds", "when"} for every daily puzzle solved."""
         if self._daily is None:
-            self._daily = self._read_checked(self.daily_path, check_daily_entry, "daily puzzles solved")[0]
+            self._daily = self._first_read(self.daily_path, check_daily_entry, "daily puzzles solved")
         return dict(self._daily)
 
     def mark_daily(self, date: str, seconds: float) -> bool:
