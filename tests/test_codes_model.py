@@ -124,6 +124,7 @@ def check_one(puzzle: Puzzle, names: tuple[bool, ...] = (False, True)) -> None:
         assert held(back, name) == held(puzzle, name)
         assert level_key(back) == level_key(puzzle)               # the same level: its progress and records
         assert codes.encode(back, name=name) == code              # the same puzzle, the same code
+        assert codes.encode(levels.loads(levels.dumps(puzzle)), name=name) == code     # saved and read back
         assert levels.loads(levels.dumps(back)) == back           # a puzzle the level reader accepts
         FIGURES["codes"] += 1
         FIGURES["longest code"] = max(FIGURES["longest code"], len(code))

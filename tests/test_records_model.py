@@ -340,6 +340,15 @@ class RecordsMachine(RuleBasedStateMachine):
         day = World.today + datetime.timedelta(days=offset)
         self.finish(which, f"Daily {day}", daily_puzzle(day), f"daily-{day.isoformat()}", seconds, hints, 0)
 
+    @rule(which=st.integers(0, 1), days=st.integers(1, 12), seconds=st.integers(1, 900_0).map(lambda n: n / 10))
+    def a_daily_habit(self, which, days, seconds):
+        """Today's puzzle every day for ``days`` days (a long streak, across month and year ends
+        and leap days), the clock moving on a day after each."""
+        for _ in range(days):
+            day = World.today
+            self.finish(which, f"Daily {day}", daily_puzzle(day), f"daily-{day.isoformat()}", seconds, 0, 0)
+            World.today += datetime.timedelta(days=1)
+
     @rule(which=st.integers(0, 1), offset=st.integers(-3, 0), saved=st.integers(-3, 0),
           seconds=st.integers(1, 900_0).map(lambda n: n / 10))
     def finish_recorded_late(self, which, offset, saved, seconds):
@@ -460,7 +469,7 @@ class RecordsMachine(RuleBasedStateMachine):
             shutil.rmtree(copy, ignore_errors=True)
 
 
-FAST = settings(max_examples=60, stateful_step_count=30, deadline=None,
+FAST = settings(max_examples=40, stateful_step_count=30, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 SLOW = settings(max_examples=1_500, stateful_step_count=60, deadline=None, suppress_health_check=list(HealthCheck))
 
