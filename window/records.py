@@ -123,7 +123,7 @@ def finish(storage, puzzle, key: str, title: str, seconds: float, asked: Mapping
     size = f"{puzzle.rows}x{puzzle.cols}"
     grade = puzzle.difficulty if puzzle.difficulty in GRADE_ORDER else None
     solve = storage.record_solve(key, seconds, title, size, grade, asked.get("hint", 0), asked.get("check", 0))
-    said = [record_message(seconds, solve.level_best, solve.group_best, size, grade)]
+    said = [record_message(solve.seconds, solve.level_best, solve.group_best, size, grade)]
     day = date_of(puzzle)
     if day is not None and day == (solved_on or datetime.date.today()):
         storage.mark_daily(day.isoformat(), seconds)
@@ -137,9 +137,10 @@ def finish(storage, puzzle, key: str, title: str, seconds: float, asked: Mapping
 
 def record_message(seconds: float, level_best: float | None, group_best: float | None, size: str,
                    grade: str | None) -> str:
-    """What a finish says about records: a new best for the level, or for its size and grade."""
-    if level_best is not None and seconds < level_best:
-        return f"New record for this level! (was {clock(level_best)})"
+    """What a finish (its time as recorded) says about records: a new best for the level, or,
+    for a level not solved before, for its size and grade."""
+    if level_best is not None:
+        return f"New record for this level! (was {clock(level_best)})" if seconds < level_best else ""
     if group_best is not None and seconds < group_best:
         return f"New record for {size} {grade or ''}".rstrip() + f"! (was {clock(group_best)})"
     return ""

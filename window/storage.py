@@ -8,8 +8,9 @@ their times. A level's key is a digest of its content, not of its path, so a lev
 progress when the file is moved or renamed.
 
 Two windows may share the folder: ``solved.json`` and ``daily.json`` are changed under a lock
-(``<name>.lock``, held for the milliseconds of a read-merge-write), and each write merges the
-one new record into the file as it is on disk, so no window loses another's records. A
+(``<name>.lock``, held for the milliseconds of a read-merge-write, and for a window's first read,
+which may rewrite the file without its damaged records), and each write merges the one new
+record into the file as it is on disk, so no window loses another's records. A
 progress file that another window wrote since this one read it, with a play this one's does
 not go on from, is kept aside (``<key>.other-<UTC time>.json``) before this one's is saved.
 
@@ -20,13 +21,15 @@ checked against a strict schema before it is used. A damaged file is never delet
 moved aside as ``<name>.damaged-<UTC time>.json`` and the player is told once. Each level
 has its own progress file, so a damaged one costs that level's play only; in ``solved.json``
 the good entries are kept (the damaged file is copied aside, then rewritten without the bad
-entries). A file that cannot be written is reported once and the game goes on; a record that
+entries; while the copy cannot be made, the file is not written over and a new record waits as
+if its write had failed). A file that cannot be written is reported once and the game goes on; a record that
 could not be written is written with the next write that succeeds.
 """
 
 from __future__ import annotations
 
 import datetime
+import errno
 import hashlib
 import json
 import math
@@ -241,12 +244,14 @@ def file_lock(path: Path) -> Iterator[None]:
 
 @dataclass(frozen=True)
 class Solve:
-    """What recording a solve found: whether it was saved, and the best times it is measured
-    against (None when there was none): this level's, and any level's of the same size and grade."""
+    """What recording a solve found: whether it was saved, the best times it is measured
+    against (None when there was none): this level's, and any level's of the same size and
+    grade, and its own time as recorded (to a tenth of a second)."""
 
     saved: bool
     level_best: float | None = None
     group_best: float | None = None
+    seconds: float = 0.0
 
 
 def generated_dir() -> Path:
@@ -470,30 +475,38 @@ class Storage:
         file is set aside then (bad entries dropped, the rest kept).
         """
         if self._solved is None:
-            self._solved = self._read_checked(self.solved_path, check_solved_entry, "solved levels")
+            self._solved = self._first_read(self.solved_path, check_solved_entry, "solved levels")
         return dict(self._solved)
 
-    def _read_checked(self, path: Path, check: Callable[[Any, Any], bool], what: str) -> dict[str, dict[str, Any]]:
+    def _first_read(self, path: Path, check: Callable[[Any, Any], bool], what: str) -> dict[str, dict[str, Any]]:
+        """A list's sound records, read under its lock: setting damaged records aside rewrites
+        the file, which must not undo a record another window writes meanwhile."""
+        with file_lock(path):
+            return self._read_checked(path, check, what)[0]
+
+    def _read_checked(self, path: Path, check: Callable[[Any, Any], bool],
+                      what: str) -> tuple[dict[str, dict[str, Any]], bool]:
+        """The sound records of ``path``, and whether the file may be written over: not while
+        it holds damaged records that could not be kept aside (they would be lost)."""
         try:
             data = read_json(path)
         except FileNotFoundError:
-            return {}
+            return {}, True
         except Damaged as problem:
-            self._move_aside(path, f"damaged list of {what} ({problem})")
-            return {}
+            return {}, self._move_aside(path, f"damaged list of {what} ({problem})") is not None
         if not isinstance(data, dict):
-            self._move_aside(path, f"damaged list of {what} (not an object)")
-            return {}
+            return {}, self._move_aside(path, f"damaged list of {what} (not an object)") is not None
         good = {key: entry for key, entry in data.items() if check(key, entry)}
         if len(good) != len(data):
             bad = len(data) - len(good)
-            if self._move_aside(path, f"{bad} damaged record{'s' if bad > 1 else ''} of {what} dropped",
-                                copy=True):
-                try:
-                    write_text(path, json.dumps(good, indent=1, sort_keys=True), parents=True)
-                except OSError as error:
-                    self._saved(error)
-        return good
+            if not self._move_aside(path, f"{bad} damaged record{'s' if bad > 1 else ''} of {what} dropped",
+                                    copy=True):
+                return good, False
+            try:
+                write_text(path, json.dumps(good, indent=1, sort_keys=True), parents=True)
+            except OSError as error:
+                self._saved(error)
+        return good, True
 
     def _merge_write(self, path: Path, check: Callable[[Any, Any], bool], what: str,
                      merge: Callable[[dict], dict], mine: dict, again: bool = False) -> tuple[dict, bool]:
@@ -504,17 +517,23 @@ class Storage:
         since the player was told the first time."""
         unsaved = self._unsaved.setdefault(path, (check, what, []))[2]
         unsaved.append(merge)
+        fresh: dict | None = None
         try:
             with file_lock(path):
-                fresh = self._read_checked(path, check, what)
+                read, replaceable = self._read_checked(path, check, what)
                 for each in unsaved:
-                    fresh = each(fresh)
+                    read = each(read)
+                fresh = read
+                if not replaceable:
+                    raise OSError(errno.EIO, "it holds damaged records that could not be kept aside", str(path))
                 write_text(path, json.dumps(fresh, indent=1, sort_keys=True), parents=True)
         except OSError as error:
             if again:
                 return mine, False
             self._save_failing = False
-            return merge(mine), self._saved(error)
+            # What this window knows: the file as read now with its records merged in (or, when
+            # it could not be read, its own copy with the new record).
+            return (merge(mine) if fresh is None else fresh), self._saved(error)
         del self._unsaved[path]
         return fresh, self._saved(None)
 
@@ -573,7 +592,7 @@ class Storage:
         kind = (extras.get("size"), extras.get("grade"))
         group = [entry["seconds"] for entry in before.values()
                  if kind[0] is not None and (entry.get("size"), entry.get("grade")) == kind]
-        return Solve(saved, old["seconds"] if old else None, min(group) if group else None)
+        return Solve(saved, old["seconds"] if old else None, min(group) if group else None, time_taken)
 
     # ----- daily puzzles -------------------------------------------------------------------
 
@@ -584,7 +603,7 @@ class Storage:
     def daily(self) -> dict[str, dict[str, Any]]:
         """Date (YYYY-MM-DD) -> {"seconds", "when"} for every daily puzzle solved."""
         if self._daily is None:
-            self._daily = self._read_checked(self.daily_path, check_daily_entry, "daily puzzles solved")
+            self._daily = self._first_read(self.daily_path, check_daily_entry, "daily puzzles solved")
         return dict(self._daily)
 
     def mark_daily(self, date: str, seconds: float) -> bool:
