@@ -23,6 +23,7 @@ from game.puzzle import Puzzle
 from window import fonts
 from window import settings as settings_module
 from window.host import Choice, LevelCache, Overlay
+from window.layout import room
 from window.scenes.browser import BrowserScene
 from window.scenes.daily import DailyScene
 from window.scenes.editor import EditorScene
@@ -93,7 +94,8 @@ class App:
 
     @property
     def window_size(self) -> tuple[int, int]:
-        return self.screen.get_size()
+        """The size the scenes lay out for (a tiny window shows the top left of the smallest)."""
+        return room(self.screen.get_size())
 
     # ----- levels and scenes ---------------------------------------------------------------
 
