@@ -245,10 +245,33 @@ class Fuzz:
         self.log: list = []
         self.known: dict[str, tuple] = {}           # level key -> (grid, cursor) last seen in play
         self.puzzles: dict[str, object] = {}         # level key -> its puzzle
-        self.play = app.play
-        self.note(self.play)
+        self.note(app.play)
+        self.opened = 0
+        opening = app.open_puzzle
+
+        def watched(puzzle, path=None):
+            """The play left by a switch is saved as it was, and a level opened again has its play."""
+            old = app.play
+            left = (old.session.grid, old.session.cursor, bool(old.session.history))
+            opened = opening(puzzle, path)
+            self.opened += 1
+            restored = Storage(home).restore_play(old.key, old.puzzle)
+            if left[2]:
+                assert restored is not None, f"the play of {old.title} was not saved when another level opened"
+                assert (restored.grid, restored.cursor) == left[:2], \
+                    f"the play of {old.title} saved is not the play left"
+            self.note(old)
+            play = app.play
+            if play.key in self.known:
+                assert (play.session.grid, play.session.cursor) == self.known[play.key], \
+                    f"{play.title} opened again without the play left in it"
+            self.note(play)
+            return opened
+
+        app.open_puzzle = watched                   # the window's own calls go through it
 
     def note(self, play) -> None:
+        """What a level's play is now (a later opening of the level must bring it back)."""
         self.known[play.key] = (play.session.grid, play.session.cursor)
         self.puzzles[play.key] = play.puzzle
 
@@ -383,19 +406,6 @@ class Fuzz:
         assert app.running and app.play is not None
         app.draw()
         play = app.play
-        if play is not self.play:                     # a scene switch opened another play
-            old = self.play
-            restored = Storage(self.home).restore_play(old.key, old.puzzle)
-            if old.session.history:
-                assert restored is not None, f"the play of {old.title} was not saved when another level opened"
-                assert (restored.grid, restored.cursor) == (old.session.grid, old.session.cursor), \
-                    f"the play of {old.title} saved is not the play left"
-            self.note(old)
-            if play.key in self.known:
-                grid, cursor = self.known[play.key]
-                assert (play.session.grid, play.session.cursor) == (grid, cursor), \
-                    f"{play.title} opened again without the play left in it"
-            self.play = play
         self.note(play)
         self.check_overlay()
         assert not any(word in play.message for word in TROUBLE), play.message
@@ -430,7 +440,7 @@ def any_session(tmp_path, monkeypatch, seed: int, steps: int, real_generators: b
     watchdog.thread.start()
     threads = threading.active_count()
     app = App(window=rng.choice([(1100, 720), (800, 600), (1400, 900)]))
-    figures = {"steps": 0, "slowest": 0.0, "scenes": set(), "levels": set()}
+    figures = {"steps": 0, "slowest": 0.0, "scenes": set(), "levels": set(), "switches": 0}
     fuzz = None
     try:
         assert app.open_level(rng.choice(PACK_LEVELS))
@@ -448,6 +458,7 @@ def any_session(tmp_path, monkeypatch, seed: int, steps: int, real_generators: b
             figures["slowest"] = max(figures["slowest"], took)
             figures["scenes"].add(type(app.overlay).__name__ if app.overlay else "PlayScene")
             figures["levels"].add(app.play.key)
+        figures["switches"] = fuzz.opened
         fuzz.log.append(("close",))
         play = app.play
         pygame.event.post(pygame.event.Event(pygame.QUIT))
@@ -484,18 +495,20 @@ def test_any_session_across_the_scenes_keeps_the_window_whole(tmp_path, monkeypa
 @pytest.mark.slow
 def test_many_long_sessions_across_the_scenes(tmp_path, monkeypatch):
     started = time.perf_counter()
-    totals = {"steps": 0, "slowest": 0.0, "scenes": set(), "levels": set()}
+    totals = {"steps": 0, "slowest": 0.0, "scenes": set(), "levels": set(), "switches": 0}
     seeds = range(1000, 1040)
     for seed in seeds:
         figures = any_session(tmp_path, monkeypatch, seed, 400, real_generators=seed % 10 == 0)
         totals["steps"] += figures["steps"]
+        totals["switches"] += figures["switches"]
         totals["slowest"] = max(totals["slowest"], figures["slowest"])
         totals["scenes"] |= figures["scenes"]
         totals["levels"] |= figures["levels"]
     took = time.perf_counter() - started
     print(f"\n{len(seeds)} sessions, {totals['steps']} steps in {took:.0f} s "
           f"({1000 * took / totals['steps']:.1f} ms a step, slowest {totals['slowest']:.2f} s); "
-          f"{len(totals['levels'])} levels played; scenes: {', '.join(sorted(totals['scenes']))}",
+          f"{totals['switches']} levels opened, {len(totals['levels'])} distinct; "
+          f"scenes: {', '.join(sorted(totals['scenes']))}",
           file=sys.stderr)
 
 
@@ -526,3 +539,21 @@ def test_a_path_typed_in_the_file_dialog_that_cannot_be_looked_at_is_refused(app
     pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text=typed))
     press(app, pygame.K_RETURN)
     assert app.play is play and "Could not open the level" in play.message
+
+
+def test_todays_daily_solved_from_its_share_code_counts_when_the_daily_opens(app, monkeypatch):
+    """Today's daily puzzle opened from a share code (a friend's) and solved, then Daily (D)
+    and Enter: the play comes back solved, and today now counts in the streak (it never did:
+    the solve was recorded as a level's only, and a solved play records nothing again)."""
+    monkeypatch.setattr(daily, "puzzle_of", quick_daily)
+    today = datetime.date.today()
+    assert app.open_level(codes.encode(daily.puzzle_of(today)))
+    solve_now(app, 300)
+    assert app.storage.is_solved(app.play.key) and today.isoformat() not in app.storage.daily()
+    press(app, pygame.K_d)
+    press(app, pygame.K_RETURN)
+    assert daily.date_of(app.play.puzzle) == today and app.play.session.solved
+    assert today.isoformat() in Storage(app.storage.root).daily()
+    assert "Daily puzzle solved" in app.play.message
+    app.open_level(LEVELS_DIR / "6x6" / "easy" / "01.bs")
+    assert app.play_daily(today) and "recorded" not in app.play.message     # said once, not at each opening
