@@ -118,14 +118,15 @@ def junk_text(rng: random.Random, home: Path) -> str:
                                 LEVELS_DIR / "README.md"])),
         lambda: rng.choice(["~/", "~nosuchuser/", "/proc/1/root/"]) + "../" * rng.randint(0, 40),
         lambda: "\udcff\ud800 x",                                           # lone surrogates
+        lambda: rng.choice(["²", "٣٣", "①", "12³", "７"]),                   # digits that are not 0-9
     ]
     return rng.choice(kinds)()
 
 
-def type_text(app, text: str, rng: random.Random) -> None:
-    """As a keyboard types it (a key press with its character, then the text event), or as an
-    input method sends it (text events of at most 32 bytes' worth each)."""
-    if rng.random() < 0.6 and len(text) <= 400:
+def type_text(app, text: str, rng: random.Random, keyboard: bool | None = None) -> None:
+    """As a ``keyboard`` types it (a key press with its character, then the text event), or as
+    an input method sends it (text events of 8 characters); by chance when not said."""
+    if keyboard if keyboard is not None else rng.random() < 0.6 and len(text) <= 400:
         for number, char in enumerate(text):
             key = ord(char) if ord(char) < 128 else pygame.K_UNKNOWN
             pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode=char, scancode=0))
@@ -280,11 +281,11 @@ class Fuzz:
     def step(self) -> None:
         app, rng = self.app, self.rng
         if app.overlay is None:
-            kind = rng.choices(["open", "rare", "play", "solve", "click", "wheel", "resize", "drop", "wait"],
-                               [30, 3, 30, 3, 8, 3, 6, 2, 3])[0]
+            kind = rng.choices(["open", "rare", "play", "solve", "click", "wheel", "resize", "drop", "wait", "stray"],
+                               [30, 3, 30, 3, 8, 3, 6, 2, 3, 4])[0]
         else:
             kind = rng.choices(["key", "hold", "type", "paste", "click", "wheel", "hover", "resize", "escape",
-                                "drop", "wait"], [25, 4, 18, 6, 25, 5, 4, 6, 6, 1, 4])[0]
+                                "drop", "wait", "stray"], [25, 4, 18, 6, 25, 5, 4, 6, 6, 1, 4, 4])[0]
         getattr(self, "do_" + kind)()
 
     def do_open(self) -> None:
@@ -393,6 +394,28 @@ class Fuzz:
         self.log.append(("drop", path[:60]))
         pygame.event.post(pygame.event.Event(pygame.DROPFILE, file=path))
         self.app.pump()
+
+    def do_stray(self) -> None:
+        """Events a scene may not expect: other mouse buttons, a press or a release alone, a
+        motion with a button held that was never pressed, an input method's composition, the
+        window losing focus or changing size with no resize."""
+        app, rng = self.app, self.rng
+        pos = target(app.overlay or app.play, rng, app.window_size)
+        w, h = app.screen.get_size()
+        event = rng.choice([
+            pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=rng.randint(1, 7)),
+            pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=rng.randint(1, 7)),
+            pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(3, -2), buttons=rng.choice([(1, 0, 0), (0, 0, 1)])),
+            pygame.event.Event(pygame.TEXTEDITING, text="かな", start=0, length=2),
+            pygame.event.Event(pygame.KEYUP, key=rng.choice((pygame.K_RETURN, pygame.K_a)), mod=0, unicode="",
+                               scancode=0),
+            pygame.event.Event(pygame.WINDOWFOCUSLOST), pygame.event.Event(pygame.WINDOWLEAVE),
+            pygame.event.Event(pygame.WINDOWSIZECHANGED, x=w, y=h),
+            pygame.event.Event(pygame.ACTIVEEVENT, gain=0, state=1),
+        ])
+        self.log.append(("stray", pygame.event.event_name(event.type), getattr(event, "button", None), pos))
+        pygame.event.post(event)
+        app.pump()
 
     def do_wait(self) -> None:
         seconds = round(self.rng.uniform(0.0, 0.2), 2)
@@ -557,3 +580,19 @@ def test_todays_daily_solved_from_its_share_code_counts_when_the_daily_opens(app
     assert "Daily puzzle solved" in app.play.message
     app.open_level(LEVELS_DIR / "6x6" / "easy" / "01.bs")
     assert app.play_daily(today) and "recorded" not in app.play.message     # said once, not at each opening
+
+
+def test_a_seed_typed_with_digits_other_than_0_to_9_is_not_taken(app, monkeypatch):
+    """N, then 1, ² (a key of its own on French keyboards), ① and ٣ typed as the seed, then
+    Enter: the seed is 1 and the level is made (Python calls them all digits, and int()
+    refused the seed: the window ended)."""
+    monkeypatch.setattr(new_level_scene, "generate_level", quick_generator)
+    press(app, pygame.K_n)
+    dialog = app.overlay
+    type_text(app, "1²①٣", random.Random(0), keyboard=True)
+    assert dialog.choice.seed == "1" and not dialog.choice.random_seed
+    press(app, pygame.K_RETURN)
+    deadline = time.perf_counter() + 5
+    while app.overlay is dialog and time.perf_counter() < deadline:
+        app.pump()
+    assert app.overlay is None and "seed 1," in app.play.message

@@ -121,10 +121,11 @@ class NewLevelScene:
         self._sync()
 
     def type_seed(self, event: pygame.event.Event) -> None:
-        """Digits and Backspace edit the seed; typing one turns "random" off."""
+        """Digits 0-9 (not the others Unicode has, ² or ①, which int() refuses) and Backspace
+        edit the seed; typing one turns "random" off."""
         if event.key == pygame.K_BACKSPACE:
             self.choice.seed = self.choice.seed[:-1]
-        elif event.unicode.isdigit() and len(self.choice.seed) < MAX_SEED_DIGITS:
+        elif event.unicode.isascii() and event.unicode.isdigit() and len(self.choice.seed) < MAX_SEED_DIGITS:
             self.choice.seed += event.unicode
         else:
             return
