@@ -39,7 +39,7 @@ from window.scenes import new_level as new_level_scene  # noqa: E402
 from window.scenes.browser import BrowserScene  # noqa: E402
 from window.scenes.daily import DailyScene  # noqa: E402
 from window.scenes.stats import StatsScene  # noqa: E402
-from window.storage import Storage, check_daily_entry, check_progress, check_solved_entry, read_json  # noqa: E402
+from window.storage import Storage, check_daily_entry, check_progress, check_solved_entry, read_json, runs_dir  # noqa: E402
 from window.widgets import Button  # noqa: E402
 
 CTRL, SHIFT = pygame.KMOD_CTRL, pygame.KMOD_SHIFT
@@ -596,3 +596,25 @@ def test_a_seed_typed_with_digits_other_than_0_to_9_is_not_taken(app, monkeypatc
     while app.overlay is dialog and time.perf_counter() < deadline:
         app.pump()
     assert app.overlay is None and "seed 1," in app.play.message
+
+
+def test_a_level_dropped_on_a_replay_opened_on_its_own_is_played(app):
+    """A replay window (``main.py replay``: no play beneath it), a level file dropped on it:
+    the level opens to be played (the replay closed first, which ends such a window, so the
+    program quit instead)."""
+    click(app, app.play.layout.cell_rect(0, 0).center)
+    press(app, pygame.K_t)
+    trace = runs_dir() / "last-play.jsonl"
+    app.shutdown()
+    window = App(window=(1100, 720))
+    try:
+        assert window.open_replay(trace) and window.play is None
+        pygame.event.post(pygame.event.Event(pygame.DROPFILE, file=str(PACK_LEVELS[0])))
+        window.pump()
+        assert window.running and window.overlay is None and window.play is not None
+        assert window.play.path == PACK_LEVELS[0]
+        pygame.event.post(pygame.event.Event(pygame.DROPFILE, file=str(PACK_LEVELS[0]) + ".missing"))
+        window.pump()                                # a file that does not open: the play stays
+        assert window.running and "Could not open the level" in window.play.message
+    finally:
+        window.shutdown()

@@ -299,8 +299,9 @@ class App:
                 if scene is not None:
                     scene.relayout(self.window_size)
         elif event.type == pygame.DROPFILE:
-            self.close_overlay()
-            self.open_level(event.file)
+            # Opened first: a replay opened on its own ends the window when it closes without a play.
+            if self.open_level(event.file) or self.play is not None:
+                self.close_overlay()
         elif event.type in (pygame.WINDOWEXPOSED, pygame.WINDOWSHOWN, pygame.WINDOWRESTORED):
             self.full_redraw = True
         elif self.overlay is not None:
