@@ -629,3 +629,24 @@ def test_a_level_dropped_on_a_replay_opened_on_its_own_is_played(app):
         assert window.running and "Could not open the level" in window.play.message
     finally:
         window.shutdown()
+
+
+def test_hints_and_checks_asked_count_in_the_record_after_a_switch_and_back(app):
+    """H twice and C on a level, another level, then back, then the solve:
+    the record counts the two hints and the check (the counts lived in the scene of the play,
+    which a switch makes anew: the record said 0 and 0)."""
+    from tests.test_ui_coach import wait_for_answer
+
+    first = app.play.path
+    press(app, pygame.K_h)
+    wait_for_answer(app)
+    press(app, pygame.K_h)
+    press(app, pygame.K_c)
+    wait_for_answer(app)
+    assert app.play.coach.asked == {"hint": 2, "check": 1}
+    app.open_level(PACK_LEVELS[0])
+    app.open_level(first)
+    assert app.play.coach.asked == {"hint": 2, "check": 1}
+    solve_now(app, 120)
+    record = Storage(app.storage.root).solved()[app.play.key]
+    assert (record["hints"], record["checks"]) == (2, 1)
