@@ -42,7 +42,7 @@ from window.scenes.stats import StatsScene  # noqa: E402
 from window.storage import Storage, check_daily_entry, check_progress, check_solved_entry, read_json, runs_dir  # noqa: E402
 from window.widgets import Button  # noqa: E402
 
-CTRL, SHIFT = pygame.KMOD_CTRL, pygame.KMOD_SHIFT
+CTRL = pygame.KMOD_CTRL
 STEP_LIMIT = 10.0            # seconds a step may take on a busy machine (a hang is far beyond)
 PACK_LEVELS = sorted(path for size in ("6x6", "8x8") for path in (LEVELS_DIR / size).rglob("*.bs"))
 ODD_LEVELS = sorted((LEVELS_DIR / "variants").glob("*.bs")) + [LEVELS_DIR / "giants" / "01-20x20.bs"]
@@ -442,6 +442,8 @@ class Fuzz:
         play = app.play
         self.note(play)
         self.check_overlay()
+        if play.path is not None and play.path.parent in (self.home / "generated", self.home / "daily"):
+            assert levels.load(play.path) == play.puzzle, "the level played is not the level saved"
         assert not any(word in play.message for word in TROUBLE), play.message
         check_user_files(app, self.home, self.puzzles)
 
