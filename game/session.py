@@ -147,6 +147,7 @@ class Session:
         self.cursor = 0
         self.elapsed = 0.0                  # seconds of play; stops once solved
         self.solved = False
+        self.asked = {"hint": 0, "check": 0}    # hints and checks the player asked in this play, for the records
         self.version = 0                    # bumped on every change, so views know when to redraw
         self._merge_open = False
         self._report: Report | None = None
@@ -484,6 +485,7 @@ class Session:
             "cursor": self.cursor,
             "elapsed": round(self.elapsed, 3),
             "solved": self.solved,
+            **({"asked": dict(self.asked)} if any(self.asked.values()) else {}),    # (older files have none)
         }
 
     @classmethod
@@ -515,6 +517,7 @@ class Session:
                 session.undo()
             session.end_merge()                  # no drag goes on in a play read back
             session.elapsed = float(data.get("elapsed", 0.0))
+            session.asked.update({kind: int(count) for kind, count in data.get("asked", {}).items()})
             session._replaying = False
             session.solved = bool(data.get("solved", False)) or session.report.solved
         except (KeyError, TypeError, AttributeError, OverflowError) as error:

@@ -91,6 +91,8 @@ DAMAGED_PLAYS = {
     "bad move": '{"history": [{"label": "", "moves": ["r1c1=Z"]}], "cursor": 1, "elapsed": 1.0, "solved": false}',
     "huge number": '{"history": [], "cursor": 0, "elapsed": 1' + "0" * 400 + ', "solved": false}',
     "not utf-8": b'{"history": [], "cursor": 0, "elapsed": 1.0, "solved": false, "x": "\xff"}',
+    "asked not counted": '{"history": [], "cursor": 0, "elapsed": 1.0, "solved": false, "asked": {"hint": -1}}',
+    "asked what": '{"history": [], "cursor": 0, "elapsed": 1.0, "solved": false, "asked": {"peek": 1}}',
 }
 
 

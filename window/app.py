@@ -23,6 +23,7 @@ from game.puzzle import Puzzle
 from window import fonts
 from window import settings as settings_module
 from window.host import Choice, LevelCache, Overlay
+from window.layout import room
 from window.scenes.browser import BrowserScene
 from window.scenes.daily import DailyScene
 from window.scenes.editor import EditorScene
@@ -93,7 +94,8 @@ class App:
 
     @property
     def window_size(self) -> tuple[int, int]:
-        return self.screen.get_size()
+        """The size the scenes lay out for (a tiny window shows the top left of the smallest)."""
+        return room(self.screen.get_size())
 
     # ----- levels and scenes ---------------------------------------------------------------
 
@@ -297,8 +299,9 @@ class App:
                 if scene is not None:
                     scene.relayout(self.window_size)
         elif event.type == pygame.DROPFILE:
-            self.close_overlay()
-            self.open_level(event.file)
+            # Opened first: a replay opened on its own ends the window when it closes without a play.
+            if self.open_level(event.file) or self.play is not None:
+                self.close_overlay()
         elif event.type in (pygame.WINDOWEXPOSED, pygame.WINDOWSHOWN, pygame.WINDOWRESTORED):
             self.full_redraw = True
         elif self.overlay is not None:

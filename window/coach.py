@@ -26,7 +26,11 @@ class Coach:
         self.board = board
         self.notify = notify
         self.hints = HintHelper(puzzle)
-        self.asked = {"hint": 0, "check": 0}     # in this play, for the records
+
+    @property
+    def asked(self) -> dict[str, int]:
+        """Hints and checks asked in this play, for the records (kept with the play)."""
+        return self.board.session.asked
 
     @property
     def thinking(self) -> bool:

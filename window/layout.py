@@ -11,6 +11,9 @@ TOOLBAR_ONE_ROW_FROM = 1000    # window width from which the toolbar's buttons f
 TOOLBAR_TWO_ROWS_FROM = 560    # window height from which a narrower window has room for two
 STATUS_HEIGHT = 30
 MARGIN = 12
+# The least room a scene lays out for: a smaller window shows the top left of that layout
+# (below it boxes and plots would get negative sizes).
+SMALLEST = (480, 360)
 
 
 @dataclass(frozen=True)
@@ -54,9 +57,14 @@ class Layout:
         return None
 
 
+def room(window: tuple[int, int]) -> tuple[int, int]:
+    """The size a scene lays out for in a window of ``window`` pixels (at least SMALLEST)."""
+    return max(window[0], SMALLEST[0]), max(window[1], SMALLEST[1])
+
+
 def compute_layout(window: tuple[int, int], rows: int, cols: int) -> Layout:
     """The board takes what the side panel leaves; cells stay square and as large as fit."""
-    width, height = max(window[0], 480), max(window[1], 360)
+    width, height = room(window)
     two_rows = width < TOOLBAR_ONE_ROW_FROM and height >= TOOLBAR_TWO_ROWS_FROM
     toolbar = pygame.Rect(0, 0, width, TOOLBAR_HEIGHT * (2 if two_rows else 1))
     status = pygame.Rect(0, height - STATUS_HEIGHT, width, STATUS_HEIGHT)

@@ -32,6 +32,7 @@ class PlayerBoard:
         self.was_solved = session.solved
         self.saved_version = session.version
         self.saved_elapsed = session.elapsed
+        self.saved_asked = dict(session.asked)
         self.celebrate_until = 0.0
         # Set by the scene: records a first solve and says what it adds (a record, the target).
         self.record: Callable[[float], str] | None = None
@@ -86,13 +87,16 @@ class PlayerBoard:
             self.celebrate_until = time.monotonic() + CELEBRATION_SECONDS
 
     def save(self) -> None:
-        """Save the play if it changed since the last save that succeeded (a failed one is
-        made again with the next change, and when the level is closed), or if its clock moved
-        on by a second or more (the time thought without a move counts too)."""
+        """Save the play if it changed (its board, or the hints and checks asked) since the last
+        save that succeeded (a failed one is made again with the next change, and when the level
+        is closed), or if its clock moved on by a second or more (the time thought without a move
+        counts too)."""
         session = self.session
         moved_on = session.history and int(session.elapsed) != int(self.saved_elapsed)
-        if (session.version != self.saved_version or moved_on) and self.storage.save_play(self.key, session):
-            self.saved_version, self.saved_elapsed = session.version, session.elapsed
+        changed = session.version != self.saved_version or session.asked != self.saved_asked
+        if (changed or moved_on) and self.storage.save_play(self.key, session):
+            self.saved_version, self.saved_elapsed, self.saved_asked = session.version, session.elapsed, \
+                dict(session.asked)
 
     def celebration_over(self) -> bool:
         """True once, when the solved banner's time is up."""

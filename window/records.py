@@ -113,19 +113,34 @@ def streaks(days: Iterable[datetime.date], today: datetime.date) -> tuple[int, i
     return current, longest
 
 
+def daily_day(puzzle, solved_on: datetime.date | None = None) -> datetime.date | None:
+    """The day a solve made on ``solved_on`` (default today) counts for in the daily streak:
+    a daily puzzle's own day, when it was solved on that day; else None."""
+    from solvers.authoring.daily import date_of
+
+    day = date_of(puzzle)
+    return day if day is not None and day == (solved_on or datetime.date.today()) else None
+
+
+def unrecorded(storage, puzzle, key: str, solved_on: datetime.date | None) -> bool:
+    """Whether a play saved as solved (on ``solved_on``, or before) has a record missing: the
+    level's (a write that failed), or its day's, for a daily puzzle solved on its day under
+    another name (its share code)."""
+    day = daily_day(puzzle, solved_on)
+    return not storage.is_solved(key) or (day is not None and day.isoformat() not in storage.daily())
+
+
 def finish(storage, puzzle, key: str, title: str, seconds: float, asked: Mapping[str, int],
            solved_on: datetime.date | None = None) -> str:
     """Record a first solve of a level (and of the day's puzzle, solved on its day) and say what
     it means: the target time, a new record. ``storage`` is the window's Storage; ``solved_on``:
     the day of a solve made earlier and recorded only now (default: today)."""
-    from solvers.authoring.daily import date_of
-
     size = f"{puzzle.rows}x{puzzle.cols}"
     grade = puzzle.difficulty if puzzle.difficulty in GRADE_ORDER else None
     solve = storage.record_solve(key, seconds, title, size, grade, asked.get("hint", 0), asked.get("check", 0))
     said = [record_message(solve.seconds, solve.level_best, solve.group_best, size, grade)]
-    day = date_of(puzzle)
-    if day is not None and day == (solved_on or datetime.date.today()):
+    day = daily_day(puzzle, solved_on)
+    if day is not None:
         storage.mark_daily(day.isoformat(), seconds)
         current, _ = streaks(days_of(storage.daily()), day)
         said.append(f"Daily puzzle solved: streak {current} day{'s' * (current != 1)}.")

@@ -67,6 +67,12 @@ class Button:
         return fonts.shrink_to_fit(self.label, max(14, min(22, self.rect.height - 12)), self.rect.width - 8)
 
 
+def typed_digit(event: pygame.event.Event) -> bool:
+    """Whether a key press typed one of 0-9 (not Unicode's other digits, ² or ①, which int()
+    refuses or a person would not mean as a number)."""
+    return event.unicode.isascii() and event.unicode.isdigit()
+
+
 def handle_all(widgets: Sequence, event: pygame.event.Event) -> bool:
     """Give ``event`` to the widgets in turn; True when one took a click or a drag (mouse
     motion goes on to every widget, which all need it for their hover state)."""

@@ -35,7 +35,7 @@ from window.host import Host
 from window.looks import Looks
 from window.mini_board import MiniBoard
 from window.storage import free_level_path, generated_dir
-from window.widgets import Button, handle_all, layout_row
+from window.widgets import Button, handle_all, layout_row, typed_digit
 
 if TYPE_CHECKING:                    # the module itself is imported when first needed (startup time)
     from solvers.authoring.editing import Assessment
@@ -436,7 +436,7 @@ class EditorScene:
             value = 0 if value is None and now is not None else value
         elif event.unicode == "?":
             value = None
-        elif event.unicode.isascii() and event.unicode.isdigit():
+        elif typed_digit(event):
             value = int(event.unicode) if now is None else min(99, now * 10 + int(event.unicode))
         elif event.key in (pygame.K_TAB, pygame.K_RETURN):
             count = len(tallies)

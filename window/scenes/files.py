@@ -62,7 +62,7 @@ class FileScene:
         self.list.rect = getattr(self, "list_rect", pygame.Rect(0, 0, 0, 0))
 
     def choose(self, path: Path) -> None:
-        if path.is_dir():
+        if _is_folder(path):
             self.enter(path)
         else:
             self.app.close_overlay()
@@ -86,7 +86,7 @@ class FileScene:
             elif event.key == pygame.K_ESCAPE:
                 self.app.close_overlay()
             elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
-                self.choose(Path(self.typed).expanduser())
+                self.choose(Path(os.path.expanduser(self.typed)))   # "~nobody" stays as typed
             elif event.key == pygame.K_BACKSPACE:
                 self.typed = self.typed[:-1]
                 self.list.select(None)
@@ -121,8 +121,9 @@ class FileScene:
         self.list.draw(surface, theme)
 
 
-def _is_folder(entry: os.DirEntry) -> bool:
-    """Whether ``entry`` is a folder or a link to one (not one that cannot be followed)."""
+def _is_folder(entry: os.DirEntry | Path) -> bool:
+    """Whether ``entry`` is a folder or a link to one (not one that cannot be followed, nor a
+    path that cannot be looked at: a name too long, a folder not to be read)."""
     try:
         return entry.is_dir()
     except OSError:

@@ -25,7 +25,7 @@ from solvers.engine.runner import SolverRun
 from window import fonts
 from window.host import Choice, Host
 from window.storage import free_level_path, generated_dir
-from window.widgets import Button, draw_dialog, handle_all, layout_row
+from window.widgets import Button, draw_dialog, handle_all, layout_row, typed_digit
 
 SIZES = (6, 8, 10, 15)
 DIFFICULTIES = ("easy", "medium", "hard", "expert")
@@ -121,10 +121,10 @@ class NewLevelScene:
         self._sync()
 
     def type_seed(self, event: pygame.event.Event) -> None:
-        """Digits and Backspace edit the seed; typing one turns "random" off."""
+        """Digits 0-9 and Backspace edit the seed; typing one turns "random" off."""
         if event.key == pygame.K_BACKSPACE:
             self.choice.seed = self.choice.seed[:-1]
-        elif event.unicode.isdigit() and len(self.choice.seed) < MAX_SEED_DIGITS:
+        elif typed_digit(event) and len(self.choice.seed) < MAX_SEED_DIGITS:
             self.choice.seed += event.unicode
         else:
             return

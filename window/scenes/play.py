@@ -91,8 +91,9 @@ class PlayScene:
         heading = self.title if size in self.title else f"{self.title}  ({size})"
         self.board.target = records.target_seconds(size, puzzle.difficulty)
         self.board.record = self._record
-        if session.solved and not app.storage.is_solved(self.key):     # its record could not be written then
-            said = self._record(session.elapsed, solved_on=app.storage.saved_on(self.key))
+        solved_on = app.storage.saved_on(self.key)
+        if session.solved and records.unrecorded(app.storage, puzzle, self.key, solved_on):
+            said = self._record(session.elapsed, solved_on=solved_on)
             self.status.notify(f"Progress restored; the solve is now recorded. {said}".rstrip())
         self.view = PlayView(heading, self.board, self.solver, self.coach, self.board_input, self.toolbar,
                              self.mistake_button, self.status, self.trials.buttons)
