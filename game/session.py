@@ -147,7 +147,9 @@ class Session:
         self.cursor = 0
         self.elapsed = 0.0                  # seconds of play; stops once solved
         self.solved = False
-        self.asked = {"hint": 0, "check": 0}    # hints and checks the player asked in this play, for the records
+        # What the player asked for in this play, for the records: hints, checks, and solver's
+        # boards kept (a play that kept one is not the player's solve: ``solver_kept``).
+        self.asked = {"hint": 0, "check": 0, "solver": 0}
         self.version = 0                    # bumped on every change, so views know when to redraw
         self._merge_open = False
         self._report: Report | None = None
@@ -470,6 +472,11 @@ class Session:
         # (This reading is the one cached in ``report``: the judge still runs once per change.)
         if self.player and not self._replaying and not self.solved and self.report.solved:
             self.solved = True
+
+    @property
+    def solver_kept(self) -> bool:
+        """Whether a solver's board was kept in this play (undone or not: the player saw it)."""
+        return self.asked["solver"] > 0
 
     @property
     def solved_now(self) -> bool:

@@ -209,6 +209,26 @@ def test_pause_step_and_keep_the_solver_board(app, monkeypatch):
     assert app.play.session.grid[0][0] == Cell.UNKNOWN
 
 
+def test_a_solve_by_the_solvers_board_kept_is_not_the_players_record(app):
+    """A level solved by keeping a solver's board records no time, no streak, no tick (the
+    player saw the answer), also when the play is opened again."""
+    panel = app.play.solver
+    panel.set_speed(0)
+    click(app, panel.run_button.rect.center)
+    deadline = time.perf_counter() + 10
+    while panel.running and time.perf_counter() < deadline:
+        app.pump()
+    click(app, panel.keep_button.rect.center)
+    session, key = app.play.session, app.play.key
+    assert session.solved and session.solver_kept
+    assert "not recorded" in app.play.status.message
+    assert not app.storage.is_solved(key) and app.storage.solved() == {}
+    app.open_level(ROOT / "levels" / "6x6" / "easy" / "02.bs")
+    app.open_level(DEFAULT_LEVEL)
+    assert app.play.session.solver_kept and not app.storage.is_solved(key)
+    assert "recorded" not in app.play.status.message
+
+
 def test_closing_during_a_run_exits_promptly(app, monkeypatch):
     monkeypatch.setattr(solver_panel, "make_stream",
                         lambda name, puzzle, options, seed: slow_solver(puzzle, cells=36, pause=0.05))
@@ -310,6 +330,19 @@ def test_solving_by_hand_stops_the_clock_and_marks_the_level(app):
     app.open_browser()
     row = next(row for row in app.overlay.list.rows if row.value == DEFAULT_LEVEL)
     assert row.ticked
+
+
+def test_the_play_clock_stops_while_a_dialog_or_view_is_over_the_play(app):
+    session = app.play.session
+    app.pump(dt=2.0)
+    clock = session.elapsed
+    assert clock >= 2.0
+    app.open_browser()
+    app.pump(dt=30.0)
+    assert session.elapsed == clock
+    app.close_overlay()
+    app.pump(dt=2.0)
+    assert session.elapsed >= clock + 2.0
 
 
 def test_hint_shows_where_then_which_rule_then_applies(app):

@@ -331,7 +331,7 @@ class App:
         told = self.storage.take_messages()    # a damaged file set aside, a save that failed
         if told:
             self.notify("; ".join(told))
-        if self.play is not None and self.play.update(dt):
+        if self.play is not None and self.play.update(dt, in_view=self.overlay is None):
             self.dirty = True
         if self.overlay is not None and self.overlay.update(dt):
             self.dirty = True

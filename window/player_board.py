@@ -67,6 +67,7 @@ class PlayerBoard:
         grid = watch.grid()
         self.solver.reset()
         if self.session.replace_board(grid, "keep solver board"):
+            self.session.asked["solver"] += 1
             self.notify("Kept the solver's board (Ctrl+Z to undo)")
             self.changed()
 
@@ -76,6 +77,9 @@ class PlayerBoard:
         session = self.session
         if session.solved and not self.was_solved:
             self.was_solved = True
+            if session.solver_kept:
+                self.notify("Solved with the solver's board: not recorded as your solve.")
+                return
             minutes, seconds = divmod(int(session.elapsed), 60)
             if self.record is None:
                 self.storage.mark_solved(self.key, session.elapsed, self.title)

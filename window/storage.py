@@ -58,8 +58,8 @@ MAX_TEXT = 1000                   # a step label, a level name, a date
 _KEY = re.compile(r"[0-9A-Za-z_-]{1,64}")
 _MOVE = re.compile(r"r(0|[1-9][0-9]{0,2})c(0|[1-9][0-9]{0,2})=.")
 PROGRESS_KEYS = frozenset({"history", "cursor", "elapsed", "solved"})
-PROGRESS_EXTRA = frozenset({"asked"})           # hints and checks asked, since they were kept
-ASKED_KEYS = frozenset({"hint", "check"})
+PROGRESS_EXTRA = frozenset({"asked"})           # hints, checks and solver boards asked, since they were kept
+ASKED_KEYS = frozenset({"hint", "check", "solver"})
 SOLVED_KEYS = frozenset({"seconds", "name", "when"})
 SOLVED_EXTRA = frozenset({"size", "grade", "hints", "checks"})    # since records were kept
 _SIZE = re.compile(r"[1-9][0-9]{0,2}x[1-9][0-9]{0,2}")
@@ -148,7 +148,7 @@ def check_progress(data: Any, puzzle: Puzzle | None = None) -> dict[str, Any]:
         raise Damaged(f"has keys {sorted(data)[:6]}; expected {sorted(PROGRESS_KEYS)}")
     asked = data.get("asked", {})
     if not (isinstance(asked, dict) and set(asked) <= ASKED_KEYS and all(map(_is_count, asked.values()))):
-        raise Damaged(f"asked is {asked!r:.40}, not counts of hints and checks")
+        raise Damaged(f"asked is {asked!r:.40}, not counts of hints, checks and solver boards")
     history, cursor, elapsed, solved = data["history"], data["cursor"], data["elapsed"], data["solved"]
     if not isinstance(history, list):
         raise Damaged("history is not a list")

@@ -92,7 +92,7 @@ class PlayScene:
         self.board.target = records.target_seconds(size, puzzle.difficulty)
         self.board.record = self._record
         solved_on = app.storage.saved_on(self.key)
-        if session.solved and records.unrecorded(app.storage, puzzle, self.key, solved_on):
+        if session.solved and not session.solver_kept and records.unrecorded(app.storage, puzzle, self.key, solved_on):
             said = self._record(session.elapsed, solved_on=solved_on)
             self.status.notify(f"Progress restored; the solve is now recorded. {said}".rstrip())
         self.view = PlayView(heading, self.board, self.solver, self.coach, self.board_input, self.toolbar,
@@ -252,11 +252,13 @@ class PlayScene:
             return
         self.board_input.handle(event, self.layout)
 
-    def update(self, dt: float) -> bool:
-        """True if the scene must be redrawn; a mere clock tick only sets ``clock_changed``."""
+    def update(self, dt: float, in_view: bool = True) -> bool:
+        """True if the scene must be redrawn; a mere clock tick only sets ``clock_changed``.
+        The play clock runs only while the play is ``in_view`` (no dialog or view over it)."""
         session = self.session
         before = int(session.elapsed)
-        session.tick(dt)
+        if in_view:
+            session.tick(dt)
         changed = self.solver.update(dt)
         changed = self.coach.poll() or changed
         changed = self.trials.update() or changed
