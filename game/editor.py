@@ -14,10 +14,10 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import cached_property
 from types import MappingProxyType
-from typing import Mapping
+from typing import Any, Mapping
 
 from game import levels, rules
-from game.limits import MAX_SHIP_LENGTH, MAX_SIDE
+from game.limits import MAX_FLEET_SHIPS, MAX_SHIP_LENGTH, MAX_SIDE
 from game.puzzle import Cell, Coord, Fleet, Grid, Hint, Puzzle, make_fleet
 from game.ships import geometry, hint_at, segments
 
@@ -234,7 +234,7 @@ def set_tally(draft: Draft, axis: str, index: int, value: int | None) -> Draft:
 def set_ships(draft: Draft, length: int, count: int) -> Draft:
     """Transcribe: how many ships of a length the fleet has."""
     counts = dict(draft.typed_fleet)
-    counts[length] = max(0, count)
+    counts[length] = max(0, min(MAX_FLEET_SHIPS, count))
     return replace(draft, typed_fleet=make_fleet({k: v for k, v in counts.items() if v and 1 <= k <= MAX_SHIP_LENGTH}))
 
 
@@ -254,6 +254,75 @@ def with_puzzle_hints(draft: Draft, puzzle: Puzzle) -> Draft:
     if draft.mode is Mode.DESIGN:
         return replace(draft, given=frozenset(puzzle.hints))
     return replace(draft, typed_hints=dict(puzzle.hints))
+
+
+# ----- a draft kept between openings of the editor -------------------------------------------
+
+MAX_TEXT = 1000             # a kept draft's name or author
+MAX_TALLY = 99              # the largest tally the editor takes
+
+
+def to_dict(draft: Draft) -> dict[str, Any]:
+    """Plain data for a draft kept unsaved (read back by :func:`from_dict`): every field, the
+    parts the other mode holds too, so switching modes after a restore gives what it gave before."""
+    return {
+        "rows": draft.rows, "cols": draft.cols, "mode": draft.mode.value,
+        "layout": ["".join("#" if v == Cell.SHIP else "." for v in row) for row in draft.layout],
+        "given": sorted([r, c] for r, c in draft.given),
+        "hints": sorted([r, c, hint.value] for (r, c), hint in draft.typed_hints.items()),
+        "row_tallies": list(draft.typed_rows), "col_tallies": list(draft.typed_cols),
+        "fleet": {str(length): count for length, count in draft.typed_fleet},
+        "name": draft.name, "author": draft.author,
+    }
+
+
+def from_dict(data: Any) -> Draft:
+    """The draft :func:`to_dict` wrote; ValueError naming the first thing that is not one."""
+    def need(ok: bool, what: str) -> None:
+        if not ok:
+            raise ValueError(what)
+
+    def whole(value: Any, low: int, high: int) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+    keys = {"rows", "cols", "mode", "layout", "given", "hints", "row_tallies", "col_tallies", "fleet", "name",
+            "author"}
+    need(isinstance(data, dict) and set(data) == keys, f"a draft has the keys {', '.join(sorted(keys))}")
+    rows, cols = data["rows"], data["cols"]
+    need(whole(rows, 1, MAX_SIDE) and whole(cols, 1, MAX_SIDE), f"rows and cols are 1 to {MAX_SIDE}")
+    need(data["mode"] in tuple(mode.value for mode in Mode), "mode is design or transcribe")
+    layout = data["layout"]
+    need(isinstance(layout, list) and len(layout) == rows
+         and all(isinstance(line, str) and len(line) == cols and set(line) <= {"#", "."} for line in layout),
+         f"layout is {rows} lines of {cols} '#' or '.'")
+
+    def cell(item: Any, extra: int = 0) -> bool:
+        return (isinstance(item, list) and len(item) == 2 + extra and whole(item[0], 0, rows - 1)
+                and whole(item[1], 0, cols - 1))
+
+    need(isinstance(data["given"], list) and all(cell(item) for item in data["given"]), "given is cells of the board")
+    hints = data["hints"]
+    names = tuple(hint.value for hint in Hint)
+    need(isinstance(hints, list) and all(cell(item, 1) and item[2] in names for item in hints),
+         "hints are cells of the board with a given piece")
+    for axis, count in (("row_tallies", rows), ("col_tallies", cols)):
+        tallies = data[axis]
+        need(isinstance(tallies, list) and len(tallies) == count
+             and all(value is None or whole(value, 0, MAX_TALLY) for value in tallies),
+             f"{axis} are {count} tallies of 0 to {MAX_TALLY} or null")
+    fleet = data["fleet"]
+    need(isinstance(fleet, dict) and all(key.isascii() and key.isdigit() and whole(int(key), 1, MAX_SHIP_LENGTH)
+                                         and whole(count, 1, MAX_FLEET_SHIPS) for key, count in fleet.items()),
+         f"fleet is ship lengths of 1 to {MAX_SHIP_LENGTH} with counts of 1 to {MAX_FLEET_SHIPS}")
+    need(all(isinstance(data[key], str) and len(data[key]) <= MAX_TEXT and data[key].isprintable()
+             for key in ("name", "author")), f"name and author are printable text of at most {MAX_TEXT} characters")
+    return Draft(rows, cols, Mode(data["mode"]),
+                 layout=tuple(tuple(Cell.SHIP if ch == "#" else Cell.WATER for ch in line) for line in layout),
+                 given=frozenset((r, c) for r, c in data["given"]),
+                 typed_hints={(r, c): Hint(name) for r, c, name in hints},
+                 typed_rows=tuple(data["row_tallies"]), typed_cols=tuple(data["col_tallies"]),
+                 typed_fleet=make_fleet({int(key): count for key, count in fleet.items()}),
+                 name=data["name"], author=data["author"])
 
 
 class Editor:

@@ -13,10 +13,11 @@ The default run is short; ``pytest -m slow`` runs the long campaign.
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 import pytest
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
     RuleBasedStateMachine,
@@ -420,6 +421,8 @@ class EditingSession(RuleBasedStateMachine):
         if hasattr(self, "editor"):
             assert self.draft == self.history[self.cursor]
             check_draft(self.draft)
+            # kept unsaved between openings of the editor, it comes back the same
+            assert model.from_dict(json.loads(json.dumps(model.to_dict(self.draft)))) == self.draft
 
 
 def check_resized(before: Draft, after: Draft) -> None:
@@ -464,3 +467,25 @@ def test_a_level_whose_stored_board_has_ships_touching_opens_typed_as_the_same_l
     assert level is not None and touching.puzzle() is None
     for opened in (model.from_puzzle(level, touching.layout), model.from_puzzle(level.replace(solution=(".#", "#.")))):
         assert opened.mode is Mode.TRANSCRIBE and opened.puzzle() == level
+
+
+GOOD_DRAFT = model.to_dict(model.switch_mode(model.paint(model.blank(4, 5), (1, 2), True)))
+
+
+@settings(max_examples=400, deadline=None)
+@given(key=st.sampled_from(sorted(GOOD_DRAFT)),
+       value=st.recursive(st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.text(max_size=8),
+                          lambda inner: st.lists(inner, max_size=6) | st.dictionaries(st.text(max_size=3), inner,
+                                                                                       max_size=4),
+                          max_leaves=12))
+def test_a_kept_draft_changed_anyhow_is_read_back_as_a_draft_or_refused_in_words(key, value):
+    """A kept draft with any one field replaced: the draft it says, or ValueError saying what
+    is wrong; never another exception."""
+    data = {**GOOD_DRAFT, key: value}
+    try:
+        draft = model.from_dict(data)
+    except ValueError as error:
+        assert str(error)
+    else:
+        assert model.from_dict(model.to_dict(draft)) == draft
+        check_draft(draft)

@@ -2,6 +2,7 @@
 
 import os
 import time
+from dataclasses import replace
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")   # before pygame is imported
 
@@ -354,3 +355,51 @@ def any_session(app, examples):
         scene.close()
 
     session()
+
+
+def test_a_draft_left_unsaved_comes_back_one_undo_from_the_level(app):
+    """Escape, Close or the window's close keep an unsaved draft; the next opening on the same
+    level shows it, one undo away from the level as it is; a draft undone to the level, or
+    saved, is not kept."""
+    press(app, pygame.K_e)
+    scene = app.overlay
+    opened = scene.draft
+    for char in "my draft":                                  # typed into the name
+        scene.edit(replace(scene.draft, name=scene.draft.name + char))
+    edited = scene.draft
+    press(app, pygame.K_ESCAPE)
+    assert app.overlay is None
+    press(app, pygame.K_e)
+    scene = app.overlay
+    assert scene.draft == edited and "draft is back" in scene.status
+    click(app, scene.buttons["undo"].rect.center)
+    assert scene.draft == opened
+    click(app, scene.buttons["close"].rect.center)
+    press(app, pygame.K_e)
+    assert app.overlay.draft == opened                       # undone to the level: nothing kept
+    app.overlay.edit(edited)
+    app.shutdown()                                           # the window closed with the editor open
+    from window.app import DEFAULT_LEVEL, App
+
+    again = App(window=(1100, 720))
+    assert again.open_level(DEFAULT_LEVEL)
+    again.open_editor()
+    assert again.overlay.draft == edited
+    again.overlay.close()
+    again.overlay = None
+    blank = EditorScene(again, None)                         # a blank board keeps its own draft
+    assert blank.draft != edited and blank.editor.cursor == 0
+    again.shutdown()
+
+
+def test_a_damaged_kept_draft_is_set_aside_and_the_level_opens(app):
+    press(app, pygame.K_e)
+    path = app.storage.draft_path(app.overlay.key)
+    press(app, pygame.K_ESCAPE)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text('{"rows": 3}', encoding="utf-8")
+    press(app, pygame.K_e)
+    assert app.overlay.editor.cursor == 0 and not path.exists()
+    assert any(p.name.startswith(path.stem) for p in path.parent.iterdir())   # kept aside, not deleted
+    app.pump()
+    assert "damaged draft" in app.play.status.message

@@ -41,6 +41,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
+from game.editor import Draft
+from game.editor import from_dict as draft_from_dict
+from game.editor import to_dict as draft_to_dict
 from game.files import remove_stale, write_bytes, write_text
 from game.levels import LevelError, decode_json, load, read_bounded
 from game.limits import MAX_FILE_BYTES
@@ -322,7 +325,7 @@ class Storage:
         # Records whose write failed, by file: (check, what, merges), written with the next write.
         self._unsaved: dict[Path, tuple[Callable[[Any, Any], bool], str, list[Callable[[dict], dict]]]] = {}
         for folder in (self.root, self.root / "progress", self.root / "daily", self.root / "runs",
-                       self.root / "generated"):
+                       self.root / "generated", self.root / "drafts"):
             remove_orphan_temp_files(folder)
 
     @property
@@ -366,6 +369,38 @@ class Storage:
             self.tell(f"progress cannot be saved ({_reason(ok_or_error)})")
             self._save_failing = True
         return False
+
+    # ----- drafts --------------------------------------------------------------------------
+
+    def draft_path(self, key: str) -> Path:
+        return self.root / "drafts" / f"{key}.json"
+
+    def kept_draft(self, key: str) -> Draft | None:
+        """The editor's draft kept unsaved for ``key`` (what it was opened on), or None (none,
+        or a damaged one now moved aside)."""
+        path = self.draft_path(key)
+        try:
+            return draft_from_dict(read_json(path))
+        except FileNotFoundError:
+            return None
+        except (Damaged, ValueError) as problem:
+            self._move_aside(path, f"damaged draft ({problem})")
+            return None
+
+    def keep_draft(self, key: str, draft: Draft | None) -> bool:
+        """Keep ``draft`` for the editor's next opening on ``key``; None: keep none. False
+        (said on the status line) when the folder cannot be written."""
+        path = self.draft_path(key)
+        try:
+            if draft is None:
+                if path.is_file() and not path.is_symlink():
+                    path.unlink()
+            else:
+                write_text(path, json.dumps(draft_to_dict(draft), indent=1), parents=True)
+        except OSError as error:
+            self.tell(f"the draft cannot be kept ({_reason(error)})")
+            return False
+        return True
 
     # ----- progress ------------------------------------------------------------------------
 

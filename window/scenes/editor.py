@@ -34,7 +34,7 @@ from window.board_view import draw_alert, draw_piece
 from window.host import Host
 from window.looks import Looks
 from window.mini_board import MiniBoard
-from window.storage import free_level_path, generated_dir
+from window.storage import free_level_path, generated_dir, level_key
 from window.widgets import Button, handle_all, layout_row, typed_digit
 
 if TYPE_CHECKING:                    # the module itself is imported when first needed (startup time)
@@ -74,6 +74,13 @@ class EditorScene:
         self.app = app
         draft = model.from_puzzle(puzzle, solution) if puzzle is not None else model.blank(10, 10)
         self.editor = Editor(draft)
+        # A draft left unsaved when the editor last closed on this level (or on a blank board)
+        # comes back, one undo away from the level as it is; it is kept again at the close.
+        self.key = level_key(puzzle) if puzzle is not None else "new"
+        self.kept: Draft = draft               # the draft saved, or the one opened: nothing to keep
+        kept = app.storage.kept_draft(self.key)
+        if kept is not None and kept != draft:
+            self.editor.apply(kept)
         self.assessment: Assessment | None = None   # for self.assessed
         self.assessed: Puzzle | None = None
         self.quiet = 0.0                  # seconds since the last edit
@@ -83,7 +90,7 @@ class EditorScene:
         self.focus: tuple[str, int] | str | None = None   # ("row", i), ("col", i), "name", "author"
         self.cursor: Coord | None = None                    # the keyboard's cell
         self.painting: bool | None = None
-        self.status = ""
+        self.status = "Your unsaved draft is back (Undo: the level as it is)" if self.editor.cursor else ""
         self._read_of: Draft | None = None    # the draft self._reading is about
         self._reading: tuple = ((), None)
         self.looks = Looks()                  # what each part showed when last drawn
@@ -322,9 +329,11 @@ class EditorScene:
         return True
 
     def close(self) -> None:
+        """Stop the worker; keep the draft for the next opening unless it is saved or unchanged."""
         if self._run is not None:
             self._run.stop(timeout=0.2)
             self._run = None
+        self.app.storage.keep_draft(self.key, None if self.draft == self.kept else self.draft)
 
     # ----- saving and playing --------------------------------------------------------------
 
@@ -351,6 +360,7 @@ class EditorScene:
             self.status = f"Could not save: {error.strerror or error}"
             return None
         self.status = f"Saved {path.name}"
+        self.kept = self.draft
         self.app.notify(f"Saved the level to {path}")
         return path
 
