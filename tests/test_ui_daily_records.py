@@ -304,3 +304,31 @@ def test_the_calendar_stops_at_the_first_and_last_months_it_can_show(app):
     press(app, pygame.K_PAGEDOWN)
     assert scene.month == datetime.date(9999, 11, 1) and app.running
     app.draw()
+
+
+def test_a_calendar_left_open_past_midnight_plays_the_new_day(app, monkeypatch):
+    """The calendar follows the date: left open over midnight, its button and its Enter play the
+    new day's puzzle, not the day it was opened on."""
+    from window.scenes import daily as daily_scene
+
+    opened = datetime.date(2026, 3, 1)
+
+    class Clock(datetime.date):
+        now = opened
+
+        @classmethod
+        def today(cls):
+            return cls.now
+
+    monkeypatch.setattr(daily_scene.datetime, "date", Clock)
+    app.open_daily()
+    scene = app.overlay
+    assert scene.today == opened
+    Clock.now = opened + datetime.timedelta(days=1)
+    app.pump()
+    assert scene.today == Clock.now and scene.selected == Clock.now
+    assert scene.play_button.label.startswith("Play today's puzzle")
+    played = []
+    monkeypatch.setattr(scene, "play", played.append)
+    press(app, pygame.K_RETURN)
+    assert played == [Clock.now]

@@ -27,19 +27,25 @@ class DailyScene:
 
     def __init__(self, app: Host, today: datetime.date | None = None) -> None:
         self.app = app
-        self.today = today or datetime.date.today()
-        self.month = self.today.replace(day=1)
-        self.selected = self.today            # the day the keyboard is on: Enter plays it
+        self.fixed_today = today                # a test's day; else the calendar follows the clock
+        self.play_button = Button("", lambda: self.play(self.today))
         self.solved = app.storage.daily()
         self.days = days_of(self.solved)
-        self.streak = streaks(self.days, self.today)      # counted once, not each frame
-        side, grade = daily.plan(self.today)
-        self.play_button = Button(f"Play today's puzzle ({side}x{side} {grade})", lambda: self.play(self.today))
+        self.set_today(today or datetime.date.today())
         self.back_button = Button("<", lambda: self.turn(-1))
         self.next_button = Button(">", lambda: self.turn(1))
         self.close_button = Button("Close", app.close_overlay)
         self.cells: dict[datetime.date, pygame.Rect] = {}
         self.relayout(app.window_size)
+
+    def set_today(self, today: datetime.date) -> None:
+        """Show the calendar as of ``today`` (at the opening, and again past midnight)."""
+        self.today = today
+        self.month = today.replace(day=1)
+        self.selected = today                   # the day the keyboard is on: Enter plays it
+        self.streak = streaks(self.days, today)            # counted once a day, not each frame
+        side, grade = daily.plan(today)
+        self.play_button.label = f"Play today's puzzle ({side}x{side} {grade})"
 
     @property
     def buttons(self) -> list[Button]:
@@ -110,6 +116,11 @@ class DailyScene:
                     return
 
     def update(self, dt: float) -> bool:
+        """Redrawn once the date moves on (a calendar left open past midnight)."""
+        if self.fixed_today is None and datetime.date.today() != self.today:
+            self.set_today(datetime.date.today())
+            self.place_days()
+            return True
         return False
 
     def draw(self, surface: pygame.Surface) -> None:
