@@ -64,3 +64,17 @@ def watch_text(monkeypatch, only=None) -> list:
 
     monkeypatch.setattr(fonts, "blit_text", watched)
     return drawn
+
+
+def resize(app, size, kinds=None):
+    """The window made ``size`` as the system makes it: the display's new surface, then its
+    events (``kinds``: the event types posted, VIDEORESIZE alone unless given), one frame."""
+    import pygame
+
+    app.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
+    for kind in kinds or (pygame.VIDEORESIZE,):
+        if kind == pygame.VIDEORESIZE:
+            pygame.event.post(pygame.event.Event(kind, size=size, w=size[0], h=size[1]))
+        else:
+            pygame.event.post(pygame.event.Event(kind, x=size[0], y=size[1]))
+    app.pump()

@@ -312,3 +312,18 @@ def test_at_the_smallest_window_the_controls_and_a_long_solver_label_stay_in_pla
         assert [(a, b) for n, (a, r) in enumerate(drawn) for b, q in drawn[n + 1:] if r.colliderect(q)] == []
     finally:
         app.shutdown()
+
+
+def test_load_in_the_frame_that_starts_the_race_leaves_the_race_running(app):
+    """Enter, then L before the next frame: L loads a solver only while no race runs, so the
+    race stays on screen and Esc still stops every lane (the file picker took its place, and
+    its lanes ran on unseen, never stopped)."""
+    app.open_race(["backtracking", "forward"])
+    scene = app.overlay
+    scene.speed.set_index(0)                                 # one move a second: still running
+    for key in (pygame.K_RETURN, pygame.K_l):
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode="", scancode=0))
+    app.pump()
+    assert app.overlay is scene and scene.running
+    press(app, pygame.K_ESCAPE)
+    assert not any(lane.working for lane in scene.lanes)

@@ -67,7 +67,7 @@ class RaceScene:
                 self.status = str(error)
         self.order = list(self.specs)
         self.toggles = {name: Button(spec.label, partial(self.toggle, name)) for name, spec in self.specs.items()}
-        self.load_button = Button("Load...", lambda: app.pick_solver(self.add_solver))
+        self.load_button = Button("Load...", self.load)
         self.start_button = Button("Start", self.start)
         self.stop_button = Button("Stop", self.stop)
         self.save_button = Button("Save CSV", self.save_csv)
@@ -96,6 +96,12 @@ class RaceScene:
             self.chosen.remove(name)
         elif len(self.chosen) < 4:
             self.chosen.append(name)
+
+    def load(self) -> None:
+        """The file picker for a solver of one's own; it takes the scene's place, so not while
+        the race runs (the button's look is set as the scene draws, a frame late)."""
+        if not self.running:
+            self.app.pick_solver(self.add_solver)
 
     def add_solver(self, name: str) -> bool:
         """The race again with a solver of one's own (``mine.py``, ``cmd:PROGRAM``) in a lane."""
@@ -189,8 +195,8 @@ class RaceScene:
                 self.start() if not self.running else self.stop()
             elif ctrl and event.key == pygame.K_s:
                 self.save_csv()
-            elif event.key == pygame.K_l and not ctrl and self.load_button.enabled:
-                self.load_button.action()
+            elif event.key == pygame.K_l and not ctrl:
+                self.load()
             elif 0 <= digit < len(self.order) and not ctrl:
                 self.toggle(self.order[digit])
             elif event.key in (pygame.K_LEFT, pygame.K_RIGHT):
