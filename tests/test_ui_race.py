@@ -327,3 +327,23 @@ def test_load_in_the_frame_that_starts_the_race_leaves_the_race_running(app):
     assert app.overlay is scene and scene.running
     press(app, pygame.K_ESCAPE)
     assert not any(lane.working for lane in scene.lanes)
+
+
+def test_a_race_started_again_shows_its_own_figures_and_table(app, monkeypatch):
+    """Races one after another (new lanes, which Python may place where the last race's were)
+    each draw their own times, in the lanes and in the table, not the race's before."""
+    from window.scenes.race import SPEEDS
+
+    app.open_race(["backtracking", "forward", "logic"])
+    scene = app.overlay
+    drawn = watch_text(monkeypatch, only=app.screen)
+    for n in range(6):                  # a third of a second for the 33 moves, then instant, ...
+        scene.speed.set_index(SPEEDS.index(100) if n % 2 == 0 else len(SPEEDS) - 1)
+        drawn.clear()
+        press(app, pygame.K_RETURN)
+        run_to_end(app, scene)
+        app.draw()
+        texts = {text for text, _ in drawn}
+        for lane in scene.lanes:
+            assert scene._stat_lines(lane)[0] == f"time: {lane.elapsed:.2f} s"
+        assert {f"{record['time_s']:.2f}" for record in scene.records()} <= texts

@@ -95,6 +95,9 @@ def check_whole(app, scene, puzzle):
             assert len(lane._pending) <= POLL_BATCH, "a lane took more events than a poll's batch"
             if lane.solved:
                 assert rules.judge(puzzle, lane.grid()).solved, f"{lane.name} shows a board the judge rejects"
+            if lane.finished:                    # a finished lane's figures are its own, as they ended
+                lines = scene._stat_lines(lane)
+                assert lines[:2] == [f"time: {lane.elapsed:.2f} s", f"moves: {lane.moves:,}"], (lane.name, lines)
         for record in scene.records():
             if record["verdict"] == "solved":
                 assert rules.judge(puzzle, grid_from_strings(record["solution"])).solved, \

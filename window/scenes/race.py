@@ -55,7 +55,7 @@ class RaceScene:
         self.chosen: list[str] = list(chosen or race.choose(puzzle))[:4]
         self.lanes: list[SolverWatch] = []
         self.pictures: list[MiniBoard] = []
-        self._stats: dict[int, tuple] = {}        # a lane's figures as text, and when they were made
+        self._stats: dict[SolverWatch, tuple] = {}   # a lane's figures as text, and when they were made
         self.looks = Looks()                      # what each part showed when last drawn
         self.status = ""
         self.specs = dict(registry.every())
@@ -121,6 +121,7 @@ class RaceScene:
             self.status = "Pick two to four solvers"
             return
         self.lanes = []
+        self._stats = {}
         self.status = ""
         for name in sorted(self.chosen, key=self.order.index):
             try:
@@ -250,7 +251,7 @@ class RaceScene:
         self.start_button.enabled = not self.running
         self.stop_button.enabled = self.running
         self.save_button.enabled = self.finished
-        scene = (theme, self.size, tuple(map(id, self.lanes)), self.finished, self.status,
+        scene = (theme, self.size, tuple(self.lanes), self.finished, self.status,
                  tuple(button.look() for button in self.buttons), self.speed.look())
         if self.looks.changed("scene", scene) or full:
             self.looks.forget("scene")
@@ -361,7 +362,7 @@ class RaceScene:
         """The lane's figures as text, renewed ten times a second while it runs (each new text
         is a new rendering, and at full speed the figures change every frame)."""
         now = time.perf_counter()
-        cached = self._stats.get(id(lane))
+        cached = self._stats.get(lane)
         if cached is not None and (lane.finished == cached[2]) and (cached[2] or now - cached[0] < STATS_EVERY):
             return cached[1]
         tally, stats = lane.tally, lane.stats
@@ -370,7 +371,7 @@ class RaceScene:
                    ("generations", count(stats, "generations", tally.generations)))
         lines = [f"time: {lane.elapsed:.2f} s"] + [f"{name}: {value:,}" for name, value in figures
                                                      if value or name == "moves"]
-        self._stats[id(lane)] = (now, lines, lane.finished)
+        self._stats[lane] = (now, lines, lane.finished)
         return lines
 
     def _draw_plot(self, surface: pygame.Surface, lane: SolverWatch, area: pygame.Rect) -> None:
