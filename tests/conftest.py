@@ -49,8 +49,9 @@ def app(tmp_path, monkeypatch):
 
 
 def watch_text(monkeypatch, only=None) -> list:
-    """Every label the window draws from now on (on the surface ``only``, when given), as
-    (text, rect): ``window.fonts.blit_text`` watched."""
+    """Every label the window draws from now on (on the surface ``only``, when given, or the
+    one ``only()`` gives at the time: the window's, which a resize replaces), as (text, rect):
+    ``window.fonts.blit_text`` watched."""
     from window import fonts
 
     drawn = []
@@ -58,7 +59,7 @@ def watch_text(monkeypatch, only=None) -> list:
 
     def watched(surface, content, *args, **kwargs):
         rect = blit_text(surface, content, *args, **kwargs)
-        if only is None or surface is only:
+        if only is None or surface is (only() if callable(only) else only):
             drawn.append((content, rect))
         return rect
 

@@ -11,6 +11,7 @@ import pygame  # noqa: E402
 from game import rules  # noqa: E402
 from tests.conftest import watch_text  # noqa: E402
 from tests.test_ui_play import click, press  # noqa: E402
+from window import fonts  # noqa: E402
 from window.scenes.race import RaceScene  # noqa: E402
 
 
@@ -347,3 +348,25 @@ def test_a_race_started_again_shows_its_own_figures_and_table(app, monkeypatch):
         for lane in scene.lanes:
             assert scene._stat_lines(lane)[0] == f"time: {lane.elapsed:.2f} s"
         assert {f"{record['time_s']:.2f}" for record in scene.records()} <= texts
+
+
+def test_the_status_line_keeps_clear_of_the_lanes_running_and_finished(app, monkeypatch):
+    """The line that says what happened (Ctrl+S during a race, then once the table is saved)
+    has its own room under the lanes: no text crosses a lane's edge."""
+    drawn = watch_text(monkeypatch, only=app.screen)
+    app.open_race(["backtracking", "forward"])
+    scene = app.overlay
+    scene.speed.set_index(0)                                 # one move a second: still running
+    press(app, pygame.K_RETURN)
+    for finished in (False, True):
+        if finished:
+            scene.speed.set_index(len(scene.speed.values) - 1)
+            run_to_end(app, scene)
+        drawn.clear()
+        press(app, pygame.K_s, pygame.KMOD_CTRL)            # "The table is ready when ...", then "Saved ..."
+        assert scene.status and scene.finished == finished
+        app.full_redraw = True
+        app.draw()
+        status = [rect for text, rect in drawn if text == fonts.fit_text(scene.status, 16 - finished,
+                                                                          app.window_size[0] - 40)]
+        assert status and not any(rect.colliderect(lane) for rect in status for lane in scene.lane_rects)

@@ -15,7 +15,7 @@ import pytest  # noqa: E402
 
 from game import rules  # noqa: E402
 from game.puzzle import grid_from_strings  # noqa: E402
-from tests.conftest import resize  # noqa: E402
+from tests.conftest import resize, watch_text  # noqa: E402
 from tests.test_ui_play import click, press  # noqa: E402
 from tests.test_ui_play_fuzz import wait  # noqa: E402
 from window.app import DEFAULT_LEVEL  # noqa: E402
@@ -83,7 +83,24 @@ def random_pos(app, rng, scene):
             rng.randint(place.top, max(place.top, place.bottom - 1)))
 
 
-def check_whole(app, scene, puzzle):
+def check_texts(app, scene, drawn):
+    """A whole drawing of the scene: every text in the window, a lane's texts in its lane,
+    the lanes apart from each other, from the controls and from the table."""
+    window = pygame.Rect((0, 0), app.window_size)
+    assert drawn, "the scene drew no text"
+    assert [text for text, rect in drawn if not window.contains(rect)] == [], "a text outside the window"
+    lanes = scene.lane_rects if scene.lanes else []      # (no lanes: one place kept for the first)
+    for lane in lanes:
+        across = [(text, rect) for text, rect in drawn if rect.colliderect(lane) and not lane.contains(rect)]
+        assert across == [], f"texts across the edge of the lane at {lane}: {across}"
+    parts = [*lanes, *(button.rect for button in scene.buttons), scene.speed.rect]
+    if scene.finished:
+        parts.append(scene.table_box())
+    assert [(a, b) for n, a in enumerate(parts) for b in parts[n + 1:] if a.colliderect(b)] == [], \
+        "parts of the scene overlap"
+
+
+def check_whole(app, scene, puzzle, rng, drawn):
     """The invariants after every step."""
     assert app.running
     if scene is not None:
@@ -102,9 +119,14 @@ def check_whole(app, scene, puzzle):
             if record["verdict"] == "solved":
                 assert rules.judge(puzzle, grid_from_strings(record["solution"])).solved, \
                     f"the table calls {record['solver']}'s board solved, the judge does not"
+    drawn.clear()
+    if scene is not None and rng.random() < 0.2:
+        app.full_redraw = True
+    full = app.full_redraw or scene is None
     app.draw()
-    if scene is not None and app.overlay is scene:
-        scene.draw(app.screen)                   # the buttons' states are set as the scene draws
+    if scene is not None and app.overlay is scene:       # the buttons' states are set as the scene draws
+        if full:
+            check_texts(app, scene, drawn)
         assert scene.start_button.enabled == (not scene.running)
         assert scene.stop_button.enabled == scene.running
         assert scene.save_button.enabled == scene.finished
@@ -297,7 +319,8 @@ def end_session(app, rng, log, before):
     assert not new_threads(before), f"threads outlived the window: {new_threads(before)}"
 
 
-def any_session(app, seed, steps, solvers=(), figures=None):
+def any_session(app, seed, steps, drawn, solvers=(), figures=None):
+    """``drawn``: the texts drawn on the window (``watch_text``)."""
     rng = random.Random(seed)
     figures = figures or Figures()
     before = set(threading.enumerate())
@@ -310,13 +333,16 @@ def any_session(app, seed, steps, solvers=(), figures=None):
         puzzle = app.play.puzzle
         for _ in range(steps):
             scene = race_scene(app)
+            lanes = list(scene.lanes) if scene is not None else []
             one_step(app, rng, log, figures, list(solvers))
             figures.steps += 1
             current = race_scene(app)
             if scene is not None and current is not scene:          # closed, reloaded, dropped on
                 assert lanes_end(scene.lanes, STOP_SECONDS), "the lanes of a race that went away run on"
+            if scene is not None and current is scene and lanes and scene.lanes != lanes:   # a new race
+                assert lanes_end(lanes, STOP_SECONDS), "the lanes of the race before run on"
             puzzle = app.play.puzzle
-            check_whole(app, current, puzzle)
+            check_whole(app, current, puzzle, rng, drawn)
             live = new_threads(before, "solver")
             assert len(live) <= MOST_LANES, f"{len(live)} solver threads at once"
         scene = race_scene(app)
@@ -338,26 +364,27 @@ def own_solvers(folder):
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_any_clicks_keys_and_closes_keep_the_race_whole(app, seed, tmp_path):
+def test_any_clicks_keys_and_closes_keep_the_race_whole(app, seed, tmp_path, monkeypatch):
     """Solvers chosen and dropped, Start and Stop by button and key, speed drags, clicks on the
     lanes and the table, resizes, the file picker, closes and quits during a run, in a seeded
     random order: nothing raises, the threads are bounded and end promptly, the queues keep
     their bound, the table's "solved" is the judge's, and the window draws."""
-    any_session(app, seed, 60, own_solvers(tmp_path) if seed == 3 else ())
+    any_session(app, seed, 60, watch_text(monkeypatch, lambda: app.screen), own_solvers(tmp_path) if seed == 3 else ())
 
 
 @pytest.mark.slow
 def test_any_clicks_keys_and_closes_keep_the_race_whole_long(tmp_path, monkeypatch):
     from window.app import App
 
-    figures, defects = Figures(), []
+    figures, defects, app = Figures(), [], None
     solvers = own_solvers(tmp_path)
+    drawn = watch_text(monkeypatch, lambda: app.screen if app is not None else None)
     seeds = range(1000, 1040)
     for seed in seeds:
         monkeypatch.setenv("BATTLESHIPS_HOME", str(tmp_path / f"home{seed}"))
         app = App(window=(1100, 720))
         try:
-            any_session(app, seed, 300, solvers if seed % 4 == 0 else (), figures)
+            any_session(app, seed, 300, drawn, solvers if seed % 4 == 0 else (), figures)
         except AssertionError as error:
             defects.append(str(error))
         finally:

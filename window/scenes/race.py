@@ -33,6 +33,7 @@ SPEED_LABELS = ("1/s", "5/s", "20/s", "100/s", "500/s", "instant")
 STATS_EVERY = 0.1                   # seconds between renewals of a running lane's figures
 PLOT_LEAST = 16                     # pixels: a lane's fitness plot is drawn when it has this much height
 FRAME_WORK = 0.012                  # seconds of solver events per frame, shared by the lanes
+STATUS_ROOM = 20                    # pixels under the lanes for the status line (above the table once shown)
 
 
 def lane_record(watch: SolverWatch) -> dict:
@@ -222,11 +223,11 @@ class RaceScene:
 
     def _place_lanes(self) -> None:
         """The lanes side by side, above the results table once every lane has finished (so
-        each lane keeps its board, its figures and its plot in sight)."""
+        each lane keeps its board, its figures and its plot in sight), and the status line."""
         width, height = self.size
         shown = max(1, len(self.lanes))
         lane_w = (width - 40) // shown
-        bottom = self.table_box().top - 8 if self.finished else height - 20
+        bottom = (self.table_box().top if self.finished else height) - STATUS_ROOM
         self._lanes_placed = (self.size, shown, self.finished)
         self.lane_rects = [pygame.Rect(20 + k * lane_w, 104, lane_w - 12, max(60, bottom - 104)) for k in range(shown)]
 
