@@ -370,3 +370,19 @@ def test_the_status_line_keeps_clear_of_the_lanes_running_and_finished(app, monk
         status = [rect for text, rect in drawn if text == fonts.fit_text(scene.status, 16 - finished,
                                                                           app.window_size[0] - 40)]
         assert status and not any(rect.colliderect(lane) for rect in status for lane in scene.lane_rects)
+
+
+def test_a_solver_loaded_in_the_panel_is_raced_with_v_as_the_panel_says(app, tmp_path):
+    """Load... in the side panel says "Run it, or race it (V)": V then opens a race with it in
+    a lane of its own beside three of ours (it opened ours alone, with no toggle for it)."""
+    mine = tmp_path / "mine.py"
+    mine.write_text('LABEL = "Mine"\n\ndef solve(puzzle, report, options):\n    return None\n')
+    assert app.play.solver.add_solver(str(mine))
+    assert "race it (V)" in app.play.status.message
+    press(app, pygame.K_v)
+    scene = app.overlay
+    assert isinstance(scene, RaceScene) and len(scene.chosen) == 4 and scene.chosen[-1] == str(mine)
+    assert scene.toggles[str(mine)].label == "Mine"
+    run_to_end(app, scene.start() or scene)
+    mine_said = [r for r in scene.records() if r["solver"] == "Mine"]      # "no solution": refuted by ours
+    assert [r["verdict"] for r in mine_said] == ["error"] and "found one the rules accept" in mine_said[0]["message"]

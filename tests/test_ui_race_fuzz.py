@@ -148,6 +148,10 @@ def stopped_promptly(scene, figures):
 def open_race(app, rng, log, solvers):
     """V, or the toolbar's Race (a race of ``solvers`` now and then, as loading one makes)."""
     how = rng.choice(("key", "key", "button", "solvers"))
+    panel = app.play.solver
+    if rng.random() < 0.2 and not panel.running:       # the side panel's run goes on under the race
+        log.append(("panel run", panel.solver))
+        click(app, panel.run_button.rect.center)
     log.append(("open race", how))
     if how == "solvers" and solvers:
         app.open_race(rng.sample(solvers, rng.randint(1, min(4, len(solvers)))))
@@ -165,6 +169,17 @@ def one_step(app, rng, log, figures, solvers):
     if scene is None:
         if app.overlay is not None:            # the solver's file picker, left by Load
             log.append(("picker", type(app.overlay).__name__))
+            own = [name for name in solvers if name.endswith(".py")]
+            if own and rng.random() < 0.5:     # a solver of one's own typed, and picked with Enter
+                path = rng.choice(own)
+                log.append(("type", path))
+                for _ in range(len(app.overlay.typed)):
+                    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_BACKSPACE, mod=0, unicode="",
+                                                         scancode=0))
+                pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text=path))
+                press(app, pygame.K_RETURN)
+                assert race_scene(app) is not None and race_scene(app).chosen[-1] == path, "the solver was not raced"
+                return
             for _ in range(rng.choice((0, 1, 2))):
                 pos = (rng.randrange(app.window_size[0]), rng.randrange(app.window_size[1]))
                 log.append(("poke click", pos))
@@ -344,7 +359,7 @@ def any_session(app, seed, steps, drawn, solvers=(), figures=None):
             puzzle = app.play.puzzle
             check_whole(app, current, puzzle, rng, drawn)
             live = new_threads(before, "solver")
-            assert len(live) <= MOST_LANES, f"{len(live)} solver threads at once"
+            assert len(live) <= MOST_LANES + 1, f"{len(live)} solver threads at once"    # and the panel's
         scene = race_scene(app)
         if scene is not None and scene.finished:
             figures.solved_rows += sum(r["verdict"] == "solved" for r in scene.records())

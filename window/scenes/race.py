@@ -32,8 +32,15 @@ SPEEDS = (1, 5, 20, 100, 500, 0)
 SPEED_LABELS = ("1/s", "5/s", "20/s", "100/s", "500/s", "instant")
 STATS_EVERY = 0.1                   # seconds between renewals of a running lane's figures
 PLOT_LEAST = 16                     # pixels: a lane's fitness plot is drawn when it has this much height
+MOST_LANES = 4
 FRAME_WORK = 0.012                  # seconds of solver events per frame, shared by the lanes
 STATUS_ROOM = 20                    # pixels under the lanes for the status line (above the table once shown)
+
+
+def with_solver(chosen: Sequence[str], name: str) -> list[str]:
+    """The solvers of a race with ``name`` in its last lane: the first of the others kept, four
+    lanes in all at most."""
+    return [n for n in chosen if n != name][:MOST_LANES - 1] + [name]
 
 
 def lane_record(watch: SolverWatch) -> dict:
@@ -53,7 +60,7 @@ class RaceScene:
         self.app = app
         self.puzzle = puzzle
         self.title = title
-        self.chosen: list[str] = list(chosen or race.choose(puzzle))[:4]
+        self.chosen: list[str] = list(chosen or race.choose(puzzle))[:MOST_LANES]
         self.lanes: list[SolverWatch] = []
         self.pictures: list[MiniBoard] = []
         self._stats: dict[SolverWatch, tuple] = {}   # a lane's figures as text, and when they were made
@@ -95,7 +102,7 @@ class RaceScene:
             return
         if name in self.chosen:
             self.chosen.remove(name)
-        elif len(self.chosen) < 4:
+        elif len(self.chosen) < MOST_LANES:
             self.chosen.append(name)
 
     def load(self) -> None:
@@ -111,8 +118,7 @@ class RaceScene:
         except ValueError as error:
             self.app.notify(str(error))
             return False
-        chosen = [n for n in self.chosen if n != name][:3] + [name]
-        self.app.open_race(chosen)
+        self.app.open_race(with_solver(self.chosen, name))
         return True
 
     def start(self) -> None:
