@@ -5,6 +5,7 @@ queues keep their bound, every "solved" in the ranked table is the judge's, and 
 
 import os
 import random
+import subprocess
 import threading
 import time
 
@@ -33,6 +34,12 @@ KEYS = [(pygame.K_RETURN, 0), (pygame.K_KP_ENTER, 0), (pygame.K_SPACE, 0), (pyga
 LEVELS = (DEFAULT_LEVEL, "levels/8x8/hard/01.bs", "levels/10x10/hard/01.bs", "levels/15x15/expert/04.bs")
 RESIZE_EVENTS = ((pygame.VIDEORESIZE,), (pygame.VIDEORESIZE, pygame.WINDOWRESIZED, pygame.WINDOWSIZECHANGED),
                  (pygame.WINDOWSIZECHANGED,), (pygame.WINDOWRESIZED,))
+WINDOW_EVENTS = (pygame.event.Event(pygame.WINDOWEXPOSED), pygame.event.Event(pygame.WINDOWSHOWN),
+                 pygame.event.Event(pygame.WINDOWRESTORED), pygame.event.Event(pygame.WINDOWFOCUSLOST),
+                 pygame.event.Event(pygame.WINDOWMINIMIZED), pygame.event.Event(pygame.ACTIVEEVENT, gain=0, state=2),
+                 pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=-1, flipped=False, precise_x=0.0, precise_y=-1.0),
+                 pygame.event.Event(pygame.TEXTINPUT, text="1"), pygame.event.Event(pygame.KEYUP, key=pygame.K_RETURN,
+                                                                                     mod=0, unicode="", scancode=0))
 STOP_SECONDS = 0.5          # every lane's thread ends this soon after a stop
 QUIT_SECONDS = 1.0          # and every one after the window closes
 MOST_LANES = 4
@@ -131,6 +138,12 @@ def check_whole(app, scene, puzzle, rng, drawn):
         assert scene.stop_button.enabled == scene.running
         assert scene.save_button.enabled == scene.finished
         assert not any(button.enabled for button in scene.toggles.values()) or not scene.running
+    if scene is not None and app.overlay is scene and not scene.running and rng.random() < 0.3:
+        # Nothing moves: what the frames drew, part by part, is what a whole drawing shows.
+        whole = pygame.Surface(app.screen.get_size())
+        assert scene.draw(whole, True) is None
+        assert (pygame.surfarray.array3d(whole) == pygame.surfarray.array3d(app.screen)).all(), \
+            "the screen differs from a whole drawing of the scene"
     pixels = pygame.surfarray.pixels2d(app.screen)
     try:
         assert (pixels[::5, ::5] != pixels[0, 0]).any(), "the window is one colour"
@@ -138,11 +151,24 @@ def check_whole(app, scene, puzzle, rng, drawn):
         del pixels
 
 
+def own_processes(solvers, seconds):
+    """The processes running the solvers of one's own among ``solvers`` after up to ``seconds``."""
+    deadline = time.perf_counter() + seconds
+    while True:
+        running = [name for name in solvers if name.endswith(".py") and
+                   subprocess.run(["pgrep", "-f", name], capture_output=True).stdout]
+        if not running or time.perf_counter() > deadline:
+            return running
+        time.sleep(0.02)
+
+
 def stopped_promptly(scene, figures):
-    """After a stop every lane is over and its worker ends within STOP_SECONDS."""
+    """After a stop every lane is over and its worker ends within STOP_SECONDS, and so does
+    the process of a solver of one's own."""
     figures.stops += 1
     assert not scene.running, "a lane runs on after Stop"
     assert lanes_end(scene.lanes, STOP_SECONDS), "a lane's thread outlived Stop"
+    assert own_processes(list(scene.specs), STOP_SECONDS) == [], "a solver's process ran on"
 
 
 def open_race(app, rng, log, solvers):
@@ -194,8 +220,8 @@ def one_step(app, rng, log, figures, solvers):
         open_race(app, rng, log, solvers)
         return
     kind = rng.choices(["toggle", "start", "stop", "key", "slider", "click", "wait", "resize", "burst", "hover",
-                        "save", "load", "close", "drop", "release"],
-                       [14, 12, 6, 18, 8, 14, 12, 4, 6, 4, 2, 2, 3, 1, 3])[0]
+                        "save", "load", "close", "drop", "release", "window"],
+                       [14, 12, 6, 18, 8, 14, 12, 4, 6, 4, 2, 2, 3, 1, 3, 3])[0]
     was_running, lanes = scene.running, list(scene.lanes)
     if kind == "toggle":
         name = rng.choice(list(scene.toggles))
@@ -300,6 +326,11 @@ def one_step(app, rng, log, figures, solvers):
         app.pump()
         assert race_scene(app) is None
         stopped_promptly(scene, figures)
+    elif kind == "window":                     # the window shown again, the wheel, typed text
+        event = rng.choice(WINDOW_EVENTS)
+        log.append(("window", pygame.event.event_name(event.type)))
+        pygame.event.post(event)
+        app.pump()
     else:                                      # a press here, its release after other steps
         pos = random_pos(app, rng, scene)
         up = rng.random() < 0.5
@@ -311,7 +342,7 @@ def one_step(app, rng, log, figures, solvers):
     figures.finished += scene.finished and was_running
 
 
-def end_session(app, rng, log, before):
+def end_session(app, rng, log, before, solvers):
     """Close the window one way or another, during a run or not: every worker ends within
     QUIT_SECONDS and the window closes promptly."""
     scene = race_scene(app)
@@ -332,6 +363,7 @@ def end_session(app, rng, log, before):
     while new_threads(before) and time.perf_counter() < deadline:
         time.sleep(0.01)
     assert not new_threads(before), f"threads outlived the window: {new_threads(before)}"
+    assert own_processes(solvers, QUIT_SECONDS) == [], "a solver's process outlived the window"
 
 
 def any_session(app, seed, steps, drawn, solvers=(), figures=None):
@@ -363,7 +395,7 @@ def any_session(app, seed, steps, drawn, solvers=(), figures=None):
         scene = race_scene(app)
         if scene is not None and scene.finished:
             figures.solved_rows += sum(r["verdict"] == "solved" for r in scene.records())
-        end_session(app, rng, log, before)
+        end_session(app, rng, log, before, solvers)
     except AssertionError as error:
         raise AssertionError(f"seed {seed}: {error}; steps: {log[-30:]}") from error
     except Exception as error:
