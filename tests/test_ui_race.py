@@ -386,3 +386,20 @@ def test_a_solver_loaded_in_the_panel_is_raced_with_v_as_the_panel_says(app, tmp
     run_to_end(app, scene.start() or scene)
     mine_said = [r for r in scene.records() if r["solver"] == "Mine"]      # "no solution": refuted by ours
     assert [r["verdict"] for r in mine_said] == ["error"] and "found one the rules accept" in mine_said[0]["message"]
+
+
+def test_a_solver_that_cannot_run_on_the_level_is_not_chosen_by_its_key_either(app):
+    """A solver whose spec says it cannot read unknown tallies has its button greyed on such a
+    level; its key (1 to 9) leaves it out too (the key chose it all the same)."""
+    import dataclasses
+
+    assert app.open_level("levels/variants/06-8x8.bs")           # two tallies not given
+    app.open_race(["backtracking", "forward"])
+    scene = app.overlay
+    scene.specs["logic"] = dataclasses.replace(scene.specs["logic"], unknown_tallies=False)
+    app.draw()
+    assert not scene.toggles["logic"].enabled
+    press(app, pygame.K_1 + scene.order.index("logic"))
+    assert scene.chosen == ["backtracking", "forward"]
+    press(app, pygame.K_1 + scene.order.index("forward"))   # a solver that can run still toggles
+    assert scene.chosen == ["backtracking"]

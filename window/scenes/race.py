@@ -97,8 +97,13 @@ class RaceScene:
     def animating(self) -> bool:
         return self.running
 
+    def can_toggle(self, name: str) -> bool:
+        """Whether ``name`` may join or leave the race: not while it runs, and only a solver
+        that can run on the level."""
+        return not self.running and race.runnable(self.specs[name], self.puzzle)
+
     def toggle(self, name: str) -> None:
-        if self.running:
+        if not self.can_toggle(name):
             return
         if name in self.chosen:
             self.chosen.remove(name)
@@ -253,7 +258,7 @@ class RaceScene:
         theme = self.app.theme
         for name, button in self.toggles.items():
             button.active = name in self.chosen
-            button.enabled = not self.running and race.runnable(self.specs[name], self.puzzle)
+            button.enabled = self.can_toggle(name)
         self.load_button.enabled = not self.running
         self.start_button.enabled = not self.running
         self.stop_button.enabled = self.running
