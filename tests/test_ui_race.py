@@ -7,6 +7,7 @@ import time
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")   # before pygame is imported
 
 import pygame  # noqa: E402
+import pytest  # noqa: E402
 
 from game import rules  # noqa: E402
 from tests.conftest import watch_text  # noqa: E402
@@ -403,3 +404,40 @@ def test_a_solver_that_cannot_run_on_the_level_is_not_chosen_by_its_key_either(a
     assert scene.chosen == ["backtracking", "forward"]
     press(app, pygame.K_1 + scene.order.index("forward"))   # a solver that can run still toggles
     assert scene.chosen == ["backtracking"]
+
+
+@pytest.mark.parametrize("size, level, stop", [((1100, 481), "levels/15x15/expert/04.bs", True),
+                                               ((640, 480), "levels/giants/09-40x40.bs", False)])
+def test_a_lane_keeps_its_board_and_figures_inside_it(app, monkeypatch, size, level, stop):
+    """A finished race in a short window (the table takes the foot), a 40x40 board in the
+    narrowest one: each lane's board and figures are drawn inside the lane (the figures ran
+    over its foot, the board into the next lane and off the window)."""
+    from tests.conftest import resize
+    from window.mini_board import MiniBoard
+
+    boards = []
+    real = MiniBoard.draw
+    monkeypatch.setattr(MiniBoard, "draw", lambda self, surface, theme, origin, cell, grid, *a, **k: (
+        boards.append(pygame.Rect(origin, ((len(grid[0]) + 1) * cell, (len(grid) + 1) * cell))),
+        real(self, surface, theme, origin, cell, grid, *a, **k))[1])
+    assert app.open_level(level)
+    resize(app, size)
+    app.open_race(["backtracking", "forward", "genetic", "logic"])
+    scene = app.overlay
+    scene.start()                                            # at instant speed
+    deadline = time.perf_counter() + 10
+    while max(len(scene._stat_lines(lane)) for lane in scene.lanes) < 5 and time.perf_counter() < deadline:
+        app.pump()                                           # until a lane has five lines of figures
+        time.sleep(0.002)
+    if stop:
+        click(app, scene.stop_button.rect.center)            # the table comes: the lanes shorten
+        assert scene.finished
+    drawn = watch_text(monkeypatch, only=app.screen)
+    boards.clear()
+    app.full_redraw = True
+    app.draw()
+    assert len(boards) == len(scene.lanes) == 4
+    for lane, board in zip(scene.lane_rects, boards):
+        assert lane.contains(board), (lane, board)
+        assert [text for text, rect in drawn if rect.colliderect(lane) and not lane.contains(rect)] == []
+    scene.stop()

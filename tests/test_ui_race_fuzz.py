@@ -20,7 +20,7 @@ from tests.conftest import resize, watch_text  # noqa: E402
 from tests.test_ui_play import click, press  # noqa: E402
 from tests.test_ui_play_fuzz import wait  # noqa: E402
 from window.app import DEFAULT_LEVEL  # noqa: E402
-from window.scenes.race import RaceScene  # noqa: E402
+from window.scenes.race import MOST_LANES, RaceScene  # noqa: E402
 from window.settings import MIN_WINDOW  # noqa: E402
 from window.solver_watch import POLL_BATCH  # noqa: E402
 
@@ -42,7 +42,6 @@ WINDOW_EVENTS = (pygame.event.Event(pygame.WINDOWEXPOSED), pygame.event.Event(py
                                                                                      mod=0, unicode="", scancode=0))
 STOP_SECONDS = 0.5          # every lane's thread ends this soon after a stop
 QUIT_SECONDS = 1.0          # and every one after the window closes
-MOST_LANES = 4
 # Solvers of one's own: one that never answers, one whose answer the judge rejects.
 ENDLESS = "def solve(puzzle, report, options):\n    while True:\n        pass\n"
 LIAR = ('LABEL = "Liar"\n\ndef solve(puzzle, report, options):\n'

@@ -306,10 +306,14 @@ class RaceScene:
         theme, puzzle = self.app.theme, self.puzzle
         lines = self._stat_lines(lane)
         # The board takes three fifths of the lane, or in a short lane what its figures and its
-        # plot leave.
+        # plot leave, in cells of 4 pixels at least, but never more than the lane holds (a large
+        # board in a narrow lane). The figures that do not fit under it are left out: a lane that
+        # short is a finished race's, above the table that shows them all.
         below = 22 + 19 * len(lines) + (PLOT_LEAST if lane.generations else 0)
         board_h = min(rect.height * 3 // 5, rect.height - below)
-        cell = max(4, min((rect.width - 20) // (puzzle.cols + 1), (board_h - 60) // (puzzle.rows + 1)))
+        across = (rect.width - 20) // (puzzle.cols + 1)
+        cell = max(1, min(across, (rect.height - 62) // (puzzle.rows + 1),
+                          max(4, min(across, (board_h - 60) // (puzzle.rows + 1)))))
         if self.looks.changed(f"lane {k}", (len(lines), cell)):    # the plot sits below the figures
             pygame.draw.rect(surface, theme.panel, rect, border_radius=8)
             pygame.draw.rect(surface, theme.panel_edge, rect, 1, border_radius=8)
@@ -338,6 +342,7 @@ class RaceScene:
                                  (puzzle.row_tallies, puzzle.col_tallies), colours, only_changes=not first)
             areas += [drawn] if drawn is not None else []
         y = origin[1] + (puzzle.rows + 1) * cell + 8
+        lines = lines[:max(0, (rect.bottom - 4 - y) // 19)]
         if self.looks.changed(f"figures {k}", tuple(lines)):
             area = pygame.Rect(inner.x, y, inner.width, 19 * len(lines))
             pygame.draw.rect(surface, theme.panel, area)
