@@ -20,6 +20,7 @@ from tests.conftest import resize, watch_text  # noqa: E402
 from tests.test_ui_play import click, press  # noqa: E402
 from tests.test_ui_play_fuzz import wait  # noqa: E402
 from window.app import DEFAULT_LEVEL  # noqa: E402
+from window.scenes.files import FileScene  # noqa: E402
 from window.scenes.race import MOST_LANES, RaceScene  # noqa: E402
 from window.settings import MIN_WINDOW  # noqa: E402
 from window.solver_watch import POLL_BATCH  # noqa: E402
@@ -31,7 +32,8 @@ KEYS = [(pygame.K_RETURN, 0), (pygame.K_KP_ENTER, 0), (pygame.K_SPACE, 0), (pyga
         (pygame.K_1, CTRL), (pygame.K_LEFT, 0), (pygame.K_RIGHT, 0), (pygame.K_ESCAPE, 0), (pygame.K_c, CTRL),
         (pygame.K_v, CTRL), (pygame.K_p, CTRL), (pygame.K_s, 0), (pygame.K_TAB, 0), (pygame.K_v, 0),
         (pygame.K_UP, 0), (pygame.K_DOWN, 0), (pygame.K_l, CTRL), (pygame.K_RETURN, SHIFT)]
-LEVELS = (DEFAULT_LEVEL, "levels/8x8/hard/01.bs", "levels/10x10/hard/01.bs", "levels/15x15/expert/04.bs")
+LEVELS = (DEFAULT_LEVEL, "levels/8x8/hard/01.bs", "levels/10x10/hard/01.bs", "levels/15x15/expert/04.bs",
+          "levels/giants/09-40x40.bs")
 RESIZE_EVENTS = ((pygame.VIDEORESIZE,), (pygame.VIDEORESIZE, pygame.WINDOWRESIZED, pygame.WINDOWSIZECHANGED),
                  (pygame.WINDOWSIZECHANGED,), (pygame.WINDOWRESIZED,))
 WINDOW_EVENTS = (pygame.event.Event(pygame.WINDOWEXPOSED), pygame.event.Event(pygame.WINDOWSHOWN),
@@ -192,10 +194,10 @@ def open_race(app, rng, log, solvers):
 def one_step(app, rng, log, figures, solvers):
     scene = race_scene(app)
     if scene is None:
-        if app.overlay is not None:            # the solver's file picker, left by Load
-            log.append(("picker", type(app.overlay).__name__))
+        if app.overlay is not None:            # the solver's file picker, left by Load (or what a
+            log.append(("overlay", type(app.overlay).__name__))    # click after a close opened)
             own = [name for name in solvers if name.endswith(".py")]
-            if own and rng.random() < 0.5:     # a solver of one's own typed, and picked with Enter
+            if own and isinstance(app.overlay, FileScene) and rng.random() < 0.5:   # one's own typed, Enter
                 path = rng.choice(own)
                 log.append(("type", path))
                 for _ in range(len(app.overlay.typed)):
