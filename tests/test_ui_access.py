@@ -208,6 +208,8 @@ def test_the_race_is_set_up_and_run_from_the_keyboard(app):
     assert scene.speed.index == index
     press(app, pygame.K_l)                                    # a solver of one's own: the file picker
     assert isinstance(app.overlay, FileScene)
+    press(app, pygame.K_ESCAPE)                               # cancelled: back to the race
+    assert app.overlay is scene
     press(app, pygame.K_ESCAPE)
     assert app.overlay is None
 

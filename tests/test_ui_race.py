@@ -10,7 +10,7 @@ import pygame  # noqa: E402
 import pytest  # noqa: E402
 
 from game import rules  # noqa: E402
-from tests.conftest import watch_text  # noqa: E402
+from tests.conftest import resize, watch_text  # noqa: E402
 from tests.test_ui_play import click, press  # noqa: E402
 from window import fonts  # noqa: E402
 from window.scenes.race import RaceScene  # noqa: E402
@@ -412,7 +412,6 @@ def test_a_lane_keeps_its_board_and_figures_inside_it(app, monkeypatch, size, le
     """A finished race in a short window (the table takes the foot), a 40x40 board in the
     narrowest one: each lane's board and figures are drawn inside the lane (the figures ran
     over its foot, the board into the next lane and off the window)."""
-    from tests.conftest import resize
     from window.mini_board import MiniBoard
 
     boards = []
@@ -441,3 +440,25 @@ def test_a_lane_keeps_its_board_and_figures_inside_it(app, monkeypatch, size, le
         assert lane.contains(board), (lane, board)
         assert [text for text, rect in drawn if rect.colliderect(lane) and not lane.contains(rect)] == []
     scene.stop()
+
+
+def test_the_load_picker_cancelled_or_refused_goes_back_to_the_race_as_it_was(app, tmp_path):
+    """Load... (L) over a finished race, then Esc, or Enter on a file that is no solver: the race
+    comes back with its table, the second time saying why (it went back to the play scene, the
+    race and its table lost, the reason said in the play scene's status line)."""
+    app.open_race(["backtracking", "forward"])
+    scene = app.overlay
+    press(app, pygame.K_RETURN)
+    run_to_end(app, scene)
+    records = scene.records()
+    press(app, pygame.K_l)
+    assert app.overlay is not scene
+    resize(app, (900, 640))                                  # the window changed meanwhile
+    press(app, pygame.K_ESCAPE)
+    assert app.overlay is scene and scene.records() == records and scene.size == (900, 640)
+    press(app, pygame.K_l)
+    picker = app.overlay
+    picker.typed = str(tmp_path / "nothing-here.py")
+    press(app, pygame.K_RETURN)
+    assert app.overlay is scene and scene.records() == records
+    assert "no such file" in scene.status

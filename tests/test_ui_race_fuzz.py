@@ -213,7 +213,9 @@ def one_step(app, rng, log, figures, solvers):
                 click(app, pos)
                 if app.overlay is None or race_scene(app):
                     return
+            from_race = isinstance(app.overlay, FileScene) and app.overlay.cancel != app.close_overlay
             press(app, pygame.K_ESCAPE)
+            assert race_scene(app) is not None or not from_race, "a race's file picker, cancelled, left the race"
             if app.overlay is not None and race_scene(app) is None:
                 app.close_overlay()
                 app.pump()

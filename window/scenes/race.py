@@ -114,14 +114,16 @@ class RaceScene:
         """The file picker for a solver of one's own; it takes the scene's place, so not while
         the race runs (the button's look is set as the scene draws, a frame late)."""
         if not self.running:
-            self.app.pick_solver(self.add_solver)
+            self.app.pick_solver(self.add_solver, back=self)
 
     def add_solver(self, name: str) -> bool:
-        """The race again with a solver of one's own (``mine.py``, ``cmd:PROGRAM``) in a lane."""
+        """The race again with a solver of one's own (``mine.py``, ``cmd:PROGRAM``) in a lane;
+        one that cannot be loaded brings this race back, saying why."""
         try:
             registry.get(name)
         except ValueError as error:
-            self.app.notify(str(error))
+            self.status = str(error)
+            self.app.show(self)
             return False
         self.app.open_race(with_solver(self.chosen, name))
         return True
