@@ -34,7 +34,8 @@ STATS_EVERY = 0.1                   # seconds between renewals of a running lane
 PLOT_LEAST = 16                     # pixels: a lane's fitness plot is drawn when it has this much height
 MOST_LANES = 4
 FRAME_WORK = 0.012                  # seconds of solver events per frame, shared by the lanes
-STATUS_ROOM = 20                    # pixels under the lanes for the status line (above the table once shown)
+STATUS_ROOM = 20                    # pixels under the lanes for the status line, at the window's foot
+TABLE_GAP = 8                       # pixels between the lanes and the table, or the status line over it
 
 
 def with_solver(chosen: Sequence[str], name: str) -> list[str]:
@@ -235,14 +236,22 @@ class RaceScene:
         self._place_lanes()
 
     def _place_lanes(self) -> None:
-        """The lanes side by side, above the results table once every lane has finished (so
-        each lane keeps its board, its figures and its plot in sight), and the status line."""
+        """The lanes side by side, above the status line and the results table once every lane
+        has finished (so each lane keeps its board, its figures and its plot in sight). Over the
+        table the status line takes room only while it has something to say."""
         width, height = self.size
         shown = max(1, len(self.lanes))
         lane_w = (width - 40) // shown
-        bottom = (self.table_box().top if self.finished else height) - STATUS_ROOM
-        self._lanes_placed = (self.size, shown, self.finished)
+        if self.finished:
+            bottom = self.table_box().top - (STATUS_ROOM if self.status else TABLE_GAP)
+        else:
+            bottom = height - STATUS_ROOM
+        self._lanes_placed = self._lanes_key()
         self.lane_rects = [pygame.Rect(20 + k * lane_w, 104, lane_w - 12, max(60, bottom - 104)) for k in range(shown)]
+
+    def _lanes_key(self) -> tuple:
+        """What the lanes' places depend on."""
+        return self.size, max(1, len(self.lanes)), self.finished, bool(self.status)
 
     def table_box(self) -> pygame.Rect:
         """Where the results table goes: a header and a row per lane, at the foot of the window."""
@@ -269,7 +278,7 @@ class RaceScene:
                  tuple(button.look() for button in self.buttons), self.speed.look())
         if self.looks.changed("scene", scene) or full:
             self.looks.forget("scene")
-            if self._lanes_placed != (self.size, max(1, len(self.lanes)), self.finished):
+            if self._lanes_placed != self._lanes_key():
                 self._place_lanes()
             self._draw_all(surface)
             return None
