@@ -49,8 +49,9 @@ def app(tmp_path, monkeypatch):
 
 
 def watch_text(monkeypatch, only=None) -> list:
-    """Every label the window draws from now on (on the surface ``only``, when given), as
-    (text, rect): ``window.fonts.blit_text`` watched."""
+    """Every label the window draws from now on (on the surface ``only``, when given, or the
+    one ``only()`` gives at the time: the window's, which a resize replaces), as (text, rect):
+    ``window.fonts.blit_text`` watched."""
     from window import fonts
 
     drawn = []
@@ -58,9 +59,23 @@ def watch_text(monkeypatch, only=None) -> list:
 
     def watched(surface, content, *args, **kwargs):
         rect = blit_text(surface, content, *args, **kwargs)
-        if only is None or surface is only:
+        if only is None or surface is (only() if callable(only) else only):
             drawn.append((content, rect))
         return rect
 
     monkeypatch.setattr(fonts, "blit_text", watched)
     return drawn
+
+
+def resize(app, size, kinds=None):
+    """The window made ``size`` as the system makes it: the display's new surface, then its
+    events (``kinds``: the event types posted, VIDEORESIZE alone unless given), one frame."""
+    import pygame
+
+    app.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
+    for kind in kinds or (pygame.VIDEORESIZE,):
+        if kind == pygame.VIDEORESIZE:
+            pygame.event.post(pygame.event.Event(kind, size=size, w=size[0], h=size[1]))
+        else:
+            pygame.event.post(pygame.event.Event(kind, x=size[0], y=size[1]))
+    app.pump()

@@ -11,6 +11,7 @@ import pytest  # noqa: E402
 
 from game.editor import Mode  # noqa: E402
 from game.puzzle import Cell  # noqa: E402
+from tests.conftest import resize  # noqa: E402
 from window.app import DEFAULT_LEVEL  # noqa: E402
 from window.scenes.actions import ActionsScene  # noqa: E402
 from window.scenes.browser import BrowserScene  # noqa: E402
@@ -23,12 +24,6 @@ from window.scenes.stats import StatsScene  # noqa: E402
 
 def press(app, key, mod=0, unicode=""):
     pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=mod, unicode=unicode, scancode=0))
-    app.pump()
-
-
-def resize(app, size):
-    app.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
-    pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, size=size, w=size[0], h=size[1]))
     app.pump()
 
 
@@ -213,6 +208,8 @@ def test_the_race_is_set_up_and_run_from_the_keyboard(app):
     assert scene.speed.index == index
     press(app, pygame.K_l)                                    # a solver of one's own: the file picker
     assert isinstance(app.overlay, FileScene)
+    press(app, pygame.K_ESCAPE)                               # cancelled: back to the race
+    assert app.overlay is scene
     press(app, pygame.K_ESCAPE)
     assert app.overlay is None
 

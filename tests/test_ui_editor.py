@@ -216,8 +216,7 @@ def test_a_mouse_move_that_changes_nothing_draws_nothing(app, monkeypatch):
 
 
 def test_every_key_of_the_table_is_drawn_whole_at_the_foot_of_every_window(app, monkeypatch):
-    from tests.conftest import watch_text
-    from tests.test_ui_access import resize
+    from tests.conftest import resize, watch_text
 
     app.open_editor()
     scene = app.overlay

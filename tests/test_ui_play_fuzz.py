@@ -14,6 +14,7 @@ import pytest  # noqa: E402
 
 from game.puzzle import Cell  # noqa: E402
 from game.session import Report  # noqa: E402
+from tests.conftest import resize  # noqa: E402
 from tests.test_ui_play import click, drag, press  # noqa: E402
 
 CTRL, SHIFT = pygame.KMOD_CTRL, pygame.KMOD_SHIFT
@@ -42,12 +43,6 @@ def wait(app, seconds):
     while time.perf_counter() < deadline:
         app.pump()
         time.sleep(0.002)
-
-
-def resize(app, size):
-    app.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
-    pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, size=size, w=size[0], h=size[1]))
-    app.pump()
 
 
 def close_overlays(app):

@@ -7,10 +7,12 @@ import time
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")   # before pygame is imported
 
 import pygame  # noqa: E402
+import pytest  # noqa: E402
 
 from game import rules  # noqa: E402
-from tests.conftest import watch_text  # noqa: E402
+from tests.conftest import resize, watch_text  # noqa: E402
 from tests.test_ui_play import click, press  # noqa: E402
+from window import fonts  # noqa: E402
 from window.scenes.race import RaceScene  # noqa: E402
 
 
@@ -312,3 +314,151 @@ def test_at_the_smallest_window_the_controls_and_a_long_solver_label_stay_in_pla
         assert [(a, b) for n, (a, r) in enumerate(drawn) for b, q in drawn[n + 1:] if r.colliderect(q)] == []
     finally:
         app.shutdown()
+
+
+def test_load_in_the_frame_that_starts_the_race_leaves_the_race_running(app):
+    """Enter, then L before the next frame: L loads a solver only while no race runs, so the
+    race stays on screen and Esc still stops every lane (the file picker took its place, and
+    its lanes ran on unseen, never stopped)."""
+    app.open_race(["backtracking", "forward"])
+    scene = app.overlay
+    scene.speed.set_index(0)                                 # one move a second: still running
+    for key in (pygame.K_RETURN, pygame.K_l):
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode="", scancode=0))
+    app.pump()
+    assert app.overlay is scene and scene.running
+    press(app, pygame.K_ESCAPE)
+    assert not any(lane.working for lane in scene.lanes)
+
+
+def test_a_race_started_again_shows_its_own_figures_and_table(app, monkeypatch):
+    """Races one after another (new lanes, which Python may place where the last race's were)
+    each draw their own times, in the lanes and in the table, not the race's before."""
+    from window.scenes.race import SPEEDS
+
+    app.open_race(["backtracking", "forward", "logic"])
+    scene = app.overlay
+    drawn = watch_text(monkeypatch, only=app.screen)
+    for n in range(6):                  # a third of a second for the 33 moves, then instant, ...
+        scene.speed.set_index(SPEEDS.index(100) if n % 2 == 0 else len(SPEEDS) - 1)
+        drawn.clear()
+        press(app, pygame.K_RETURN)
+        run_to_end(app, scene)
+        app.draw()
+        texts = {text for text, _ in drawn}
+        for lane in scene.lanes:
+            assert scene._stat_lines(lane)[0] == f"time: {lane.elapsed:.2f} s"
+        assert {f"{record['time_s']:.2f}" for record in scene.records()} <= texts
+
+
+def test_the_status_line_keeps_clear_of_the_lanes_running_and_finished(app, monkeypatch):
+    """The line that says what happened (Ctrl+S during a race, then once the table is saved)
+    has its own room under the lanes: no text crosses a lane's edge."""
+    drawn = watch_text(monkeypatch, only=app.screen)
+    app.open_race(["backtracking", "forward"])
+    scene = app.overlay
+    scene.speed.set_index(0)                                 # one move a second: still running
+    press(app, pygame.K_RETURN)
+    for finished in (False, True):
+        if finished:
+            scene.speed.set_index(len(scene.speed.values) - 1)
+            run_to_end(app, scene)
+        drawn.clear()
+        press(app, pygame.K_s, pygame.KMOD_CTRL)            # "The table is ready when ...", then "Saved ..."
+        assert scene.status and scene.finished == finished
+        app.full_redraw = True
+        app.draw()
+        size = 15 if finished else 16                       # over the table, or at the foot
+        status = [rect for text, rect in drawn if text == fonts.fit_text(scene.status, size, app.window_size[0] - 40)]
+        assert status and not any(rect.colliderect(lane) for rect in status for lane in scene.lane_rects)
+
+
+def test_a_solver_loaded_in_the_panel_is_raced_with_v_as_the_panel_says(app, tmp_path):
+    """Load... in the side panel says "Run it, or race it (V)": V then opens a race with it in
+    a lane of its own beside three of ours (it opened ours alone, with no toggle for it)."""
+    mine = tmp_path / "mine.py"
+    mine.write_text('LABEL = "Mine"\n\ndef solve(puzzle, report, options):\n    return None\n')
+    assert app.play.solver.add_solver(str(mine))
+    assert "race it (V)" in app.play.status.message
+    press(app, pygame.K_v)
+    scene = app.overlay
+    assert isinstance(scene, RaceScene) and len(scene.chosen) == 4 and scene.chosen[-1] == str(mine)
+    assert scene.toggles[str(mine)].label == "Mine"
+    run_to_end(app, scene.start() or scene)
+    mine_said = [r for r in scene.records() if r["solver"] == "Mine"]      # "no solution": refuted by ours
+    assert [r["verdict"] for r in mine_said] == ["error"] and "found one the rules accept" in mine_said[0]["message"]
+
+
+def test_a_solver_that_cannot_run_on_the_level_is_not_chosen_by_its_key_either(app):
+    """A solver whose spec says it cannot read unknown tallies has its button greyed on such a
+    level; its key (1 to 9) leaves it out too (the key chose it all the same)."""
+    import dataclasses
+
+    assert app.open_level("levels/variants/06-8x8.bs")           # two tallies not given
+    app.open_race(["backtracking", "forward"])
+    scene = app.overlay
+    scene.specs["logic"] = dataclasses.replace(scene.specs["logic"], unknown_tallies=False)
+    app.draw()
+    assert not scene.toggles["logic"].enabled
+    press(app, pygame.K_1 + scene.order.index("logic"))
+    assert scene.chosen == ["backtracking", "forward"]
+    press(app, pygame.K_1 + scene.order.index("forward"))   # a solver that can run still toggles
+    assert scene.chosen == ["backtracking"]
+
+
+@pytest.mark.parametrize("size, level, stop", [((1100, 481), "levels/15x15/expert/04.bs", True),
+                                               ((640, 480), "levels/giants/09-40x40.bs", False)])
+def test_a_lane_keeps_its_board_and_figures_inside_it(app, monkeypatch, size, level, stop):
+    """A finished race in a short window (the table takes the foot), a 40x40 board in the
+    narrowest one: each lane's board and figures are drawn inside the lane (the figures ran
+    over its foot, the board into the next lane and off the window)."""
+    from window.mini_board import MiniBoard
+
+    boards = []
+    real = MiniBoard.draw
+    monkeypatch.setattr(MiniBoard, "draw", lambda self, surface, theme, origin, cell, grid, *a, **k: (
+        boards.append(pygame.Rect(origin, ((len(grid[0]) + 1) * cell, (len(grid) + 1) * cell))),
+        real(self, surface, theme, origin, cell, grid, *a, **k))[1])
+    assert app.open_level(level)
+    resize(app, size)
+    app.open_race(["backtracking", "forward", "genetic", "logic"])
+    scene = app.overlay
+    scene.start()                                            # at instant speed
+    deadline = time.perf_counter() + 10
+    while max(len(scene._stat_lines(lane)) for lane in scene.lanes) < 5 and time.perf_counter() < deadline:
+        app.pump()                                           # until a lane has five lines of figures
+        time.sleep(0.002)
+    if stop:
+        click(app, scene.stop_button.rect.center)            # the table comes: the lanes shorten
+        assert scene.finished
+    drawn = watch_text(monkeypatch, only=app.screen)
+    boards.clear()
+    app.full_redraw = True
+    app.draw()
+    assert len(boards) == len(scene.lanes) == 4
+    for lane, board in zip(scene.lane_rects, boards):
+        assert lane.contains(board), (lane, board)
+        assert [text for text, rect in drawn if rect.colliderect(lane) and not lane.contains(rect)] == []
+    scene.stop()
+
+
+def test_the_load_picker_cancelled_or_refused_goes_back_to_the_race_as_it_was(app, tmp_path):
+    """Load... (L) over a finished race, then Esc, or Enter on a file that is no solver: the race
+    comes back with its table, the second time saying why (it went back to the play scene, the
+    race and its table lost, the reason said in the play scene's status line)."""
+    app.open_race(["backtracking", "forward"])
+    scene = app.overlay
+    press(app, pygame.K_RETURN)
+    run_to_end(app, scene)
+    records = scene.records()
+    press(app, pygame.K_l)
+    assert app.overlay is not scene
+    resize(app, (900, 640))                                  # the window changed meanwhile
+    press(app, pygame.K_ESCAPE)
+    assert app.overlay is scene and scene.records() == records and scene.size == (900, 640)
+    press(app, pygame.K_l)
+    picker = app.overlay
+    picker.typed = str(tmp_path / "nothing-here.py")
+    press(app, pygame.K_RETURN)
+    assert app.overlay is scene and scene.records() == records
+    assert "no such file" in scene.status

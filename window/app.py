@@ -13,6 +13,7 @@ import io
 import sys
 import time
 from collections import deque
+from functools import partial
 from pathlib import Path
 from typing import Callable, Protocol, Sequence, Union
 
@@ -152,12 +153,14 @@ class App:
         self.overlay = FileScene(self, self.last_folder)
         self.dirty = True
 
-    def pick_solver(self, add: Callable[[str], object]) -> None:
-        """The file picker for a solver of one's own: a ``.py`` file, or a program (``cmd:``)."""
+    def pick_solver(self, add: Callable[[str], object], back: Overlay | None = None) -> None:
+        """The file picker for a solver of one's own: a ``.py`` file, or a program (``cmd:``).
+        ``back``: the overlay that asked (a race), shown again when the picker is cancelled."""
         from solvers.own.spec import command_name, pickable
 
         self.overlay = FileScene(self, self.last_folder, lambda path: add(command_name(path)), pickable,
-                                 "Load a solver: a .py file or a program")
+                                 "Load a solver: a .py file or a program",
+                                 None if back is None else partial(self.show, back))
         self.dirty = True
 
     def open_new_level(self) -> None:
@@ -259,8 +262,11 @@ class App:
         return written
 
     def show(self, overlay: Overlay) -> None:
-        """Any overlay a scene makes (the toolbar's list of actions)."""
+        """Any overlay a scene makes (the toolbar's list of actions), or one shown again (a race
+        after its file picker), laid out for the window as it is now."""
+        overlay.relayout(self.window_size)
         self.overlay = overlay
+        self.full_redraw = True
         self.dirty = True
 
     def close_overlay(self) -> None:

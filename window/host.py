@@ -66,8 +66,9 @@ class Host(Protocol):
 
     def open_files(self) -> None: ...
 
-    def pick_solver(self, add: Callable[[str], object]) -> None:
-        """The file picker for a solver of one's own; ``add`` is given its name."""
+    def pick_solver(self, add: Callable[[str], object], back: Overlay | None = None) -> None:
+        """The file picker for a solver of one's own; ``add`` is given its name; ``back`` is
+        shown again when the picker is cancelled."""
 
     def open_new_level(self) -> None: ...
 

@@ -123,6 +123,12 @@ class SolverPanel:
         return True
 
     @property
+    def own_choice(self) -> str | None:
+        """The chosen solver when it is one of one's own loaded here (a race opened from the
+        panel's level gives it a lane), else None."""
+        return self.solver if self.solver not in SOLVER_LABELS else None
+
+    @property
     def slug(self) -> str:
         """The chosen solver's name as a file name's part."""
         return files.slug(self.labels.get(self.solver, self.solver), "solver")

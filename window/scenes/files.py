@@ -23,9 +23,11 @@ class FileScene:
     animating = False
 
     def __init__(self, app: Host, folder: Path, pick: Callable[[Path], object] | None = None,
-                 shown: Callable[[Path], bool] | None = None, title: str = "Open a level") -> None:
+                 shown: Callable[[Path], bool] | None = None, title: str = "Open a level",
+                 cancel: Callable[[], object] | None = None) -> None:
         """``pick`` takes the chosen file (default: open it as a level); ``shown`` says which
-        files are listed (default: levels)."""
+        files are listed (default: levels); ``cancel`` is what Esc and Cancel do (default:
+        close the picker)."""
         self.app = app
         self.folder = folder
         self.pick = pick or app.open_level
@@ -35,7 +37,8 @@ class FileScene:
         self.typed = ""
         self.error = ""
         self.list = ListView([])
-        self.close_button = Button("Cancel", app.close_overlay)
+        self.cancel = cancel or app.close_overlay
+        self.close_button = Button("Cancel", self.cancel)
         self.up_button = Button("Up", lambda: self.enter(self.folder.parent))
         self.enter(folder)
         self.relayout(app.window_size)
@@ -84,7 +87,7 @@ class FileScene:
             elif taken:
                 pass
             elif event.key == pygame.K_ESCAPE:
-                self.app.close_overlay()
+                self.cancel()
             elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
                 self.choose(Path(os.path.expanduser(self.typed)))   # "~nobody" stays as typed
             elif event.key == pygame.K_BACKSPACE:

@@ -19,6 +19,7 @@ import pygame
 
 from game.puzzle import Puzzle
 from game.session import Session
+from solvers.engine import race
 from window import records
 from window.board_input import BoardInput
 from window.coach import Coach
@@ -27,6 +28,7 @@ from window.layout import TOOLBAR_HEIGHT, Layout, compute_layout
 from window.play_view import PlayView, StatusLine
 from window.player_board import PlayerBoard
 from window.scenes.actions import Action, ActionsScene, by_key, most_used
+from window.scenes.race import with_solver
 from window.solver_panel import SPEED_LABELS, SolverPanel
 from window.storage import level_key, runs_dir
 from window.trial_controls import TrialControls
@@ -65,7 +67,7 @@ class PlayScene:
                         Action(Button("Hint", self.coach.hint), "H", 3),
                         Action(Button("Check", self.coach.check), "C", 5),
                         Action(Button("Edit", app.open_editor), "E", 11),
-                        Action(Button("Race", app.open_race), "V", 12),
+                        Action(Button("Race", self.open_race), "V", 12),
                         Action(Button("Daily", app.open_daily), "D", 8),
                         Action(Button("Stats", app.open_stats), "I", 13),
                         Action(Button("Share", app.open_share), "X", 14),
@@ -169,6 +171,11 @@ class PlayScene:
 
     def restart(self) -> None:
         self.board.change(Session.restart, "Restarted (Ctrl+Z brings your marks back)")
+
+    def open_race(self) -> None:
+        """V: the race on this level; a solver of one's own chosen in the panel in a lane of its own."""
+        own = self.solver.own_choice
+        self.app.open_race(None if own is None else with_solver(race.choose(self.puzzle), own))
 
     def hidden_actions(self) -> list[Action]:
         """The toolbar's actions a narrow window leaves out of it (More... lists them)."""

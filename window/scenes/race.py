@@ -32,7 +32,16 @@ SPEEDS = (1, 5, 20, 100, 500, 0)
 SPEED_LABELS = ("1/s", "5/s", "20/s", "100/s", "500/s", "instant")
 STATS_EVERY = 0.1                   # seconds between renewals of a running lane's figures
 PLOT_LEAST = 16                     # pixels: a lane's fitness plot is drawn when it has this much height
+MOST_LANES = 4
 FRAME_WORK = 0.012                  # seconds of solver events per frame, shared by the lanes
+STATUS_ROOM = 20                    # pixels under the lanes for the status line, at the window's foot
+TABLE_GAP = 8                       # pixels between the lanes and the table, or the status line over it
+
+
+def with_solver(chosen: Sequence[str], name: str) -> list[str]:
+    """The solvers of a race with ``name`` in its last lane: the first of the others kept, four
+    lanes in all at most."""
+    return [n for n in chosen if n != name][:MOST_LANES - 1] + [name]
 
 
 def lane_record(watch: SolverWatch) -> dict:
@@ -52,10 +61,10 @@ class RaceScene:
         self.app = app
         self.puzzle = puzzle
         self.title = title
-        self.chosen: list[str] = list(chosen or race.choose(puzzle))[:4]
+        self.chosen: list[str] = list(chosen or race.choose(puzzle))[:MOST_LANES]
         self.lanes: list[SolverWatch] = []
         self.pictures: list[MiniBoard] = []
-        self._stats: dict[int, tuple] = {}        # a lane's figures as text, and when they were made
+        self._stats: dict[SolverWatch, tuple] = {}   # a lane's figures as text, and when they were made
         self.looks = Looks()                      # what each part showed when last drawn
         self.status = ""
         self.specs = dict(registry.every())
@@ -67,7 +76,7 @@ class RaceScene:
                 self.status = str(error)
         self.order = list(self.specs)
         self.toggles = {name: Button(spec.label, partial(self.toggle, name)) for name, spec in self.specs.items()}
-        self.load_button = Button("Load...", lambda: app.pick_solver(self.add_solver))
+        self.load_button = Button("Load...", self.load)
         self.start_button = Button("Start", self.start)
         self.stop_button = Button("Stop", self.stop)
         self.save_button = Button("Save CSV", self.save_csv)
@@ -89,23 +98,35 @@ class RaceScene:
     def animating(self) -> bool:
         return self.running
 
+    def can_toggle(self, name: str) -> bool:
+        """Whether ``name`` may join or leave the race: not while it runs, and only a solver
+        that can run on the level."""
+        return not self.running and race.runnable(self.specs[name], self.puzzle)
+
     def toggle(self, name: str) -> None:
-        if self.running:
+        if not self.can_toggle(name):
             return
         if name in self.chosen:
             self.chosen.remove(name)
-        elif len(self.chosen) < 4:
+        elif len(self.chosen) < MOST_LANES:
             self.chosen.append(name)
 
+    def load(self) -> None:
+        """The file picker for a solver of one's own; it takes the scene's place, so not while
+        the race runs (the button's look is set as the scene draws, a frame late)."""
+        if not self.running:
+            self.app.pick_solver(self.add_solver, back=self)
+
     def add_solver(self, name: str) -> bool:
-        """The race again with a solver of one's own (``mine.py``, ``cmd:PROGRAM``) in a lane."""
+        """The race again with a solver of one's own (``mine.py``, ``cmd:PROGRAM``) in a lane;
+        one that cannot be loaded brings this race back, saying why."""
         try:
             registry.get(name)
         except ValueError as error:
-            self.app.notify(str(error))
+            self.status = str(error)
+            self.app.show(self)
             return False
-        chosen = [n for n in self.chosen if n != name][:3] + [name]
-        self.app.open_race(chosen)
+        self.app.open_race(with_solver(self.chosen, name))
         return True
 
     def start(self) -> None:
@@ -115,6 +136,7 @@ class RaceScene:
             self.status = "Pick two to four solvers"
             return
         self.lanes = []
+        self._stats = {}
         self.status = ""
         for name in sorted(self.chosen, key=self.order.index):
             try:
@@ -189,8 +211,8 @@ class RaceScene:
                 self.start() if not self.running else self.stop()
             elif ctrl and event.key == pygame.K_s:
                 self.save_csv()
-            elif event.key == pygame.K_l and not ctrl and self.load_button.enabled:
-                self.load_button.action()
+            elif event.key == pygame.K_l and not ctrl:
+                self.load()
             elif 0 <= digit < len(self.order) and not ctrl:
                 self.toggle(self.order[digit])
             elif event.key in (pygame.K_LEFT, pygame.K_RIGHT):
@@ -214,14 +236,22 @@ class RaceScene:
         self._place_lanes()
 
     def _place_lanes(self) -> None:
-        """The lanes side by side, above the results table once every lane has finished (so
-        each lane keeps its board, its figures and its plot in sight)."""
+        """The lanes side by side, above the status line and the results table once every lane
+        has finished (so each lane keeps its board, its figures and its plot in sight). Over the
+        table the status line takes room only while it has something to say."""
         width, height = self.size
         shown = max(1, len(self.lanes))
         lane_w = (width - 40) // shown
-        bottom = self.table_box().top - 8 if self.finished else height - 20
-        self._lanes_placed = (self.size, shown, self.finished)
+        if self.finished:
+            bottom = self.table_box().top - (STATUS_ROOM if self.status else TABLE_GAP)
+        else:
+            bottom = height - STATUS_ROOM
+        self._lanes_placed = self._lanes_key()
         self.lane_rects = [pygame.Rect(20 + k * lane_w, 104, lane_w - 12, max(60, bottom - 104)) for k in range(shown)]
+
+    def _lanes_key(self) -> tuple:
+        """What the lanes' places depend on."""
+        return self.size, max(1, len(self.lanes)), self.finished, bool(self.status)
 
     def table_box(self) -> pygame.Rect:
         """Where the results table goes: a header and a row per lane, at the foot of the window."""
@@ -239,16 +269,16 @@ class RaceScene:
         theme = self.app.theme
         for name, button in self.toggles.items():
             button.active = name in self.chosen
-            button.enabled = not self.running and race.runnable(self.specs[name], self.puzzle)
+            button.enabled = self.can_toggle(name)
         self.load_button.enabled = not self.running
         self.start_button.enabled = not self.running
         self.stop_button.enabled = self.running
         self.save_button.enabled = self.finished
-        scene = (theme, self.size, tuple(map(id, self.lanes)), self.finished, self.status,
+        scene = (theme, self.size, tuple(self.lanes), self.finished, self.status,
                  tuple(button.look() for button in self.buttons), self.speed.look())
         if self.looks.changed("scene", scene) or full:
             self.looks.forget("scene")
-            if self._lanes_placed != (self.size, max(1, len(self.lanes)), self.finished):
+            if self._lanes_placed != self._lanes_key():
                 self._place_lanes()
             self._draw_all(surface)
             return None
@@ -287,10 +317,14 @@ class RaceScene:
         theme, puzzle = self.app.theme, self.puzzle
         lines = self._stat_lines(lane)
         # The board takes three fifths of the lane, or in a short lane what its figures and its
-        # plot leave.
+        # plot leave, in cells of 4 pixels at least, but never more than the lane holds (a large
+        # board in a narrow lane). The figures that do not fit under it are left out: a lane that
+        # short is a finished race's, above the table that shows them all.
         below = 22 + 19 * len(lines) + (PLOT_LEAST if lane.generations else 0)
         board_h = min(rect.height * 3 // 5, rect.height - below)
-        cell = max(4, min((rect.width - 20) // (puzzle.cols + 1), (board_h - 60) // (puzzle.rows + 1)))
+        across = (rect.width - 20) // (puzzle.cols + 1)
+        cell = max(1, min(across, (rect.height - 62) // (puzzle.rows + 1),
+                          max(4, min(across, (board_h - 60) // (puzzle.rows + 1)))))
         if self.looks.changed(f"lane {k}", (len(lines), cell)):    # the plot sits below the figures
             pygame.draw.rect(surface, theme.panel, rect, border_radius=8)
             pygame.draw.rect(surface, theme.panel_edge, rect, 1, border_radius=8)
@@ -319,6 +353,7 @@ class RaceScene:
                                  (puzzle.row_tallies, puzzle.col_tallies), colours, only_changes=not first)
             areas += [drawn] if drawn is not None else []
         y = origin[1] + (puzzle.rows + 1) * cell + 8
+        lines = lines[:max(0, (rect.bottom - 4 - y) // 19)]
         if self.looks.changed(f"figures {k}", tuple(lines)):
             area = pygame.Rect(inner.x, y, inner.width, 19 * len(lines))
             pygame.draw.rect(surface, theme.panel, area)
@@ -355,7 +390,7 @@ class RaceScene:
         """The lane's figures as text, renewed ten times a second while it runs (each new text
         is a new rendering, and at full speed the figures change every frame)."""
         now = time.perf_counter()
-        cached = self._stats.get(id(lane))
+        cached = self._stats.get(lane)
         if cached is not None and (lane.finished == cached[2]) and (cached[2] or now - cached[0] < STATS_EVERY):
             return cached[1]
         tally, stats = lane.tally, lane.stats
@@ -364,7 +399,7 @@ class RaceScene:
                    ("generations", count(stats, "generations", tally.generations)))
         lines = [f"time: {lane.elapsed:.2f} s"] + [f"{name}: {value:,}" for name, value in figures
                                                      if value or name == "moves"]
-        self._stats[id(lane)] = (now, lines, lane.finished)
+        self._stats[lane] = (now, lines, lane.finished)
         return lines
 
     def _draw_plot(self, surface: pygame.Surface, lane: SolverWatch, area: pygame.Rect) -> None:
