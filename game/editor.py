@@ -258,7 +258,6 @@ def with_puzzle_hints(draft: Draft, puzzle: Puzzle) -> Draft:
 
 # ----- a draft kept between openings of the editor -------------------------------------------
 
-MAX_TEXT = 1000             # a kept draft's name or author
 MAX_TALLY = 99              # the largest tally the editor takes
 
 
@@ -314,8 +313,8 @@ def from_dict(data: Any) -> Draft:
     need(isinstance(fleet, dict) and all(key.isascii() and key.isdigit() and whole(int(key), 1, MAX_SHIP_LENGTH)
                                          and whole(count, 1, MAX_FLEET_SHIPS) for key, count in fleet.items()),
          f"fleet is ship lengths of 1 to {MAX_SHIP_LENGTH} with counts of 1 to {MAX_FLEET_SHIPS}")
-    need(all(isinstance(data[key], str) and len(data[key]) <= MAX_TEXT and data[key].isprintable()
-             for key in ("name", "author")), f"name and author are printable text of at most {MAX_TEXT} characters")
+    # (as the level it began from had them: the file's own bound is the bound)
+    need(all(isinstance(data[key], str) for key in ("name", "author")), "name and author are text")
     return Draft(rows, cols, Mode(data["mode"]),
                  layout=tuple(tuple(Cell.SHIP if ch == "#" else Cell.WATER for ch in line) for line in layout),
                  given=frozenset((r, c) for r, c in data["given"]),

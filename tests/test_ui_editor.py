@@ -12,6 +12,7 @@ import pytest  # noqa: E402
 from game import levels  # noqa: E402
 from game.editor import Mode  # noqa: E402
 from game.puzzle import Cell, Hint  # noqa: E402
+from tests.conftest import ROOT  # noqa: E402
 from tests.test_ui_play import click, press  # noqa: E402
 from window.scenes.editor import EditorScene  # noqa: E402
 
@@ -402,3 +403,14 @@ def test_a_damaged_kept_draft_is_set_aside_and_the_level_opens(app):
     assert any(p.name.startswith(path.stem) for p in path.parent.iterdir())   # kept aside, not deleted
     app.pump()
     assert "damaged draft" in app.play.status.message
+
+
+def test_a_draft_of_a_level_with_a_long_odd_name_is_kept_whole(app, tmp_path):
+    from window.storage import level_key
+
+    level = levels.load(ROOT / "levels" / "6x6" / "easy" / "01.bs").replace(name="tab\there " + "x" * 5000)
+    scene = EditorScene(app, level)
+    scene.edit(replace(scene.draft, author="me"))
+    edited = scene.draft
+    scene.close()
+    assert app.storage.kept_draft(level_key(level)) == edited
