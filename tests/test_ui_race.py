@@ -462,3 +462,25 @@ def test_the_load_picker_cancelled_or_refused_goes_back_to_the_race_as_it_was(ap
     press(app, pygame.K_RETURN)
     assert app.overlay is scene and scene.records() == records
     assert "no such file" in scene.status
+
+
+def test_a_race_opened_over_a_running_solver_pauses_it(app, monkeypatch):
+    """The side panel's run does not compete with the race's lanes: opening the race pauses it
+    (the player resumes it after), and a run already paused, or none, is left as it is."""
+    from tests.test_ui_play import slow_solver
+    from window import solver_panel
+
+    monkeypatch.setattr(solver_panel, "make_stream",
+                        lambda name, puzzle, options, seed: slow_solver(puzzle, cells=36, pause=0.05))
+    panel = app.play.solver
+    panel.start()
+    app.pump()
+    assert panel.running and not panel.watch.paused
+    app.open_race(["backtracking", "forward"])
+    assert panel.watch.paused and "paused for the race" in app.play.status.message
+    app.close_overlay()
+    panel.run_or_pause()                                     # Resume
+    assert not panel.watch.paused
+    assert panel.hold() and not panel.hold()                 # a paused run is left as it is
+    panel.stop()
+    assert not panel.hold()                                  # and so is none

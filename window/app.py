@@ -227,6 +227,8 @@ class App:
     def open_race(self, solvers: Sequence[str] | None = None) -> None:
         """The race on the current level: solvers side by side."""
         if self.play is not None:
+            if self.play.solver.hold():
+                self.notify("The solver's run is paused for the race (Resume goes on)")
             self.overlay = RaceScene(self, self.play.puzzle, self.play.title, solvers)
             self.dirty = True
 

@@ -202,6 +202,16 @@ class SolverPanel:
         self.notify(f"Run saved as {target}")
         return target
 
+    def hold(self) -> bool:
+        """Pause a run that is going (a race is opened over it: its lanes get the machine to
+        themselves); True if there was one to pause."""
+        watch = self._running_watch()
+        if watch is None or watch.paused:
+            return False
+        watch.pause(True)
+        self._sync()
+        return True
+
     def run_or_pause(self) -> None:
         watch = self._running_watch()
         if watch is not None:
