@@ -484,3 +484,14 @@ def test_a_race_opened_over_a_running_solver_pauses_it(app, monkeypatch):
     assert panel.hold() and not panel.hold()                 # a paused run is left as it is
     panel.stop()
     assert not panel.hold()                                  # and so is none
+
+
+def test_a_solver_of_ones_own_loaded_into_a_race_keeps_its_speed(app, tmp_path):
+    mine = tmp_path / "mine.py"
+    mine.write_text('LABEL = "Mine"\n\ndef solve(puzzle, report, options):\n    return None\n')
+    app.open_race(["backtracking", "forward"])
+    scene = app.overlay
+    scene.speed.set_index(1)
+    assert scene.add_solver(str(mine))
+    again = app.overlay
+    assert again is not scene and again.chosen[-1] == str(mine) and again.speed.index == 1

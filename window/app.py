@@ -224,12 +224,12 @@ class App:
         self.overlay = EditorScene(self, puzzle)
         self.dirty = True
 
-    def open_race(self, solvers: Sequence[str] | None = None) -> None:
+    def open_race(self, solvers: Sequence[str] | None = None, speed: int | None = None) -> None:
         """The race on the current level: solvers side by side."""
         if self.play is not None:
             if self.play.solver.hold():
                 self.notify("The solver's run is paused for the race (Resume goes on)")
-            self.overlay = RaceScene(self, self.play.puzzle, self.play.title, solvers)
+            self.overlay = RaceScene(self, self.play.puzzle, self.play.title, solvers, speed)
             self.dirty = True
 
     def open_replay(self, path: Union[str, Path]) -> bool:

@@ -57,7 +57,10 @@ def lane_record(watch: SolverWatch) -> dict:
 class RaceScene:
     covers_window = True                # the app need not draw the play scene beneath
 
-    def __init__(self, app: Host, puzzle: Puzzle, title: str = "level", chosen: Sequence[str] | None = None) -> None:
+    def __init__(self, app: Host, puzzle: Puzzle, title: str = "level", chosen: Sequence[str] | None = None,
+                 speed: int | None = None) -> None:
+        """``chosen``: the solvers of its lanes (default: every one that can run on the level);
+        ``speed``: the index of its speed (default: instant)."""
         self.app = app
         self.puzzle = puzzle
         self.title = title
@@ -81,7 +84,7 @@ class RaceScene:
         self.stop_button = Button("Stop", self.stop)
         self.save_button = Button("Save CSV", self.save_csv)
         self.close_button = Button("Close", self.close_scene)
-        self.speed = StepSlider(SPEEDS, SPEED_LABELS, len(SPEEDS) - 1, self._set_speed)
+        self.speed = StepSlider(SPEEDS, SPEED_LABELS, len(SPEEDS) - 1 if speed is None else speed, self._set_speed)
         self.relayout(app.window_size)
 
     # ----- control -------------------------------------------------------------------------
@@ -126,7 +129,7 @@ class RaceScene:
             self.status = str(error)
             self.app.show(self)
             return False
-        self.app.open_race(with_solver(self.chosen, name))
+        self.app.open_race(with_solver(self.chosen, name), speed=self.speed.index)
         return True
 
     def start(self) -> None:
