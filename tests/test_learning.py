@@ -126,9 +126,9 @@ def test_slices_of_any_size_make_the_same_search(monkeypatch):
     monkeypatch.setattr(learning, "SLICE_DECISIONS", 50)
     monkeypatch.setattr(learning, "SLICE_WORK", 300)
     slices = []
-    advance = learning_core.Search.advance
-    monkeypatch.setattr(learning_core.Search, "advance", lambda self, *budget: slices.append(budget) or
-                        advance(self, *budget))
+    run_slice = learning_core.Search.run_slice
+    monkeypatch.setattr(learning_core.Search, "run_slice", lambda self, *budget: slices.append(budget) or
+                        run_slice(self, *budget))
     sliced, _ = run(puzzle, limit=2, every_variable=True, best_phase=True)
     assert usual.stats["conflicts"] > 100
     assert len(slices) > usual.stats["conflicts"] // 3            # cut at least as often as the conflicts ask
@@ -179,7 +179,7 @@ def test_the_watch_pool_grows_between_rounds_and_every_clause_stays_watched_twic
     sizes = set()
     solutions = []
     while not search.done:
-        found = search.advance(learning.SLICE_CONFLICTS, learning.SLICE_DECISIONS, learning.SLICE_WORK)
+        found = search.run_slice(learning.SLICE_CONFLICTS, learning.SLICE_DECISIONS, learning.SLICE_WORK)
         if found is not None:
             solutions.append(found.copy())
         regs, pool = search.regs, search.state[23]
@@ -212,7 +212,7 @@ def test_a_walk_paused_for_room_makes_the_same_search():
         assert search.assume(clauses.units)
         solutions = []
         while not search.done:
-            found = search.advance(learning.SLICE_CONFLICTS, learning.SLICE_DECISIONS, learning.SLICE_WORK)
+            found = search.run_slice(learning.SLICE_CONFLICTS, learning.SLICE_DECISIONS, learning.SLICE_WORK)
             if found is not None:
                 solutions.append(found.tobytes())
         runs.append((search.stats(), solutions, int(search.regs[learning_core.PAUSES])))

@@ -191,7 +191,7 @@ class _Clauses:
         solutions: list[int] = []
         if self.ok and search.assume(self.units):
             while not search.done:
-                found = search.advance(SLICE_CONFLICTS, SLICE_DECISIONS, SLICE_WORK)
+                found = search.run_slice(SLICE_CONFLICTS, SLICE_DECISIONS, SLICE_WORK)
                 if found is not None:
                     ship = sum(1 << self.cells[v] for v in np.flatnonzero(found))
                     solutions.append(ship)

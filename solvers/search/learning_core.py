@@ -93,7 +93,7 @@ class Search:
     def done(self) -> bool:
         return bool(self.regs[DONE])
 
-    def advance(self, conflicts: int, decisions: int, work: int) -> np.ndarray | None:
+    def run_slice(self, conflicts: int, decisions: int, work: int) -> np.ndarray | None:
         """One slice of the search (see :func:`search_slice`): the solution it met (1 per ship
         cell), or None."""
         *grown, found = search_slice(  # type: ignore[call-arg]  # mypy counts no list's length: too many, it says
