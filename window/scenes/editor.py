@@ -367,8 +367,7 @@ class EditorScene:
     def play(self) -> None:
         path = self.save()
         if path is not None:
-            self.close()
-            self.app.close_overlay()
+            self.app.close_overlay()            # (which closes this scene)
             self.app.open_level(path)
 
     # ----- input ---------------------------------------------------------------------------
@@ -425,7 +424,6 @@ class EditorScene:
             if self.focus is not None:
                 self.focus = None
             else:
-                self.close()
                 self.app.close_overlay()
         elif isinstance(self.focus, tuple) and event.key not in ARROWS:
             self._type_tally(event, self.focus)
