@@ -276,7 +276,7 @@ def test_the_genetic_member_mends_the_best_layout_of_a_population_it_gives_up(mo
         while True:
             yield Progress()
 
-    monkeypatch.setattr(portfolio.genetic, "events", never_solves)
+    monkeypatch.setattr("solvers.genetic.algorithm.events", never_solves)
     result = portfolio.race(puzzle, limit=2, jobs=1, timeout=30, members=(ENDLESS,))
     assert result.status is Status.SOLVED and asked == []      # answered before the algorithm went on
     assert all(rules.is_solved(puzzle, grid) for grid in result.solutions)

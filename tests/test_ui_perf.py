@@ -46,3 +46,26 @@ def test_frames_stay_short_while_a_solver_streams(tmp_path, monkeypatch):
           f"longest {gaps[-1] * 1000:.1f} ms, over 50 ms: {sum(gap > 0.050 for gap in gaps)}")
     assert fps >= 50
     assert gaps[int(len(gaps) * 0.99)] < 0.050
+
+
+def test_the_window_opens_a_level_without_loading_numba(tmp_path):
+    """numba (about 0.25 s and 60 MB) loads only when a solver that needs it runs: the genetic
+    algorithm, or clause learning in a check. Opening the window, playing and asking for a hint do not need it."""
+    import subprocess
+    import sys
+
+    script = ("import sys, time\n"
+              "from window.app import App, DEFAULT_LEVEL\n"
+              "app = App(window=(1000, 700))\n"
+              "opened = app.open_level(DEFAULT_LEVEL)\n"
+              "app.play.coach.hint()\n"
+              "deadline = time.perf_counter() + 60\n"
+              "while app.play.coach.hints.thinking and time.perf_counter() < deadline:\n"
+              "    app.pump()\n"
+              "    time.sleep(0.01)\n"
+              "print(opened, not app.play.coach.hints.thinking, 'numba' in sys.modules)\n")
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
+           "BATTLESHIPS_HOME": str(tmp_path / "home")}
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=120,
+                          cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    assert done.stdout.split() == ["True", "True", "False"], done.stderr[-2000:]

@@ -24,7 +24,6 @@ from typing import Any, Generator, Mapping
 from game.puzzle import Grid, Puzzle, grid_from_strings, grid_to_strings
 from solvers.common import elapsed
 from solvers.events import Event, Found, Generation, Result, Status, Stream, board_of
-from solvers.genetic import algorithm as genetic
 from solvers.search import forward, learning
 
 ESCALATE_AFTER = 0.25          # seconds the first member runs alone
@@ -193,6 +192,8 @@ def _first_by_genetic(puzzle: Puzzle, seed: int) -> Generator[Event, None, Grid 
     rest of the board fixed). The algorithm alone comes close on the dense boards (a few
     broken rules) far more often than it lands on a solution.
     """
+    from solvers.genetic import algorithm as genetic  # numba and its compiled code: only when it runs
+
     repair = forward.Repair(puzzle)
     result: Result | None = None
     rounds = 0
