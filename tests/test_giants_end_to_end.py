@@ -71,3 +71,94 @@ def test_a_board_without_the_fleet_s_ship_cells_is_read_once(giant_60, monkeypat
     solution = result.grid
     readings.clear()
     assert rules.judge(giant_60, solution).solved and readings == [True, False]
+
+
+# ----- the board inside the window at any size ------------------------------------------------
+
+WINDOWS = [(480, 360), (640, 480), (800, 600), (1024, 600), (1024, 768), (1100, 720), (1200, 820), (1920, 1080)]
+
+
+def test_a_giant_board_and_its_tallies_stay_inside_their_area_at_every_window_size():
+    """Cells had a floor of 8 pixels: a 60x60 board in an 800x600 window overflowed the status
+    line and its column tallies the toolbar; at 640x480 it ran under the side panel and off the
+    window's left edge. The board now takes the largest cells that fit, whatever the size."""
+    from window.layout import compute_layout
+
+    for size in WINDOWS:
+        for rows, cols in ((60, 60), (40, 40), (60, 20), (20, 60), (10, 10)):
+            layout = compute_layout(size, rows, cols)
+            with_tallies = layout.board.inflate(2, 2).union(layout.row_tally_rect(0)).union(layout.col_tally_rect(0))
+            room = pygame_rect(0, layout.toolbar.bottom, layout.panel.left, layout.status.top - layout.toolbar.bottom)
+            assert room.contains(with_tallies), (size, rows, cols, layout)
+            assert layout.cell >= 1
+
+
+def pygame_rect(*args):
+    import pygame
+
+    return pygame.Rect(*args)
+
+
+def real_click(window, pos, button=1):
+    import pygame
+
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=button))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=button))
+    window.pump()
+
+
+def test_a_giant_in_a_small_window_is_played_where_it_is_drawn_and_the_player_is_told(tmp_path, monkeypatch):
+    """At 800x600 the 60x60 board fits with 7-pixel cells: a click on a cell's middle marks that
+    cell (the last row and column included, once drawn below the status line), the toolbar
+    still answers its own clicks, and the status line says why the cells are small."""
+    import pygame
+
+    from window.app import App
+
+    monkeypatch.setenv("BATTLESHIPS_HOME", str(tmp_path / "home"))
+    window = App(window=(800, 600))
+    try:
+        assert window.open_level(GIANT_60)
+        window.pump()
+        play = window.play
+        assert play.layout.cell < 8 and "cells are" in play.message
+        free = [(r, c) for r, c in ((59, 59), (0, 0), (59, 0), (0, 59), (30, 31))
+                if (r, c) not in play.puzzle.hints]
+        for r, c in free:
+            real_click(window, play.layout.cell_rect(r, c).center)
+            assert play.session.grid[r][c] == Cell.WATER, (r, c)
+        assert window.screen.get_rect().contains(play.layout.board)
+        undo = next(button for button in play.shown_toolbar if button.label == "Undo")
+        real_click(window, undo.rect.center)
+        assert play.session.grid[free[-1][0]][free[-1][1]] == Cell.UNKNOWN
+        pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, size=(1200, 820), w=1200, h=820))
+        window.screen = pygame.display.set_mode((1200, 820), pygame.RESIZABLE)
+        window.pump()
+        assert play.layout.cell >= 8
+    finally:
+        window.shutdown()
+
+
+def test_the_editor_and_the_replay_keep_a_giant_board_inside_their_areas(tmp_path, monkeypatch):
+    """The editor's cells had a floor of 6 pixels and the replay's of 4: a 60x60 board in a
+    small window ran under the editor's panel and key help, and over the replay's controls."""
+    from solvers.engine.trace import record_play
+    from window.app import App
+
+    monkeypatch.setenv("BATTLESHIPS_HOME", str(tmp_path / "home"))
+    puzzle = levels.load(GIANT_60)
+    trace = record_play(tmp_path / "run.jsonl", puzzle, (), solved=False)
+    for size in ((640, 480), (800, 600), (1200, 820)):
+        window = App(window=size)
+        try:
+            assert window.open_level(GIANT_60)
+            window.open_editor()
+            editor = window.overlay
+            far = editor.cell_rect(puzzle.rows, puzzle.cols)          # the corner past the tallies
+            assert far.right <= editor.panel.left and far.bottom <= size[1] - 20, (size, editor.cell)
+            window.close_overlay()
+            assert window.open_replay(trace)
+            replay = window.overlay
+            assert 20 + (puzzle.rows + 1) * replay.cell <= replay.controls_top + 70 - 60, (size, replay.cell)
+        finally:
+            window.shutdown()

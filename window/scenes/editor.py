@@ -484,7 +484,7 @@ class EditorScene:
         self.foot = self.help_lines(width - PANEL_WIDTH - 60, FOOT_SIZE)          # the keys below the board
         area = pygame.Rect(20, 64, max(100, width - PANEL_WIDTH - 60),
                            max(100, height - 90 - FOOT_LINE * len(self.foot)))
-        self.cell = max(6, min(48, area.width // (cols + 1), area.height // (rows + 1)))
+        self.cell = max(1, min(48, area.width // (cols + 1), area.height // (rows + 1)))   # inside its area
         self.origin = (area.x, area.y)
         x = width - PANEL_WIDTH - 20
         self.panel = pygame.Rect(x, 20, PANEL_WIDTH, height - 40)

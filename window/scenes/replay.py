@@ -428,7 +428,7 @@ class ReplayScene:
         self.buttons[-1].rect = pygame.Rect(width - 110, 14, 90, 32)          # Close
         puzzle = self.run.puzzle
         area_h = self.controls_top - 70
-        self.cell = max(4, min(44, (width // 2) // (puzzle.cols + 1), area_h // (puzzle.rows + 1)))
+        self.cell = max(1, min(44, (width // 2) // (puzzle.cols + 1), area_h // (puzzle.rows + 1)))   # inside its area
         left = 40 + (puzzle.cols + 1) * self.cell
         self.steps.rect = pygame.Rect(left, 60 + 5 * 24, width - left - 20, max(60, self.controls_top - 16 - 180))
 
