@@ -162,3 +162,36 @@ def test_the_editor_and_the_replay_keep_a_giant_board_inside_their_areas(tmp_pat
             assert 20 + (puzzle.rows + 1) * replay.cell <= replay.controls_top + 70 - 60, (size, replay.cell)
         finally:
             window.shutdown()
+
+
+# ----- numbers that can be read ---------------------------------------------------------------
+
+
+def test_a_small_board_s_tallies_never_run_together(monkeypatch):
+    """The race's lanes draw a 60x60 board with 4-pixel cells; its tallies were drawn at 10
+    pixels whatever the cell, so two-digit numbers ran into one smear. Tallies are now drawn
+    only at a size where each keeps apart from the next, and inside the board's picture."""
+    import pygame
+
+    from tests.conftest import watch_text
+    from window.mini_board import MiniBoard
+    from window.theme import make_theme
+
+    pygame.font.init()
+    puzzle = levels.load(GIANT_60)
+    theme = make_theme("light", "standard")
+    tallies = {str(t) for t in (*puzzle.row_tallies, *puzzle.col_tallies)}
+    for cell in (4, 7, 9, 12, 16):
+        drawn = watch_text(monkeypatch)
+        picture = MiniBoard()
+        surface = pygame.Surface(((puzzle.cols + 1) * cell, (puzzle.rows + 1) * cell))
+        picture.draw(surface, theme, (0, 0), cell, initial_grid(puzzle), puzzle.hints,
+                     (puzzle.row_tallies, puzzle.col_tallies))
+        labels = [rect for text, rect in drawn if text in tallies]
+        assert len(labels) in (0, puzzle.rows + puzzle.cols), cell
+        bottom = sorted((rect for rect in labels if rect.top >= puzzle.rows * cell - 2), key=lambda rect: rect.x)
+        side = sorted((rect for rect in labels if rect not in bottom), key=lambda rect: rect.y)
+        for row in (bottom, side):
+            assert not any(a.colliderect(b) for a, b in zip(row, row[1:])), cell
+        if cell >= 12:
+            assert labels, "a board drawn large enough shows its tallies"
