@@ -416,7 +416,12 @@ class App:
         watch = self.play.solver.watch if self.play is not None else None
         if watch is None or not watch.running:
             return
-        if work > FRAME_TARGET:
+        rest = work - watch.pump_seconds
+        if rest > FRAME_TARGET:
+            # Drawing alone overruns the target (a large board): a smaller share would only
+            # slow the run, so the solver gets as long as the rest of the frame, up to its budget.
+            watch.frame_budget = min(FRAME_WORK_BUDGET, rest)
+        elif work > FRAME_TARGET:
             watch.frame_budget = max(0.001, watch.frame_budget * 0.7)
         elif work < FRAME_TARGET * 0.75:
             watch.frame_budget = min(FRAME_WORK_BUDGET, watch.frame_budget * 1.1)
