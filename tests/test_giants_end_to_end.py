@@ -292,3 +292,48 @@ def test_a_large_board_s_drawing_does_not_starve_the_watched_solver(tmp_path, mo
     finally:
         window.play.solver.watch = None
         window.shutdown()
+
+
+# ----- work for a level ends with the level ---------------------------------------------------
+
+
+def test_closing_a_giant_level_ends_the_search_for_its_solution(tmp_path, monkeypatch):
+    """Hints start from the level's solution, worked out as the level opens; on a 60x60 level
+    with many solutions that search runs up to 30 s and took no stop. Opening four 60x60
+    levels in a row left four searches going (max RSS 1.34 GB, above the documented 1 GB; the
+    machine busy for 23 s). Closing a level now ends its search at the search's next event
+    (within about three seconds on a fresh 60x60: the placement tables the search builds first
+    do not yield), instead of 10-30 s later."""
+    import time
+
+    from window.app import App
+
+    monkeypatch.setenv("BATTLESHIPS_HOME", str(tmp_path / "home"))
+    window = App(window=(1200, 820))
+    try:
+        assert window.open_level(GIANT_60)
+        first = window.play.coach.hints._warm_up
+        time.sleep(0.3)
+        assert first.running                      # still deciding whether the level is unique
+        assert window.open_level(ROOT / "docs" / "bench" / "giants" / "giant-60-2.bs")
+        deadline = time.perf_counter() + 6.0
+        while first.running and time.perf_counter() < deadline:
+            time.sleep(0.02)
+        assert not first.running
+    finally:
+        window.shutdown()
+
+
+def test_a_stopped_search_decides_nothing_and_is_asked_again(giant_60):
+    """A verdict asked to stop says ``undecided`` at once, and the hints' judge, stopped while
+    working out the solution, keeps no answer from it (the next question works it out)."""
+    import time
+
+    from solvers.engine.verdict import Kind, decide
+    from window.hints import MistakeJudge
+
+    began = time.perf_counter()
+    verdict = decide(giant_60, timeout=30, cancelled=lambda: True)
+    assert verdict.kind is Kind.UNDECIDED and time.perf_counter() - began < 5
+    judge = MistakeJudge(giant_60)
+    assert judge.solution(cancelled=lambda: True) is None and not judge.known
