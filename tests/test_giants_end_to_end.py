@@ -337,3 +337,25 @@ def test_a_stopped_search_decides_nothing_and_is_asked_again(giant_60):
     assert verdict.kind is Kind.UNDECIDED and time.perf_counter() - began < 5
     judge = MistakeJudge(giant_60)
     assert judge.solution(cancelled=lambda: True) is None and not judge.known
+
+
+# ----- the command line on giants -------------------------------------------------------------
+
+
+def test_print_refuses_a_page_layout_that_would_make_a_giant_unreadable(tmp_path, capsys):
+    """``print --per-page 9`` drew a 60x60 board 60 mm wide: cells under a millimetre, its
+    tallies at 1.5 points, a grey square no one can solve. It now says which level cannot be
+    read that many to a page, and how many it allows; nothing is written. A page of its own
+    still prints it (cells of 2.8 mm, tallies at 4.5 points)."""
+    import main
+    from window import sheets
+
+    out = tmp_path / "sheet.pdf"
+    code = main.main(["print", str(GIANT_60), str(ROOT / "levels" / "10x10" / "hard" / "01.bs"), "-o", str(out),
+                      "--per-page", "9"])
+    err = capsys.readouterr().err
+    assert code == 2 and not out.exists()
+    assert err.count("\n") == 1 and "giant-60-1.bs" in err and "at most 1 to a page" in err
+    assert main.main(["print", str(GIANT_60), "-o", str(out)]) == 0 and out.stat().st_size > 0
+    assert sheets.most_per_page(sheets.Item(levels.load(GIANT_60), "")) == 1
+    assert sheets.most_per_page(sheets.Item(levels.load(ROOT / "levels" / "15x15" / "hard" / "01.bs"), "")) == 9
