@@ -359,3 +359,42 @@ def test_print_refuses_a_page_layout_that_would_make_a_giant_unreadable(tmp_path
     assert main.main(["print", str(GIANT_60), "-o", str(out)]) == 0 and out.stat().st_size > 0
     assert sheets.most_per_page(sheets.Item(levels.load(GIANT_60), "")) == 1
     assert sheets.most_per_page(sheets.Item(levels.load(ROOT / "levels" / "15x15" / "hard" / "01.bs"), "")) == 9
+
+
+# ----- a long run's trace -----------------------------------------------------------------------
+
+
+def test_reading_a_long_trace_shows_how_far_it_has_read(tmp_path, monkeypatch):
+    """A run of a few seconds on a 60x60 board writes hundreds of thousands of events (15 s of
+    backtracking: 1.5 million, 170 MB); the window read them without drawing anything, a still
+    window for 14 s. It now says at its foot how many events it has read, as it reads."""
+    import pygame
+
+    from types import SimpleNamespace
+
+    from game.puzzle import Move
+    from solvers.engine.trace import record_play
+    from tests.conftest import watch_text
+    from window import app as app_module
+    from window.scenes.replay import QUIT_CHECK_EVERY
+
+    monkeypatch.setenv("BATTLESHIPS_HOME", str(tmp_path / "home"))
+    puzzle = levels.load(GIANT_60)
+    free = [(r, c) for r in range(60) for c in range(60) if (r, c) not in puzzle.hints]
+    events = 2 * QUIT_CHECK_EVERY + 1000            # a play of as many moves, cells marked and cleared
+    steps = [SimpleNamespace(moves=(Move(*free[k % len(free)], (Cell.WATER, Cell.UNKNOWN)[k // len(free) % 2]),),
+                             label="", kind="", depth=0) for k in range(events)]
+    trace = record_play(tmp_path / "run.jsonl", puzzle, steps, solved=False)
+    window = app_module.App(window=(1200, 820))
+    try:
+        shown = []
+        update = pygame.display.update
+        monkeypatch.setattr(pygame.display, "update", lambda *args: shown.append(args) or update(*args))
+        drawn = watch_text(monkeypatch)
+        assert window.open_replay(trace)
+        told = [text for text, _ in drawn if text.startswith("Reading the trace")]
+        assert len(told) == events // QUIT_CHECK_EVERY and len(shown) >= len(told)
+        assert f"{QUIT_CHECK_EVERY:,} events" in told[0]
+        assert window.overlay.run.events == events
+    finally:
+        window.shutdown()
