@@ -398,3 +398,25 @@ def test_reading_a_long_trace_shows_how_far_it_has_read(tmp_path, monkeypatch):
         assert window.overlay.run.events == events
     finally:
         window.shutdown()
+
+
+def test_the_editor_s_verdict_on_a_giant_stops_when_asked():
+    """The editor asks, a quarter second after each edit, for the draft's verdict, grade and
+    redundant hints: 4, 6 and 3 s on a 60x60 level, none of which took a stop, so after the
+    editor closed its worker ran on for 12 s. The verdict and the redundant hints now end when
+    the editor stops its worker, and the grade is not asked once it has."""
+    import time
+
+    from solvers.authoring import grading
+    from solvers.authoring.editing import assess
+    from solvers.engine.verdict import Kind
+
+    puzzle = levels.load(GIANT_40)
+    asked = []
+    graded = grading.grade
+    began = time.perf_counter()
+    stopped = assess(puzzle, 30.0, 30.0, cancelled=lambda: asked.append(1) or True)
+    assert stopped.kind is Kind.UNDECIDED and asked and time.perf_counter() - began < 5
+    calls = iter([False] * 3 + [True] * 10_000)
+    assert grading.redundant_hints(puzzle, None, cancelled=lambda: next(calls)) is None
+    assert grading.grade is graded

@@ -268,7 +268,8 @@ class EditorScene:
     def _assess_now(self, puzzle: Puzzle) -> None:
         from solvers.authoring.editing import assess
 
-        self._ask("checking", lambda stopping: Answer(puzzle, assess(puzzle, VERDICT_SECONDS, REDUNDANT_SECONDS)))
+        self._ask("checking", lambda stopping: Answer(puzzle, assess(puzzle, VERDICT_SECONDS, REDUNDANT_SECONDS,
+                                                                    stopping)))
 
     def make_unique(self) -> None:
         from solvers.authoring.editing import most_cutting_hint
