@@ -121,7 +121,7 @@ def test_a_giant_in_a_small_window_is_played_where_it_is_drawn_and_the_player_is
         assert window.open_level(GIANT_60)
         window.pump()
         play = window.play
-        assert play.layout.cell < 8 and "cells are" in play.message
+        assert play.layout.cell < 8 and f"{play.layout.cell}-pixel cells" in play.message
         free = [(r, c) for r, c in ((59, 59), (0, 0), (59, 0), (0, 59), (30, 31))
                 if (r, c) not in play.puzzle.hints]
         for r, c in free:

@@ -133,8 +133,7 @@ class PlayScene:
         self.layout = compute_layout(size, self.puzzle.rows, self.puzzle.cols)
         cell = self.layout.cell
         if cell < SMALL_CELL and (before is None or before.cell >= SMALL_CELL):
-            self.notify(f"The cells are {cell} pixels in this window: a larger one shows the board better "
-                        "(arrows and W, S, Space mark cells at any size)")
+            self.notify(f"{cell}-pixel cells in this window: enlarge it, or mark cells with the arrows and W, S")
         # A row or two of buttons (two in a narrow window), each label whole: a narrow, short
         # window keeps the most used ones and More... for the rest.
         rows = self.layout.toolbar_rows
