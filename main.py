@@ -620,6 +620,12 @@ def cmd_print(args) -> int:
             return EXIT_USAGE
         title = sheets.title_of(ref.puzzle, Path(ref.label).stem)
         puzzles.append(sheets.Item(ref.puzzle, title))
+        most = sheets.most_per_page(puzzles[-1])
+        if most < args.per_page:
+            print(f"{ref.label}: a {ref.puzzle.rows}x{ref.puzzle.cols} board cannot be read {args.per_page} to a page "
+                  f"(its cells would be under {sheets.LEAST_CELL:g} mm); "
+                  + (f"at most {most} to a page" if most else "it is too large to print legibly"), file=sys.stderr)
+            return EXIT_USAGE
         if args.solutions:
             verdict = decide(ref.puzzle, timeout=args.timeout)
             if verdict.kind is not Kind.UNIQUE:

@@ -92,8 +92,7 @@ class _Reading:
                 continue
             # Some ship showing this piece here must still be possible (on a finished board:
             # the ship through the cell must be one).
-            if not any(not p.cells & self.water and not p.halo & self.ship
-                       and hint.fits(p.length, p.horizontal, (r - p.row) + (c - p.col)) for p in fleet.through(r, c)):
+            if not any(not p.cells & self.water and not p.halo & self.ship for p in fleet.showing(r, c, hint)):
                 around = self.geo.component(self.geo.bit(r, c), self.ship)
                 found.append(Violation("shape", f"The given {hint.value} piece at {where} does not fit its ship",
                                        ((r, c), *(cell for cell in self.geo.coords(around) if cell != (r, c)))))
@@ -172,5 +171,8 @@ def judge(puzzle: Puzzle, board: Board) -> Judgement:
     finishing the board, so only a board without one is read again as finished."""
     partial = _Reading(puzzle, board, partial=True)
     problems = tuple(partial.violations())
-    solved = not problems and not _Reading(puzzle, board, partial=False).violations()
+    # A solution shows the fleet's ship cells exactly: a board with more or fewer is not one,
+    # and is not read again (the second reading is most of the time on a large board).
+    solved = (not problems and partial.ship.bit_count() == puzzle.ship_cells
+              and not _Reading(puzzle, board, partial=False).violations())
     return Judgement(problems, solved, partial.closed())

@@ -485,10 +485,12 @@ class Session:
 
     # ----- saving --------------------------------------------------------------------------
 
-    def to_dict(self) -> dict[str, Any]:
-        """Plain data for the progress file: the history as move texts, the cursor, the clock."""
+    def to_dict(self, encode: Callable[[Step], dict[str, Any]] | None = None) -> dict[str, Any]:
+        """Plain data for the progress file: the history as move texts, the cursor, the clock.
+        ``encode``: :func:`step_to_dict`, or one that keeps what it made (a long play is saved
+        at every move)."""
         return {
-            "history": [step_to_dict(step) for step in self.history],
+            "history": [(encode or step_to_dict)(step) for step in self.history],
             "cursor": self.cursor,
             "elapsed": round(self.elapsed, 3),
             "solved": self.solved,

@@ -77,6 +77,7 @@ class Geometry:
         self.segment_memo: dict[int, tuple[Segment, Segment]] = {}   # see ``segments``
         self.kills_memo: dict[int, tuple[int, int]] = {}              # see ``kills``
         self.ruled_out_memo: dict[tuple[int, Hint], int] = {}         # see ``ruled_out``
+        self.showing_memo: dict[tuple[int, Hint], tuple[Placement, ...]] = {}   # see ``showing``
         for length in lengths:
             first = len(placements)
             for horizontal in ((True,) if length == 1 else (True, False)):
@@ -197,6 +198,18 @@ class Geometry:
                                        col - (k if horizontal else 0))
                     if p is not None:
                         yield p
+
+    def showing(self, row: int, col: int, hint: Hint) -> tuple[Placement, ...]:
+        """The placements through the cell that show ``hint``'s piece there (none for water):
+        the few a judge of a given piece looks at, out of the hundred or so through a cell of a
+        large board. Kept for ``RULED_OUT_KEPT`` hints, as :meth:`ruled_out` is."""
+        key = (row * self.stride + col, hint)
+        found = self.showing_memo.get(key)
+        if found is None:
+            found = tuple(p for p in self.through(row, col) if hint.fits(p.length, p.horizontal,
+                                                                          (row - p.row) + (col - p.col)))
+            found = kept(self.showing_memo, key, found, RULED_OUT_KEPT)
+        return found
 
     @cached_property
     def covering(self) -> tuple[int, ...]:

@@ -235,7 +235,7 @@ class App:
     def open_replay(self, path: Union[str, Path]) -> bool:
         """A saved trace with its timeline; a damaged one is refused with its one-line error."""
         try:
-            run, timeline = Timeline.read(path)
+            run, timeline = Timeline.read(path, self._show_reading)
         except levels.LevelError as error:
             self.notify(f"Could not open the trace: {error}")
             return False
@@ -245,6 +245,18 @@ class App:
         self.overlay = ReplayScene(self, run, timeline)
         self.dirty = True
         return True
+
+    def _show_reading(self, events: int) -> None:
+        """A long trace is being read (a minute-long run on a large board has millions of
+        events, seconds to read): say how far, at the window's foot, instead of a still window."""
+        width, height = self.screen.get_size()
+        line = pygame.Rect(0, height - 30, width, 30)
+        self.screen.fill(self.theme.panel, line)
+        fonts.blit_text(self.screen, fonts.fit_text(f"Reading the trace: {events:,} events so far "
+                                                    "(closing the window stops it)", 16, width - 24),
+                        16, self.theme.text, midleft=(12, line.centery))
+        pygame.display.update(line)
+        pygame.event.pump()                    # the system sees the window answer
 
     def export_sheet(self) -> Path | None:
         """Ctrl+P: the current level as a printable PNG page in the per-user folder."""
@@ -416,7 +428,12 @@ class App:
         watch = self.play.solver.watch if self.play is not None else None
         if watch is None or not watch.running:
             return
-        if work > FRAME_TARGET:
+        rest = work - watch.pump_seconds
+        if rest > FRAME_TARGET:
+            # Drawing alone overruns the target (a large board): a smaller share would only
+            # slow the run, so the solver gets as long as the rest of the frame, up to its budget.
+            watch.frame_budget = min(FRAME_WORK_BUDGET, rest)
+        elif work > FRAME_TARGET:
             watch.frame_budget = max(0.001, watch.frame_budget * 0.7)
         elif work < FRAME_TARGET * 0.75:
             watch.frame_budget = min(FRAME_WORK_BUDGET, watch.frame_budget * 1.1)

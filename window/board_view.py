@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Callable, Mapping, Sequence
+from typing import Callable, Iterable, Mapping, Sequence
 
 import pygame
 
@@ -205,9 +205,11 @@ def _draw_cross(surface: pygame.Surface, rect: pygame.Rect, colour: Colour, widt
     pygame.draw.line(surface, colour, rect.topright, rect.bottomleft, width)
 
 
-def draw_board(surface: pygame.Surface, layout: Layout, picture: BoardPicture, theme: Theme) -> None:
+def draw_board(surface: pygame.Surface, layout: Layout, picture: BoardPicture, theme: Theme,
+               cells: Iterable[Coord] | None = None) -> None:
+    """The board, its overlays and its tallies; ``cells``: only those cells drawn again (the
+    rest of the board shows the last picture still), else every cell."""
     puzzle, grid, cell = picture.puzzle, picture.grid, layout.cell
-    reasons = picture.reasons or {}
     frame = layout.board.inflate(4, 4)
     if picture.depth and not picture.solved:
         pygame.draw.rect(surface, theme.trial_colour(picture.depth), layout.board.inflate(8, 8), 4)
@@ -215,39 +217,16 @@ def draw_board(surface: pygame.Surface, layout: Layout, picture: BoardPicture, t
         pygame.draw.rect(surface, theme.solved if picture.solved else theme.grid_line, frame,
                          3 if picture.solved else 2)
     layers = picture.layers
-    pygame.draw.rect(surface, theme.unknown, layout.board)
-    for r in range(layout.rows):
-        for c in range(layout.cols):
-            value = grid[r][c]
-            rect = layout.cell_rect(r, c)
-            hint = puzzle.hints.get((r, c))
-            reason = reasons.get((r, c))
-            trial = layers.get((r, c), 0)
-            if value == Cell.WATER:
-                glyph = theme.forced if reason is Reason.FORCED else theme.water_glyph
-                if reason is Reason.GUESS:
-                    glyph = theme.guess
-                elif trial:
-                    glyph = theme.trial_colour(trial)
-                surface.blit(water_tile(cell, theme.water, glyph, hint is Hint.WATER or bool(trial)), rect)
-            elif value == Cell.SHIP:
-                colour = theme.hint_ship if hint is not None else theme.ship
-                if reason is Reason.FORCED:
-                    colour = theme.forced
-                elif reason is Reason.GUESS:
-                    colour = theme.guess
-                elif trial:
-                    colour = theme.trial_colour(trial)
-                sides = joins(grid, r, c)
-                draw_piece(surface, rect, piece_on_board(grid, r, c, hint), colour, sides)
-                if hint is not None:
-                    # Given pieces carry a dot, so they differ from the player's by shape too.
-                    pygame.draw.circle(surface, theme.hint_mark, rect.center, max(2, cell // 12))
-            if reason in (Reason.GUESS, Reason.FORCED) and value != Cell.UNKNOWN:
-                draw_reason_mark(surface, rect, theme.guess if reason is Reason.GUESS else theme.forced, theme,
-                                 value == Cell.SHIP)
-            if (r, c) in picture.backtracked and value == Cell.UNKNOWN:
-                _draw_cross(surface, rect.inflate(-cell // 2, -cell // 2), theme.backtrack, max(1, cell // 14))
+    if cells is None:
+        pygame.draw.rect(surface, theme.unknown, layout.board)
+        cells = ((r, c) for r in range(layout.rows) for c in range(layout.cols))
+    else:
+        cells = list(cells)
+        for r, c in cells:
+            pygame.draw.rect(surface, theme.unknown, layout.cell_rect(r, c))
+    reasons = picture.reasons or {}
+    for r, c in cells:
+        _draw_cell(surface, layout, picture, theme, r, c, reasons.get((r, c)), layers.get((r, c), 0))
     for r in range(layout.rows + 1):
         y = layout.board.y + r * cell
         pygame.draw.line(surface, theme.grid_line, (layout.board.x, y), (layout.board.right - 1, y))
@@ -276,6 +255,40 @@ def draw_board(surface: pygame.Surface, layout: Layout, picture: BoardPicture, t
         _draw_tally(surface, layout.row_tally_rect(r), tally, picture.row_states[r], theme)
     for c, tally in enumerate(puzzle.col_tallies):
         _draw_tally(surface, layout.col_tally_rect(c), tally, picture.col_states[c], theme)
+
+
+def _draw_cell(surface: pygame.Surface, layout: Layout, picture: BoardPicture, theme: Theme, r: int, c: int,
+               reason: Reason | None, trial: int) -> None:
+    """One cell's water or ship piece, with the marks of a solver's move."""
+    grid, cell = picture.grid, layout.cell
+    value = grid[r][c]
+    rect = layout.cell_rect(r, c)
+    hint = picture.puzzle.hints.get((r, c))
+    if value == Cell.WATER:
+        glyph = theme.forced if reason is Reason.FORCED else theme.water_glyph
+        if reason is Reason.GUESS:
+            glyph = theme.guess
+        elif trial:
+            glyph = theme.trial_colour(trial)
+        surface.blit(water_tile(cell, theme.water, glyph, hint is Hint.WATER or bool(trial)), rect)
+    elif value == Cell.SHIP:
+        colour = theme.hint_ship if hint is not None else theme.ship
+        if reason is Reason.FORCED:
+            colour = theme.forced
+        elif reason is Reason.GUESS:
+            colour = theme.guess
+        elif trial:
+            colour = theme.trial_colour(trial)
+        sides = joins(grid, r, c)
+        draw_piece(surface, rect, piece_on_board(grid, r, c, hint), colour, sides)
+        if hint is not None:
+            # Given pieces carry a dot, so they differ from the player's by shape too.
+            pygame.draw.circle(surface, theme.hint_mark, rect.center, max(2, cell // 12))
+    if reason in (Reason.GUESS, Reason.FORCED) and value != Cell.UNKNOWN:
+        draw_reason_mark(surface, rect, theme.guess if reason is Reason.GUESS else theme.forced, theme,
+                         value == Cell.SHIP)
+    if (r, c) in picture.backtracked and value == Cell.UNKNOWN:
+        _draw_cross(surface, rect.inflate(-cell // 2, -cell // 2), theme.backtrack, max(1, cell // 14))
 
 
 def _draw_ship_outline(surface: pygame.Surface, layout: Layout, ship: Ship, colour: Colour) -> None:
@@ -313,13 +326,20 @@ class BoardView:
         if not full and shown is not None and shown == picture:
             return []
         area = board_area(layout)
-        areas = None if full or shown is None else changed_cells(shown, picture, layout)
-        # Only the ring around the cells needs clearing (tallies, frame): draw_board fills the cells.
-        pygame.draw.rect(surface, theme.background, area, layout.cell + 4)
-        draw_board(surface, layout, picture, theme)
+        changes = None if full or shown is None else changed_cells(shown, picture, layout)
+        # Only the ring around the cells needs clearing (tallies, frame): draw_board fills the
+        # cells it draws, and on a large board only those that changed (a 60x60 board drawn
+        # whole took 15-25 ms a frame while a solver ran).
+        board = layout.board
+        for strip in (pygame.Rect(area.x, area.y, area.width, board.y - area.y),
+                      pygame.Rect(area.x, board.bottom, area.width, area.bottom - board.bottom),
+                      pygame.Rect(area.x, board.y, board.x - area.x, board.height),
+                      pygame.Rect(board.right, board.y, area.right - board.right, board.height)):
+            surface.fill(theme.background, strip)
+        draw_board(surface, layout, picture, theme, None if changes is None else changes[0])
         self._shown = picture
         self.renders += 1
-        return [area] if areas is None else areas
+        return [area] if changes is None else changes[1]
 
 
 def board_area(layout: Layout) -> pygame.Rect:
@@ -328,9 +348,11 @@ def board_area(layout: Layout) -> pygame.Rect:
                        layout.board.width + layout.cell, layout.board.height + layout.cell).inflate(8, 8)
 
 
-def changed_cells(old: BoardPicture, new: BoardPicture, layout: Layout) -> list[pygame.Rect] | None:
-    """Screen areas where two pictures differ: changed cells (with their neighbours, whose
-    shapes depend on them) and changed tallies; None when the whole board must go."""
+def changed_cells(old: BoardPicture, new: BoardPicture, layout: Layout
+                  ) -> tuple[set[Coord], list[pygame.Rect]] | None:
+    """Where two pictures differ: the cells to draw again (changed ones with their neighbours,
+    whose shapes depend on them, and those under an overlay that moved) and the screen areas
+    of those and of the changed tallies; None when the whole board must go."""
     if old.puzzle is not new.puzzle or old.solved != new.solved or tuple(old.best_fleet) != tuple(new.best_fleet) \
             or old.depth != new.depth:
         return None
@@ -346,10 +368,12 @@ def changed_cells(old: BoardPicture, new: BoardPicture, layout: Layout) -> list[
     for attribute in ("cursor", "tried"):
         for cell in (getattr(old, attribute), getattr(new, attribute)):
             if getattr(old, attribute) != getattr(new, attribute) and cell is not None:
-                cells.add(cell)
+                r, c = cell             # the guess's outline reaches a pixel into the cells around
+                cells.update((r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1))
     cells |= old.highlight ^ new.highlight
     cells |= old.error_cells ^ new.error_cells
-    areas = [layout.cell_rect(r, c).inflate(8, 8) for r, c in cells if 0 <= r < layout.rows and 0 <= c < layout.cols]
+    cells = {(r, c) for r, c in cells if 0 <= r < layout.rows and 0 <= c < layout.cols}
+    areas = [layout.cell_rect(r, c).inflate(8, 8) for r, c in cells]
     areas += [layout.row_tally_rect(r) for r in range(layout.rows) if old.row_states[r] != new.row_states[r]]
     areas += [layout.col_tally_rect(c) for c in range(layout.cols) if old.col_states[c] != new.col_states[c]]
-    return areas
+    return cells, areas

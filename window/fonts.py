@@ -31,11 +31,12 @@ def face_file() -> str:
 def font(size: int, bold: bool = False) -> pygame.font.Font:
     if not pygame.font.get_init():
         pygame.font.init()
-    face = pygame.font.Font(None, max(8, int(size)))
+    face = pygame.font.Font(None, max(SMALLEST_DRAWN, int(size)))
     face.set_bold(bold)
     return face
 
 
+SMALLEST_DRAWN = 8       # the smallest size a label is drawn at (asked for less, it is drawn at this)
 SMALLEST = 14            # the smallest size at which the font's glyphs never run into each other
 MAX_SHOWN = 400          # characters: more than the widest window shows on one line
 MARK = "\u00a4"          # "¤", drawn for each control character (the font has no U+FFFD)

@@ -71,20 +71,24 @@ class MistakeJudge:
         """Whether the solution has been worked out (see :meth:`solution`)."""
         return self._done
 
-    def solution(self) -> Grid | None:
-        """The level's one solution (None if it has none or several)."""
+    def solution(self, cancelled: Callable[[], bool] | None = None) -> Grid | None:
+        """The level's one solution (None if it has none or several). ``cancelled``: the
+        worker asking was stopped (the level closed, a newer question): the search ends at
+        once and the solution is worked out again when next asked."""
         with self._lock:
             if not self._done:
-                self._solution = unique_solution(self.puzzle, SOLUTION_SECONDS)
-                self._done = True
+                solution = unique_solution(self.puzzle, SOLUTION_SECONDS, cancelled)
+                if cancelled is not None and cancelled():
+                    return None
+                self._solution, self._done = solution, True
             return self._solution
 
-    def find(self, grid: Sequence[Sequence[Cell]],
-             problems: Sequence[rules.Violation] | None = None) -> Mistake | None:
+    def find(self, grid: Sequence[Sequence[Cell]], problems: Sequence[rules.Violation] | None = None,
+             cancelled: Callable[[], bool] | None = None) -> Mistake | None:
         """``problems``: the judge's provable problems of ``grid`` when already known."""
         if problems is None:
             problems = rules.provable_violations(self.puzzle, grid)
-        solution = self.solution()
+        solution = self.solution(cancelled)
         wrong = set(wrong_marks(grid, solution)) if solution is not None else set()
         cells = {cell for v in problems if v.kind in CELL_KINDS for cell in v.cells} | wrong
         if problems:
@@ -127,13 +131,16 @@ class HintHelper:
         judge = self.judge
 
         def work_out_the_solution() -> Iterator[None]:
-            judge.solution()
-            prepare(puzzle)
+            judge.solution(warm_up.stopping)
+            if not warm_up.stopping():
+                prepare(puzzle)
             yield from ()
         # Every hint and check starts from the level's solution: work it out while the player
         # looks at the board, not when H is first pressed (half a second on the hardest levels),
-        # and load what the hints' trials run on.
-        self._warm_up = SolverRun(work_out_the_solution, maxsize=1, name="solution").start()
+        # and load what the hints' trials run on. Closing the level stops it (on a 60x60 level
+        # with many solutions it searches up to SOLUTION_SECONDS, with hundreds of megabytes).
+        warm_up = SolverRun(work_out_the_solution, maxsize=1, name="solution")
+        self._warm_up = warm_up.start()
 
     @property
     def thinking(self) -> bool:
@@ -146,14 +153,16 @@ class HintHelper:
         ``problems``: the judge's verdict on ``grid`` when already known; ``layers``: inside
         trials, the board below each open trial (the committed board first). There a mistake
         is blamed on the trial that made it, and a hint is about the committed board."""
-        self.cancel()
+        self._drop_question()
         judge, puzzle = self.judge, self.puzzle
         history = tuple(boards)
         below = tuple(layers)
         halt = self._halt = threading.Event()
 
         def stream() -> Iterator[Answer]:
-            mistake = judge.find(grid, problems)
+            mistake = judge.find(grid, problems, run.stopping)
+            if run.stopping():
+                return
             if mistake is not None:
                 trial = wrong_trial(below, judge.has_mistake)
                 target = last_clean_cursor(history, judge.has_mistake) if history and trial is None else None
@@ -168,7 +177,8 @@ class HintHelper:
                         return
 
         self._answered = False
-        self._run = SolverRun(stream, maxsize=1, name=purpose).start()
+        run = SolverRun(stream, maxsize=1, name=purpose)
+        self._run = run.start()
 
     def poll(self) -> bool:
         """True when an answer (or a failure) has just arrived."""
@@ -186,8 +196,13 @@ class HintHelper:
         return arrived
 
     def cancel(self) -> None:
-        self._halt.set()
+        """The level is closed: the question in progress and the warm-up end."""
+        self._drop_question()
         self._warm_up.stop(timeout=0.0)
+
+    def _drop_question(self) -> None:
+        """A newer question replaces the one in progress (the warm-up goes on: it serves both)."""
+        self._halt.set()
         if self._run is not None:
             self._run.stop(timeout=0.0)
             self._run = None

@@ -14,6 +14,7 @@ MARGIN = 12
 # The least room a scene lays out for: a smaller window shows the top left of that layout
 # (below it boxes and plots would get negative sizes).
 SMALLEST = (480, 360)
+SMALL_CELL = 8                 # pixels: a cell smaller than this is hard to hit and its tallies to read
 
 
 @dataclass(frozen=True)
@@ -72,8 +73,10 @@ def compute_layout(window: tuple[int, int], rows: int, cols: int) -> Layout:
     panel = pygame.Rect(width - panel_width - MARGIN, toolbar.bottom + MARGIN, panel_width,
                         status.top - toolbar.bottom - 2 * MARGIN)
     area = pygame.Rect(MARGIN, toolbar.bottom + MARGIN, panel.left - 2 * MARGIN, panel.height)
-    # One extra cell each way for the tallies.
-    cell = max(8, min(area.width // (cols + 1), area.height // (rows + 1), 110))
+    # One extra cell each way for the tallies. The board stays inside its area at any size: a
+    # large board in a small window gets small cells (the play scene says so), never cells
+    # that spill over the toolbar, the side panel, the status line or off the window.
+    cell = max(1, min(area.width // (cols + 1), area.height // (rows + 1), 110))
     board_w, board_h = cell * cols, cell * rows
     total_w, total_h = board_w + cell, board_h + cell
     left = area.x + (area.width - total_w) // 2 + cell

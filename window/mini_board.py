@@ -132,15 +132,32 @@ class MiniBoard:
     def _draw_tallies(self, theme: Theme, cell: int, rows: int, cols: int,
                       tallies: tuple[Sequence[int | None], Sequence[int | None]] | None,
                       picture: pygame.Surface) -> None:
-        if tallies is None:
+        size = None if tallies is None else tally_size(cell, [*tallies[0], *tallies[1]])
+        if tallies is None or size is None:
             return
-        size = max(10, min(24, cell * 2 // 3))
         for r, tally in enumerate(tallies[0]):
             fonts.blit_text(picture, "?" if tally is None else str(tally), size, theme.text,
                             center=(cols * cell + cell // 2, r * cell + cell // 2))
         for c, tally in enumerate(tallies[1]):
             fonts.blit_text(picture, "?" if tally is None else str(tally), size, theme.text,
                             center=(c * cell + cell // 2, rows * cell + cell // 2))
+
+
+TALLY_GAP = 2          # pixels at least between two tallies side by side
+
+
+def tally_size(cell: int, tallies: Sequence[int | None]) -> int | None:
+    """The font size for tallies one ``cell`` apart: at most two thirds of the cell (10 to 24),
+    smaller while the widest does not leave ``TALLY_GAP`` pixels to the next; None when even
+    the smallest font does not (a large board drawn small: its numbers would run together)."""
+    widest = max(("?" if tally is None else str(tally) for tally in tallies), key=len, default="")
+    size = max(10, min(24, cell * 2 // 3))
+    while size >= fonts.SMALLEST_DRAWN:
+        width, height = fonts.font(size).size(widest)
+        if width <= cell - TALLY_GAP and height <= cell:
+            return size
+        size -= 1
+    return None
 
 
 @lru_cache(maxsize=32)

@@ -54,9 +54,8 @@ def arrange(per_page: int) -> tuple[int, int]:
 
 def draw_pages(items: Sequence[Item], canvas: Canvas, per_page: int) -> int:
     """Draw the items, ``per_page`` to a page, and return the number of pages."""
-    cols, rows = arrange(per_page)
-    slot_w = (PAGE_W - 2 * MARGIN) / cols
-    slot_h = (PAGE_H - 2 * MARGIN) / rows
+    cols, _ = arrange(per_page)
+    slot_w, slot_h = slot_size(per_page)
     pages = 0
     for start in range(0, len(items), per_page):
         canvas.page()
@@ -68,15 +67,42 @@ def draw_pages(items: Sequence[Item], canvas: Canvas, per_page: int) -> int:
     return pages
 
 
+PAD = 4.0
+LEAST_CELL = 2.5                        # millimetres: the tallies print at 4 points, the least that reads
+
+
+def _title_size(w: float) -> float:
+    return 11.0 if w > 100 else 9.0
+
+
+def _cell_size(item: Item, w: float, h: float) -> float:
+    """The side of a grid cell in a slot ``w`` by ``h`` millimetres: the grid, its tallies (one
+    cell wide) and the checklist share the slot under the title."""
+    puzzle = item.puzzle
+    top = PAD + _title_size(w) * 0.8
+    fleet_h = 0.0 if item.grid is not None else _fleet_height(puzzle, w - 2 * PAD)
+    return min((w - 2 * PAD) / (puzzle.cols + 1.2), (h - top - PAD - fleet_h) / (puzzle.rows + 1.2), 12.0)
+
+
+def slot_size(per_page: int) -> tuple[float, float]:
+    """The width and height of a puzzle's slot on a page of ``per_page``."""
+    cols, rows = arrange(per_page)
+    return (PAGE_W - 2 * MARGIN) / cols, (PAGE_H - 2 * MARGIN) / rows
+
+
+def most_per_page(item: Item) -> int:
+    """The most puzzles a page may hold with ``item`` still legible (its cells at least
+    ``LEAST_CELL``); 0 when not even a page of its own is enough."""
+    return max((n for n in PER_PAGE if _cell_size(item, *slot_size(n)) >= LEAST_CELL), default=0)
+
+
 def _draw_item(canvas: Canvas, item: Item, x: float, y: float, w: float, h: float) -> None:
     puzzle = item.puzzle
-    pad = 4.0
-    title_size = 11.0 if w > 100 else 9.0
+    pad = PAD
+    title_size = _title_size(w)
     canvas.text(x + pad, y + pad + title_size * 0.35, item.title, title_size, width=w - 2 * pad)
     top = y + pad + title_size * 0.8
-    fleet_h = 0.0 if item.grid is not None else _fleet_height(puzzle, w - 2 * pad)
-    # The grid, its tallies (one cell wide) and the checklist share the slot.
-    cell = min((w - 2 * pad) / (puzzle.cols + 1.2), (h - (top - y) - pad - fleet_h) / (puzzle.rows + 1.2), 12.0)
+    cell = _cell_size(item, w, h)
     grid = item.grid if item.grid is not None else initial_grid(puzzle)
     _draw_grid(canvas, puzzle, grid, x + pad, top, cell, solved=item.grid is not None)
     if item.grid is None:

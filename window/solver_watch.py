@@ -80,6 +80,7 @@ class SolverWatch:
         self.failure: str | None = None
         self.speed = speed
         self.frame_budget = frame_budget
+        self.pump_seconds = 0.0                 # how long the last frame's share of events took
         self.paused = False
         self.version = 0                       # bumped whenever something visible changed
         self._credit = 0.0
@@ -209,7 +210,8 @@ class SolverWatch:
             # Credit carries fractions between frames but not a backlog after a stall.
             self._credit = min(self._credit + self.speed * dt, max(1.0, self.speed * 0.1))
             allowance = self._credit
-        deadline = time.perf_counter() + self.frame_budget
+        began = time.perf_counter()
+        deadline = began + self.frame_budget
         used = 0
         while allowance - used >= 1 or (self.paused is False and self.speed <= 0):
             if not self._pending:
@@ -225,6 +227,7 @@ class SolverWatch:
                 break
         if self.speed > 0 and not self.paused:
             self._credit = max(0.0, self._credit - used)
+        self.pump_seconds = time.perf_counter() - began
         return self.version != before
 
     def _end(self) -> None:

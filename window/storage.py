@@ -48,7 +48,7 @@ from game.files import remove_stale, write_bytes, write_text
 from game.levels import LevelError, decode_json, load, read_bounded
 from game.limits import MAX_FILE_BYTES
 from game.puzzle import Move, Puzzle, initial_grid
-from game.session import MAX_TRIALS, TRIAL_STEPS, Session
+from game.session import MAX_TRIALS, TRIAL_STEPS, Session, Step, step_to_dict
 from window.settings import user_dir
 
 # A temporary file this old cannot belong to a write still in progress (a write takes
@@ -321,6 +321,7 @@ class Storage:
         # Each level's progress file as this window last read or wrote it: another window may
         # save a play of the same level, which is kept aside rather than saved over.
         self._seen: dict[str, tuple[int, ...] | None] = {}
+        self._steps: dict[int, tuple[Step, dict[str, Any], str]] = {}   # see _play_text
         self._others: dict[str, tuple[Path, list]] = {}    # key -> (aside file, history) of another window's play
         # Records whose write failed, by file: (check, what, merges), written with the next write.
         self._unsaved: dict[Path, tuple[Callable[[Any, Any], bool], str, list[Callable[[dict], dict]]]] = {}
@@ -468,16 +469,37 @@ class Storage:
         latest steps are saved, never a file the next start would refuse. When folding cannot
         (the play is inside a trial from its start, or the redo side is long), the whole history
         is folded (``Session.fold_all``): the board and its trials are saved."""
-        data = session.to_dict()
-        text = json.dumps(data, indent=1)
+        data, text = self._play_text(session)
         while len(text) > MAX_FILE_BYTES and session.fold_oldest():      # ASCII: one byte a character
-            data = session.to_dict()
-            text = json.dumps(data, indent=1)
+            data, text = self._play_text(session)
         if len(text) > MAX_FILE_BYTES:
             session.fold_all()
-            data = session.to_dict()
-            text = json.dumps(data, indent=1)
+            data, text = self._play_text(session)
         return self._write_progress(key, text, data["history"])
+
+    def _play_text(self, session: Session) -> tuple[dict[str, Any], str]:
+        """``session.to_dict()`` and its text, ``json.dumps(data, indent=1)``, with each step's
+        data and text kept from the last save: a play of thousands of steps (a 60x60 board) was
+        encoded whole at every move, 15-90 ms of the window's frame. Steps are frozen, so a step
+        met again by identity is the same step; those no longer in the history are let go."""
+        kept, fresh = self._steps, {}
+
+        def encode(step: Step) -> dict[str, Any]:
+            hit = kept.get(id(step))
+            if hit is None or hit[0] is not step:
+                data = step_to_dict(step)
+                lines = json.dumps(data, indent=1).split("\n")
+                hit = (step, data, "\n".join("  " + line for line in lines))   # two deep: in the list, in the play
+            fresh[id(step)] = hit
+            return hit[1]
+
+        data = session.to_dict(encode)
+        self._steps = fresh
+        if not data["history"]:
+            return data, json.dumps(data, indent=1)
+        head = json.dumps({**data, "history": [0]}, indent=1)
+        steps = ",\n".join(fresh[id(step)][2] for step in session.history)
+        return data, head.replace('"history": [\n  0\n ]', f'"history": [\n{steps}\n ]', 1)
 
     def _keep_other_play(self, key: str, path: Path, history: list) -> None:
         """Another window's play of this level is at ``path``: keep it beside ours

@@ -13,6 +13,7 @@ whichever reads better (:meth:`Theme.on`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 Colour = tuple[int, int, int]
 BLACK, WHITE = (0, 0, 0), (255, 255, 255)
@@ -59,6 +60,12 @@ def legible(colour: Colour, against: tuple[Colour, ...], ratio: float, towards: 
             return mixed
     return towards
 
+@lru_cache(maxsize=256)
+def _on(fill: Colour) -> Colour:
+    """``Theme.on``, worked out once per colour (a large board asks it for every marked cell)."""
+    return BLACK if contrast(fill, BLACK) >= contrast(fill, WHITE) else WHITE
+
+
 THEMES = ("light", "dark")
 PALETTES = ("standard", "colourblind")
 
@@ -98,7 +105,7 @@ class Theme:
 
     def on(self, fill: Colour) -> Colour:
         """The colour of text or a glyph drawn on ``fill``: black or white, whichever reads better."""
-        return BLACK if contrast(fill, BLACK) >= contrast(fill, WHITE) else WHITE
+        return _on(tuple(fill))
 
     def trial_colour(self, depth: int) -> Colour:
         """The colour of trial ``depth`` (1 = outermost); the depth is also drawn as a digit."""

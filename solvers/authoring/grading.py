@@ -18,7 +18,7 @@ engine finishes a puzzle, its sound deductions prove uniqueness by themselves.
 from __future__ import annotations
 
 import time
-from typing import Collection
+from typing import Callable, Collection
 
 from game.puzzle import Coord, Grid, Puzzle, initial_grid
 from solvers.engine.verdict import Kind, decide
@@ -78,17 +78,19 @@ def _unique(puzzle: Puzzle) -> Grid:
     return verdict.solutions[0]
 
 
-def redundant_hints(puzzle: Puzzle, timeout: float | None = None) -> list[Coord] | None:
+def redundant_hints(puzzle: Puzzle, timeout: float | None = None,
+                    cancelled: Callable[[], bool] | None = None) -> list[Coord] | None:
     """Hints whose removal, each on its own, leaves the solution unique: asked of the verdict
     alone, whose root deductions settle most such boards at once (docs/design/generator.md).
-    With ``timeout`` (seconds for them all): None when not every hint is settled in time."""
+    With ``timeout`` (seconds for them all): None when not every hint is settled in time, or
+    once ``cancelled()`` says to stop."""
     deadline = None if timeout is None else time.perf_counter() + timeout
     found = []
     for cell in puzzle.hints:
         left = None if deadline is None else deadline - time.perf_counter()
-        if left is not None and left <= 0:
+        if (left is not None and left <= 0) or (cancelled is not None and cancelled()):
             return None
-        kind = decide(without_hints(puzzle, (cell,)), timeout=left).kind
+        kind = decide(without_hints(puzzle, (cell,)), timeout=left, cancelled=cancelled).kind
         if kind is Kind.UNDECIDED:
             return None
         if kind is Kind.UNIQUE:

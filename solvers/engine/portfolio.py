@@ -19,7 +19,7 @@ import random
 import signal
 import time
 from dataclasses import dataclass, field, replace
-from typing import Any, Generator, Mapping
+from typing import Any, Callable, Generator, Mapping
 
 from game.puzzle import Grid, Puzzle, grid_from_strings, grid_to_strings
 from solvers.common import elapsed
@@ -253,14 +253,15 @@ def cores() -> int:
 
 
 def race(puzzle: Puzzle, *, limit: int = 2, timeout: float | None = None, jobs: int | None = None,
-           members: tuple[Member, ...] = MEMBERS) -> Result:
+           members: tuple[Member, ...] = MEMBERS, cancelled: Callable[[], bool] | None = None) -> Result:
     """Count ``puzzle``'s solutions up to ``limit`` with up to ``jobs`` members at once.
 
     The result is the first exact answer (``solved``, with up to ``limit`` solutions, or
     ``no_solution``), or ``limit`` different solutions met by the members between them; its
     statistics say which member gave it (``member``, names joined by " + " for pooled
     solutions) and how many searches ran (``members``). ``timeout`` when neither comes within
-    ``timeout`` seconds, with the solutions met so far.
+    ``timeout`` seconds, with the solutions met so far; ``stopped`` as soon as ``cancelled()``
+    says so (asked between the first member's events: a window that no longer wants the answer).
     """
     jobs = max(1, min(jobs or cores(), len(members)))
     # Dense boards without hints are clause learning's (its members decide them, the forward
@@ -295,6 +296,9 @@ def race(puzzle: Puzzle, *, limit: int = 2, timeout: float | None = None, jobs: 
                 if (answer := pooled()) is not None:
                     return answer
             spent = elapsed(started)
+            if cancelled is not None and cancelled():
+                return Result(Status.STOPPED, None, {"seconds": spent, "members": 1 + len(workers)}, tuple(found),
+                              "stopped")
             if timeout is not None and spent > timeout:
                 stats = {"seconds": spent, "members": 1 + len(workers)}
                 return pooled(waiting=False) or Result(Status.TIMEOUT, None, stats, tuple(found),

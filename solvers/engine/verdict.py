@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Mapping
+from typing import Callable, Mapping
 
 from game import rules
 from game.puzzle import Grid, Puzzle
@@ -50,14 +50,17 @@ class VerdictError(RuntimeError):
     """The search reported a board the judge rejects: a bug, never an answer."""
 
 
-def decide(puzzle: Puzzle, limit: int = 2, timeout: float | None = None, jobs: int | None = 1) -> Verdict:
+def decide(puzzle: Puzzle, limit: int = 2, timeout: float | None = None, jobs: int | None = 1,
+           cancelled: Callable[[], bool] | None = None) -> Verdict:
     """Count ``puzzle``'s solutions up to ``limit`` (at least 2) within ``timeout`` seconds,
-    with up to ``jobs`` searches racing on as many cores (``None``: every core)."""
+    with up to ``jobs`` searches racing on as many cores (``None``: every core). ``cancelled``:
+    asked as the search goes; once it says so, the verdict is ``undecided`` at once."""
     if limit < 2:
         raise ValueError("decide needs limit >= 2 to tell unique from ambiguous")
-    result = portfolio.race(puzzle, limit=limit, timeout=timeout, jobs=jobs, members=portfolio.MEMBERS)
+    result = portfolio.race(puzzle, limit=limit, timeout=timeout, jobs=jobs, members=portfolio.MEMBERS,
+                            cancelled=cancelled)
     stats = dict(result.stats)
-    if result.status is Status.TIMEOUT:
+    if result.status in (Status.TIMEOUT, Status.STOPPED):
         met = tuple(grid for grid in dict.fromkeys(result.solutions) if rules.is_solved(puzzle, grid))
         message = result.message
         if met:
@@ -74,7 +77,8 @@ def decide(puzzle: Puzzle, limit: int = 2, timeout: float | None = None, jobs: i
     return Verdict(kind, solutions[:limit], stats)
 
 
-def unique_solution(puzzle: Puzzle, timeout: float | None = None) -> Grid | None:
+def unique_solution(puzzle: Puzzle, timeout: float | None = None,
+                    cancelled: Callable[[], bool] | None = None) -> Grid | None:
     """The puzzle's one solution; None when it has none or several, or when that is not
-    decided within ``timeout`` seconds."""
-    return decide(puzzle, timeout=timeout).solution
+    decided within ``timeout`` seconds (or before ``cancelled()``)."""
+    return decide(puzzle, timeout=timeout, cancelled=cancelled).solution

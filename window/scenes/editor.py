@@ -268,7 +268,8 @@ class EditorScene:
     def _assess_now(self, puzzle: Puzzle) -> None:
         from solvers.authoring.editing import assess
 
-        self._ask("checking", lambda stopping: Answer(puzzle, assess(puzzle, VERDICT_SECONDS, REDUNDANT_SECONDS)))
+        self._ask("checking", lambda stopping: Answer(puzzle, assess(puzzle, VERDICT_SECONDS, REDUNDANT_SECONDS,
+                                                                    stopping)))
 
     def make_unique(self) -> None:
         from solvers.authoring.editing import most_cutting_hint
@@ -484,7 +485,7 @@ class EditorScene:
         self.foot = self.help_lines(width - PANEL_WIDTH - 60, FOOT_SIZE)          # the keys below the board
         area = pygame.Rect(20, 64, max(100, width - PANEL_WIDTH - 60),
                            max(100, height - 90 - FOOT_LINE * len(self.foot)))
-        self.cell = max(6, min(48, area.width // (cols + 1), area.height // (rows + 1)))
+        self.cell = max(1, min(48, area.width // (cols + 1), area.height // (rows + 1)))   # inside its area
         self.origin = (area.x, area.y)
         x = width - PANEL_WIDTH - 20
         self.panel = pygame.Rect(x, 20, PANEL_WIDTH, height - 40)

@@ -24,7 +24,7 @@ from window import records
 from window.board_input import BoardInput
 from window.coach import Coach
 from window.host import Host
-from window.layout import TOOLBAR_HEIGHT, Layout, compute_layout
+from window.layout import SMALL_CELL, TOOLBAR_HEIGHT, Layout, compute_layout
 from window.play_view import PlayView, StatusLine
 from window.player_board import PlayerBoard
 from window.scenes.actions import Action, ActionsScene, by_key, most_used
@@ -99,7 +99,6 @@ class PlayScene:
             self.status.notify(f"Progress restored; the solve is now recorded. {said}".rstrip())
         self.view = PlayView(heading, self.board, self.solver, self.coach, self.board_input, self.toolbar,
                              self.mistake_button, self.status, self.trials.buttons)
-        self.layout: Layout = compute_layout(app.window_size, puzzle.rows, puzzle.cols)
         self.relayout(app.window_size)
 
     def _record(self, seconds: float, solved_on: datetime.date | None = None) -> str:
@@ -130,7 +129,11 @@ class PlayScene:
         self.status.notify(message)
 
     def relayout(self, size: tuple[int, int]) -> None:
+        before = getattr(self, "layout", None)
         self.layout = compute_layout(size, self.puzzle.rows, self.puzzle.cols)
+        cell = self.layout.cell
+        if cell < SMALL_CELL and (before is None or before.cell >= SMALL_CELL):
+            self.notify(f"{cell}-pixel cells in this window: enlarge it, or mark cells with the arrows and W, S")
         # A row or two of buttons (two in a narrow window), each label whole: a narrow, short
         # window keeps the most used ones and More... for the rest.
         rows = self.layout.toolbar_rows

@@ -17,7 +17,7 @@ from array import array
 from bisect import bisect_right
 from functools import partial
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import pygame
 
@@ -147,7 +147,8 @@ class Timeline:
     """What each event of a trace is (its kind and search depth), for jumps and the depth plot;
     filled line by line while the trace is read (``read_trace(path, timeline.add)``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, progress: Callable[[int], None] | None = None) -> None:
+        self.progress = progress                   # told the events read so far, now and then
         self.explains = False                      # the solver explains its steps: list them
         self.kinds = bytearray(1)                  # event 0 is the starting board
         self.depth = DepthSketch()
@@ -175,8 +176,11 @@ class Timeline:
             solver = data.get("solver")
             self.explains = solver in registry.SOLVERS and registry.get(solver).explains
             return
-        if not n % QUIT_CHECK_EVERY and closing():
-            raise Closed
+        if not n % QUIT_CHECK_EVERY:
+            if closing():
+                raise Closed
+            if self.progress is not None:
+                self.progress(n)
         kind = KIND_CODE.get(data.get("kind", ""), 0)
         self.kinds.append(kind)
         stats = data.get("stats")
@@ -241,9 +245,10 @@ class Timeline:
         return self
 
     @classmethod
-    def read(cls, path) -> tuple[traces.Trace, Timeline]:
-        """Read and check a trace, indexing it in the same pass (LevelError if damaged)."""
-        timeline = cls()
+    def read(cls, path, progress: Callable[[int], None] | None = None) -> tuple[traces.Trace, Timeline]:
+        """Read and check a trace, indexing it in the same pass (LevelError if damaged);
+        ``progress`` is told the events read every ``QUIT_CHECK_EVERY``."""
+        timeline = cls(progress)
         run = traces.read_trace(path, timeline.add)
         return run, timeline.finish(run)
 
@@ -428,7 +433,7 @@ class ReplayScene:
         self.buttons[-1].rect = pygame.Rect(width - 110, 14, 90, 32)          # Close
         puzzle = self.run.puzzle
         area_h = self.controls_top - 70
-        self.cell = max(4, min(44, (width // 2) // (puzzle.cols + 1), area_h // (puzzle.rows + 1)))
+        self.cell = max(1, min(44, (width // 2) // (puzzle.cols + 1), area_h // (puzzle.rows + 1)))   # inside its area
         left = 40 + (puzzle.cols + 1) * self.cell
         self.steps.rect = pygame.Rect(left, 60 + 5 * 24, width - left - 20, max(60, self.controls_top - 16 - 180))
 
