@@ -250,12 +250,12 @@ def test_the_board_draws_only_what_changed_and_shows_what_a_whole_drawing_shows(
                                    reasons=dict(reasons), backtracked=frozenset(backtracked), tried=cells[2],
                                    highlight=frozenset(cells[:2]) if step % 4 == 0 else frozenset())
             drawn.clear()
-            view.draw(shown, layout, theme, step, lambda: picture)
+            view.draw(shown, layout, theme, step, lambda picture=picture: picture)
             if step:
                 assert len(drawn) < 80, len(drawn)        # tens of cells, not the board's 1,600
             whole = pygame.Surface((1200, 820))
             whole.fill(theme.background)
-            BoardView().draw(whole, layout, theme, step, lambda: picture, full=True)
+            BoardView().draw(whole, layout, theme, step, lambda picture=picture: picture, full=True)
             assert pygame.image.tobytes(shown.subsurface(area), "RGB") == \
                 pygame.image.tobytes(whole.subsurface(area), "RGB"), step
     finally:
@@ -368,9 +368,9 @@ def test_reading_a_long_trace_shows_how_far_it_has_read(tmp_path, monkeypatch):
     """A run of a few seconds on a 60x60 board writes hundreds of thousands of events (15 s of
     backtracking: 1.5 million, 170 MB); the window read them without drawing anything, a still
     window for 14 s. It now says at its foot how many events it has read, as it reads."""
-    import pygame
-
     from types import SimpleNamespace
+
+    import pygame
 
     from game.puzzle import Move
     from solvers.engine.trace import record_play

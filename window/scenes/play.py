@@ -24,7 +24,7 @@ from window import records
 from window.board_input import BoardInput
 from window.coach import Coach
 from window.host import Host
-from window.layout import SMALL_CELL, TOOLBAR_HEIGHT, Layout, compute_layout
+from window.layout import SMALL_CELL, TOOLBAR_HEIGHT, compute_layout
 from window.play_view import PlayView, StatusLine
 from window.player_board import PlayerBoard
 from window.scenes.actions import Action, ActionsScene, by_key, most_used
