@@ -304,17 +304,30 @@ def test_closing_a_giant_level_ends_the_search_for_its_solution(tmp_path, monkey
     machine busy for 23 s). Closing a level now ends its search at the search's next event
     (within about three seconds on a fresh 60x60: the placement tables the search builds first
     do not yield), instead of 10-30 s later."""
+    import threading
     import time
 
+    from window import hints
     from window.app import App
 
+    searching = threading.Event()
+
+    def long_search(puzzle, timeout, cancelled):
+        """The search of a level with many solutions, as long as it takes here: how long the
+        real one runs depends on the machine (``decide``'s own stop is tested below)."""
+        searching.set()
+        deadline = time.perf_counter() + 30
+        while not cancelled() and time.perf_counter() < deadline:
+            time.sleep(0.01)
+        return None
+
+    monkeypatch.setattr(hints, "unique_solution", long_search)
     monkeypatch.setenv("BATTLESHIPS_HOME", str(tmp_path / "home"))
     window = App(window=(1200, 820))
     try:
         assert window.open_level(GIANT_60)
         first = window.play.coach.hints._warm_up
-        time.sleep(0.3)
-        assert first.running                      # still deciding whether the level is unique
+        assert searching.wait(10) and first.running      # still deciding whether the level is unique
         assert window.open_level(ROOT / "docs" / "bench" / "giants" / "giant-60-2.bs")
         deadline = time.perf_counter() + 6.0
         while first.running and time.perf_counter() < deadline:
