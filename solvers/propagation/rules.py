@@ -802,13 +802,17 @@ def _cells(said: Said, ship: int, water: int) -> str:
     return " and ".join(parts)
 
 
-def _places(said: Said, limit: int = 3) -> str:
-    places = list(said.model.geo.members(said.places))
-    if len(places) > limit:
-        return f"{len(places)} places"
-    several = len({p.length for p in places}) > 1
-    return " or ".join(f"{'the ' + ship_name(p.length) + ' ' if several else ''}{'at' if p.length == 1 else 'in'} "
-                       f"{p.describe()}" for p in places)
+def _places(said: Said, places: int | None = None, limit: int = 3) -> str:
+    """Where the ships of a step can lie (``places``, or those it read), said after "can only":
+    "lie in row 2, columns 3-5 or in ...", "be the cruiser in ... or the destroyer at ...",
+    "lie in one of 5 places"."""
+    found = list(said.model.geo.members(said.places if places is None else places))
+    if len(found) > limit:
+        return f"lie in one of {len(found)} places"
+    several = len({p.length for p in found}) > 1
+    return ("be " if several else "lie ") + " or ".join(
+        f"{'the ' + ship_name(p.length) + ' ' if several else ''}{'at' if p.length == 1 else 'in'} {p.describe()}"
+        for p in found)
 
 
 def _plural(n: int, word: str) -> str:
@@ -850,10 +854,10 @@ def _tally_within_reach(said: Said, ship: int, water: int) -> str:
     return f"{name} would have more than {_plural(tally, 'ship cell')}"
 
 
-def _last_ship(said: Said, ship: int, water: int) -> str:
+def _last_ship(said: Said, ship: int, water: int, places: int | None = None) -> str:
     name = ship_name(said.length)
     last = f"The last {name}" if dict(said.model.puzzle.fleet).get(said.length, 0) > 1 else f"The {name}"
-    return f"{last} can only lie {_places(said)}: {_cells(said, ship, water)}"
+    return f"{last} can only {_places(said, places)}: {_cells(said, ship, water)}"
 
 
 def _fleet_count(said: Said, ship: int, water: int) -> str:
@@ -863,9 +867,17 @@ def _fleet_count(said: Said, ship: int, water: int) -> str:
         if not found:
             return f"the {name} would have nowhere to go"
         return f"the {missing} missing {name}s would have only {_plural(found, 'place')}"
-    if found == 1:
-        return _last_ship(said, ship, water)
-    return f"The {found} missing {name}s have exactly {found} places left: {_cells(said, ship, water)}"
+    # The places of ships the board shows whole already (cells ship, halo water) are not
+    # missing to the player, though the engine has not placed them yet: the rest are.
+    geo = said.model.geo
+    missing = said.places
+    for p in bits(said.places):
+        if not geo.p_cells[p] & ~said.evidence and not geo.p_halo[p] & ~said.water:
+            missing &= ~(1 << p)
+    left = missing.bit_count()
+    if left == 1:
+        return _last_ship(said, ship, water, missing)
+    return f"The {left} missing {name}s have exactly {left} places left: {_cells(said, ship, water)}"
 
 
 def _segments_need_a_ship(said: Said, ship: int, water: int) -> str:
@@ -873,7 +885,7 @@ def _segments_need_a_ship(said: Said, ship: int, water: int) -> str:
     if said.part == 3:
         missing = fleet_text(zip(said.model.geo.lengths, said.counts))
         return f"no ship still missing ({missing}) fits the segment at {where}"
-    return f"The ship through {where} can only lie {_places(said)}: {_cells(said, ship, water)}"
+    return f"The ship through {where} can only {_places(said)}: {_cells(said, ship, water)}"
 
 
 def _uncovered_is_water(said: Said, ship: int, water: int) -> str:
