@@ -252,12 +252,14 @@ class Claims:
 
 
 CELLS = re.compile(rf"(?:(?P<ship>{WHERE}) (?P<sv>is|are) ship)?(?: and )?(?:(?P<water>{WHERE}) (?P<wv>is|are) water)?")
+MADE = re.compile(rf"(?:(?P<ship>{WHERE}) (?P<sv>)ship)?(?: and )?(?:(?P<water>{WHERE}) (?P<wv>)water)?")
 
 
-def said_cells(claims: Claims, text: str) -> tuple[set[Coord], set[Coord]] | None:
-    """The cells "X is ship and Y are water" names, checked against the step: None when the
-    sentence names more cells than it shows (then the step's own cells stand for them)."""
-    m = CELLS.fullmatch(text)
+def said_cells(claims: Claims, text: str, made: bool = False) -> tuple[set[Coord], set[Coord]] | None:
+    """The cells "X is ship and Y are water" names (``made``: after "makes", "X ship and Y
+    water"), checked against the step: None when the sentence names more cells than it shows
+    (then the step's own cells stand for them)."""
+    m = (MADE if made else CELLS).fullmatch(text)
     if not m or not (m["ship"] or m["water"]) or (m["ship"] and m["water"] and " and " not in text):
         claims.fail(f"unreadable cells: {text!r}")
         return set(), set()
@@ -268,7 +270,8 @@ def said_cells(claims: Claims, text: str) -> tuple[set[Coord], set[Coord]] | Non
         claims.on_board(cells, key)
         claims.unknown(cells.shown, f"cells said to become {key}")
         if m[key]:
-            claims.expect(m[verb] == ("is" if cells.count == 1 else "are"), f"'{m[key]} {m[verb]}': wrong verb")
+            claims.expect(m[verb] == ("" if made else "is" if cells.count == 1 else "are"),
+                          f"'{m[key]} {m[verb]}': wrong verb")
         if step is not None:
             claims.expect(cells.is_(step), f"the sentence names {key} cells {m[key]!r}, the step sets {sorted(step)}")
         whole = whole and not cells.more
@@ -383,7 +386,7 @@ def _middle(claims: Claims, m: re.Match) -> None:
 @template("ship piece", rf"Every ship that can cover the ship piece at (?P<at>{WHERE}) makes (?P<cells>.+)")
 def _ship_piece(claims: Claims, m: re.Match) -> None:
     cell = given(claims, m["at"], {Hint.SHIP})
-    cells = said_cells(claims, m["cells"])
+    cells = said_cells(claims, m["cells"], made=True)
     if cell is not None and cells is not None:
         agree(claims, [p for n, _ in claims.board.puzzle.fleet for p in claims.board.places(n) if cell in p.cells],
               *cells, "every ship over the piece")
@@ -586,7 +589,7 @@ def fleet_named(claims: Claims, text: str) -> dict[int, int]:
 def _line_fill(claims: Claims, m: re.Match) -> None:
     is_row, index = line_of(claims, m["kind"], m["n"])
     claims.expect(claims.board.tally(is_row, index) == int(m["k"]), "the tally is not that")
-    cells = said_cells(claims, m["cells"])
+    cells = said_cells(claims, m["cells"], made=True)
     if cells is not None:
         line = set(claims.board.line(is_row, index))
         claims.expect(cells[0] | cells[1] <= line, "a cell set is not in the line")

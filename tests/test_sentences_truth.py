@@ -195,6 +195,14 @@ def test_a_segment_of_several_lengths_can_only_be_one_of_their_ships():
     assert not problems
 
 
+def test_what_every_way_makes_is_said_without_a_verb():
+    # "... (runs that are ships still missing, water between them) makes row 7, column 3 is ship"
+    said, problems = told_on("10x10/expert/05.bs")
+    assert ("Every way to fit 3 ship cells into row 7 (runs that are ships still missing, water between them) makes "
+            "row 7, column 3 ship") in said
+    assert not problems
+
+
 def test_the_oracle_catches_a_false_sentence():
     # The checker itself: a sentence about the wrong row, a wrong count, a wrong plural, cells
     # the step does not set, and words no template reads are all caught.

@@ -793,12 +793,13 @@ def line_name(line: Line) -> str:
     return f"{'row' if line[0] else 'column'} {line[1] + 1}"
 
 
-def _cells(said: Said, ship: int, water: int) -> str:
+def _cells(said: Said, ship: int, water: int, verb: bool = True) -> str:
+    """The cells a step sets: "row 2, column 3 is ship and r1c1, r4c4 are water", or without
+    the verb, after "makes": "row 2, column 3 ship and r1c1, r4c4 water"."""
     where, parts = said.model.geo.where, []
-    if ship:
-        parts.append(f"{where(ship)} {'is' if ship.bit_count() == 1 else 'are'} ship")
-    if water:
-        parts.append(f"{where(water)} {'is' if water.bit_count() == 1 else 'are'} water")
+    for cells, value in ((ship, "ship"), (water, "water")):
+        if cells:
+            parts.append(f"{where(cells)} {('is ' if cells.bit_count() == 1 else 'are ') if verb else ''}{value}")
     return " and ".join(parts)
 
 
@@ -827,7 +828,7 @@ def _hint_shape(said: Said, ship: int, water: int) -> str:
         return (f"The middle piece at {where} cannot lie the other way (border, water or a ship beside it): "
                 f"{_cells(said, ship, water)}")
     if part == 2:
-        return f"Every ship that can cover the ship piece at {where} makes {_cells(said, ship, water)}"
+        return f"Every ship that can cover the ship piece at {where} makes {_cells(said, ship, water, verb=False)}"
     end, way = (("top", "down"), ("bottom", "up"), ("left", "right"), ("right", "left"))[part - 3]
     return (f"The {end} end at {where} continues {way}, and no other ship may touch its ship: "
             f"{_cells(said, ship, water)}")
@@ -904,7 +905,7 @@ def _line_fill(said: Said, ship: int, water: int) -> str:
     if said.part:
         return f"{name} cannot hold {tally} ship cells in ships that still fit"
     return (f"Every way to fit {tally} ship cells into {name} (runs that are ships still missing, water between "
-            f"them) makes {_cells(said, ship, water)}")
+            f"them) makes {_cells(said, ship, water, verb=False)}")
 
 
 def _distinct_segments(said: Said, ship: int, water: int) -> str:
