@@ -209,6 +209,12 @@ class Board:
         return [p for horizontal in ways for r in range(self.puzzle.rows) for c in range(self.puzzle.cols)
                 for p in (Place(length, horizontal, r, c),) if self.fits(p)]
 
+    def open_places(self, length: int) -> set[Place]:
+        """The places a ship of ``length`` not yet whole on the board could lie: those that fit,
+        but for the ships the board shows whole (their cells ship, their ends water)."""
+        return {p for p in self.places(length)
+                if not (all(self.at(c) == Cell.SHIP for c in p.cells) and self.closed(set(p.cells)))}
+
 
 # -- a sentence checked ---------------------------------------------------------------------
 
@@ -495,9 +501,13 @@ def _only_places(claims: Claims, m: re.Match) -> None:
     claims.expect(board.missing().get(length, 0) <= 1, f"{board.missing().get(length)} {m['name']}s are missing")
     places = places_named(claims, m["places"], length)
     cells = said_cells(claims, m["cells"])
+    exact = not board.unnamed           # (places ruled out unnamed leave fewer than found here)
     if isinstance(places, int):
-        claims.expect(places > 3 and places <= len(board.places(length)), "the count of places is wrong")
+        claims.expect(places > 3 and (places == len(board.open_places(length)) or not exact),
+                      f"{len(board.open_places(length))} places, not {places}")
         return
+    claims.expect(set(places) == board.open_places(length) or not exact,
+                  f"the {m['name']} can lie at {sorted(board.open_places(length), key=str)}")
     if cells is not None:
         common(claims, places, *cells)
 
@@ -510,7 +520,8 @@ def _count_places(claims: Claims, m: re.Match) -> None:
     claims.expect(board.missing().get(length, 0) >= k, f"only {board.missing().get(length)} are missing")
     cells = said_cells(claims, m["cells"])
     places = board.places(length)
-    claims.expect(len(places) >= k, f"only {len(places)} places fit")
+    claims.expect(len(board.open_places(length)) == k or board.unnamed,
+                  f"{len(board.open_places(length))} places fit, not {k}")
     if cells is not None:
         ship, water = cells
         claims.expect(all(any(c in p.cells for p in places) for c in ship), "a ship cell no place covers")
@@ -526,9 +537,13 @@ def _segment(claims: Claims, m: re.Match) -> None:
     claims.expect(any(group == g for g in board.segments()) or bool(cells.more), "the cells are not one ship segment")
     places = places_named(claims, m["places"], None)
     said = said_cells(claims, m["cells"])
+    missing = board.missing()
+    through = {p for n, left in missing.items() if left for p in board.open_places(n) if group <= set(p.cells)}
     if isinstance(places, int):
+        claims.expect(places == len(through) or board.unnamed, f"{len(through)} places, not {places}")
         return
     claims.expect(all(group <= set(p.cells) for p in places), "a place does not cover the segment")
+    claims.expect(set(places) == through or board.unnamed, f"the ship can lie at {sorted(through, key=str)}")
     if said is not None:
         common(claims, places, *said)
 
@@ -593,6 +608,61 @@ def _line_fill(claims: Claims, m: re.Match) -> None:
     if cells is not None:
         line = set(claims.board.line(is_row, index))
         claims.expect(cells[0] | cells[1] <= line, "a cell set is not in the line")
+        if not claims.board.unnamed:     # (places ruled out unnamed leave fewer ways than found here)
+            can_ship, can_water = line_ways(claims.board, is_row, index)
+            claims.expect(not cells[0] & can_water, f"a way leaves {sorted(cells[0] & can_water)} water")
+            claims.expect(not cells[1] & can_ship, f"a way makes {sorted(cells[1] & can_ship)} ship")
+
+
+def line_ways(board: Board, is_row: bool, index: int) -> tuple[set[Coord], set[Coord]]:
+    """The cells of a line ship in some way to fill it to its tally, and those water in some
+    way: runs of ship cells along it with water between, each run a cell of a ship crossing
+    the line, a ship whole on the board, or a place a missing ship fits."""
+    line, tally = board.line(is_row, index), board.tally(is_row, index)
+    n, value = len(line), [board.at(cell) for cell in line]
+    missing = board.missing()
+    whole = {(min(g), len(g)) for g in board.segments() if board.closed(g) and set(g) <= set(line) and len(g) > 1}
+    runs: list[list[int]] = [[] for _ in range(n)]          # per start, the lengths of runs that may start there
+    for i in range(n):
+        if value[i] != Cell.WATER:
+            runs[i].append(1)
+        for length, left in missing.items():
+            place = Place(length, is_row, *line[i]) if length > 1 else None
+            if place and left and board.fits(place) and all(c in line for c in place.cells):
+                runs[i].append(length)
+        runs[i] += [length for start, length in whole if start == line[i] and length not in runs[i]]
+
+    def moves(i: int) -> list[tuple[int, int, int, int]]:
+        """From position i: (first cell, cells, ship cells, next position) of each choice."""
+        found = [(i, 1, 0, i + 1)] if value[i] != Cell.SHIP else []
+        for length in runs[i]:
+            end = i + length
+            if end <= n and (end == n or value[end] != Cell.SHIP):
+                found.append((i, length, length, min(end + 1, n)))
+        return found
+
+    reach = [set() for _ in range(n + 1)]
+    reach[0].add(0)
+    for i in range(n):
+        for _, _, ships, after in moves(i):
+            reach[after] |= {c + ships for c in reach[i] if c + ships <= tally}
+    back = [set() for _ in range(n + 1)]
+    back[n].add(tally)
+    for i in range(n - 1, -1, -1):
+        for _, _, ships, after in moves(i):
+            back[i] |= {c - ships for c in back[after] if c >= ships}
+    can_ship, can_water = set(), set()
+    for i in range(n):
+        for first, cells, ships, after in moves(i):
+            if not any(c + ships in back[after] for c in reach[i]):
+                continue
+            if ships:
+                can_ship.update(line[first:first + cells])
+                if first + cells < n:
+                    can_water.add(line[first + cells])
+            else:
+                can_water.add(line[first])
+    return can_ship, can_water
 
 
 @template("reveal", r"No short chain of reasoning leads on from here, so here is one cell of the solution: "
