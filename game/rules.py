@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Sequence
 
-from game.puzzle import Cell, Coord, Hint, Puzzle, ship_name
+from game.puzzle import Cell, Coord, Hint, Puzzle, plural, ship_name
 from game.ships import Geometry, Segment, geometry, geometry_of, segments
 
 Board = Sequence[Sequence[Cell]]
@@ -67,10 +67,10 @@ class _Reading:
                 ships, free = (self.ship & mask).bit_count(), (unknown & mask).bit_count()
                 if ships > tally or ships + free < tally:
                     if self.partial and ships <= tally:
-                        message = (f"{name} {index + 1} can reach at most {ships + free} ship cells, "
+                        message = (f"{name} {index + 1} can reach at most {plural(ships + free, 'ship cell')}, "
                                    f"its tally is {tally}")
                     else:
-                        message = f"{name} {index + 1} has {ships} ship cells, its tally is {tally}"
+                        message = f"{name} {index + 1} has {plural(ships, 'ship cell')}, its tally is {tally}"
                     found.append(Violation(axis, message, tuple(geo.coords(mask)), index))
         return found
 
@@ -113,12 +113,12 @@ class _Reading:
         for length, count in sorted(closed.items()):
             wanted = fleet.get(length, 0)
             if length <= longest and count > wanted:
-                found.append(Violation("fleet", f"{count} ships of length {length} ({ship_name(length)}), "
+                found.append(Violation("fleet", f"{plural(count, 'ship')} of length {length} ({ship_name(length)}), "
                                        f"the fleet has {wanted}", (), length))
         if not self.partial:
             for length, wanted in sorted(fleet.items()):
                 if closed.get(length, 0) < wanted:
-                    found.append(Violation("fleet", f"{closed.get(length, 0)} ships of length {length} "
+                    found.append(Violation("fleet", f"{plural(closed.get(length, 0), 'ship')} of length {length} "
                                            f"({ship_name(length)}), the fleet has {wanted}", (), length))
         return found
 

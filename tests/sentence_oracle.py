@@ -402,7 +402,8 @@ ENDS = {"top": (Hint.TOP, "down"), "bottom": (Hint.BOTTOM, "up"), "left": (Hint.
         "right": (Hint.RIGHT, "left")}
 
 
-@template("end piece", rf"The (?P<end>top|bottom|left|right) end at (?P<at>{WHERE}) continues (?P<way>down|up|right|left), "
+@template("end piece", rf"The (?P<end>top|bottom|left|right) end at (?P<at>{WHERE}) continues "
+          rf"(?P<way>down|up|right|left), "
           rf"and no other ship may touch its ship: (?P<cells>.+)")
 def _end(claims: Claims, m: re.Match) -> None:
     hint, way = ENDS[m["end"]]
@@ -497,7 +498,7 @@ def _only_places(claims: Claims, m: re.Match) -> None:
     length, board = NAMES[m["name"]], claims.board
     fleet = dict(board.puzzle.fleet)
     claims.expect(length in fleet, f"no {m['name']} in the fleet")
-    claims.expect(bool(m["last"]) == (fleet.get(length, 0) > 1), "'last' said of a ship the fleet has once, or not said")
+    claims.expect(bool(m["last"]) == (fleet.get(length, 0) > 1), "'last' said of a ship the fleet has once, or unsaid")
     claims.expect(board.missing().get(length, 0) <= 1, f"{board.missing().get(length)} {m['name']}s are missing")
     places = places_named(claims, m["places"], length)
     cells = said_cells(claims, m["cells"])
@@ -512,7 +513,8 @@ def _only_places(claims: Claims, m: re.Match) -> None:
         common(claims, places, *cells)
 
 
-@template("count places", rf"The (?P<k>\d+) missing (?P<name>{NAME})s have exactly (?P<n>\d+) places left: (?P<cells>.+)")
+@template("count places", rf"The (?P<k>\d+) missing (?P<name>{NAME})s have exactly (?P<n>\d+) places left: "
+          rf"(?P<cells>.+)")
 def _count_places(claims: Claims, m: re.Match) -> None:
     length, board = NAMES[m["name"]], claims.board
     k, n = int(m["k"]), int(m["n"])
@@ -599,8 +601,8 @@ def fleet_named(claims: Claims, text: str) -> dict[int, int]:
     return found
 
 
-@template("line fill", rf"Every way to fit (?P<k>\d+) ship cells into (?P<kind>row|column) (?P<n>\d+) \(runs that are ships "
-          rf"still missing, water between them\) makes (?P<cells>.+)")
+@template("line fill", r"Every way to fit (?P<k>\d+) ship cells into (?P<kind>row|column) (?P<n>\d+) \(runs that "
+          r"are ships still missing, water between them\) makes (?P<cells>.+)")
 def _line_fill(claims: Claims, m: re.Match) -> None:
     is_row, index = line_of(claims, m["kind"], m["n"])
     claims.expect(claims.board.tally(is_row, index) == int(m["k"]), "the tally is not that")

@@ -11,14 +11,13 @@ pack level, the corpus beside the checkout, and more levels played by hints.
 from __future__ import annotations
 
 from collections import Counter
-from pathlib import Path
 from typing import Iterator
 
 import pytest
 
 from game import rules
 from game.levels import LevelError, iter_corpus, load
-from game.puzzle import Cell, Hint, Puzzle, apply_move, grid_from_strings, initial_grid
+from game.puzzle import Cell, Hint, Move, Puzzle, apply_move, grid_from_strings, initial_grid
 from solvers.engine.verdict import unique_solution
 from solvers.events import SetCell
 from solvers.logic import deduction as logic
@@ -241,3 +240,19 @@ def test_the_sentences_the_pack_seldom_shows_tell_the_truth():
                                      revealed.text)]), solution, counts, "reveal")
     report(counts, problems)
     assert counts["ship piece"] and counts["reveal"]
+
+
+def test_a_mistake_hint_says_its_counts_in_the_right_number():
+    # A hint on a board with a wrong mark said "Column 7 has 1 ship cells, its tally is 0".
+    puzzle = load(ROOT / "levels/6x6/easy/01.bs")
+    empty = next(c for c, tally in enumerate(puzzle.col_tallies) if tally == 0)
+    row = next(r for r in range(puzzle.rows) if (r, empty) not in puzzle.hints)
+    grid = apply_move(initial_grid(puzzle), Move(row, empty, Cell.SHIP))
+    hint = logic.next_deduction(puzzle, grid)
+    assert hint.rule == "mistake"
+    assert hint.text == f"Column {empty + 1} has 1 ship cell, its tally is 0"
+    short = [[Cell.WATER] * puzzle.cols for _ in range(puzzle.rows)]
+    reach = next(r for r, tally in enumerate(puzzle.row_tallies) if tally and tally > 1)
+    short[reach][0] = Cell.UNKNOWN
+    texts = [v.message for v in rules.provable_violations(puzzle, tuple(map(tuple, short)))]
+    assert f"Row {reach + 1} can reach at most 1 ship cell, its tally is {puzzle.row_tallies[reach]}" in texts

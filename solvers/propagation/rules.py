@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Callable, Iterable, NamedTuple
 
 from game.bitsets import bits, component, diagonal, kept, meet, union
-from game.puzzle import Cell, Hint, fleet_text, ship_name
+from game.puzzle import Cell, Hint, fleet_text, plural, ship_name
 from game.ships import segments
 from solvers.propagation.model import Line, Model, State
 
@@ -816,10 +816,6 @@ def _places(said: Said, places: int | None = None, limit: int = 3) -> str:
         for p in found)
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'s' if n != 1 else ''}"
-
-
 def _hint_shape(said: Said, ship: int, water: int) -> str:
     where, part = said.model.geo.where(said.evidence), said.part
     if part == 0:
@@ -844,15 +840,15 @@ def _tally_met(said: Said, ship: int, water: int) -> str:
 
 def _needs_every_unknown(said: Said, ship: int, water: int) -> str:
     n = ship.bit_count()
-    return (f"{said.tallied()[0].capitalize()} needs {_plural(n, 'more ship cell')} and has exactly "
-            f"{_plural(n, 'unknown cell')} left")
+    return (f"{said.tallied()[0].capitalize()} needs {plural(n, 'more ship cell')} and has exactly "
+            f"{plural(n, 'unknown cell')} left")
 
 
 def _tally_within_reach(said: Said, ship: int, water: int) -> str:
     name, tally = said.tallied()
     if said.part:
         return f"{name} could not reach its tally of {tally}"
-    return f"{name} would have more than {_plural(tally, 'ship cell')}"
+    return f"{name} would have more than {plural(tally, 'ship cell')}"
 
 
 def _last_ship(said: Said, ship: int, water: int, places: int | None = None) -> str:
@@ -867,7 +863,7 @@ def _fleet_count(said: Said, ship: int, water: int) -> str:
         missing = said.counts[said.model.geo.length_index[said.length]]
         if not found:
             return f"the {name} would have nowhere to go"
-        return f"the {missing} missing {name}s would have only {_plural(found, 'place')}"
+        return f"the {missing} missing {name}s would have only {plural(found, 'place')}"
     # The places of ships the board shows whole already (cells ship, halo water) are not
     # missing to the player, though the engine has not placed them yet: the rest are.
     geo = said.model.geo
