@@ -481,16 +481,18 @@ def places_named(claims: Claims, text: str, length: int | None) -> list[Place] |
     return found
 
 
-def common(claims: Claims, places: list[Place], ship: set[Coord], water: set[Coord]) -> None:
-    """The step is what every one of ``places`` agrees on, among the unknown cells."""
+def common(claims: Claims, places: list[Place], ship: set[Coord], water: set[Coord], exact: bool = True) -> None:
+    """The step is what every one of ``places`` agrees on, among the unknown cells (not
+    ``exact``: a part of it)."""
     board = claims.board
     if not places:
         return
     cells = set.intersection(*(set(p.cells) for p in places))
     halo = set.intersection(*(board.around(p.cells) for p in places))
     unknown = board.cells(Cell.UNKNOWN)
-    claims.expect(ship == cells & unknown and water == halo & unknown,
-                  f"the places agree on ship {sorted(cells & unknown)} and water {sorted(halo & unknown)}")
+    agreed = (ship == cells & unknown and water == halo & unknown if exact else
+              ship <= cells & unknown and water <= halo & unknown)
+    claims.expect(agreed, f"the places agree on ship {sorted(cells & unknown)} and water {sorted(halo & unknown)}")
 
 
 @template("only places", rf"The (?P<last>last )?(?P<name>{NAME}) can only (?P<places>(?:lie|be) .+?): (?P<cells>.+)")
@@ -545,9 +547,16 @@ def _segment(claims: Claims, m: re.Match) -> None:
         claims.expect(places == len(through) or board.unnamed, f"{len(through)} places, not {places}")
         return
     claims.expect(all(group <= set(p.cells) for p in places), "a place does not cover the segment")
-    claims.expect(set(places) == through or board.unnamed, f"the ship can lie at {sorted(through, key=str)}")
+    # Each place named is one a missing ship could take. (They may be fewer than the board
+    # shows: a rule that sets no cell, the segments' claim on a length, may have ruled some
+    # out unsaid; then the step sets part of what the places named agree on.)
+    claims.expect(set(places) <= through, f"a place named is not one of {sorted(through, key=str)}")
+    # The sentence leaves out the places of a length whose ships the board shows whole
+    # elsewhere; the step, found before the engine placed those, sets what all agree on.
+    whole = [len(g) for g in board.segments() if g != group and board.closed(g)]
+    gone = any(whole.count(n) >= count for n, count in board.puzzle.fleet if n >= len(group))
     if said is not None:
-        common(claims, places, *said)
+        common(claims, places, *said, exact=set(places) == through and not board.unnamed and not gone)
 
 
 @template("single cells", r"(?:All (?P<subs>\d+) submarines are|The submarine is) placed: (?:these single cells are|"

@@ -256,3 +256,15 @@ def test_a_mistake_hint_says_its_counts_in_the_right_number():
     short[reach][0] = Cell.UNKNOWN
     texts = [v.message for v in rules.provable_violations(puzzle, tuple(map(tuple, short)))]
     assert f"Row {reach + 1} can reach at most 1 ship cell, its tally is {puzzle.row_tallies[reach]}" in texts
+
+
+def test_a_segment_s_places_leave_out_ships_the_board_shows_whole():
+    # A corpus board (rubin-13940): with the battleship whole in row 6, the solver said "The
+    # ship through row 2, column 10 can only be the battleship in row 2, columns 7-10 or the
+    # cruiser in row 2, columns 8-10" (the engine had not placed the whole battleship yet).
+    puzzle = Puzzle(10, 10, (0, 6, 1, 4, 0, 4, 0, 1, 0, 4), (2, 1, 1, 2, 3, 2, 3, 3, 2, 1),
+                    {4: 1, 3: 2, 2: 3, 1: 4}, {(3, 2): Hint.SUB, (3, 6): Hint.SUB, (5, 4): Hint.WATER})
+    steps = list(solver_steps(puzzle))
+    said = [text for _, _, _, text in steps]
+    assert "The ship through row 2, column 10 can only lie in row 2, columns 8-10: row 2, column 9 is ship" in said
+    assert not audit(puzzle, iter(steps), solution_of(puzzle), Counter(), "rubin-13940")

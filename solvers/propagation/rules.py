@@ -44,8 +44,8 @@ class Said(str):
     :meth:`sentence` is the whole sentence a player reads, built when the step is shown, from
     what the rule named when it fired: the ship's length, the line, the cells it read
     (``evidence``), the placements it read (``places``), the ships left to place then
-    (``counts``), the water known then, and for the water around a ship placed, the step that
-    placed it (``cause``)."""
+    (``counts``), the ship and water cells known then, and for the water around a ship
+    placed, the step that placed it (``cause``)."""
 
     rule: str
     part: int
@@ -54,6 +54,7 @@ class Said(str):
     evidence: int
     places: int
     counts: tuple[int, ...]
+    ship: int
     water: int
     model: Model
     cause: Said | None
@@ -153,7 +154,7 @@ class Work:
             ship=ship_name(length) if length else "", line=line_name(line) if line else ""))
         said.rule, said.part, said.length, said.line, said.evidence, said.places = (
             rule, part, length, line, evidence, places)
-        said.counts, said.water, said.model = tuple(self.counts), self.water, self.model
+        said.counts, said.ship, said.water, said.model = tuple(self.counts), self.ship, self.water, self.model
         said.cause = cause if isinstance(cause, Said) else None
         return said
 
@@ -882,7 +883,24 @@ def _segments_need_a_ship(said: Said, ship: int, water: int) -> str:
     if said.part == 3:
         missing = fleet_text(zip(said.model.geo.lengths, said.counts))
         return f"no ship still missing ({missing}) fits the segment at {where}"
-    return f"The ship through {where} can only {_places(said)}: {_cells(said, ship, water)}"
+    return f"The ship through {where} can only {_places(said, _not_whole(said))}: {_cells(said, ship, water)}"
+
+
+def _not_whole(said: Said) -> int:
+    """The places a segment's step read, but for those of a length whose every ship the board
+    shows whole elsewhere (cells ship, ends water): the engine places the whole ships one
+    segment at a time, so a segment read before them may still count them missing."""
+    geo = said.model.geo
+    whole: dict[int, int] = {}
+    for segment in segments(geo, said.ship, said.water):
+        if segment.closed and segment.cells != said.evidence:
+            whole[segment.length] = whole.get(segment.length, 0) + 1
+    fleet = dict(said.model.puzzle.fleet)
+    kept = said.places
+    for p in bits(said.places):
+        if whole.get(geo.p_length[p], 0) >= fleet.get(geo.p_length[p], 0):
+            kept &= ~(1 << p)
+    return kept or said.places
 
 
 def _uncovered_is_water(said: Said, ship: int, water: int) -> str:
