@@ -139,9 +139,11 @@ def _touching(board: Board) -> list[Violation]:
                 continue
             for dc in (-1, 1):
                 if ship(r + 1, c + dc):
-                    bent = ship(r, c + dc) or ship(r + 1, c)
+                    # Bent: the two cells share a ship neighbour, the corner where it turns.
+                    corner = (r, c + dc) if ship(r, c + dc) else (r + 1, c) if ship(r + 1, c) else None
+                    bent = corner is not None
                     kind = "bent" if bent else "touching"
-                    message = (f"Ship bends at row {r + 1}, column {c + 1}" if bent else
+                    message = (f"Ship bends at row {corner[0] + 1}, column {corner[1] + 1}" if corner else
                                f"Ships touch diagonally at rows {r + 1}-{r + 2}, columns "
                                f"{min(c, c + dc) + 1}-{max(c, c + dc) + 1}")
                     found.append(Violation(kind, message, ((r, c), (r + 1, c + dc))))

@@ -684,6 +684,76 @@ def _reveal(claims: Claims, m: re.Match) -> None:
     claims.sets([cell] if m["v"] == "ship" else [], [cell] if m["v"] == "water" else [])
 
 
+# -- a board with a wrong mark: what the hint says is wrong --------------------------------
+
+@template("mistake: tally", r"(?P<kind>Row|Column) (?P<n>\d+) (?:has (?P<has>\d+)|can reach at most (?P<most>\d+)) "
+          r"(?P<w>ship cells?), its tally is (?P<t>\d+)")
+def _wrong_tally(claims: Claims, m: re.Match) -> None:
+    is_row, index = line_of(claims, m["kind"], m["n"])
+    said, tally = int(m["has"] or m["most"]), int(m["t"])
+    claims.plural(said, "ship cell", m["w"])
+    claims.expect(claims.board.tally(is_row, index) == tally, "not the line's tally")
+    ships, unknown = line_counts(claims.board, is_row, index)
+    claims.expect(said == ships > tally if m["has"] else said == ships + len(unknown) < tally, f"{m[0]!r} is not so")
+
+
+@template("mistake: touching", r"(?:Ships touch diagonally at rows (?P<r>\d+)-(?P<r2>\d+), columns "
+          r"(?P<c>\d+)-(?P<c2>\d+)|Ship bends at row (?P<br>\d+), column (?P<bc>\d+))")
+def _wrong_touching(claims: Claims, m: re.Match) -> None:
+    board = claims.board
+    if m["r"]:
+        r, c = int(m["r"]) - 1, int(m["c"]) - 1
+        pairs = [((r, c), (r + 1, c + 1)), ((r, c + 1), (r + 1, c))]
+        claims.expect(int(m["r2"]) == r + 2 and int(m["c2"]) == c + 2, "not two rows and two columns")
+        claims.expect(any(all(board.on(x) and board.at(x) == Cell.SHIP for x in pair) for pair in pairs),
+                      "no two ship cells touch diagonally there")
+    else:
+        r, c = int(m["br"]) - 1, int(m["bc"]) - 1
+        claims.expect(board.on((r, c)) and board.at((r, c)) == Cell.SHIP, "the cell is not ship")
+        ship = board.cells(Cell.SHIP)
+        claims.expect(any(len({(r, c), a, b} & ship) == 3 and a[0] != b[0] and a[1] != b[1]
+                          for a in ((r, c - 1), (r, c + 1), (r + 1, c), (r - 1, c))
+                          for b in ((r, c - 1), (r, c + 1), (r + 1, c), (r - 1, c))), "no bend there")
+
+
+@template("mistake: given", rf"The given (?:(?P<piece>\w+) piece at (?P<at>{WHERE}) does not fit its ship|water at "
+          rf"(?P<wat>{WHERE}) is marked as ship|ship piece at (?P<sat>{WHERE}) is not ship)")
+def _wrong_given(claims: Claims, m: re.Match) -> None:
+    board = claims.board
+    if m["wat"]:
+        cell = given(claims, m["wat"], {Hint.WATER})
+        claims.expect(cell is None or board.at(cell) == Cell.SHIP, "it is not marked ship")
+    elif m["sat"]:
+        cell = given(claims, m["sat"], {h for h in Hint if h.is_ship})
+        claims.expect(cell is None or board.at(cell) == Cell.WATER, "it is not marked water")
+    else:
+        cell = given(claims, m["at"], {Hint(m["piece"])} if m["piece"] in {h.value for h in Hint} else set())
+        if cell is not None:
+            fit = [p for n, _ in board.puzzle.fleet for p in board.places(n) if cell in p.cells]
+            claims.expect(not fit, f"a ship fits it at {fit[:1]}")
+
+
+@template("mistake: fleet", rf"(?:A ship of (?P<n>\d+) cells is longer than the longest in the fleet \((?P<l>\d+)\)"
+          rf"|(?P<k>\d+) (?P<w>ships?) of length (?P<len>\d+) \((?P<name>{NAME})\), the fleet has (?P<f>\d+))")
+def _wrong_fleet(claims: Claims, m: re.Match) -> None:
+    board = claims.board
+    closed = [len(g) for g in board.segments() if board.closed(g)]
+    if m["n"]:
+        claims.expect(int(m["l"]) == board.puzzle.longest_ship, "not the longest ship")
+        claims.expect(any(len(g) == int(m["n"]) and board.straight(g) for g in board.segments()), "no such ship")
+    else:
+        k, length = int(m["k"]), int(m["len"])
+        claims.plural(k, "ship", m["w"])
+        claims.expect(NAMES[m["name"]] == length and dict(board.puzzle.fleet).get(length, 0) == int(m["f"]),
+                      "not the fleet's")
+        claims.expect(closed.count(length) == k > int(m["f"]), f"{closed.count(length)} such ships are whole")
+
+
+@template("mistake: broken", r"Something is wrong already: (?P<why>.+)")
+def _wrong_already(claims: Claims, m: re.Match) -> None:
+    reason(claims, claims.board, m["why"], False)
+
+
 # -- trials: an assumption, what follows, the rule it breaks -------------------------------
 
 @template("trial", rf"If (?P<at>{WHERE}) were (?P<was>ship|water)(?P<rest>[,:] .+)\. So it is (?P<now>ship|water)")

@@ -10,6 +10,7 @@ pack level, the corpus beside the checkout, and more levels played by hints.
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from typing import Iterator
 
@@ -68,6 +69,22 @@ def hint_steps(puzzle: Puzzle, solution) -> Iterator[Step]:
                {(m.row, m.col) for m in hint.moves if m.value == Cell.WATER}, hint.text)
         for move in hint.moves:
             grid = apply_move(grid, move)
+
+
+def mistake_steps(puzzle: Puzzle, solution, rng: random.Random, boards: int) -> Iterator[Step]:
+    """Hints on boards with a wrong mark: half the unknown cells marked as the solution has
+    them, one more cell the other way (a step that sets nothing, its sentence what is wrong)."""
+    for _ in range(boards):
+        grid = initial_grid(puzzle)
+        cells = [(r, c) for r in range(puzzle.rows) for c in range(puzzle.cols) if grid[r][c] == Cell.UNKNOWN]
+        rng.shuffle(cells)
+        for r, c in cells[:len(cells) // 2]:
+            grid = apply_move(grid, Move(r, c, solution[r][c]))
+        r, c = cells[-1]
+        grid = apply_move(grid, Move(r, c, Cell.WATER if solution[r][c] == Cell.SHIP else Cell.SHIP))
+        hint = logic.next_deduction(puzzle, grid, seconds=2.0)
+        if hint is not None and hint.rule == "mistake":
+            yield grid, set(), set(), hint.text
 
 
 def solution_of(puzzle: Puzzle):
@@ -240,6 +257,28 @@ def test_the_sentences_the_pack_seldom_shows_tell_the_truth():
                                      revealed.text)]), solution, counts, "reveal")
     report(counts, problems)
     assert counts["ship piece"] and counts["reveal"]
+
+
+def test_what_a_hint_says_of_a_wrong_board_is_so():
+    counts: Counter = Counter()
+    rng = random.Random(7)
+    problems = []
+    for path in SAMPLE:
+        puzzle = load(path)
+        solution = solution_of(puzzle)
+        problems += audit(puzzle, mistake_steps(puzzle, solution, rng, 6), solution, counts, path.name)
+    report(counts, problems)
+    assert counts["mistake: tally"] and counts["mistake: broken"] and counts["unread"] == 0
+
+
+def test_a_bent_ship_is_named_where_it_turns():
+    # An L of three ship cells at r1c1, r2c1, r2c2 was said to bend at row 1, column 1.
+    puzzle = load(ROOT / "levels/6x6/easy/01.bs")
+    grid = [[Cell.UNKNOWN] * puzzle.cols for _ in range(puzzle.rows)]
+    for r, c in ((0, 0), (1, 0), (1, 1)):
+        grid[r][c] = Cell.SHIP
+    found = [v.message for v in rules.provable_violations(puzzle, tuple(map(tuple, grid))) if v.kind == "bent"]
+    assert found == ["Ship bends at row 2, column 1"]
 
 
 def test_a_mistake_hint_says_its_counts_in_the_right_number():
