@@ -870,7 +870,7 @@ def _fleet_count(said: Said, ship: int, water: int) -> str:
     geo = said.model.geo
     missing = said.places
     for p in bits(said.places):
-        if not geo.p_cells[p] & ~said.evidence and not geo.p_halo[p] & ~said.water:
+        if not geo.p_cells[p] & ~said.ship and not geo.p_halo[p] & ~said.water:
             missing &= ~(1 << p)
     left = missing.bit_count()
     if left == 1:
