@@ -126,6 +126,11 @@ def ship_name(length: int) -> str:
     return SHIP_NAMES.get(length, f"{length}-cell ship")
 
 
+def plural(count: int, word: str) -> str:
+    """``count`` and ``word``, with an s unless the count is 1: "1 ship cell", "2 ship cells"."""
+    return f"{count} {word}{'s' if count != 1 else ''}"
+
+
 def fleet_text(fleet: Iterable[tuple[int, int]]) -> str:
     """The ships of ``fleet`` (length, count), longest first: "1 battleship, 2 cruisers";
     "none" when no count is above 0."""

@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Sequence
 
-from game.puzzle import Cell, Coord, Hint, Puzzle, ship_name
+from game.puzzle import Cell, Coord, Hint, Puzzle, plural, ship_name
 from game.ships import Geometry, Segment, geometry, geometry_of, segments
 
 Board = Sequence[Sequence[Cell]]
@@ -67,10 +67,10 @@ class _Reading:
                 ships, free = (self.ship & mask).bit_count(), (unknown & mask).bit_count()
                 if ships > tally or ships + free < tally:
                     if self.partial and ships <= tally:
-                        message = (f"{name} {index + 1} can reach at most {ships + free} ship cells, "
+                        message = (f"{name} {index + 1} can reach at most {plural(ships + free, 'ship cell')}, "
                                    f"its tally is {tally}")
                     else:
-                        message = f"{name} {index + 1} has {ships} ship cells, its tally is {tally}"
+                        message = f"{name} {index + 1} has {plural(ships, 'ship cell')}, its tally is {tally}"
                     found.append(Violation(axis, message, tuple(geo.coords(mask)), index))
         return found
 
@@ -112,12 +112,12 @@ class _Reading:
         for length, count in sorted(closed.items()):
             wanted = fleet.get(length, 0)
             if length <= longest and count > wanted:
-                found.append(Violation("fleet", f"{count} ships of length {length} ({ship_name(length)}), "
+                found.append(Violation("fleet", f"{plural(count, 'ship')} of length {length} ({ship_name(length)}), "
                                        f"the fleet has {wanted}", (), length))
         if not self.partial:
             for length, wanted in sorted(fleet.items()):
                 if closed.get(length, 0) < wanted:
-                    found.append(Violation("fleet", f"{closed.get(length, 0)} ships of length {length} "
+                    found.append(Violation("fleet", f"{plural(closed.get(length, 0), 'ship')} of length {length} "
                                            f"({ship_name(length)}), the fleet has {wanted}", (), length))
         return found
 
@@ -138,9 +138,11 @@ def _touching(board: Board) -> list[Violation]:
                 continue
             for dc in (-1, 1):
                 if ship(r + 1, c + dc):
-                    bent = ship(r, c + dc) or ship(r + 1, c)
+                    # Bent: the two cells share a ship neighbour, the corner where it turns.
+                    corner = (r, c + dc) if ship(r, c + dc) else (r + 1, c) if ship(r + 1, c) else None
+                    bent = corner is not None
                     kind = "bent" if bent else "touching"
-                    message = (f"Ship bends at row {r + 1}, column {c + 1}" if bent else
+                    message = (f"Ship bends at row {corner[0] + 1}, column {corner[1] + 1}" if corner else
                                f"Ships touch diagonally at rows {r + 1}-{r + 2}, columns "
                                f"{min(c, c + dc) + 1}-{max(c, c + dc) + 1}")
                     found.append(Violation(kind, message, ((r, c), (r + 1, c + dc))))

@@ -41,7 +41,7 @@ def test_tally_errors_name_the_line():
     wrong[4] = "....#."
     found = rules.violations(p, grid_from_strings(wrong))
     messages = [v.message for v in found]
-    assert "Row 5 has 1 ship cells, its tally is 0" in messages
+    assert "Row 5 has 1 ship cell, its tally is 0" in messages
     assert any(v.kind == "col" and v.index == 4 for v in found)
 
 

@@ -30,6 +30,13 @@ class Finding(NamedTuple):
     water: int         # cells proved water
     evidence: int      # cells the reasoning reads
     text: Callable[[], str]
+    # Its sentence told on another board (``ship``, ``water``) this step is proved on, for a
+    # step whose sentence tells of its board (None: it tells of no board, it stands as it is).
+    retell: Callable[[int, int], Callable[[], str]] | None = None
+
+    def told_on(self, ship: int, water: int) -> Finding:
+        """This step with its sentence told on the board (``ship``, ``water``)."""
+        return self if self.retell is None else self._replace(text=self.retell(ship, water))
 
 
 class Kept:
@@ -74,12 +81,13 @@ class Bank:
 
     def find(self, ship: int, water: int) -> Finding | None:
         """A kept step that applies to the board (``ship``, ``water``): proved on a board it
-        extends, about cells still unknown (None if there is none)."""
+        extends, about cells still unknown, its sentence told on this board (None if there is
+        none)."""
         unknown = self.board & ~ship & ~water
         for base_ship, base_water, found in self.steps:
             if (not base_ship & ~ship and not base_water & ~water
                     and not (found.ship | found.water) & ~unknown):
-                return found
+                return found.told_on(ship, water)
         return None
 
     def clear(self) -> None:

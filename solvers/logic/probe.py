@@ -155,14 +155,23 @@ def _chain_text(chain: list[Finding]) -> str:
     return f"{first}{more}; then "
 
 
-def _forced(index: int, as_ship: bool, rule: str, level: int, say: Callable[[], str]) -> Finding:
+def _forced(index: int, as_ship: bool, rule: str, level: int, say: Callable[[], str],
+            retell: Callable[[int, int], Callable[[], str]] | None = None) -> Finding:
     bit = 1 << index
-    return Finding(rule, level, 0 if as_ship else bit, bit if as_ship else 0, bit, say)
+    return Finding(rule, level, 0 if as_ship else bit, bit if as_ship else 0, bit, say, retell)
 
 
 def _step_text(model: DeductionModel, index: int, was: str, now: str, how: str, why: Why | str) -> str:
     """The sentence of a step whose assumption (cell ``index`` ``was``) breaks ``how``, ``why``."""
     return f"If {model.shared.where(1 << index)} were {was}, {how}{why}. So it is {now}"
+
+
+def _trial_told(model: DeductionModel, valid: Valid, index: int, as_ship: bool, ship: int, water: int
+                ) -> Callable[[], str]:
+    """The sentence of a depth-1 step (:func:`_trial_text`) told on the board (``ship``,
+    ``water``), with the places ``valid`` it was proved with: a step proved on a board holds on
+    every board that extends it, and the simple steps after its assumption are that board's."""
+    return partial(_trial_text, model, ship, water, valid, index, as_ship)
 
 
 def _trial_text(model: DeductionModel, ship: int, water: int, valid: Valid, index: int, as_ship: bool) -> str:
@@ -394,8 +403,8 @@ def find_contradiction(model: DeductionModel, ship: int, water: int, valid: Vali
             if closures is not None:
                 closures[(index, as_ship)] = outcome
         else:
-            say = partial(_trial_text, model, ship, water, valid, index, as_ship)
-            if steps.add(index, _forced(index, as_ship, "contradiction", 3, say)):
+            told = partial(_trial_told, model, valid, index, as_ship)
+            if steps.add(index, _forced(index, as_ship, "contradiction", 3, told(ship, water), told)):
                 break
     if record is not None:
         record.append((ship, water, known, held_ship, held_water))
@@ -721,6 +730,11 @@ def after_ruling_out(found: Finding, dropped: list[Dropped]) -> Finding:
     def text() -> str:
         said = found.text()
         return ruled_out_text(dropped) + said[0].lower() + said[1:]
-    if found.level <= 3 and all(depth == 1 for _, _, depth in dropped):
-        return Finding("placement-trial", 3, found.ship, found.water, found.evidence, text)
-    return Finding("deep-contradiction", 4, found.ship, found.water, found.evidence, text)
+
+    def retell(ship: int, water: int) -> Callable[[], str]:
+        return after_ruling_out(found.told_on(ship, water), dropped).text
+
+    rule, level = ("placement-trial", 3) if found.level <= 3 and all(depth == 1 for _, _, depth in dropped) else (
+        "deep-contradiction", 4)
+    return Finding(rule, level, found.ship, found.water, found.evidence, text,
+                   retell if found.retell is not None else None)

@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Callable, Iterable, NamedTuple
 
 from game.bitsets import bits, component, diagonal, kept, meet, union
-from game.puzzle import Cell, Hint, fleet_text, ship_name
+from game.puzzle import Cell, Hint, fleet_text, plural, ship_name
 from game.ships import segments
 from solvers.propagation.model import Line, Model, State
 
@@ -44,8 +44,8 @@ class Said(str):
     :meth:`sentence` is the whole sentence a player reads, built when the step is shown, from
     what the rule named when it fired: the ship's length, the line, the cells it read
     (``evidence``), the placements it read (``places``), the ships left to place then
-    (``counts``), the water known then, and for the water around a ship placed, the step that
-    placed it (``cause``)."""
+    (``counts``), the ship and water cells known then, and for the water around a ship
+    placed, the step that placed it (``cause``)."""
 
     rule: str
     part: int
@@ -54,6 +54,7 @@ class Said(str):
     evidence: int
     places: int
     counts: tuple[int, ...]
+    ship: int
     water: int
     model: Model
     cause: Said | None
@@ -153,7 +154,7 @@ class Work:
             ship=ship_name(length) if length else "", line=line_name(line) if line else ""))
         said.rule, said.part, said.length, said.line, said.evidence, said.places = (
             rule, part, length, line, evidence, places)
-        said.counts, said.water, said.model = tuple(self.counts), self.water, self.model
+        said.counts, said.ship, said.water, said.model = tuple(self.counts), self.ship, self.water, self.model
         said.cause = cause if isinstance(cause, Said) else None
         return said
 
@@ -793,26 +794,27 @@ def line_name(line: Line) -> str:
     return f"{'row' if line[0] else 'column'} {line[1] + 1}"
 
 
-def _cells(said: Said, ship: int, water: int) -> str:
+def _cells(said: Said, ship: int, water: int, verb: bool = True) -> str:
+    """The cells a step sets: "row 2, column 3 is ship and r1c1, r4c4 are water", or without
+    the verb, after "makes": "row 2, column 3 ship and r1c1, r4c4 water"."""
     where, parts = said.model.geo.where, []
-    if ship:
-        parts.append(f"{where(ship)} {'is' if ship.bit_count() == 1 else 'are'} ship")
-    if water:
-        parts.append(f"{where(water)} {'is' if water.bit_count() == 1 else 'are'} water")
+    for cells, value in ((ship, "ship"), (water, "water")):
+        if cells:
+            parts.append(f"{where(cells)} {('is ' if cells.bit_count() == 1 else 'are ') if verb else ''}{value}")
     return " and ".join(parts)
 
 
-def _places(said: Said, limit: int = 3) -> str:
-    places = list(said.model.geo.members(said.places))
-    if len(places) > limit:
-        return f"{len(places)} places"
-    several = len({p.length for p in places}) > 1
-    return " or ".join(f"{'the ' + ship_name(p.length) + ' ' if several else ''}{'at' if p.length == 1 else 'in'} "
-                       f"{p.describe()}" for p in places)
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'s' if n != 1 else ''}"
+def _places(said: Said, places: int | None = None, limit: int = 3) -> str:
+    """Where the ships of a step can lie (``places``, or those it read), said after "can only":
+    "lie in row 2, columns 3-5 or in ...", "be the cruiser in ... or the destroyer at ...",
+    "lie in one of 5 places"."""
+    found = list(said.model.geo.members(said.places if places is None else places))
+    if len(found) > limit:
+        return f"lie in one of {len(found)} places"
+    several = len({p.length for p in found}) > 1
+    return ("be " if several else "lie ") + " or ".join(
+        f"{'the ' + ship_name(p.length) + ' ' if several else ''}{'at' if p.length == 1 else 'in'} {p.describe()}"
+        for p in found)
 
 
 def _hint_shape(said: Said, ship: int, water: int) -> str:
@@ -823,7 +825,7 @@ def _hint_shape(said: Said, ship: int, water: int) -> str:
         return (f"The middle piece at {where} cannot lie the other way (border, water or a ship beside it): "
                 f"{_cells(said, ship, water)}")
     if part == 2:
-        return f"Every ship that can cover the ship piece at {where} makes {_cells(said, ship, water)}"
+        return f"Every ship that can cover the ship piece at {where} makes {_cells(said, ship, water, verb=False)}"
     end, way = (("top", "down"), ("bottom", "up"), ("left", "right"), ("right", "left"))[part - 3]
     return (f"The {end} end at {where} continues {way}, and no other ship may touch its ship: "
             f"{_cells(said, ship, water)}")
@@ -839,21 +841,21 @@ def _tally_met(said: Said, ship: int, water: int) -> str:
 
 def _needs_every_unknown(said: Said, ship: int, water: int) -> str:
     n = ship.bit_count()
-    return (f"{said.tallied()[0].capitalize()} needs {_plural(n, 'more ship cell')} and has exactly "
-            f"{_plural(n, 'unknown cell')} left")
+    return (f"{said.tallied()[0].capitalize()} needs {plural(n, 'more ship cell')} and has exactly "
+            f"{plural(n, 'unknown cell')} left")
 
 
 def _tally_within_reach(said: Said, ship: int, water: int) -> str:
     name, tally = said.tallied()
     if said.part:
         return f"{name} could not reach its tally of {tally}"
-    return f"{name} would have more than {_plural(tally, 'ship cell')}"
+    return f"{name} would have more than {plural(tally, 'ship cell')}"
 
 
-def _last_ship(said: Said, ship: int, water: int) -> str:
+def _last_ship(said: Said, ship: int, water: int, places: int | None = None) -> str:
     name = ship_name(said.length)
     last = f"The last {name}" if dict(said.model.puzzle.fleet).get(said.length, 0) > 1 else f"The {name}"
-    return f"{last} can only lie {_places(said)}: {_cells(said, ship, water)}"
+    return f"{last} can only {_places(said, places)}: {_cells(said, ship, water)}"
 
 
 def _fleet_count(said: Said, ship: int, water: int) -> str:
@@ -862,10 +864,18 @@ def _fleet_count(said: Said, ship: int, water: int) -> str:
         missing = said.counts[said.model.geo.length_index[said.length]]
         if not found:
             return f"the {name} would have nowhere to go"
-        return f"the {missing} missing {name}s would have only {_plural(found, 'place')}"
-    if found == 1:
-        return _last_ship(said, ship, water)
-    return f"The {found} missing {name}s have exactly {found} places left: {_cells(said, ship, water)}"
+        return f"the {missing} missing {name}s would have only {plural(found, 'place')}"
+    # The places of ships the board shows whole already (cells ship, halo water) are not
+    # missing to the player, though the engine has not placed them yet: the rest are.
+    geo = said.model.geo
+    missing = said.places
+    for p in bits(said.places):
+        if not geo.p_cells[p] & ~said.ship and not geo.p_halo[p] & ~said.water:
+            missing &= ~(1 << p)
+    left = missing.bit_count()
+    if left == 1:
+        return _last_ship(said, ship, water, missing)
+    return f"The {left} missing {name}s have exactly {left} places left: {_cells(said, ship, water)}"
 
 
 def _segments_need_a_ship(said: Said, ship: int, water: int) -> str:
@@ -873,7 +883,24 @@ def _segments_need_a_ship(said: Said, ship: int, water: int) -> str:
     if said.part == 3:
         missing = fleet_text(zip(said.model.geo.lengths, said.counts))
         return f"no ship still missing ({missing}) fits the segment at {where}"
-    return f"The ship through {where} can only lie {_places(said)}: {_cells(said, ship, water)}"
+    return f"The ship through {where} can only {_places(said, _not_whole(said))}: {_cells(said, ship, water)}"
+
+
+def _not_whole(said: Said) -> int:
+    """The places a segment's step read, but for those of a length whose every ship the board
+    shows whole elsewhere (cells ship, ends water): the engine places the whole ships one
+    segment at a time, so a segment read before them may still count them missing."""
+    geo = said.model.geo
+    whole: dict[int, int] = {}
+    for segment in segments(geo, said.ship, said.water):
+        if segment.closed and segment.cells != said.evidence:
+            whole[segment.length] = whole.get(segment.length, 0) + 1
+    fleet = dict(said.model.puzzle.fleet)
+    kept = said.places
+    for p in bits(said.places):
+        if whole.get(geo.p_length[p], 0) >= fleet.get(geo.p_length[p], 0):
+            kept &= ~(1 << p)
+    return kept or said.places
 
 
 def _uncovered_is_water(said: Said, ship: int, water: int) -> str:
@@ -892,7 +919,7 @@ def _line_fill(said: Said, ship: int, water: int) -> str:
     if said.part:
         return f"{name} cannot hold {tally} ship cells in ships that still fit"
     return (f"Every way to fit {tally} ship cells into {name} (runs that are ships still missing, water between "
-            f"them) makes {_cells(said, ship, water)}")
+            f"them) makes {_cells(said, ship, water, verb=False)}")
 
 
 def _distinct_segments(said: Said, ship: int, water: int) -> str:
