@@ -83,9 +83,13 @@ class Geometry:
             for horizontal in ((True,) if length == 1 else (True, False)):
                 self._first[(length, horizontal)] = len(placements)
                 dr, dc = (0, 1) if horizontal else (1, 0)
+                cells, halo, ends = self._shape(length, horizontal)
                 for r in range(rows - dr * (length - 1)):
                     for c in range(cols - dc * (length - 1)):
-                        placements.append(self._placement(len(placements), length, r, c, horizontal))
+                        at = r * stride + c
+                        placements.append(Placement(len(placements), length, r, c, horizontal, cells << at,
+                                                    self._around(halo, at), self._around(ends, at), horizontal,
+                                                    r if horizontal else c))
             length_sets.append(((1 << len(placements)) - 1) ^ ((1 << first) - 1))
         self.placements: tuple[Placement, ...] = tuple(placements)
         self.length_sets: tuple[int, ...] = tuple(length_sets)     # per length index: its placements
@@ -97,15 +101,27 @@ class Geometry:
         self.p_length = tuple(p.length for p in placements)
         self.p_length_index = tuple(self.length_index[p.length] for p in placements)
 
-    def _placement(self, index: int, length: int, r: int, c: int, horizontal: bool) -> Placement:
-        dr, dc = (0, 1) if horizontal else (1, 0)
-        cells = sum(self.bit(r + dr * i, c + dc * i) for i in range(length))
-        halo = (cells | self.orthogonal(cells) | self.diagonal(cells)) & ~cells
+    def _shape(self, length: int, horizontal: bool) -> tuple[int, int, int]:
+        """A placement's cells at the top left, and its halo and ends drawn in the box one cell
+        larger each way, that box's corner at bit 0 (see :meth:`_around`)."""
+        stride = self.stride
+        step = 1 if horizontal else stride
+        cells = sum(1 << (step * i) for i in range(length))
+        box = 0
+        for row in range(3 if horizontal else length + 2):        # rows that may overlap: a narrow board
+            box |= ((1 << (length + 2 if horizontal else 3)) - 1) << (stride * row)
+        inner = cells << (stride + 1)
         if length == 1:
-            ends = self.orthogonal(cells)
+            ends = (1 << 1) | (1 << stride) | (1 << (stride + 2)) | (1 << (2 * stride + 1))
         else:
-            ends = self.bit(r - dr, c - dc) | self.bit(r + dr * length, c + dc * length)
-        return Placement(index, length, r, c, horizontal, cells, halo, ends, horizontal, r if horizontal else c)
+            ends = (1 << (stride + 1 - step)) | (1 << (stride + 1 + step * length))
+        return cells, box & ~inner, ends
+
+    def _around(self, shape: int, at: int) -> int:
+        """A shape drawn around the placement whose first cell is bit ``at``, on the board: its
+        box starts one row up and one column left, so a part past the top falls off the bottom
+        of the int and a part past a side lands in a padding column, which the board leaves out."""
+        return (shape << at) >> (self.stride + 1) & self.board
 
     # -- cells ------------------------------------------------------------------------------
     def bit(self, row: int, col: int) -> int:
@@ -211,11 +227,6 @@ class Geometry:
             found = kept(self.showing_memo, key, found, RULED_OUT_KEPT)
         return found
 
-    @cached_property
-    def covering(self) -> tuple[int, ...]:
-        """Per cell bit: the set of placements whose cells hold it."""
-        return self._placements_by_cell(lambda p: p.cells)
-
     def ruled_out(self, row: int, col: int, hint: Hint) -> int:
         """The placements a hint at the cell rules out: those through it that do not show that
         piece there (all of them under water), and for a ship piece, those beside it that would
@@ -240,37 +251,95 @@ class Geometry:
             found = kept(self.ruled_out_memo, key, found, RULED_OUT_KEPT)
         return found
 
-    @cached_property
-    def surrounding(self) -> tuple[int, ...]:
-        """Per cell bit: the set of placements whose halo holds it."""
-        return self._placements_by_cell(lambda p: p.halo)
+    def _groups(self) -> Iterator[tuple[int, bool, int]]:
+        """(length, across, first index) per length and direction with a placement. Across,
+        the placements are numbered by row, then column; down, by top row, then column."""
+        for (length, across), first in self._first.items():
+            if length <= (self.cols if across else self.rows):
+                yield length, across, first
 
-    def _placements_by_cell(self, where) -> tuple[int, ...]:
-        # Each set is gathered as a list of placement numbers and made an int once: OR-ing
-        # bits one at a time into ints as wide as the placements costs seconds on a 60x60 board.
-        found: list[list[int]] = [[] for _ in range(self.rows * self.stride)]
-        for p in self.placements:
-            for i in bits(where(p)):
-                found[i].append(p.index)
+    def _run(self, across: bool, line: int, start: int, end: int) -> int:
+        """The cells of row (``across``) or column ``line`` from ``start`` to ``end``, clipped to the board."""
+        start, end = max(0, start), min(end, (self.cols if across else self.rows) - 1)
+        if start > end or not 0 <= line < (self.rows if across else self.cols):
+            return 0
+        if across:
+            return ((1 << (end - start + 1)) - 1) << (line * self.stride + start)
+        stride = self.stride
+        return self.col_masks[line] & ((1 << ((end + 1) * stride)) - (1 << (start * stride)))
+
+    @cached_property
+    def covering(self) -> tuple[int, ...]:
+        """Per cell bit: the set of placements whose cells hold it. Along one line, the
+        placements of one length that hold a cell start at most ``length - 1`` before it:
+        a run of numbers across, every ``cols``-th number down."""
+        rows, cols, stride = self.rows, self.cols, self.stride
+        found: list[list[int]] = [[] for _ in range(rows * stride)]
+        for length, across, first in self._groups():
+            starts = (cols if across else rows) - length + 1
+            for r in range(rows):
+                for c in range(cols):
+                    line, at = (r, c) if across else (c, r)
+                    low, high = max(0, at - length + 1), min(at, starts - 1)
+                    if across:
+                        base = first + line * starts
+                        found[r * stride + c].extend(range(base + low, base + high + 1))
+                    else:
+                        base = first + line
+                        found[r * stride + c].extend(range(base + low * cols, base + high * cols + 1, cols))
         return tuple(int_of(numbers) for numbers in found)
 
     @cached_property
+    def surrounding(self) -> tuple[int, ...]:
+        """Per cell bit: the set of placements whose halo holds it: those holding a cell around
+        it but not the cell itself."""
+        covering, stride, board = self.covering, self.stride, self.board
+        table = [0] * (self.rows * stride)
+        for i in bits(board):
+            around = bitsets.orthogonal(1 << i, stride, board) | bitsets.diagonal(1 << i, stride, board)
+            table[i] = union(covering, around) & ~covering[i]
+        return tuple(table)
+
+    def _longest(self, across: bool) -> list[int]:
+        """The lengths of the placements lying across (or down, two cells or more)."""
+        return [length for length, way, _ in self._groups() if way == across and (across or length > 1)]
+
+    @cached_property
     def covering_cells(self) -> tuple[int, ...]:
-        """Per cell bit: the cells of the placements whose cells hold it."""
-        return self._cells_of(lambda p: p.cells)
+        """Per cell bit: the cells of the placements whose cells hold it: along its row and its
+        column, those within the longest ship lying that way, less one."""
+        table = [0] * (self.rows * self.stride)
+        for across in (True, False):
+            lengths = self._longest(across)
+            if lengths:
+                reach = max(lengths) - 1
+                for r in range(self.rows):
+                    for c in range(self.cols):
+                        line, at = (r, c) if across else (c, r)
+                        table[r * self.stride + c] |= self._run(across, line, at - reach, at + reach)
+        return tuple(table)
 
     @cached_property
     def surrounding_cells(self) -> tuple[int, ...]:
-        """Per cell bit: the cells of the placements whose halo holds it."""
-        return self._cells_of(lambda p: p.halo)
-
-    def _cells_of(self, where) -> tuple[int, ...]:
-        # From the placements, not from the per-cell placement sets: walking the bits of
-        # those (as wide as the placements) costs seconds on a 60x60 board.
+        """Per cell bit: the cells of the placements whose halo holds it. Of those lying along
+        its row (then its column): in the rows either side, the cells within the longest ship;
+        in its own row, the longest ship that ends just before it and the longest that starts
+        just after it."""
         table = [0] * (self.rows * self.stride)
-        for p in self.placements:
-            for i in bits(where(p)):
-                table[i] |= p.cells
+        for across in (True, False):
+            lengths = self._longest(across)
+            if not lengths:
+                continue
+            reach, size = max(lengths), self.cols if across else self.rows
+            for r in range(self.rows):
+                for c in range(self.cols):
+                    line, at = (r, c) if across else (c, r)
+                    before = max((n for n in lengths if n <= at), default=0)
+                    after = max((n for n in lengths if at + n < size), default=0)
+                    table[r * self.stride + c] |= (self._run(across, line - 1, at - reach, at + reach)
+                                                   | self._run(across, line + 1, at - reach, at + reach)
+                                                   | self._run(across, line, at - before, at - 1)
+                                                   | self._run(across, line, at + 1, at + after))
         return tuple(table)
 
     @cached_property
