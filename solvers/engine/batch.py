@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Iterable, Iterator, Mapping
 
 from game import codes, formats, levels, rules
+from game.files import shown
 from game.puzzle import Grid, Puzzle, grid_to_strings
 from solvers.common import count, elapsed, run_to_result
 from solvers.engine import registry
@@ -43,7 +44,7 @@ def expand(paths: Iterable[str]) -> Iterator[LevelRef]:
             # every entry named *.bs that is not a folder: a pipe or device is reported, not skipped
             files = sorted(p for p in path.rglob("*.bs") if not p.is_dir())
             if not files:
-                yield LevelRef(raw, None, f"{raw}: folder holds no .bs levels")
+                yield LevelRef(shown(raw), None, f"{shown(raw)}: folder holds no .bs levels")
             for file in files:
                 yield from _load_one(file)
         elif path.suffix == ".jsonl":
@@ -52,9 +53,9 @@ def expand(paths: Iterable[str]) -> Iterator[LevelRef]:
                     if isinstance(item, levels.LevelError):  # labelled file:line
                         yield LevelRef(item.source, None, str(item))
                     else:
-                        yield LevelRef(f"{raw}#{ident}", item)
+                        yield LevelRef(f"{shown(raw)}#{ident}", item)
             except levels.LevelError as error:
-                yield LevelRef(raw, None, str(error))
+                yield LevelRef(shown(raw), None, str(error))
         else:
             yield from _load_one(path)
 
@@ -65,13 +66,13 @@ def _load_one(path: Path) -> Iterator[LevelRef]:
         found = formats.read(path)
     except levels.LevelError as error:
         # a code that does not open is labelled short: it may be 100,000 characters long
-        yield LevelRef(codes.label(str(path)) if codes.is_code(str(path)) else str(path), None, str(error))
+        yield LevelRef(codes.label(str(path)) if codes.is_code(str(path)) else shown(path), None, str(error))
         return
     if len(found) == 1:
-        yield LevelRef(str(path), found[0])
+        yield LevelRef(shown(path), found[0])
         return
     for ident, puzzle in zip(formats.board_ids(found), found):
-        yield LevelRef(f"{path}#{ident}", puzzle)
+        yield LevelRef(f"{shown(path)}#{ident}", puzzle)
 
 
 def run_solver(puzzle: Puzzle, solver: str, *, timeout: float | None = None, seed: int = 0) -> Result:
