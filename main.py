@@ -971,6 +971,8 @@ def main(argv: list[str] | None = None) -> int:
         try:
             args = parser().parse_args(argv)
             clash = _clash(args)
+            if sys.stdout is None and args.command not in (None, "play"):     # started with `>&-`
+                clash = "standard output: cannot be written (it is closed)"
             if clash:
                 print(clash, file=sys.stderr)
                 return EXIT_USAGE
@@ -993,7 +995,8 @@ def _run(args) -> int:
                "new-solver": cmd_new_solver, "code": cmd_code, "daily": cmd_daily}[args.command or "play"]
     try:
         status = handler(args)
-        sys.stdout.flush()          # what is still buffered fails here, where it can be said
+        if sys.stdout is not None:  # the window needs none (pythonw gives none)
+            sys.stdout.flush()      # what is still buffered fails here, where it can be said
         return status
     except BrokenPipeError:
         # the reader went away (e.g. `| head`): stop quietly, as Unix tools do

@@ -59,7 +59,7 @@ QUICK, CAMPAIGN = 35, 1000
 NUMBERS = ["0", "1", "2", "-1", "-0", "nan", "NaN", "-nan", "inf", "-inf", "Infinity", "1e400", "-1e400",
            "1e-400", "1e-320", "0.5", "2.5", "1e3", "1_000", "0x10", "+3", " 3", "3 ", "", " ", "x", "--",
            "9" * 13, "9" * 30, "9" * 100_000, "1" + "0" * 12, "\u0663", "\uff15", "5\n", "1e6",
-           "1000001", "999999999999", "-9" * 3]
+           "1000001", "999999999999", "-9" * 3, "\udcff", "1\udcff"]
 SMALL_VALID = ["0", "0.2", "1", "2"]
 
 
@@ -195,6 +195,7 @@ class Case:
     bad_inputs: int = 1                         # error lines expected on exit 2 (at most)
     exit_2: bool = False                        # the case must be refused
     no_output: str | None = None                # a path that must not exist afterwards
+    stdout_closed: bool = False                 # started with standard output closed (`>&-`)
 
 
 def inputs(folder: Path) -> dict[str, str]:
@@ -265,7 +266,7 @@ FLAGS = [  # (argv before, flag, valid values)
 ]
 WORDS = ["2026-02-30", "2026-13-01", "0000-01-01", "20261127", "2026-W01-1", "\uff12026-01-01", "easy ", "EASY",
          "forward", "cmd:", "cmd:'", "cmd:/nonexistent", "mine.py", "/", ".", "..", "6x", "x6", "0x0", "61x61",
-         "-6x6", "6x6x6", "\u0666x\u0666", "60x60"]
+         "-6x6", "6x6x6", "\u0666x\u0666", "60x60", "forward,\udcff", "\udcfe"]
 
 
 def flag_case(rng: random.Random, folder: Path, io: dict) -> Case:
@@ -371,19 +372,22 @@ def environment_case(rng: random.Random, folder: Path, io: dict) -> Case:
     argv = rng.choice([["bench", io["level"]], ["solve", io["level"]], ["daily", "--code"], ["solvers"],
                        ["generate", "--rows", "5", "-o", "rel.bs"], ["convert", io["level"], "rel.dzn"],
                        ["new-solver", "mine.py"], ["race", io["level"], "--solvers", "forward", "--csv", "r.csv"]])
-    env, unset, cwd = {}, (), None
-    setting = rng.randrange(4)
+    env, unset, cwd, closed = {}, (), None, False
+    setting = rng.randrange(5)
     if setting == 0:
         unset = ("HOME", "BATTLESHIPS_HOME")
     elif setting == 1:
         env = {"HOME": "/proc/self", "BATTLESHIPS_HOME": "/proc/self/battleships"}
     elif setting == 2:
         cwd = str(read_only_folder(folder))
-    else:
+    elif setting == 3:
         env = {"LC_ALL": "C", "LANG": "C"}
+    else:
+        closed = True
     return Case(argv, f"environment {argv[0]} {setting}", names=["bench-forward.csv", "rel.bs", "rel.dzn",
-                                                                  "mine.py", "r.csv", "mine_test.py", "test_mine.py"],
-                env=env, unset=unset, cwd=cwd)
+                                                                  "mine.py", "r.csv", "mine_test.py", "test_mine.py",
+                                                                  "standard output"],
+                env=env, unset=unset, cwd=cwd, stdout_closed=closed)
 
 
 FAMILIES = (output_case, flag_case, fleet_case, batch_case, contradiction_case, name_case, environment_case)
@@ -417,6 +421,8 @@ def run(case: Case, folder: Path) -> subprocess.CompletedProcess:
         resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
         if case.fsize is not None:
             resource.setrlimit(resource.RLIMIT_FSIZE, (case.fsize, case.fsize))
+        if case.stdout_closed:
+            os.close(1)
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
            "BATTLESHIPS_HOME": str(folder / "home"), **case.env}
     for name in case.unset:
@@ -735,3 +741,11 @@ def test_bench_generate_with_a_fleet_the_board_cannot_take_is_one_line_not_a_tra
     status, out, err = in_process("bench", "--generate", "6x6", "--count", "1", "--fleet", fleet)
     assert status == 2 and out == "" and error_lines(err) == [f"bench: the fleet {err.split('the fleet ', 1)[1]}".strip()]
     assert problem in err and "Traceback" not in err
+
+
+def test_a_command_started_with_standard_output_closed_says_so_in_one_line(tmp_path):
+    done = subprocess.run([sys.executable, str(MAIN), "generate", "--rows", "5", "-o", str(tmp_path / "g.bs")],
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, timeout=60,
+                          preexec_fn=lambda: os.close(1))
+    assert done.returncode == 2 and done.stderr == "standard output: cannot be written (it is closed)\n"
+    assert not (tmp_path / "g.bs").exists()
