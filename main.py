@@ -349,7 +349,7 @@ def cmd_solve_trace(args) -> int:
     """``solve LEVEL --trace FILE``: one run, recorded; printed as ``solve`` prints it."""
     from solvers.engine import batch, trace
 
-    if _refused(args.trace, args.paths):
+    if _refused(args.trace, batch.input_files(args.paths)):
         return EXIT_USAGE
     refs = list(batch.expand(args.paths))
     if len(refs) != 1:
@@ -456,7 +456,7 @@ def cmd_bench(args) -> int:
 
     # a solver's name may be a path (sub/mine.py, cmd:./mine): its slug names the file; --csv "" names none: refused
     path = f"bench-{files.slug(args.solver)}.csv" if args.csv is None else args.csv
-    if not args.hints and _refused(path, args.paths):
+    if not args.hints and _refused(path, batch.input_files(args.paths)):
         return EXIT_USAGE
     refs = list(batch.expand(args.paths))
     if args.hints:

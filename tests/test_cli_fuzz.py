@@ -749,3 +749,15 @@ def test_a_command_started_with_standard_output_closed_says_so_in_one_line(tmp_p
                           preexec_fn=lambda: os.close(1))
     assert done.returncode == 2 and done.stderr == "standard output: cannot be written (it is closed)\n"
     assert not (tmp_path / "g.bs").exists()
+
+
+@pytest.mark.parametrize("argv", [["bench", "{folder}", "--csv", "{folder}/sub/01.bs"],
+                                  ["solve", "{folder}", "--trace", "{folder}/sub/01.bs"]])
+def test_an_output_that_is_a_level_of_an_input_folder_is_refused(tmp_path, argv):
+    (tmp_path / "sub").mkdir()
+    shutil.copy(LEVEL, tmp_path / "sub" / "01.bs")
+    before = (tmp_path / "sub" / "01.bs").read_bytes()
+    status, _, err = in_process(*[a.format(folder=tmp_path) for a in argv])
+    assert status == 2 and error_lines(err) == [f"{tmp_path}/sub/01.bs: cannot be written "
+                                                f"(is the input {tmp_path}/sub/01.bs; give another name)"]
+    assert (tmp_path / "sub" / "01.bs").read_bytes() == before

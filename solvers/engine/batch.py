@@ -41,8 +41,7 @@ def expand(paths: Iterable[str]) -> Iterator[LevelRef]:
         elif codes.is_code(raw):             # never looked up as a file: a code may be too long a name
             yield from _load_one(path)
         elif os.path.isdir(path):          # False, not an error, for a name the system refuses
-            # every entry named *.bs that is not a folder: a pipe or device is reported, not skipped
-            files = sorted(p for p in path.rglob("*.bs") if not p.is_dir())
+            files = level_files(path)
             if not files:
                 yield LevelRef(shown(raw), None, f"{shown(raw)}: folder holds no .bs levels")
             for file in files:
@@ -58,6 +57,22 @@ def expand(paths: Iterable[str]) -> Iterator[LevelRef]:
                 yield LevelRef(shown(raw), None, str(error))
         else:
             yield from _load_one(path)
+
+
+def level_files(folder: Path) -> list[Path]:
+    """The levels a folder given as a PATH stands for: every entry named *.bs under it that is
+    not a folder (a pipe or device is reported when it is read, not skipped)."""
+    return sorted(p for p in folder.rglob("*.bs") if not p.is_dir())
+
+
+def input_files(paths: Iterable[str]) -> list[str]:
+    """Every file ``paths`` name, the levels of a folder among them too: what an output given
+    beside them must not be."""
+    found = list(paths)
+    for raw in list(found):
+        if raw and not codes.is_code(raw) and os.path.isdir(raw):
+            found += map(str, level_files(Path(raw)))
+    return found
 
 
 def _load_one(path: Path) -> Iterator[LevelRef]:
