@@ -761,3 +761,10 @@ def test_an_output_that_is_a_level_of_an_input_folder_is_refused(tmp_path, argv)
     assert status == 2 and error_lines(err) == [f"{tmp_path}/sub/01.bs: cannot be written "
                                                 f"(is the input {tmp_path}/sub/01.bs; give another name)"]
     assert (tmp_path / "sub" / "01.bs").read_bytes() == before
+
+
+def test_a_screenshot_to_a_name_that_is_not_utf8_is_written(tmp_path, trace_made):
+    out = os.fsdecode(os.fsencode(str(tmp_path)) + b"/\xff\xfe.png")
+    done = run(Case(["replay", str(trace_made), "--screenshot", out], "screenshot"), tmp_path)
+    assert done.returncode == 0 and b"Traceback" not in done.stderr, done.stderr[-500:]
+    assert Path(out).read_bytes().startswith(b"\x89PNG")
