@@ -228,6 +228,7 @@ WRITERS = {
 SLOW_WRITERS = {
     "replay-gif": (".gif", lambda io, out: ["replay", io["trace"], "--gif", out]),
     "replay-png": (".png", lambda io, out: ["replay", io["trace"], "--screenshot", out]),
+    "play-png": (".png", lambda io, out: ["play", io["level"], "--autorun", "--exit-after-solve", "--screenshot", out]),
 }
 
 
@@ -614,12 +615,16 @@ def whole(path: Path) -> bool:
         return False
 
 
+LATENCIES: list[float] = []
+
+
 def ctrl_c_problems(name: str, delay: float, folder: Path) -> list[str]:
     argv, suffix = LONG_RUNS[name]
     old = folder / f"old{suffix}" if suffix else None
     if old is not None:
         old.write_bytes(OLD)
     seconds, status, err = interrupted([a.format(old=old) for a in argv], delay, folder)
+    LATENCIES.append(seconds)
     problems = []
     if status == 0 and seconds < 1:
         return []                     # it ended before the signal came: nothing to judge
@@ -645,12 +650,13 @@ def test_ctrl_c_campaign_over_every_long_command(tmp_path):
     rng = random.Random(130)
     failures, runs = [], 0
     for name in LONG_RUNS:
-        for _ in range(4):
+        for _ in range(6):
             folder = tmp_path / f"{name}-{runs}"
             folder.mkdir()
             runs += 1
-            failures += ctrl_c_problems(name, rng.uniform(0.3, 2.0), folder)
-    print(f"\nCtrl-C: {runs} runs, {len(failures)} failures")
+            failures += ctrl_c_problems(name, rng.uniform(0.1, 2.0), folder)
+    print(f"\nCtrl-C: {runs} runs, {len(failures)} failures, slowest end {max(LATENCIES):.2f} s after the signal, "
+          f"median {sorted(LATENCIES)[len(LATENCIES) // 2]:.2f} s")
     assert failures == [], "\n".join(failures)
 
 
