@@ -266,7 +266,7 @@ def parser() -> argparse.ArgumentParser:
 # Options that cannot both be meant: a mode and what it never uses (it would be dropped
 # without a word: a file asked for and never written, a pack built for minutes in place of
 # one level). Given together they are a usage error naming both.
-CLASHES = {
+CLASHES: dict[str, dict[str, tuple[str, ...]]] = {
     "generate": {"--pack": ("-o", "--rows", "--cols", "--fleet", "--difficulty", "--minimal")},
     "replay": {"--print": ("--screenshot", "--gif")},
     "daily": {"--code": ("-o",)},
