@@ -672,7 +672,9 @@ def cmd_print(args) -> int:
         if args.solutions:
             verdict = decide(ref.puzzle, timeout=args.timeout)
             if verdict.kind is not Kind.UNIQUE:
-                print(f"{ref.label}: has no single solution to print ({verdict.kind.value})", file=sys.stderr)
+                why = (f"not decided within --timeout {args.timeout:g} s" if verdict.kind is Kind.UNDECIDED
+                       else verdict.kind.value)
+                print(f"{ref.label}: has no single solution to print ({why})", file=sys.stderr)
                 return EXIT_USAGE
             solutions.append(sheets.Item(ref.puzzle, f"Solution: {title}", verdict.solution))
     try:

@@ -502,10 +502,14 @@ def trace_made(tmp_path_factory):
 TRACE = Path()
 
 
+CACHES = (".hypothesis/", "__pycache__/", ".pytest_cache/", ".mypy_cache/")
+
+
 def repository_state() -> str:
+    """The checkout's changed, new and ignored files, but for the caches other test runs fill."""
     done = subprocess.run(["git", "status", "--porcelain", "--ignored", "--untracked-files=all"], cwd=ROOT,
                           capture_output=True, text=True)
-    return done.stdout
+    return "\n".join(line for line in done.stdout.splitlines() if not any(cache in line for cache in CACHES))
 
 
 def campaign(count: int, seed: int, tmp_path: Path, slow: bool = False) -> tuple[int, list[str], dict]:
@@ -774,3 +778,10 @@ def test_a_screenshot_to_a_name_that_is_not_utf8_is_written(tmp_path, trace_made
     done = run(Case(["replay", str(trace_made), "--screenshot", out], "screenshot"), tmp_path)
     assert done.returncode == 0 and b"Traceback" not in done.stderr, done.stderr[-500:]
     assert Path(out).read_bytes().startswith(b"\x89PNG")
+
+
+def test_print_of_solutions_not_decided_in_time_names_the_timeout(tmp_path):
+    status, _, err = in_process("print", LEVEL, "-o", tmp_path / "p.pdf", "--solutions", "--timeout", "0")
+    assert status == 2 and error_lines(err) == [f"{LEVEL}: has no single solution to print "
+                                                f"(not decided within --timeout 0 s)"]
+    assert not (tmp_path / "p.pdf").exists()
