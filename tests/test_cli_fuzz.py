@@ -446,17 +446,22 @@ def error_lines(err: str) -> list[str]:
 
 
 def judge(case: Case, done: subprocess.CompletedProcess, before: dict, after: dict, watched: str | None,
-          old: object) -> list[str]:
+          old: object, inputs: list[str]) -> list[str]:
+    """The promises ``done`` broke (``before`` and ``after``: the run's folder; ``watched``: the
+    output place and ``old`` what was there; ``inputs``: the files it read)."""
     problems = []
     err = done.stderr.decode("utf-8", "replace")
     out = done.stdout.decode("utf-8", "replace")
-    if done.returncode not in (0, 1, 2):
+    if done.returncode == "hang":
+        problems.append(f"still running after {RUN_SECONDS} s")
+    elif done.returncode not in (0, 1, 2):
         problems.append(f"exit {done.returncode}")
     if "Traceback" in err or "Traceback" in out:
         problems.append("a traceback: " + err[-600:])
     if case.exit_2 and done.returncode != 2:
         problems.append(f"exit {done.returncode}, not a refusal (2)")
     lines = error_lines(err)
+    failed = done.returncode not in (0, 1)      # 1: a run timed out or a solver failed; what it wrote is whole
     if done.returncode == 2:
         if not lines and not case.exit_2:
             problems.append("exit 2 without a line saying why")
@@ -477,17 +482,19 @@ def judge(case: Case, done: subprocess.CompletedProcess, before: dict, after: di
             problems.append(f"a {old[0]} was replaced by {now and now[0]}")
         if old is not None and old[0] == "link" and (now is None or now[:2] != old[:2]):
             problems.append(f"the link changed: {old[:2]} -> {now and now[:2]}")
-        if old is not None and old[0] == "link" and done.returncode != 0 and now != old:
+        if old is not None and old[0] == "link" and failed and now != old:
             problems.append("a failed write changed the link's target")
-        if old is not None and old[0] == "file" and done.returncode != 0 and now != old:
+        if old is not None and old[0] == "file" and failed and now != old:
             problems.append("the old file changed on a failed write")
     if case.no_output and os.path.lexists(case.no_output):
         problems.append(f"{case.no_output} was written though the run was refused")
     left = [p for p in after if os.path.basename(p).startswith(files.TEMP_PREFIX)]
     if left:
         problems.append(f"temporary files left: {left}")
-    if done.returncode == "hang":
-        problems[0] = f"still running after {RUN_SECONDS} s"
+    changed = [p for p in before if before[p] != after.get(p) and before[p] is not None and before[p][0] != "folder"
+               and (failed or p in inputs)]
+    if changed:
+        problems.append(f"{'an input' if set(changed) & set(inputs) else 'a file'} changed: {changed[:3]}")
     return problems
 
 
@@ -537,7 +544,7 @@ def campaign(count: int, seed: int, tmp_path: Path, slow: bool = False) -> tuple
             print(f"#{index} {time.perf_counter() - began:5.1f} s exit {done.returncode} {case.what}: "
                   f"{short(case.argv)[:160]}", file=sys.stderr)
         after = tree(folder)
-        problems = judge(case, done, before, after, watched, old)
+        problems = judge(case, done, before, after, watched, old, list(io.values()))
         failures += [f"#{index} {case.what} {short(case.argv)}: {p}" for p in problems]
         if problems and os.environ.get("CLI_FUZZ_LOG"):
             print("\n".join(f"FAILED #{index}: {p[:300]}" for p in problems), file=sys.stderr)
