@@ -44,8 +44,8 @@ if __name__ == "__main__":
     for _signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(_signum, _interrupted_loading)
 
-from game.limits import MAX_DIGITS, MAX_SECONDS, MAX_SIDE
-from solvers.engine.registry import NAMES as SOLVER_CHOICES
+from game.limits import MAX_DIGITS, MAX_SECONDS, MAX_SIDE  # noqa: E402 (after the handler: Ctrl-C while loading)
+from solvers.engine.registry import NAMES as SOLVER_CHOICES  # noqa: E402
 
 COMMANDS = ("play", "solve", "check", "generate", "bench", "print", "convert", "race", "replay", "solvers",
             "new-solver", "code", "daily")
@@ -643,7 +643,8 @@ def cmd_generate(args) -> int:
         except OSError as error:
             sys.stdout.write(levels.dumps(puzzle))      # the level made is not lost
             return _not_written(error, args.output)
-        print(f"wrote {_named(args.output)} ({puzzle.rows}x{puzzle.cols}, {puzzle.difficulty}, {len(puzzle.hints)} hints)")
+        print(f"wrote {_named(args.output)} ({puzzle.rows}x{puzzle.cols}, {puzzle.difficulty}, "
+              f"{len(puzzle.hints)} hints)")
     else:
         sys.stdout.write(levels.dumps(puzzle))
     return EXIT_OK

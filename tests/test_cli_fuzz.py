@@ -756,8 +756,9 @@ def test_ctrl_c_while_the_program_is_still_loading_is_the_one_line_of_any_interr
                                             ('{"1": 30}', "cannot fit on a 6x6 board")])
 def test_bench_generate_with_a_fleet_the_board_cannot_take_is_one_line_not_a_traceback(fleet, problem):
     status, out, err = in_process("bench", "--generate", "6x6", "--count", "1", "--fleet", fleet)
-    assert status == 2 and out == "" and error_lines(err) == [f"bench: the fleet {err.split('the fleet ', 1)[1]}".strip()]
-    assert problem in err and "Traceback" not in err
+    lines = error_lines(err)
+    assert status == 2 and out == "" and len(lines) == 1 and lines[0].startswith("bench: the fleet ")
+    assert problem in lines[0] and "Traceback" not in err
 
 
 def test_a_command_started_with_standard_output_closed_says_so_in_one_line(tmp_path):
