@@ -225,6 +225,7 @@ WRITERS = {
     "convert-dzn": (".dzn", lambda io, out: ["convert", io["level"], out]),
     "new-solver": (".py", lambda io, out: ["new-solver", out]),
 }
+MAKERS = ("generate-o", "daily-o", "new-solver")
 SLOW_WRITERS = {
     "replay-gif": (".gif", lambda io, out: ["replay", io["trace"], "--gif", out]),
     "replay-png": (".png", lambda io, out: ["replay", io["trace"], "--screenshot", out]),
@@ -236,6 +237,8 @@ def output_case(rng: random.Random, folder: Path, io: dict, slow: bool) -> tuple
     writers = {**WRITERS, **(SLOW_WRITERS if slow else {})}
     name = rng.choice(sorted(writers))
     kind = rng.choice(PLACES)
+    if kind == "the-input" and name in MAKERS:
+        kind = "old-file"                       # a command that reads no level: the level is just a file
     suffix, argv = writers[name]
     out, limit = place(kind, folder, suffix, Path(io["level"] if name != "replay-gif" else io["trace"]))
     pages = os.path.splitext(out)[0] + "-"         # print's PNG pages: out-1.png, out-2.png
@@ -509,7 +512,7 @@ def trace_made(tmp_path_factory):
 TRACE = Path()
 
 
-CACHES = (".hypothesis/", "__pycache__/", ".pytest_cache/", ".mypy_cache/")
+CACHES = (".hypothesis/", "__pycache__/", ".pytest_cache/", ".mypy_cache/", ".ruff_cache/")
 
 
 def repository_state() -> str:
