@@ -29,8 +29,23 @@ import os
 import signal
 import sys
 
-from game.limits import MAX_DIGITS, MAX_SECONDS, MAX_SIDE
-from solvers.engine.registry import NAMES as SOLVER_CHOICES
+
+def _interrupted_loading(signum: int, frame) -> None:
+    """Ctrl-C (or SIGTERM) while the program is still loading, or once it is done: nothing is
+    being written, so it ends at once with the line and status of any interrupt, not a
+    traceback from whichever import the signal fell in."""
+    try:
+        os.write(2, b"interrupted\n" if signum == signal.SIGINT else b"terminated\n")
+    finally:
+        os._exit(128 + signum)
+
+
+if __name__ == "__main__":
+    for _signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(_signum, _interrupted_loading)
+
+from game.limits import MAX_DIGITS, MAX_SECONDS, MAX_SIDE  # noqa: E402 (after the handler: Ctrl-C while loading)
+from solvers.engine.registry import NAMES as SOLVER_CHOICES  # noqa: E402
 
 COMMANDS = ("play", "solve", "check", "generate", "bench", "print", "convert", "race", "replay", "solvers",
             "new-solver", "code", "daily")
@@ -47,6 +62,13 @@ def _shown(text: str) -> str:
     from game.levels import short_repr
 
     return short_repr(text, size=True)
+
+
+def _named(path) -> str:
+    """A file's name as a one-line message shows it (``game.files.shown``)."""
+    from game.files import shown
+
+    return shown(path)
 
 
 def _whole(low: int, high: int):
@@ -185,7 +207,7 @@ def _add_bench(sub) -> None:
 
 def _add_generate(sub) -> None:
     gen = sub.add_parser("generate", help="make a level with a unique solution")
-    gen.add_argument("--rows", type=_side, default=10)
+    gen.add_argument("--rows", type=_side, default=None, help="default: 10")
     gen.add_argument("--cols", type=_side, default=None, help="default: same as --rows")
     gen.add_argument("--fleet", type=_fleet, help='ship length -> count as JSON, e.g. \'{"4":1,"3":2}\'')
     gen.add_argument("--difficulty", **_choices(*DIFFICULTIES))
@@ -239,6 +261,32 @@ def parser() -> argparse.ArgumentParser:
                 _add_race, _add_replay, _add_solvers, _add_new_solver, _add_code, _add_daily):
         add(sub)
     return top
+
+
+# Options that cannot both be meant: a mode and what it never uses (it would be dropped
+# without a word: a file asked for and never written, a pack built for minutes in place of
+# one level). Given together they are a usage error naming both.
+CLASHES: dict[str, dict[str, tuple[str, ...]]] = {
+    "generate": {"--pack": ("-o", "--rows", "--cols", "--fleet", "--difficulty", "--minimal")},
+    "replay": {"--print": ("--screenshot", "--gif")},
+    "daily": {"--code": ("-o",)},
+    "bench": {"--runner": ("--generate", "--window", "--boundary", "--hints", "--csv"),
+              "--generate": ("--window", "--boundary", "--hints", "--csv"),
+              "--window": ("--boundary", "--hints", "--csv"), "--boundary": ("--hints", "--csv"),
+              "--hints": ("--csv",)},
+}
+
+
+def _clash(args) -> str | None:
+    """The line saying which two options given cannot go together, or None."""
+    def given(flag: str) -> bool:
+        value = getattr(args, "output" if flag == "-o" else flag[2:].replace("-", "_"))
+        return value is not None and value is not False
+    for mode, others in CLASHES.get(args.command, {}).items():
+        for other in others:
+            if given(mode) and given(other):
+                return f"{args.command}: {mode} and {other} cannot be given together"
+    return None
 
 
 def _refused(path, inputs=(), parents: bool = False) -> bool:
@@ -301,7 +349,7 @@ def cmd_solve_trace(args) -> int:
     """``solve LEVEL --trace FILE``: one run, recorded; printed as ``solve`` prints it."""
     from solvers.engine import batch, trace
 
-    if _refused(args.trace, args.paths):
+    if _refused(args.trace, batch.input_files(args.paths)):
         return EXIT_USAGE
     refs = list(batch.expand(args.paths))
     if len(refs) != 1:
@@ -408,7 +456,7 @@ def cmd_bench(args) -> int:
 
     # a solver's name may be a path (sub/mine.py, cmd:./mine): its slug names the file; --csv "" names none: refused
     path = f"bench-{files.slug(args.solver)}.csv" if args.csv is None else args.csv
-    if not args.hints and _refused(path, args.paths):
+    if not args.hints and _refused(path, batch.input_files(args.paths)):
         return EXIT_USAGE
     refs = list(batch.expand(args.paths))
     if args.hints:
@@ -431,7 +479,7 @@ def cmd_bench(args) -> int:
         _write_csv(path, records)
     except OSError as error:
         return _not_written(error, path)
-    print(f"rows written to {path}")
+    print(f"rows written to {_named(path)}")
     if bad:
         return EXIT_USAGE
     return EXIT_OK if summary["solved"] == summary["levels"] else EXIT_FAILED
@@ -548,7 +596,7 @@ def cmd_replay(args) -> int:
         run = trace.read_trace(args.trace)
         at = run.events if args.at is None else args.at
         if not 0 <= at <= run.events:
-            print(f"replay: --at {at} is outside 0..{run.events} (the events of {args.trace})", file=sys.stderr)
+            print(f"replay: --at {at} is outside 0..{run.events} (the events of {_named(args.trace)})", file=sys.stderr)
             return EXIT_USAGE
         board = trace.board_at(run, at)
     except LevelError as error:
@@ -556,7 +604,7 @@ def cmd_replay(args) -> int:
         return EXIT_USAGE
     from game.puzzle import grid_to_strings
 
-    print(f"{args.trace}: event {at} of {run.events} ({run.solver}, {run.verdict.replace('_', ' ')})")
+    print(f"{_named(args.trace)}: event {at} of {run.events} ({run.solver}, {run.verdict.replace('_', ' ')})")
     print(batch.board_text(run.puzzle, list(grid_to_strings(board))))
     return EXIT_OK
 
@@ -574,11 +622,12 @@ def cmd_generate(args) -> int:
             written = generator.build_pack(args.pack, seed=args.seed)
         except OSError as error:
             return _not_written(error, args.pack)
-        print(f"wrote {len(written)} levels under {args.pack}")
+        print(f"wrote {len(written)} levels under {_named(args.pack)}")
         return EXIT_OK
     try:
         fleet = json.loads(args.fleet) if args.fleet else None  # checked by _fleet
-        puzzle = generator.generate(args.rows, args.cols or args.rows, fleet=fleet, difficulty=args.difficulty,
+        rows = args.rows or 10
+        puzzle = generator.generate(rows, args.cols or rows, fleet=fleet, difficulty=args.difficulty,
                                     seed=args.seed, minimal=args.minimal,
                                     timeout=args.timeout if args.difficulty else None)
     except (ValueError, levels.LevelError) as error:
@@ -594,7 +643,8 @@ def cmd_generate(args) -> int:
         except OSError as error:
             sys.stdout.write(levels.dumps(puzzle))      # the level made is not lost
             return _not_written(error, args.output)
-        print(f"wrote {args.output} ({puzzle.rows}x{puzzle.cols}, {puzzle.difficulty}, {len(puzzle.hints)} hints)")
+        print(f"wrote {_named(args.output)} ({puzzle.rows}x{puzzle.cols}, {puzzle.difficulty}, "
+              f"{len(puzzle.hints)} hints)")
     else:
         sys.stdout.write(levels.dumps(puzzle))
     return EXIT_OK
@@ -609,7 +659,7 @@ def cmd_print(args) -> int:
 
     output = Path(args.output)
     if output.suffix.lower() not in (".pdf", ".png"):
-        print(f"print: {args.output}: the output must end in .pdf or .png", file=sys.stderr)
+        print(f"print: {_named(args.output)}: the output must end in .pdf or .png", file=sys.stderr)
         return EXIT_USAGE
     if _refused(output, args.paths):
         return EXIT_USAGE
@@ -629,15 +679,17 @@ def cmd_print(args) -> int:
         if args.solutions:
             verdict = decide(ref.puzzle, timeout=args.timeout)
             if verdict.kind is not Kind.UNIQUE:
-                print(f"{ref.label}: has no single solution to print ({verdict.kind.value})", file=sys.stderr)
+                why = (f"not decided within --timeout {args.timeout:g} s" if verdict.kind is Kind.UNDECIDED
+                       else verdict.kind.value)
+                print(f"{ref.label}: has no single solution to print ({why})", file=sys.stderr)
                 return EXIT_USAGE
             solutions.append(sheets.Item(ref.puzzle, f"Solution: {title}", verdict.solution))
     try:
         written = sheets.write(puzzles + solutions, output, args.per_page)
     except OSError as error:
         return _not_written(error, args.output)
-    shown = ", ".join(str(p) for p in written) if len(written) <= 3 else \
-        f"{written[0]} ... {written[-1]} ({len(written)} pages)"
+    shown = ", ".join(_named(p) for p in written) if len(written) <= 3 else \
+        f"{_named(written[0])} ... {_named(written[-1])} ({len(written)} pages)"
     print(f"wrote {shown}: {len(puzzles)} puzzles"
           + (" and their solutions" if solutions else ""))
     return EXIT_OK
@@ -671,7 +723,7 @@ def cmd_convert(args) -> int:
     ids = formats.board_ids(puzzles)
     if args.board is not None:
         if args.board not in ids:
-            print(f"{args.input}: no board {args.board!r} (boards: {', '.join(ids[:10])}"
+            print(f"{_named(args.input)}: no board {_shown(args.board)} (boards: {', '.join(ids[:10])}"
                   f"{', ...' if len(ids) > 10 else ''})", file=sys.stderr)
             return EXIT_USAGE
         puzzles, ids = [puzzles[ids.index(args.board)]], [args.board]
@@ -682,7 +734,7 @@ def cmd_convert(args) -> int:
               f"({', '.join(formats.WRITABLE)})", file=sys.stderr)
         return EXIT_USAGE
     if folder and args.output == "-":
-        print(f"{args.input}: holds {len(puzzles)} boards; give a folder as OUT or pick one with --board",
+        print(f"{_named(args.input)}: holds {len(puzzles)} boards; give a folder as OUT or pick one with --board",
               file=sys.stderr)
         return EXIT_USAGE
     suffix = {"bs": ".bs", "assignment": ".txt", "bimaru": ".txt", "dzn": ".dzn"}[target]
@@ -691,7 +743,7 @@ def cmd_convert(args) -> int:
         texts = [(out / f"{ident}{suffix}" if folder else out, formats.dumps(puzzle, target))
                  for ident, puzzle in zip(ids, puzzles)]
     except levels.LevelError as error:
-        print(f"{args.output}: cannot be written as {error.source}: {error.reason}", file=sys.stderr)
+        print(f"{_named(args.output)}: cannot be written as {_named(error.source)}: {error.reason}", file=sys.stderr)
         return EXIT_USAGE
     lost = [what for what in formats.ABOUT if any(what in formats.left_out(puzzle, target) for puzzle in puzzles)]
     note = (f"note: the {target} format has no place for the level's {', '.join(lost)}: "
@@ -709,7 +761,7 @@ def cmd_convert(args) -> int:
                 outputs.add(path, binary=False, inputs=[args.input], parents=folder).handle.write(text)
     except OSError as error:
         return _not_written(error, args.output)
-    print(f"wrote {len(texts)} levels under {out}" if folder else f"wrote {out}")
+    print(f"wrote {len(texts)} levels under {_named(out)}" if folder else f"wrote {_named(out)}")
     if note:
         print(note, file=sys.stderr)
     return EXIT_OK
@@ -752,8 +804,8 @@ def cmd_new_solver(args) -> int:
         return EXIT_USAGE
     except OSError as error:                        # an OutputError names which of the two files
         return _not_written(error, args.path)
-    print(f"wrote {written[0]} and {written[1]}\n"
-          f"try it: python main.py solve levels/6x6/easy/01.bs --solver {written[0]}")
+    print(f"wrote {_named(written[0])} and {_named(written[1])}\n"
+          f"try it: python main.py solve levels/6x6/easy/01.bs --solver {_named(written[0])}")
     return EXIT_OK
 
 
@@ -821,7 +873,7 @@ def cmd_daily(args) -> int:
         except OSError as error:
             sys.stdout.write(levels.dumps(puzzle))          # the level is made; only its copy is lost
             return _not_written(error, args.output)
-        print(f"wrote {args.output} ({puzzle.name}, {puzzle.rows}x{puzzle.cols}, {puzzle.difficulty})")
+        print(f"wrote {_named(args.output)} ({puzzle.name}, {puzzle.rows}x{puzzle.cols}, {puzzle.difficulty})")
     elif args.code:
         print(codes.encode(puzzle))
     else:
@@ -920,20 +972,20 @@ def main(argv: list[str] | None = None) -> int:
             parser().error(f"{_shown(argv[0])} is neither a command nor a level file or share code"
                            + (f" (did you mean {close[0]}?)" if close else ""))
         argv = ["play", *argv]
-    args = parser().parse_args(argv)
-    handler = {"play": cmd_play, "solve": cmd_solve, "check": cmd_check,
-               "generate": cmd_generate, "bench": cmd_bench, "print": cmd_print,
-               "convert": cmd_convert, "race": cmd_race, "replay": cmd_replay, "solvers": cmd_solvers,
-               "new-solver": cmd_new_solver, "code": cmd_code, "daily": cmd_daily}[args.command or "play"]
     try:
         previous = _catch_interrupts()
     except ValueError:              # not the main thread (tests call main from others too)
         previous = {}
     try:
         try:
-            status = handler(args)
-            sys.stdout.flush()          # what is still buffered fails here, where it can be said
-            return status
+            args = parser().parse_args(argv)
+            clash = _clash(args)
+            if sys.stdout is None and args.command not in (None, "play"):     # started with `>&-`
+                clash = "standard output: cannot be written (it is closed)"
+            if clash:
+                print(clash, file=sys.stderr)
+                return EXIT_USAGE
+            return _run(args)
         finally:
             if previous:
                 signal.setitimer(signal.ITIMER_REAL, 0)
@@ -942,6 +994,19 @@ def main(argv: list[str] | None = None) -> int:
                 sys.unraisablehook = sys.__unraisablehook__
     except KeyboardInterrupt:
         return _interrupted()
+
+
+def _run(args) -> int:
+    """The command's handler, run as :func:`main` sets it up (Ctrl-C caught around it)."""
+    handler = {"play": cmd_play, "solve": cmd_solve, "check": cmd_check,
+               "generate": cmd_generate, "bench": cmd_bench, "print": cmd_print,
+               "convert": cmd_convert, "race": cmd_race, "replay": cmd_replay, "solvers": cmd_solvers,
+               "new-solver": cmd_new_solver, "code": cmd_code, "daily": cmd_daily}[args.command or "play"]
+    try:
+        status = handler(args)
+        if sys.stdout is not None:  # the window needs none (pythonw gives none)
+            sys.stdout.flush()      # what is still buffered fails here, where it can be said
+        return status
     except BrokenPipeError:
         # the reader went away (e.g. `| head`): stop quietly, as Unix tools do
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -43,6 +43,7 @@ TEMP_PREFIX, TEMP_SUFFIX = ".battleships-", ".tmp"
 # (one being created is locked within microseconds).
 STALE_AGE = 10.0
 MAX_SLUG = 80
+MAX_SHOWN = 1000        # characters of a name in a message (any real path is shorter)
 
 
 class OutputError(OSError):
@@ -54,7 +55,7 @@ class OutputError(OSError):
         self.result: object = None  # what was computed, when only its copy on disk failed
 
     def __str__(self) -> str:
-        return f"{self.path}: cannot be written ({self.reason})"
+        return f"{shown(self.path)}: cannot be written ({self.reason})"
 
 
 def why(error: BaseException, path: PathLike) -> str:
@@ -62,7 +63,19 @@ def why(error: BaseException, path: PathLike) -> str:
     if isinstance(error, OutputError):
         return str(error)
     reason = getattr(error, "strerror", None) or error.__class__.__name__
-    return f"{path}: cannot be written ({reason})"
+    return f"{shown(path)}: cannot be written ({reason})"
+
+
+def shown(name: PathLike, width: int = MAX_SHOWN) -> str:
+    """A name (a path, a flag's value) as a one-line message shows it: as it is when it is plain
+    text; quoted and escaped as Python writes a string when it holds a character that is not
+    printable (a newline that would break the line, an escape that would drive the terminal, a
+    byte that is not UTF-8, a mark that turns text around); cut in its middle, with its length,
+    when it is longer than ``width`` characters."""
+    text = os.fsdecode(name) if isinstance(name, bytes) else str(name)
+    if len(text) > width:
+        text = f"{text[:width // 2]}...{text[-width // 4:]} ({len(text):,} characters)"
+    return text if text.isprintable() else repr(text)
 
 
 def _read_umask() -> int:
@@ -131,26 +144,26 @@ def check(path: PathLike, inputs: Iterable[PathLike] = (), parents: bool = False
             except (OSError, ValueError):   # no such input, or a name the system refuses
                 continue
             if (other.st_dev, other.st_ino) == (info.st_dev, info.st_ino) and stat.S_ISREG(info.st_mode):
-                raise OutputError(path, f"is the input {source}; give another name", errno.EINVAL)
+                raise OutputError(path, f"is the input {shown(source)}; give another name", errno.EINVAL)
         if not stat.S_ISREG(info.st_mode):
             if not os.access(target, os.W_OK):
                 raise OutputError(path, "permission denied", errno.EACCES)
             return target
     folder = target.parent
     if not parents and not folder.exists() and not os.path.lexists(folder):
-        raise OutputError(path, f"no folder {folder}", errno.ENOENT)
+        raise OutputError(path, f"no folder {shown(folder)}", errno.ENOENT)
     while not folder.exists():
         if os.path.lexists(folder) or folder == folder.parent:
-            raise OutputError(path, f"{folder} is a broken link", errno.ENOENT)
+            raise OutputError(path, f"{shown(folder)} is a broken link", errno.ENOENT)
         folder = folder.parent
     if not folder.is_dir():
-        raise OutputError(path, f"{folder} is not a folder", errno.ENOTDIR)
+        raise OutputError(path, f"{shown(folder)} is not a folder", errno.ENOTDIR)
     if not probe:                        # the caller's own temporary file is the try
         return target
     try:                                 # a real try: permissions, a read-only mount, root
         fd, name = tempfile.mkstemp(dir=folder, prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX)
     except OSError as error:
-        raise OutputError(path, f"the folder {folder} cannot be written: {error.strerror or error}",
+        raise OutputError(path, f"the folder {shown(folder)} cannot be written: {error.strerror or error}",
                           error.errno or errno.EACCES) from None
     os.close(fd)
     os.unlink(name)

@@ -43,7 +43,7 @@ class LevelError(ValueError):
     def __init__(self, source: Union[str, os.PathLike], reason: str):
         self.source = str(source)
         self.reason = reason
-        super().__init__(f"{self.source}: {reason}")
+        super().__init__(f"{files.shown(self.source)}: {reason}")
 
 
 def _is_int(value: Any) -> bool:

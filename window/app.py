@@ -456,7 +456,9 @@ class App:
         out = Path(path)
         try:
             image = io.BytesIO()        # encoded first: SDL's writer would print each failed write
-            pygame.image.save(self.screen, image, out.name)
+            # the name only tells the format; one pygame cannot encode (a byte that is not UTF-8) is a PNG
+            hint = "image" + (out.suffix if out.suffix.isascii() and out.suffix.isprintable() else ".png")
+            pygame.image.save(self.screen, image, hint)
             files.write_bytes(out, image.getvalue())
         except (OSError, pygame.error) as error:
             return files.why(error, out)

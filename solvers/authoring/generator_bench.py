@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import statistics
+import sys
 import time
 
 from solvers.authoring import generator, grading
@@ -15,12 +16,21 @@ def main(shape: str, count: int, difficulty: str | None, fleet_json: str | None,
         rows, cols = (int(part) for part in shape.lower().split("x"))
         fleet = json.loads(fleet_json) if fleet_json else None
     except ValueError:
-        print(f"bench: --generate takes ROWSxCOLS (e.g. 10x10), not {shape!r}; --fleet takes JSON")
+        print(f"bench: --generate takes ROWSxCOLS (e.g. 10x10), not {shape!r}; --fleet takes JSON", file=sys.stderr)
+        return 2
+    try:                                # a fleet that cannot be laid on the board: before any work
+        generator.checked_request(rows, cols, fleet)
+    except generator.GeneratorError as error:
+        print(f"bench: {error}", file=sys.stderr)
         return 2
     times, solve_times, failures = [], [], 0
     for index in range(count):
         started = time.perf_counter()
-        puzzle = generator.generate(rows, cols, fleet=fleet, difficulty=difficulty, seed=seed + index)
+        try:
+            puzzle = generator.generate(rows, cols, fleet=fleet, difficulty=difficulty, seed=seed + index)
+        except generator.GeneratorError as error:     # e.g. a fleet that cannot fit without touching
+            print(f"bench: {error}", file=sys.stderr)
+            return 2
         seconds = time.perf_counter() - started
         times.append(seconds)
         verdict = decide(puzzle, timeout=60)

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Iterable, Iterator, Mapping
 
 from game import codes, formats, levels, rules
+from game.files import shown
 from game.puzzle import Grid, Puzzle, grid_to_strings
 from solvers.common import count, elapsed, run_to_result
 from solvers.engine import registry
@@ -40,10 +41,9 @@ def expand(paths: Iterable[str]) -> Iterator[LevelRef]:
         elif codes.is_code(raw):             # never looked up as a file: a code may be too long a name
             yield from _load_one(path)
         elif os.path.isdir(path):          # False, not an error, for a name the system refuses
-            # every entry named *.bs that is not a folder: a pipe or device is reported, not skipped
-            files = sorted(p for p in path.rglob("*.bs") if not p.is_dir())
+            files = level_files(path)
             if not files:
-                yield LevelRef(raw, None, f"{raw}: folder holds no .bs levels")
+                yield LevelRef(shown(raw), None, f"{shown(raw)}: folder holds no .bs levels")
             for file in files:
                 yield from _load_one(file)
         elif path.suffix == ".jsonl":
@@ -52,11 +52,27 @@ def expand(paths: Iterable[str]) -> Iterator[LevelRef]:
                     if isinstance(item, levels.LevelError):  # labelled file:line
                         yield LevelRef(item.source, None, str(item))
                     else:
-                        yield LevelRef(f"{raw}#{ident}", item)
+                        yield LevelRef(f"{shown(raw)}#{ident}", item)
             except levels.LevelError as error:
-                yield LevelRef(raw, None, str(error))
+                yield LevelRef(shown(raw), None, str(error))
         else:
             yield from _load_one(path)
+
+
+def level_files(folder: Path) -> list[Path]:
+    """The levels a folder given as a PATH stands for: every entry named *.bs under it that is
+    not a folder (a pipe or device is reported when it is read, not skipped)."""
+    return sorted(p for p in folder.rglob("*.bs") if not p.is_dir())
+
+
+def input_files(paths: Iterable[str]) -> list[str]:
+    """Every file ``paths`` name, the levels of a folder among them too: what an output given
+    beside them must not be."""
+    found = list(paths)
+    for raw in list(found):
+        if raw and not codes.is_code(raw) and os.path.isdir(raw):
+            found += map(str, level_files(Path(raw)))
+    return found
 
 
 def _load_one(path: Path) -> Iterator[LevelRef]:
@@ -65,13 +81,13 @@ def _load_one(path: Path) -> Iterator[LevelRef]:
         found = formats.read(path)
     except levels.LevelError as error:
         # a code that does not open is labelled short: it may be 100,000 characters long
-        yield LevelRef(codes.label(str(path)) if codes.is_code(str(path)) else str(path), None, str(error))
+        yield LevelRef(codes.label(str(path)) if codes.is_code(str(path)) else shown(path), None, str(error))
         return
     if len(found) == 1:
-        yield LevelRef(str(path), found[0])
+        yield LevelRef(shown(path), found[0])
         return
     for ident, puzzle in zip(formats.board_ids(found), found):
-        yield LevelRef(f"{path}#{ident}", puzzle)
+        yield LevelRef(f"{shown(path)}#{ident}", puzzle)
 
 
 def run_solver(puzzle: Puzzle, solver: str, *, timeout: float | None = None, seed: int = 0) -> Result:

@@ -26,6 +26,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any, Mapping
 
+from game.files import shown
 from game.levels import short_repr
 from game.puzzle import Puzzle
 from solvers.contract import Option, SolverSpec
@@ -83,13 +84,13 @@ def from_name(name: str) -> ExternalSpec:
     try:
         info = os.stat(path)
         if not stat.S_ISREG(info.st_mode):
-            raise ValueError(f"solver {name}: not a file")
+            raise ValueError(f"solver {shown(name)}: not a file")
         with open(path, "rb") as handle:            # a regular file: reading it cannot wait
             source = handle.read(MAX_SOURCE_BYTES)
     except FileNotFoundError:
-        raise ValueError(f"solver {name}: no such file") from None
+        raise ValueError(f"solver {shown(name)}: no such file") from None
     except OSError as error:                        # a name too long, a folder that is a file...
-        raise ValueError(f"solver {name}: cannot be read ({error.strerror or error})") from None
+        raise ValueError(f"solver {shown(name)}: cannot be read ({error.strerror or error})") from None
     return _spec(name, declarations(source, name), path.stem, "file", str(path.resolve()))
 
 
@@ -111,11 +112,11 @@ def _spec(name: str, declared: Mapping[str, Any], label: str, kind: str, target:
     options = []
     for key, default in declared.get("OPTIONS", {}).items():
         if not isinstance(key, str) or not key.isidentifier():
-            raise ValueError(f"solver {name}: option name {key!r} is not a name")
+            raise ValueError(f"solver {shown(name)}: option name {key!r} is not a name")
         if key in {o.name for o in LIMITS}:
-            raise ValueError(f"solver {name}: option {key!r} is one of the limits every solver takes")
+            raise ValueError(f"solver {shown(name)}: option {key!r} is one of the limits every solver takes")
         if type(default) not in (bool, int, float):
-            raise ValueError(f"solver {name}: option {key!r} must default to true/false or a number")
+            raise ValueError(f"solver {shown(name)}: option {key!r} must default to true/false or a number")
         options.append(Option(key, type(default), default))
     return ExternalSpec(name=name, label=str(declared.get("LABEL", label))[:40], entry="solvers.own.process:events",
                         summary=str(declared.get("SUMMARY") or "a solver of your own")[:200], complete=False,
@@ -130,7 +131,7 @@ def declarations(source: bytes, name: str) -> dict:
     except (SyntaxError, ValueError) as error:
         lineno = getattr(error, "lineno", None)
         line = f" (line {lineno})" if lineno else ""
-        raise ValueError(f"solver {name}: is not valid Python{line}: {getattr(error, 'msg', error)}") from None
+        raise ValueError(f"solver {shown(name)}: is not valid Python{line}: {getattr(error, 'msg', error)}") from None
     found: dict = {}
     doc = ast.get_docstring(tree)
     if doc:
@@ -142,10 +143,10 @@ def declarations(source: bytes, name: str) -> dict:
                 try:
                     value = ast.literal_eval(node.value)
                 except ValueError:
-                    raise ValueError(f"solver {name}: {key} must be written as a plain value "
+                    raise ValueError(f"solver {shown(name)}: {key} must be written as a plain value "
                                      f"(line {node.lineno})") from None
                 if (key == "OPTIONS") != isinstance(value, dict) or (key == "LABEL" and not isinstance(value, str)):
-                    raise ValueError(f"solver {name}: {key} must be {'a dict' if key == 'OPTIONS' else 'text'}")
+                    raise ValueError(f"solver {shown(name)}: {key} must be {'a dict' if key == 'OPTIONS' else 'text'}")
                 found[key] = value
     return found
 
