@@ -145,6 +145,19 @@ def check_editor(puzzle: Puzzle) -> None:
     CASES[f"editor {draft.mode.value}"] += 1
 
 
+def test_a_kept_draft_of_a_level_with_a_long_name_comes_back(tmp_path):
+    """A level of 600 KB (a name of 200,000 letters of another script) opened in the editor: its
+    draft was kept as escaped JSON of 1.2 MB, over the limit a kept draft is read within, so the
+    next opening set it aside as damaged and the author's edits were gone."""
+    from window.storage import Storage
+
+    level = levels.loads(levels.dumps(Puzzle(6, 6, (1,) * 6, (1,) * 6, {1: 6}, name="海" * 200_000)))
+    draft = editor.set_tally(editor.from_puzzle(level), "row", 0, None)       # an edit not yet saved
+    storage = Storage(tmp_path)
+    assert storage.keep_draft("level", draft)
+    assert storage.kept_draft("level") == draft and not storage.take_messages()
+
+
 def designed(rows: int, cols: int, rng, name: str | None) -> Puzzle:
     """A level drawn as an author designs one: a random layout of the board's default fleet,
     its tallies, some of its cells given, the layout as the solution."""

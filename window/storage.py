@@ -396,7 +396,10 @@ class Storage:
                 if path.is_file() and not path.is_symlink():
                     path.unlink()
             else:
-                write_text(path, json.dumps(draft_to_dict(draft), indent=1), parents=True)
+                # UTF-8 and no padding: a draft of any level the reader takes reads back within
+                # the limit (escaped, a long name in another script took twice its bytes and more)
+                text = json.dumps(draft_to_dict(draft), ensure_ascii=False, separators=(",", ":"))
+                write_text(path, text, parents=True)
         except OSError as error:
             self.tell(f"the draft cannot be kept ({_reason(error)})")
             return False
