@@ -36,6 +36,7 @@ from hypothesis import strategies as st
 
 import main
 from game import codes, editor, formats, levels, rules
+from game.limits import MAX_FILE_BYTES
 from game.puzzle import DEFAULT_FLEETS, Cell, Grid, Hint, Puzzle, grid_from_strings, grid_to_strings
 from game.ships import hint_at
 from solvers.authoring import generator, grading
@@ -124,6 +125,18 @@ def test_every_format_keeps_a_level_or_refuses_it_in_one_line(puzzle):
 def test_every_format_keeps_a_small_level_or_refuses_it_in_one_line(puzzle):
     """Small boards hold one-digit tallies, so the assignment text and Bimaru are met often."""
     check_formats(puzzle)
+
+
+def test_a_level_near_the_size_limit_is_written_so_that_it_reads_back(tmp_path):
+    """A 60x60 level of 999,990 bytes written compact (a long name, every cell given) loads;
+    written back (``convert x.bs y.bs``, a save) with a hint a line it was 1,021,738 bytes, and
+    the reader refused the file the program had just written."""
+    data = {"size": 60, "fleet": {"1": 1}, "board": {f"{r},{c}": "sw" for r in range(60) for c in range(60)},
+            "row_numbers": [None] * 60, "col_numbers": [None] * 60}
+    data["name"] = "x" * (MAX_FILE_BYTES - len(json.dumps(data, separators=(",", ":"))) - 20)
+    (tmp_path / "in.bs").write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")
+    assert main.main(["convert", str(tmp_path / "in.bs"), str(tmp_path / "out.bs")]) == 0
+    assert levels.load(tmp_path / "out.bs") == levels.load(tmp_path / "in.bs")
 
 
 # --------------------------------------------------------------------------- the editor and codes
