@@ -171,6 +171,19 @@ def test_a_kept_draft_of_a_level_with_a_long_name_comes_back(tmp_path):
     assert storage.kept_draft("level") == draft and not storage.take_messages()
 
 
+def test_a_name_cut_to_fit_a_code_is_said_in_one_line(tmp_path, capsys):
+    """``code --name`` keeps the first 255 bytes of a name: it cut a longer one without a word."""
+    level = Puzzle(1, 3, (1,), (0, 1, 0), {1: 1}, {(0, 1): Hint.SUB})
+    levels.save(level.replace(name="Harbour " * 40), tmp_path / "long.bs")
+    levels.save(level.replace(name="Harbour"), tmp_path / "short.bs")
+    assert main.main(["code", "--name", str(tmp_path / "long.bs"), str(tmp_path / "short.bs")]) == 0
+    out, err = capsys.readouterr()
+    long_code, short_code = out.split()
+    assert codes.decode(long_code).name == ("Harbour " * 40)[:codes.MAX_NAME_BYTES]
+    assert codes.decode(short_code).name == "Harbour"
+    assert err == f"note: {tmp_path / 'long.bs'}: the code holds the first 255 bytes of the name\n"
+
+
 def designed(rows: int, cols: int, rng, name: str | None) -> Puzzle:
     """A level drawn as an author designs one: a random layout of the board's default fleet,
     its tallies, some of its cells given, the layout as the solution."""
