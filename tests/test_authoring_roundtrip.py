@@ -388,6 +388,15 @@ def test_a_minimal_level_of_a_grade_has_no_redundant_hint():
     assert puzzle.hints and grading.redundant_hints(puzzle) == []
 
 
+def test_the_time_given_bounds_the_layouts_tried_never_the_hints_of_the_level_found():
+    """A level found before the deadline is the same however little time is left: the pruning
+    of its hints stopped at the deadline, so the same seed gave a level with more hints on a
+    slower (or busier) machine, or with a shorter --timeout."""
+    hurried = generator.generate(10, 10, difficulty="easy", seed=3, timeout=0)
+    assert hurried.difficulty == "easy"
+    assert levels.dumps(hurried) == levels.dumps(generator.generate(10, 10, difficulty="easy", seed=3, timeout=60))
+
+
 def generated_text(args: list[str], hash_seed: str) -> str:
     env = {**os.environ, "PYTHONHASHSEED": hash_seed}
     done = subprocess.run([sys.executable, str(ROOT / "main.py"), "generate", *args], cwd=ROOT, env=env,

@@ -226,11 +226,12 @@ def generate(rows: int, cols: int, fleet: Mapping[int, int] | Fleet | None = Non
     """A unique, graded level. Same arguments, same level.
 
     ``difficulty`` None: hints are added until the puzzle is unique, then it is graded as it
-    is. ``minimal`` removes every redundant hint, with a difficulty too. With a difficulty, layouts are
-    tried until one lands on that grade; if ``timeout`` seconds pass first, the closest level
-    found is returned with its true grade in ``difficulty``. ``cancelled`` is polled between
-    steps (a fraction of a second apart on boards up to 15x15); when it returns True the
-    generator raises :class:`GeneratorCancelled`.
+    is. ``minimal`` removes every redundant hint, with a difficulty too. With a difficulty,
+    layouts are tried until one lands on that grade; if ``timeout`` seconds pass first, the
+    closest level found is returned with its true grade in ``difficulty``. The timeout bounds
+    the layouts tried, never the pruning of one, so a level of the grade asked for is the same
+    on any machine. ``cancelled`` is polled between steps (a fraction of a second apart on
+    boards up to 15x15); when it returns True the generator raises :class:`GeneratorCancelled`.
     """
     cancelled = cancelled or (lambda: False)
     if difficulty is not None and difficulty not in GRADE_LEVEL:
@@ -246,8 +247,8 @@ def generate(rows: int, cols: int, fleet: Mapping[int, int] | Fleet | None = Non
         base = Puzzle(rows, cols, row_tallies, col_tallies, fleet, {})
         solution = _grid_of(rows, cols, ships)
         puzzle, held = _add_hints(base, ships, solution, level, rng, cancelled)
-        if difficulty or minimal:     # a minimal level is pruned to the end, whatever the deadline
-            puzzle = remove_hints(puzzle, level, rng, None if minimal else deadline, cancelled, solution, held)
+        if difficulty or minimal:     # to the end: the deadline bounds the layouts tried, never a level's hints
+            puzzle = remove_hints(puzzle, level, rng, None, cancelled, solution, held)
         if minimal and level < 4:     # the grade's rules need hints that uniqueness does not
             puzzle = remove_hints(puzzle, 4, rng, None, cancelled, solution)
         measured = grade(puzzle, solution)
