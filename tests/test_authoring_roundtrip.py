@@ -202,15 +202,19 @@ def test_the_editor_keeps_a_typed_level(puzzle):
     check_editor(puzzle)
 
 
-@quick(20)
-@given(st.integers(1, 60), st.integers(1, 60), st.randoms(use_true_random=False), TEXTS)
-def test_the_editor_keeps_a_designed_level(rows, cols, rng, name):
+def check_designed(rows: int, cols: int, rng, name: str | None) -> None:
     try:
         puzzle = designed(rows, cols, rng, name)
     except generator.GeneratorError:            # the default fleet of a 1x2 board does not fit
         return
     assert editor.from_puzzle(puzzle).mode is editor.Mode.DESIGN
     check_editor(puzzle)
+
+
+@quick(20)
+@given(st.integers(1, 60), st.integers(1, 60), st.randoms(use_true_random=False), TEXTS)
+def test_the_editor_keeps_a_designed_level(rows, cols, rng, name):
+    check_designed(rows, cols, rng, name)
 
 
 # --------------------------------------------------------------------------- check against brute force
@@ -510,6 +514,8 @@ def test_long_campaign_of_the_author_s_pipeline():
         (check_verdict, small_levels(side=6), 3000),
     ):
         settings(LONG, max_examples=examples)(given(strategy)(test))()
+    settings(LONG, max_examples=300)(given(st.integers(1, 60), st.integers(1, 60), st.randoms(use_true_random=False),
+                                           TEXTS)(check_designed))()
     settings(LONG, max_examples=200)(given(requests(side=9), st.booleans())(
         lambda request, minimal: check_generated(*request, minimal=minimal)))()
     settings(LONG, max_examples=500)(given(levels_drawn(), TEXTS, st.sampled_from(sheets.PER_PAGE), st.booleans())(
