@@ -184,10 +184,10 @@ def test_a_name_cut_to_fit_a_code_is_said_in_one_line(tmp_path, capsys):
     assert err == f"note: {tmp_path / 'long.bs'}: the code holds the first 255 bytes of the name\n"
 
 
-def designed(rows: int, cols: int, rng, name: str | None) -> Puzzle:
-    """A level drawn as an author designs one: a random layout of the board's default fleet,
-    its tallies, some of its cells given, the layout as the solution."""
-    fleet = generator.checked_request(rows, cols, None)
+def designed(rows: int, cols: int, rng, name: str | None, fleet=None) -> Puzzle:
+    """A level drawn as an author designs one: a random layout of ``fleet`` (the board's default
+    one when None), its tallies, some of its cells given, the layout as the solution."""
+    fleet = generator.checked_request(rows, cols, fleet)
     grid = layout_grid(rows, cols, generator.random_layout(rows, cols, fleet, rng))
     cells = [(r, c) for r in range(rows) for c in range(cols)]
     given_cells = rng.sample(cells, rng.randint(0, min(len(cells), 40)))
@@ -211,10 +211,38 @@ def check_designed(rows: int, cols: int, rng, name: str | None) -> None:
     check_editor(puzzle)
 
 
-@quick(20)
+@quick(12)
 @given(st.integers(1, 60), st.integers(1, 60), st.randoms(use_true_random=False), TEXTS)
 def test_the_editor_keeps_a_designed_level(rows, cols, rng, name):
     check_designed(rows, cols, rng, name)
+
+
+@st.composite
+def laid_out(draw) -> Puzzle | None:
+    """A level every format may hold: every tally known, every given cell a piece of known shape
+    (a layout's); the standard sizes with their fleet (Bimaru's), or a small board with any fleet."""
+    rng = draw(st.randoms(use_true_random=False))
+    if draw(st.booleans()):
+        rows = cols = draw(st.sampled_from(sorted(DEFAULT_FLEETS)))
+        fleet = None
+    else:
+        rows, cols = draw(st.integers(1, 12)), draw(st.integers(1, 12))
+        fleet = draw(FLEETS.map(lambda f: {k: v for k, v in f.items() if k <= max(rows, cols)}))
+    try:
+        return designed(rows, cols, rng, draw(TEXTS), fleet or None)
+    except generator.GeneratorError:            # a fleet that does not fit that board
+        return None
+
+
+def check_laid_out(puzzle: Puzzle | None) -> None:
+    if puzzle is not None:
+        check_formats(puzzle)
+
+
+@quick(40)
+@given(laid_out())
+def test_every_format_keeps_a_level_drawn_from_a_layout(puzzle):
+    check_laid_out(puzzle)
 
 
 # --------------------------------------------------------------------------- check against brute force
@@ -388,7 +416,7 @@ def check_generated(rows: int, cols: int, fleet, difficulty, seed: int, minimal:
     CASES[f"generated {puzzle.difficulty}"] += 1
 
 
-@quick(15)
+@quick(10)
 @given(requests(), st.booleans())
 def test_a_generated_level_is_the_one_asked_for(request, minimal):
     check_generated(*request, minimal=minimal)
@@ -495,7 +523,7 @@ def check_printed(puzzle: Puzzle, title: str, per_page: int, solved: bool) -> No
     CASES["pages measured"] += 1
 
 
-@quick(60)
+@quick(40)
 @given(levels_drawn(), TEXTS, st.sampled_from(sheets.PER_PAGE), st.booleans())
 def test_a_printed_level_s_text_stays_in_its_place(puzzle, title, per_page, solved):
     check_printed(puzzle, title or "", per_page, solved)
@@ -520,6 +548,7 @@ def test_long_campaign_of_the_author_s_pipeline():
     for test, strategy, examples in (
         (check_formats, levels_drawn(), 4000),
         (check_formats, levels_drawn(largest=12), 4000),
+        (check_laid_out, laid_out(), 3000),
         (check_editor, levels_drawn(), 2000),
         (check_verdict, small_levels(side=6), 3000),
     ):
