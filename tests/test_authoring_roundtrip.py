@@ -127,14 +127,18 @@ def test_every_format_keeps_a_small_level_or_refuses_it_in_one_line(puzzle):
     check_formats(puzzle)
 
 
-def test_a_level_near_the_size_limit_is_written_so_that_it_reads_back(tmp_path):
-    """A 60x60 level of 999,990 bytes written compact (a long name, every cell given) loads;
-    written back (``convert x.bs y.bs``, a save) with a hint a line it was 1,021,738 bytes, and
-    the reader refused the file the program had just written."""
+def near_the_limit() -> str:
+    """A 60x60 level of 999,990 bytes written compact: a long name, every cell given."""
     data = {"size": 60, "fleet": {"1": 1}, "board": {f"{r},{c}": "sw" for r in range(60) for c in range(60)},
             "row_numbers": [None] * 60, "col_numbers": [None] * 60}
     data["name"] = "x" * (MAX_FILE_BYTES - len(json.dumps(data, separators=(",", ":"))) - 20)
-    (tmp_path / "in.bs").write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")
+    return json.dumps(data, separators=(",", ":"))
+
+
+def test_a_level_near_the_size_limit_is_written_so_that_it_reads_back(tmp_path):
+    """The level near the limit loads; written back (``convert x.bs y.bs``, a save) with a hint a
+    line it was 1,021,738 bytes, and the reader refused the file the program had just written."""
+    (tmp_path / "in.bs").write_text(near_the_limit(), encoding="utf-8")
     assert main.main(["convert", str(tmp_path / "in.bs"), str(tmp_path / "out.bs")]) == 0
     assert levels.load(tmp_path / "out.bs") == levels.load(tmp_path / "in.bs")
 
@@ -161,14 +165,15 @@ def check_editor(puzzle: Puzzle) -> None:
 def test_a_kept_draft_of_a_level_with_a_long_name_comes_back(tmp_path):
     """A level of 600 KB (a name of 200,000 letters of another script) opened in the editor: its
     draft was kept as escaped JSON of 1.2 MB, over the limit a kept draft is read within, so the
-    next opening set it aside as damaged and the author's edits were gone."""
+    next opening set it aside as damaged and the author's edits were gone. The level near the
+    size limit: its draft, the board written out beside it, was 1,014,634 bytes, set aside too."""
     from window.storage import Storage
 
-    level = levels.loads(levels.dumps(Puzzle(6, 6, (1,) * 6, (1,) * 6, {1: 6}, name="海" * 200_000)))
-    draft = editor.set_tally(editor.from_puzzle(level), "row", 0, None)       # an edit not yet saved
     storage = Storage(tmp_path)
-    assert storage.keep_draft("level", draft)
-    assert storage.kept_draft("level") == draft and not storage.take_messages()
+    for text in (levels.dumps(Puzzle(6, 6, (1,) * 6, (1,) * 6, {1: 6}, name="海" * 200_000)), near_the_limit()):
+        draft = editor.set_tally(editor.from_puzzle(levels.loads(text)), "row", 0, None)    # an edit not yet saved
+        assert storage.keep_draft("level", draft)
+        assert storage.kept_draft("level") == draft and not storage.take_messages()
 
 
 def test_a_name_cut_to_fit_a_code_is_said_in_one_line(tmp_path, capsys):

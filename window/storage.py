@@ -112,13 +112,19 @@ def aside_path(path: Path, tag: str = "damaged") -> Path:
 # ----- reading ------------------------------------------------------------------------------
 
 
-def read_json(path: Path) -> Any:
+# A kept draft is a level (at most MAX_FILE_BYTES) with its board written out beside it: every
+# cell as ship or water, the given cells and the typed pieces, about 110 KB more on a 60x60 board.
+MAX_DRAFT_BYTES = 2 * MAX_FILE_BYTES
+
+
+def read_json(path: Path, limit: int = MAX_FILE_BYTES) -> Any:
     """The JSON document in ``path`` within the limits (``game.levels`` reads it, as it reads
-    levels); FileNotFoundError when there is none, :class:`Damaged` when it cannot be used."""
+    levels), of at most ``limit`` bytes; FileNotFoundError when there is none, :class:`Damaged`
+    when it cannot be used."""
     if not os.path.lexists(path):
         raise FileNotFoundError(path)
     try:
-        data = read_bounded(path, what="a saved game or record")
+        data = read_bounded(path, limit, what="a saved game or record")
         return decode_json(data.decode("utf-8"), str(path))
     except LevelError as error:
         raise Damaged(error.reason) from None
@@ -380,7 +386,7 @@ class Storage:
         or a damaged one now moved aside)."""
         path = self.draft_path(key)
         try:
-            return draft_from_dict(read_json(path))
+            return draft_from_dict(read_json(path, MAX_DRAFT_BYTES))
         except FileNotFoundError:
             return None
         except (Damaged, ValueError) as problem:
