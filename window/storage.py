@@ -46,7 +46,7 @@ from game.editor import from_dict as draft_from_dict
 from game.editor import to_dict as draft_to_dict
 from game.files import remove_stale, write_bytes, write_text
 from game.levels import LevelError, decode_json, load, read_bounded
-from game.limits import MAX_FILE_BYTES
+from game.limits import MAX_DRAFT_BYTES, MAX_FILE_BYTES
 from game.puzzle import Move, Puzzle, initial_grid
 from game.session import MAX_TRIALS, TRIAL_STEPS, Session
 from window.settings import user_dir
@@ -110,11 +110,6 @@ def aside_path(path: Path, tag: str = "damaged") -> Path:
 
 
 # ----- reading ------------------------------------------------------------------------------
-
-
-# A kept draft is a level (at most MAX_FILE_BYTES) with its board written out beside it: every
-# cell as ship or water, the given cells and the typed pieces, about 110 KB more on a 60x60 board.
-MAX_DRAFT_BYTES = 2 * MAX_FILE_BYTES
 
 
 def read_json(path: Path, limit: int = MAX_FILE_BYTES) -> Any:
