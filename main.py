@@ -829,6 +829,9 @@ def cmd_code(args) -> int:
             bad = True
         else:
             print(codes.encode(ref.puzzle, name=args.name), flush=True)
+            if args.name and codes.kept_name(ref.puzzle.name) != (ref.puzzle.name or None):
+                print(f"note: {ref.label}: the code holds the first {codes.MAX_NAME_BYTES} bytes of the name",
+                      file=sys.stderr)
     return EXIT_USAGE if bad else EXIT_OK
 
 

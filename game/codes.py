@@ -129,9 +129,11 @@ def _unrank(rank: int, size: int, total: int) -> list[int]:
 # --------------------------------------------------------------------------- writing
 
 
-def _name_bytes(name: str | None) -> bytes:
+def kept_name(name: str | None) -> str | None:
+    """What a code keeps of a name: its first ``MAX_NAME_BYTES`` bytes of UTF-8, never half a
+    character (None for none)."""
     data = (name or "").encode("utf-8", "replace")[:MAX_NAME_BYTES]
-    return data.decode("utf-8", "ignore").encode("utf-8")      # never half a character
+    return data.decode("utf-8", "ignore") or None
 
 
 def encode(puzzle: Puzzle, name: bool = False) -> str:
@@ -165,7 +167,7 @@ def _pack(puzzle: Puzzle, name: bool) -> _Writer:
     out.put(_rank(cells), math.comb(total, len(cells)))
     for cell in cells:
         out.put(KINDS.index(puzzle.hints[divmod(cell, puzzle.cols)]), len(KINDS))
-    text = _name_bytes(puzzle.name) if name else b""
+    text = (kept_name(puzzle.name) or "").encode("utf-8") if name else b""
     out.put(int(bool(text)), 2)
     if text:
         out.put(len(text) - 1, MAX_NAME_BYTES)

@@ -443,6 +443,9 @@ def to_dict(puzzle: Puzzle) -> dict[str, Any]:
 
 
 def dumps(puzzle: Puzzle) -> str:
+    """The text of a level: a key a line, a hint or a solution row a line. A level whose text so
+    laid out would pass ``MAX_FILE_BYTES`` (a name near the limit) is written compact, no
+    longer than any file the reader took it from, so it reads back."""
     data = to_dict(puzzle)
     lines = ["{"]
     items = list(data.items())
@@ -457,7 +460,10 @@ def dumps(puzzle: Puzzle) -> str:
         else:
             lines.append(f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}{comma}")
     lines.append("}")
-    return "\n".join(lines) + "\n"
+    text = "\n".join(lines) + "\n"
+    if len(text.encode("utf-8")) > MAX_FILE_BYTES:
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
+    return text
 
 
 def save(puzzle: Puzzle, path: Union[str, os.PathLike]) -> None:

@@ -10,6 +10,7 @@ MAX_SIDE = 60               # rows and columns of a board
 MAX_SHIP_LENGTH = 10        # the longest ship in a fleet
 MAX_FLEET_SHIPS = 200       # ships in a fleet
 MAX_FILE_BYTES = 1_000_000  # a level, a corpus line, a per-user file
+MAX_DRAFT_BYTES = 2 * MAX_FILE_BYTES    # the editor's kept draft: a level and its board written out
 MAX_NESTING = 32            # JSON/YAML nesting depth
 MAX_DIGITS = 12             # digits in any number
 MAX_TRACE_TEXT = 1_000      # characters of a trace's solver name, an event's detail or message, a statistic

@@ -46,7 +46,7 @@ from game.editor import from_dict as draft_from_dict
 from game.editor import to_dict as draft_to_dict
 from game.files import remove_stale, write_bytes, write_text
 from game.levels import LevelError, decode_json, load, read_bounded
-from game.limits import MAX_FILE_BYTES
+from game.limits import MAX_DRAFT_BYTES, MAX_FILE_BYTES
 from game.puzzle import Move, Puzzle, initial_grid
 from game.session import MAX_TRIALS, TRIAL_STEPS, Session, Step, step_to_dict
 from window.settings import user_dir
@@ -112,13 +112,14 @@ def aside_path(path: Path, tag: str = "damaged") -> Path:
 # ----- reading ------------------------------------------------------------------------------
 
 
-def read_json(path: Path) -> Any:
+def read_json(path: Path, limit: int = MAX_FILE_BYTES) -> Any:
     """The JSON document in ``path`` within the limits (``game.levels`` reads it, as it reads
-    levels); FileNotFoundError when there is none, :class:`Damaged` when it cannot be used."""
+    levels), of at most ``limit`` bytes; FileNotFoundError when there is none, :class:`Damaged`
+    when it cannot be used."""
     if not os.path.lexists(path):
         raise FileNotFoundError(path)
     try:
-        data = read_bounded(path, what="a saved game or record")
+        data = read_bounded(path, limit, what="a saved game or record")
         return decode_json(data.decode("utf-8"), str(path))
     except LevelError as error:
         raise Damaged(error.reason) from None
@@ -381,7 +382,7 @@ class Storage:
         or a damaged one now moved aside)."""
         path = self.draft_path(key)
         try:
-            return draft_from_dict(read_json(path))
+            return draft_from_dict(read_json(path, MAX_DRAFT_BYTES))
         except FileNotFoundError:
             return None
         except (Damaged, ValueError) as problem:
@@ -397,7 +398,10 @@ class Storage:
                 if path.is_file() and not path.is_symlink():
                     path.unlink()
             else:
-                write_text(path, json.dumps(draft_to_dict(draft), indent=1), parents=True)
+                # UTF-8 and no padding: a draft of any level the reader takes reads back within
+                # the limit (escaped, a long name in another script took twice its bytes and more)
+                text = json.dumps(draft_to_dict(draft), ensure_ascii=False, separators=(",", ":"))
+                write_text(path, text, parents=True)
         except OSError as error:
             self.tell(f"the draft cannot be kept ({_reason(error)})")
             return False

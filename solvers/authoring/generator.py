@@ -11,7 +11,9 @@
    layout.
 4. Hints are then removed, in random order, while the puzzle stays solvable at that grade
    (``expert``: stays unique), and the result is graded by the engine (``solvers.authoring.grading``).
-   A layout that lands on another grade is dropped and the next one is tried.
+   ``minimal``: then while it stays unique, so no hint is redundant (the rules of a grade may
+   need a hint that uniqueness does not). A layout that lands on another grade is dropped and
+   the next one is tried.
 
 Same arguments and seed, same level. ``build_pack(folder, seed)`` writes the shipped pack.
 """
@@ -224,11 +226,12 @@ def generate(rows: int, cols: int, fleet: Mapping[int, int] | Fleet | None = Non
     """A unique, graded level. Same arguments, same level.
 
     ``difficulty`` None: hints are added until the puzzle is unique, then it is graded as it
-    is (``minimal`` then removes every redundant hint first). With a difficulty, layouts are
-    tried until one lands on that grade; if ``timeout`` seconds pass first, the closest level
-    found is returned with its true grade in ``difficulty``. ``cancelled`` is polled between
-    steps (a fraction of a second apart on boards up to 15x15); when it returns True the
-    generator raises :class:`GeneratorCancelled`.
+    is. ``minimal`` removes every redundant hint, with a difficulty too. With a difficulty,
+    layouts are tried until one lands on that grade; if ``timeout`` seconds pass first, the
+    closest level found is returned with its true grade in ``difficulty``. The timeout bounds
+    the layouts tried, never the pruning of one, so a level of the grade asked for is the same
+    on any machine. ``cancelled`` is polled between steps (a fraction of a second apart on
+    boards up to 15x15); when it returns True the generator raises :class:`GeneratorCancelled`.
     """
     cancelled = cancelled or (lambda: False)
     if difficulty is not None and difficulty not in GRADE_LEVEL:
@@ -244,8 +247,10 @@ def generate(rows: int, cols: int, fleet: Mapping[int, int] | Fleet | None = Non
         base = Puzzle(rows, cols, row_tallies, col_tallies, fleet, {})
         solution = _grid_of(rows, cols, ships)
         puzzle, held = _add_hints(base, ships, solution, level, rng, cancelled)
-        if difficulty or minimal:
-            puzzle = remove_hints(puzzle, level, rng, deadline, cancelled, solution, held)
+        if difficulty or minimal:     # to the end: the deadline bounds the layouts tried, never a level's hints
+            puzzle = remove_hints(puzzle, level, rng, None, cancelled, solution, held)
+        if minimal and level < 4:     # the grade's rules need hints that uniqueness does not
+            puzzle = remove_hints(puzzle, 4, rng, None, cancelled, solution)
         measured = grade(puzzle, solution)
         miss = abs(GRADE_LEVEL[measured] - level) if difficulty else 0
         if best is None or miss < best[0]:
