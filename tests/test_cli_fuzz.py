@@ -44,11 +44,12 @@ import pytest
 
 from game import files, levels
 from solvers.engine import trace
+from tests.test_fuzz_outputs import CONTROL_NAMES, OLD, place
+from tests.test_outputs import read_only
 
 ROOT = Path(__file__).resolve().parents[1]
 MAIN = ROOT / "main.py"
 LEVEL = ROOT / "levels" / "6x6" / "easy" / "01.bs"
-OLD = b"an old file that must survive\n" * 4
 MEMORY_CAP = 3 << 30                    # RLIMIT_AS of each run: far above any command's 1 GB
 RUN_SECONDS = 60                        # a run still going after this is a hang
 QUICK, CAMPAIGN = 35, 1000
@@ -103,82 +104,12 @@ def fleet_text(rng: random.Random) -> str:
     return json.dumps({"4": 1, "3": 2, "2": 3, "1": 4})
 
 
-CONTROL_NAMES = ["a\nb", "new\r\nline", "esc\x1b[31mred", "bell\x07", "tab\tname", "del\x7f", "c1\x85nel",
-                 "sep\u2028line", "bidi\u202egnp.sb", "-dash", " space ", "\udcff\udcfe"]
-
-
 # ----------------------------------------------------------------- places
 
 PLACES = ("new", "old-file", "fifo", "link-to-file", "link-to-folder", "dangling-link", "link-loop", "folder",
-          "dev-null", "dev-full", "full-disk", "long-name", "huge-name", "control-name", "bytes-name",
+          "dev-null", "dev-full", "full-disk", "longest-name", "huge-name", "control-name", "bytes-name",
           "through-a-file", "missing-folder", "read-only", "the-input", "hard-link")
 
-
-def device(folder: Path, name: str) -> Path:
-    """A character device like /dev/null ("null") or /dev/full ("full"): as root a node of the
-    run's own, so that a program that replaced it never replaces the system's."""
-    if os.geteuid() != 0:
-        return Path("/dev") / name
-    node = folder / f"dev-{name}"
-    os.mknod(node, 0o666 | stat.S_IFCHR, os.makedev(1, {"null": 3, "full": 7}[name]))
-    return node
-
-
-def read_only_folder(folder: Path) -> Path:
-    if os.geteuid() == 0:
-        return Path("/proc/self")          # root writes through permissions; not through /proc
-    ro = folder / "ro"
-    ro.mkdir()
-    ro.chmod(0o500)
-    return ro
-
-
-def place(kind: str, folder: Path, suffix: str, the_input: Path) -> tuple[str, int | None]:
-    """An output name of one kind (made in ``folder``) and a file-size limit (a full disk)."""
-    out = folder / f"out{suffix}"
-    limit = None
-    if kind == "old-file":
-        out.write_bytes(OLD)
-    elif kind == "fifo":
-        os.mkfifo(out)
-    elif kind == "link-to-file":
-        (folder / "real").write_bytes(OLD)
-        out.symlink_to("real")
-    elif kind == "link-to-folder":
-        (folder / "adir").mkdir()
-        out.symlink_to("adir")
-    elif kind == "dangling-link":
-        out.symlink_to("nowhere" + suffix)
-    elif kind == "link-loop":
-        out.symlink_to(out.name)
-    elif kind == "folder":
-        out.mkdir()
-    elif kind in ("dev-null", "dev-full"):
-        out = device(folder, kind[4:])
-    elif kind == "full-disk":
-        out.write_bytes(OLD)
-        limit = len(OLD) + 8
-    elif kind == "long-name":
-        out = folder / ("n" * (255 - len(suffix)) + suffix)
-    elif kind == "huge-name":
-        out = folder / ("h" * 100_000 + suffix)
-    elif kind == "control-name":
-        out = folder / (random.Random(str(folder)).choice(CONTROL_NAMES[:-1]).replace("\x00", "") + suffix)
-    elif kind == "bytes-name":
-        return os.fsdecode(os.fsencode(str(folder)) + b"/\xff\xfe" + suffix.encode()), None
-    elif kind == "through-a-file":
-        (folder / "afile").write_bytes(OLD)
-        out = folder / "afile" / f"out{suffix}"
-    elif kind == "missing-folder":
-        out = folder / "no" / "such" / f"out{suffix}"
-    elif kind == "read-only":
-        out = read_only_folder(folder) / f"out{suffix}"
-    elif kind == "the-input":
-        out = the_input
-    elif kind == "hard-link":
-        out.write_bytes(OLD)
-        os.link(out, folder / "other-name")
-    return str(out), limit
 
 
 # ----------------------------------------------------------------- a case
@@ -240,7 +171,8 @@ def output_case(rng: random.Random, folder: Path, io: dict, slow: bool) -> tuple
     if kind == "the-input" and name in MAKERS:
         kind = "old-file"                       # a command that reads no level: the level is just a file
     suffix, argv = writers[name]
-    out, limit = place(kind, folder, suffix, Path(io["level"] if name != "replay-gif" else io["trace"]))
+    made, limit = place(kind, folder, suffix, Path(io["level"] if name != "replay-gif" else io["trace"]))
+    out = str(made)
     pages = os.path.splitext(out)[0] + "-"         # print's PNG pages: out-1.png, out-2.png
     return Case(argv(io, out), f"output {name} at {kind}", names=[out, pages, "standard output"], fsize=limit), out
 
@@ -383,7 +315,7 @@ def environment_case(rng: random.Random, folder: Path, io: dict) -> Case:
     elif setting == 1:
         env = {"HOME": "/proc/self", "BATTLESHIPS_HOME": "/proc/self/battleships"}
     elif setting == 2:
-        cwd = str(read_only_folder(folder))
+        cwd = str(read_only(folder))
     elif setting == 3:
         env = {"LC_ALL": "C", "LANG": "C"}
     else:

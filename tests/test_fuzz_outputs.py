@@ -13,6 +13,7 @@ command on every kind and prints the figures (cases, failures, peak memory of a 
 """
 
 import os
+import random
 import resource
 import stat
 import subprocess
@@ -23,7 +24,7 @@ import pytest
 
 from game import files, levels
 from solvers.engine import trace
-from tests.test_outputs import device
+from tests.test_outputs import device, read_only
 
 ROOT = Path(__file__).resolve().parents[1]
 LEVEL = ROOT / "levels" / "6x6" / "easy" / "01.bs"
@@ -51,8 +52,14 @@ SUFFIX = {"convert": ".bs", "generate": ".bs", "solve-trace": ".jsonl", "print-p
           "race-csv": ".csv", "bench-csv": ".csv", "replay-gif": ".gif", "replay-screenshot": ".png"}
 
 
-def place(kind: str, folder: Path, suffix: str) -> tuple[Path, int | None]:
-    """The output path of one kind (made in ``folder``), and a file-size limit (full disk)."""
+# Names no output should be refused for, nor shown raw (the command line's fuzz draws them too).
+CONTROL_NAMES = ["a\nb", "new\r\nline", "esc\x1b[31mred", "bell\x07", "tab\tname", "del\x7f", "c1\x85nel",
+                 "sep\u2028line", "bidi\u202egnp.sb", "-dash", " space ", "\udcff\udcfe"]
+
+
+def place(kind: str, folder: Path, suffix: str, the_input: Path | None = None) -> tuple[Path, int | None]:
+    """The output path of one kind (made in ``folder``), and a file-size limit (full disk).
+    ``the_input``: the file the command reads (kind ``the-input``)."""
     out = folder / f"out{suffix}"
     limit = None
     if kind == "fifo":
@@ -63,6 +70,9 @@ def place(kind: str, folder: Path, suffix: str) -> tuple[Path, int | None]:
     elif kind == "link-to-fifo":
         os.mkfifo(folder / "pipe")
         out.symlink_to("pipe")
+    elif kind == "link-to-folder":
+        (folder / "adir").mkdir()
+        out.symlink_to("adir")
     elif kind == "dangling-link":
         out.symlink_to("nowhere" + suffix)
     elif kind == "link-loop":
@@ -70,12 +80,7 @@ def place(kind: str, folder: Path, suffix: str) -> tuple[Path, int | None]:
     elif kind == "folder":
         out.mkdir()
     elif kind == "read-only":
-        if os.geteuid() == 0:
-            out = Path("/sys") / f"out{suffix}"
-        else:
-            (folder / "ro").mkdir()
-            (folder / "ro").chmod(0o500)
-            out = folder / "ro" / f"out{suffix}"
+        out = read_only(folder) / f"out{suffix}"
     elif kind == "through-a-file":
         (folder / "afile").write_bytes(OLD)
         out = folder / "afile" / f"out{suffix}"
@@ -88,6 +93,17 @@ def place(kind: str, folder: Path, suffix: str) -> tuple[Path, int | None]:
         limit = len(OLD) + 8
     elif kind == "long-name":
         out = folder / ("n" * (245 - len(suffix)) + suffix)
+    elif kind == "longest-name":                # the most a name may have: no room for a temporary beside it
+        out = folder / ("n" * (255 - len(suffix)) + suffix)
+    elif kind == "huge-name":
+        out = folder / ("h" * 100_000 + suffix)
+    elif kind == "control-name":
+        out = folder / (random.Random(str(folder)).choice(CONTROL_NAMES[:-1]).replace("\x00", "") + suffix)
+    elif kind == "bytes-name":
+        out = Path(os.fsdecode(os.fsencode(str(folder)) + b"/\xff\xfe" + suffix.encode()))
+    elif kind == "the-input":
+        assert the_input is not None
+        out = the_input
     elif kind == "hard-link":
         out.write_bytes(OLD)
         os.link(out, folder / "other-name")
