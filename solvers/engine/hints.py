@@ -9,6 +9,7 @@ as long as the player reads in the window); that time is not counted as a hint's
 
 from __future__ import annotations
 
+import gc
 import time
 from dataclasses import dataclass, field
 from functools import cache
@@ -62,7 +63,8 @@ def play_by_hints(puzzle: Puzzle, label: str, seconds: float = HINT_SECONDS,
     :func:`solvers.logic.deduction.think_ahead`), as it does in the window while the player
     reads the rungs of a hint and presses H again; that time is not a hint's."""
     run = HintRun(label)
-    logic.prepare(puzzle)           # as the window does when the level opens
+    logic.prepare(puzzle)           # as the window does when the level opens, and then
+    gc.freeze()                     # its long-lived objects leave the cyclic collector's view
     solution = cache(lambda: unique_solution(puzzle, timeout=SOLUTION_SECONDS))     # asked once, if ever
     grid = initial_grid(puzzle)
     for _ in range(puzzle.rows * puzzle.cols + 1):
