@@ -301,8 +301,8 @@ class Geometry:
         return tuple(table)
 
     def _longest(self, across: bool) -> list[int]:
-        """The lengths of the placements lying across (or down, two cells or more)."""
-        return [length for length, way, _ in self._groups() if way == across and (across or length > 1)]
+        """The lengths of the placements lying across (or down: two cells or more, as numbered)."""
+        return [length for length, way, _ in self._groups() if way == across]
 
     @cached_property
     def covering_cells(self) -> tuple[int, ...]:
