@@ -356,3 +356,16 @@ def test_a_run_given_what_held_with_more_hints_ends_where_it_ends_alone_with_few
         assert (helped.solved, helped.grid, helped.level) == (plain.solved, plain.grid, plain.level)
         alone, given = alone + plain.probes, given + helped.probes
     assert given < alone
+
+
+def test_a_tight_fleet_that_random_tries_miss_is_laid_by_a_search():
+    """2 battleships, 2 cruisers and 2 destroyers on 5x7 (18 of 35 cells): random tries
+    almost never lay them, but layouts exist; the search finds one, the same for a seed."""
+    fleet = ((4, 2), (3, 2), (2, 2))
+    for seed in range(3):
+        cells = generator.random_layout(5, 7, fleet, random.Random(seed))
+        assert cells == generator.random_layout(5, 7, fleet, random.Random(seed))
+        grid = tuple(tuple(Cell.SHIP if (r, c) in cells else Cell.WATER for c in range(7)) for r in range(5))
+        rows = [sum((r, c) in cells for c in range(7)) for r in range(5)]
+        cols = [sum((r, c) in cells for r in range(5)) for c in range(7)]
+        assert rules.is_solved(Puzzle(5, 7, rows, cols, fleet, {}), grid)

@@ -33,6 +33,7 @@ from solvers.authoring.grading import GRADE_LEVEL, GRADES, grade, without_hints
 from solvers.engine.verdict import Kind, decide
 from solvers.logic import deduction as logic
 
+MAX_LAYOUT_NODES = 200_000     # places a search for a tight fleet's layout may try
 MAX_LAYOUT_TRIES = 2000
 COUNT_SECONDS = 5.0      # an exact count that takes longer is treated as "not shown unique"
 HINT_PER_UNKNOWN = 100   # hints added at once: one for each this many cells the engine left open
@@ -81,7 +82,37 @@ def random_layout(rows: int, cols: int, fleet: Fleet, rng: random.Random) -> fro
             blocked |= place.cells | place.halo
         else:
             return frozenset(geo.coords(taken))
-    raise GeneratorError(f"could not lay the fleet {dict(fleet)} on a {rows}x{cols} board")
+    # A tight fleet that random tries miss: search the places in a random order, a ship of a
+    # length after the one before it, up to MAX_LAYOUT_NODES places tried.
+    searched = _searched_layout(ships, by_length, rng)
+    if searched is None:
+        raise GeneratorError(f"could not lay the fleet {dict(fleet)} on a {rows}x{cols} board")
+    return frozenset(geo.coords(searched))
+
+
+def _searched_layout(ships: list[int], by_length: dict, rng: random.Random) -> int | None:
+    orders = {length: rng.sample(places, len(places)) for length, places in by_length.items()}
+    tried = 0
+
+    def lay(k: int, first: int, taken: int, blocked: int) -> int | None:
+        nonlocal tried
+        if k == len(ships):
+            return taken
+        order = orders[ships[k]]
+        for i in range(first, len(order)):
+            place = order[i]
+            if place.cells & blocked:
+                continue
+            tried += 1
+            if tried > MAX_LAYOUT_NODES:
+                return None
+            same = k + 1 < len(ships) and ships[k + 1] == ships[k]
+            found = lay(k + 1, i + 1 if same else 0, taken | place.cells, blocked | place.cells | place.halo)
+            if found is not None or tried > MAX_LAYOUT_NODES:
+                return found
+        return None
+
+    return lay(0, 0, 0, 0)
 
 
 def _tallies(rows: int, cols: int, ships: frozenset[Coord], hide: int, rng: random.Random,
