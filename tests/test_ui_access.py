@@ -137,8 +137,9 @@ def test_the_action_list_runs_an_action_by_keyboard(app):
     press(app, pygame.K_m)
     scene = app.overlay
     labels = [row.label for row in scene.list.rows]
-    every = [*app.play.actions, *app.play.solver_actions]
-    assert labels == [action.label for action in every] and {"Step", "Keep solver's board", "Rewind"} <= set(labels)
+    every = [*app.play.actions, *app.play.solver_actions, *app.play.key_actions]
+    assert labels == [action.label for action in every]
+    assert {"Step", "Keep solver's board", "Rewind", "Pause"} <= set(labels)
     assert [row.note for row in scene.list.rows] == [action.key for action in every]
     for _ in range(labels.index("Stats")):
         press(app, pygame.K_DOWN)

@@ -30,6 +30,7 @@ from window.scenes.daily import DailyScene
 from window.scenes.editor import EditorScene
 from window.scenes.files import FileScene
 from window.scenes.new_level import NewLevelScene
+from window.scenes.pause import PauseScene
 from window.scenes.play import PlayScene
 from window.scenes.race import RaceScene
 from window.scenes.replay import Closed, ReplayScene, Timeline, closing
@@ -47,6 +48,9 @@ IDLE_WAIT_MS = 250               # wake up a few times a second to tick the cloc
 SCRIPTED_RUN_LIMIT = 300.0       # seconds: a scripted run that never ends gives up
 FRAME_WORK_BUDGET = 0.008        # seconds of solver events applied per frame at most
 FRAME_TARGET = 0.013             # seconds of work per frame we aim for (60 fps leaves 16.7 ms)
+# A longer gap between two frames is time the program did not run (a machine asleep, a stopped
+# process): the play clock and the solvers' pace count this much of it.
+GAP_COUNTED = 1.0
 
 
 def caption(text: str) -> str:
@@ -88,6 +92,7 @@ class App:
         self.frame_times: deque = deque(maxlen=100_000)   # (start, work seconds) per drawn frame
         self.startup_message = "; ".join(problems)
         self.new_level_choice: Choice | None = None   # the New puzzle dialog's last settings
+        self.focused = False                   # the window has the keyboard (it told us so)
         # A solver thread shares the interpreter: a short switch interval lets the window take
         # the GIL back within about a millisecond, which keeps frames even during a fast run.
         self._switch_interval = sys.getswitchinterval()
@@ -197,6 +202,19 @@ class App:
     def open_stats(self) -> None:
         self.overlay = StatsScene(self)
         self.dirty = True
+
+    def pause(self, away: bool = False) -> bool:
+        """Hide the play and stop its clock until the player comes back (a click or a key);
+        False when there is no clock to stop: solved, or a view already over the play (which
+        stops the clock itself). ``away``: the window lost the player; a play with a solver
+        running in its panel is then left as it is (a class may be watching the run).
+        """
+        play = self.play
+        if play is None or self.overlay is not None or play.session.solved or (away and play.solver.running):
+            return False
+        self.overlay = PauseScene(self, play.title, play.session.elapsed)
+        self.dirty = True
+        return True
 
     def play_daily(self, day: datetime.date | None = None) -> bool:
         """Open a day's daily puzzle (default today), made once and kept in the per-user folder."""
@@ -324,6 +342,13 @@ class App:
                 self.close_overlay()
         elif event.type in (pygame.WINDOWEXPOSED, pygame.WINDOWSHOWN, pygame.WINDOWRESTORED):
             self.full_redraw = True
+        elif event.type == pygame.WINDOWFOCUSGAINED:
+            self.focused = True
+        elif event.type == pygame.WINDOWMINIMIZED or (event.type == pygame.WINDOWFOCUSLOST and self.focused):
+            # Away from the window, the player's clock stops (a focus never gained is not lost:
+            # a desktop without a window manager may never give it).
+            self.focused = False
+            self.pause(away=True)
         elif self.overlay is not None:
             self.overlay.handle(event)
         elif event.type == pygame.KEYDOWN and event.key == pygame.K_p and event.mod & pygame.KMOD_CTRL:
@@ -406,7 +431,7 @@ class App:
             if busy:
                 clock.tick(self.fps)
             now = time.perf_counter()
-            dt, last = now - last, now
+            dt, last = min(now - last, GAP_COUNTED), now
             self.pump(dt, wait=not busy)
             work = time.perf_counter() - now
             self.frame_times.append((now, work))

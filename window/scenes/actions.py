@@ -18,7 +18,8 @@ from window.list_view import ROW_HEIGHT, ListView, Row
 from window.widgets import Button, draw_dialog
 
 CTRL = "Ctrl+"
-NAMES = {"Enter": "RETURN", "Esc": "ESCAPE", "Tab": "TAB", ".": "PERIOD", "-": "MINUS", "=": "EQUALS"}
+NAMES = {"Enter": "RETURN", "Esc": "ESCAPE", "Tab": "TAB", ".": "PERIOD", "-": "MINUS", "=": "EQUALS",
+         "Pause": "PAUSE"}
 
 
 @dataclass(frozen=True)

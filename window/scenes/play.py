@@ -85,7 +85,9 @@ class PlayScene:
                                Action(panel.keep_button, "", 0), Action(panel.rewind_button, "", 0),
                                Action(panel.save_button, "", 0),
                                Action(Button("Load a solver...", lambda: app.pick_solver(panel.add_solver)), "", 0)]
-        self.keys = by_key([*self.actions, *self.solver_actions,
+        # Actions with a key and no button: M lists Pause after the rest.
+        self.key_actions = [Action(Button("Pause", self.pause), "Pause", 0)]
+        self.keys = by_key([*self.actions, *self.solver_actions, *self.key_actions,
                             Action(Button("All actions", self.show_actions), "M", 0)])
         # Shown in the status line while a hint or a check has found a mistake.
         self.mistake_button = Button("Undo to first mistake", self.coach.undo_to_mistake, active=True)
@@ -175,6 +177,11 @@ class PlayScene:
     def restart(self) -> None:
         self.board.change(Session.restart, "Restarted (Ctrl+Z brings your marks back)")
 
+    def pause(self) -> None:
+        """Pause: the board hidden and the clock stopped until a click or a key."""
+        if not self.app.pause():
+            self.notify("Nothing to pause: the level is solved")
+
     def open_race(self) -> None:
         """V: the race on this level; a solver of one's own chosen in the panel in a lane of its own."""
         own = self.solver.own_choice
@@ -186,8 +193,8 @@ class PlayScene:
 
     def show_actions(self, actions: list[Action] | None = None, title: str = "Actions") -> None:
         """The list of ``actions`` (default: the toolbar's and the solver's) with their keys, as an overlay."""
-        self.app.show(ActionsScene(self.app, [*self.actions, *self.solver_actions] if actions is None else actions,
-                                   title))
+        every = [*self.actions, *self.solver_actions, *self.key_actions]
+        self.app.show(ActionsScene(self.app, every if actions is None else actions, title))
 
     def change_speed(self, step: int) -> None:
         """- and =: the solver's speed one step slower or faster, as on its slider."""
