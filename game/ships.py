@@ -20,12 +20,13 @@ Glossary
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import cached_property
 from typing import Iterator, Sequence
 
 from game import bitsets
 from game.bitsets import bits, int_of, kept, union
 from game.puzzle import Cell, Coord, Grid, Hint, Puzzle
+from game.slices import Slices, drain
 
 Board = Sequence[Sequence[Cell]]
 
@@ -56,15 +57,32 @@ class Placement:
         return f"column {self.col + 1}, rows {self.row + 1}-{self.row + self.length}"
 
 
+# The tables a geometry builds on first use, or in slices (``Geometry.tables``).
+TABLES = ("covering", "surrounding", "covering_cells", "surrounding_cells", "row_lines", "col_lines")
+
+
 class Geometry:
     """Every placement of every ship length on a board of one size, with its bit masks.
 
     Depends only on the board's size and the fleet's lengths, so it is shared (see
     :func:`geometry`). The per-cell tables (``covering``, ``surrounding``) are built on first
-    use: the judge and the deduction engine need only the placements.
+    use: the judge and the deduction engine need only the placements. A solver builds the
+    geometry and the tables it reads in slices (:func:`prepared`), so that it can be stopped
+    while it does (a 60x60 board has 63,000 placements).
     """
 
     def __init__(self, rows: int, cols: int, lengths: tuple[int, ...]) -> None:
+        drain(self._lay(rows, cols, lengths))
+
+    @classmethod
+    def in_slices(cls, rows: int, cols: int, lengths: tuple[int, ...]) -> Slices[Geometry]:
+        """The same geometry, built a row of placements at a time (``game.slices``)."""
+        geo = cls.__new__(cls)
+        yield from geo._lay(rows, cols, lengths)
+        return geo
+
+    def _lay(self, rows: int, cols: int, lengths: tuple[int, ...]) -> Slices[None]:
+        """Every placement and its masks, a slice per row of a length and direction."""
         self.rows, self.cols, self.lengths = rows, cols, lengths
         self.stride = stride = cols + 1
         self.row_masks = tuple(((1 << cols) - 1) << (r * stride) for r in range(rows))
@@ -90,6 +108,7 @@ class Geometry:
                         placements.append(Placement(len(placements), length, r, c, horizontal, cells << at,
                                                     self._around(halo, at), self._around(ends, at), horizontal,
                                                     r if horizontal else c))
+                    yield
             length_sets.append(((1 << len(placements)) - 1) ^ ((1 << first) - 1))
         self.placements: tuple[Placement, ...] = tuple(placements)
         self.length_sets: tuple[int, ...] = tuple(length_sets)     # per length index: its placements
@@ -268,16 +287,27 @@ class Geometry:
         stride = self.stride
         return self.col_masks[line] & ((1 << ((end + 1) * stride)) - (1 << (start * stride)))
 
+    def tables(self, names: Sequence[str] = TABLES) -> Slices[None]:
+        """Those of the per-cell and per-line tables ``names`` not built yet, built in slices
+        (``game.slices``); each is otherwise built whole on its first use."""
+        for name in names:
+            if name not in self.__dict__:       # (where ``cached_property`` keeps its value)
+                self.__dict__[name] = yield from getattr(self, "_" + name)()
+
     @cached_property
     def covering(self) -> tuple[int, ...]:
-        """Per cell bit: the set of placements whose cells hold it. Along one line, the
-        placements of one length that hold a cell start at most ``length - 1`` before it:
-        a run of numbers across, every ``cols``-th number down."""
+        """Per cell bit: the set of placements whose cells hold it."""
+        return drain(self._covering())
+
+    def _covering(self) -> Slices[tuple[int, ...]]:
+        """Along one line, the placements of one length that hold a cell start at most
+        ``length - 1`` before it: a run of numbers across, every ``cols``-th number down."""
         rows, cols, stride = self.rows, self.cols, self.stride
         found: list[list[int]] = [[] for _ in range(rows * stride)]
         for length, across, first in self._groups():
             starts = (cols if across else rows) - length + 1
             for r in range(rows):
+                yield
                 for c in range(cols):
                     line, at = (r, c) if across else (c, r)
                     low, high = max(0, at - length + 1), min(at, starts - 1)
@@ -287,15 +317,24 @@ class Geometry:
                     else:
                         base = first + line
                         found[r * stride + c].extend(range(base + low * cols, base + high * cols + 1, cols))
-        return tuple(int_of(numbers) for numbers in found)
+        table: list[int] = []
+        for r in range(rows):
+            yield
+            table.extend(int_of(numbers) for numbers in found[r * stride:(r + 1) * stride])
+        return tuple(table)
 
     @cached_property
     def surrounding(self) -> tuple[int, ...]:
         """Per cell bit: the set of placements whose halo holds it: those holding a cell around
         it but not the cell itself."""
+        return drain(self._surrounding())
+
+    def _surrounding(self) -> Slices[tuple[int, ...]]:
         covering, stride, board = self.covering, self.stride, self.board
         table = [0] * (self.rows * stride)
         for i in bits(board):
+            if not i % stride:
+                yield
             around = bitsets.orthogonal(1 << i, stride, board) | bitsets.diagonal(1 << i, stride, board)
             table[i] = union(covering, around) & ~covering[i]
         return tuple(table)
@@ -308,12 +347,16 @@ class Geometry:
     def covering_cells(self) -> tuple[int, ...]:
         """Per cell bit: the cells of the placements whose cells hold it: along its row and its
         column, those within the longest ship lying that way, less one."""
+        return drain(self._covering_cells())
+
+    def _covering_cells(self) -> Slices[tuple[int, ...]]:
         table = [0] * (self.rows * self.stride)
         for across in (True, False):
             lengths = self._longest(across)
             if lengths:
                 reach = max(lengths) - 1
                 for r in range(self.rows):
+                    yield
                     for c in range(self.cols):
                         line, at = (r, c) if across else (c, r)
                         table[r * self.stride + c] |= self._run(across, line, at - reach, at + reach)
@@ -325,6 +368,9 @@ class Geometry:
         its row (then its column): in the rows either side, the cells within the longest ship;
         in its own row, the longest ship that ends just before it and the longest that starts
         just after it."""
+        return drain(self._surrounding_cells())
+
+    def _surrounding_cells(self) -> Slices[tuple[int, ...]]:
         table = [0] * (self.rows * self.stride)
         for across in (True, False):
             lengths = self._longest(across)
@@ -332,6 +378,7 @@ class Geometry:
                 continue
             reach, size = max(lengths), self.cols if across else self.rows
             for r in range(self.rows):
+                yield
                 for c in range(self.cols):
                     line, at = (r, c) if across else (c, r)
                     before = max((n for n in lengths if n <= at), default=0)
@@ -345,16 +392,24 @@ class Geometry:
     @cached_property
     def row_lines(self) -> tuple[int, ...]:
         """Per row: the placements of two or more cells lying along it."""
-        return self._lines(True, self.rows)
+        return drain(self._row_lines())
 
     @cached_property
     def col_lines(self) -> tuple[int, ...]:
         """Per column: the placements of two or more cells lying along it."""
-        return self._lines(False, self.cols)
+        return drain(self._col_lines())
 
-    def _lines(self, across: bool, count: int) -> tuple[int, ...]:
+    def _row_lines(self) -> Slices[tuple[int, ...]]:
+        return (yield from self._lines(True, self.rows))
+
+    def _col_lines(self) -> Slices[tuple[int, ...]]:
+        return (yield from self._lines(False, self.cols))
+
+    def _lines(self, across: bool, count: int) -> Slices[tuple[int, ...]]:
         table = [0] * count
         for p in self.placements:
+            if not p.index % LINES_SLICE:
+                yield
             if p.length >= 2 and p.horizontal == across:
                 table[p.line] |= 1 << p.index
         return tuple(table)
@@ -378,13 +433,39 @@ class Geometry:
         return (placements[i] for i in bits(placement_set))
 
 
-@lru_cache(maxsize=32)
+LINES_SLICE = 4096          # placements read between two slices of a line table
+GEOMETRIES_KEPT = 32
+_geometries: dict[tuple[int, int, tuple[int, ...]], Geometry] = {}    # the last ones asked for, oldest first
+
+
 def geometry(rows: int, cols: int, lengths: tuple[int, ...]) -> Geometry:
-    return Geometry(rows, cols, lengths)
+    """The geometry of a board size and fleet, shared: the last ``GEOMETRIES_KEPT`` are kept."""
+    return drain(geometry_in_slices(rows, cols, lengths, tables=()))
+
+
+def geometry_in_slices(rows: int, cols: int, lengths: tuple[int, ...],
+                       tables: Sequence[str] = TABLES) -> Slices[Geometry]:
+    """:func:`geometry` built in slices (``game.slices``), with those of its ``tables`` not
+    built yet: on a 60x60 board a few tenths of a second of work, which a caller can stop
+    between slices."""
+    key = (rows, cols, lengths)
+    geo = _geometries.pop(key, None)
+    if geo is None:
+        geo = yield from Geometry.in_slices(rows, cols, lengths)
+    _geometries[key] = geo
+    while len(_geometries) > GEOMETRIES_KEPT:
+        _geometries.pop(next(iter(_geometries)), None)
+    yield from geo.tables(tables)
+    return geo
 
 
 def geometry_of(puzzle: Puzzle) -> Geometry:
     return geometry(puzzle.rows, puzzle.cols, tuple(length for length, _ in puzzle.fleet))
+
+
+def prepared(puzzle: Puzzle, tables: Sequence[str] = TABLES) -> Slices[Geometry]:
+    """The puzzle's geometry with ``tables``, built in slices where they are not built yet."""
+    return geometry_in_slices(puzzle.rows, puzzle.cols, tuple(length for length, _ in puzzle.fleet), tables)
 
 
 def compatible(puzzle: Puzzle, geo: Geometry | None = None) -> int:

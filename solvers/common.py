@@ -1,23 +1,46 @@
-"""Helpers every solver shares: verifying answers with the judge, draining streams, the
-seconds a run has taken as its statistics say them, the statistics and boards met that a
-run keeps (within bounds), a statistic read as a count, and the Luby sequence of restarts
-(the forward search's on giant boards, compiled for clause learning)."""
+"""Helpers every solver shares: verifying answers with the judge, draining streams, work
+done in slices as heartbeats, the seconds a run has taken as its statistics say them, the
+statistics and boards met that a run keeps (within bounds), a statistic read as a count,
+and the Luby sequence of restarts (the forward search's on giant boards, compiled for
+clause learning)."""
 
 from __future__ import annotations
 
 import math
 import time
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Generator, Iterable, Mapping, Sequence, TypeVar
 
 from game import rules
 from game.limits import MAX_TRACE_STATS
 from game.puzzle import Cell, Grid, Puzzle
-from solvers.events import Event, Found, Result, SetCell, Status
+from game.slices import Slices
+from solvers.events import Event, Found, Progress, Result, SetCell, Status
+
+T = TypeVar("T")
+BEAT_SECONDS = 0.02         # at most this long between two heartbeats of work done in slices
 
 
 def elapsed(started: float) -> float:
     """The seconds since ``started`` (a ``time.perf_counter()`` value), to the microsecond."""
     return round(time.perf_counter() - started, 6)
+
+
+def beating(work: Slices[T]) -> Generator[Event, None, T]:
+    """The value of ``work`` (``game.slices``: a solver's model built on a fresh board, say),
+    with a ``Progress`` heartbeat between its slices every ``BEAT_SECONDS``: a consumer can
+    stop the solver there, as between any of its events."""
+    started = last = time.perf_counter()
+    try:
+        while True:
+            next(work)
+            now = time.perf_counter()
+            if now - last > BEAT_SECONDS:
+                last = now
+                yield Progress({"seconds": elapsed(started)})
+    except StopIteration as stop:
+        return stop.value
+    finally:
+        work.close()
 
 
 MAX_MET = 64        # the different boards met (``Found``) that a run keeps for its result

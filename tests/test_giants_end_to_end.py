@@ -302,8 +302,7 @@ def test_closing_a_giant_level_ends_the_search_for_its_solution(tmp_path, monkey
     with many solutions that search runs up to 30 s and took no stop. Opening four 60x60
     levels in a row left four searches going (max RSS 1.34 GB, above the documented 1 GB; the
     machine busy for 23 s). Closing a level now ends its search at the search's next event
-    (within about three seconds on a fresh 60x60: the placement tables the search builds first
-    do not yield), instead of 10-30 s later."""
+    (a heartbeat while it builds its model of a fresh board too), instead of 10-30 s later."""
     import threading
     import time
 
@@ -350,6 +349,96 @@ def test_a_stopped_search_decides_nothing_and_is_asked_again(giant_60):
     assert verdict.kind is Kind.UNDECIDED and time.perf_counter() - began < 5
     judge = MistakeJudge(giant_60)
     assert judge.solution(cancelled=lambda: True) is None and not judge.known
+
+
+@pytest.fixture
+def fresh_geometries(monkeypatch):
+    """No board's geometry built yet in this process, as when a level is first opened: the
+    geometries built during the test (its own, put back after it)."""
+    from game import ships
+
+    monkeypatch.setattr(ships, "_geometries", {})
+    return ships._geometries
+
+
+@pytest.mark.parametrize("name", ["forward", "backtracking", "logic", "genetic"])
+def test_a_solver_on_a_fresh_giant_is_heard_while_it_builds_its_model(giant_60, fresh_geometries, name):
+    """On a fresh 60x60 board (63,000 placements) every solver built its placement model (the
+    placements, the per-cell tables, its own model) without an event: 0.3-0.7 s, up to 2.5 s
+    under load, in which a Stop waited. The model is now built in slices with heartbeats
+    between them: the first event comes before the geometry is whole."""
+    from solvers.engine import registry
+    from solvers.events import Progress
+
+    stream = registry.get(name).events(giant_60, trace=True)
+    try:
+        assert isinstance(next(stream), Progress) and not fresh_geometries
+    finally:
+        stream.close()
+
+
+def test_a_stop_of_a_solver_on_a_fresh_giant_ends_it_while_it_builds(giant_60, fresh_geometries):
+    """A Stop 0.05 s after forward's start on a fresh 60x60 board took 0.6-1 s: the worker ran
+    on to the end of the model. It now ends at the next heartbeat, the geometry left unbuilt."""
+    import time
+
+    from solvers.engine.runner import SolverRun
+    from solvers.search import forward
+
+    run = SolverRun(lambda: forward.events(giant_60)).start()
+    time.sleep(0.05)
+    assert run.stop(timeout=10) and not fresh_geometries
+
+
+def test_a_verdict_stops_while_the_clause_learner_builds_its_clauses(giant_60, monkeypatch):
+    """The clause learner (the verdict's partner of the forward search) built its clauses for a
+    60x60 board in one piece, 1-2.7 s in which a stop of the verdict (a closed level, a
+    closed editor) waited. Its first event now comes while it builds: the race stops there.
+    (The learner alone: the forward search may decide this level in its first turn.)"""
+    from solvers.engine import portfolio
+    from solvers.events import Status
+    from solvers.search import learning, learning_core
+
+    heard, searched = [], []
+    events = learning.events
+
+    def watched(*args, **kwargs):
+        for event in events(*args, **kwargs):
+            heard.append(event)
+            yield event
+
+    class Search(learning_core.Search):
+        def __init__(self, *args, **kwargs):
+            searched.append(True)
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(learning, "events", watched)
+    monkeypatch.setattr(learning_core, "Search", Search)
+    result = portfolio.race(giant_60, timeout=60, jobs=1, members=(portfolio.LEARNING_EVERY_VARIABLE,),
+                            cancelled=lambda: bool(heard))
+    assert result.status is Status.STOPPED and heard and not searched
+
+
+def test_the_grade_of_a_giant_stops_when_asked(monkeypatch):
+    """The grade (the deduction engine: 6 s on a generated 60x60 level) took no stop, so after
+    the editor closed its worker ran on to the grade's end. The grade now stops at the engine's
+    next round or heartbeat, and the editor's assessment says it stopped."""
+    from solvers.authoring.editing import assess
+    from solvers.engine.verdict import Kind
+    from solvers.logic import deduction
+
+    solves = []
+    solve = deduction.solve
+
+    def watched(*args, **kwargs):
+        solves.append("started")
+        outcome = solve(*args, **kwargs)
+        solves.append("done")
+        return outcome
+
+    monkeypatch.setattr(deduction, "solve", watched)
+    stopped = assess(levels.load(GIANT_40), 30.0, 30.0, cancelled=lambda: bool(solves))
+    assert stopped.kind is Kind.UNDECIDED and solves == ["started"]
 
 
 # ----- the command line on giants -------------------------------------------------------------

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from game.puzzle import Cell, Coord, Grid, Puzzle
+from game.slices import Cancelled
 from solvers.authoring import grading
 from solvers.authoring.generator import remove_hints, with_hint
 from solvers.authoring.grading import GRADE_LEVEL
@@ -34,8 +35,8 @@ def assess(puzzle: Puzzle, timeout: float = 5.0, redundant_timeout: float | None
            cancelled: Callable[[], bool] = lambda: False) -> Assessment:
     """``timeout`` bounds the verdict, ``redundant_timeout`` the redundant hints (None: no bound).
     ``cancelled``: the editor no longer wants the answer (closed, or the draft changed): the
-    verdict and the redundant hints end at once, and the grade is not asked (on a 60x60 level
-    the three take 4, 6 and 3 s)."""
+    verdict, the grade and the redundant hints end at once (on a 60x60 level the three take
+    4, 6 and 3 s)."""
     verdict = decide(puzzle, limit=2, timeout=timeout, cancelled=cancelled)
     if cancelled():
         return Assessment(Kind.UNDECIDED, message="stopped")
@@ -43,9 +44,11 @@ def assess(puzzle: Puzzle, timeout: float = 5.0, redundant_timeout: float | None
         first = verdict.solutions[0] if verdict.solutions else None
         return Assessment(verdict.kind, solution=first, message=verdict.message)
     try:
-        grade = grading.grade(puzzle, verdict.solution)
+        grade = grading.grade(puzzle, verdict.solution, cancelled)
     except grading.GradeError as error:          # cannot happen for a unique level; said if it does
         return Assessment(verdict.kind, solution=verdict.solution, message=str(error))
+    except Cancelled:
+        return Assessment(Kind.UNDECIDED, message="stopped")
     redundant = None if cancelled() else grading.redundant_hints(puzzle, redundant_timeout, cancelled)
     return Assessment(verdict.kind, grade, None if redundant is None else tuple(redundant), verdict.solution)
 

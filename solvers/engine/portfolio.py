@@ -22,7 +22,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Generator, Mapping
 
 from game.puzzle import Grid, Puzzle, grid_from_strings, grid_to_strings
-from solvers.common import elapsed
+from game.ships import prepared
+from solvers.common import beating, elapsed
 from solvers.events import Event, Found, Generation, Result, Status, Stream, board_of
 from solvers.search import forward, learning
 
@@ -71,12 +72,16 @@ class Member:
     when_dense: Member | None = None
 
     def events(self, puzzle: Puzzle, limit: int) -> Stream:
-        if self.turns_with:
-            members = (replace(self, turns_with=()), *self.turns_with)
-            return _taking_turns([member.events(puzzle, limit) for member in members],
+        return self._in_turns(puzzle, limit) if self.turns_with else self._events(puzzle, limit)
+
+    def _in_turns(self, puzzle: Puzzle, limit: int) -> Stream:
+        """The members taking turns, once the board's tables are built: a member's turn can end
+        while it builds them, and the next member would build them again beside it."""
+        yield from beating(prepared(puzzle))
+        members = (replace(self, turns_with=()), *self.turns_with)
+        yield from _taking_turns([member.events(puzzle, limit) for member in members],
                                  [member.share for member in members],
                                  first_once=self.aside_when_dense and learners_board(puzzle))
-        return self._events(puzzle, limit)
 
     def _events(self, puzzle: Puzzle, limit: int) -> Stream:
         if self.learning:
@@ -194,6 +199,7 @@ def _first_by_genetic(puzzle: Puzzle, seed: int) -> Generator[Event, None, Grid 
     """
     from solvers.genetic import algorithm as genetic  # numba and its compiled code: only when it runs
 
+    yield from beating(prepared(puzzle))          # the repair's model reads every table of a fresh board
     repair = forward.Repair(puzzle)
     result: Result | None = None
     rounds = 0

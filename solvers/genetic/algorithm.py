@@ -22,7 +22,7 @@ from typing import Any, Iterator, Mapping
 import numpy as np
 
 from game.puzzle import Cell, Puzzle, initial_grid
-from solvers.common import elapsed, verified
+from solvers.common import beating, elapsed, verified
 from solvers.events import Generation, Progress, Reason, Result, SetCell, Status, Stream
 from solvers.genetic import GENETIC
 from solvers.genetic.fleet import FleetModel, Layout
@@ -162,7 +162,7 @@ def _by_fleet(p: Mapping[str, Any], ships: int) -> dict[str, Any]:
 
 def _run(puzzle: Puzzle, trace: bool, rng: random.Random, p: Mapping[str, Any]) -> Stream:
     start = time.perf_counter()
-    model = FleetModel(puzzle)
+    model = yield from beating(FleetModel.in_slices(puzzle))
     p = _by_fleet(p, len(model.slot_lengths))
     stats: dict[str, float] = {"seconds": 0.0, "nodes": 0, "backtracks": 0, "propagated": 0,
                                "generations": 0, "evaluations": 0, "restarts": 0, "best_fitness": float("inf")}

@@ -23,7 +23,8 @@ from typing import Sequence, Union
 import numpy as np
 
 from game.puzzle import Grid, Puzzle
-from game.ships import Geometry, Placement, compatible, geometry_of
+from game.ships import Geometry, Placement, compatible, prepared
+from game.slices import Slices, drain
 from solvers.events import Ship, board_of
 from solvers.genetic import repair_core as core
 
@@ -33,6 +34,7 @@ CONFLICT_WEIGHT = 1.0
 HINT_WEIGHT = 2.0
 TALLY_WEIGHT = 1.0
 
+SLICE = 4096                # placements read between two slices of the candidates
 Ids = Union[Sequence[int], np.ndarray]      # a layout: a candidate per slot (a list, or a Layout's array)
 
 
@@ -54,12 +56,18 @@ class Penalties:
 def candidates(puzzle: Puzzle, geo: Geometry) -> list[Placement]:
     """The placements some solution could use: compatible with the hints, and never more
     cells in a line than its tally."""
+    return drain(_candidates(puzzle, geo))
+
+
+def _candidates(puzzle: Puzzle, geo: Geometry) -> Slices[list[Placement]]:
     alive = compatible(puzzle, geo)
     zero = 0
     for masks, tallies in ((geo.row_masks, puzzle.row_tallies), (geo.col_masks, puzzle.col_tallies)):
         zero |= sum(mask for mask, tally in zip(masks, tallies) if tally == 0)
     found = []
     for p in geo.members(alive):
+        if not p.index % SLICE:
+            yield
         tally = (puzzle.row_tallies if p.line_is_row else puzzle.col_tallies)[p.line]
         if not p.cells & zero and not (p.length > 1 and tally is not None and tally < p.length):
             found.append(p)
@@ -79,10 +87,21 @@ class FleetModel:
     """
 
     def __init__(self, puzzle: Puzzle) -> None:
+        drain(self._lay(puzzle))
+
+    @classmethod
+    def in_slices(cls, puzzle: Puzzle) -> Slices[FleetModel]:
+        """The same model, built in slices (``game.slices``) with the geometry's table it reads."""
+        model = cls.__new__(cls)
+        yield from model._lay(puzzle)
+        return model
+
+    def _lay(self, puzzle: Puzzle) -> Slices[None]:
         self.puzzle = puzzle
         rows, cols = puzzle.rows, puzzle.cols
         self.slot_lengths: tuple[int, ...] = tuple(length for length, count in puzzle.fleet for _ in range(count))
-        found = candidates(puzzle, geometry_of(puzzle))    # longest first, as the slots are
+        geo = yield from prepared(puzzle, ("covering",))
+        found = yield from _candidates(puzzle, geo)       # longest first, as the slots are
         # A submarine lies "down".
         self.ships = [Ship(p.row, p.col, p.length, p.horizontal and p.length > 1) for p in found]
         self.cells = cells = rows * cols
@@ -109,6 +128,7 @@ class FleetModel:
             self.ids_by_length[n] = ids
             for lying in (True, False):
                 which = ids[across[ids] == lying]
+                yield
                 if len(which):
                     self._fill(which, row[which], col[which], n, lying)
         self.line_cap = np.where(self.line_known > 0, self.line_target, np.inf)

@@ -23,11 +23,13 @@ from typing import Callable, Generator, Iterator, Sequence
 from game import rules
 from game.bitsets import bits
 from game.puzzle import Cell, Coord, Grid, Move, Puzzle, initial_grid
-from solvers.common import elapsed, verified
+from game.ships import prepared
+from game.slices import Cancelled, drain
+from solvers.common import beating, elapsed, verified
 from solvers.events import Progress, Reason, Result, SetCell, Status, Stream
 from solvers.logic import probe
 from solvers.logic.analysis import Bank, DeductionModel, Finding, Kept, model_of
-from solvers.logic.probe import Clock, Closures, Valid, drain, find_contradiction, find_deep_contradiction, propagate
+from solvers.logic.probe import Clock, Closures, Valid, find_contradiction, find_deep_contradiction, propagate
 from solvers.logic.steps import Steps, settle_steps
 
 MAX_DEPTH = 2
@@ -468,6 +470,7 @@ def events(puzzle: Puzzle, *, trace: bool = True, rng: random.Random | None = No
     ``rng`` and ``limit`` are accepted for the common protocol: deduction needs neither.
     """
     start = time.perf_counter()
+    yield from beating(prepared(puzzle))
     model = model_of(puzzle).for_a_run()
     clock = Clock()
     ship, water = _masks(model, initial_grid(puzzle))
@@ -520,7 +523,7 @@ def events(puzzle: Puzzle, *, trace: bool = True, rng: random.Random | None = No
 
 def solve(puzzle: Puzzle, max_depth: int = MAX_DEPTH, grid: Grid | None = None,
           deadline: float | None = None, max_level: int = 4, solution: Grid | None = None,
-          held: Sequence[probe.Held] = ()) -> LogicOutcome:
+          held: Sequence[probe.Held] = (), cancelled: Callable[[], bool] | None = None) -> LogicOutcome:
     """Fast solve for grading: simple rules in bulk, a contradiction only when they stall.
 
     ``max_level`` limits the rules (1: level one only, 2: no contradictions, 3: depth 1, 4: depth 2);
@@ -532,6 +535,8 @@ def solve(puzzle: Puzzle, max_depth: int = MAX_DEPTH, grid: Grid | None = None,
     the depth-1 sweeps (``LogicOutcome.held``) of a solve of this puzzle, or of one with more
     hints and the same solution; the assumptions that held on a board there hold on every
     board below it here, so they are not tried again (the same steps, fewer trials).
+    ``cancelled``: asked before each round of the rules and at every heartbeat of the trials
+    (``game.slices.drain``); once it says stop, ``game.slices.Cancelled`` ends the solve.
     """
     max_depth = min(max_depth, max_level - 2)
     model = model_of(puzzle)
@@ -542,6 +547,8 @@ def solve(puzzle: Puzzle, max_depth: int = MAX_DEPTH, grid: Grid | None = None,
     valid: Valid = None
     records: list[probe.Held] = []
     while True:
+        if cancelled is not None and cancelled():
+            raise Cancelled()
         chain: list[Finding] = []
         outcome = propagate(model, ship, water, valid, chain, max_level=min(max_level, 2))
         for step in chain:
@@ -568,9 +575,10 @@ def solve(puzzle: Puzzle, max_depth: int = MAX_DEPTH, grid: Grid | None = None,
                 held_water |= water_held
         found = drain(find_contradiction(model, ship, water, valid, clock, closures, ship_first=max_depth < 2,
                                          every=found_all, truth=truth, held=(held_ship, held_water),
-                                         record=records))
+                                         record=records), cancelled)
         if found is None and max_depth >= 2:
-            found = drain(find_deep_contradiction(model, ship, water, valid, clock, closures, truth, held=model.held))
+            found = drain(find_deep_contradiction(model, ship, water, valid, clock, closures, truth, held=model.held),
+                          cancelled)
             found_all = [found] if found is not None else []
         if found is None:
             break

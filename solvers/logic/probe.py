@@ -13,17 +13,17 @@ from __future__ import annotations
 
 import time
 from functools import partial
-from typing import Callable, Generator, NamedTuple, TypeVar
+from typing import Callable, Generator, NamedTuple
 
 from game.bitsets import bits, union, within
 from game.puzzle import ship_name
 from game.ships import Placement
+from game.slices import drain
 from solvers.logic.analysis import DeductionModel, Finding
 from solvers.logic.steps import UNSAID, settle_steps, start_of
 from solvers.propagation.model import State
 from solvers.propagation.rules import propagate as propagate_state
 
-T = TypeVar("T")
 Valid = int | None      # the places still possible, as a mask over their indices (None: all the hints allow)
 Search = Generator[None, None, Finding | None]
 HEARTBEAT_SECONDS = 0.02
@@ -680,15 +680,6 @@ def _breaks_deeply(model: DeductionModel, outcome: Outcome) -> str:
     it (see :func:`_breaks_with`)."""
     settled = drain(_breaks_at_depth_one(model, outcome, Clock()))
     return _after_one_level(settled.contradiction)
-
-
-def drain(search: Generator[None, None, T]) -> T:
-    """The value a search returns, its heartbeats passed over."""
-    try:
-        while True:
-            next(search)
-    except StopIteration as stop:
-        return stop.value
 
 
 def _breaks_with(model: DeductionModel, ship: int, water: int, valid: Valid, p: Placement) -> str:

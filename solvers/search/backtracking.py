@@ -47,12 +47,11 @@ from __future__ import annotations
 
 import random
 import time
-from functools import cache
 from typing import Iterator
 
 from game.puzzle import Cell, Grid, Hint, Puzzle
-from game.ships import compatible, geometry_of, hint_reach
-from solvers.common import answer, elapsed
+from game.ships import compatible, geometry_of, hint_reach, prepared
+from solvers.common import answer, beating, elapsed
 from solvers.events import Event, Found, Progress, Reason, SetCell, Stream
 
 HEARTBEAT_NODES = 256
@@ -62,7 +61,6 @@ MEMORY_LIMIT = 400_000        # remembered dead ends (about 100 bytes each)
 ACROSS = 255                  # row-state code of a cell of a horizontal ship
 
 
-@cache
 def column_pair_counts(start: int, height: int) -> frozenset[tuple[int, int]]:
     """The ship counts two adjacent columns can hold over ``height`` rows.
 
@@ -70,19 +68,32 @@ def column_pair_counts(start: int, height: int) -> frozenset[tuple[int, int]]:
     ship), 3 (both ship: a horizontal ship). After 1 the next row is 0 or 1 (the right
     cell would touch diagonally), after 2 it is 0 or 2, after 3 it is 0 (a cell under a
     horizontal ship would bend it). ``start`` is the pattern of the row above the pair's
-    first row (3 also stands for "the row below must be empty").
+    first row (3 also stands for "the row below must be empty"). Worked out row by row, so
+    every lower height is kept on the way: the search asks for them next, one row further down.
     """
-    follows = {0: (0, 1, 2, 3), 1: (0, 1), 2: (0, 2), 3: (0,)}
-    reach = {(start, 0, 0)}
-    for _ in range(height):
-        reach = {(after, left + (after & 1), right + (after >> 1))
-                 for pattern, left, right in reach for after in follows[pattern]}
-    return frozenset((left, right) for _, left, right in reach)
+    found = _pair_counts.get((start, height))
+    if found is not None:
+        return found
+    # Per pattern of the last row: the (left, right) counts the rows so far can end with.
+    ends: list[set[tuple[int, int]]] = [set(), set(), set(), set()]
+    ends[start].add((0, 0))
+    _pair_counts[(start, 0)] = frozenset(ends[start])
+    for rows in range(1, height + 1):
+        ends = [ends[0] | ends[1] | ends[2] | ends[3],
+                {(left + 1, right) for left, right in ends[0] | ends[1]},
+                {(left, right + 1) for left, right in ends[0] | ends[2]},
+                {(left + 1, right + 1) for left, right in ends[0]}]
+        _pair_counts[(start, rows)] = frozenset().union(*ends)
+    return _pair_counts[(start, height)]
+
+
+_pair_counts: dict[tuple[int, int], frozenset[tuple[int, int]]] = {}
 
 
 def events(puzzle: Puzzle, *, trace: bool = True, limit: int = 1,
            rng: random.Random | None = None) -> Stream:
     """Find up to ``limit`` solutions. ``rng`` is accepted for the common protocol (unused)."""
+    yield from beating(prepared(puzzle, ("covering",)))     # the table its start reads (``compatible``)
     yield from _Backtracker(puzzle, trace, max(1, limit)).run()
 
 

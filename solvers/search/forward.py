@@ -41,8 +41,8 @@ from game import rules
 from game.bitsets import bits as bit_indices
 from game.bitsets import kept
 from game.puzzle import Cell, Coord, Grid, Puzzle, ship_name
-from game.ships import Geometry, geometry_of, segments
-from solvers.common import answer, elapsed, luby
+from game.ships import Geometry, geometry_of, prepared, segments
+from solvers.common import answer, beating, elapsed, luby
 from solvers.events import Event, Found, Progress, Reason, SetCell, Stream
 from solvers.propagation.model import Model, State, compile_puzzle
 from solvers.propagation.rules import Log, meet, propagate, root_state
@@ -111,6 +111,7 @@ def events(puzzle: Puzzle, *, trace: bool = True, limit: int = 1, shave_depth: i
     ``water_first``: when the choice is an unknown cell, try it as water before the ships
     that could cover it (the same tree in another order; ``solvers.engine.portfolio`` races orders).
     """
+    yield from beating(prepared(puzzle))
     yield from _Search(puzzle, trace, max(1, limit), shave_depth, restarts, rng or random.Random(0),
                        tuple(known), water_first).run()
 

@@ -38,24 +38,36 @@ from __future__ import annotations
 
 import random
 import time
+from itertools import chain
 from typing import Iterator
 
 import numpy as np
 
 from game.bitsets import bits
 from game.puzzle import Hint, Puzzle
-from game.ships import compatible, geometry_of
+from game.ships import compatible, prepared
+from game.slices import Slices, drain
 from solvers import compiling
-from solvers.common import answer, elapsed
+from solvers.common import answer, beating, elapsed
 from solvers.events import Event, Found, Progress, Result, Status, Stream
 
 
 def csr(rows: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
     """Lists of indices as one array and where each list starts (the last entry: the end;
     an empty array holds one 0, so that compiled code always gets an array to index)."""
+    return drain(_csr(rows))
+
+
+def _csr(rows: list[list[int]]) -> Slices[tuple[np.ndarray, np.ndarray]]:
     starts = np.zeros(len(rows) + 1, np.int32)
     starts[1:] = np.cumsum([len(row) for row in rows])
-    return starts, np.array([q for row in rows for q in row] or [0], np.int32)
+    flat = np.zeros(max(1, int(starts[-1])), np.int32)
+    for first in range(0, len(rows), SLICE_ROWS):
+        yield
+        last = min(len(rows), first + SLICE_ROWS)
+        flat[starts[first]:starts[last]] = np.fromiter(chain.from_iterable(rows[first:last]), np.int32,
+                                                       int(starts[last] - starts[first]))
+    return starts, flat
 
 
 HEARTBEAT_SECONDS = 0.02
@@ -63,6 +75,10 @@ BUILD_WAIT = 180                    # seconds to wait for the background build b
 SLICE_CONFLICTS = 100               # conflicts per slice of the compiled search (a few ms)
 SLICE_DECISIONS = 2000              # decisions per slice, when few of them conflict
 SLICE_WORK = 100_000                # literals propagated, read in reasons or taken back, per slice
+# The model is built in slices too (``game.slices``): so many placements, cells or lists a slice.
+SLICE_PLACES = 1024
+SLICE_CELLS = 256
+SLICE_ROWS = 8192
 
 
 def events(puzzle: Puzzle, *, trace: bool = False, limit: int = 1, rng: random.Random | None = None,
@@ -87,7 +103,8 @@ def events(puzzle: Puzzle, *, trace: bool = False, limit: int = 1, rng: random.R
                 return
             time.sleep(0.1)
             yield Progress({"seconds": time.perf_counter() - since})
-    yield from _Clauses(puzzle).run(max(1, limit), every_variable, best_phase, restart_unit)
+    clauses = yield from beating(_Clauses.in_slices(puzzle))
+    yield from clauses.run(max(1, limit), every_variable, best_phase, restart_unit)
 
 
 def warm_up() -> None:
@@ -106,24 +123,41 @@ class _Clauses:
     as lists, cardinality constraints as members and counts; then the same as flat arrays."""
 
     def __init__(self, puzzle: Puzzle) -> None:
+        drain(self._lay(puzzle))
+
+    @classmethod
+    def in_slices(cls, puzzle: Puzzle) -> Slices[_Clauses]:
+        """The same clauses, built in slices (``game.slices``) with the geometry's table they read."""
+        clauses = cls.__new__(cls)
+        yield from clauses._lay(puzzle)
+        return clauses
+
+    def _lay(self, puzzle: Puzzle) -> Slices[None]:
         self.puzzle = puzzle
-        geo = self.geo = geometry_of(puzzle)
+        geo = self.geo = yield from prepared(puzzle, ("covering",))
         cells = self.cells = list(bits(geo.board))
-        places = list(bits(compatible(puzzle, geo)))
+        places: list[int] = []
+        for p in bits(compatible(puzzle, geo)):
+            if not len(places) % SLICE_PLACES:
+                yield
+            places.append(p)
         self.cell_var = {i: k for k, i in enumerate(cells)}
         self.n = n = len(cells) + len(places)
+        yield
         self.bins: list[list[int]] = [[] for _ in range(2 * n)]     # literal -> literals it implies
         self.clauses: list[list[int]] = []
         self.cards: list[tuple[list[int], int]] = []                 # (members, how many true)
         self.units: list[int] = []
         self.ok = True
-        self._build(puzzle, places)
+        yield from self._build(puzzle, places)
 
-    def _build(self, puzzle: Puzzle, places: list[int]) -> None:
+    def _build(self, puzzle: Puzzle, places: list[int]) -> Slices[None]:
         geo, cv = self.geo, self.cell_var
         first = len(self.cells)
         covering: dict[int, list[int]] = {i: [] for i in self.cells}
         for k, p in enumerate(places):
+            if not k % SLICE_PLACES:
+                yield
             x = 2 * (first + k)
             for i in bits(geo.p_cells[p]):
                 covering[i].append(x)
@@ -131,7 +165,9 @@ class _Clauses:
             for j in bits(geo.p_halo[p]):
                 if j in cv:
                     self._clause([x ^ 1, 2 * cv[j] + 1])
-        for i in self.cells:
+        for k, i in enumerate(self.cells):
+            if not k % SLICE_CELLS:
+                yield
             self._clause([2 * cv[i] + 1, *covering[i]])
             for j in bits(geo.diagonal(1 << i)):
                 if j > i and j in cv:
@@ -165,15 +201,19 @@ class _Clauses:
     def _arrays(self) -> tuple:
         """The model as the compiled search reads it: implication lists and each literal's
         constraints as offsets into one array (CSR), the constraints' members likewise."""
+        return drain(self._arrays_in_slices())
+
+    def _arrays_in_slices(self) -> Slices[tuple]:
         n = self.n
         occ: list[list[int]] = [[] for _ in range(2 * n)]
         for index, (members, _) in enumerate(self.cards):
+            yield
             for m in members:
                 occ[m].append(index)          # a true member: counted in ``ntrue``
                 occ[m ^ 1].append(index)      # a false one: in ``nfalse``
-        bstart, bimp = csr(self.bins)
-        ostart, occ_flat = csr(occ)
-        cstart, cmem = csr([members for members, _ in self.cards])
+        bstart, bimp = yield from _csr(self.bins)
+        ostart, occ_flat = yield from _csr(occ)
+        cstart, cmem = yield from _csr([members for members, _ in self.cards])
         ccount = np.array([count for _, count in self.cards], np.int32)
         csize = np.array([len(members) for members, _ in self.cards], np.int32)
         ntrue = np.zeros(len(self.cards), np.int32)
@@ -185,9 +225,10 @@ class _Clauses:
         from solvers.search.learning_core import Search  # here, not above: as in ``events``
 
         started = last_beat = time.perf_counter()
+        arrays = yield from beating(self._arrays_in_slices())
         ncells = len(self.cells)
         search = Search(self.n, ncells, self.n if every_variable else ncells, best_phase, limit, self.clauses,
-                        self._arrays(), restart_unit)
+                        arrays, restart_unit)
         solutions: list[int] = []
         if self.ok and search.assume(self.units):
             while not search.done:
