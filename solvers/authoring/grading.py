@@ -33,16 +33,18 @@ class GradeError(ValueError):
 
 
 def measure(puzzle: Puzzle, ceiling: int = 3, grid: Grid | None = None,
-            solution: Grid | None = None) -> tuple[int, Grid]:
+            solution: Grid | None = None, deadline: float | None = None) -> tuple[int, Grid]:
     """The lowest rule level (1-3) that finishes the puzzle, or ``ceiling + 1``; and the last board.
 
     Each level starts from the board the level below got stuck on, so no work is repeated.
     ``solution`` (the puzzle's, when known; ``grid`` agrees with it) spares the trials that
     cannot break (see :func:`solvers.logic.deduction.solve`): the answer is the same.
+    ``deadline`` (a ``time.perf_counter()`` value): each level's run ends there as stuck, so
+    an answer given after it proves nothing (the generator drops it).
     """
     board = grid if grid is not None else initial_grid(puzzle)
     for level in range(1, ceiling + 1):
-        outcome = logic.solve(puzzle, max_level=level, grid=board, solution=solution)
+        outcome = logic.solve(puzzle, max_level=level, grid=board, solution=solution, deadline=deadline)
         if outcome.contradiction:
             raise GradeError(f"the puzzle has no solution: {outcome.contradiction}")
         if outcome.solved:
@@ -51,28 +53,31 @@ def measure(puzzle: Puzzle, ceiling: int = 3, grid: Grid | None = None,
     return ceiling + 1, board
 
 
-def grade(puzzle: Puzzle, solution: Grid | None = None) -> str:
+def grade(puzzle: Puzzle, solution: Grid | None = None, deadline: float | None = None) -> str:
     """easy | medium | hard | expert (see the module docstring).
 
     ``solution``: the puzzle's one solution, when the caller knows it (the generator its
     layout, ``check`` its verdict). The engine's trials (level 3) that assume the solution's
     own values cannot break, so knowing it saves them; the grade is the same. Without it, the
-    verdict is asked only when the rules of levels 1-2 do not finish the puzzle.
+    verdict is asked only when the rules of levels 1-2 do not finish the puzzle. ``deadline``
+    (a ``time.perf_counter()`` value) bounds the engine's runs and the verdict: a grade given
+    after it may be too high, or a :class:`GradeError` (``undecided``) may come instead.
     """
-    level, board = measure(puzzle, ceiling=2, solution=solution)
+    level, board = measure(puzzle, ceiling=2, solution=solution, deadline=deadline)
     if level > 2:
         asked = solution is None
         if asked:
-            solution = _unique(puzzle)
-        level, _ = measure(puzzle, grid=board, solution=solution)   # on from where level 2 stopped
+            solution = _unique(puzzle, deadline)
+        level, _ = measure(puzzle, grid=board, solution=solution, deadline=deadline)   # on from where level 2 stopped
         if level == 4 and not asked:      # the engine alone proves uniqueness only when it finishes
-            _unique(puzzle)
+            _unique(puzzle, deadline)
     return GRADES[level - 1]
 
 
-def _unique(puzzle: Puzzle) -> Grid:
-    """The puzzle's one solution; :class:`GradeError` if it has none or several."""
-    verdict = decide(puzzle)
+def _unique(puzzle: Puzzle, deadline: float | None = None) -> Grid:
+    """The puzzle's one solution; :class:`GradeError` if it has none or several (or it is not
+    decided by ``deadline``)."""
+    verdict = decide(puzzle, timeout=None if deadline is None else max(0.0, deadline - time.perf_counter()))
     if verdict.kind is not Kind.UNIQUE:
         raise GradeError(f"the puzzle is {verdict.kind.value}: only a puzzle with one solution has a grade")
     return verdict.solutions[0]

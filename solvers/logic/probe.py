@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import time
 from functools import partial
-from typing import Callable, Generator, NamedTuple, TypeVar
+from typing import Callable, Generator, NamedTuple, TypeVar, overload
 
 from game.bitsets import bits, union, within
 from game.puzzle import ship_name
@@ -682,11 +682,19 @@ def _breaks_deeply(model: DeductionModel, outcome: Outcome) -> str:
     return _after_one_level(settled.contradiction)
 
 
-def drain(search: Generator[None, None, T]) -> T:
-    """The value a search returns, its heartbeats passed over."""
+@overload
+def drain(search: Generator[None, None, T]) -> T: ...
+@overload
+def drain(search: Generator[None, None, T], deadline: float | None) -> T | None: ...
+def drain(search: Generator[None, None, T], deadline: float | None = None) -> T | None:
+    """The value a search returns, its heartbeats passed over; with ``deadline`` (a
+    ``time.perf_counter()`` value), None once a heartbeat comes after it (the search closed)."""
     try:
         while True:
             next(search)
+            if deadline is not None and time.perf_counter() > deadline:
+                search.close()
+                return None
     except StopIteration as stop:
         return stop.value
 
