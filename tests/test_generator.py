@@ -438,12 +438,15 @@ def test_a_layout_the_deadline_cuts_is_dropped_never_handed_over_half_pruned(clo
 
     def late(puzzle, level, *rest, **options):
         removals.append(level)
-        if len(removals) == 3:             # the second layout's first removal: the time is up
+        if len(removals) == 3:             # the time is up at the third removal asked (a layout each)
             clock.jump(10_000)
         return real_remove(puzzle, level, *rest, **options)
 
     monkeypatch.setattr(generator, "remove_hints", late)
     assert dumps(generate(6, 6, difficulty="expert", seed=3, minimal=True, timeout=1000)) == dumps(first)
+    removals[:] = [0, 0]                 # the time is up at the first layout's removal
+    with pytest.raises(generator.GeneratorTimeout, match="no 10x10 level finished"):
+        generate(10, 10, seed=0, minimal=True, timeout=1000)
 
 
 def test_layouts_bound_the_layouts_tried_and_the_closest_comes_back(monkeypatch):
