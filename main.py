@@ -213,8 +213,9 @@ def _add_generate(sub) -> None:
     gen.add_argument("--difficulty", **_choices(*DIFFICULTIES))
     gen.add_argument("--seed", type=_seed, default=0)
     gen.add_argument("--minimal", action="store_true", help="remove every redundant hint")
-    gen.add_argument("--timeout", type=_seconds, default=60.0, metavar="SECONDS",
-                     help="with --difficulty: how long to look for a layout of that grade (default 60)")
+    gen.add_argument("--timeout", type=_seconds, default=120.0, metavar="SECONDS",
+                     help="for the whole command; a level finished within it is the one the seed gives "
+                          "(default 120)")
     gen.add_argument("-o", "--output", metavar="FILE", help="write the level here (default: print it)")
     gen.add_argument("--pack", metavar="FOLDER", help="build the whole shipped level pack into FOLDER")
 
@@ -628,8 +629,10 @@ def cmd_generate(args) -> int:
         fleet = json.loads(args.fleet) if args.fleet else None  # checked by _fleet
         rows = args.rows or 10
         puzzle = generator.generate(rows, args.cols or rows, fleet=fleet, difficulty=args.difficulty,
-                                    seed=args.seed, minimal=args.minimal,
-                                    timeout=args.timeout if args.difficulty else None)
+                                    seed=args.seed, minimal=args.minimal, timeout=args.timeout)
+    except generator.GeneratorTimeout as error:
+        print(f"generate: {error}; raise --timeout", file=sys.stderr)
+        return EXIT_USAGE
     except (ValueError, levels.LevelError) as error:
         print(f"generate: {error}", file=sys.stderr)
         return EXIT_USAGE

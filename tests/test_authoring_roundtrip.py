@@ -401,6 +401,9 @@ def check_generated(rows: int, cols: int, fleet, difficulty, seed: int, minimal:
     try:
         puzzle = generator.generate(rows, cols, fleet, difficulty, seed=seed, minimal=minimal,
                                     timeout=2 if difficulty else None)
+    except generator.GeneratorTimeout:               # no level finished in time (a busy machine): none given
+        CASES["generator out of time"] += 1
+        return
     except generator.GeneratorError as error:        # a fleet that cannot be laid at all: said in words
         assert str(error) and "\n" not in str(error)
         assert rows * cols > 36 or not every_layout(rows, cols, wanted)
@@ -435,13 +438,15 @@ def test_a_minimal_level_of_a_grade_has_no_redundant_hint():
     assert puzzle.hints and grading.redundant_hints(puzzle) == []
 
 
-def test_the_time_given_bounds_the_layouts_tried_never_the_hints_of_the_level_found():
-    """A level found before the deadline is the same however little time is left: the pruning
-    of its hints stopped at the deadline, so the same seed gave a level with more hints on a
-    slower (or busier) machine, or with a shorter --timeout."""
-    hurried = generator.generate(10, 10, difficulty="easy", seed=3, timeout=0)
-    assert hurried.difficulty == "easy"
-    assert levels.dumps(hurried) == levels.dumps(generator.generate(10, 10, difficulty="easy", seed=3, timeout=60))
+def test_a_level_finished_in_the_time_given_is_the_one_given_no_time_limit():
+    """The pruning of a level's hints once stopped at the deadline, so the same seed gave a
+    level with more hints on a slower machine; then it went on past the deadline (a 30x30 hard
+    level took 76 s with --timeout 5). Now a level the time cuts short is dropped: a level
+    comes back finished, the same as without a limit, or none comes back."""
+    with pytest.raises(generator.GeneratorTimeout):
+        generator.generate(10, 10, difficulty="easy", seed=3, timeout=0)
+    untimed = generator.generate(10, 10, difficulty="easy", seed=3)
+    assert levels.dumps(untimed) == levels.dumps(generator.generate(10, 10, difficulty="easy", seed=3, timeout=60))
 
 
 def generated_text(args: list[str], hash_seed: str) -> str:

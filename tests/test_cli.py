@@ -2,6 +2,7 @@
 
 import csv
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -186,16 +187,32 @@ def test_generate_without_a_fleet_for_an_odd_size_lays_the_default_one(capsys, t
     assert json.loads(out.read_text())["fleet"] == {"3": 1, "2": 2, "1": 3}
 
 
-@pytest.mark.parametrize("seconds", ["0", "0.5"])
-def test_generate_asked_for_a_grade_no_layout_reaches_ends_with_one_line_within_its_timeout(capsys, tmp_path,
-                                                                                            seconds):
+def test_generate_asked_for_a_grade_no_layout_reaches_ends_with_one_line_within_its_timeout(capsys, tmp_path):
     # two submarines on a 3x3 board: the tallies alone settle every layout, so it is always easy
     out = tmp_path / "never.bs"
     code = main.main(["generate", "--rows", "3", "--fleet", '{"1": 2}', "--difficulty", "expert",
-                      "--timeout", seconds, "-o", str(out)])
+                      "--timeout", "0.5", "-o", str(out)])
     err = capsys.readouterr().err
     assert code == 2 and not out.exists()
     assert err.count("\n") == 1 and "no expert 3x3 level" in err and "easy" in err
+
+
+@pytest.mark.parametrize("argv, what", [(["--rows", "30", "--cols", "30", "--difficulty", "hard", "--timeout", "0.5"],
+                                          "hard 30x30"),
+                                         (["--rows", "60", "--minimal", "--timeout", "0"], "60x60")])
+def test_generate_timeout_bounds_the_whole_command_and_a_level_cut_short_is_not_written(capsys, tmp_path, argv,
+                                                                                        what):
+    """``--timeout 5`` bounded only the layouts tried: adding and removing the first layout's
+    hints went on to the end (76 s on 30x30 hard). Now the time bounds it all, and a level the
+    time cut short is dropped: nothing written, one line saying so."""
+    out = tmp_path / "late.bs"
+    started = time.perf_counter()
+    code = main.main(["generate", *argv, "-o", str(out)])
+    seconds = time.perf_counter() - started
+    err = capsys.readouterr().err
+    assert code == 2 and not out.exists()
+    assert err == f"generate: no {what} level finished in {argv[-1]} s; raise --timeout\n"
+    assert seconds < float(argv[-1]) + 10      # generous for a busy machine: the latency is about a second
 
 
 # --------------------------------------------------------------------------- hostile input and flags

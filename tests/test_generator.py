@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import time
+from pathlib import Path
 
 import pytest
 
@@ -369,3 +371,130 @@ def test_a_tight_fleet_that_random_tries_miss_is_laid_by_a_search():
         rows = [sum((r, c) in cells for c in range(7)) for r in range(5)]
         cols = [sum((r, c) in cells for r in range(5)) for c in range(7)]
         assert rules.is_solved(Puzzle(5, 7, rows, cols, fleet, {}), grid)
+
+
+# --- the time given shapes no level -------------------------------------------------------------
+
+@pytest.fixture
+def clock(monkeypatch):
+    """The clock every module reads, moved on by the test: ``clock.step`` seconds at each reading,
+    ``clock.jump(s)`` at once."""
+    real = time.perf_counter
+
+    class Clock:
+        step = 0.0
+        ahead = 0.0
+
+        def __call__(self) -> float:
+            self.ahead += self.step
+            return real() + self.ahead
+
+        def jump(self, seconds: float) -> None:
+            self.ahead += seconds
+
+    fake = Clock()
+    monkeypatch.setattr(time, "perf_counter", fake)
+    return fake
+
+
+def test_a_clock_running_fast_gives_the_same_levels(clock):
+    """An exact count that took longer than five seconds counted as "not shown unique", and the
+    verdict's searches took turns by the clock: a slower or busier machine gave the same seed
+    another expert level. Every bound that shapes a level is a count of work."""
+    asked = [(10, "expert", 0), (10, "expert", 4), (15, "expert", 1), (10, None, 2)]
+    calm = [dumps(generate(side, side, difficulty=grade, seed=seed, minimal=grade is None))
+            for side, grade, seed in asked]
+    clock.step = 0.01                     # each reading 10 ms after the last
+    assert [dumps(generate(side, side, difficulty=grade, seed=seed, minimal=grade is None))
+            for side, grade, seed in asked] == calm
+
+
+def test_a_verdict_given_work_is_undecided_past_it_the_same_on_any_clock(clock):
+    puzzle = load(Path(__file__).resolve().parents[1] / "levels" / "15x15" / "expert" / "01.bs")
+    whole = decide(puzzle, work=10**9)
+    assert whole.kind is Kind.UNIQUE and whole.stats["member"] == "forward"
+    work = int(whole.stats["nodes"]) + int(whole.stats["probes"])
+    short = decide(puzzle, work=work // 2)
+    assert short.kind is Kind.UNDECIDED and "gave up after" in short.message
+    clock.step = 1.0
+    again = decide(puzzle, work=work // 2)
+    assert (again.kind, again.solutions, again.stats["nodes"]) == (short.kind, short.solutions, short.stats["nodes"])
+
+
+def test_out_of_time_before_any_level_is_finished_gives_none():
+    with pytest.raises(generator.GeneratorTimeout, match=r"^no hard 30x30 level finished in 0.2 s$"):
+        generate(30, 30, difficulty="hard", timeout=0.2)
+    with pytest.raises(generator.GeneratorTimeout, match=r"^no 12x12 level finished in 0 s$"):
+        generate(12, 12, timeout=0)
+
+
+def test_a_layout_the_deadline_cuts_is_dropped_never_handed_over_half_pruned(clock, monkeypatch):
+    """Past the deadline, removing hints stops with the hints it has: that level is dropped, and
+    the closest level finished before comes back, minimal as asked."""
+    first = generate(6, 6, difficulty="expert", seed=3, minimal=True, layouts=1)
+    assert first.difficulty != "expert" and redundant_hints(first) == []
+    removals = []
+    real_remove = generator.remove_hints
+
+    def late(puzzle, level, *rest, **options):
+        removals.append(level)
+        if len(removals) == 3:             # the time is up at the third removal asked (a layout each)
+            clock.jump(10_000)
+        return real_remove(puzzle, level, *rest, **options)
+
+    monkeypatch.setattr(generator, "remove_hints", late)
+    assert dumps(generate(6, 6, difficulty="expert", seed=3, minimal=True, timeout=1000)) == dumps(first)
+    removals[:] = [0, 0]                 # the time is up at the first layout's removal
+    with pytest.raises(generator.GeneratorTimeout, match="no 10x10 level finished"):
+        generate(10, 10, seed=0, minimal=True, timeout=1000)
+
+
+def test_layouts_bound_the_layouts_tried_and_the_closest_comes_back(monkeypatch):
+    tried = []
+    real_layout = generator.random_layout
+
+    def counted(*args, **options):
+        tried.append(1)
+        return real_layout(*args, **options)
+
+    monkeypatch.setattr(generator, "random_layout", counted)
+    puzzle = generate(3, 3, fleet={1: 2}, difficulty="expert", layouts=7)   # always easy: the tallies settle it
+    assert len(tried) == 7 and puzzle.difficulty == "easy" == grade(puzzle)
+
+
+def test_the_pack_bounds_its_levels_by_layouts_not_by_time(monkeypatch, tmp_path, capsys):
+    """Each pack level had 45 s to land on its grade: the 6x6 expert levels try up to 4,013
+    layouts (15 s on a two-core machine), so a slower machine wrote another pack."""
+    made = generate(6, 6, difficulty="easy", seed=1)
+    asked = []
+
+    def recorded(rows, cols, **options):
+        asked.append(options)
+        return made.replace(difficulty=options.get("difficulty") or "easy")
+
+    monkeypatch.setattr(generator, "generate", recorded)
+    monkeypatch.setattr(generator, "PACK_SIZES", (6,))
+    monkeypatch.setattr(generator, "PACK_PER_GRADE", 1)
+    monkeypatch.setattr(generator, "EXTRAS", ((6, 6, None, 0),))
+    assert len(generator.build_pack(tmp_path)) == 5
+    graded, extra = asked[:4], asked[4]
+    assert all(options["layouts"] == generator.PACK_LAYOUTS for options in graded)
+    assert all(options["timeout"] >= 600 for options in graded) and extra.get("timeout") is None
+
+
+def test_a_cancel_during_the_grade_ends_the_grade(monkeypatch):
+    """The New puzzle dialog's Cancel is heard inside the grade, not only after it."""
+    from solvers.authoring import generator
+
+    begun, finished = [], []
+    real = generator.grade
+
+    def watched(*args, **kwargs):
+        begun.append(True)
+        finished.append(real(*args, **kwargs))
+        return finished[-1]
+
+    monkeypatch.setattr(generator, "grade", watched)
+    with pytest.raises(generator.GeneratorCancelled):
+        generator.generate(10, 10, difficulty="expert", seed=0, cancelled=lambda: bool(begun))
+    assert begun and not finished

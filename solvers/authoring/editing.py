@@ -44,7 +44,7 @@ def assess(puzzle: Puzzle, timeout: float = 5.0, redundant_timeout: float | None
         first = verdict.solutions[0] if verdict.solutions else None
         return Assessment(verdict.kind, solution=first, message=verdict.message)
     try:
-        grade = grading.grade(puzzle, verdict.solution, cancelled)
+        grade = grading.grade(puzzle, verdict.solution, cancelled=cancelled)
     except grading.GradeError as error:          # cannot happen for a unique level; said if it does
         return Assessment(verdict.kind, solution=verdict.solution, message=str(error))
     except Cancelled:

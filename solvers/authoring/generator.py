@@ -29,13 +29,14 @@ from game import levels
 from game.limits import MAX_SIDE
 from game.puzzle import Cell, Coord, Fleet, Grid, Hint, Puzzle, default_fleet, grid_to_strings, wrong_marks
 from game.ships import geometry, hint_at
-from solvers.authoring.grading import GRADE_LEVEL, GRADES, grade, without_hints
-from solvers.engine.verdict import Kind, decide
+from game.slices import Cancelled
+from solvers.authoring.grading import GRADE_LEVEL, GRADES, GradeError, grade, without_hints
+from solvers.engine.verdict import Kind, Verdict, decide
 from solvers.logic import deduction as logic
 
 MAX_LAYOUT_NODES = 200_000     # places a search for a tight fleet's layout may try
 MAX_LAYOUT_TRIES = 2000
-COUNT_SECONDS = 5.0      # an exact count that takes longer is treated as "not shown unique"
+COUNT_WORK = 50_000      # nodes and probes of an exact count; one that needs more is "not shown unique"
 HINT_PER_UNKNOWN = 100   # hints added at once: one for each this many cells the engine left open
 FEW_UNKNOWN_SHARE = 8    # the verdict is asked once at most 1/this of the cells are open (40 at least)
 REMOVE_GROUP = 2         # hints asked together when removing them below level 4 (see remove_hints)
@@ -47,6 +48,14 @@ class GeneratorCancelled(Exception):
 
 class GeneratorError(ValueError):
     """The request cannot be met (a fleet that cannot fit...)."""
+
+
+class GeneratorTimeout(GeneratorError):
+    """The time given ran out before any level was finished: no level."""
+
+
+class _OutOfTime(Exception):
+    """The deadline passed during a step: what the step gave is dropped."""
 
 
 def checked_request(rows, cols, fleet: Mapping[int, int] | Fleet | None) -> Fleet:
@@ -66,14 +75,17 @@ def checked_request(rows, cols, fleet: Mapping[int, int] | Fleet | None) -> Flee
     return made
 
 
-def random_layout(rows: int, cols: int, fleet: Fleet, rng: random.Random) -> frozenset[Coord]:
-    """Ship cells of a random valid layout of ``fleet``."""
+def random_layout(rows: int, cols: int, fleet: Fleet, rng: random.Random,
+                  deadline: float | None = None) -> frozenset[Coord]:
+    """Ship cells of a random valid layout of ``fleet``; :class:`_OutOfTime` once ``deadline``
+    (a ``time.perf_counter()`` value) has passed."""
     geo = geometry(rows, cols, tuple(length for length, _ in fleet))
     by_length = {length: [p for p in geo.placements if p.length == length] for length, _ in fleet}
     ships = [length for length, count in fleet for _ in range(count)]
     for _ in range(MAX_LAYOUT_TRIES):
         taken = blocked = 0
         for length in ships:
+            _in_time(deadline)
             places = [p for p in by_length[length] if not p.cells & blocked]
             if not places:
                 break
@@ -84,13 +96,13 @@ def random_layout(rows: int, cols: int, fleet: Fleet, rng: random.Random) -> fro
             return frozenset(geo.coords(taken))
     # A tight fleet that random tries miss: search the places in a random order, a ship of a
     # length after the one before it, up to MAX_LAYOUT_NODES places tried.
-    searched = _searched_layout(ships, by_length, rng)
+    searched = _searched_layout(ships, by_length, rng, deadline)
     if searched is None:
         raise GeneratorError(f"could not lay the fleet {dict(fleet)} on a {rows}x{cols} board")
     return frozenset(geo.coords(searched))
 
 
-def _searched_layout(ships: list[int], by_length: dict, rng: random.Random) -> int | None:
+def _searched_layout(ships: list[int], by_length: dict, rng: random.Random, deadline: float | None) -> int | None:
     orders = {length: rng.sample(places, len(places)) for length, places in by_length.items()}
     tried = 0
 
@@ -106,6 +118,8 @@ def _searched_layout(ships: list[int], by_length: dict, rng: random.Random) -> i
             tried += 1
             if tried > MAX_LAYOUT_NODES:
                 return None
+            if tried % 1000 == 0:
+                _in_time(deadline)
             same = k + 1 < len(ships) and ships[k + 1] == ships[k]
             found = lay(k + 1, i + 1 if same else 0, taken | place.cells, blocked | place.cells | place.halo)
             if found is not None or tried > MAX_LAYOUT_NODES:
@@ -147,21 +161,24 @@ def _grid_of(rows: int, cols: int, ships: frozenset[Coord]) -> Grid:
 
 
 def _add_hints(base: Puzzle, ships: frozenset[Coord], solution: Grid, level: int, rng: random.Random,
-               cancelled: Callable[[], bool]) -> tuple[Puzzle, tuple]:
+               cancelled: Callable[[], bool], deadline: float | None = None) -> tuple[Puzzle, tuple]:
     """Hints until the engine finishes the puzzle at ``level`` (4: until it is unique); with
-    the records of the engine's finished run (``deduction.solve``'s ``held``), if any."""
+    the records of the engine's finished run (``deduction.solve``'s ``held``), if any.
+    ``deadline`` (a ``time.perf_counter()`` value): :class:`_OutOfTime` once it has passed."""
     puzzle, grid = base, None
     while True:
         if cancelled():
             raise GeneratorCancelled()
-        outcome = logic.solve(puzzle, max_level=level if level < 4 else 2, grid=grid, solution=solution)
+        outcome = logic.solve(puzzle, max_level=level if level < 4 else 2, grid=grid, solution=solution,
+                              deadline=deadline, cancelled=cancelled)
+        _in_time(deadline)
         if outcome.solved:
             return puzzle, outcome.held
         if outcome.contradiction:
             raise GeneratorError(f"generator bug: {outcome.contradiction}")
         unknown = sum(v == Cell.UNKNOWN for row in outcome.grid for v in row)
         if level >= 4 and unknown <= max(40, base.rows * base.cols // FEW_UNKNOWN_SHARE):
-            return _tell_apart(puzzle, solution, ships, outcome.grid, rng, cancelled), ()
+            return _tell_apart(puzzle, solution, ships, outcome.grid, rng, cancelled, deadline), ()
         board = [list(row) for row in outcome.grid]
         for _ in range(max(1, unknown // HINT_PER_UNKNOWN)):
             cell = _pick_cell(board, ships, puzzle.hints, rng)
@@ -178,13 +195,14 @@ def with_hint(puzzle: Puzzle, solution: Grid, cell: Coord) -> Puzzle:
 
 
 def _tell_apart(puzzle: Puzzle, solution: Grid, ships: frozenset[Coord], grid: Grid, rng: random.Random,
-                cancelled: Callable[[], bool]) -> Puzzle:
+                cancelled: Callable[[], bool], deadline: float | None = None) -> Puzzle:
     """Hints until the verdict shows ``solution`` is the only one (step 3 of the module
     docstring); when the verdict is undecided, a cell the engine left open in ``grid``."""
     while True:
         if cancelled():
             raise GeneratorCancelled()
-        verdict = decide(puzzle, timeout=COUNT_SECONDS)
+        verdict = _count(puzzle, deadline, cancelled)
+        _in_time(deadline)
         if verdict.kind is Kind.UNIQUE:
             return puzzle
         other = next((found for found in verdict.solutions if found != solution), None)
@@ -212,7 +230,10 @@ def remove_hints(puzzle: Puzzle, level: int, rng: random.Random, deadline: float
 
     ``held``: the records of the engine's finished run on ``puzzle`` (``deduction.solve``). Every
     puzzle asked about has fewer hints than the last one finished, so what held there holds
-    on its boards: each run is given the records of the last finished run (with ``solution``)."""
+    on its boards: each run is given the records of the last finished run (with ``solution``).
+
+    ``deadline`` (a ``time.perf_counter()`` value): past it, the hints removed so far; a run
+    or a verdict it cuts short keeps its hint."""
     order = list(puzzle.hints)
     rng.shuffle(order)
     size = REMOVE_GROUP if level < 4 else 1
@@ -222,7 +243,8 @@ def remove_hints(puzzle: Puzzle, level: int, rng: random.Random, deadline: float
         if len(group) > 1:
             if _stop(cancelled, deadline):
                 break
-            outcome = logic.solve(without_hints(puzzle, group), max_level=level, solution=solution, held=held)
+            outcome = logic.solve(without_hints(puzzle, group), max_level=level, solution=solution, held=held,
+                                  deadline=deadline)
             if outcome.solved:
                 puzzle, held = without_hints(puzzle, group), outcome.held
                 continue
@@ -234,10 +256,11 @@ def remove_hints(puzzle: Puzzle, level: int, rng: random.Random, deadline: float
                 return puzzle
             candidate = without_hints(puzzle, [cell])
             if level >= 4:
-                if decide(candidate, timeout=COUNT_SECONDS).kind is Kind.UNIQUE:
+                if _count(candidate, deadline, cancelled).kind is Kind.UNIQUE:
                     puzzle = candidate
                 continue
-            outcome = logic.solve(candidate, max_level=level, grid=board, solution=solution, held=held)
+            outcome = logic.solve(candidate, max_level=level, grid=board, solution=solution, held=held,
+                                  deadline=deadline, cancelled=cancelled)
             if outcome.solved:
                 puzzle, held = candidate, outcome.held
     return puzzle
@@ -247,22 +270,47 @@ def _stop(cancelled: Callable[[], bool], deadline: float | None) -> bool:
     """True when the deadline has passed; :class:`GeneratorCancelled` when the caller said stop."""
     if cancelled():
         raise GeneratorCancelled()
+    return _past(deadline)
+
+
+def _past(deadline: float | None) -> bool:
     return deadline is not None and time.perf_counter() > deadline
+
+
+def _in_time(deadline: float | None) -> None:
+    """:class:`_OutOfTime` when ``deadline`` has passed: the step just run may have been cut short."""
+    if _past(deadline):
+        raise _OutOfTime()
+
+
+def _count(puzzle: Puzzle, deadline: float | None, cancelled: Callable[[], bool]) -> Verdict:
+    """The verdict within ``COUNT_WORK`` (the same on any machine), and before ``deadline``."""
+    left = None if deadline is None else max(0.0, deadline - time.perf_counter())
+    verdict = decide(puzzle, timeout=left, work=COUNT_WORK, cancelled=cancelled)
+    if cancelled():
+        raise GeneratorCancelled()
+    return verdict
 
 
 def generate(rows: int, cols: int, fleet: Mapping[int, int] | Fleet | None = None,
              difficulty: str | None = None, seed: int = 0, minimal: bool = False,
              timeout: float | None = None, hide_tallies: int = 0,
-             cancelled: Callable[[], bool] | None = None) -> Puzzle:
-    """A unique, graded level. Same arguments, same level.
+             cancelled: Callable[[], bool] | None = None, layouts: int | None = None) -> Puzzle:
+    """A unique, graded level. Same arguments, same level, on any machine: every bound that
+    shapes the level is a count of work (``COUNT_WORK``, ``MAX_LAYOUT_TRIES``...), never a clock.
 
     ``difficulty`` None: hints are added until the puzzle is unique, then it is graded as it
     is. ``minimal`` removes every redundant hint, with a difficulty too. With a difficulty,
-    layouts are tried until one lands on that grade; if ``timeout`` seconds pass first, the
-    closest level found is returned with its true grade in ``difficulty``. The timeout bounds
-    the layouts tried, never the pruning of one, so a level of the grade asked for is the same
-    on any machine. ``cancelled`` is polled between steps (a fraction of a second apart on
-    boards up to 15x15); when it returns True the generator raises :class:`GeneratorCancelled`.
+    layouts are tried until one lands on that grade, or ``layouts`` of them have been tried:
+    then the closest level is returned, with its true grade in ``difficulty``.
+
+    ``timeout``: seconds for the whole call. A level finished before it is the level the same
+    arguments give without it. When it passes, the layout being worked on is dropped (never a
+    level with hints added or removed halfway, so a ``minimal`` level is minimal); with a
+    difficulty, the closest level finished so far is returned with its true grade in
+    ``difficulty``, and with none finished :class:`GeneratorTimeout` is raised.
+    ``cancelled`` is polled between steps (a fraction of a second apart on boards up to
+    15x15); when it returns True the generator raises :class:`GeneratorCancelled`.
     """
     cancelled = cancelled or (lambda: False)
     if difficulty is not None and difficulty not in GRADE_LEVEL:
@@ -272,21 +320,24 @@ def generate(rows: int, cols: int, fleet: Mapping[int, int] | Fleet | None = Non
     deadline = time.perf_counter() + timeout if timeout is not None else None
     level = GRADE_LEVEL[difficulty] if difficulty else 4      # 4: until unique
     best: tuple[int, Puzzle, str, Grid] | None = None
+    tried = 0
     while True:
-        ships = random_layout(rows, cols, fleet, rng)
-        row_tallies, col_tallies = _tallies(rows, cols, ships, hide_tallies, rng)
-        base = Puzzle(rows, cols, row_tallies, col_tallies, fleet, {})
-        solution = _grid_of(rows, cols, ships)
-        puzzle, held = _add_hints(base, ships, solution, level, rng, cancelled)
-        if difficulty or minimal:     # to the end: the deadline bounds the layouts tried, never a level's hints
-            puzzle = remove_hints(puzzle, level, rng, None, cancelled, solution, held)
-        if minimal and level < 4:     # the grade's rules need hints that uniqueness does not
-            puzzle = remove_hints(puzzle, 4, rng, None, cancelled, solution)
-        measured = grade(puzzle, solution)
+        tried += 1
+        try:
+            puzzle, measured, solution = _level(rows, cols, fleet, level, difficulty, minimal, hide_tallies, rng,
+                                                cancelled, deadline)
+        except Cancelled:                  # said inside the engine or the grade
+            raise GeneratorCancelled() from None
+        except _OutOfTime:
+            if best is None:
+                assert timeout is not None
+                raise GeneratorTimeout(f"no {difficulty + ' ' if difficulty else ''}{rows}x{cols} level "
+                                       f"finished in {timeout:g} s") from None
+            break
         miss = abs(GRADE_LEVEL[measured] - level) if difficulty else 0
         if best is None or miss < best[0]:
             best = (miss, puzzle, measured, solution)
-        if miss == 0 or (deadline is not None and time.perf_counter() > deadline):
+        if miss == 0 or tried == layouts or _past(deadline):
             break
     _, puzzle, measured, solution = best
     name = f"Generated {rows}x{cols} {measured} #{seed}"
@@ -299,14 +350,42 @@ def generate(rows: int, cols: int, fleet: Mapping[int, int] | Fleet | None = Non
     return puzzle
 
 
+def _level(rows: int, cols: int, fleet: Fleet, level: int, difficulty: str | None, minimal: bool,
+           hide_tallies: int, rng: random.Random, cancelled: Callable[[], bool],
+           deadline: float | None) -> tuple[Puzzle, str, Grid]:
+    """One layout's level, its grade and its solution (steps 1-4 of the module docstring);
+    :class:`_OutOfTime` when ``deadline`` passes on the way."""
+    ships = random_layout(rows, cols, fleet, rng, deadline)
+    row_tallies, col_tallies = _tallies(rows, cols, ships, hide_tallies, rng)
+    base = Puzzle(rows, cols, row_tallies, col_tallies, fleet, {})
+    solution = _grid_of(rows, cols, ships)
+    _in_time(deadline)
+    puzzle, held = _add_hints(base, ships, solution, level, rng, cancelled, deadline)
+    if difficulty or minimal:
+        puzzle = remove_hints(puzzle, level, rng, deadline, cancelled, solution, held)
+    if minimal and level < 4:     # the grade's rules need hints that uniqueness does not
+        puzzle = remove_hints(puzzle, 4, rng, deadline, cancelled, solution)
+    _in_time(deadline)            # (a removal the deadline cut short returns the hints it had)
+    try:
+        measured = grade(puzzle, solution, deadline=deadline, cancelled=cancelled)
+    except GradeError:
+        _in_time(deadline)        # undecided for lack of time
+        raise
+    _in_time(deadline)
+    return puzzle, measured, solution
+
+
 PACK_SIZES = (6, 8, 10, 15)
 PACK_PER_GRADE = 10
 PACK_ATTEMPTS = 2
-PACK_SECONDS = 45
+PACK_LAYOUTS = 10_000    # layouts a pack level may try (the 6x6 expert levels of seed 0 need up to 4,013)
+PACK_SECONDS = 600       # a safety net only: a level it cuts short depends on the machine's speed
 
 
 def build_pack(folder: str | Path, seed: int = 0) -> list[Path]:
-    """Write the level pack: ``<folder>/<n>x<n>/<grade>/NN.bs`` plus giants and variants."""
+    """Write the level pack: ``<folder>/<n>x<n>/<grade>/NN.bs`` plus giants and variants.
+    Its levels are bounded by layouts, not by time, so the same seed gives the same pack on
+    any machine (a level that ``PACK_SECONDS`` cuts short says so)."""
     folder = Path(folder)
     written = []
 
@@ -324,8 +403,15 @@ def build_pack(folder: str | Path, seed: int = 0) -> list[Path]:
                     level_seed = seed * 100_000 + size * 1000 + GRADE_LEVEL[difficulty] * 100 + number
                     level_seed += attempt * 10_000_000
                     start = time.perf_counter()
-                    puzzle = generate(size, size, difficulty=difficulty, seed=level_seed, timeout=PACK_SECONDS)
-                    print(f"  {time.perf_counter() - start:.1f} s")
+                    try:
+                        puzzle = generate(size, size, difficulty=difficulty, seed=level_seed, layouts=PACK_LAYOUTS,
+                                          timeout=PACK_SECONDS)
+                    except GeneratorTimeout as error:
+                        print(f"  seed {level_seed}: {error} (cut short: a faster machine may find one)")
+                        continue
+                    seconds = time.perf_counter() - start
+                    late = " (cut short: a faster machine may find another)" if seconds > PACK_SECONDS else ""
+                    print(f"  {seconds:.1f} s{late}")
                     if puzzle.difficulty == difficulty:
                         emit(puzzle, folder / f"{size}x{size}" / difficulty / f"{number:02d}.bs")
                         break
@@ -333,8 +419,7 @@ def build_pack(folder: str | Path, seed: int = 0) -> list[Path]:
                 else:
                     print(f"  no {size}x{size} {difficulty} level #{number}")
     for number, (rows, cols, fleet, hide) in enumerate(EXTRAS, start=1):
-        puzzle = generate(rows, cols, fleet=fleet, seed=seed * 100_000 + 90_000 + number, hide_tallies=hide,
-                          timeout=120)
+        puzzle = generate(rows, cols, fleet=fleet, seed=seed * 100_000 + 90_000 + number, hide_tallies=hide)
         kind = "giants" if rows * cols >= 400 else "variants"
         emit(puzzle, folder / kind / f"{number:02d}-{rows}x{cols}.bs")
     return written

@@ -34,17 +34,21 @@ class GradeError(ValueError):
 
 
 def measure(puzzle: Puzzle, ceiling: int = 3, grid: Grid | None = None,
-            solution: Grid | None = None, cancelled: Callable[[], bool] | None = None) -> tuple[int, Grid]:
+            solution: Grid | None = None, deadline: float | None = None,
+            cancelled: Callable[[], bool] | None = None) -> tuple[int, Grid]:
     """The lowest rule level (1-3) that finishes the puzzle, or ``ceiling + 1``; and the last board.
 
     Each level starts from the board the level below got stuck on, so no work is repeated.
     ``solution`` (the puzzle's, when known; ``grid`` agrees with it) spares the trials that
     cannot break (see :func:`solvers.logic.deduction.solve`): the answer is the same.
+    ``deadline`` (a ``time.perf_counter()`` value): each level's run ends there as stuck, so
+    an answer given after it proves nothing (the generator drops it).
     ``cancelled``: asked at the engine's heartbeats; ``game.slices.Cancelled`` once it says stop.
     """
     board = grid if grid is not None else initial_grid(puzzle)
     for level in range(1, ceiling + 1):
-        outcome = logic.solve(puzzle, max_level=level, grid=board, solution=solution, cancelled=cancelled)
+        outcome = logic.solve(puzzle, max_level=level, grid=board, solution=solution, deadline=deadline,
+                              cancelled=cancelled)
         if outcome.contradiction:
             raise GradeError(f"the puzzle has no solution: {outcome.contradiction}")
         if outcome.solved:
@@ -53,31 +57,36 @@ def measure(puzzle: Puzzle, ceiling: int = 3, grid: Grid | None = None,
     return ceiling + 1, board
 
 
-def grade(puzzle: Puzzle, solution: Grid | None = None, cancelled: Callable[[], bool] | None = None) -> str:
+def grade(puzzle: Puzzle, solution: Grid | None = None, deadline: float | None = None,
+          cancelled: Callable[[], bool] | None = None) -> str:
     """easy | medium | hard | expert (see the module docstring).
 
     ``solution``: the puzzle's one solution, when the caller knows it (the generator its
     layout, ``check`` its verdict). The engine's trials (level 3) that assume the solution's
     own values cannot break, so knowing it saves them; the grade is the same. Without it, the
-    verdict is asked only when the rules of levels 1-2 do not finish the puzzle.
+    verdict is asked only when the rules of levels 1-2 do not finish the puzzle. ``deadline``
+    (a ``time.perf_counter()`` value) bounds the engine's runs and the verdict: a grade given
+    after it may be too high, or a :class:`GradeError` (``undecided``) may come instead.
     ``cancelled``: asked as the engine and the verdict go (a 60x60 level takes seconds);
     once it says stop, ``game.slices.Cancelled`` is raised: no grade.
     """
-    level, board = measure(puzzle, ceiling=2, solution=solution, cancelled=cancelled)
+    level, board = measure(puzzle, ceiling=2, solution=solution, deadline=deadline, cancelled=cancelled)
     if level > 2:
         asked = solution is None
         if asked:
-            solution = _unique(puzzle, cancelled)
-        level, _ = measure(puzzle, grid=board, solution=solution, cancelled=cancelled)   # on from where level 2 stopped
+            solution = _unique(puzzle, deadline, cancelled)
+        level, _ = measure(puzzle, grid=board, solution=solution, deadline=deadline,   # on from where level 2 stopped
+                           cancelled=cancelled)
         if level == 4 and not asked:      # the engine alone proves uniqueness only when it finishes
-            _unique(puzzle, cancelled)
+            _unique(puzzle, deadline, cancelled)
     return GRADES[level - 1]
 
 
-def _unique(puzzle: Puzzle, cancelled: Callable[[], bool] | None = None) -> Grid:
-    """The puzzle's one solution; :class:`GradeError` if it has none or several
-    (``Cancelled`` when ``cancelled()`` stopped the verdict)."""
-    verdict = decide(puzzle, cancelled=cancelled)
+def _unique(puzzle: Puzzle, deadline: float | None = None, cancelled: Callable[[], bool] | None = None) -> Grid:
+    """The puzzle's one solution; :class:`GradeError` if it has none or several, or it is not
+    decided by ``deadline`` (``Cancelled`` when ``cancelled()`` stopped the verdict)."""
+    verdict = decide(puzzle, timeout=None if deadline is None else max(0.0, deadline - time.perf_counter()),
+                     cancelled=cancelled)
     if cancelled is not None and cancelled():
         raise Cancelled()
     if verdict.kind is not Kind.UNIQUE:

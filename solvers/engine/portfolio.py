@@ -250,6 +250,13 @@ MEMBERS = (
 )
 
 
+def budgeted(work: int) -> tuple[Member, ...]:
+    """The forward search alone, giving up after ``work`` nodes and probes: the members of a
+    race whose answer, and the solutions it meets, are the same on any machine (the members
+    above share a core by the clock and race on several)."""
+    return (Member("forward", {"max_work": work}),)
+
+
 def cores() -> int:
     """The cores this process may run on."""
     try:

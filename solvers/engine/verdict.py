@@ -51,16 +51,22 @@ class VerdictError(RuntimeError):
 
 
 def decide(puzzle: Puzzle, limit: int = 2, timeout: float | None = None, jobs: int | None = 1,
-           cancelled: Callable[[], bool] | None = None) -> Verdict:
+           cancelled: Callable[[], bool] | None = None, work: int | None = None) -> Verdict:
     """Count ``puzzle``'s solutions up to ``limit`` (at least 2) within ``timeout`` seconds,
     with up to ``jobs`` searches racing on as many cores (``None``: every core). ``cancelled``:
-    asked as the search goes; once it says so, the verdict is ``undecided`` at once."""
+    asked as the search goes; once it says so, the verdict is ``undecided`` at once.
+
+    ``work``: the forward search alone, ``undecided`` once its nodes and probes pass this many
+    (``portfolio.budgeted``): the verdict and the solutions met depend on the puzzle alone,
+    never on the machine's speed or load, as long as ``timeout`` does not cut in first (the
+    generator's: what it is told shapes the level)."""
     if limit < 2:
         raise ValueError("decide needs limit >= 2 to tell unique from ambiguous")
-    result = portfolio.race(puzzle, limit=limit, timeout=timeout, jobs=jobs, members=portfolio.MEMBERS,
+    members = portfolio.MEMBERS if work is None else portfolio.budgeted(work)
+    result = portfolio.race(puzzle, limit=limit, timeout=timeout, jobs=jobs, members=members,
                             cancelled=cancelled)
     stats = dict(result.stats)
-    if result.status in (Status.TIMEOUT, Status.STOPPED):
+    if result.status in (Status.TIMEOUT, Status.STOPPED, Status.GAVE_UP):
         met = tuple(grid for grid in dict.fromkeys(result.solutions) if rules.is_solved(puzzle, grid))
         message = result.message
         if met:

@@ -528,17 +528,23 @@ def solve(puzzle: Puzzle, max_depth: int = MAX_DEPTH, grid: Grid | None = None,
 
     ``max_level`` limits the rules (1: level one only, 2: no contradictions, 3: depth 1, 4: depth 2);
     ``grid`` starts from a board already partly deduced; ``deadline`` (a ``time.perf_counter()``
-    value) ends the search early as stuck. ``solution`` (a solution of the puzzle that
-    ``grid`` agrees with, when the caller knows one) only saves work: the trials that assume
-    its values cannot break, so they are not run (see :func:`solvers.logic.probe.find_contradiction`);
-    the steps, the level and the board are those found without it. ``held``: the records of
-    the depth-1 sweeps (``LogicOutcome.held``) of a solve of this puzzle, or of one with more
-    hints and the same solution; the assumptions that held on a board there hold on every
-    board below it here, so they are not tried again (the same steps, fewer trials).
+    value) ends the search early as stuck, at the trials' next heartbeat (about every 20 ms)
+    once it has passed: the board is then sound but need not be where the rules stop.
+    ``solution`` (a solution of the puzzle that ``grid`` agrees with, when the caller knows
+    one) only saves work: the trials that assume its values cannot break, so they are not run
+    (see :func:`solvers.logic.probe.find_contradiction`); the steps, the level and the board
+    are those found without it. ``held``: the records of the depth-1 sweeps
+    (``LogicOutcome.held``) of a solve of this puzzle, or of one with more hints and the same
+    solution; the assumptions that held on a board there hold on every board below it here,
+    so they are not tried again (the same steps, fewer trials).
     ``cancelled``: asked before each round of the rules and at every heartbeat of the trials
     (``game.slices.drain``); once it says stop, ``game.slices.Cancelled`` ends the solve.
     """
     max_depth = min(max_depth, max_level - 2)
+
+    def stop() -> bool:
+        return (deadline is not None and time.perf_counter() > deadline) or (cancelled is not None and cancelled())
+
     model = model_of(puzzle)
     truth = _masks(model, solution)[0] if solution is not None else None
     ship, water = _masks(model, grid if grid is not None else initial_grid(puzzle))
@@ -573,13 +579,18 @@ def solve(puzzle: Puzzle, max_depth: int = MAX_DEPTH, grid: Grid | None = None,
             if not (ship & ~board_ship or water & ~board_water or board_known & ~known):
                 held_ship |= ship_held
                 held_water |= water_held
-        found = drain(find_contradiction(model, ship, water, valid, clock, closures, ship_first=max_depth < 2,
-                                         every=found_all, truth=truth, held=(held_ship, held_water),
-                                         record=records), cancelled)
-        if found is None and max_depth >= 2:
-            found = drain(find_deep_contradiction(model, ship, water, valid, clock, closures, truth, held=model.held),
-                          cancelled)
-            found_all = [found] if found is not None else []
+        try:
+            found = drain(find_contradiction(model, ship, water, valid, clock, closures, ship_first=max_depth < 2,
+                                             every=found_all, truth=truth, held=(held_ship, held_water),
+                                             record=records), stop)
+            if found is None and max_depth >= 2:
+                found = drain(find_deep_contradiction(model, ship, water, valid, clock, closures, truth,
+                                                      held=model.held), stop)
+                found_all = [found] if found is not None else []
+        except Cancelled:
+            if cancelled is not None and cancelled():
+                raise
+            break                        # the deadline: stuck where the trials were
         if found is None:
             break
         for found in found_all:

@@ -43,7 +43,7 @@ from game.bitsets import kept
 from game.puzzle import Cell, Coord, Grid, Puzzle, ship_name
 from game.ships import Geometry, geometry_of, prepared, segments
 from solvers.common import answer, beating, elapsed, luby
-from solvers.events import Event, Found, Progress, Reason, SetCell, Stream
+from solvers.events import Event, Found, Progress, Reason, Result, SetCell, Status, Stream
 from solvers.propagation.model import Model, State, compile_puzzle
 from solvers.propagation.rules import Log, meet, propagate, root_state
 
@@ -97,7 +97,7 @@ class Stats(TypedDict):
 
 def events(puzzle: Puzzle, *, trace: bool = True, limit: int = 1, shave_depth: int | None = None,
            restarts: bool = False, rng: random.Random | None = None,
-           known: Sequence[Grid] = (), water_first: bool = False) -> Stream:
+           known: Sequence[Grid] = (), water_first: bool = False, max_work: int | None = None) -> Stream:
     """Find up to ``limit`` solutions.
 
     ``shave_depth``: probe placements at search nodes down to this depth (``None``: chosen
@@ -110,10 +110,13 @@ def events(puzzle: Puzzle, *, trace: bool = True, limit: int = 1, shave_depth: i
     it are searched first, then the whole tree, so the answer stays exact.
     ``water_first``: when the choice is an unknown cell, try it as water before the ships
     that could cover it (the same tree in another order; ``solvers.engine.portfolio`` races orders).
+    ``max_work``: the search gives up once its nodes and probes pass this many, with a
+    ``gave_up`` result and the solutions met so far: a bound that, unlike a time limit, cuts
+    the same search at the same node on any machine.
     """
     yield from beating(prepared(puzzle))
     yield from _Search(puzzle, trace, max(1, limit), shave_depth, restarts, rng or random.Random(0),
-                       tuple(known), water_first).run()
+                       tuple(known), water_first, max_work).run()
 
 
 class Repair:
@@ -200,11 +203,13 @@ def broken_lines(puzzle: Puzzle, board: Grid) -> tuple[set[int], set[int]]:
 class _Search:
     def __init__(self, puzzle: Puzzle, trace: bool, limit: int, shave_depth: int | None,
                  restarts: bool, rng: random.Random, known: tuple[Grid, ...] = (),
-                 water_first: bool = False) -> None:
+                 water_first: bool = False, max_work: int | None = None) -> None:
         self.rng = rng
         self.shuffle = False
         self.cut = False
         self.work_limit: int | None = None
+        self.max_work = max_work                 # nodes and probes after which the search gives up
+        self.spent = False                       # it has
         self.puzzle = puzzle
         self.model: Model = compile_puzzle(puzzle)
         self.trace = trace
@@ -259,7 +264,7 @@ class _Search:
                                    if self.restarts or self.giant else None)
                 self.cut = False
                 yield from self._search(state, 0)
-                if not self.cut or len(self.solutions) >= self.limit:
+                if not self.cut or self.spent or len(self.solutions) >= self.limit:
                     break
                 self.stats["restarts"] += 1
                 self.shuffle = True
@@ -267,6 +272,11 @@ class _Search:
                 if self.trace:
                     yield from self._show((self.shown_ship | self.shown_water) & ~root_known, Cell.UNKNOWN,
                                           Reason.BACKTRACK, "restart", 0)
+        if self.spent and len(self.solutions) < self.limit:
+            grids = tuple(self.model.geo.grid(ship) for ship in self.solutions)
+            yield Result(Status.GAVE_UP, grids[0] if grids else None, self._snapshot(), grids,
+                         f"gave up after {self.max_work:,} nodes and probes")
+            return
         yield from self._finish()
 
     def _start(self) -> Generator[Event, None, State | None]:
@@ -318,6 +328,9 @@ class _Search:
         for ship, water, places, meaning, kill in branches:
             if self.work_limit is not None and stats["nodes"] + stats["probes"] > self.work_limit:
                 self.cut = True
+                return
+            if self.max_work is not None and stats["nodes"] + stats["probes"] > self.max_work:
+                self.cut = self.spent = True
                 return
             stats["nodes"] += 1
             now = time.perf_counter()

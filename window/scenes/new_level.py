@@ -1,7 +1,7 @@
 """The New puzzle dialog: size, difficulty and seed; the generator runs in a worker thread.
 
 The generator (``solvers.authoring.generator.generate``) is always given a time limit (it then returns
-the closest level it found) and a ``cancelled`` hook, the worker run's stop: Cancel (or the
+the closest level it finished, or says none was) and a ``cancelled`` hook, the worker run's stop: Cancel (or the
 dialog closing) stops the run, the generator stops at its next step, and whatever the worker
 still says goes unread. The level is saved into the
 per-user ``generated`` folder before it opens, so progress saving and the level browser find
@@ -29,7 +29,7 @@ from window.widgets import Button, draw_dialog, handle_all, layout_row, typed_di
 
 SIZES = (6, 8, 10, 15)
 DIFFICULTIES = ("easy", "medium", "hard", "expert")
-GENERATE_SECONDS = 30.0      # the generator's own limit: after it, the closest level found comes back
+GENERATE_SECONDS = 30.0      # the generator's own limit: after it, the closest level finished comes back
 MAX_SEED_DIGITS = 9
 STEPS = {pygame.K_LEFT: ("size", -1), pygame.K_RIGHT: ("size", 1), pygame.K_UP: ("difficulty", -1),
          pygame.K_DOWN: ("difficulty", 1)}
