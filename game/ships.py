@@ -26,7 +26,7 @@ from typing import Iterator, Sequence
 from game import bitsets
 from game.bitsets import bits, int_of, kept, union
 from game.puzzle import Cell, Coord, Grid, Hint, Puzzle
-from game.slices import Slices, drain
+from game.slices import Laid, Slices, drain
 
 Board = Sequence[Sequence[Cell]]
 
@@ -61,7 +61,7 @@ class Placement:
 TABLES = ("covering", "surrounding", "covering_cells", "surrounding_cells", "row_lines", "col_lines")
 
 
-class Geometry:
+class Geometry(Laid):
     """Every placement of every ship length on a board of one size, with its bit masks.
 
     Depends only on the board's size and the fleet's lengths, so it is shared (see
@@ -73,13 +73,6 @@ class Geometry:
 
     def __init__(self, rows: int, cols: int, lengths: tuple[int, ...]) -> None:
         drain(self._lay(rows, cols, lengths))
-
-    @classmethod
-    def in_slices(cls, rows: int, cols: int, lengths: tuple[int, ...]) -> Slices[Geometry]:
-        """The same geometry, built a row of placements at a time (``game.slices``)."""
-        geo = cls.__new__(cls)
-        yield from geo._lay(rows, cols, lengths)
-        return geo
 
     def _lay(self, rows: int, cols: int, lengths: tuple[int, ...]) -> Slices[None]:
         """Every placement and its masks, a slice per row of a length and direction."""

@@ -6,7 +6,7 @@ slices into heartbeats (``solvers.common.beating``), a caller without events ask
 
 from __future__ import annotations
 
-from typing import Callable, Generator, TypeVar
+from typing import Any, Callable, Generator, Self, TypeVar
 
 T = TypeVar("T")
 Slices = Generator[None, None, T]
@@ -27,3 +27,17 @@ def drain(work: Slices[T], cancelled: Callable[[], bool] | None = None) -> T:
                 raise Cancelled()
     except StopIteration as stop:
         return stop.value
+
+
+class Laid:
+    """A class whose instances are laid out by ``_lay`` (work in slices): its constructor lays
+    one out whole (``drain(self._lay(...))``), :meth:`in_slices` in slices a caller drives."""
+
+    _lay: Callable[..., Slices[None]]       # the subclass's: its arguments are the constructor's
+
+    @classmethod
+    def in_slices(cls, *args: Any) -> Slices[Self]:
+        """The same instance, laid out in slices."""
+        made = cls.__new__(cls)
+        yield from made._lay(*args)
+        return made

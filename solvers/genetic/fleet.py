@@ -24,7 +24,7 @@ import numpy as np
 
 from game.puzzle import Grid, Puzzle
 from game.ships import Geometry, Placement, compatible, prepared
-from game.slices import Slices, drain
+from game.slices import Laid, Slices, drain
 from solvers.events import Ship, board_of
 from solvers.genetic import repair_core as core
 
@@ -74,7 +74,7 @@ def _candidates(puzzle: Puzzle, geo: Geometry) -> Slices[list[Placement]]:
     return found
 
 
-class FleetModel:
+class FleetModel(Laid):
     """Static tables for one puzzle: slots, candidates as index rows, targets.
 
     A layout's counts live in one vector ``[zone | cover | zero | sink]``: per cell, how
@@ -89,14 +89,8 @@ class FleetModel:
     def __init__(self, puzzle: Puzzle) -> None:
         drain(self._lay(puzzle))
 
-    @classmethod
-    def in_slices(cls, puzzle: Puzzle) -> Slices[FleetModel]:
-        """The same model, built in slices (``game.slices``) with the geometry's table it reads."""
-        model = cls.__new__(cls)
-        yield from model._lay(puzzle)
-        return model
-
     def _lay(self, puzzle: Puzzle) -> Slices[None]:
+        """The model, built in slices (``game.slices``) with the geometry's table it reads."""
         self.puzzle = puzzle
         rows, cols = puzzle.rows, puzzle.cols
         self.slot_lengths: tuple[int, ...] = tuple(length for length, count in puzzle.fleet for _ in range(count))

@@ -46,7 +46,7 @@ import numpy as np
 from game.bitsets import bits
 from game.puzzle import Hint, Puzzle
 from game.ships import compatible, prepared
-from game.slices import Slices, drain
+from game.slices import Laid, Slices, drain
 from solvers import compiling
 from solvers.common import answer, beating, elapsed
 from solvers.events import Event, Found, Progress, Result, Status, Stream
@@ -118,21 +118,15 @@ def warm_up() -> None:
             pass
 
 
-class _Clauses:
+class _Clauses(Laid):
     """The placement model as clauses: two-literal clauses as implication lists, longer ones
     as lists, cardinality constraints as members and counts; then the same as flat arrays."""
 
     def __init__(self, puzzle: Puzzle) -> None:
         drain(self._lay(puzzle))
 
-    @classmethod
-    def in_slices(cls, puzzle: Puzzle) -> Slices[_Clauses]:
-        """The same clauses, built in slices (``game.slices``) with the geometry's table they read."""
-        clauses = cls.__new__(cls)
-        yield from clauses._lay(puzzle)
-        return clauses
-
     def _lay(self, puzzle: Puzzle) -> Slices[None]:
+        """The clauses, built in slices (``game.slices``) with the geometry's table they read."""
         self.puzzle = puzzle
         geo = self.geo = yield from prepared(puzzle, ("covering",))
         cells = self.cells = list(bits(geo.board))
