@@ -244,7 +244,7 @@ def remove_hints(puzzle: Puzzle, level: int, rng: random.Random, deadline: float
             if _stop(cancelled, deadline):
                 break
             outcome = logic.solve(without_hints(puzzle, group), max_level=level, solution=solution, held=held,
-                                  deadline=deadline)
+                                  deadline=deadline, cancelled=cancelled)
             if outcome.solved:
                 puzzle, held = without_hints(puzzle, group), outcome.held
                 continue
