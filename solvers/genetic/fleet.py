@@ -53,13 +53,9 @@ class Penalties:
                 + TALLY_WEIGHT * self.tallies)
 
 
-def candidates(puzzle: Puzzle, geo: Geometry) -> list[Placement]:
+def candidates(puzzle: Puzzle, geo: Geometry) -> Slices[list[Placement]]:
     """The placements some solution could use: compatible with the hints, and never more
-    cells in a line than its tally."""
-    return drain(_candidates(puzzle, geo))
-
-
-def _candidates(puzzle: Puzzle, geo: Geometry) -> Slices[list[Placement]]:
+    cells in a line than its tally; built in slices (``game.slices``)."""
     alive = compatible(puzzle, geo)
     zero = 0
     for masks, tallies in ((geo.row_masks, puzzle.row_tallies), (geo.col_masks, puzzle.col_tallies)):
@@ -95,7 +91,7 @@ class FleetModel(Laid):
         rows, cols = puzzle.rows, puzzle.cols
         self.slot_lengths: tuple[int, ...] = tuple(length for length, count in puzzle.fleet for _ in range(count))
         geo = yield from prepared(puzzle, ("covering",))
-        found = yield from _candidates(puzzle, geo)       # longest first, as the slots are
+        found = yield from candidates(puzzle, geo)       # longest first, as the slots are
         # A submarine lies "down".
         self.ships = [Ship(p.row, p.col, p.length, p.horizontal and p.length > 1) for p in found]
         self.cells = cells = rows * cols

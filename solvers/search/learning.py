@@ -52,13 +52,10 @@ from solvers.common import answer, beating, elapsed
 from solvers.events import Event, Found, Progress, Result, Status, Stream
 
 
-def csr(rows: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
+def csr(rows: list[list[int]]) -> Slices[tuple[np.ndarray, np.ndarray]]:
     """Lists of indices as one array and where each list starts (the last entry: the end;
-    an empty array holds one 0, so that compiled code always gets an array to index)."""
-    return drain(_csr(rows))
-
-
-def _csr(rows: list[list[int]]) -> Slices[tuple[np.ndarray, np.ndarray]]:
+    an empty array holds one 0, so that compiled code always gets an array to index), built
+    in slices (``game.slices``)."""
     starts = np.zeros(len(rows) + 1, np.int32)
     starts[1:] = np.cumsum([len(row) for row in rows])
     flat = np.zeros(max(1, int(starts[-1])), np.int32)
@@ -205,9 +202,9 @@ class _Clauses(Laid):
             for m in members:
                 occ[m].append(index)          # a true member: counted in ``ntrue``
                 occ[m ^ 1].append(index)      # a false one: in ``nfalse``
-        bstart, bimp = yield from _csr(self.bins)
-        ostart, occ_flat = yield from _csr(occ)
-        cstart, cmem = yield from _csr([members for members, _ in self.cards])
+        bstart, bimp = yield from csr(self.bins)
+        ostart, occ_flat = yield from csr(occ)
+        cstart, cmem = yield from csr([members for members, _ in self.cards])
         ccount = np.array([count for _, count in self.cards], np.int32)
         csize = np.array([len(members) for members, _ in self.cards], np.int32)
         ntrue = np.zeros(len(self.cards), np.int32)
