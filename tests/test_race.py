@@ -37,15 +37,24 @@ def test_ranking_puts_answers_first_then_the_faster():
                {"solver": "c", "verdict": "solved", "time_s": 1.0},
                {"solver": "d", "verdict": "stopped", "time_s": 0.5},
                {"solver": "e", "verdict": "no_solution", "time_s": 1.5}]
-    assert [(r["rank"], r["solver"]) for r in race.rank(records)] == [(1, "c"), (2, "b"), (3, "a"), (4, "d"), (5, "e")]
+    assert [(r["rank"], r["solver"]) for r in race.rank(records)] == [(1, "c"), (2, "b"), (None, "a"), (None, "d"),
+                                                                     (None, "e")]
     unsolvable = [records[0], records[3], records[4]]            # no lane has a board: "no solution" is an answer
-    assert [(r["rank"], r["solver"]) for r in race.rank(unsolvable)] == [(1, "e"), (2, "a"), (3, "d")]
+    assert [(r["rank"], r["solver"]) for r in race.rank(unsolvable)] == [(1, "e"), (None, "a"), (None, "d")]
+
+
+def test_runs_without_an_answer_are_unranked_whenever_they_ended():
+    stopped = [{"solver": "slow", "verdict": "stopped", "time_s": 3.0, "solution": None},
+               {"solver": "quick", "verdict": "stopped", "time_s": 0.2, "solution": None}]
+    records = race.rank(stopped)
+    assert [(r["rank"], r["solver"]) for r in records] == [(None, "slow"), (None, "quick")]
+    assert [race.shown_rank(r) for r in records] == ["–", "–"]
 
 
 def test_a_no_solution_beside_a_board_the_judge_accepted_is_refuted_and_ranked_as_an_error():
     records = race.rank([{"solver": "liar", "verdict": "no_solution", "time_s": 0.01},
                          {"solver": "forward", "verdict": "solved", "time_s": 0.5}])
-    assert [(r["rank"], r["solver"], r["verdict"]) for r in records] == [(1, "forward", "solved"), (2, "liar", "error")]
+    assert [(r["rank"], r["solver"], r["verdict"]) for r in records] == [(1, "forward", "solved"), (None, "liar", "error")]
     assert "forward found one the rules accept" in records[1]["message"]
 
 

@@ -128,16 +128,24 @@ def record_of(name: str, tally: Tally, result: Result, elapsed: float) -> dict:
 
 
 def rank(records: list[dict]) -> list[dict]:
-    """Answers first (solved or no solution), then the rest; faster first within each; each
-    record gets its ``rank`` (1 = best) in front. A "no solution" beside a board the judge
-    accepted (a ``solved`` record) is refuted by it: an error, never an answer."""
+    """Answers first (solved or no solution), faster first, each with its ``rank`` (1 = best)
+    in front; then the runs without an answer (stopped, out of time, failed) in the order
+    given, unranked (``rank`` None): a run that ended sooner without an answer did no better.
+    A "no solution" beside a board the judge accepted (a ``solved`` record) is refuted by it:
+    an error, never an answer."""
     solved = next((r["solver"] for r in records if r["verdict"] == Status.SOLVED.value), None)
     if solved is not None:
         records = [{**r, "verdict": Status.ERROR.value,
                     "message": f"said there is no solution, but {solved} found one the rules accept"}
                    if r["verdict"] == Status.NO_SOLUTION.value else r for r in records]
-    ordered = sorted(records, key=lambda r: (r["verdict"] not in ANSWERED, r["time_s"]))
-    return [{"rank": place, **record} for place, record in enumerate(ordered, start=1)]
+    answers = sorted((r for r in records if r["verdict"] in ANSWERED), key=lambda r: r["time_s"])
+    return ([{"rank": place, **record} for place, record in enumerate(answers, start=1)]
+            + [{"rank": None, **record} for record in records if record["verdict"] not in ANSWERED])
+
+
+def shown_rank(record: dict) -> str:
+    """A record's rank as a table shows it: a dash for a run without an answer."""
+    return "–" if record["rank"] is None else str(record["rank"])
 
 
 def race(puzzle: Puzzle, names: Iterable[str], timeout: float | None = None, seed: int = 0) -> list[dict]:
@@ -155,7 +163,8 @@ def write_csv(path: Union[str, os.PathLike], records: list[dict]) -> None:
 def text(puzzle: Puzzle, records: list[dict]) -> str:
     """The ranked table, then each distinct solution once with the solvers that found it."""
     heads = [f for f in FIELDS if f != "solution"]
-    rows = [[str(record[f]) if f != "time_s" else f"{record[f]:.3f}" for f in heads] for record in records]
+    rows = [[shown_rank(record) if f == "rank" else f"{record[f]:.3f}" if f == "time_s" else str(record[f])
+             for f in heads] for record in records]
     lines = [table(heads, rows)]
     for record in records:
         if record.get("message"):

@@ -436,7 +436,8 @@ class RaceScene:
         for row, record in enumerate(records, start=1):
             for i, name in enumerate(columns):
                 value = record[name]
-                text = f"{value:.2f}" if name == "time_s" else f"{value:,}" if isinstance(value, int) else str(value)
+                text = (race.shown_rank(record) if name == "rank" else f"{value:.2f}" if name == "time_s"
+                        else f"{value:,}" if isinstance(value, int) else str(value))
                 if name == "verdict" and record["solution"] is not None:
                     text += " (judged)"
                 fonts.blit_text(surface, fonts.fit_text(text, 15, step - 8), 15, theme.text,
