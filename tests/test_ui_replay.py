@@ -9,6 +9,7 @@ import pygame  # noqa: E402
 import pytest  # noqa: E402
 
 import main  # noqa: E402
+from game.puzzle import Cell  # noqa: E402
 from solvers.engine import trace  # noqa: E402
 from tests.test_ui_play import click, press  # noqa: E402
 from window.scenes.replay import ReplayScene  # noqa: E402
@@ -216,6 +217,20 @@ def test_the_players_own_play_rewinds_on_the_timeline(app):
     assert scene.board() == session.grid
     scene.goto(0)
     assert scene.board() == scene.run.start
+
+
+def test_a_play_solved_by_its_ships_alone_rewinds_on_the_timeline(app):
+    # The judge accepts a board whose ships are all marked, the rest left unknown: its
+    # recording must read back, its solution with those cells as water.
+    ships = [(0, 0), (0, 1), (0, 2), (3, 0), (2, 2), (3, 2), (2, 5), (5, 1)]
+    for r, c in ships:
+        click(app, app.play.layout.cell_rect(r, c).center, button=3)
+    session = app.play.session
+    assert session.solved and any(Cell.UNKNOWN in row for row in session.grid)
+    press(app, pygame.K_t)
+    scene = app.overlay
+    assert isinstance(scene, ReplayScene), app.play.status.message
+    assert scene.run.verdict == "solved" and scene.run.events == len(ships)
 
 
 def test_a_genetic_run_replays_its_fitness_plot_and_best_fleet_as_they_were(app, tmp_path, capsys):
