@@ -108,6 +108,18 @@ def test_tally_click_fills_met_line_and_tally_pixels_show_state(app):
     assert app.theme.error not in colours_in(app.screen, layout.col_tally_rect(0))
 
 
+def test_a_tally_click_that_fills_nothing_says_why(app):
+    layout = app.play.layout
+    click(app, layout.row_tally_rect(1).center)          # tally 0, met: filled with water
+    click(app, layout.row_tally_rect(1).center)          # again: nothing left to fill
+    assert app.play.status.message == "Row 2 is already complete: no unknown cell left to fill"
+    click(app, layout.col_tally_rect(0).center)          # tally 3, the given ship only
+    assert app.play.status.message == "Column 1's ship count is not met yet (1 of 3)"
+    click(app, cell_center(app, 3, 3), button=3)          # a ship in column 4, whose tally is 0
+    click(app, layout.col_tally_rect(3).center)
+    assert app.play.status.message == "Column 4 has 1 ship cell, more than its count of 0"
+
+
 def test_shapes_follow_neighbours(app):
     theme = app.theme
     session = app.play.session
