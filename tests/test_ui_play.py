@@ -198,6 +198,15 @@ def test_run_is_stopped_and_reset_midway(app, monkeypatch):
     assert panel.watch is None and not watch._run.running
 
 
+def test_reset_after_a_run_says_the_player_s_marks_are_back(app):
+    panel = app.play.solver
+    run_to_end(app, panel)
+    assert "Keep its board, or Reset" in app.play.status.message
+    click(app, panel.reset_button.rect.center)
+    assert not panel.showing
+    assert app.play.status.message == "Solver reset: your own marks are back"
+
+
 def test_pause_step_and_keep_the_solver_board(app, monkeypatch):
     monkeypatch.setattr(solver_panel, "make_stream",
                         lambda name, puzzle, options, seed: slow_solver(puzzle, cells=6, pause=0))

@@ -63,7 +63,7 @@ class SolverPanel:
         self.run_button = Button("Run", self.run_or_pause)
         self.step_button = Button("Step", self.step)
         self.stop_button = Button("Stop", self.stop)
-        self.reset_button = Button("Reset", self.reset)
+        self.reset_button = Button("Reset", self.put_away)
         self.keep_button = Button("Keep solver's board", on_keep)
         self.on_rewind = on_rewind
         self.title = title
@@ -243,6 +243,13 @@ class SolverPanel:
             self.watch.stop()
             self.watch = None
         self._sync()
+
+    def put_away(self) -> None:
+        """Reset as the player asks it (the button, Esc): the player's board again, and said so
+        (the run's last word, "Keep its board, or Reset", no longer holds)."""
+        if self.showing:
+            self.reset()
+            self.notify("Solver reset: your own marks are back")
 
     def close(self) -> None:
         self.reset()

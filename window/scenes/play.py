@@ -78,7 +78,7 @@ class PlayScene:
         # The solver panel's controls, with the keys that have one: M lists them after the toolbar's.
         panel = self.solver
         self.solver_actions = [Action(panel.run_button, "Enter", 0), Action(panel.step_button, ".", 0),
-                               Action(panel.stop_button, "", 0), Action(Button("Reset", self.reset_solver), "Esc", 0),
+                               Action(panel.stop_button, "", 0), Action(panel.reset_button, "Esc", 0),
                                Action(Button("Next solver", lambda: self.next_solver(1)), "Tab", 0),
                                Action(Button("Slower", lambda: self.change_speed(-1)), "-", 0),
                                Action(Button("Faster", lambda: self.change_speed(1)), "=", 0),
@@ -226,11 +226,6 @@ class PlayScene:
             self.notify(f"Could not save the play to rewind it: {error.strerror or error}")
             return
         self.app.open_replay(path)
-
-    def reset_solver(self) -> None:
-        if self.solver.showing:
-            self.solver.reset()
-            self.notify("Solver reset: your own marks are back")
 
     # ----- events and frames ---------------------------------------------------------------
 
