@@ -275,8 +275,11 @@ class PlayScene:
         changed = self.coach.poll() or changed
         changed = self.trials.update() or changed
         self.animating = self.solver.running or self.coach.thinking
-        self.undo_button.enabled = session.can_undo
-        self.redo_button.enabled = session.can_redo
+        # A play opened in another scene's frame (a generated level) was drawn before its first
+        # update: the buttons' state changing asks for the toolbar to be drawn again.
+        enabled = (session.can_undo, session.can_redo)
+        changed = changed or enabled != (self.undo_button.enabled, self.redo_button.enabled)
+        self.undo_button.enabled, self.redo_button.enabled = enabled
         self.clock_changed = int(session.elapsed) != before
         # The banner goes away: one more redraw.
         return self.board.celebration_over() or changed
