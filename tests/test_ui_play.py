@@ -417,6 +417,26 @@ def test_the_idle_panel_s_words_stay_inside_the_panel(app, monkeypatch, size):
     assert [(content, rect) for content, rect in drawn if rect.colliderect(panel) and not panel.contains(rect)] == []
 
 
+@pytest.mark.parametrize("size", [(640, 480), (760, 520), (800, 600)])
+@pytest.mark.parametrize("level", ["levels/10x10/easy/01.bs", "levels/15x15/easy/01.bs"])
+def test_the_statistics_stay_inside_a_short_panel_idle_and_after_a_run(app, monkeypatch, size, level):
+    # A larger fleet leaves the statistics less of the panel: they show what fits whole.
+    drawn = watch_text(monkeypatch)
+    assert app.open_level(ROOT / level)
+    app.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
+    pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, size=size, w=size[0], h=size[1]))
+    app.pump()
+    panel = app.play.solver
+    panel.set_speed(0)
+    run_to_end(app, panel, seconds=30)
+    assert panel.showing and not panel.running
+    app.pump()
+    box = app.play.layout.panel
+    assert [(content, rect) for content, rect in drawn if rect.colliderect(box) and not box.contains(rect)] == []
+    assert not any(rect.colliderect(app.play.layout.status) for content, rect in drawn
+                   if content in ("forced", "guess", "backtracked", "tried", "Statistics"))
+
+
 def test_a_giant_s_fleet_leaves_the_solver_s_controls_on_the_panel(app):
     giant = ROOT / "docs/bench/giants/giant-60-1.bs"
     for level, per_ship in ((giant, False), (ROOT / "levels/10x10/hard/01.bs", True)):
