@@ -153,6 +153,15 @@ def test_fleet_checklist_ticks_a_closed_ship(app):
     assert app.theme.ship not in colours_in(app.screen, subs[1][0])
 
 
+def test_a_board_solved_by_its_ships_alone_ticks_the_whole_fleet(app):
+    for cell in [(0, 0), (0, 1), (0, 2), (3, 0), (2, 2), (3, 2), (2, 5), (5, 1)]:
+        click(app, cell_center(app, *cell), button=3)     # the ships; every other cell left unknown
+    assert app.play.session.solved
+    placed, _ = fleet_placement(app.play.view.fleet(), app.play.view.fleet_area(app.play.layout))
+    assert [state for *_, state in placed] == ["done"] * 6
+    assert all(line.done for line in app.play.view.fleet())
+
+
 def slow_solver(puzzle, cells=30, pause=0.01):
     """A stand-in solver: one move every ``pause`` seconds, with heartbeats."""
     def events():

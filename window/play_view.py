@@ -11,6 +11,7 @@ interpreter for a moment, so off-screen copies would cost more than they save.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Sequence
 
 import pygame
@@ -105,7 +106,12 @@ class PlayView:
         return self.solver.watch.board if self.solver.showing else self.board.session
 
     def fleet(self):
-        return self.shown().report.fleet
+        """The checklist of the board on screen; on a solved one the whole fleet is ticked: its
+        unknown cells are water, so every ship is closed, marked water around it or not."""
+        report = self.shown().report
+        if report.solved:
+            return tuple(replace(line, closed=line.wanted) for line in report.fleet)
+        return report.fleet
 
     def fleet_area(self, layout: Layout) -> pygame.Rect:
         """Where the fleet checklist may go: what the solver's controls leave of the panel (a
