@@ -77,6 +77,9 @@ def test_a_mistyped_code_is_refused_in_the_field_and_the_game_stays(app):
     press(app, pygame.K_RETURN)
     assert isinstance(app.overlay, ShareScene) and "checksum" in app.overlay.said
     assert app.play.puzzle is before
+    app.overlay.typed = "bs1-zzzz"
+    press(app, pygame.K_RETURN)                         # the reason reads as a sentence about the code
+    assert app.overlay.said == "This code is too short to hold a puzzle"
 
 
 def test_ctrl_v_opens_the_code_on_the_clipboard_or_the_paste_field(app):
