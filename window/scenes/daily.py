@@ -146,17 +146,22 @@ class DailyScene:
             if day == self.selected:          # the keyboard's day: a ring around it, in the gap between days
                 pygame.draw.rect(surface, theme.text, rect.inflate(4, 4), 2, border_radius=8)
             colour = theme.on(theme.solved) if done else (theme.muted if future else theme.text)
-            if done and rect.width >= 56:     # solved: a tick as well as the fill (colour is not alone)
-                tick = pygame.Rect(rect.right - 20, rect.y + 6, 13, 10)
-                pygame.draw.lines(surface, colour, False, [(tick.x, tick.centery), (tick.centerx, tick.bottom),
-                                                           (tick.right, tick.top)], 3)
             number = fonts.blit_text(surface, str(day.day), 20, colour, bold=done, topleft=(rect.x + 6, rect.y + 4))
             if done:
                 # The time sits below the day's number, or beside it in a cell one line tall.
                 beside = rect.bottom - 3 - fonts.font(16).get_linesize() < number.bottom
                 room = rect.right - 5 - (number.right + 6 if beside else rect.x + 5)
-                fonts.blit_text(surface, fonts.fit_text(clock(self.solved[day.isoformat()]["seconds"]), 16, room),
-                                16, colour, bottomright=(rect.right - 5, rect.bottom - 3))
+                time = fonts.blit_text(surface, fonts.fit_text(clock(self.solved[day.isoformat()]["seconds"]), 16,
+                                                               room), 16, colour,
+                                       bottomright=(rect.right - 5, rect.bottom - 3))
+                # Solved: a tick as well as the fill (colour is not alone), top right, or left of
+                # a time beside the number (where there is room between them).
+                tick = pygame.Rect(rect.right - 20, rect.y + 6, 13, 10)
+                if beside:
+                    tick.midright = (time.x - 5, time.centery)
+                if rect.width >= 56 and tick.x >= number.right + 4:
+                    pygame.draw.lines(surface, colour, False, [(tick.x, tick.centery), (tick.centerx, tick.bottom),
+                                                               (tick.right, tick.top)], 3)
         side, grade = daily.plan(self.today)
         note = ("Solved today: come back tomorrow" if self.today.isoformat() in self.solved else
                 f"Today, {daily.DAY_NAMES[self.today.weekday()]}: {side}x{side} {grade}. "
