@@ -216,6 +216,19 @@ def test_reset_after_a_run_says_the_player_s_marks_are_back(app):
     assert app.play.status.message == "Solver reset: your own marks are back"
 
 
+def test_a_genetic_run_done_in_one_generation_no_longer_waits_for_generations(app, monkeypatch):
+    panel = app.play.solver
+    panel.choose("genetic")
+    panel.set_speed(0)
+    run_to_end(app, panel, seconds=20)
+    assert panel.watch.solved and len(panel.watch.generations) == 1
+    drawn = watch_text(monkeypatch)
+    app.full_redraw = True
+    app.draw()
+    notes = [text for text, _ in drawn if text.startswith("fitness plot")]
+    assert notes == ["fitness plot: one generation, no curve"]
+
+
 def test_pause_step_and_keep_the_solver_board(app, monkeypatch):
     monkeypatch.setattr(solver_panel, "make_stream",
                         lambda name, puzzle, options, seed: slow_solver(puzzle, cells=6, pause=0))

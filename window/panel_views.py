@@ -119,13 +119,22 @@ def draw_lines(surface: pygame.Surface, area: pygame.Rect, rows: Sequence[tuple[
     return y - area.y
 
 
+def plot_note(count: int, more: bool) -> str:
+    """What a fitness plot of ``count`` (fewer than two) generations says instead of a curve;
+    ``more``: generations may still come (the run goes on, or the replay is before its end)."""
+    if more:
+        return "fitness plot: waiting for generations"
+    return "fitness plot: one generation, no curve" if count else "fitness plot: no generation finished"
+
+
 def draw_plot(surface: pygame.Surface, area: pygame.Rect, points: Sequence[tuple[int, float, float]],
-              theme: Theme) -> None:
+              theme: Theme, more: bool = True) -> None:
     """Best and mean fitness per generation (lower or higher, whatever the solver reports)."""
     pygame.draw.rect(surface, theme.unknown, area)
     pygame.draw.rect(surface, theme.panel_edge, area, 1)
     if len(points) < 2:
-        fonts.blit_text(surface, "fitness plot: waiting for generations", 15, theme.muted, center=area.center)
+        fonts.blit_text(surface, fonts.fit_text(plot_note(len(points), more), 15, area.width - 8), 15, theme.muted,
+                        center=area.center)
         return
     inner = area.inflate(-12, -26)
     inner.y = area.y + 18

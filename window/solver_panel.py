@@ -391,7 +391,7 @@ class SolverPanel:
             if area.bottom - y < 92:
                 return
             plot = pygame.Rect(area.x, y + 4, area.width, min(150, area.bottom - y - 8))
-            draw_plot(surface, plot, list(watch.generations), theme)
+            draw_plot(surface, plot, list(watch.generations), theme, more=watch.running)
             y = plot.bottom + 8
         elif watch.depth.top > 0 and area.bottom - y > 120:
             plot = pygame.Rect(area.x, y + 4, area.width, 90)

@@ -513,7 +513,8 @@ class ReplayScene:
         if self.timeline.generations:
             points = [(number, best, mean) for n, number, best, mean in self.timeline.generations if n <= self.at]
             top = at.y + len(shown) * 24 + 8
-            draw_plot(surface, pygame.Rect(at.x, top, min(width, 420), 150), points, theme)
+            draw_plot(surface, pygame.Rect(at.x, top, min(width, 420), 150), points, theme,
+                      more=len(points) < len(self.timeline.generations))
 
     def _draw_guesses(self, surface: pygame.Surface, area: pygame.Rect) -> None:
         """The decisions in force, deepest last; a click on one moves the timeline there."""
