@@ -280,3 +280,17 @@ def test_the_replay_s_buttons_stay_in_the_window_clear_of_each_other_and_the_plo
     assert not any(a.colliderect(b) for i, a in enumerate(rects) for b in rects[i + 1:])
     assert all(not rect.colliderect(scene.plot) and not rect.colliderect(scene.steps.rect) for rect in rects)
     assert all(button.shown()[0] == button.label for button in scene.buttons)      # every label whole
+
+
+def test_exporting_a_gif_is_said_in_the_replay_itself(app, tmp_path, capsys, monkeypatch):
+    # The replay covers the window, the play's status line with it: it says the outcome itself.
+    from tests.conftest import watch_text
+
+    pytest.importorskip("PIL")
+    assert app.open_replay(saved_run(tmp_path, capsys, "levels/tutorial/first.bs"))
+    scene = app.overlay
+    drawn = watch_text(monkeypatch)
+    press(app, pygame.K_s, pygame.KMOD_CTRL)
+    app.pump()
+    said = [text for text, _ in drawn if text.startswith("Saved ") and text.endswith(".gif")]
+    assert said and scene.said == said[-1]
