@@ -459,6 +459,22 @@ def test_the_statistics_stay_inside_a_short_panel_idle_and_after_a_run(app, monk
                    if content in ("forced", "guess", "backtracked", "tried", "Statistics"))
 
 
+def test_the_solver_s_controls_a_short_panel_has_no_room_for_are_left_out_not_drawn_past_it(app):
+    size = (480, 360)
+    app.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
+    pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, size=size, w=size[0], h=size[1]))
+    app.pump()
+    panel, box = app.play.solver, app.play.layout.panel
+    shown = [widget for widget in panel.widgets if widget.rect.width > 0]
+    assert panel.run_button in shown and len(shown) < len(panel.widgets)
+    assert all(box.contains(widget.rect) for widget in shown)
+    left_out = [widget for widget in panel.widgets if widget.rect.width == 0 and widget is not panel.slider]
+    click(app, (2, 2))                                   # a hidden control takes no click
+    assert all(not widget.rect.collidepoint((2, 2)) for widget in left_out)
+    listed = [action.button for action in app.play.solver_actions]
+    assert all(widget in listed for widget in left_out)  # M still lists them, with their keys
+
+
 def test_a_giant_s_fleet_leaves_the_solver_s_controls_on_the_panel(app):
     giant = ROOT / "docs/bench/giants/giant-60-1.bs"
     for level, per_ship in ((giant, False), (ROOT / "levels/10x10/hard/01.bs", True)):

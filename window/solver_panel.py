@@ -330,6 +330,11 @@ class SolverPanel:
         self.save_button.rect = pygame.Rect(area.x + half + quarter, y, area.width - half - quarter, ROW)
         y += ROW + GAP
         self.stats_area = pygame.Rect(area.x, y, area.width, area.bottom - y)
+        # A panel too short for every control leaves out those past its bottom (the slider's
+        # knob reaches below it): M lists them all with their keys.
+        for widget in self.widgets:
+            if widget.rect.bottom + (8 if widget is self.slider else 0) > area.bottom:
+                widget.rect = pygame.Rect(0, 0, 0, 0)
 
     def look(self) -> tuple:
         """Everything :meth:`draw` shows, cheap to compare: the panel is drawn again only when it changes."""
@@ -341,8 +346,9 @@ class SolverPanel:
         fonts.blit_text(surface, "Solver", 22, theme.text, bold=True, topleft=(self.area.x, self.area.y))
         for widget in self.widgets:
             widget.draw(surface, theme)
-        fonts.blit_text(surface, f"Speed: {SPEED_LABELS[self.slider.index]}", 17, theme.muted,
-                        topleft=(self.area.x, self.slider.rect.y - 20))
+        if self.slider.rect.width > 0:
+            fonts.blit_text(surface, f"Speed: {SPEED_LABELS[self.slider.index]}", 17, theme.muted,
+                            topleft=(self.area.x, self.slider.rect.y - 20))
         self._draw_stats(surface, theme)
 
     def _draw_stats(self, surface: pygame.Surface, theme: Theme) -> None:
