@@ -11,7 +11,7 @@ import pytest  # noqa: E402
 
 from game.editor import Mode  # noqa: E402
 from game.puzzle import Cell  # noqa: E402
-from tests.conftest import resize  # noqa: E402
+from tests.conftest import resize, watch_text  # noqa: E402
 from window.app import DEFAULT_LEVEL  # noqa: E402
 from window.scenes.actions import ActionsScene  # noqa: E402
 from window.scenes.browser import BrowserScene  # noqa: E402
@@ -362,6 +362,29 @@ def test_the_daily_calendar_ticks_a_solved_day(app):
         inked = {tuple(app.screen.get_at((x, y)))[:3] for x in range(tick.left, tick.right + 1)
                  for y in range(tick.top, tick.bottom + 1)}
         assert (app.theme.on(app.theme.solved) in inked if solved else len(inked) == 1), day
+
+
+@pytest.mark.parametrize("size", [(640, 480), (800, 600)])
+def test_a_solved_day_s_tick_stays_clear_of_its_time_in_a_short_calendar(app, monkeypatch, size):
+    today = datetime.date.today()
+    assert app.storage.mark_daily(today.isoformat(), 12.0)
+    app.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
+    pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, size=size, w=size[0], h=size[1]))
+    app.pump()
+    press(app, pygame.K_d)
+    scene = app.overlay
+    drawn = watch_text(monkeypatch)
+    ticks = []
+    lines = pygame.draw.lines
+    monkeypatch.setattr(pygame.draw, "lines", lambda surface, colour, closed, points, width=1:
+                        ticks.append(pygame.Rect(points[0], (0, 0)).unionall([pygame.Rect(p, (1, 1)) for p in points]))
+                        or lines(surface, colour, closed, points, width))
+    scene.draw(app.screen)
+    day = scene.cells[today]
+    time = next(rect for text, rect in drawn if text == "0:12")
+    assert day.contains(time)
+    assert [tick for tick in ticks if day.contains(tick)]             # the tick is there
+    assert not [tick for tick in ticks if tick.inflate(2, 2).colliderect(time)]
 
 
 def test_the_editor_is_used_from_the_keyboard(app):

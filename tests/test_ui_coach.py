@@ -108,6 +108,21 @@ def test_third_hint_press_undoes_to_the_mistake(app):
     assert session.grid == session.start and session.cursor == 0
 
 
+def test_u_alone_finds_the_first_mistake_and_undoes_back_to_it(app):
+    session = app.play.session
+    mark(app, [(0, 0)], Cell.SHIP)
+    good = session.grid
+    mark(app, [(5, 5)], Cell.SHIP)               # the first mistake, no Check or Hint asked
+    mark(app, [(0, 1)], Cell.SHIP)
+    press(app, pygame.K_u)
+    wait_for_answer(app)
+    assert session.grid == good and session.cursor == 1
+    assert "before the first mistake" in app.play.status.message
+    press(app, pygame.K_u)                       # a board without a mistake: said so
+    wait_for_answer(app)
+    assert session.grid == good and "No mistakes found so far" in app.play.status.message
+
+
 def test_when_the_engine_finds_no_step_in_time_the_hint_reveals_a_cell(app, monkeypatch):
     from solvers.logic import deduction as logic
     monkeypatch.setattr(logic, "next_deduction", lambda *args, **kwargs: None)   # as if it gave up

@@ -77,6 +77,9 @@ def test_a_mistyped_code_is_refused_in_the_field_and_the_game_stays(app):
     press(app, pygame.K_RETURN)
     assert isinstance(app.overlay, ShareScene) and "checksum" in app.overlay.said
     assert app.play.puzzle is before
+    app.overlay.typed = "bs1-zzzz"
+    press(app, pygame.K_RETURN)                         # the reason reads as a sentence about the code
+    assert app.overlay.said == "This code is too short to hold a puzzle"
 
 
 def test_ctrl_v_opens_the_code_on_the_clipboard_or_the_paste_field(app):
@@ -292,6 +295,29 @@ def test_the_daily_calendar_fits_the_smallest_window_and_counts_its_streak_once(
     for rect in scene.cells.values():                                # a day's time stays in its day
         inside = [label for label in drawn if label[1].colliderect(rect)]
         assert all(rect.contains(label[1]) for label in inside) and overlapping(inside) == []
+
+
+@pytest.mark.parametrize("size", [(480, 360), (640, 480), (1100, 720)])
+def test_six_weeks_of_days_stay_apart_and_legible_in_the_smallest_layout(app, monkeypatch, size):
+    from tests.conftest import resize
+
+    resize(app, size)
+    day = datetime.date(2026, 3, 15)                     # March 2026 spans six weeks
+    assert app.storage.mark_daily("2026-03-02", 75.0)
+    scene = DailyScene(app, today=day)
+    app.overlay = scene
+    drawn = watch_text(monkeypatch)
+    scene.draw(app.screen)
+    cells = list(scene.cells.values())
+    assert len({rect.y for rect in cells}) == 6
+    assert not [(a, b) for n, a in enumerate(cells) for b in cells[n + 1:] if a.colliderect(b)]
+    for date, rect in scene.cells.items():               # each day's number (and time) inside its day
+        inside = [label for label in drawn if label[1].colliderect(rect)]
+        assert str(date.day) in [text for text, _ in inside]
+        assert all(rect.contains(label[1]) for label in inside) and overlapping(inside) == []
+        assert not [text for text, _ in inside if text.endswith("...")]     # a time whole, or none
+    assert all(scene.box.contains(rect) for _, rect in drawn)
+    assert overlapping([label for label in drawn if not any(label[1].colliderect(r) for r in cells)]) == []
 
 
 def test_the_calendar_stops_at_the_first_and_last_months_it_can_show(app):

@@ -230,3 +230,21 @@ def test_the_editor_s_panel_draws_nothing_over_anything_else_when_transcribing(s
             assert size[1] >= 615 or len(lengths) == 6
     finally:
         app.shutdown()
+
+
+def test_no_cell_divider_crosses_a_fleet_silhouette_s_tick_or_mark(app):
+    from game.session import FleetLine
+    from window.panel_views import draw_fleet
+
+    theme = app.theme
+    surface = pygame.Surface((340, 140))
+    surface.fill(theme.panel)
+    lines = (FleetLine(4, 1, 1), FleetLine(3, 2, 2), FleetLine(2, 2, 3), FleetLine(1, 3, 3))
+    placed = draw_fleet(surface, pygame.Rect(5, 5, 330, 130), lines, theme)
+    marked = [(length, rect) for length, _, rect, state in placed if state in ("done", "extra") and length > 1]
+    assert {length for length, _ in marked} == {2, 3, 4}
+    for length, rect in marked:
+        # The glyph's span: the tick's box (as wide as the silhouette is high) around the middle.
+        span = range(rect.centerx - rect.height // 2, rect.centerx + rect.height // 2 + 1)
+        columns = {x: {tuple(surface.get_at((x, y)))[:3] for y in range(rect.y + 3, rect.bottom - 4)} for x in span}
+        assert not [x for x, seen in columns.items() if seen == {theme.panel}], length   # no divider line there

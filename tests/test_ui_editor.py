@@ -107,6 +107,28 @@ def test_transcribe_shows_a_bad_tally_and_never_raises(app):
     assert scene.draft.layout[0][0] == Cell.WATER
 
 
+@pytest.mark.parametrize("size", [(1100, 720), (640, 480)])
+def test_a_long_verdict_is_read_whole_on_the_rows_left_free(app, monkeypatch, size):
+    from tests.conftest import resize, watch_text
+
+    resize(app, size)
+    app.open_editor(blank=True)
+    scene = app.overlay
+    click(app, scene.buttons["transcribe"].rect.center)
+    click(app, scene.cell_rect(1, scene.draft.cols).center)      # row 2's tally
+    for char in "12":
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=ord(char), mod=0, unicode=char, scancode=0))
+    app.pump()
+    said = "Not a level yet: " + scene.draft.problems()[0].text
+    assert "more than its 10 cells" in said
+    drawn = watch_text(monkeypatch)
+    app.full_redraw = True
+    app.draw()
+    verdict = scene.parts["verdict"]
+    rows = [text for text, rect in sorted(drawn, key=lambda label: label[1].y) if verdict.contains(rect)]
+    assert " ".join(rows) == said
+
+
 def test_ctrl_p_exports_the_level_as_a_printable_page(app):
     press(app, pygame.K_p, pygame.KMOD_CTRL)
     path = app.play.message.rsplit(" ", 1)[-1]

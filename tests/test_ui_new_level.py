@@ -127,3 +127,23 @@ def test_generator_errors_show_in_the_status_line(app, monkeypatch):
     while dialog.busy and time.perf_counter() < deadline:
         app.pump()
     assert "no room for that fleet" in app.play.status.message and app.overlay is dialog
+
+
+def test_a_generated_level_s_toolbar_shows_undo_and_redo_as_they_are(app):
+    # The level opens in the dialog's frame, after the play's own: the frames after it draw
+    # the new play's Undo and Redo as they are (greyed: nothing to undo yet).
+    press(app, pygame.K_n)
+    dialog = app.overlay
+    click(app, button(dialog, "6x6").rect.center)
+    click(app, button(dialog, "Easy").rect.center)
+    first = app.play
+    press(app, pygame.K_RETURN)
+    deadline = time.perf_counter() + 20
+    while app.overlay is dialog and time.perf_counter() < deadline:
+        app.pump()
+        time.sleep(0.005)
+    assert app.play is not first
+    for _ in range(3):
+        app.pump()
+    drawn = dict((look[0], look[1]) for look in app.play.view.looks.keys["toolbar"][1])
+    assert drawn["Undo"] is False and drawn["Redo"] is False

@@ -108,6 +108,18 @@ def test_tally_click_fills_met_line_and_tally_pixels_show_state(app):
     assert app.theme.error not in colours_in(app.screen, layout.col_tally_rect(0))
 
 
+def test_a_tally_click_that_fills_nothing_says_why(app):
+    layout = app.play.layout
+    click(app, layout.row_tally_rect(1).center)          # tally 0, met: filled with water
+    click(app, layout.row_tally_rect(1).center)          # again: nothing left to fill
+    assert app.play.status.message == "Row 2 is already complete: no unknown cell left to fill"
+    click(app, layout.col_tally_rect(0).center)          # tally 3, the given ship only
+    assert app.play.status.message == "Column 1's ship count is not met yet (1 of 3)"
+    click(app, cell_center(app, 3, 3), button=3)          # a ship in column 4, whose tally is 0
+    click(app, layout.col_tally_rect(3).center)
+    assert app.play.status.message == "Column 4 has 1 ship cell, more than its count of 0"
+
+
 def test_shapes_follow_neighbours(app):
     theme = app.theme
     session = app.play.session
@@ -139,6 +151,15 @@ def test_fleet_checklist_ticks_a_closed_ship(app):
     done = colours_in(app.screen, subs[0][0])
     assert app.theme.ship in done and app.theme.on(app.theme.ship) in done     # the tick, legible on the ship
     assert app.theme.ship not in colours_in(app.screen, subs[1][0])
+
+
+def test_a_board_solved_by_its_ships_alone_ticks_the_whole_fleet(app):
+    for cell in [(0, 0), (0, 1), (0, 2), (3, 0), (2, 2), (3, 2), (2, 5), (5, 1)]:
+        click(app, cell_center(app, *cell), button=3)     # the ships; every other cell left unknown
+    assert app.play.session.solved
+    placed, _ = fleet_placement(app.play.view.fleet(), app.play.view.fleet_area(app.play.layout))
+    assert [state for *_, state in placed] == ["done"] * 6
+    assert all(line.done for line in app.play.view.fleet())
 
 
 def slow_solver(puzzle, cells=30, pause=0.01):
@@ -184,6 +205,28 @@ def test_run_is_stopped_and_reset_midway(app, monkeypatch):
     watch = panel.watch
     click(app, panel.reset_button.rect.center)
     assert panel.watch is None and not watch._run.running
+
+
+def test_reset_after_a_run_says_the_player_s_marks_are_back(app):
+    panel = app.play.solver
+    run_to_end(app, panel)
+    assert "Keep its board, or Reset" in app.play.status.message
+    click(app, panel.reset_button.rect.center)
+    assert not panel.showing
+    assert app.play.status.message == "Solver reset: your own marks are back"
+
+
+def test_a_genetic_run_done_in_one_generation_no_longer_waits_for_generations(app, monkeypatch):
+    panel = app.play.solver
+    panel.choose("genetic")
+    panel.set_speed(0)
+    run_to_end(app, panel, seconds=20)
+    assert panel.watch.solved and len(panel.watch.generations) == 1
+    drawn = watch_text(monkeypatch)
+    app.full_redraw = True
+    app.draw()
+    notes = [text for text, _ in drawn if text.startswith("fitness plot")]
+    assert notes == ["fitness plot: one generation, no curve"]
 
 
 def test_pause_step_and_keep_the_solver_board(app, monkeypatch):
@@ -394,6 +437,42 @@ def test_the_idle_panel_s_words_stay_inside_the_panel(app, monkeypatch, size):
     inside = [content for content, rect in drawn if rect.colliderect(panel)]
     assert any(content.startswith("Run a solver") for content in inside)
     assert [(content, rect) for content, rect in drawn if rect.colliderect(panel) and not panel.contains(rect)] == []
+
+
+@pytest.mark.parametrize("size", [(640, 480), (760, 520), (800, 600)])
+@pytest.mark.parametrize("level", ["levels/10x10/easy/01.bs", "levels/15x15/easy/01.bs"])
+def test_the_statistics_stay_inside_a_short_panel_idle_and_after_a_run(app, monkeypatch, size, level):
+    # A larger fleet leaves the statistics less of the panel: they show what fits whole.
+    drawn = watch_text(monkeypatch)
+    assert app.open_level(ROOT / level)
+    app.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
+    pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, size=size, w=size[0], h=size[1]))
+    app.pump()
+    panel = app.play.solver
+    panel.set_speed(0)
+    run_to_end(app, panel, seconds=30)
+    assert panel.showing and not panel.running
+    app.pump()
+    box = app.play.layout.panel
+    assert [(content, rect) for content, rect in drawn if rect.colliderect(box) and not box.contains(rect)] == []
+    assert not any(rect.colliderect(app.play.layout.status) for content, rect in drawn
+                   if content in ("forced", "guess", "backtracked", "tried", "Statistics"))
+
+
+def test_the_solver_s_controls_a_short_panel_has_no_room_for_are_left_out_not_drawn_past_it(app):
+    size = (480, 360)
+    app.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
+    pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, size=size, w=size[0], h=size[1]))
+    app.pump()
+    panel, box = app.play.solver, app.play.layout.panel
+    shown = [widget for widget in panel.widgets if widget.rect.width > 0]
+    assert panel.run_button in shown and len(shown) < len(panel.widgets)
+    assert all(box.contains(widget.rect) for widget in shown)
+    left_out = [widget for widget in panel.widgets if widget.rect.width == 0 and widget is not panel.slider]
+    click(app, (2, 2))                                   # a hidden control takes no click
+    assert all(not widget.rect.collidepoint((2, 2)) for widget in left_out)
+    listed = [action.button for action in app.play.solver_actions]
+    assert all(widget in listed for widget in left_out)  # M still lists them, with their keys
 
 
 def test_a_giant_s_fleet_leaves_the_solver_s_controls_on_the_panel(app):

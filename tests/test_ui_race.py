@@ -495,3 +495,18 @@ def test_a_solver_of_ones_own_loaded_into_a_race_keeps_its_speed(app, tmp_path):
     assert scene.add_solver(str(mine))
     again = app.overlay
     assert again is not scene and again.chosen[-1] == str(mine) and again.speed.index == 1
+
+
+def test_a_genetic_lane_done_in_one_generation_says_so_in_its_plot(app, monkeypatch):
+    press(app, pygame.K_v)
+    scene = app.overlay
+    for name in ("backtracking", "logic"):
+        click(app, scene.toggles[name].rect.center)           # genetic and forward
+    click(app, scene.start_button.rect.center)
+    run_to_end(app, scene)
+    genetic = next(lane for lane in scene.lanes if lane.name == scene.specs["genetic"].label)
+    assert len(genetic.generations) == 1                      # the built-in first level: the first fleet is it
+    drawn = watch_text(monkeypatch)
+    app.full_redraw = True
+    app.draw()
+    assert "fitness plot: one generation, no curve" in [text for text, _ in drawn]

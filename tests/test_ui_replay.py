@@ -9,6 +9,7 @@ import pygame  # noqa: E402
 import pytest  # noqa: E402
 
 import main  # noqa: E402
+from game.puzzle import Cell  # noqa: E402
 from solvers.engine import trace  # noqa: E402
 from tests.test_ui_play import click, press  # noqa: E402
 from window.scenes.replay import ReplayScene  # noqa: E402
@@ -218,6 +219,20 @@ def test_the_players_own_play_rewinds_on_the_timeline(app):
     assert scene.board() == scene.run.start
 
 
+def test_a_play_solved_by_its_ships_alone_rewinds_on_the_timeline(app):
+    # The judge accepts a board whose ships are all marked, the rest left unknown: its
+    # recording must read back, its solution with those cells as water.
+    ships = [(0, 0), (0, 1), (0, 2), (3, 0), (2, 2), (3, 2), (2, 5), (5, 1)]
+    for r, c in ships:
+        click(app, app.play.layout.cell_rect(r, c).center, button=3)
+    session = app.play.session
+    assert session.solved and any(Cell.UNKNOWN in row for row in session.grid)
+    press(app, pygame.K_t)
+    scene = app.overlay
+    assert isinstance(scene, ReplayScene), app.play.status.message
+    assert scene.run.verdict == "solved" and scene.run.events == len(ships)
+
+
 def test_a_genetic_run_replays_its_fitness_plot_and_best_fleet_as_they_were(app, tmp_path, capsys):
     assert app.open_replay(saved_run(tmp_path, capsys, "levels/10x10/expert/03.bs", "genetic"))
     scene = app.overlay
@@ -265,3 +280,17 @@ def test_the_replay_s_buttons_stay_in_the_window_clear_of_each_other_and_the_plo
     assert not any(a.colliderect(b) for i, a in enumerate(rects) for b in rects[i + 1:])
     assert all(not rect.colliderect(scene.plot) and not rect.colliderect(scene.steps.rect) for rect in rects)
     assert all(button.shown()[0] == button.label for button in scene.buttons)      # every label whole
+
+
+def test_exporting_a_gif_is_said_in_the_replay_itself(app, tmp_path, capsys, monkeypatch):
+    # The replay covers the window, the play's status line with it: it says the outcome itself.
+    from tests.conftest import watch_text
+
+    pytest.importorskip("PIL")
+    assert app.open_replay(saved_run(tmp_path, capsys, "levels/tutorial/first.bs"))
+    scene = app.overlay
+    drawn = watch_text(monkeypatch)
+    press(app, pygame.K_s, pygame.KMOD_CTRL)
+    app.pump()
+    said = [text for text, _ in drawn if text.startswith("Saved ") and text.endswith(".gif")]
+    assert said and scene.said == said[-1]

@@ -205,3 +205,29 @@ def test_a_saved_trial_step_edited_by_hand_is_set_aside_and_said_not_saved_over(
     assert app.play.board.session.cursor == 0 and "step 3 (abandon) does not fit" in app.play.status.message
     kept = [p for p in path.parent.iterdir() if p.name.startswith(path.stem) and p != path]
     assert len(kept) == 1 and json.loads(kept[0].read_text()) == data
+
+
+@pytest.mark.parametrize("size", [(480, 360), (640, 480), (1100, 720)])
+@pytest.mark.parametrize("solved", [False, True])
+def test_the_status_line_keeps_a_trial_s_controls_whole_in_a_narrow_window(app, monkeypatch, size, solved):
+    from tests.conftest import resize, watch_text
+
+    resize(app, size)
+    if solved:
+        for r, c in SHIPS - set(app.play.puzzle.hints):
+            click(app, cell_center(app, r, c), button=3)
+        assert app.play.session.solved
+    press(app, pygame.K_g)
+    ship_click(app, 5, 5)
+    drawn = watch_text(monkeypatch)
+    app.full_redraw = True
+    app.draw()
+    bar = app.play.layout.status
+    buttons = [button.rect for button in app.play.trials.buttons]
+    parts = buttons + [rect for text, rect in drawn if rect.colliderect(bar) and not rect.collidelistall(buttons)]
+    assert all(bar.contains(rect) for rect in parts)
+    assert not [(a, b) for n, a in enumerate(parts) for b in parts[n + 1:] if a.colliderect(b)]
+    assert any(text.startswith("Trial 1") and rect.colliderect(bar) for text, rect in drawn)
+    message = [text for text, rect in drawn if rect.colliderect(bar) and rect.x < bar.x + 20]
+    if not (solved and size[0] < 640):                             # there "SOLVED" takes the message's room
+        assert message and message[0] != "..."                     # the message keeps a word or more

@@ -11,6 +11,7 @@ from typing import Callable
 import pygame
 
 from game.puzzle import Cell, Coord
+from game.session import line_cells
 from window.layout import Layout
 from window.player_board import PlayerBoard
 
@@ -97,4 +98,18 @@ class BoardInput:
         if not self.board.free():
             return
         if not self.board.change(lambda s: s.fill_line_with_water(axis, index)):
-            self.notify(f"That {axis}'s ship count is not met yet")
+            self.notify(self._tally_refused(axis, index))
+
+    def _tally_refused(self, axis: str, index: int) -> str:
+        """Why a tally click filled nothing: the line named as the status line names lines."""
+        session = self.board.session
+        line = f"{'Row' if axis == 'row' else 'Column'} {index + 1}"
+        tally = session.puzzle.tally(axis, index)
+        if tally is None:
+            return f"{line} has no ship count: a click on it fills nothing"
+        ships = sum(session.grid[r][c] == Cell.SHIP for r, c in line_cells(session.puzzle, axis, index))
+        if ships > tally:
+            return f"{line} has {ships} ship cell{'s' if ships > 1 else ''}, more than its count of {tally}"
+        if ships < tally:
+            return f"{line}'s ship count is not met yet ({ships} of {tally})"
+        return f"{line} is already complete: no unknown cell left to fill"

@@ -26,6 +26,7 @@ class Coach:
         self.board = board
         self.notify = notify
         self.hints = HintHelper(puzzle)
+        self.undo_when_found = False      # U asked a check: its answer undoes back to the mistake
 
     @property
     def asked(self) -> dict[str, int]:
@@ -106,6 +107,7 @@ class Coach:
     def _ask(self, purpose: str) -> None:
         session = self.board.session
         self.hints.stage = 0
+        self.undo_when_found = False
         # The board's problems are already judged: the question reads the session's verdict.
         self.hints.ask(session.grid, purpose, session.boards(), session.report.judgement.problems,
                        [session.board_below(depth) for depth in range(session.depth)])
@@ -116,10 +118,22 @@ class Coach:
         return None if answer is None or answer.mistake is None else answer.trial
 
     def undo_to_mistake(self) -> None:
-        """Back to the latest board without a mistake, in one action (Redo brings steps back)."""
+        """Back to the latest board without a mistake, in one action (Redo brings steps back);
+        with no answer about this board yet, a check is asked and its answer does it."""
         session = self.board.session
         target = self.hints.undo_target(session.grid)
         if target is None:
+            answer = self.hints.current_for(session.grid)
+            if answer is None:
+                # Nothing known about this board yet: a check finds the mistake, then undoes to it.
+                self.check()
+                self.undo_when_found = self.thinking
+            elif answer.mistake is None:
+                self.notify("No mistakes found so far: nothing to undo")
+            elif answer.trial is None:
+                self.notify(f"Mistake (outlined): {answer.mistake.text} - no earlier board is without it")
+            else:
+                self.notify(f"Trial {answer.trial} is wrong - {answer.mistake.text} (A: abandon)")
             return
         undone = session.cursor - target
         if self.board.change(lambda s: s.undo_to(target)):
@@ -139,7 +153,11 @@ class Coach:
 
     def _arrived(self) -> None:
         answer = self.hints.current_for(self.board.session.grid)
+        undo, self.undo_when_found = self.undo_when_found, False
         if answer is None:
+            return
+        if undo and answer.trial is None and answer.undo_to is not None:
+            self.undo_to_mistake()
             return
         if answer.mistake is not None and answer.trial is not None:
             self.hints.stage = 2

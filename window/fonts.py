@@ -117,6 +117,18 @@ def cut_to(text: str, width: float, measure: Callable[[str], float]) -> str:
     return text[:low].rstrip() + ELLIPSIS
 
 
+def wrap(content: str, size: int, width: int, bold: bool = False) -> list[str]:
+    """``content`` in lines at most ``width`` pixels wide, broken at its spaces (a word wider
+    than a line has a line of its own, for :func:`fit_text` to cut)."""
+    face = font(size, bold)
+    lines = [""]
+    for word in content.split(" "):
+        if lines[-1] and face.size(lines[-1] + " " + word)[0] > width:
+            lines.append("")
+        lines[-1] += (" " if lines[-1] else "") + word
+    return lines
+
+
 def shrink_to_fit(content: str, size: int, width: int, bold: bool = False, smallest: int = SMALLEST) -> tuple[str, int]:
     """``content`` and a font size for ``width`` pixels: a smaller font first (down to
     ``smallest``), and only then the text cut short (see :func:`fit_text`)."""

@@ -62,6 +62,7 @@ def draw_fleet(surface: pygame.Surface, area: pygame.Rect, lines: Sequence[Fleet
     label_y: dict[int, int] = {}
     for length, _index, rect, state in placed:
         label_y.setdefault(length, rect.centery)
+        glyph = pygame.Rect(0, 0, 0, 0)        # the tick or the '!': no cell divider crosses it
         if state == "done":
             pygame.draw.rect(surface, theme.ship, rect, border_radius=rect.height // 2)
             tick = rect.inflate(-rect.height // 2, -rect.height // 2)
@@ -69,13 +70,16 @@ def draw_fleet(surface: pygame.Surface, area: pygame.Rect, lines: Sequence[Fleet
             tick.centerx = rect.centerx
             points = [(tick.x, tick.centery), (tick.centerx, tick.bottom), (tick.right, tick.top)]
             pygame.draw.lines(surface, theme.on(theme.ship), False, points, 3)
+            glyph = tick
         elif state == "extra":
             pygame.draw.rect(surface, theme.error, rect, border_radius=rect.height // 2)
-            fonts.blit_text(surface, "!", rect.height + 2, theme.on(theme.error), bold=True, center=rect.center)
+            glyph = fonts.blit_text(surface, "!", rect.height + 2, theme.on(theme.error), bold=True, center=rect.center)
         else:
             pygame.draw.rect(surface, theme.muted, rect, 2, border_radius=rect.height // 2)
         for k in range(1, length):
             x = rect.x + rect.width * k // length
+            if glyph.width and glyph.left - 2 <= x <= glyph.right + 2:
+                continue
             pygame.draw.line(surface, theme.panel, (x, rect.y + 3), (x, rect.bottom - 4))
     for line in lines:
         if line.length not in label_y:
@@ -115,13 +119,22 @@ def draw_lines(surface: pygame.Surface, area: pygame.Rect, rows: Sequence[tuple[
     return y - area.y
 
 
+def plot_note(count: int, more: bool) -> str:
+    """What a fitness plot of ``count`` (fewer than two) generations says instead of a curve;
+    ``more``: generations may still come (the run goes on, or the replay is before its end)."""
+    if more:
+        return "fitness plot: waiting for generations"
+    return "fitness plot: one generation, no curve" if count else "fitness plot: no generation finished"
+
+
 def draw_plot(surface: pygame.Surface, area: pygame.Rect, points: Sequence[tuple[int, float, float]],
-              theme: Theme) -> None:
+              theme: Theme, more: bool = True) -> None:
     """Best and mean fitness per generation (lower or higher, whatever the solver reports)."""
     pygame.draw.rect(surface, theme.unknown, area)
     pygame.draw.rect(surface, theme.panel_edge, area, 1)
     if len(points) < 2:
-        fonts.blit_text(surface, "fitness plot: waiting for generations", 15, theme.muted, center=area.center)
+        fonts.blit_text(surface, fonts.fit_text(plot_note(len(points), more), 15, area.width - 8), 15, theme.muted,
+                        center=area.center)
         return
     inner = area.inflate(-12, -26)
     inner.y = area.y + 18

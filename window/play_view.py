@@ -11,6 +11,7 @@ interpreter for a moment, so off-screen copies would cost more than they save.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Sequence
 
 import pygame
@@ -28,6 +29,8 @@ from window.theme import Theme
 from window.widgets import Button
 
 PANEL_TITLE = 28          # room for the panel's "Fleet" heading
+MISTAKE_WIDTH = 190       # the status line's "Undo to first mistake" button
+MESSAGE_ROOM = 120        # pixels the status line's message keeps before its neighbours narrow
 
 
 class StatusLine:
@@ -48,30 +51,40 @@ class StatusLine:
         minutes, seconds = divmod(int(session.elapsed), 60)
         state = "SOLVED  " if session.solved else ""
         target = f" / target {board.target // 60}:{board.target % 60:02d}" if board.target is not None else ""
-        info = f"{state}time {minutes}:{seconds:02d}{target}   moves {session.moves_made}"
+        # A narrow window leaves out the target, then narrows the trial's controls, so that
+        # everything stays on the line and the message keeps some room.
+        for shown_target, button_width, chip_width in ((target, 92, 78), ("", 92, 78), ("", 64, 56)):
+            info = f"{state}time {minutes}:{seconds:02d}{shown_target}   moves {session.moves_made}"
+            taken = (fonts.font(18, True).size(info)[0] + (26 + 2 * button_width + chip_width if session.depth else 0)
+                     + (16 + MISTAKE_WIDTH if mistake_button is not None else 0))
+            if bar.width - 24 - taken >= MESSAGE_ROOM:
+                break
         right = fonts.blit_text(surface, info, 18, theme.solved if session.solved else theme.text,
                                 bold=True, midright=(bar.right - 12, bar.centery))
         if session.depth:
-            right = self._draw_trial(surface, theme, bar, session.depth, trial_buttons, right)
+            right = self._draw_trial(surface, theme, bar, session.depth, trial_buttons, right, button_width,
+                                     chip_width)
         if mistake_button is not None:
-            mistake_button.rect = pygame.Rect(0, bar.y + 3, 190, bar.height - 6)
+            mistake_button.rect = pygame.Rect(0, bar.y + 3, MISTAKE_WIDTH, bar.height - 6)
             mistake_button.rect.right = right.left - 16
             mistake_button.draw(surface, theme)
             right = mistake_button.rect
-        message = fonts.fit_text(self.message, 18, right.left - 30)
-        fonts.blit_text(surface, message, 18, theme.text, midleft=(bar.x + 12, bar.centery))
+        if right.left - 30 - bar.x >= 30:
+            message = fonts.fit_text(self.message, 18, right.left - 30)
+            fonts.blit_text(surface, message, 18, theme.text, midleft=(bar.x + 12, bar.centery))
 
     @staticmethod
     def _draw_trial(surface: pygame.Surface, theme: Theme, bar: pygame.Rect, depth: int,
-                    buttons: Sequence[Button], right: pygame.Rect) -> pygame.Rect:
+                    buttons: Sequence[Button], right: pygame.Rect, button_width: int = 92,
+                    chip_width: int = 78) -> pygame.Rect:
         """The open trial's chip (its colour and depth) and its buttons, left of ``right``."""
         x = right.left - 16
         for button in reversed(buttons):
-            button.rect = pygame.Rect(0, bar.y + 3, 92, bar.height - 6)
+            button.rect = pygame.Rect(0, bar.y + 3, button_width, bar.height - 6)
             button.rect.right = x
             button.draw(surface, theme)
             x = button.rect.left - 6
-        chip = pygame.Rect(0, bar.y + 4, 78, bar.height - 8)
+        chip = pygame.Rect(0, bar.y + 4, chip_width, bar.height - 8)
         chip.right = x - 4
         pygame.draw.rect(surface, theme.trial_colour(depth), chip, border_radius=chip.height // 2)
         fonts.blit_text(surface, f"Trial {depth}", 17, theme.on(theme.trial_colour(depth)), bold=True,
@@ -105,7 +118,12 @@ class PlayView:
         return self.solver.watch.board if self.solver.showing else self.board.session
 
     def fleet(self):
-        return self.shown().report.fleet
+        """The checklist of the board on screen; on a solved one the whole fleet is ticked: its
+        unknown cells are water, so every ship is closed, marked water around it or not."""
+        report = self.shown().report
+        if report.solved:
+            return tuple(replace(line, closed=line.wanted) for line in report.fleet)
+        return report.fleet
 
     def fleet_area(self, layout: Layout) -> pygame.Rect:
         """Where the fleet checklist may go: what the solver's controls leave of the panel (a

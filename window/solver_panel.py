@@ -33,6 +33,8 @@ LEAST_PER_ROW = 3       # solvers' buttons to a row in a narrow panel, before th
 SPEEDS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 5000, 0)
 SPEED_LABELS = tuple("instant" if s == 0 else f"{s} moves/s" for s in SPEEDS)
 ROW = 30
+LINE = 21             # a line of figures (draw_lines at its size, 18)
+LEGEND = 18           # a line of the legend
 STATS_ROOM = 110      # the statistics' heading, two lines of figures and the run's status line
 GAP = 8
 
@@ -63,7 +65,7 @@ class SolverPanel:
         self.run_button = Button("Run", self.run_or_pause)
         self.step_button = Button("Step", self.step)
         self.stop_button = Button("Stop", self.stop)
-        self.reset_button = Button("Reset", self.reset)
+        self.reset_button = Button("Reset", self.put_away)
         self.keep_button = Button("Keep solver's board", on_keep)
         self.on_rewind = on_rewind
         self.title = title
@@ -244,6 +246,13 @@ class SolverPanel:
             self.watch = None
         self._sync()
 
+    def put_away(self) -> None:
+        """Reset as the player asks it (the button, Esc): the player's board again, and said so
+        (the run's last word, "Keep its board, or Reset", no longer holds)."""
+        if self.showing:
+            self.reset()
+            self.notify("Solver reset: your own marks are back")
+
     def close(self) -> None:
         self.reset()
 
@@ -321,6 +330,11 @@ class SolverPanel:
         self.save_button.rect = pygame.Rect(area.x + half + quarter, y, area.width - half - quarter, ROW)
         y += ROW + GAP
         self.stats_area = pygame.Rect(area.x, y, area.width, area.bottom - y)
+        # A panel too short for every control leaves out those past its bottom (the slider's
+        # knob reaches below it): M lists them all with their keys.
+        for widget in self.widgets:
+            if widget.rect.bottom + (8 if widget is self.slider else 0) > area.bottom:
+                widget.rect = pygame.Rect(0, 0, 0, 0)
 
     def look(self) -> tuple:
         """Everything :meth:`draw` shows, cheap to compare: the panel is drawn again only when it changes."""
@@ -332,18 +346,25 @@ class SolverPanel:
         fonts.blit_text(surface, "Solver", 22, theme.text, bold=True, topleft=(self.area.x, self.area.y))
         for widget in self.widgets:
             widget.draw(surface, theme)
-        fonts.blit_text(surface, f"Speed: {SPEED_LABELS[self.slider.index]}", 17, theme.muted,
-                        topleft=(self.area.x, self.slider.rect.y - 20))
+        if self.slider.rect.width > 0:
+            fonts.blit_text(surface, f"Speed: {SPEED_LABELS[self.slider.index]}", 17, theme.muted,
+                            topleft=(self.area.x, self.slider.rect.y - 20))
         self._draw_stats(surface, theme)
 
     def _draw_stats(self, surface: pygame.Surface, theme: Theme) -> None:
+        """The run's figures, legend, status and plots, each only where it fits whole: a short
+        window's panel leaves the statistics what the fleet and the controls do not take."""
         area = self.stats_area
+        if area.height < 22:
+            return
         fonts.blit_text(surface, "Statistics", 22, theme.text, bold=True, topleft=(area.x, area.y))
         watch = self.watch
+        y = area.y + 26
         if watch is None:
             text, size = fonts.shrink_to_fit("Run a solver to watch it work on a copy of the board.", 16,
                                              area.width, smallest=13)
-            fonts.blit_text(surface, text, size, theme.muted, topleft=(area.x, area.y + 26))
+            if y + size <= area.bottom:
+                fonts.blit_text(surface, text, size, theme.muted, topleft=(area.x, y))
             return
         stats = watch.stats
 
@@ -358,19 +379,25 @@ class SolverPanel:
             g = watch.generation
             rows += [("generation", f"{g.number:,}"), ("restarts", str(g.restarts)),
                      ("best", f"{g.best:g}"), ("mean", f"{g.mean:.2f}")]
-        y = area.y + 26
+        rows = rows[:2 * max(0, (area.bottom - y) // LINE)]
         y += draw_lines(surface, pygame.Rect(area.x, y, area.width, 200), rows, theme) + 4
-        y = self._draw_legend(surface, theme, area.x, y) + 6
+        if y + LEGEND > area.bottom:
+            return
+        y = self._draw_legend(surface, theme, pygame.Rect(area.x, y, area.width, area.bottom - y)) + 6
+        if y + 22 > area.bottom:
+            return
         fonts.blit_text(surface, fonts.fit_text(watch.status_text(), 17, area.width), 17,
                         theme.solved if watch.solved else theme.text, bold=True, topleft=(area.x, y))
         y += 22
-        if watch.last_detail:
+        if watch.last_detail and y + 20 <= area.bottom:
             fonts.blit_text(surface, fonts.fit_text("last: " + watch.last_detail, 16, area.width), 16, theme.muted,
                             topleft=(area.x, y))
             y += 20
         if watch.generation is not None or watch.name == "genetic":
-            plot = pygame.Rect(area.x, y + 4, area.width, min(150, max(80, area.bottom - y - 8)))
-            draw_plot(surface, plot, list(watch.generations), theme)
+            if area.bottom - y < 92:
+                return
+            plot = pygame.Rect(area.x, y + 4, area.width, min(150, area.bottom - y - 8))
+            draw_plot(surface, plot, list(watch.generations), theme, more=watch.running)
             y = plot.bottom + 8
         elif watch.depth.top > 0 and area.bottom - y > 120:
             plot = pygame.Rect(area.x, y + 4, area.width, 90)
@@ -382,10 +409,16 @@ class SolverPanel:
                 y = bars.bottom + 6
         self._draw_guesses(surface, theme, pygame.Rect(area.x, y, area.width, area.bottom - y))
 
-    def _draw_legend(self, surface: pygame.Surface, theme: Theme, x: int, y: int) -> int:
-        """What the move colours and glyphs mean."""
+    def _draw_legend(self, surface: pygame.Surface, theme: Theme, area: pygame.Rect) -> int:
+        """What the move colours and glyphs mean, on as many lines as ``area``'s width needs
+        (and ``area``'s height allows); the y below them."""
+        x, y = area.x, area.y
         for label, colour, glyph in (("forced", theme.forced, "square"), ("guess", theme.guess, "corner"),
                                      ("backtracked", theme.backtrack, "cross"), ("tried", theme.guess, "ring")):
+            if x + 16 + fonts.font(15).size(label)[0] > area.right and x > area.x:
+                if y + 2 * LEGEND > area.bottom:
+                    break
+                x, y = area.x, y + LEGEND
             box = pygame.Rect(x, y + 3, 12, 12)
             if glyph == "square":               # as on the board: its colour and a small square
                 pygame.draw.rect(surface, colour, box, border_radius=2)
@@ -398,7 +431,7 @@ class SolverPanel:
             else:
                 pygame.draw.rect(surface, colour, box, 2, border_radius=2)
             x = fonts.blit_text(surface, label, 15, theme.muted, midleft=(box.right + 4, box.centery)).right + 12
-        return y + 18
+        return y + LEGEND
 
     def _draw_guesses(self, surface: pygame.Surface, theme: Theme, area: pygame.Rect) -> None:
         watch = self.watch

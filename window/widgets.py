@@ -123,7 +123,7 @@ class StepSlider:
             self.on_change(self.value)
 
     def handle(self, event: pygame.event.Event) -> bool:
-        grab = self.rect.inflate(12, 16)
+        grab = self.rect.inflate(12, 16) if self.rect.width > 0 else self.rect     # a hidden slider takes nothing
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and grab.collidepoint(event.pos):
             self.dragging = True
             self.set_index(self._index_at(event.pos[0]))

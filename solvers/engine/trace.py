@@ -241,7 +241,9 @@ def record_play(path: Union[str, os.PathLike], puzzle: Puzzle, steps: Iterable[S
             recording.writer.event(move)
         grid = replay(initial_grid(puzzle), moves)
         status = Status.SOLVED if solved and rules.judge(puzzle, grid).solved else Status.STOPPED
-        result = Result(status, grid if status is Status.SOLVED else None, {"seconds": round(seconds, 3)})
+        # A board the judge accepts may leave cells unknown: the solution has them as water.
+        solution = unknown_as_water(grid) if status is Status.SOLVED else None
+        result = Result(status, solution, {"seconds": round(seconds, 3)})
     except BaseException:
         recording.discard()
         raise

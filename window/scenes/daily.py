@@ -19,6 +19,7 @@ from window.records import clock, days_of, streaks
 from window.widgets import Button, draw_dialog
 
 WEEK = ("Mo", "Tu", "We", "Th", "Fr", "Sa", "Su")
+WEEK_ROW = 25             # pixels: the least height of a week's row (a day's number and its time)
 DAY_STEPS = {pygame.K_LEFT: -1, pygame.K_RIGHT: 1, pygame.K_UP: -7, pygame.K_DOWN: 7}
 
 
@@ -55,11 +56,15 @@ class DailyScene:
         width, height = size
         box = self.box = pygame.Rect(0, 0, min(640, width - 40), min(620, height - 40))
         box.center = (width // 2, height // 2)
+        # A short box is laid out tighter, without the week's plan, so that six weeks of days
+        # keep room for their numbers (WEEK_ROW each).
+        self.compact = box.height - 130 - 130 < 6 * WEEK_ROW
+        nav, top, bottom, button = (46, 94, 72, 36) if self.compact else (60, 130, 130, 40)
         self.close_button.rect = pygame.Rect(box.right - 110, box.y + 10, 100, 32)
-        self.back_button.rect = pygame.Rect(box.x + 20, box.y + 60, 40, 32)
-        self.next_button.rect = pygame.Rect(box.right - 60, box.y + 60, 40, 32)
-        self.play_button.rect = pygame.Rect(box.x + 20, box.bottom - 56, box.width - 40, 40)
-        self.grid = pygame.Rect(box.x + 20, box.y + 130, box.width - 40, box.height - 130 - 130)
+        self.back_button.rect = pygame.Rect(box.x + 20, box.y + nav, 40, 32)
+        self.next_button.rect = pygame.Rect(box.right - 60, box.y + nav, 40, 32)
+        self.play_button.rect = pygame.Rect(box.x + 20, box.bottom - 16 - button, box.width - 40, button)
+        self.grid = pygame.Rect(box.x + 20, box.y + top, box.width - 40, box.height - top - bottom)
         self.place_days()
 
     def place_days(self) -> None:
@@ -132,10 +137,10 @@ class DailyScene:
         summary, size = fonts.shrink_to_fit(summary, 20, self.close_button.rect.x - 10 - (box.x + 200), bold=True)
         fonts.blit_text(surface, summary, size, theme.text, bold=True, topleft=(box.x + 200, box.y + 20))
         fonts.blit_text(surface, self.month.strftime("%B %Y"), 26, theme.text, bold=True,
-                        center=(box.centerx, box.y + 76))
+                        center=(box.centerx, self.back_button.rect.centery))
         for col, name in enumerate(WEEK):
             x = self.grid.x + col * (self.grid.width // 7) + (self.grid.width // 7 - 4) // 2
-            fonts.blit_text(surface, name, 18, theme.muted, center=(x, self.grid.y - 16))
+            fonts.blit_text(surface, name, 18, theme.muted, center=(x, self.grid.y - (11 if self.compact else 16)))
         for day, rect in self.cells.items():
             done = day.isoformat() in self.solved
             future = day > self.today
@@ -146,25 +151,35 @@ class DailyScene:
             if day == self.selected:          # the keyboard's day: a ring around it, in the gap between days
                 pygame.draw.rect(surface, theme.text, rect.inflate(4, 4), 2, border_radius=8)
             colour = theme.on(theme.solved) if done else (theme.muted if future else theme.text)
-            if done and rect.width >= 56:     # solved: a tick as well as the fill (colour is not alone)
-                tick = pygame.Rect(rect.right - 20, rect.y + 6, 13, 10)
-                pygame.draw.lines(surface, colour, False, [(tick.x, tick.centery), (tick.centerx, tick.bottom),
-                                                           (tick.right, tick.top)], 3)
             number = fonts.blit_text(surface, str(day.day), 20, colour, bold=done, topleft=(rect.x + 6, rect.y + 4))
             if done:
                 # The time sits below the day's number, or beside it in a cell one line tall.
                 beside = rect.bottom - 3 - fonts.font(16).get_linesize() < number.bottom
                 room = rect.right - 5 - (number.right + 6 if beside else rect.x + 5)
-                fonts.blit_text(surface, fonts.fit_text(clock(self.solved[day.isoformat()]["seconds"]), 16, room),
-                                16, colour, bottomright=(rect.right - 5, rect.bottom - 3))
+                # Solved: a tick as well as the fill (colour is not alone), top right, or left of
+                # a time beside the number (where there is room between them); beside a number,
+                # a time that would be cut short gives its place to the tick.
+                tick = pygame.Rect(rect.right - 20, rect.y + 6, 13, 10)
+                time = clock(self.solved[day.isoformat()]["seconds"])
+                if beside and fonts.fit_text(time, 16, room) != time:
+                    tick.midright = (rect.right - 5, rect.centery)
+                else:
+                    shown = fonts.blit_text(surface, fonts.fit_text(time, 16, room), 16, colour,
+                                            bottomright=(rect.right - 5, rect.bottom - 3))
+                    if beside:
+                        tick.midright = (shown.x - 5, shown.centery)
+                if rect.width >= 56 and tick.x >= number.right + 4:
+                    pygame.draw.lines(surface, colour, False, [(tick.x, tick.centery), (tick.centerx, tick.bottom),
+                                                               (tick.right, tick.top)], 3)
         side, grade = daily.plan(self.today)
         note = ("Solved today: come back tomorrow" if self.today.isoformat() in self.solved else
                 f"Today, {daily.DAY_NAMES[self.today.weekday()]}: {side}x{side} {grade}. "
                 "Click a past day, or arrows and Enter, to play it; Page Up/Down: months.")
         fonts.blit_text(surface, fonts.fit_text(note, 18, box.width - 40), 18, theme.muted,
-                        topleft=(box.x + 20, self.play_button.rect.y - 60))
-        plan = "  ".join(f"{name[:3]} {s}x{s} {g}" for name, (s, g) in zip(daily.DAY_NAMES, daily.WEEKDAYS))
-        fonts.blit_text(surface, fonts.fit_text(plan, 15, box.width - 40), 15, theme.muted,
-                        topleft=(box.x + 20, self.play_button.rect.y - 30))
+                        topleft=(box.x + 20, self.play_button.rect.y - (24 if self.compact else 60)))
+        if not self.compact:
+            plan = "  ".join(f"{name[:3]} {s}x{s} {g}" for name, (s, g) in zip(daily.DAY_NAMES, daily.WEEKDAYS))
+            fonts.blit_text(surface, fonts.fit_text(plan, 15, box.width - 40), 15, theme.muted,
+                            topleft=(box.x + 20, self.play_button.rect.y - 30))
         for button in self.buttons:
             button.draw(surface, theme)

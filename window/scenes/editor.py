@@ -142,19 +142,12 @@ class EditorScene:
     def help_lines(self, width: int, size: int) -> list[str]:
         """The keys packed into lines at most ``width`` pixels wide, as many as they need (a key
         wider than a line goes on at its spaces)."""
-        def fits(line: str) -> bool:
-            return fonts.font(size).size(line)[0] <= width
-
         lines: list[str] = []
         for part in self.key_parts:
-            if lines and fits(lines[-1] + "  " + part):
+            if lines and fonts.font(size).size(lines[-1] + "  " + part)[0] <= width:
                 lines[-1] += "  " + part
                 continue
-            lines.append("")
-            for word in part.split(" "):
-                if lines[-1] and not fits(lines[-1] + " " + word):
-                    lines.append("")
-                lines[-1] += (" " if lines[-1] else "") + word
+            lines += fonts.wrap(part, size, width)
         return lines
 
     def click_cursor(self, button: int) -> None:
@@ -675,9 +668,23 @@ class EditorScene:
             button.draw(surface, theme)
         verdict = parts["verdict"]
         step = verdict.height // VERDICT_LINES
-        for i, line in enumerate(lines[:VERDICT_LINES]):
-            fonts.blit_text(surface, fonts.fit_text(line, 17, verdict.width), 17, colour if i == 0 else theme.text,
-                            midleft=(verdict.x, verdict.y + i * step + step // 2))
+        for n, (text, ink) in enumerate(self._verdict_rows(lines, colour, verdict.width)):
+            fonts.blit_text(surface, fonts.fit_text(text, 17, verdict.width), 17, ink,
+                            midleft=(verdict.x, verdict.y + n * step + step // 2))
+
+    def _verdict_rows(self, lines: list[str], colour: tuple, width: int) -> list[tuple[str, tuple]]:
+        """The verdict's lines in its ``VERDICT_LINES`` rows: each line a row, and the rows the
+        others leave to the first lines that need more to be read whole (the last row of a line
+        still too long is cut short with an ellipsis)."""
+        wrapped = [fonts.wrap(line, 17, width) for line in lines[:VERDICT_LINES]]
+        spare = VERDICT_LINES - len(wrapped)
+        rows = []
+        for i, parts in enumerate(wrapped):
+            take = 1 + min(spare, len(parts) - 1)
+            spare -= take - 1
+            shown = parts[:take - 1] + [" ".join(parts[take - 1:])]
+            rows += [(text, colour if i == 0 else self.app.theme.text) for text in shown]
+        return rows
 
     def verdict_lines(self) -> tuple[list[str], tuple]:
         """What the panel says of the draft (the verdict, the grade, the hints that could go,

@@ -78,7 +78,7 @@ class PlayScene:
         # The solver panel's controls, with the keys that have one: M lists them after the toolbar's.
         panel = self.solver
         self.solver_actions = [Action(panel.run_button, "Enter", 0), Action(panel.step_button, ".", 0),
-                               Action(panel.stop_button, "", 0), Action(Button("Reset", self.reset_solver), "Esc", 0),
+                               Action(panel.stop_button, "", 0), Action(panel.reset_button, "Esc", 0),
                                Action(Button("Next solver", lambda: self.next_solver(1)), "Tab", 0),
                                Action(Button("Slower", lambda: self.change_speed(-1)), "-", 0),
                                Action(Button("Faster", lambda: self.change_speed(1)), "=", 0),
@@ -227,11 +227,6 @@ class PlayScene:
             return
         self.app.open_replay(path)
 
-    def reset_solver(self) -> None:
-        if self.solver.showing:
-            self.solver.reset()
-            self.notify("Solver reset: your own marks are back")
-
     # ----- events and frames ---------------------------------------------------------------
 
     def _key_down(self, event: pygame.event.Event) -> None:
@@ -280,8 +275,11 @@ class PlayScene:
         changed = self.coach.poll() or changed
         changed = self.trials.update() or changed
         self.animating = self.solver.running or self.coach.thinking
-        self.undo_button.enabled = session.can_undo
-        self.redo_button.enabled = session.can_redo
+        # A play opened in another scene's frame (a generated level) was drawn before its first
+        # update: the buttons' state changing asks for the toolbar to be drawn again.
+        enabled = (session.can_undo, session.can_redo)
+        changed = changed or enabled != (self.undo_button.enabled, self.redo_button.enabled)
+        self.undo_button.enabled, self.redo_button.enabled = enabled
         self.clock_changed = int(session.elapsed) != before
         # The banner goes away: one more redraw.
         return self.board.celebration_over() or changed

@@ -24,6 +24,7 @@ from window import fonts
 from window.host import Host
 from window.looks import Looks
 from window.mini_board import MiniBoard
+from window.panel_views import plot_note
 from window.solver_watch import SolverWatch, make_stream
 from window.storage import generated_dir
 from window.widgets import Button, StepSlider, handle_all, layout_row
@@ -367,7 +368,7 @@ class RaceScene:
         if lane.generations and rect.bottom - y - 16 >= PLOT_LEAST:
             plot = pygame.Rect(rect.x + 10, y + 6, rect.width - 20, min(160, rect.bottom - y - 16))
             points = lane.generations
-            if self.looks.changed(f"plot {k}", (len(points), points[-1], points[0])):
+            if self.looks.changed(f"plot {k}", (len(points), points[-1], points[0], lane.running)):
                 self._draw_plot(surface, lane, plot)
                 areas.append(plot)
         return areas
@@ -410,6 +411,8 @@ class RaceScene:
         points = list(lane.generations)
         pygame.draw.rect(surface, theme.unknown, area)
         if len(points) < 2:
+            fonts.blit_text(surface, fonts.fit_text(plot_note(len(points), lane.running), 15, area.width - 8), 15,
+                            theme.muted, center=area.center)
             return
         top = max(max(best, mean) for _, best, mean in points) or 1.0
         first, span = points[0][0], max(1, points[-1][0] - points[0][0])

@@ -291,6 +291,7 @@ class ReplayScene:
         self.steps = ListView([])
         self.steps.rows = StepRows(self)
         self.problem = ""                      # the trace changed under the replay: said on the status line
+        self.said = ""                         # what the last export did, drawn where a problem is
         self.relayout(app.window_size)
 
     animating = False
@@ -363,9 +364,11 @@ class ReplayScene:
             path.parent.mkdir(parents=True, exist_ok=True)
             write_gif(self.run, path, self.app.theme, frames)
         except OSError as error:
-            self.app.notify(f"Could not export: {getattr(error, 'reason', None) or error.strerror or error}")
+            self.said = f"Could not export: {getattr(error, 'reason', None) or error.strerror or error}"
+            self.app.notify(self.said)
             return None
-        self.app.notify(f"Saved {path}")
+        self.said = f"Saved {path}"
+        self.app.notify(self.said)
         return path
 
     # ----- input and layout ----------------------------------------------------------------
@@ -445,9 +448,9 @@ class ReplayScene:
         title = f"Replay: {run.puzzle.name or 'level'} - {run.solver}, {run.events:,} events, {run.verdict}"
         fonts.blit_text(surface, fonts.fit_text(title, 24, self.size[0] - 160, bold=True), 24, theme.text, bold=True,
                         topleft=(20, 14))
-        if self.problem:
-            fonts.blit_text(surface, fonts.fit_text(self.problem, 15, self.size[0] - 160), 15, theme.error,
-                            topleft=(20, 40))
+        if self.problem or self.said:
+            fonts.blit_text(surface, fonts.fit_text(self.problem or self.said, 15, self.size[0] - 160), 15,
+                            theme.error if self.problem else theme.muted, topleft=(20, 40))
         puzzle = run.puzzle
         board, colours = self.board(), self._colours()
         fleet = self.fleet_at()
@@ -513,7 +516,8 @@ class ReplayScene:
         if self.timeline.generations:
             points = [(number, best, mean) for n, number, best, mean in self.timeline.generations if n <= self.at]
             top = at.y + len(shown) * 24 + 8
-            draw_plot(surface, pygame.Rect(at.x, top, min(width, 420), 150), points, theme)
+            draw_plot(surface, pygame.Rect(at.x, top, min(width, 420), 150), points, theme,
+                      more=len(points) < len(self.timeline.generations))
 
     def _draw_guesses(self, surface: pygame.Surface, area: pygame.Rect) -> None:
         """The decisions in force, deepest last; a click on one moves the timeline there."""

@@ -42,7 +42,7 @@ def problem(text: str) -> str:
     try:
         codes.decode(text)
     except codes.CodeError as error:
-        return error.reason[:200]
+        return f"This code {error.reason}"[:200]      # the reason is said of the code: "is too short..."
     return ""
 
 
