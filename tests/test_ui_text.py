@@ -79,6 +79,14 @@ def test_a_long_text_is_cut_in_a_few_measurements_once_not_per_frame(counted):
     assert counted() == first + 2                    # (the two checks above)
 
 
+def test_a_long_text_wrapped_into_a_few_rows_measures_only_those_rows(counted):
+    long = "word " * 20_000                            # 100,000 characters
+    rows = fonts.wrap(long, 17, 300, most=3)
+    assert len(rows) == 3 and " ".join(rows).split() == long.split()
+    assert counted() < 200                           # the words of three rows, not all 20,000
+    assert all(fonts.font(17).size(row)[0] <= 300 for row in rows[:2])
+
+
 def test_a_short_text_that_fits_is_kept_whole_and_a_cut_one_says_so(counted):
     assert fonts.fit_text("Ahoy", 18, 400) == "Ahoy"
     just = "x" * fonts.MAX_SHOWN + "y"                 # past the bounded cut: never shown whole

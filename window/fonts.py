@@ -117,13 +117,19 @@ def cut_to(text: str, width: float, measure: Callable[[str], float]) -> str:
     return text[:low].rstrip() + ELLIPSIS
 
 
-def wrap(content: str, size: int, width: int, bold: bool = False) -> list[str]:
+def wrap(content: str, size: int, width: int, bold: bool = False, most: int | None = None) -> list[str]:
     """``content`` in lines at most ``width`` pixels wide, broken at its spaces (a word wider
-    than a line has a line of its own, for :func:`fit_text` to cut)."""
+    than a line has a line of its own, for :func:`fit_text` to cut). With ``most``, no more
+    lines than that: the last one holds the rest, unmeasured, for :func:`fit_text` to cut (so
+    a text of any length costs a few lines' measuring)."""
     face = font(size, bold)
+    words = content.split(" ")
     lines = [""]
-    for word in content.split(" "):
+    for n, word in enumerate(words):
         if lines[-1] and face.size(lines[-1] + " " + word)[0] > width:
+            if most is not None and len(lines) >= most:
+                lines[-1] += " " + " ".join(words[n:])
+                break
             lines.append("")
         lines[-1] += (" " if lines[-1] else "") + word
     return lines

@@ -676,7 +676,7 @@ class EditorScene:
         """The verdict's lines in its ``VERDICT_LINES`` rows: each line a row, and the rows the
         others leave to the first lines that need more to be read whole (the last row of a line
         still too long is cut short with an ellipsis)."""
-        wrapped = [fonts.wrap(line, 17, width) for line in lines[:VERDICT_LINES]]
+        wrapped = [fonts.wrap(line, 17, width, most=VERDICT_LINES) for line in lines[:VERDICT_LINES]]
         spare = VERDICT_LINES - len(wrapped)
         rows = []
         for i, parts in enumerate(wrapped):
