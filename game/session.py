@@ -48,6 +48,10 @@ class TallyState(StrEnum):
 MAX_TRIALS = 6                      # trials nest this deep (each depth has its own colour)
 # The kinds of step that change the trials (a plain step has kind ""); saved as "trial".
 TRIAL_STEPS = ("open", "keep", "abandon", "restart")
+# What a play asked for, counted for the records: hints, checks, solver's boards kept, and
+# solver runs that reached the solution on the board; a play with either of the last two is
+# not the player's solve (``Session.solver_helped``).
+ASKED = ("hint", "check", "solver", "shown")
 
 
 @dataclass(frozen=True)
@@ -147,9 +151,7 @@ class Session:
         self.cursor = 0
         self.elapsed = 0.0                  # seconds of play; stops once solved
         self.solved = False
-        # What the player asked for in this play, for the records: hints, checks, and solver's
-        # boards kept (a play that kept one is not the player's solve: ``solver_kept``).
-        self.asked = {"hint": 0, "check": 0, "solver": 0}
+        self.asked = dict.fromkeys(ASKED, 0)
         self.version = 0                    # bumped on every change, so views know when to redraw
         self._merge_open = False
         self._report: Report | None = None
@@ -474,9 +476,10 @@ class Session:
             self.solved = True
 
     @property
-    def solver_kept(self) -> bool:
-        """Whether a solver's board was kept in this play (undone or not: the player saw it)."""
-        return self.asked["solver"] > 0
+    def solver_helped(self) -> bool:
+        """Whether a solver showed this play the solution: its board kept (undone or not), or a
+        run of it that reached the solution on the board (reset or not: the player saw it)."""
+        return self.asked["solver"] > 0 or self.asked["shown"] > 0
 
     @property
     def solved_now(self) -> bool:

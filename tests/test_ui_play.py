@@ -263,13 +263,61 @@ def test_a_solve_by_the_solvers_board_kept_is_not_the_players_record(app):
         app.pump()
     click(app, panel.keep_button.rect.center)
     session, key = app.play.session, app.play.key
-    assert session.solved and session.solver_kept
+    assert session.solved and session.solver_helped
     assert "not recorded" in app.play.status.message
     assert not app.storage.is_solved(key) and app.storage.solved() == {}
     app.open_level(ROOT / "levels" / "6x6" / "easy" / "02.bs")
     app.open_level(DEFAULT_LEVEL)
-    assert app.play.session.solver_kept and not app.storage.is_solved(key)
+    assert app.play.session.solver_helped and not app.storage.is_solved(key)
     assert "recorded" not in app.play.status.message
+
+
+def test_the_play_clock_stops_while_the_board_shows_a_solver_s_run(app):
+    """Watching a run is not playing: the player's marks are off the board, so their clock waits."""
+    panel, session = app.play.solver, app.play.session
+    panel.set_speed(0)
+    run_to_end(app, panel)
+    assert panel.showing
+    before = session.elapsed
+    app.play.update(5.0)
+    assert session.elapsed == before
+    panel.put_away()
+    app.play.update(1.0)
+    assert session.elapsed == before + 1.0
+
+
+def test_a_solve_after_a_solver_showed_the_solution_is_not_the_players_record(app):
+    """A run that reached the solution on the board showed it to the player: a solve after
+    it, with the player's own marks back, records no time, no streak, no tick; also when the
+    play is opened again."""
+    panel, session, key = app.play.solver, app.play.session, app.play.key
+    panel.set_speed(0)
+    run_to_end(app, panel)
+    assert panel.watch.solved
+    solution = panel.watch.grid()
+    panel.put_away()
+    app.pump()
+    assert session.solver_helped and session.asked == {"hint": 0, "check": 0, "solver": 0, "shown": 1}
+    assert app.play.board.change(lambda s: s.replace_board(solution, "by hand"))
+    assert session.solved
+    assert "after a solver showed the solution: not recorded" in app.play.status.message
+    assert not app.storage.is_solved(key) and app.storage.solved() == {}
+    app.open_level(ROOT / "levels" / "6x6" / "easy" / "02.bs")
+    app.open_level(DEFAULT_LEVEL)
+    assert app.play.session.solver_helped and not app.storage.is_solved(key)
+
+
+def test_a_run_stopped_before_the_solution_leaves_the_play_the_player_s(app):
+    panel, session = app.play.solver, app.play.session
+    panel.set_speed(1)
+    click(app, panel.run_button.rect.center)
+    app.pump()
+    panel.stop()
+    app.pump()
+    assert not panel.watch.solved
+    panel.put_away()
+    app.pump()
+    assert not session.solver_helped
 
 
 def test_closing_during_a_run_exits_promptly(app, monkeypatch):

@@ -77,8 +77,9 @@ class PlayerBoard:
         session = self.session
         if session.solved and not self.was_solved:
             self.was_solved = True
-            if session.solver_kept:
-                self.notify("Solved with the solver's board: not recorded as your solve.")
+            if session.solver_helped:
+                self.notify("Solved with the solver's board: not recorded as your solve." if session.asked["solver"]
+                            else "Solved after a solver showed the solution: not recorded as your solve.")
                 return
             minutes, seconds = divmod(int(session.elapsed), 60)
             if self.record is None:

@@ -48,7 +48,7 @@ from game.files import remove_stale, write_bytes, write_text
 from game.levels import LevelError, decode_json, load, read_bounded
 from game.limits import MAX_DRAFT_BYTES, MAX_FILE_BYTES
 from game.puzzle import Move, Puzzle, initial_grid
-from game.session import MAX_TRIALS, TRIAL_STEPS, Session, Step, step_to_dict
+from game.session import ASKED, MAX_TRIALS, TRIAL_STEPS, Session, Step, step_to_dict
 from window.settings import user_dir
 
 # A temporary file this old cannot belong to a write still in progress (a write takes
@@ -61,8 +61,8 @@ MAX_TEXT = 1000                   # a step label, a level name, a date
 _KEY = re.compile(r"[0-9A-Za-z_-]{1,64}")
 _MOVE = re.compile(r"r(0|[1-9][0-9]{0,2})c(0|[1-9][0-9]{0,2})=.")
 PROGRESS_KEYS = frozenset({"history", "cursor", "elapsed", "solved"})
-PROGRESS_EXTRA = frozenset({"asked"})           # hints, checks and solver boards asked, since they were kept
-ASKED_KEYS = frozenset({"hint", "check", "solver"})
+PROGRESS_EXTRA = frozenset({"asked"})           # what the play asked for (``Session.asked``), since it was kept
+ASKED_KEYS = frozenset(ASKED)
 SOLVED_KEYS = frozenset({"seconds", "name", "when"})
 SOLVED_EXTRA = frozenset({"size", "grade", "hints", "checks"})    # since records were kept
 _SIZE = re.compile(r"[1-9][0-9]{0,2}x[1-9][0-9]{0,2}")
@@ -152,7 +152,7 @@ def check_progress(data: Any, puzzle: Puzzle | None = None) -> dict[str, Any]:
         raise Damaged(f"has keys {sorted(data)[:6]}; expected {sorted(PROGRESS_KEYS)}")
     asked = data.get("asked", {})
     if not (isinstance(asked, dict) and set(asked) <= ASKED_KEYS and all(map(_is_count, asked.values()))):
-        raise Damaged(f"asked is {asked!r:.40}, not counts of hints, checks and solver boards")
+        raise Damaged(f"asked is {asked!r:.40}, not counts of {', '.join(ASKED)}")
     history, cursor, elapsed, solved = data["history"], data["cursor"], data["elapsed"], data["solved"]
     if not isinstance(history, list):
         raise Damaged("history is not a list")

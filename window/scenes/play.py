@@ -52,6 +52,7 @@ class PlayScene:
         self.solver = SolverPanel(puzzle, app.settings, notify, self.keep_solver_board, app.open_replay,
                                   puzzle.name or (path.stem if path else "level"), app.pick_solver)
         self.board = PlayerBoard(session, self.solver, app.storage, self.key, self.title, notify)
+        self.shown_solution: object = None      # the solver run whose solution was counted as shown
         self.board_input = BoardInput(self.board, notify)
         self.coach = Coach(puzzle, self.board, notify)
         self.trials = TrialControls(self.board, self.coach, notify)
@@ -96,7 +97,8 @@ class PlayScene:
         self.board.target = records.target_seconds(size, puzzle.difficulty)
         self.board.record = self._record
         solved_on = app.storage.saved_on(self.key)
-        if session.solved and not session.solver_kept and records.unrecorded(app.storage, puzzle, self.key, solved_on):
+        if (session.solved and not session.solver_helped
+                and records.unrecorded(app.storage, puzzle, self.key, solved_on)):
             said = self._record(session.elapsed, solved_on=solved_on)
             self.status.notify(f"Progress restored; the solve is now recorded. {said}".rstrip())
         self.view = PlayView(heading, self.board, self.solver, self.coach, self.board_input, self.toolbar,
@@ -266,12 +268,19 @@ class PlayScene:
 
     def update(self, dt: float, in_view: bool = True) -> bool:
         """True if the scene must be redrawn; a mere clock tick only sets ``clock_changed``.
-        The play clock runs only while the play is ``in_view`` (no dialog or view over it)."""
+        The play clock runs only while the play is ``in_view`` (no dialog or view over it) and
+        the board shows the player's marks, not a solver's run; a run that reaches the solution
+        on the board counts as shown to this play (``Session.solver_helped``)."""
         session = self.session
         before = int(session.elapsed)
-        if in_view:
+        if in_view and not self.solver.showing:
             session.tick(dt)
         changed = self.solver.update(dt)
+        watch = self.solver.watch
+        if watch is not None and watch.solved and watch is not self.shown_solution:
+            self.shown_solution = watch
+            session.asked["shown"] += 1
+            self.board.save()
         changed = self.coach.poll() or changed
         changed = self.trials.update() or changed
         self.animating = self.solver.running or self.coach.thinking
