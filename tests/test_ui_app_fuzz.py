@@ -647,10 +647,10 @@ def test_hints_and_checks_asked_count_in_the_record_after_a_switch_and_back(app)
     press(app, pygame.K_h)
     press(app, pygame.K_c)
     wait_for_answer(app)
-    assert app.play.coach.asked == {"hint": 2, "check": 1, "solver": 0}
+    assert app.play.coach.asked == {"hint": 2, "check": 1, "solver": 0, "shown": 0}
     app.open_level(PACK_LEVELS[0])
     app.open_level(first)
-    assert app.play.coach.asked == {"hint": 2, "check": 1, "solver": 0}
+    assert app.play.coach.asked == {"hint": 2, "check": 1, "solver": 0, "shown": 0}
     solve_now(app, 120)
     record = Storage(app.storage.root).solved()[app.play.key]
     assert (record["hints"], record["checks"]) == (2, 1)
