@@ -99,6 +99,59 @@ def test_theme_and_palette_have_keys(app):
     assert app.theme.palette == "colourblind"
 
 
+def test_the_theme_and_palette_chosen_are_those_of_the_next_window(app):
+    from window.app import App
+
+    press(app, pygame.K_b)
+    press(app, pygame.K_p)
+    app.shutdown()
+    again = App(window=(800, 600))
+    assert (again.theme.name, again.theme.palette) == ("dark", "colourblind")
+    again.open_level(DEFAULT_LEVEL)
+    press(again, pygame.K_b)
+    again.shutdown()
+    assert App(window=(800, 600)).theme.name == "light"
+
+
+def test_a_choice_made_over_another_setting_gives_way_to_the_settings(app, tmp_path):
+    from window.app import App
+
+    app.storage.choices_path.parent.mkdir(parents=True, exist_ok=True)
+    app.storage.choices_path.write_text('{"theme": ["light", "dark"], "palette": ["colourblind", "standard"]}')
+    app.shutdown()
+    fresh = App(window=(800, 600))                       # the settings say light and standard
+    assert (fresh.theme.name, fresh.theme.palette) == ("light", "colourblind")
+    fresh.shutdown()
+    settings = tmp_path / "settings.yaml"
+    settings.write_text("ui:\n  palette: colourblind\n")
+    assert App(settings, window=(800, 600)).theme.palette == "colourblind"
+
+
+@pytest.mark.parametrize("content", ["{not json", '{"theme": ["pink", "light"]}', '{"theme": "dark"}', "[]"])
+def test_a_damaged_choices_file_is_set_aside_and_the_settings_hold(app, content):
+    from window.app import App
+
+    path = app.storage.choices_path
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(content)
+    app.shutdown()
+    fresh = App(window=(800, 600))
+    assert (fresh.theme.name, fresh.theme.palette) == ("light", "standard")
+    assert not path.exists() and any("damaged window choices" in m for m in fresh.storage.take_messages())
+    fresh.open_level(DEFAULT_LEVEL)
+    press(fresh, pygame.K_b)
+    assert App(window=(800, 600)).theme.name == "dark"
+
+
+def test_a_choice_that_cannot_be_kept_is_said_and_holds_in_the_window(app):
+    path = app.storage.choices_path
+    path.mkdir(parents=True)                             # a folder where the file goes
+    press(app, pygame.K_b)
+    assert app.theme.name == "dark" and path.is_dir()
+    app.pump()
+    assert "for this window only" in app.play.message + " ".join(app.storage.take_messages())
+
+
 def test_every_toolbar_action_has_a_key_of_its_own(app):
     keys = [action.key for action in app.play.actions]
     assert len(set(keys)) == len(keys) == len(app.play.toolbar)

@@ -79,9 +79,12 @@ class App:
         size = tuple(window) if window else fit_to_display(tuple(ui.get("window", DEFAULT_WINDOW)))
         self.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
         pygame.display.set_caption("Battleship Solitaire")
-        self.theme = make_theme(str(ui.get("theme", "light")), str(ui.get("palette", "standard")))
-        self.fps = int(ui.get("fps", 60)) or 60
         self.storage = Storage()
+        # The theme and palette the settings give, and those the player chose over them in a window.
+        self.theme_settings = {"theme": str(ui.get("theme", "light")), "palette": str(ui.get("palette", "standard"))}
+        chosen = {**self.theme_settings, **self.storage.choices(self.theme_settings)}
+        self.theme = make_theme(chosen["theme"], chosen["palette"])
+        self.fps = int(ui.get("fps", 60)) or 60
         self.level_cache: LevelCache = {}
         self.play: PlayScene | None = None
         self.overlay: Overlay | None = None
@@ -314,12 +317,14 @@ class App:
         self.full_redraw = True
         name = THEMES[(THEMES.index(self.theme.name) + 1) % len(THEMES)]
         self.theme = make_theme(name, self.theme.palette)
+        self.storage.keep_choice("theme", name, self.theme_settings["theme"])
         self.dirty = True
 
     def toggle_palette(self) -> None:
         self.full_redraw = True
         palette = PALETTES[(PALETTES.index(self.theme.palette) + 1) % len(PALETTES)]
         self.theme = make_theme(self.theme.name, palette)
+        self.storage.keep_choice("palette", palette, self.theme_settings["palette"])
         self.dirty = True
 
     # ----- the loop ------------------------------------------------------------------------
