@@ -140,6 +140,19 @@ def test_a_loop_that_never_yields_is_stopped_within_a_fraction_of_a_second(tmp_p
     assert time.perf_counter() - started < 0.5
 
 
+def test_a_solver_that_writes_only_on_standard_error_is_stopped_by_the_timeout_it_was_given(tmp_path):
+    """Its heartbeats go on while standard error never falls silent, so solve --timeout and
+    race --timeout end it (not its own time limit of 60 s)."""
+    name = str(write(tmp_path, "shouts.py", """
+        def solve(puzzle, report, options):
+            while True:
+                print("x" * 100000)
+    """))
+    started = time.perf_counter()
+    result = run(name, timeout=0.5)
+    assert result.status is Status.TIMEOUT and time.perf_counter() - started < 10
+
+
 def test_a_program_that_hangs_meets_its_time_limit(tmp_path):
     name = script(tmp_path, "hang.sh", "sleep 60\\n")
     started = time.perf_counter()

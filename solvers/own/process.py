@@ -4,11 +4,12 @@ The level goes to the child's standard input as its ``.bs`` JSON (with its size 
 spelled out, and never its solution); the child writes trace lines on its standard output,
 which pass the contract checker (``check``) one by one. The child runs in a session of its
 own, so closing this generator (a Stop, a time-out, the window closing) kills it and any
-program it started, whatever it is doing. While it says nothing this generator still yields
-a ``Progress`` every ``HEARTBEAT`` seconds, so that a consumer can stop a solver that never
-writes. Its limits: ``time_limit`` seconds of wall time, ``memory_mb`` of address space
-(``RLIMIT_AS``, set in the child before the solver runs) and ``output_mb`` of output. The
-``seconds`` a solver says it took are left out of its result: its time is measured outside.
+program it started, whatever it is doing. While it says nothing on its standard output
+(silent, or writing on its standard error alone) this generator still yields a ``Progress``
+every ``HEARTBEAT`` seconds, so that a consumer can stop a solver that never writes. Its
+limits: ``time_limit`` seconds of wall time, ``memory_mb`` of address space (``RLIMIT_AS``,
+set in the child before the solver runs) and ``output_mb`` of output. The ``seconds`` a solver
+says it took are left out of its result: its time is measured outside.
 
 Every problem ends the run with one ``Result`` of status ``error`` whose message names the
 solver and the problem; a board it claims as solved is judged by the rules first.
@@ -122,14 +123,18 @@ def _read(puzzle: Puzzle, child: subprocess.Popen, name: str, started: float, ti
     pending, stderr_tail, total, failure = b"", b"", 0, ""
     stats: dict = {}
     open_streams = 2
+    said_at = time.perf_counter()           # when an event was last yielded
     while open_streams:
-        if time.perf_counter() - started > time_limit:
+        now = time.perf_counter()
+        if now - started > time_limit:
             message = f"{name}: no answer within its time limit of {time_limit:g} s"
             yield Result(Status.TIMEOUT, None, stats, (), message)
             return
+        if now - said_at >= HEARTBEAT:      # silent on its output, however much it writes on stderr
+            yield Progress({})
+            said_at = time.perf_counter()
         ready = selector.select(HEARTBEAT)
         if not ready:
-            yield Progress({})
             continue
         for key, _ in ready:
             chunk = os.read(key.fd, CHUNK)
@@ -149,6 +154,8 @@ def _read(puzzle: Puzzle, child: subprocess.Popen, name: str, started: float, ti
                 yield _error(f"{name}: output line {contract.lines + 1}: line is longer than "
                              f"{MAX_LINE_BYTES:,} bytes", stats)
                 return
+            if lines:
+                said_at = time.perf_counter()
             for raw in lines:
                 if not chunk and not raw.strip():
                     continue
