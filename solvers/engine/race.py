@@ -167,8 +167,9 @@ def text(puzzle: Puzzle, records: list[dict]) -> str:
              for f in heads] for record in records]
     lines = [table(heads, rows)]
     for record in records:
-        if record.get("message"):
-            lines.append(f"{record['solver']}: {record['message']}")
+        message, name = record.get("message"), f"{record['solver']}: "
+        if message:                 # a solver of one's own names itself in its messages already
+            lines.append(message if message.startswith(name) else name + message)
     solutions: dict[tuple, list[str]] = {}
     for record in records:
         if record["solution"]:
