@@ -20,7 +20,7 @@ import pytest
 
 from game import levels, rules
 from game.limits import MAX_TRACE_STATS
-from game.puzzle import initial_grid
+from game.puzzle import grid_from_strings, initial_grid
 from main import main
 from solvers.common import MAX_MET, replay, run_to_result, unknown_as_water
 from solvers.engine import batch, race, registry, trace
@@ -313,6 +313,20 @@ def test_boards_met_without_end_are_kept_once_each_and_a_bounded_number(tmp_path
         tally.add(event)
     stream.close()
     assert len(tally.found) == MAX_MET
+
+
+def test_a_program_writes_the_lines_that_change_no_cell_with_the_keys_the_guide_lists(tmp_path):
+    """progress with its stats, found with its solution, failure with its message: no cells."""
+    solution = json.dumps(["#.#...", "..#.#.", "#.#...", "....##", ".##...", "......"])
+    lines = ['{"kind":"progress","stats":{"nodes":7}}', '{"kind":"found","solution":' + solution + '}',
+             '{"kind":"failure","message":"I give up"}']
+    name = script(tmp_path, "says.sh", "".join(f"echo '{line}'\\n" for line in lines) + "exit 3\\n")
+    stream = registry.get(name).events(SIX)
+    said = [event for event in stream if not (isinstance(event, Progress) and not event.stats)]
+    assert said[0] == Progress({"nodes": 7}) and said[1].grid == grid_from_strings(json.loads(solution))
+    assert said[-1].status is Status.ERROR and said[-1].message == f"{name}: I give up"
+    guess = script(tmp_path, "guess.sh", "echo '{\"kind\":\"guess\"}'\\n")     # a cell kind says which cells
+    one_line(run(guess), guess, "output line 1: cells must be a list")
 
 
 def test_a_program_that_dies_or_cannot_start(tmp_path):

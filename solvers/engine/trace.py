@@ -675,10 +675,14 @@ def board_at(trace: Trace, n: int) -> Grid:
 def events_of(data: Any, expected: int, puzzle: Puzzle) -> list[Event]:
     """The solver events that one event line stands for, checked as the reader checks a trace
     (``ValueError`` naming the problem): each cell change of a cell kind is one ``SetCell``.
-    ``n`` may be left out (it is then ``expected``). Solvers of other programs speak in these
-    lines (see ``solvers.own``)."""
-    if type(data) is dict and "n" not in data:
-        data = {"n": expected, **data}
+    ``n`` may be left out (it is then ``expected``), and so may ``cells`` of a line that
+    changes no cell (``progress``, ``found``, ``failure``, ``generation``: it is then empty).
+    Solvers of other programs speak in these lines (see ``solvers.own``)."""
+    if type(data) is dict:
+        if "n" not in data:
+            data = {"n": expected, **data}
+        if "cells" not in data and data.get("kind") not in CELL_KINDS:
+            data = {**data, "cells": []}
     _event(data, expected, puzzle.rows, puzzle.cols)
     kind = data["kind"]
     if kind in CELL_KINDS:
