@@ -217,9 +217,9 @@ def status_counts(records: list[dict]) -> dict[str, int]:
 
 def summary_table(solver: str, summary: dict[str, float]) -> str:
     heads = ["solver", "levels", "solved", "verified", "median s", "p90 s", "max s", "total s", "nodes", "backtracks"]
-    values = [solver, summary["levels"], summary["solved"], summary["verified"],
-              f"{summary['median_s']:.4f}", f"{summary['p90_s']:.4f}", f"{summary['max_s']:.3f}",
-              f"{summary['total_s']:.2f}", summary["nodes"], summary["backtracks"]]
+    seconds = [f"{summary[key]:.4f}" for key in ("median_s", "p90_s", "max_s", "total_s")]   # one precision: in order
+    values = [solver, summary["levels"], summary["solved"], summary["verified"], *seconds,
+              summary["nodes"], summary["backtracks"]]
     return table(heads, [[str(v) for v in values]])
 
 
