@@ -5,6 +5,7 @@ names the solver and the problem, and never as solved. The built-in solvers' eve
 same contract checker, written as trace lines.
 """
 
+import dataclasses
 import io
 import json
 import math
@@ -151,6 +152,25 @@ def test_a_solver_that_writes_only_on_standard_error_is_stopped_by_the_timeout_i
     started = time.perf_counter()
     result = run(name, timeout=0.5)
     assert result.status is Status.TIMEOUT and time.perf_counter() - started < 10
+
+
+def test_the_timeout_a_command_gives_outlasts_the_solvers_own_time_limit(tmp_path, monkeypatch):
+    """solve, solve --trace, race and bench given more time than a solver's own time_limit
+    (60 s; 0.5 s here) let it run for that time: the command's timeout is the one that ends it."""
+    limits = tuple(dataclasses.replace(o, default=0.5) if o.name == "time_limit" else o for o in own.LIMITS)
+    monkeypatch.setattr(own, "LIMITS", limits)
+    name = str(write(tmp_path, "ponders.py", """
+        import time
+
+        def solve(puzzle, report, options):
+            time.sleep(1.5)
+            return None
+    """))
+    assert batch.run_solver(SIX, name, timeout=30).status is Status.NO_SOLUTION
+    assert race.run_one(SIX, name, timeout=30)["verdict"] == "no_solution"
+    assert trace.record_run(SIX, name, tmp_path / "run.jsonl", timeout=30).status is Status.NO_SOLUTION
+    assert run(name).status is Status.TIMEOUT                  # without a timeout given: its own limit
+    assert own.within(registry.get(name), 30) == {"time_limit": 31.0} and own.within(registry.get("forward"), 30) == {}
 
 
 def test_a_program_that_hangs_meets_its_time_limit(tmp_path):

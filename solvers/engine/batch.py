@@ -22,6 +22,7 @@ from solvers.common import count, elapsed, run_to_result
 from solvers.engine import registry
 from solvers.engine.verdict import Kind, decide
 from solvers.events import Result, Status
+from solvers.own import spec as own
 
 
 @dataclass(frozen=True)
@@ -93,7 +94,9 @@ def _load_one(path: Path) -> Iterator[LevelRef]:
 def run_solver(puzzle: Puzzle, solver: str, *, timeout: float | None = None, seed: int = 0) -> Result:
     """Run one solver quietly to its Result, within ``timeout`` seconds."""
     started = time.perf_counter()
-    result = run_to_result(registry.get(solver).events(puzzle, trace=False, seed=seed), timeout=timeout)
+    spec = registry.get(solver)
+    result = run_to_result(spec.events(puzzle, trace=False, seed=seed, options=own.within(spec, timeout)),
+                           timeout=timeout)
     stats = dict(result.stats)
     stats.setdefault("seconds", elapsed(started))
     return replace(result, stats=stats)

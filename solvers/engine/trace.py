@@ -38,6 +38,7 @@ from solvers.common import elapsed, replay, run_to_result, unknown_as_water
 from solvers.engine import registry
 from solvers.engine.batch import judge, solution_lines
 from solvers.events import Event, Failure, Found, Generation, Progress, Reason, Result, SetCell, Ship, Status
+from solvers.own import spec as own
 
 FORMAT = "battleship-solitaire-trace"
 VERSION = 1
@@ -255,7 +256,7 @@ def record_run(puzzle: Puzzle, solver: str, path: Union[str, os.PathLike], *, se
     judged by the rules (``batch.judge``) before it is written, and returned. When the trace
     cannot be saved, ``game.files.OutputError`` is raised with the run's ``result`` on it."""
     spec = registry.get(solver)
-    chosen = spec.resolve(options)
+    chosen = spec.resolve({**own.within(spec, timeout), **(options or {})})
     recording = Recording(path, puzzle, solver, chosen, seed, inputs=inputs)
     try:
         started = time.perf_counter()
