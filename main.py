@@ -612,6 +612,7 @@ def cmd_replay(args) -> int:
 
 def cmd_generate(args) -> int:
     from game import levels
+    from game.puzzle import plural
     from solvers.authoring import generator
 
     if args.output is not None and _refused(args.output):    # -o "" too: it names no file
@@ -647,7 +648,7 @@ def cmd_generate(args) -> int:
             sys.stdout.write(levels.dumps(puzzle))      # the level made is not lost
             return _not_written(error, args.output)
         print(f"wrote {_named(args.output)} ({puzzle.rows}x{puzzle.cols}, {puzzle.difficulty}, "
-              f"{len(puzzle.hints)} hints)")
+              f"{plural(len(puzzle.hints), 'hint')})")
     else:
         sys.stdout.write(levels.dumps(puzzle))
     return EXIT_OK
@@ -656,6 +657,7 @@ def cmd_generate(args) -> int:
 def cmd_print(args) -> int:
     from pathlib import Path
 
+    from game.puzzle import plural
     from solvers.engine.batch import expand
     from solvers.engine.verdict import Kind, decide
     from window import sheets
@@ -693,8 +695,8 @@ def cmd_print(args) -> int:
         return _not_written(error, args.output)
     shown = ", ".join(_named(p) for p in written) if len(written) <= 3 else \
         f"{_named(written[0])} ... {_named(written[-1])} ({len(written)} pages)"
-    print(f"wrote {shown}: {len(puzzles)} puzzles"
-          + (" and their solutions" if solutions else ""))
+    print(f"wrote {shown}: {plural(len(puzzles), 'puzzle')}"
+          + ((" and its solution" if len(solutions) == 1 else " and their solutions") if solutions else ""))
     return EXIT_OK
 
 
@@ -717,6 +719,7 @@ def cmd_convert(args) -> int:
     from pathlib import Path
 
     from game import files, formats, levels
+    from game.puzzle import plural
 
     try:
         puzzles = formats.read(args.input, args.source_format)
@@ -764,7 +767,7 @@ def cmd_convert(args) -> int:
                 outputs.add(path, binary=False, inputs=[args.input], parents=folder).handle.write(text)
     except OSError as error:
         return _not_written(error, args.output)
-    print(f"wrote {len(texts)} levels under {_named(out)}" if folder else f"wrote {_named(out)}")
+    print(f"wrote {plural(len(texts), 'level')} under {_named(out)}" if folder else f"wrote {_named(out)}")
     if note:
         print(note, file=sys.stderr)
     return EXIT_OK

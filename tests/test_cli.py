@@ -161,6 +161,17 @@ def test_the_bench_table_shows_its_times_in_their_order():
     assert shown == sorted(shown) and shown[2] > 0
 
 
+def test_a_count_of_one_is_said_in_the_singular(capsys, level_dir, tmp_path, monkeypatch):
+    level = str(level_dir / "b_unique.bs")
+    assert run(capsys, "print", level, "-o", str(tmp_path / "one.pdf"))[2].endswith(": 1 puzzle\n")
+    said = run(capsys, "convert", level, str(tmp_path / "boards") + "/")[2]
+    assert said == f"wrote 1 level under {tmp_path / 'boards'}\n"
+    given = levels.load(level)
+    one_hint = given.replace(hints=dict(list(given.hints.items())[:1]), difficulty="easy")
+    monkeypatch.setattr("solvers.authoring.generator.generate", lambda *args, **kwargs: one_hint)
+    assert run(capsys, "generate", "-o", str(tmp_path / "g.bs"))[2].endswith(", easy, 1 hint)\n")
+
+
 def test_usage_errors_exit_2(capsys):
     with pytest.raises(SystemExit) as caught:
         main.main(["solve"])
