@@ -784,7 +784,10 @@ def cmd_solvers(args) -> int:
     for name, spec in registry.every().items():
         print(f"{name}: {spec.label} - {spec.summary}")
         for option in spec.options:
-            span = f", {option.low:g} to {option.high:g}" if option.low is not None and option.high is not None else ""
+            span = ""
+            if option.low is not None and option.high is not None:
+                ends = [f"{int(end):,}" if option.kind is int else f"{end:g}" for end in (option.low, option.high)]
+                span = f", {ends[0]} to {ends[1]}"            # an int's range in digits: 1,000,000,000, not 1e+09
             print(f"    {option.name} ({option.kind.__name__}, default {option.default}{span})"
                   + (f": {option.help}" if option.help else ""))
     for problem in own.problems():

@@ -487,7 +487,8 @@ def test_an_installed_package_is_found_through_its_entry_point(tmp_path, monkeyp
         assert main(["solvers"]) == 0
         listing = capsys.readouterr().out
         assert "student: My solver" in listing and "progress_every (int, default 1000)" in listing
-        assert "forward: " in listing and "memory_mb" in listing
+        assert "forward: " in listing and "memory_mb (int, default 1024, 16 to 1,048,576)" in listing
+        assert "max_generations (int, default 0, 0 to 1,000,000,000)" in listing
         result = batch.judge(SIX, batch.run_solver(SIX, "student", timeout=60))
         assert result.status is Status.SOLVED
     finally:
