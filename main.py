@@ -310,8 +310,11 @@ def _not_written(error: OSError, path) -> int:
 
 
 def cmd_play(args) -> int:
-    if args.screenshot and _refused(args.screenshot, [args.level] if args.level else []):
-        return EXIT_USAGE
+    if args.screenshot:
+        from solvers.engine import batch
+
+        if _refused(args.screenshot, batch.input_files([args.level] if args.level else [])):
+            return EXIT_USAGE
     from window.app import main as run_window
 
     return run_window(level=args.level, solver=args.solver, autorun=args.autorun,
@@ -363,7 +366,7 @@ def cmd_solve_trace(args) -> int:
     failure = None
     try:
         result = trace.record_run(ref.puzzle, args.solver, args.trace, seed=args.seed, timeout=args.timeout,
-                                  inputs=args.paths)
+                                  inputs=batch.input_files(args.paths))
     except OSError as error:
         computed = getattr(error, "result", None)        # files.OutputError's: the run, when only its copy failed
         if computed is None:                             # refused before the run
@@ -558,7 +561,7 @@ def _write_csv(path: str, records: list[dict]) -> None:
 
 def cmd_race(args) -> int:
     from game import formats, levels
-    from solvers.engine import race
+    from solvers.engine import batch, race
 
     try:
         puzzle = formats.load_any(args.level)
@@ -567,7 +570,7 @@ def cmd_race(args) -> int:
     except (levels.LevelError, ValueError) as error:
         print(f"race: {error}" if not isinstance(error, levels.LevelError) else str(error), file=sys.stderr)
         return EXIT_USAGE
-    if args.csv is not None and _refused(args.csv, [args.level]):    # --csv "" too: it names no file
+    if args.csv is not None and _refused(args.csv, batch.input_files([args.level])):    # --csv "" too: no file
         return EXIT_USAGE
     records = race.race(puzzle, names, timeout=args.timeout, seed=args.seed)
     if args.json:
@@ -658,7 +661,7 @@ def cmd_print(args) -> int:
     from pathlib import Path
 
     from game.puzzle import plural
-    from solvers.engine.batch import expand
+    from solvers.engine.batch import expand, input_files
     from solvers.engine.verdict import Kind, decide
     from window import sheets
 
@@ -666,7 +669,7 @@ def cmd_print(args) -> int:
     if output.suffix.lower() not in (".pdf", ".png"):
         print(f"print: {_named(args.output)}: the output must end in .pdf or .png", file=sys.stderr)
         return EXIT_USAGE
-    if _refused(output, args.paths):
+    if _refused(output, input_files(args.paths)):
         return EXIT_USAGE
     puzzles, solutions = [], []
     for ref in expand(args.paths):
@@ -707,7 +710,8 @@ def _add_convert(sub) -> None:
                              description="Read a level in any known format (recognised from its content) and "
                                          "write it in another (chosen by OUT's suffix: .bs, .txt for the "
                                          "assignment text, .dzn). OUT '-' prints it. A file of several boards "
-                                         "(CSPLib) gives a folder OUT with one file per board, or --board picks one.")
+                                         "(CSPLib, a corpus .jsonl) gives a folder OUT with one file per board, or "
+                                         "--board picks one; IN may also be one board's label FILE#ID.")
     convert.add_argument("input", metavar="IN")
     convert.add_argument("output", metavar="OUT")
     convert.add_argument("--from", dest="source_format", **_choices(*FORMATS), help="read IN as this format")
@@ -720,6 +724,7 @@ def cmd_convert(args) -> int:
 
     from game import files, formats, levels
     from game.puzzle import plural
+    from solvers.engine.batch import input_files
 
     try:
         puzzles = formats.read(args.input, args.source_format)
@@ -759,12 +764,13 @@ def cmd_convert(args) -> int:
         if note:
             print(note, file=sys.stderr)
         return EXIT_OK
-    if _refused(out / "level.bs" if folder else out, [args.input], parents=folder):
+    inputs = input_files([args.input])
+    if _refused(out / "level.bs" if folder else out, inputs, parents=folder):
         return EXIT_USAGE
     try:
         with files.Outputs(len(texts)) as outputs:      # every board or none
             for path, text in texts:
-                outputs.add(path, binary=False, inputs=[args.input], parents=folder).handle.write(text)
+                outputs.add(path, binary=False, inputs=inputs, parents=folder).handle.write(text)
     except OSError as error:
         return _not_written(error, args.output)
     print(f"wrote {plural(len(texts), 'level')} under {_named(out)}" if folder else f"wrote {_named(out)}")

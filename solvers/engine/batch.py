@@ -67,9 +67,9 @@ def level_files(folder: Path) -> list[Path]:
 
 
 def input_files(paths: Iterable[str]) -> list[str]:
-    """Every file ``paths`` name, the levels of a folder among them too: what an output given
-    beside them must not be."""
-    found = list(paths)
+    """Every file ``paths`` name, the levels of a folder among them too, and the file of a
+    label ``FILE#ID`` (``formats.file_of``): what an output given beside them must not be."""
+    found = [formats.file_of(raw) if raw and not codes.is_code(raw) else raw for raw in paths]
     for raw in list(found):
         if raw and not codes.is_code(raw) and os.path.isdir(raw):
             found += map(str, level_files(Path(raw)))
