@@ -527,6 +527,7 @@ def _engine_line() -> str:
 
 
 def _bench_hints(refs, as_json: bool, reading: float | None) -> int:
+    from game.puzzle import plural
     from solvers.engine import hints
 
     bad = _bad_levels(refs)
@@ -541,7 +542,7 @@ def _bench_hints(refs, as_json: bool, reading: float | None) -> int:
     else:
         for run in worst[:10]:
             record = run.record()
-            print(f"{run.label}: {record['hints']} hints, slowest {record['max_ms']} ms, "
+            print(f"{run.label}: {plural(record['hints'], 'hint')}, slowest {record['max_ms']} ms, "
                   f"{record['without_reason']} without a reason" + (f", {run.error}" if run.error else ""))
         print(", ".join(f"{key} {value}" for key, value in summary.items()))
         print(_engine_line())

@@ -170,6 +170,8 @@ def test_a_count_of_one_is_said_in_the_singular(capsys, level_dir, tmp_path, mon
     one_hint = given.replace(hints=dict(list(given.hints.items())[:1]), difficulty="easy")
     monkeypatch.setattr("solvers.authoring.generator.generate", lambda *args, **kwargs: one_hint)
     assert run(capsys, "generate", "-o", str(tmp_path / "g.bs"))[2].endswith(", easy, 1 hint)\n")
+    said = run(capsys, "bench", "--generate", "6x6", "--count", "1")[2]
+    assert "s, 1 hint, grade" in said and "generated 1 6x6 level:" in said
 
 
 def test_usage_errors_exit_2(capsys):
