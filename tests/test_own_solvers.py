@@ -6,6 +6,7 @@ same contract checker, written as trace lines.
 """
 
 import dataclasses
+import functools
 import io
 import json
 import math
@@ -525,6 +526,34 @@ def test_ctrl_c_ends_a_run_and_its_process_within_a_second(tmp_path):
     assert time.perf_counter() - started < 1 and child.returncode == 130 and "interrupted" in err.decode()
     time.sleep(0.2)
     assert [pid for pid in processes() if marker in pid] == []
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the request to die with the parent is Linux's")
+def test_a_solver_that_sleeps_does_not_outlive_a_program_killed_without_stopping_it(tmp_path):
+    """SIGKILL leaves the program no time to stop its solver, and a solver that sleeps spends
+    no processor time to meet its limit: it dies with the program, a Python file or a program."""
+    marker = f"{os.getpid() % 1000:03d}"
+    sleeper = write(tmp_path, f"sleeper{marker}.py", "import time\ndef solve(puzzle, report, options):\n"
+                                                     "    time.sleep(300)\n")
+    program = script(tmp_path, "sleeps.sh", f"exec sleep 3{marker}\n")
+    for solver, seen in ((str(sleeper), ("solvers.own.child", str(sleeper))), (program, (f"sleep 3{marker}",))):
+        running = functools.partial(processes_with, seen)
+        command = [sys.executable, str(ROOT / "main.py"), "solve", str(PACK[0]), "--solver", solver]
+        parent = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.perf_counter() + 20
+        while not running() and time.perf_counter() < deadline:
+            time.sleep(0.05)
+        assert running(), "the solver never started"
+        time.sleep(0.5)                             # the Python solver is asleep in solve
+        parent.kill()
+        parent.wait()
+        time.sleep(0.5)
+        assert running() == []
+
+
+def processes_with(words):
+    """The command lines of the running processes that hold every one of ``words``."""
+    return [line for line in processes() if all(word in line for word in words)]
 
 
 def processes():

@@ -36,6 +36,7 @@ from solvers.common import add_stats, verified
 from solvers.engine.trace import MAX_LINE_BYTES
 from solvers.events import Event, Failure, Progress, Reason, Result, SetCell, Status, Stream
 from solvers.own.check import Contract, ContractError
+from solvers.own.child import PARENT
 
 ROOT = Path(__file__).resolve().parents[2]
 HEARTBEAT = 0.05         # seconds without output before a Progress is yielded
@@ -62,6 +63,7 @@ def command(kind: str, target: str, args: tuple[str, ...], options: dict, seed: 
 
 def _environment() -> dict:
     env = dict(os.environ)
+    env[PARENT] = str(os.getpid())
     paths = [str(ROOT)] + [p for p in sys.path if p and os.path.isdir(p)]
     env["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(paths))
     return env
