@@ -163,8 +163,9 @@ def _add_solve(sub) -> None:
     solve = sub.add_parser("solve", help="solve levels and print the boards (or JSON lines)")
     solve.add_argument("paths", nargs="+", metavar="PATH")
     solve.add_argument("--solver", type=_solver, default="forward",
-                       help=f"{', '.join(SOLVER_CHOICES)}, an installed one, a file mine.py or cmd:PROGRAM")
-    solve.add_argument("--seed", type=_seed, default=0, help="random seed (genetic)")
+                       help=f"{', '.join(SOLVER_CHOICES)}, an installed one, a file mine.py or cmd:PROGRAM "
+                            "(default forward)")
+    solve.add_argument("--seed", type=_seed, default=0, help="random seed (genetic; default 0)")
     solve.add_argument("--timeout", type=_seconds, default=60.0, metavar="SECONDS", help="per level (default 60)")
     solve.add_argument("--json", action="store_true", help="one JSON object per level")
     solve.add_argument("--trace", metavar="FILE.jsonl", help="save the run (one level) as a trace")
@@ -173,25 +174,29 @@ def _add_solve(sub) -> None:
 def _add_check(sub) -> None:
     check = sub.add_parser("check", help="validate levels and count solutions up to two")
     check.add_argument("paths", nargs="+", metavar="PATH")
-    check.add_argument("--timeout", type=_seconds, default=60.0, metavar="SECONDS")
+    check.add_argument("--timeout", type=_seconds, default=60.0, metavar="SECONDS",
+                       help="per level: its verdict, then its redundant hints (default 60)")
     check.add_argument("--jobs", type=_whole(1, MAX_JOBS), default=None, metavar="N",
                        help="searches racing on N cores for a level that takes time (default: every core)")
-    check.add_argument("--json", action="store_true")
+    check.add_argument("--json", action="store_true",
+                       help="one JSON object per level, with its grade and redundant hints")
 
 
 def _add_bench(sub) -> None:
     bench = sub.add_parser("bench", help="solve, verify and time every level; write a CSV")
     bench.add_argument("paths", nargs="*", metavar="PATH")
-    bench.add_argument("--solver", type=_solver, default="forward")
-    bench.add_argument("--seed", type=_seed, default=0)
-    bench.add_argument("--timeout", type=_seconds, default=60.0, metavar="SECONDS")
+    bench.add_argument("--solver", type=_solver, default="forward", help="as solve's (default forward)")
+    bench.add_argument("--seed", type=_seed, default=0, help="random seed (genetic; with --generate, the first "
+                                                               "level's; default 0)")
+    bench.add_argument("--timeout", type=_seconds, default=60.0, metavar="SECONDS", help="per level (default 60)")
     bench.add_argument("--csv", metavar="FILE", help="where to write the rows (default bench-<solver>.csv)")
     bench.add_argument("--runner", action="store_true",
                        help="measure the thread runner instead: stop latency and memory over a million events")
     bench.add_argument("--boundary", action="store_true",
                        help="measure instead what a solver's own process costs per event, on LEVEL")
     bench.add_argument("--generate", metavar="RxC", type=_shape, help="measure the generator instead, e.g. 10x10")
-    bench.add_argument("--count", type=_whole(1, 1_000_000), default=10, help="levels to generate (with --generate)")
+    bench.add_argument("--count", type=_whole(1, 1_000_000), default=10,
+                       help="levels to generate (with --generate; default 10)")
     bench.add_argument("--window", action="store_true",
                        help="measure the window instead: race the solvers at full speed on LEVEL, frame times")
     bench.add_argument("--solvers", help="with --window: solvers to race, comma-separated (default: all that can)")
@@ -211,7 +216,7 @@ def _add_generate(sub) -> None:
     gen.add_argument("--cols", type=_side, default=None, help="default: same as --rows")
     gen.add_argument("--fleet", type=_fleet, help='ship length -> count as JSON, e.g. \'{"4":1,"3":2}\'')
     gen.add_argument("--difficulty", **_choices(*DIFFICULTIES))
-    gen.add_argument("--seed", type=_seed, default=0)
+    gen.add_argument("--seed", type=_seed, default=0, help="the same seed gives the same level (default 0)")
     gen.add_argument("--minimal", action="store_true", help="remove every redundant hint")
     gen.add_argument("--timeout", type=_seconds, default=120.0, metavar="SECONDS",
                      help="for the whole command; a level finished within it is the one the seed gives "
@@ -228,7 +233,7 @@ def _add_print(sub) -> None:
                        help="puzzles per page: 1, 2, 4, 6 or 9 (default 1)")
     sheet.add_argument("--solutions", action="store_true", help="add the solutions on the last pages")
     sheet.add_argument("--timeout", type=_seconds, default=30.0, metavar="SECONDS",
-                       help="per level, to prove the solution unique (with --solutions)")
+                       help="per level, to prove the solution unique (with --solutions; default 30)")
 
 
 def _add_race(sub) -> None:
@@ -239,7 +244,7 @@ def _add_race(sub) -> None:
     race.add_argument("--solver", action="append", metavar="SOLVER",
                       help="one more solver to race, may be repeated (a name with a comma, e.g. 'cmd:PROG A,B')")
     race.add_argument("--timeout", type=_seconds, default=10.0, metavar="SECONDS", help="per solver (default 10)")
-    race.add_argument("--seed", type=_seed, default=0, help="random seed (genetic)")
+    race.add_argument("--seed", type=_seed, default=0, help="random seed (genetic; default 0)")
     race.add_argument("--json", action="store_true", help="one JSON object per solver, ranked")
     race.add_argument("--csv", metavar="FILE", help="also write the ranked table to this CSV file")
 
@@ -254,9 +259,10 @@ def _add_replay(sub) -> None:
 
 
 def parser() -> argparse.ArgumentParser:
-    top = argparse.ArgumentParser(prog=os.path.basename(sys.argv[0]) or "main.py", description=__doc__.split("\n\n")[0],
+    prog = os.path.basename(sys.argv[0]) or "main.py"
+    top = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0],
                                   formatter_class=argparse.RawDescriptionHelpFormatter,
-                                  epilog="Run 'main.py COMMAND --help' for a command's options.")
+                                  epilog=f"Run '{prog} COMMAND --help' for a command's options.")
     sub = top.add_subparsers(dest="command", metavar="COMMAND")
     for add in (_add_play, _add_solve, _add_check, _add_generate, _add_bench, _add_print, _add_convert,
                 _add_race, _add_replay, _add_solvers, _add_new_solver, _add_code, _add_daily):

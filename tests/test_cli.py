@@ -393,3 +393,15 @@ def test_a_word_that_is_no_command_level_or_code_is_refused_with_the_nearest_com
 @pytest.mark.parametrize("word", [str(LEVEL), "missing.bs", "bs1-0000", "."])
 def test_a_level_a_level_name_a_code_or_a_folder_still_opens_the_window(word):
     assert main._may_be_a_level(word)
+
+
+def test_every_option_with_a_default_says_it_in_its_help():
+    """The defaults of docs/guide/command-line.md, each in its --help line too."""
+    import argparse
+
+    top = main.parser()
+    commands = next(a for a in top._actions if isinstance(a, argparse._SubParsersAction)).choices
+    silent = [f"{name} {action.option_strings[-1]}" for name, command in commands.items() for action in command._actions
+              if action.option_strings and action.default not in (None, False, argparse.SUPPRESS)
+              and "default" not in (action.help or "")]
+    assert silent == []
