@@ -350,6 +350,23 @@ def test_a_program_writes_the_lines_that_change_no_cell_with_the_keys_the_guide_
     one_line(run(guess), guess, "output line 1: cells must be a list")
 
 
+def test_a_no_solution_after_finding_a_board_the_rules_accept_is_refuted_by_it(tmp_path):
+    solution = ["#.#...", "..#.#.", "#.#...", "....##", ".##...", "......"]
+    assert rules.is_solved(SIX, grid_from_strings(solution))
+    forgot = str(write(tmp_path, "forgot.py", f"""
+        def solve(puzzle, report, options):
+            report.found({solution!r})          # then forgets to return it
+            return None
+    """))
+    one_line(run(forgot), forgot, "said there is no solution, but a board it found is one the rules accept")
+    wrong = str(write(tmp_path, "wrong.py", """
+        def solve(puzzle, report, options):
+            report.found(["#....."] * 6)
+            return None
+    """))
+    assert run(wrong).status is Status.NO_SOLUTION
+
+
 def test_a_program_that_dies_or_cannot_start(tmp_path):
     name = script(tmp_path, "dies.sh", "echo oops >&2\\nexit 3\\n")
     one_line(run(name), name, "ended (exit status 3) without a result line; its last words: oops")

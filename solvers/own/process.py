@@ -30,11 +30,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Iterator
 
-from game import levels
-from game.puzzle import Cell, Puzzle, initial_grid
-from solvers.common import add_stats, verified
+from game import levels, rules
+from game.puzzle import Cell, Grid, Puzzle, initial_grid
+from solvers.common import add_found, add_stats, verified
 from solvers.engine.trace import MAX_LINE_BYTES
-from solvers.events import Event, Failure, Progress, Reason, Result, SetCell, Status, Stream
+from solvers.events import Event, Failure, Found, Progress, Reason, Result, SetCell, Status, Stream
 from solvers.own.check import Contract, ContractError
 from solvers.own.child import PARENT
 
@@ -124,6 +124,7 @@ def _read(puzzle: Puzzle, child: subprocess.Popen, name: str, started: float, ti
     selector.register(err, selectors.EVENT_READ)
     pending, stderr_tail, total, failure = b"", b"", 0, ""
     stats: dict = {}
+    met: dict[Grid, None] = {}               # the boards its found lines gave (a bounded number)
     open_streams = 2
     said_at = time.perf_counter()           # when an event was last yielded
     while open_streams:
@@ -167,7 +168,7 @@ def _read(puzzle: Puzzle, child: subprocess.Popen, name: str, started: float, ti
                     yield _error(f"{name}: {error}", stats)
                     return
                 if isinstance(said, Result):
-                    yield from _answer(puzzle, said, board, name, stats)
+                    yield from _answer(puzzle, said, board, name, stats, met)
                     return
                 for event in said:
                     if type(event) is SetCell:
@@ -176,6 +177,8 @@ def _read(puzzle: Puzzle, child: subprocess.Popen, name: str, started: float, ti
                         failure = event.message
                     elif isinstance(event, Progress) and event.stats:
                         add_stats(stats, event.stats)
+                    elif isinstance(event, Found):
+                        add_found(met, event.grid)
                     yield event
     yield _error(f"{name}: {_ending(child, failure, stderr_tail, memory_mb)}", stats)
 
@@ -206,11 +209,17 @@ def _ending(child: subprocess.Popen, failure: str, stderr_tail: bytes, memory_mb
     return f"ended (exit status {code}) without a result line{last}"
 
 
-def _answer(puzzle: Puzzle, result: Result, board: bytearray, name: str, stats: dict) -> Iterator[Event]:
+def _answer(puzzle: Puzzle, result: Result, board: bytearray, name: str, stats: dict,
+            met: dict[Grid, None]) -> Iterator[Event]:
     """The solver's result, judged: a board it claims is checked by the rules; when they
-    accept it, the cells its events left otherwise are set as its answer says (a ``fill``)."""
+    accept it, the cells its events left otherwise are set as its answer says (a ``fill``).
+    A "no solution" after a found line whose board the rules accept is refuted by it."""
     stats = dict(stats)
     add_stats(stats, result.stats)
+    if result.status is Status.NO_SOLUTION and any(rules.is_solved(puzzle, grid) for grid in met):
+        yield Result(Status.ERROR, None, stats, (), f"{name}: said there is no solution, but a board it found "
+                                                    "is one the rules accept")
+        return
     if result.status is not Status.SOLVED:
         message = f"{name}: {result.message}" if result.message and result.status is Status.ERROR else result.message
         yield Result(result.status, None, stats, (), message)
