@@ -817,6 +817,9 @@ def _add_new_solver(sub) -> None:
 
 
 def cmd_new_solver(args) -> int:
+    import shlex
+    from pathlib import Path
+
     from solvers.own import template
 
     try:
@@ -826,8 +829,15 @@ def cmd_new_solver(args) -> int:
         return EXIT_USAGE
     except OSError as error:                        # an OutputError names which of the two files
         return _not_written(error, args.path)
+    here = Path(__file__).resolve().parent
+
+    def near(path: Path) -> str:            # from the folder it was run in, as a shell takes it
+        relative = os.path.relpath(path)
+        return shlex.quote(str(path) if relative.startswith("..") else relative)
+
+    program = "battleships" if os.path.basename(sys.argv[0]) == "battleships" else f"python {near(here / 'main.py')}"
     print(f"wrote {_named(written[0])} and {_named(written[1])}\n"
-          f"try it: python main.py solve levels/6x6/easy/01.bs --solver {_named(written[0])}")
+          f"try it: {program} solve {near(here / 'levels/6x6/easy/01.bs')} --solver {shlex.quote(str(written[0]))}")
     return EXIT_OK
 
 

@@ -11,6 +11,7 @@ import io
 import json
 import math
 import os
+import shlex
 import shutil
 import signal
 import subprocess
@@ -87,6 +88,16 @@ def test_the_template_solves_pack_levels_and_its_test_passes(tmp_path):
         assert result.status is Status.SOLVED and rules.judge(puzzle, result.grid).solved, path
     assert main(["new-solver", name]) == 2                     # never replaces a file
     assert (tmp_path / "test_mine.py").read_text().count("def test_") == 1
+
+
+def test_the_command_new_solver_says_to_try_runs_from_the_folder_it_was_run_in(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert main(["new-solver", "my solver.py"]) == 0
+    said = capsys.readouterr().out.splitlines()[-1]
+    assert said.startswith("try it: python ")
+    words = shlex.split(said[len("try it: "):])
+    done = subprocess.run([sys.executable, *words[1:], "--json"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and json.loads(done.stdout)["status"] == "solved", done.stderr
 
 
 def test_the_python_example_solves_6x6_levels_with_forced_moves_guesses_and_backtracks():
