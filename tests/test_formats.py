@@ -393,3 +393,17 @@ def test_convert_reads_a_corpus_file_as_a_file_of_several_boards(tmp_path, capsy
     corpus.write_text(_corpus_line("first", SIX) + "[1]\n")
     assert main.main(["convert", str(corpus), str(tmp_path / "again")]) == 2
     assert capsys.readouterr().err == f"{corpus}:2: a corpus line is a JSON object\n"
+
+
+def test_convert_names_one_level_in_a_folder_after_its_file_so_two_levels_keep_their_places(tmp_path, capsys):
+    """Named after the last word of their names, "My level" and "Another level" both went to
+    level.bs, the second over the first."""
+    (tmp_path / "a.bs").write_text(levels.dumps(SIX.replace(name="My level")))
+    (tmp_path / "b.txt").write_text(ASSIGNMENT)
+    corpus = tmp_path / "set.jsonl"
+    corpus.write_text(_corpus_line("rubin-7", SIX))
+    out = str(tmp_path / "out") + "/"
+    for given in ("a.bs", "b.txt", "set.jsonl#rubin-7"):
+        assert main.main(["convert", str(tmp_path / given), out]) == 0
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["a.bs", "b.bs", "rubin-7.bs"]
+    assert levels.load(tmp_path / "out" / "a.bs").name == "My level"
