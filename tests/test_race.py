@@ -54,8 +54,8 @@ def test_runs_without_an_answer_are_unranked_whenever_they_ended():
 def test_a_no_solution_beside_a_board_the_judge_accepted_is_refuted_and_ranked_as_an_error():
     records = race.rank([{"solver": "liar", "verdict": "no_solution", "time_s": 0.01},
                          {"solver": "forward", "verdict": "solved", "time_s": 0.5}])
-    assert [(r["rank"], r["solver"], r["verdict"]) for r in records] == [(1, "forward", "solved"),
-                                                                         (None, "liar", "error")]
+    assert [(r["rank"], r["solver"], r["verdict"]) for r in records] == \
+        [(1, "forward", "solved"), (None, "liar", "error")]
     assert "forward found one the rules accept" in records[1]["message"]
 
 
