@@ -650,7 +650,10 @@ def read(path: Union[str, os.PathLike], fmt: str | None = None) -> list[Puzzle]:
     path = Path(path)
     if fmt is None and path.suffix.lower() == ".jsonl":
         levels.read_bounded(path, what="a corpus read whole")
-        return [_corpus_level(item) for _, item in levels.iter_corpus(path)]
+        found = [_corpus_level(item) for _, item in levels.iter_corpus(path)]
+        if not found:
+            raise levels.LevelError(path, levels.EMPTY_CORPUS)
+        return found
     if fmt is None and path.suffix.lower() == ".bs":
         fmt = "bs"                      # a .bs file is JSON by definition: its errors are the JSON reader's
     data = levels.read_bounded(path)

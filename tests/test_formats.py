@@ -407,3 +407,14 @@ def test_convert_names_one_level_in_a_folder_after_its_file_so_two_levels_keep_t
         assert main.main(["convert", str(tmp_path / given), out]) == 0
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["a.bs", "b.bs", "rubin-7.bs"]
     assert levels.load(tmp_path / "out" / "a.bs").name == "My level"
+
+
+def test_a_corpus_of_no_levels_is_said_so_by_every_command(tmp_path, capsys):
+    corpus = tmp_path / "none.jsonl"
+    corpus.write_text("\n  \n")
+    for command in (["convert", str(corpus), str(tmp_path / "x.bs")], ["race", str(corpus)],
+                    ["check", str(corpus)], ["code", str(corpus)]):
+        assert main.main(command) == 2
+        captured = capsys.readouterr()
+        assert "holds no levels (a corpus .jsonl is one level a line)" in captured.out + captured.err, command
+    assert not (tmp_path / "x.bs").exists()

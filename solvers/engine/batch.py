@@ -48,14 +48,19 @@ def expand(paths: Iterable[str]) -> Iterator[LevelRef]:
             for file in files:
                 yield from _load_one(file)
         elif path.suffix == ".jsonl":
+            empty = True
             try:
                 for ident, item in levels.iter_corpus(path):
+                    empty = False
                     if isinstance(item, levels.LevelError):  # labelled file:line
                         yield LevelRef(item.source, None, str(item))
                     else:
                         yield LevelRef(f"{shown(raw)}#{ident}", item)
             except levels.LevelError as error:
                 yield LevelRef(shown(raw), None, str(error))
+            else:
+                if empty:
+                    yield LevelRef(shown(raw), None, str(levels.LevelError(path, levels.EMPTY_CORPUS)))
         else:
             yield from _load_one(path)
 
