@@ -378,6 +378,11 @@ def test_a_no_solution_after_finding_a_board_the_rules_accept_is_refuted_by_it(t
     assert run(wrong).status is Status.NO_SOLUTION
 
 
+def test_a_verdict_of_error_without_a_message_still_names_the_solver(tmp_path):
+    name = script(tmp_path, "mute.sh", "echo '{\"kind\":\"result\",\"verdict\":\"error\"}'\\n")
+    one_line(run(name), name, "gave the verdict error without a message")
+
+
 def test_a_program_that_dies_or_cannot_start(tmp_path):
     name = script(tmp_path, "dies.sh", "echo oops >&2\\nexit 3\\n")
     one_line(run(name), name, "ended (exit status 3) without a result line; its last words: oops")

@@ -221,7 +221,8 @@ def _answer(puzzle: Puzzle, result: Result, board: bytearray, name: str, stats: 
                                                     "is one the rules accept")
         return
     if result.status is not Status.SOLVED:
-        message = f"{name}: {result.message}" if result.message and result.status is Status.ERROR else result.message
+        message = (f"{name}: {result.message or 'gave the verdict error without a message'}"
+                   if result.status is Status.ERROR else result.message)
         yield Result(result.status, None, stats, (), message)
         return
     assert result.grid is not None      # (a solved result line has its board: ``trace.result_of``)
