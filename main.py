@@ -729,7 +729,7 @@ def _add_convert(sub) -> None:
 def cmd_convert(args) -> int:
     from pathlib import Path
 
-    from game import codes, files, formats, levels
+    from game import files, formats, levels
     from game.puzzle import plural
     from solvers.engine.batch import input_files
 
@@ -745,9 +745,8 @@ def cmd_convert(args) -> int:
                   f"{', ...' if len(ids) > 10 else ''})", file=sys.stderr)
             return EXIT_USAGE
         puzzles, ids = [puzzles[ids.index(args.board)]], [args.board]
-    elif len(puzzles) == 1 and not codes.is_code(args.input):      # in a folder, a level is named after its file
-        source = formats.file_of(args.input)
-        ids = [args.input[len(source) + 1:] if source != args.input else Path(args.input).stem]
+    elif len(puzzles) == 1:             # in a folder, a level is named after its file, label or code
+        ids = [formats.level_id(args.input, puzzles[0])]
     folder = len(puzzles) > 1 or args.output.endswith(("/", os.sep)) or os.path.isdir(args.output)
     target = args.target_format or ("bs" if folder or args.output == "-" else formats.format_for(args.output))
     if target is None:

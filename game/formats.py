@@ -742,3 +742,15 @@ def board_ids(puzzles: Iterable[Puzzle]) -> list[str]:
 
 
 MAX_ID = 100
+
+
+def level_id(name: Union[str, os.PathLike], puzzle: Puzzle) -> str:
+    """The file-name-safe id of the one level read from ``name`` (a file, a label ``FILE#ID``
+    or a share code), for a folder of levels: the file's stem, the label's id, or the code
+    itself (its prefix and its last characters, with the checksum, when it is long)."""
+    text = str(name)
+    if codes.is_code(text):
+        code = codes.encode(puzzle, name=puzzle.name is not None)
+        return code if len(code) <= MAX_ID else code[:len(codes.PREFIX)] + code[len(codes.PREFIX) - MAX_ID:]
+    source = file_of(text)
+    return text[len(source) + 1:] if source != text else Path(text).stem

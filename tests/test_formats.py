@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 import main
-from game import formats, levels
+from game import codes, formats, levels
 from game.limits import MAX_DIGITS, MAX_FILE_BYTES, MAX_SIDE
 from game.puzzle import Hint, Puzzle
 
@@ -407,6 +407,11 @@ def test_convert_names_one_level_in_a_folder_after_its_file_so_two_levels_keep_t
         assert main.main(["convert", str(tmp_path / given), out]) == 0
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["a.bs", "b.bs", "rubin-7.bs"]
     assert levels.load(tmp_path / "out" / "a.bs").name == "My level"
+    unnamed = [codes.encode(SIX), codes.encode(SIX.replace(hints={}))]          # both once went to 1.bs
+    for code in (*unnamed, unnamed[0].upper()):
+        assert main.main(["convert", code, out]) == 0
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == sorted(
+        ["a.bs", "b.bs", "rubin-7.bs", *(f"{code}.bs" for code in unnamed)])
 
 
 def test_a_corpus_of_no_levels_is_said_so_by_every_command(tmp_path, capsys):
