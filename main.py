@@ -395,7 +395,8 @@ def _solve_text(ref, record: dict) -> str:
         return f"{head}: {_problem(record)}\n"
     stats = ", ".join(f"{k} {v}" for k, v in record["stats"].items() if not isinstance(v, dict))
     board = record.get("solution") or record.get("board")
-    return f"{head} ({record['solver']}; {stats})\n{batch.board_text(ref.puzzle, board)}\n"
+    why = f": {record['message']}" if record.get("message") else ""
+    return f"{head} ({record['solver']}; {stats}){why}\n{batch.board_text(ref.puzzle, board)}\n"
 
 
 def _problem(record: dict) -> str:

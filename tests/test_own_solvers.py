@@ -383,6 +383,15 @@ def test_a_verdict_of_error_without_a_message_still_names_the_solver(tmp_path):
     one_line(run(name), name, "gave the verdict error without a message")
 
 
+def test_solve_says_why_a_solver_gave_up_as_race_does(tmp_path, capsys):
+    result = json.dumps({"kind": "result", "verdict": "gave_up", "message": "too hard"})
+    name = script(tmp_path, "quits.sh", f"echo '{result}'\\n")
+    assert main(["solve", str(PACK[0]), "--solver", name]) == 1
+    assert capsys.readouterr().out.splitlines()[0].endswith(": too hard")
+    assert main(["solve", str(PACK[0]), "--solver", name, "--json"]) == 1
+    assert json.loads(capsys.readouterr().out)["message"] == "too hard"
+
+
 def test_a_program_that_dies_or_cannot_start(tmp_path):
     name = script(tmp_path, "dies.sh", "echo oops >&2\\nexit 3\\n")
     one_line(run(name), name, "ended (exit status 3) without a result line; its last words: oops")

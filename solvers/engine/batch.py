@@ -146,6 +146,8 @@ def result_record(ref: LevelRef, solver: str, result: Result) -> dict:
         record["board"] = list(grid_to_strings(result.grid))
     if status == "error":
         record["error"] = result.message
+    elif result.message:                # why a run ended without an answer: stuck, gave up, out of time
+        record["message"] = result.message
     return record
 
 
