@@ -294,7 +294,7 @@ def test_a_wrong_solution_claimed_is_reported_as_wrong_never_solved(tmp_path):
         def solve(puzzle, report, options):
             return "solved!"
     """))
-    one_line(run(malformed), malformed, "solution must be 6 rows of 6 characters")
+    one_line(run(malformed), malformed, "solve returned 'solved!', not a board: 6 strings of 6 characters")
 
 
 def test_statistics_that_are_no_counts_and_a_time_of_its_own_leave_race_and_bench_as_measured(tmp_path):
@@ -390,6 +390,21 @@ def test_solve_says_why_a_solver_gave_up_as_race_does(tmp_path, capsys):
     assert capsys.readouterr().out.splitlines()[0].endswith(": too hard")
     assert main(["solve", str(PACK[0]), "--solver", name, "--json"]) == 1
     assert json.loads(capsys.readouterr().out)["message"] == "too hard"
+
+
+def test_a_python_solver_that_returns_no_board_is_told_what_it_returned_and_what_a_board_is(tmp_path):
+    rows = ["#.#...", "..#.#.", "#.#...", "....##", ".##...", "......"]
+    for returned in ("[list(row) for row in ROWS]", "'\\n'.join(ROWS)", "ROWS[:5]",
+                     "[row.replace('.', ' ') for row in ROWS]"):
+        name = str(write(tmp_path, "shapes.py", f"""
+            ROWS = {rows!r}
+
+            def solve(puzzle, report, options):
+                return {returned}
+        """))
+        one_line(run(name), name, "solve returned ", "not a board: 6 strings of 6 characters, '#' ship and '.' water")
+    name = str(write(tmp_path, "shapes.py", f"def solve(puzzle, report, options):\n    return tuple({rows!r})\n"))
+    assert run(name).status is Status.SOLVED
 
 
 def test_a_program_that_dies_or_cannot_start(tmp_path):

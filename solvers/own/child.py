@@ -129,12 +129,19 @@ def run_python(kind: str, target: str, options: dict, seed: int, memory_mb: int,
     result: dict[str, object]
     if answer is None:
         result = {"kind": "result", "verdict": "no_solution"}
+    elif not _a_board(answer, puzzle.rows, puzzle.cols):
+        return _fail(out, f"solve returned {levels.short_repr(answer)}, not a board: {puzzle.rows} strings of "
+                          f"{puzzle.cols} characters, '#' ship and '.' water (or None: no solution)")
     else:
-        rows = answer if isinstance(answer, (list, tuple)) else repr(answer)
-        result = {"kind": "result", "verdict": "solved", "solution": rows}
+        result = {"kind": "result", "verdict": "solved", "solution": list(answer)}
     out.write(json.dumps(result, default=repr) + "\n")
     out.flush()
     return 0
+
+
+def _a_board(answer: Any, rows: int, cols: int) -> bool:
+    return (isinstance(answer, (list, tuple)) and len(answer) == rows
+            and all(isinstance(row, str) and len(row) == cols and not set(row) - {"#", "."} for row in answer))
 
 
 PARENT = "BATTLESHIPS_SOLVER_PARENT"     # the environment's name for the process id of the one that started it
