@@ -163,8 +163,9 @@ def _add_solve(sub) -> None:
     solve = sub.add_parser("solve", help="solve levels and print the boards (or JSON lines)")
     solve.add_argument("paths", nargs="+", metavar="PATH")
     solve.add_argument("--solver", type=_solver, default="forward",
-                       help=f"{', '.join(SOLVER_CHOICES)}, an installed one, a file mine.py or cmd:PROGRAM")
-    solve.add_argument("--seed", type=_seed, default=0, help="random seed (genetic)")
+                       help=f"{', '.join(SOLVER_CHOICES)}, an installed one, a file mine.py or cmd:PROGRAM "
+                            "(default forward)")
+    solve.add_argument("--seed", type=_seed, default=0, help="random seed (genetic; default 0)")
     solve.add_argument("--timeout", type=_seconds, default=60.0, metavar="SECONDS", help="per level (default 60)")
     solve.add_argument("--json", action="store_true", help="one JSON object per level")
     solve.add_argument("--trace", metavar="FILE.jsonl", help="save the run (one level) as a trace")
@@ -173,25 +174,29 @@ def _add_solve(sub) -> None:
 def _add_check(sub) -> None:
     check = sub.add_parser("check", help="validate levels and count solutions up to two")
     check.add_argument("paths", nargs="+", metavar="PATH")
-    check.add_argument("--timeout", type=_seconds, default=60.0, metavar="SECONDS")
+    check.add_argument("--timeout", type=_seconds, default=60.0, metavar="SECONDS",
+                       help="per level: its verdict, then its redundant hints (default 60)")
     check.add_argument("--jobs", type=_whole(1, MAX_JOBS), default=None, metavar="N",
                        help="searches racing on N cores for a level that takes time (default: every core)")
-    check.add_argument("--json", action="store_true")
+    check.add_argument("--json", action="store_true",
+                       help="one JSON object per level, with its grade and redundant hints")
 
 
 def _add_bench(sub) -> None:
     bench = sub.add_parser("bench", help="solve, verify and time every level; write a CSV")
     bench.add_argument("paths", nargs="*", metavar="PATH")
-    bench.add_argument("--solver", type=_solver, default="forward")
-    bench.add_argument("--seed", type=_seed, default=0)
-    bench.add_argument("--timeout", type=_seconds, default=60.0, metavar="SECONDS")
+    bench.add_argument("--solver", type=_solver, default="forward", help="as solve's (default forward)")
+    bench.add_argument("--seed", type=_seed, default=0, help="random seed (genetic; with --generate, the first "
+                                                               "level's; default 0)")
+    bench.add_argument("--timeout", type=_seconds, default=60.0, metavar="SECONDS", help="per level (default 60)")
     bench.add_argument("--csv", metavar="FILE", help="where to write the rows (default bench-<solver>.csv)")
     bench.add_argument("--runner", action="store_true",
                        help="measure the thread runner instead: stop latency and memory over a million events")
     bench.add_argument("--boundary", action="store_true",
                        help="measure instead what a solver's own process costs per event, on LEVEL")
     bench.add_argument("--generate", metavar="RxC", type=_shape, help="measure the generator instead, e.g. 10x10")
-    bench.add_argument("--count", type=_whole(1, 1_000_000), default=10, help="levels to generate (with --generate)")
+    bench.add_argument("--count", type=_whole(1, 1_000_000), default=10,
+                       help="levels to generate (with --generate; default 10)")
     bench.add_argument("--window", action="store_true",
                        help="measure the window instead: race the solvers at full speed on LEVEL, frame times")
     bench.add_argument("--solvers", help="with --window: solvers to race, comma-separated (default: all that can)")
@@ -211,7 +216,7 @@ def _add_generate(sub) -> None:
     gen.add_argument("--cols", type=_side, default=None, help="default: same as --rows")
     gen.add_argument("--fleet", type=_fleet, help='ship length -> count as JSON, e.g. \'{"4":1,"3":2}\'')
     gen.add_argument("--difficulty", **_choices(*DIFFICULTIES))
-    gen.add_argument("--seed", type=_seed, default=0)
+    gen.add_argument("--seed", type=_seed, default=0, help="the same seed gives the same level (default 0)")
     gen.add_argument("--minimal", action="store_true", help="remove every redundant hint")
     gen.add_argument("--timeout", type=_seconds, default=120.0, metavar="SECONDS",
                      help="for the whole command; a level finished within it is the one the seed gives "
@@ -228,7 +233,7 @@ def _add_print(sub) -> None:
                        help="puzzles per page: 1, 2, 4, 6 or 9 (default 1)")
     sheet.add_argument("--solutions", action="store_true", help="add the solutions on the last pages")
     sheet.add_argument("--timeout", type=_seconds, default=30.0, metavar="SECONDS",
-                       help="per level, to prove the solution unique (with --solutions)")
+                       help="per level, to prove the solution unique (with --solutions; default 30)")
 
 
 def _add_race(sub) -> None:
@@ -239,7 +244,7 @@ def _add_race(sub) -> None:
     race.add_argument("--solver", action="append", metavar="SOLVER",
                       help="one more solver to race, may be repeated (a name with a comma, e.g. 'cmd:PROG A,B')")
     race.add_argument("--timeout", type=_seconds, default=10.0, metavar="SECONDS", help="per solver (default 10)")
-    race.add_argument("--seed", type=_seed, default=0, help="random seed (genetic)")
+    race.add_argument("--seed", type=_seed, default=0, help="random seed (genetic; default 0)")
     race.add_argument("--json", action="store_true", help="one JSON object per solver, ranked")
     race.add_argument("--csv", metavar="FILE", help="also write the ranked table to this CSV file")
 
@@ -254,9 +259,10 @@ def _add_replay(sub) -> None:
 
 
 def parser() -> argparse.ArgumentParser:
-    top = argparse.ArgumentParser(prog=os.path.basename(sys.argv[0]) or "main.py", description=__doc__.split("\n\n")[0],
+    prog = os.path.basename(sys.argv[0]) or "main.py"
+    top = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0],
                                   formatter_class=argparse.RawDescriptionHelpFormatter,
-                                  epilog="Run 'main.py COMMAND --help' for a command's options.")
+                                  epilog=f"Run '{prog} COMMAND --help' for a command's options.")
     sub = top.add_subparsers(dest="command", metavar="COMMAND")
     for add in (_add_play, _add_solve, _add_check, _add_generate, _add_bench, _add_print, _add_convert,
                 _add_race, _add_replay, _add_solvers, _add_new_solver, _add_code, _add_daily):
@@ -310,8 +316,11 @@ def _not_written(error: OSError, path) -> int:
 
 
 def cmd_play(args) -> int:
-    if args.screenshot and _refused(args.screenshot, [args.level] if args.level else []):
-        return EXIT_USAGE
+    if args.screenshot:
+        from solvers.engine import batch
+
+        if _refused(args.screenshot, batch.input_files([args.level] if args.level else [])):
+            return EXIT_USAGE
     from window.app import main as run_window
 
     return run_window(level=args.level, solver=args.solver, autorun=args.autorun,
@@ -363,7 +372,7 @@ def cmd_solve_trace(args) -> int:
     failure = None
     try:
         result = trace.record_run(ref.puzzle, args.solver, args.trace, seed=args.seed, timeout=args.timeout,
-                                  inputs=args.paths)
+                                  inputs=batch.input_files(args.paths))
     except OSError as error:
         computed = getattr(error, "result", None)        # files.OutputError's: the run, when only its copy failed
         if computed is None:                             # refused before the run
@@ -386,7 +395,8 @@ def _solve_text(ref, record: dict) -> str:
         return f"{head}: {_problem(record)}\n"
     stats = ", ".join(f"{k} {v}" for k, v in record["stats"].items() if not isinstance(v, dict))
     board = record.get("solution") or record.get("board")
-    return f"{head} ({record['solver']}; {stats})\n{batch.board_text(ref.puzzle, board)}\n"
+    why = f": {record['message']}" if record.get("message") else ""
+    return f"{head} ({record['solver']}; {stats}){why}\n{batch.board_text(ref.puzzle, board)}\n"
 
 
 def _problem(record: dict) -> str:
@@ -524,6 +534,7 @@ def _engine_line() -> str:
 
 
 def _bench_hints(refs, as_json: bool, reading: float | None) -> int:
+    from game.puzzle import plural
     from solvers.engine import hints
 
     bad = _bad_levels(refs)
@@ -538,7 +549,7 @@ def _bench_hints(refs, as_json: bool, reading: float | None) -> int:
     else:
         for run in worst[:10]:
             record = run.record()
-            print(f"{run.label}: {record['hints']} hints, slowest {record['max_ms']} ms, "
+            print(f"{run.label}: {plural(record['hints'], 'hint')}, slowest {record['max_ms']} ms, "
                   f"{record['without_reason']} without a reason" + (f", {run.error}" if run.error else ""))
         print(", ".join(f"{key} {value}" for key, value in summary.items()))
         print(_engine_line())
@@ -558,7 +569,7 @@ def _write_csv(path: str, records: list[dict]) -> None:
 
 def cmd_race(args) -> int:
     from game import formats, levels
-    from solvers.engine import race
+    from solvers.engine import batch, race
 
     try:
         puzzle = formats.load_any(args.level)
@@ -567,7 +578,7 @@ def cmd_race(args) -> int:
     except (levels.LevelError, ValueError) as error:
         print(f"race: {error}" if not isinstance(error, levels.LevelError) else str(error), file=sys.stderr)
         return EXIT_USAGE
-    if args.csv is not None and _refused(args.csv, [args.level]):    # --csv "" too: it names no file
+    if args.csv is not None and _refused(args.csv, batch.input_files([args.level])):    # --csv "" too: no file
         return EXIT_USAGE
     records = race.race(puzzle, names, timeout=args.timeout, seed=args.seed)
     if args.json:
@@ -612,6 +623,7 @@ def cmd_replay(args) -> int:
 
 def cmd_generate(args) -> int:
     from game import levels
+    from game.puzzle import plural
     from solvers.authoring import generator
 
     if args.output is not None and _refused(args.output):    # -o "" too: it names no file
@@ -647,7 +659,7 @@ def cmd_generate(args) -> int:
             sys.stdout.write(levels.dumps(puzzle))      # the level made is not lost
             return _not_written(error, args.output)
         print(f"wrote {_named(args.output)} ({puzzle.rows}x{puzzle.cols}, {puzzle.difficulty}, "
-              f"{len(puzzle.hints)} hints)")
+              f"{plural(len(puzzle.hints), 'hint')})")
     else:
         sys.stdout.write(levels.dumps(puzzle))
     return EXIT_OK
@@ -656,7 +668,8 @@ def cmd_generate(args) -> int:
 def cmd_print(args) -> int:
     from pathlib import Path
 
-    from solvers.engine.batch import expand
+    from game.puzzle import plural
+    from solvers.engine.batch import expand, input_files
     from solvers.engine.verdict import Kind, decide
     from window import sheets
 
@@ -664,7 +677,7 @@ def cmd_print(args) -> int:
     if output.suffix.lower() not in (".pdf", ".png"):
         print(f"print: {_named(args.output)}: the output must end in .pdf or .png", file=sys.stderr)
         return EXIT_USAGE
-    if _refused(output, args.paths):
+    if _refused(output, input_files(args.paths)):
         return EXIT_USAGE
     puzzles, solutions = [], []
     for ref in expand(args.paths):
@@ -693,8 +706,8 @@ def cmd_print(args) -> int:
         return _not_written(error, args.output)
     shown = ", ".join(_named(p) for p in written) if len(written) <= 3 else \
         f"{_named(written[0])} ... {_named(written[-1])} ({len(written)} pages)"
-    print(f"wrote {shown}: {len(puzzles)} puzzles"
-          + (" and their solutions" if solutions else ""))
+    print(f"wrote {shown}: {plural(len(puzzles), 'puzzle')}"
+          + ((" and its solution" if len(solutions) == 1 else " and their solutions") if solutions else ""))
     return EXIT_OK
 
 
@@ -705,7 +718,8 @@ def _add_convert(sub) -> None:
                              description="Read a level in any known format (recognised from its content) and "
                                          "write it in another (chosen by OUT's suffix: .bs, .txt for the "
                                          "assignment text, .dzn). OUT '-' prints it. A file of several boards "
-                                         "(CSPLib) gives a folder OUT with one file per board, or --board picks one.")
+                                         "(CSPLib, a corpus .jsonl) gives a folder OUT with one file per board, or "
+                                         "--board picks one; IN may also be one board's label FILE#ID.")
     convert.add_argument("input", metavar="IN")
     convert.add_argument("output", metavar="OUT")
     convert.add_argument("--from", dest="source_format", **_choices(*FORMATS), help="read IN as this format")
@@ -717,6 +731,8 @@ def cmd_convert(args) -> int:
     from pathlib import Path
 
     from game import files, formats, levels
+    from game.puzzle import plural
+    from solvers.engine.batch import input_files
 
     try:
         puzzles = formats.read(args.input, args.source_format)
@@ -730,6 +746,8 @@ def cmd_convert(args) -> int:
                   f"{', ...' if len(ids) > 10 else ''})", file=sys.stderr)
             return EXIT_USAGE
         puzzles, ids = [puzzles[ids.index(args.board)]], [args.board]
+    elif len(puzzles) == 1:             # in a folder, a level is named after its file, label or code
+        ids = [formats.level_id(args.input, puzzles[0])]
     folder = len(puzzles) > 1 or args.output.endswith(("/", os.sep)) or os.path.isdir(args.output)
     target = args.target_format or ("bs" if folder or args.output == "-" else formats.format_for(args.output))
     if target is None:
@@ -756,15 +774,16 @@ def cmd_convert(args) -> int:
         if note:
             print(note, file=sys.stderr)
         return EXIT_OK
-    if _refused(out / "level.bs" if folder else out, [args.input], parents=folder):
+    inputs = input_files([args.input])
+    if _refused(out / "level.bs" if folder else out, inputs, parents=folder):
         return EXIT_USAGE
     try:
         with files.Outputs(len(texts)) as outputs:      # every board or none
             for path, text in texts:
-                outputs.add(path, binary=False, inputs=[args.input], parents=folder).handle.write(text)
+                outputs.add(path, binary=False, inputs=inputs, parents=folder).handle.write(text)
     except OSError as error:
         return _not_written(error, args.output)
-    print(f"wrote {len(texts)} levels under {_named(out)}" if folder else f"wrote {_named(out)}")
+    print(f"wrote {plural(len(texts), 'level')} under {_named(out)}" if folder else f"wrote {_named(out)}")
     if note:
         print(note, file=sys.stderr)
     return EXIT_OK
@@ -781,7 +800,10 @@ def cmd_solvers(args) -> int:
     for name, spec in registry.every().items():
         print(f"{name}: {spec.label} - {spec.summary}")
         for option in spec.options:
-            span = f", {option.low:g} to {option.high:g}" if option.low is not None and option.high is not None else ""
+            span = ""
+            if option.low is not None and option.high is not None:
+                ends = [f"{int(end):,}" if option.kind is int else f"{end:g}" for end in (option.low, option.high)]
+                span = f", {ends[0]} to {ends[1]}"            # an int's range in digits: 1,000,000,000, not 1e+09
             print(f"    {option.name} ({option.kind.__name__}, default {option.default}{span})"
                   + (f": {option.help}" if option.help else ""))
     for problem in own.problems():
@@ -798,6 +820,9 @@ def _add_new_solver(sub) -> None:
 
 
 def cmd_new_solver(args) -> int:
+    import shlex
+    from pathlib import Path
+
     from solvers.own import template
 
     try:
@@ -807,8 +832,15 @@ def cmd_new_solver(args) -> int:
         return EXIT_USAGE
     except OSError as error:                        # an OutputError names which of the two files
         return _not_written(error, args.path)
+    here = Path(__file__).resolve().parent
+
+    def near(path: Path) -> str:            # from the folder it was run in, as a shell takes it
+        relative = os.path.relpath(path)
+        return shlex.quote(str(path) if relative.startswith("..") else relative)
+
+    program = "battleships" if os.path.basename(sys.argv[0]) == "battleships" else f"python {near(here / 'main.py')}"
     print(f"wrote {_named(written[0])} and {_named(written[1])}\n"
-          f"try it: python main.py solve levels/6x6/easy/01.bs --solver {_named(written[0])}")
+          f"try it: {program} solve {near(here / 'levels/6x6/easy/01.bs')} --solver {shlex.quote(str(written[0]))}")
     return EXIT_OK
 
 

@@ -9,7 +9,8 @@
 | `dzn`        | MiniZinc data for the CSPLib model (height, width, ship, hint...) | yes  | yes   |
 
 Wherever a level file is read by name (:func:`read`), a share code (``bs1-...``, see
-:mod:`game.codes`) may stand in its place.
+:mod:`game.codes`) may stand in its place, and so may the label ``FILE#ID`` the batch commands
+give one level of a file of several (a corpus ``.jsonl`` line, a CSPLib board).
 
 Every reader returns :class:`~game.puzzle.Puzzle` values built through
 :func:`game.levels.from_dict`, so a level read from any format passes the same checks as a
@@ -636,13 +637,23 @@ def read_text(text: str, source: str = "<level>", fmt: str | None = None) -> lis
 
 
 def read(path: Union[str, os.PathLike], fmt: str | None = None) -> list[Puzzle]:
-    """Every level in a file of any known format, or the level a share code holds (see
-    :func:`game.codes.is_code`); a LevelError naming the file (or the code) otherwise."""
+    """Every level in a file of any known format or a corpus ``.jsonl`` file (read whole:
+    at most ``MAX_FILE_BYTES``), the level a share code holds (see :func:`game.codes.is_code`),
+    or the one level a label ``FILE#ID`` names (see :func:`labelled`); a LevelError naming the
+    file (or the code) otherwise."""
     if not str(path):                   # Path("") would be the current folder
         raise levels.LevelError("''", EMPTY_NAME)
     if fmt is None and codes.is_code(str(path)):
         return [codes.decode(str(path))]
+    if file_of(path) != str(path):
+        return [labelled(str(path), fmt)]
     path = Path(path)
+    if fmt is None and path.suffix.lower() == ".jsonl":
+        levels.read_bounded(path, what="a corpus read whole")
+        found = [_corpus_level(item) for _, item in levels.iter_corpus(path)]
+        if not found:
+            raise levels.LevelError(path, levels.EMPTY_CORPUS)
+        return found
     if fmt is None and path.suffix.lower() == ".bs":
         fmt = "bs"                      # a .bs file is JSON by definition: its errors are the JSON reader's
     data = levels.read_bounded(path)
@@ -651,6 +662,40 @@ def read(path: Union[str, os.PathLike], fmt: str | None = None) -> list[Puzzle]:
     except UnicodeDecodeError as error:
         raise levels.LevelError(path, f"is not UTF-8 text (bad byte at offset {error.start})") from None
     return read_text(text, str(path), fmt)
+
+
+def _corpus_level(item: Puzzle | levels.LevelError) -> Puzzle:
+    if isinstance(item, levels.LevelError):
+        raise item
+    return item
+
+
+def file_of(name: Union[str, os.PathLike]) -> str:
+    """The file a level's name reads: ``FILE`` of a label ``FILE#ID`` (when no file has the
+    whole name and ``FILE`` is one), else the name itself."""
+    text = str(name)
+    base, sep, ident = text.rpartition("#")
+    if not sep or not ident or os.path.lexists(text) or not os.path.isfile(base):
+        return text
+    return base
+
+
+def labelled(label: str, fmt: str | None = None) -> Puzzle:
+    """The level a label ``FILE#ID`` names, as ``check``, ``solve`` and ``code`` label each
+    level of a file of several: the corpus line of that id, or the board of that id
+    (:func:`board_ids`) in a file of any other format."""
+    base = file_of(label)
+    ident = label[len(base) + 1:]
+    if fmt is None and base.lower().endswith(".jsonl"):
+        for found, item in levels.iter_corpus(base):
+            if found == ident:
+                return _corpus_level(item)
+    else:
+        puzzles = read(base, fmt)
+        ids = board_ids(puzzles)
+        if ident in ids:
+            return puzzles[ids.index(ident)]
+    raise levels.LevelError(base, f"holds no level {levels.short_repr(ident, 60)} (a label is FILE#ID)")
 
 
 def load_any(path: Union[str, os.PathLike]) -> Puzzle:
@@ -697,3 +742,15 @@ def board_ids(puzzles: Iterable[Puzzle]) -> list[str]:
 
 
 MAX_ID = 100
+
+
+def level_id(name: Union[str, os.PathLike], puzzle: Puzzle) -> str:
+    """The file-name-safe id of the one level read from ``name`` (a file, a label ``FILE#ID``
+    or a share code), for a folder of levels: the file's stem, the label's id, or the code
+    itself (its prefix and its last characters, with the checksum, when it is long)."""
+    text = str(name)
+    if codes.is_code(text):
+        code = codes.encode(puzzle, name=puzzle.name is not None)
+        return code if len(code) <= MAX_ID else code[:len(codes.PREFIX)] + code[len(codes.PREFIX) - MAX_ID:]
+    source = file_of(text)
+    return text[len(source) + 1:] if source != text else Path(text).stem

@@ -473,6 +473,7 @@ def save(puzzle: Puzzle, path: Union[str, os.PathLike]) -> None:
 # --------------------------------------------------------------------------- corpus .jsonl
 
 CORPUS_KINDS = {hint.value: hint for hint in Hint}
+EMPTY_CORPUS = "holds no levels (a corpus .jsonl is one level a line)"
 
 
 def from_corpus_record(record: Any, source: str) -> Puzzle:

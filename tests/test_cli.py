@@ -149,6 +149,31 @@ def test_bench_writes_a_table_and_csv(capsys, level_dir, tmp_path):
     assert [r["status"] for r in rows] == ["solved", "solved"] and all(r["verified"] == "1" for r in rows)
 
 
+def test_the_bench_table_shows_its_times_in_their_order():
+    """The largest time is never shown below the 90th percentile for want of a decimal."""
+    from solvers.engine import batch
+
+    summary = {"levels": 4, "solved": 4, "verified": 4, "median_s": 0.0003, "p90_s": 0.00048, "max_s": 0.000484,
+               "total_s": 0.0013, "nodes": 0, "backtracks": 0}
+    heads, row = batch.summary_table("forward", summary).splitlines()
+    assert heads.split()[4:12:2] == ["median", "p90", "max", "total"]
+    shown = [float(value) for value in row.split()[4:8]]
+    assert shown == sorted(shown) and shown[2] > 0
+
+
+def test_a_count_of_one_is_said_in_the_singular(capsys, level_dir, tmp_path, monkeypatch):
+    level = str(level_dir / "b_unique.bs")
+    assert run(capsys, "print", level, "-o", str(tmp_path / "one.pdf"))[2].endswith(": 1 puzzle\n")
+    said = run(capsys, "convert", level, str(tmp_path / "boards") + "/")[2]
+    assert said == f"wrote 1 level under {tmp_path / 'boards'}\n"
+    given = levels.load(level)
+    one_hint = given.replace(hints=dict(list(given.hints.items())[:1]), difficulty="easy")
+    monkeypatch.setattr("solvers.authoring.generator.generate", lambda *args, **kwargs: one_hint)
+    assert run(capsys, "generate", "-o", str(tmp_path / "g.bs"))[2].endswith(", easy, 1 hint)\n")
+    said = run(capsys, "bench", "--generate", "6x6", "--count", "1")[2]
+    assert "s, 1 hint, grade" in said and "generated 1 6x6 level:" in said
+
+
 def test_usage_errors_exit_2(capsys):
     with pytest.raises(SystemExit) as caught:
         main.main(["solve"])
@@ -368,3 +393,15 @@ def test_a_word_that_is_no_command_level_or_code_is_refused_with_the_nearest_com
 @pytest.mark.parametrize("word", [str(LEVEL), "missing.bs", "bs1-0000", "."])
 def test_a_level_a_level_name_a_code_or_a_folder_still_opens_the_window(word):
     assert main._may_be_a_level(word)
+
+
+def test_every_option_with_a_default_says_it_in_its_help():
+    """The defaults of docs/guide/command-line.md, each in its --help line too."""
+    import argparse
+
+    top = main.parser()
+    commands = next(a for a in top._actions if isinstance(a, argparse._SubParsersAction)).choices
+    silent = [f"{name} {action.option_strings[-1]}" for name, command in commands.items() for action in command._actions
+              if action.option_strings and action.default not in (None, False, argparse.SUPPRESS)
+              and "default" not in (action.help or "")]
+    assert silent == []

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 import main
-from game import formats, levels
+from game import codes, formats, levels
 from game.limits import MAX_DIGITS, MAX_FILE_BYTES, MAX_SIDE
 from game.puzzle import Hint, Puzzle
 
@@ -342,3 +342,84 @@ def test_a_bs_file_is_read_as_bs_whatever_it_holds(tmp_path):
     path.write_text("[" * 1000 + "]" * 1000)
     with pytest.raises(levels.LevelError, match="nested 1,000 levels deep"):
         formats.read(path)
+
+
+# --------------------------------------------------------------------------- labels FILE#ID
+
+
+def _corpus_line(ident: str, puzzle: Puzzle) -> str:
+    import json
+
+    kinds = {hint: hint.value for hint in Hint}
+    return json.dumps({"id": ident, "rows": puzzle.rows, "cols": puzzle.cols, "fleet": {str(n): c for n, c in
+                       puzzle.fleet}, "row_tallies": list(puzzle.row_tallies), "col_tallies": list(puzzle.col_tallies),
+                       "hints": [[r, c, kinds[h]] for (r, c), h in puzzle.hints.items()]}) + "\n"
+
+
+def test_a_label_the_batch_commands_print_names_its_level_wherever_a_level_is_read(tmp_path, capsys):
+    """check, solve and code label each level of a file of several FILE#ID; race, convert,
+    print (and every command that reads a level) take that label back."""
+    corpus = tmp_path / "set.jsonl"
+    corpus.write_text(_corpus_line("first", SIX) + "{not json\n" + _corpus_line("third", SIX.replace(hints={})))
+    (tmp_path / "rubin.txt").write_text(CSPLIB)
+    assert main.main(["check", str(corpus), str(tmp_path / "rubin.txt")]) == 2
+    labels = [line.split(": ")[0] for line in capsys.readouterr().out.splitlines()]
+    assert labels == [f"{corpus}#first", f"{corpus}:2", f"{corpus}#third", f"{tmp_path}/rubin.txt#7",
+                      f"{tmp_path}/rubin.txt#8"]
+    assert formats.load_any(f"{corpus}#third") == SIX.replace(hints={}, name="third")
+    assert formats.load_any(f"{tmp_path}/rubin.txt#8").name == "Board 8"
+    with pytest.raises(levels.LevelError, match="set.jsonl:2: is not valid JSON"):
+        formats.load_any(f"{corpus}#line2")
+    with pytest.raises(levels.LevelError, match="holds no level 'fourth'"):
+        formats.load_any(f"{corpus}#fourth")
+    assert main.main(["race", f"{corpus}#first", "--solvers", "forward"]) == 0
+    assert main.main(["convert", f"{corpus}#first", str(tmp_path / "first.bs")]) == 0
+    assert levels.load(tmp_path / "first.bs") == SIX.replace(name="first")
+    capsys.readouterr()
+    # an output over the file a label reads is refused as the input it is
+    assert main.main(["convert", f"{corpus}#first", str(corpus), "--to", "bs"]) == 2
+    assert main.main(["race", f"{corpus}#first", "--solvers", "forward", "--csv", str(corpus)]) == 2
+    assert main.main(["solve", f"{corpus}#first", "--trace", str(corpus)]) == 2
+    assert capsys.readouterr().err.count("is the input") == 3 and corpus.read_text().count("\n") == 3
+
+
+def test_convert_reads_a_corpus_file_as_a_file_of_several_boards(tmp_path, capsys):
+    corpus = tmp_path / "set.jsonl"
+    corpus.write_text(_corpus_line("first", SIX) + "\n" + _corpus_line("second", SIX.replace(hints={})))
+    assert main.main(["convert", str(corpus), str(tmp_path / "out")]) == 0
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["first.bs", "second.bs"]
+    assert main.main(["convert", str(corpus), "-", "--board", "second", "--to", "dzn"]) == 0
+    assert "height = 6;" in capsys.readouterr().out
+    corpus.write_text(_corpus_line("first", SIX) + "[1]\n")
+    assert main.main(["convert", str(corpus), str(tmp_path / "again")]) == 2
+    assert capsys.readouterr().err == f"{corpus}:2: a corpus line is a JSON object\n"
+
+
+def test_convert_names_one_level_in_a_folder_after_its_file_so_two_levels_keep_their_places(tmp_path, capsys):
+    """Named after the last word of their names, "My level" and "Another level" both went to
+    level.bs, the second over the first."""
+    (tmp_path / "a.bs").write_text(levels.dumps(SIX.replace(name="My level")))
+    (tmp_path / "b.txt").write_text(ASSIGNMENT)
+    corpus = tmp_path / "set.jsonl"
+    corpus.write_text(_corpus_line("rubin-7", SIX))
+    out = str(tmp_path / "out") + "/"
+    for given in ("a.bs", "b.txt", "set.jsonl#rubin-7"):
+        assert main.main(["convert", str(tmp_path / given), out]) == 0
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["a.bs", "b.bs", "rubin-7.bs"]
+    assert levels.load(tmp_path / "out" / "a.bs").name == "My level"
+    unnamed = [codes.encode(SIX), codes.encode(SIX.replace(hints={}))]          # both once went to 1.bs
+    for code in (*unnamed, unnamed[0].upper()):
+        assert main.main(["convert", code, out]) == 0
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == sorted(
+        ["a.bs", "b.bs", "rubin-7.bs", *(f"{code}.bs" for code in unnamed)])
+
+
+def test_a_corpus_of_no_levels_is_said_so_by_every_command(tmp_path, capsys):
+    corpus = tmp_path / "none.jsonl"
+    corpus.write_text("\n  \n")
+    for command in (["convert", str(corpus), str(tmp_path / "x.bs")], ["race", str(corpus)],
+                    ["check", str(corpus)], ["code", str(corpus)]):
+        assert main.main(command) == 2
+        captured = capsys.readouterr()
+        assert "holds no levels (a corpus .jsonl is one level a line)" in captured.out + captured.err, command
+    assert not (tmp_path / "x.bs").exists()

@@ -5,10 +5,13 @@ names the solver and the problem, and never as solved. The built-in solvers' eve
 same contract checker, written as trace lines.
 """
 
+import dataclasses
+import functools
 import io
 import json
 import math
 import os
+import shlex
 import shutil
 import signal
 import subprocess
@@ -20,7 +23,7 @@ import pytest
 
 from game import levels, rules
 from game.limits import MAX_TRACE_STATS
-from game.puzzle import initial_grid
+from game.puzzle import grid_from_strings, initial_grid
 from main import main
 from solvers.common import MAX_MET, replay, run_to_result, unknown_as_water
 from solvers.engine import batch, race, registry, trace
@@ -87,6 +90,16 @@ def test_the_template_solves_pack_levels_and_its_test_passes(tmp_path):
     assert (tmp_path / "test_mine.py").read_text().count("def test_") == 1
 
 
+def test_the_command_new_solver_says_to_try_runs_from_the_folder_it_was_run_in(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert main(["new-solver", "my solver.py"]) == 0
+    said = capsys.readouterr().out.splitlines()[-1]
+    assert said.startswith("try it: python ")
+    words = shlex.split(said[len("try it: "):])
+    done = subprocess.run([sys.executable, *words[1:], "--json"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and json.loads(done.stdout)["status"] == "solved", done.stderr
+
+
 def test_the_python_example_solves_6x6_levels_with_forced_moves_guesses_and_backtracks():
     name = str(ROOT / "docs/examples/solvers/cells.py")
     reasons = set()
@@ -138,6 +151,38 @@ def test_a_loop_that_never_yields_is_stopped_within_a_fraction_of_a_second(tmp_p
     started = time.perf_counter()
     assert run_.stop(timeout=0.5)
     assert time.perf_counter() - started < 0.5
+
+
+def test_a_solver_that_writes_only_on_standard_error_is_stopped_by_the_timeout_it_was_given(tmp_path):
+    """Its heartbeats go on while standard error never falls silent, so solve --timeout and
+    race --timeout end it (not its own time limit of 60 s)."""
+    name = str(write(tmp_path, "shouts.py", """
+        def solve(puzzle, report, options):
+            while True:
+                print("x" * 100000)
+    """))
+    started = time.perf_counter()
+    result = run(name, timeout=0.5)
+    assert result.status is Status.TIMEOUT and time.perf_counter() - started < 10
+
+
+def test_the_timeout_a_command_gives_outlasts_the_solvers_own_time_limit(tmp_path, monkeypatch):
+    """solve, solve --trace, race and bench given more time than a solver's own time_limit
+    (60 s; 0.5 s here) let it run for that time: the command's timeout is the one that ends it."""
+    limits = tuple(dataclasses.replace(o, default=0.5) if o.name == "time_limit" else o for o in own.LIMITS)
+    monkeypatch.setattr(own, "LIMITS", limits)
+    name = str(write(tmp_path, "ponders.py", """
+        import time
+
+        def solve(puzzle, report, options):
+            time.sleep(1.5)
+            return None
+    """))
+    assert batch.run_solver(SIX, name, timeout=30).status is Status.NO_SOLUTION
+    assert race.run_one(SIX, name, timeout=30)["verdict"] == "no_solution"
+    assert trace.record_run(SIX, name, tmp_path / "run.jsonl", timeout=30).status is Status.NO_SOLUTION
+    assert run(name).status is Status.TIMEOUT                  # without a timeout given: its own limit
+    assert own.within(registry.get(name), 30) == {"time_limit": 31.0} and own.within(registry.get("forward"), 30) == {}
 
 
 def test_a_program_that_hangs_meets_its_time_limit(tmp_path):
@@ -249,7 +294,7 @@ def test_a_wrong_solution_claimed_is_reported_as_wrong_never_solved(tmp_path):
         def solve(puzzle, report, options):
             return "solved!"
     """))
-    one_line(run(malformed), malformed, "solution must be 6 rows of 6 characters")
+    one_line(run(malformed), malformed, "solve returned 'solved!', not a board: 6 strings of 6 characters")
 
 
 def test_statistics_that_are_no_counts_and_a_time_of_its_own_leave_race_and_bench_as_measured(tmp_path):
@@ -300,6 +345,66 @@ def test_boards_met_without_end_are_kept_once_each_and_a_bounded_number(tmp_path
         tally.add(event)
     stream.close()
     assert len(tally.found) == MAX_MET
+
+
+def test_a_program_writes_the_lines_that_change_no_cell_with_the_keys_the_guide_lists(tmp_path):
+    """progress with its stats, found with its solution, failure with its message: no cells."""
+    solution = json.dumps(["#.#...", "..#.#.", "#.#...", "....##", ".##...", "......"])
+    lines = ['{"kind":"progress","stats":{"nodes":7}}', '{"kind":"found","solution":' + solution + '}',
+             '{"kind":"failure","message":"I give up"}']
+    name = script(tmp_path, "says.sh", "".join(f"echo '{line}'\\n" for line in lines) + "exit 3\\n")
+    stream = registry.get(name).events(SIX)
+    said = [event for event in stream if not (isinstance(event, Progress) and not event.stats)]
+    assert said[0] == Progress({"nodes": 7}) and said[1].grid == grid_from_strings(json.loads(solution))
+    assert said[-1].status is Status.ERROR and said[-1].message == f"{name}: I give up"
+    guess = script(tmp_path, "guess.sh", "echo '{\"kind\":\"guess\"}'\\n")     # a cell kind says which cells
+    one_line(run(guess), guess, "output line 1: cells must be a list")
+
+
+def test_a_no_solution_after_finding_a_board_the_rules_accept_is_refuted_by_it(tmp_path):
+    solution = ["#.#...", "..#.#.", "#.#...", "....##", ".##...", "......"]
+    assert rules.is_solved(SIX, grid_from_strings(solution))
+    forgot = str(write(tmp_path, "forgot.py", f"""
+        def solve(puzzle, report, options):
+            report.found({solution!r})          # then forgets to return it
+            return None
+    """))
+    one_line(run(forgot), forgot, "said there is no solution, but a board it found is one the rules accept")
+    wrong = str(write(tmp_path, "wrong.py", """
+        def solve(puzzle, report, options):
+            report.found(["#....."] * 6)
+            return None
+    """))
+    assert run(wrong).status is Status.NO_SOLUTION
+
+
+def test_a_verdict_of_error_without_a_message_still_names_the_solver(tmp_path):
+    name = script(tmp_path, "mute.sh", "echo '{\"kind\":\"result\",\"verdict\":\"error\"}'\\n")
+    one_line(run(name), name, "gave the verdict error without a message")
+
+
+def test_solve_says_why_a_solver_gave_up_as_race_does(tmp_path, capsys):
+    result = json.dumps({"kind": "result", "verdict": "gave_up", "message": "too hard"})
+    name = script(tmp_path, "quits.sh", f"echo '{result}'\\n")
+    assert main(["solve", str(PACK[0]), "--solver", name]) == 1
+    assert capsys.readouterr().out.splitlines()[0].endswith(": too hard")
+    assert main(["solve", str(PACK[0]), "--solver", name, "--json"]) == 1
+    assert json.loads(capsys.readouterr().out)["message"] == "too hard"
+
+
+def test_a_python_solver_that_returns_no_board_is_told_what_it_returned_and_what_a_board_is(tmp_path):
+    rows = ["#.#...", "..#.#.", "#.#...", "....##", ".##...", "......"]
+    for returned in ("[list(row) for row in ROWS]", "'\\n'.join(ROWS)", "ROWS[:5]",
+                     "[row.replace('.', ' ') for row in ROWS]"):
+        name = str(write(tmp_path, "shapes.py", f"""
+            ROWS = {rows!r}
+
+            def solve(puzzle, report, options):
+                return {returned}
+        """))
+        one_line(run(name), name, "solve returned ", "not a board: 6 strings of 6 characters, '#' ship and '.' water")
+    name = str(write(tmp_path, "shapes.py", f"def solve(puzzle, report, options):\n    return tuple({rows!r})\n"))
+    assert run(name).status is Status.SOLVED
 
 
 def test_a_program_that_dies_or_cannot_start(tmp_path):
@@ -440,7 +545,8 @@ def test_an_installed_package_is_found_through_its_entry_point(tmp_path, monkeyp
         assert main(["solvers"]) == 0
         listing = capsys.readouterr().out
         assert "student: My solver" in listing and "progress_every (int, default 1000)" in listing
-        assert "forward: " in listing and "memory_mb" in listing
+        assert "forward: " in listing and "memory_mb (int, default 1024, 16 to 1,048,576)" in listing
+        assert "max_generations (int, default 0, 0 to 1,000,000,000)" in listing
         result = batch.judge(SIX, batch.run_solver(SIX, "student", timeout=60))
         assert result.status is Status.SOLVED
     finally:
@@ -477,6 +583,34 @@ def test_ctrl_c_ends_a_run_and_its_process_within_a_second(tmp_path):
     assert time.perf_counter() - started < 1 and child.returncode == 130 and "interrupted" in err.decode()
     time.sleep(0.2)
     assert [pid for pid in processes() if marker in pid] == []
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the request to die with the parent is Linux's")
+def test_a_solver_that_sleeps_does_not_outlive_a_program_killed_without_stopping_it(tmp_path):
+    """SIGKILL leaves the program no time to stop its solver, and a solver that sleeps spends
+    no processor time to meet its limit: it dies with the program, a Python file or a program."""
+    marker = f"{os.getpid() % 1000:03d}"
+    sleeper = write(tmp_path, f"sleeper{marker}.py", "import time\ndef solve(puzzle, report, options):\n"
+                                                     "    time.sleep(300)\n")
+    program = script(tmp_path, "sleeps.sh", f"exec sleep 3{marker}\n")
+    for solver, seen in ((str(sleeper), ("solvers.own.child", str(sleeper))), (program, (f"sleep 3{marker}",))):
+        running = functools.partial(processes_with, seen)
+        command = [sys.executable, str(ROOT / "main.py"), "solve", str(PACK[0]), "--solver", solver]
+        parent = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.perf_counter() + 20
+        while not running() and time.perf_counter() < deadline:
+            time.sleep(0.05)
+        assert running(), "the solver never started"
+        time.sleep(0.5)                             # the Python solver is asleep in solve
+        parent.kill()
+        parent.wait()
+        time.sleep(0.5)
+        assert running() == []
+
+
+def processes_with(words):
+    """The command lines of the running processes that hold every one of ``words``."""
+    return [line for line in processes() if all(word in line for word in words)]
 
 
 def processes():

@@ -59,6 +59,19 @@ def test_a_no_solution_beside_a_board_the_judge_accepted_is_refuted_and_ranked_a
     assert "forward found one the rules accept" in records[1]["message"]
 
 
+def test_the_table_names_each_solver_once_in_its_line(tmp_path):
+    mine = tmp_path / "crash.py"
+    mine.write_text("def solve(puzzle, report, options):\n    return 1 / 0\n")
+    puzzle = levels.load(LEVEL)
+    records = race.race(puzzle, [str(mine)], timeout=30)
+    records.append({"rank": None, "solver": "forward", "verdict": "timeout", "time_s": 0.1, "nodes": 0,
+                    "backtracks": 0, "guesses": 0, "generations": 0, "moves": 0, "solution": None,
+                    "message": "no answer within 0.1 s"})
+    lines = race.text(puzzle, records).splitlines()
+    assert f"{mine}: raised ZeroDivisionError: division by zero (crash.py, line 2)" in lines
+    assert "forward: no answer within 0.1 s" in lines
+
+
 def test_a_solver_past_its_timeout_is_stopped_and_loses():
     record = race.run_one(levels.load(LEVEL), "backtracking", timeout=0)
     assert record["verdict"] == "timeout" and record["solution"] is None and "within" in record["message"]

@@ -143,7 +143,7 @@ def test_a_name_beyond_latin_1_is_printed_in_the_window_s_font(tmp_path):
 def test_print_command_with_solutions(tmp_path, capsys):
     levels.save(every_ship_given(), tmp_path / "unique.bs")
     assert main.main(["print", str(tmp_path), "-o", str(tmp_path / "book.pdf"), "--solutions"]) == 0
-    assert "1 puzzles and their solutions" in capsys.readouterr().out
+    assert "1 puzzle and its solution" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("argv, message", [

@@ -27,7 +27,7 @@ from typing import Callable, Mapping
 
 from game import levels
 from game.limits import MAX_SIDE
-from game.puzzle import Cell, Coord, Fleet, Grid, Hint, Puzzle, default_fleet, grid_to_strings, wrong_marks
+from game.puzzle import Cell, Coord, Fleet, Grid, Hint, Puzzle, default_fleet, grid_to_strings, plural, wrong_marks
 from game.ships import geometry, hint_at
 from game.slices import Cancelled
 from solvers.authoring.grading import GRADE_LEVEL, GRADES, GradeError, grade, without_hints
@@ -393,7 +393,7 @@ def build_pack(folder: str | Path, seed: int = 0) -> list[Path]:
         path.parent.mkdir(parents=True, exist_ok=True)
         levels.save(puzzle, path)
         written.append(path)
-        print(f"{path}: {puzzle.name} ({len(puzzle.hints)} hints)")
+        print(f"{path}: {puzzle.name} ({plural(len(puzzle.hints), 'hint')})")
 
     # Expert levels are the slowest to find (most layouts land on "hard"): they come last.
     for difficulty in GRADES:

@@ -7,6 +7,7 @@ import statistics
 import sys
 import time
 
+from game.puzzle import plural
 from solvers.authoring import generator, grading
 from solvers.engine.verdict import Kind, decide
 
@@ -39,10 +40,11 @@ def main(shape: str, count: int, difficulty: str | None, fleet_json: str | None,
         solve_times.append(float(said) if isinstance(said, (int, float)) else 0.0)
         graded = grading.grade(puzzle, verdict.solution) if unique else "-"
         failures += not unique or (difficulty is not None and graded != difficulty)
-        print(f"seed {seed + index}: {seconds:6.2f} s, {len(puzzle.hints)} hints, grade {graded}, "
+        print(f"seed {seed + index}: {seconds:6.2f} s, {plural(len(puzzle.hints), 'hint')}, grade {graded}, "
               f"{verdict.kind.value.upper()} (decided in {solve_times[-1] * 1000:.1f} ms)", flush=True)
     asked = f" ({difficulty})" if difficulty else ""
-    print(f"generated {count} {rows}x{cols} levels{asked}: median {statistics.median(times):.2f} s, "
+    made = plural(count, f"{rows}x{cols} level")
+    print(f"generated {made}{asked}: median {statistics.median(times):.2f} s, "
           f"max {max(times):.2f} s; verdict median {statistics.median(solve_times) * 1000:.1f} ms, "
           f"max {max(solve_times) * 1000:.1f} ms; {failures} not unique or off-grade")
     return 0 if failures == 0 else 1

@@ -22,6 +22,7 @@ from solvers.common import count, elapsed, run_to_result
 from solvers.engine import registry
 from solvers.engine.verdict import Kind, decide
 from solvers.events import Result, Status
+from solvers.own import spec as own
 
 
 @dataclass(frozen=True)
@@ -47,14 +48,19 @@ def expand(paths: Iterable[str]) -> Iterator[LevelRef]:
             for file in files:
                 yield from _load_one(file)
         elif path.suffix == ".jsonl":
+            empty = True
             try:
                 for ident, item in levels.iter_corpus(path):
+                    empty = False
                     if isinstance(item, levels.LevelError):  # labelled file:line
                         yield LevelRef(item.source, None, str(item))
                     else:
                         yield LevelRef(f"{shown(raw)}#{ident}", item)
             except levels.LevelError as error:
                 yield LevelRef(shown(raw), None, str(error))
+            else:
+                if empty:
+                    yield LevelRef(shown(raw), None, str(levels.LevelError(path, levels.EMPTY_CORPUS)))
         else:
             yield from _load_one(path)
 
@@ -66,9 +72,9 @@ def level_files(folder: Path) -> list[Path]:
 
 
 def input_files(paths: Iterable[str]) -> list[str]:
-    """Every file ``paths`` name, the levels of a folder among them too: what an output given
-    beside them must not be."""
-    found = list(paths)
+    """Every file ``paths`` name, the levels of a folder among them too, and the file of a
+    label ``FILE#ID`` (``formats.file_of``): what an output given beside them must not be."""
+    found = [formats.file_of(raw) if raw and not codes.is_code(raw) else raw for raw in paths]
     for raw in list(found):
         if raw and not codes.is_code(raw) and os.path.isdir(raw):
             found += map(str, level_files(Path(raw)))
@@ -93,7 +99,9 @@ def _load_one(path: Path) -> Iterator[LevelRef]:
 def run_solver(puzzle: Puzzle, solver: str, *, timeout: float | None = None, seed: int = 0) -> Result:
     """Run one solver quietly to its Result, within ``timeout`` seconds."""
     started = time.perf_counter()
-    result = run_to_result(registry.get(solver).events(puzzle, trace=False, seed=seed), timeout=timeout)
+    spec = registry.get(solver)
+    result = run_to_result(spec.events(puzzle, trace=False, seed=seed, options=own.within(spec, timeout)),
+                           timeout=timeout)
     stats = dict(result.stats)
     stats.setdefault("seconds", elapsed(started))
     return replace(result, stats=stats)
@@ -138,6 +146,8 @@ def result_record(ref: LevelRef, solver: str, result: Result) -> dict:
         record["board"] = list(grid_to_strings(result.grid))
     if status == "error":
         record["error"] = result.message
+    elif result.message:                # why a run ended without an answer: stuck, gave up, out of time
+        record["message"] = result.message
     return record
 
 
@@ -217,9 +227,9 @@ def status_counts(records: list[dict]) -> dict[str, int]:
 
 def summary_table(solver: str, summary: dict[str, float]) -> str:
     heads = ["solver", "levels", "solved", "verified", "median s", "p90 s", "max s", "total s", "nodes", "backtracks"]
-    values = [solver, summary["levels"], summary["solved"], summary["verified"],
-              f"{summary['median_s']:.4f}", f"{summary['p90_s']:.4f}", f"{summary['max_s']:.3f}",
-              f"{summary['total_s']:.2f}", summary["nodes"], summary["backtracks"]]
+    seconds = [f"{summary[key]:.4f}" for key in ("median_s", "p90_s", "max_s", "total_s")]   # one precision: in order
+    values = [solver, summary["levels"], summary["solved"], summary["verified"], *seconds,
+              summary["nodes"], summary["backtracks"]]
     return table(heads, [[str(v) for v in values]])
 
 

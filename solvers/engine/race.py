@@ -20,6 +20,7 @@ from solvers.contract import SolverSpec
 from solvers.engine import registry
 from solvers.engine.batch import board_text, judge, solution_lines, table
 from solvers.events import Event, Failure, Found, Generation, Reason, Result, SetCell, Status
+from solvers.own import spec as own
 
 FIELDS = ("rank", "solver", "verdict", "time_s", "nodes", "backtracks", "guesses", "generations", "moves",
           "solution")
@@ -89,7 +90,8 @@ def run_one(puzzle: Puzzle, name: str, timeout: float | None = None, seed: int =
     """One solver's record (unranked): its judged verdict, wall time and counts."""
     tally = Tally()
     started = time.perf_counter()
-    stream = registry.get(name).events(puzzle, trace=True, seed=seed, limit=1)
+    spec = registry.get(name)
+    stream = spec.events(puzzle, trace=True, seed=seed, limit=1, options=own.within(spec, timeout))
     result: Result | None = None
     try:
         for event in stream:
@@ -167,8 +169,9 @@ def text(puzzle: Puzzle, records: list[dict]) -> str:
              for f in heads] for record in records]
     lines = [table(heads, rows)]
     for record in records:
-        if record.get("message"):
-            lines.append(f"{record['solver']}: {record['message']}")
+        message, name = record.get("message"), f"{record['solver']}: "
+        if message:                 # a solver of one's own names itself in its messages already
+            lines.append(message if message.startswith(name) else name + message)
     solutions: dict[tuple, list[str]] = {}
     for record in records:
         if record["solution"]:

@@ -38,6 +38,7 @@ from solvers.common import elapsed, replay, run_to_result, unknown_as_water
 from solvers.engine import registry
 from solvers.engine.batch import judge, solution_lines
 from solvers.events import Event, Failure, Found, Generation, Progress, Reason, Result, SetCell, Ship, Status
+from solvers.own import spec as own
 
 FORMAT = "battleship-solitaire-trace"
 VERSION = 1
@@ -257,7 +258,7 @@ def record_run(puzzle: Puzzle, solver: str, path: Union[str, os.PathLike], *, se
     judged by the rules (``batch.judge``) before it is written, and returned. When the trace
     cannot be saved, ``game.files.OutputError`` is raised with the run's ``result`` on it."""
     spec = registry.get(solver)
-    chosen = spec.resolve(options)
+    chosen = spec.resolve({**own.within(spec, timeout), **(options or {})})
     recording = Recording(path, puzzle, solver, chosen, seed, inputs=inputs)
     try:
         started = time.perf_counter()
@@ -677,10 +678,14 @@ def board_at(trace: Trace, n: int) -> Grid:
 def events_of(data: Any, expected: int, puzzle: Puzzle) -> list[Event]:
     """The solver events that one event line stands for, checked as the reader checks a trace
     (``ValueError`` naming the problem): each cell change of a cell kind is one ``SetCell``.
-    ``n`` may be left out (it is then ``expected``). Solvers of other programs speak in these
-    lines (see ``solvers.own``)."""
-    if type(data) is dict and "n" not in data:
-        data = {"n": expected, **data}
+    ``n`` may be left out (it is then ``expected``), and so may ``cells`` of a line that
+    changes no cell (``progress``, ``found``, ``failure``, ``generation``: it is then empty).
+    Solvers of other programs speak in these lines (see ``solvers.own``)."""
+    if type(data) is dict:
+        if "n" not in data:
+            data = {"n": expected, **data}
+        if "cells" not in data and data.get("kind") not in CELL_KINDS:
+            data = {**data, "cells": []}
     _event(data, expected, puzzle.rows, puzzle.cols)
     kind = data["kind"]
     if kind in CELL_KINDS:

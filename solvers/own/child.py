@@ -5,15 +5,16 @@
     python -m solvers.own.child MEMORY_MB CPU_S SEED exec PROGRAM [ARGS...]
 
 The address-space limit (``RLIMIT_AS``) is set before anything of the solver runs, and a
-processor-time limit (``RLIMIT_CPU``) a little above its time limit, which ends the process
-even if the program that started it is gone without stopping it. A program
-(``exec``) then replaces this process, with the level on its standard input. A Python solver
-is loaded and called as ``solve(puzzle, report, options)``: ``puzzle`` is the level as a
-read-only ``game.puzzle.Puzzle``, ``report`` writes its events as trace lines on the
-process's standard output (the solver's own ``print`` goes to standard error instead), and
-what ``solve`` returns is its answer: the solved board as row strings (``#`` ship, ``.``
-water), or ``None`` when the level has no solution. Whatever goes wrong becomes one
-``failure`` line that names the problem, and the process exits.
+processor-time limit (``RLIMIT_CPU``) a little above its time limit; on Linux the process is
+also killed when the program that started it is gone without stopping it (a solver that
+sleeps or waits spends no processor time), a request that holds through the exec of a
+program. A program (``exec``) then replaces this process, with the level on its standard
+input. A Python solver is loaded and called as ``solve(puzzle, report, options)``:
+``puzzle`` is the level as a read-only ``game.puzzle.Puzzle``, ``report`` writes its events
+as trace lines on the process's standard output (the solver's own ``print`` goes to
+standard error instead), and what ``solve`` returns is its answer: the solved board as row
+strings (``#`` ship, ``.`` water), or ``None`` when the level has no solution. Whatever goes
+wrong becomes one ``failure`` line that names the problem, and the process exits.
 """
 
 from __future__ import annotations
@@ -128,16 +129,44 @@ def run_python(kind: str, target: str, options: dict, seed: int, memory_mb: int,
     result: dict[str, object]
     if answer is None:
         result = {"kind": "result", "verdict": "no_solution"}
+    elif not _a_board(answer, puzzle.rows, puzzle.cols):
+        return _fail(out, f"solve returned {levels.short_repr(answer)}, not a board: {puzzle.rows} strings of "
+                          f"{puzzle.cols} characters, '#' ship and '.' water (or None: no solution)")
     else:
-        rows = answer if isinstance(answer, (list, tuple)) else repr(answer)
-        result = {"kind": "result", "verdict": "solved", "solution": rows}
+        result = {"kind": "result", "verdict": "solved", "solution": list(answer)}
     out.write(json.dumps(result, default=repr) + "\n")
     out.flush()
     return 0
 
 
+def _a_board(answer: Any, rows: int, cols: int) -> bool:
+    return (isinstance(answer, (list, tuple)) and len(answer) == rows
+            and all(isinstance(row, str) and len(row) == cols and not set(row) - {"#", "."} for row in answer))
+
+
+PARENT = "BATTLESHIPS_SOLVER_PARENT"     # the environment's name for the process id of the one that started it
+PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent() -> None:
+    """On Linux, ask for SIGKILL when the process that started this one ends; exit at once
+    when it has ended already (before the request was made)."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+    import signal
+
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):
+        return
+    if os.environ.get(PARENT, str(os.getppid())) != str(os.getppid()):
+        os._exit(1)
+
+
 def main(argv: list[str]) -> int:
     memory_mb, cpu_seconds, seed, kind, target, *rest = argv
+    _die_with_parent()
     memory = int(memory_mb) * 1024 * 1024
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     resource.setrlimit(resource.RLIMIT_CPU, (int(cpu_seconds), int(cpu_seconds) + 1))

@@ -4,11 +4,12 @@ The level goes to the child's standard input as its ``.bs`` JSON (with its size 
 spelled out, and never its solution); the child writes trace lines on its standard output,
 which pass the contract checker (``check``) one by one. The child runs in a session of its
 own, so closing this generator (a Stop, a time-out, the window closing) kills it and any
-program it started, whatever it is doing. While it says nothing this generator still yields
-a ``Progress`` every ``HEARTBEAT`` seconds, so that a consumer can stop a solver that never
-writes. Its limits: ``time_limit`` seconds of wall time, ``memory_mb`` of address space
-(``RLIMIT_AS``, set in the child before the solver runs) and ``output_mb`` of output. The
-``seconds`` a solver says it took are left out of its result: its time is measured outside.
+program it started, whatever it is doing. While it says nothing on its standard output
+(silent, or writing on its standard error alone) this generator still yields a ``Progress``
+every ``HEARTBEAT`` seconds, so that a consumer can stop a solver that never writes. Its
+limits: ``time_limit`` seconds of wall time, ``memory_mb`` of address space (``RLIMIT_AS``,
+set in the child before the solver runs) and ``output_mb`` of output. The ``seconds`` a solver
+says it took are left out of its result: its time is measured outside.
 
 Every problem ends the run with one ``Result`` of status ``error`` whose message names the
 solver and the problem; a board it claims as solved is judged by the rules first.
@@ -29,12 +30,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Iterator
 
-from game import levels
-from game.puzzle import Cell, Puzzle, initial_grid
-from solvers.common import add_stats, verified
+from game import levels, rules
+from game.puzzle import Cell, Grid, Puzzle, initial_grid
+from solvers.common import add_found, add_stats, verified
 from solvers.engine.trace import MAX_LINE_BYTES
-from solvers.events import Event, Failure, Progress, Reason, Result, SetCell, Status, Stream
+from solvers.events import Event, Failure, Found, Progress, Reason, Result, SetCell, Status, Stream
 from solvers.own.check import Contract, ContractError
+from solvers.own.child import PARENT
 
 ROOT = Path(__file__).resolve().parents[2]
 HEARTBEAT = 0.05         # seconds without output before a Progress is yielded
@@ -61,6 +63,7 @@ def command(kind: str, target: str, args: tuple[str, ...], options: dict, seed: 
 
 def _environment() -> dict:
     env = dict(os.environ)
+    env[PARENT] = str(os.getpid())
     paths = [str(ROOT)] + [p for p in sys.path if p and os.path.isdir(p)]
     env["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(paths))
     return env
@@ -121,15 +124,20 @@ def _read(puzzle: Puzzle, child: subprocess.Popen, name: str, started: float, ti
     selector.register(err, selectors.EVENT_READ)
     pending, stderr_tail, total, failure = b"", b"", 0, ""
     stats: dict = {}
+    met: dict[Grid, None] = {}               # the boards its found lines gave (a bounded number)
     open_streams = 2
+    said_at = time.perf_counter()           # when an event was last yielded
     while open_streams:
-        if time.perf_counter() - started > time_limit:
+        now = time.perf_counter()
+        if now - started > time_limit:
             message = f"{name}: no answer within its time limit of {time_limit:g} s"
             yield Result(Status.TIMEOUT, None, stats, (), message)
             return
+        if now - said_at >= HEARTBEAT:      # silent on its output, however much it writes on stderr
+            yield Progress({})
+            said_at = time.perf_counter()
         ready = selector.select(HEARTBEAT)
         if not ready:
-            yield Progress({})
             continue
         for key, _ in ready:
             chunk = os.read(key.fd, CHUNK)
@@ -149,6 +157,8 @@ def _read(puzzle: Puzzle, child: subprocess.Popen, name: str, started: float, ti
                 yield _error(f"{name}: output line {contract.lines + 1}: line is longer than "
                              f"{MAX_LINE_BYTES:,} bytes", stats)
                 return
+            if lines:
+                said_at = time.perf_counter()
             for raw in lines:
                 if not chunk and not raw.strip():
                     continue
@@ -158,7 +168,7 @@ def _read(puzzle: Puzzle, child: subprocess.Popen, name: str, started: float, ti
                     yield _error(f"{name}: {error}", stats)
                     return
                 if isinstance(said, Result):
-                    yield from _answer(puzzle, said, board, name, stats)
+                    yield from _answer(puzzle, said, board, name, stats, met)
                     return
                 for event in said:
                     if type(event) is SetCell:
@@ -167,6 +177,8 @@ def _read(puzzle: Puzzle, child: subprocess.Popen, name: str, started: float, ti
                         failure = event.message
                     elif isinstance(event, Progress) and event.stats:
                         add_stats(stats, event.stats)
+                    elif isinstance(event, Found):
+                        add_found(met, event.grid)
                     yield event
     yield _error(f"{name}: {_ending(child, failure, stderr_tail, memory_mb)}", stats)
 
@@ -197,13 +209,20 @@ def _ending(child: subprocess.Popen, failure: str, stderr_tail: bytes, memory_mb
     return f"ended (exit status {code}) without a result line{last}"
 
 
-def _answer(puzzle: Puzzle, result: Result, board: bytearray, name: str, stats: dict) -> Iterator[Event]:
+def _answer(puzzle: Puzzle, result: Result, board: bytearray, name: str, stats: dict,
+            met: dict[Grid, None]) -> Iterator[Event]:
     """The solver's result, judged: a board it claims is checked by the rules; when they
-    accept it, the cells its events left otherwise are set as its answer says (a ``fill``)."""
+    accept it, the cells its events left otherwise are set as its answer says (a ``fill``).
+    A "no solution" after a found line whose board the rules accept is refuted by it."""
     stats = dict(stats)
     add_stats(stats, result.stats)
+    if result.status is Status.NO_SOLUTION and any(rules.is_solved(puzzle, grid) for grid in met):
+        yield Result(Status.ERROR, None, stats, (), f"{name}: said there is no solution, but a board it found "
+                                                    "is one the rules accept")
+        return
     if result.status is not Status.SOLVED:
-        message = f"{name}: {result.message}" if result.message and result.status is Status.ERROR else result.message
+        message = (f"{name}: {result.message or 'gave the verdict error without a message'}"
+                   if result.status is Status.ERROR else result.message)
         yield Result(result.status, None, stats, (), message)
         return
     assert result.grid is not None      # (a solved result line has its board: ``trace.result_of``)

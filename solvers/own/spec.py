@@ -40,6 +40,19 @@ LIMITS = (
     Option("output_mb", int, 512, 1, 1 << 20, "output the solver may write, in MB"),
 )
 MAX_SOURCE_BYTES = 1 << 20
+PAST_TIMEOUT = 1.0       # seconds a solver's own time limit runs past the timeout its caller gives
+
+
+def within(spec: SolverSpec, timeout: float | None) -> dict[str, float]:
+    """The options a solver runs with when its caller gives it ``timeout`` seconds (``solve``,
+    ``race``, ``bench --timeout``): a solver of one's own gets a ``time_limit`` a second past
+    it, so the caller's timeout is the one that ends it (its default of 60 s would end a run
+    given more); the others, and a run without a timeout, get none."""
+    if timeout is None or not any(option.name == "time_limit" for option in spec.options):
+        return {}
+    limit = next(option for option in LIMITS if option.name == "time_limit")
+    assert limit.low is not None and limit.high is not None
+    return {"time_limit": min(limit.high, max(limit.low, timeout + PAST_TIMEOUT))}
 
 
 @dataclass(frozen=True)
