@@ -92,14 +92,15 @@ def test_browser_groups_by_size_then_difficulty_and_flags_broken_files(tmp_path)
     from window.storage import level_key
 
     text = Path(app_module.DEFAULT_LEVEL).read_text()
-    for where in ("10x10/hard/b.bs", "6x6/hard/c.bs", "6x6/easy/a.bs", "tutorial/first.bs"):
+    for where in ("10x10/hard/b.bs", "6x6/hard/c.bs", "6x6/easy/a.bs", "tutorial/first.bs", "giants/g.bs",
+                  "variants/v.bs"):
         (tmp_path / where).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / where).write_text(text)
     (tmp_path / "6x6/easy/broken.bs").write_text("{")
     solved = {level_key(levels.load(app_module.DEFAULT_LEVEL))}
     rows = scan_levels(tmp_path, solved, {})
     headings = [row.label.split()[0] for row in rows if row.value is None]
-    assert headings == ["tutorial", "6x6/easy", "6x6/hard", "10x10/hard"]
+    assert headings == ["tutorial", "6x6/easy", "6x6/hard", "10x10/hard", "giants", "variants"]
     broken = next(row for row in rows if row.value == tmp_path / "6x6/easy/broken.bs")
     assert broken.error and not broken.ticked
     assert all(row.ticked for row in rows if row.value is not None and not row.error)

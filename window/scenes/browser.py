@@ -20,11 +20,12 @@ _DIFFICULTY_ORDER = {"tutorial": 0, "easy": 1, "medium": 2, "hard": 3, "expert":
 
 
 def _group_order(group: str) -> tuple:
-    """tutorial first, then by board size (numbers in the name), then by difficulty."""
+    """tutorial first, then by board size (numbers in the name), then by difficulty; the
+    groups without a size (giants, variants) after those with one."""
     numbers = tuple(int(n) for n in re.findall(r"\d+", group))
     words = [w for w in re.split(r"[/\\x\d_-]+", group.lower()) if w]
     rank = min((_DIFFICULTY_ORDER.get(w, 9) for w in words), default=9)
-    return (0 if "tutorial" in group else 1, numbers, rank, group)
+    return (0 if "tutorial" in group else 1, not numbers, numbers, rank, group)
 
 
 def scan_levels(root: Path, solved: set[str], cache: LevelCache, group_name: str | None = None) -> list[Row]:
