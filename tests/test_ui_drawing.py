@@ -248,3 +248,18 @@ def test_no_cell_divider_crosses_a_fleet_silhouette_s_tick_or_mark(app):
         span = range(rect.centerx - rect.height // 2, rect.centerx + rect.height // 2 + 1)
         columns = {x: {tuple(surface.get_at((x, y)))[:3] for y in range(rect.y + 3, rect.bottom - 4)} for x in span}
         assert not [x for x, seen in columns.items() if seen == {theme.panel}], length   # no divider line there
+
+
+def test_given_water_carries_a_dot_as_a_given_ship_piece_does():
+    """Given water is told from the player's by shape, not by a thicker line alone."""
+    from window.board_view import water_tile
+    from window.theme import THEMES, make_theme
+
+    for name in THEMES:
+        theme = make_theme(name, "standard")
+        for size in (12, 40, 64):
+            dot = (size // 2, int(size * 0.77))
+            given, own = water_tile(size, theme.water, theme.water_glyph, True), water_tile(
+                size, theme.water, theme.water_glyph, False)
+            assert tuple(given.get_at(dot))[:3] == theme.water_glyph
+            assert tuple(own.get_at(dot))[:3] == theme.water
