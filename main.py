@@ -458,6 +458,9 @@ def cmd_bench(args) -> int:
         from game import formats, levels
         from solvers.own import bench as own_bench
 
+        if len(args.paths) != 1:
+            print("bench --boundary: give one LEVEL", file=sys.stderr)
+            return EXIT_USAGE
         try:
             return own_bench.main(formats.load_any(args.paths[0]))
         except levels.LevelError as error:

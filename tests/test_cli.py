@@ -180,6 +180,12 @@ def test_usage_errors_exit_2(capsys):
     assert caught.value.code == 2
 
 
+@pytest.mark.parametrize("flag", ["--boundary", "--window"])
+def test_a_bench_of_one_level_refuses_more_than_one(capsys, flag):
+    assert main.main(["bench", flag, str(LEVEL), str(LEVEL)]) == 2
+    assert capsys.readouterr().err.strip() == f"bench {flag}: give one LEVEL"
+
+
 def test_generate_is_reproducible_unique_and_graded(capsys, tmp_path):
     first, second = tmp_path / "a.bs", tmp_path / "b.bs"
     assert main.main(["generate", "--rows", "6", "--difficulty", "easy", "--seed", "5", "-o", str(first)]) == 0
