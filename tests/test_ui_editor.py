@@ -436,3 +436,28 @@ def test_a_draft_of_a_level_with_a_long_odd_name_is_kept_whole(app, tmp_path):
     edited = scene.draft
     scene.close()
     assert app.storage.kept_draft(level_key(level)) == edited
+
+
+def test_a_draft_is_kept_as_it_is_edited_so_a_killed_window_loses_it_not(app):
+    """The draft is written a quarter of a second after an edit, not only at the close: a
+    window killed mid-edit (no close) leaves it for the next opening; a save drops it at once."""
+    from window.storage import Storage
+
+    press(app, pygame.K_e)
+    scene = app.overlay
+    scene.edit(replace(scene.draft, name="mid-edit"))
+    edited = scene.draft
+    scene.quiet = 1.0
+    app.pump()
+    on_disk = Storage(app.storage.root)                      # what a new window, after a kill, reads
+    assert on_disk.kept_draft(scene.key) == edited
+    assert scene.save() is not None
+    assert Storage(app.storage.root).kept_draft(scene.key) is None       # saved: nothing to bring back
+    scene.edit(replace(scene.draft, author="someone"))
+    scene.quiet = 1.0
+    app.pump()
+    assert Storage(app.storage.root).kept_draft(scene.key) == scene.draft
+    scene.undo()                                             # back to the level as saved
+    scene.quiet = 1.0
+    app.pump()
+    assert Storage(app.storage.root).kept_draft(scene.key) is None

@@ -81,6 +81,8 @@ class EditorScene:
         kept = app.storage.kept_draft(self.key)
         if kept is not None and kept != draft:
             self.editor.apply(kept)
+        self.stored: Draft | None = kept       # the draft on disk for self.key (None: none)
+        self._kept_for: tuple[Draft, Draft] | None = None     # (draft, kept) when _keep last ran
         self.assessment: Assessment | None = None   # for self.assessed
         self.assessed: Puzzle | None = None
         self.quiet = 0.0                  # seconds since the last edit
@@ -298,6 +300,8 @@ class EditorScene:
 
     def update(self, dt: float) -> bool:
         self.quiet += dt
+        if self.quiet >= ASK_AFTER:
+            self._keep()
         puzzle = self.puzzle
         if self._run is None and puzzle is not None and puzzle != self.assessed and self.quiet >= ASK_AFTER:
             self._assess_now(puzzle)
@@ -327,7 +331,19 @@ class EditorScene:
         if self._run is not None:
             self._run.stop(timeout=0.2)
             self._run = None
-        self.app.storage.keep_draft(self.key, None if self.draft == self.kept else self.draft)
+        self._keep()
+
+    def _keep(self) -> None:
+        """Keep the draft on disk for the next opening (none when it is the level as opened, or
+        as saved): at the close, and a quarter of a second after each edit, so that a crash or
+        a killed window loses no more than that. Tried once per draft (a folder that cannot be
+        written is said once)."""
+        if self._kept_for is not None and self._kept_for[0] is self.draft and self._kept_for[1] is self.kept:
+            return
+        self._kept_for = (self.draft, self.kept)
+        keep = None if self.draft == self.kept else self.draft
+        if keep != self.stored and self.app.storage.keep_draft(self.key, keep):
+            self.stored = keep
 
     # ----- saving and playing --------------------------------------------------------------
 
@@ -355,6 +371,7 @@ class EditorScene:
             return None
         self.status = f"Saved {path.name}"
         self.kept = self.draft
+        self._keep()                                 # the draft saved is no longer kept
         self.app.notify(f"Saved the level to {path}")
         return path
 
