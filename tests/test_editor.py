@@ -189,3 +189,15 @@ def test_a_draft_asks_the_judge_once_whatever_is_asked_of_it(monkeypatch):
     again = drafts.paint(draft, (0, 2), True)              # another draft: judged afresh
     again.puzzle()
     assert len(asked) == 2
+
+
+def test_a_merged_edit_takes_the_place_of_the_last_step_but_never_of_the_draft_opened():
+    from game import editor as drafts
+
+    opened = drafts.blank(6, 6)
+    history = drafts.Editor(opened)
+    first = drafts.paint(opened, (0, 0), True)
+    assert history.apply(first, merge=True) and history.history == [opened, first]
+    line = drafts.paint_line(first, (0, 0), (0, 2), True)
+    assert history.apply(line, merge=True) and history.history == [opened, line]
+    assert [line.layout[0][c] for c in range(4)] == [Cell.SHIP] * 3 + [Cell.WATER]

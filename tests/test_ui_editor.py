@@ -13,7 +13,7 @@ from game import levels  # noqa: E402
 from game.editor import Mode  # noqa: E402
 from game.puzzle import Cell, Hint  # noqa: E402
 from tests.conftest import ROOT  # noqa: E402
-from tests.test_ui_play import click, press  # noqa: E402
+from tests.test_ui_play import click, drag, press  # noqa: E402
 from window.scenes.editor import EditorScene  # noqa: E402
 
 SOLUTION = ("###...", "......", "#.#..#", "#.#...", "......", "#..#..")
@@ -461,3 +461,20 @@ def test_a_draft_is_kept_as_it_is_edited_so_a_killed_window_loses_it_not(app):
     scene.quiet = 1.0
     app.pump()
     assert Storage(app.storage.root).kept_draft(scene.key) is None
+
+
+def test_a_drag_paints_every_cell_it_crosses_as_one_edit(app):
+    """A quick drag reports cells apart: the cells between are painted too, and the whole drag
+    is one step of the history (one undo), as a click is."""
+    app.open_editor(blank=True)
+    scene = app.overlay
+    opened = scene.draft
+    drag(app, scene.cell_rect(0, 0).center, [scene.cell_rect(0, 3).center, scene.cell_rect(0, 4).center])
+    assert [scene.draft.layout[0][c] for c in range(6)] == [Cell.SHIP] * 5 + [Cell.WATER]
+    assert scene.editor.cursor == 1
+    drag(app, scene.cell_rect(2, 0).center, [scene.cell_rect(2, 2).center])       # a second drag: its own step
+    assert scene.editor.cursor == 2 and scene.draft.layout[2][:3] == (Cell.SHIP,) * 3
+    press(app, pygame.K_z, pygame.KMOD_CTRL)
+    assert scene.draft.layout[2][:3] == (Cell.WATER,) * 3 and scene.draft.layout[0][4] == Cell.SHIP
+    press(app, pygame.K_z, pygame.KMOD_CTRL)
+    assert scene.draft == opened

@@ -92,6 +92,8 @@ class EditorScene:
         self.focus: tuple[str, int] | str | None = None   # ("row", i), ("col", i), "name", "author"
         self.cursor: Coord | None = None                    # the keyboard's cell
         self.painting: bool | None = None
+        self.painted: Coord | None = None        # a drag's last cell painted
+        self.drag_step = -1                      # the history step the drag's cells go to
         self.status = "Your unsaved draft is back (Undo: the level as it is)" if self.editor.cursor else ""
         self._read_of: Draft | None = None    # the draft self._reading is about
         self._reading: tuple = ((), None)
@@ -203,8 +205,8 @@ class EditorScene:
     def animating(self) -> bool:
         return self._run is not None or (self.assessed != self.puzzle and self.puzzle is not None)
 
-    def edit(self, new: Draft) -> None:
-        if self.editor.apply(new):
+    def edit(self, new: Draft, merge: bool = False) -> None:
+        if self.editor.apply(new, merge):
             self._changed()
 
     def _changed(self) -> None:
@@ -396,8 +398,11 @@ class EditorScene:
             self._click(event.pos, event.button)
         elif event.type == pygame.MOUSEMOTION and self.painting is not None and event.buttons[0]:
             cell = self.cell_at(event.pos)
-            if cell is not None:
-                self.edit(model.paint(self.draft, cell, self.painting))
+            if cell is not None and self.painted is not None and cell != self.painted:
+                # every cell from the last one painted (a quick drag skips some), as one edit
+                self.edit(model.paint_line(self.draft, self.painted, cell, self.painting),
+                          merge=self.editor.cursor == self.drag_step)
+                self.painted, self.drag_step = cell, self.editor.cursor
         elif event.type == pygame.MOUSEBUTTONUP:
             self.painting = None
 
@@ -418,6 +423,7 @@ class EditorScene:
             if button == 1:
                 self.painting = self.draft.layout[cell[0]][cell[1]] != Cell.SHIP
                 self.edit(model.paint(self.draft, cell, self.painting))
+                self.painted, self.drag_step = cell, self.editor.cursor
             elif button == 3:
                 self.edit(model.toggle_given(self.draft, cell))
         elif button in (1, 3):
