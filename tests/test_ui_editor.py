@@ -478,3 +478,25 @@ def test_a_drag_paints_every_cell_it_crosses_as_one_edit(app):
     assert scene.draft.layout[2][:3] == (Cell.WATER,) * 3 and scene.draft.layout[0][4] == Cell.SHIP
     press(app, pygame.K_z, pygame.KMOD_CTRL)
     assert scene.draft == opened
+
+
+def test_make_unique_and_minimize_out_of_time_say_so_in_words(app, monkeypatch):
+    from solvers.authoring import editing
+    from solvers.engine.verdict import Kind, Verdict
+    from window.scenes import editor as editor_scene
+
+    app.open_editor()
+    scene = app.overlay
+    assert wait_for_verdict(app, scene).kind.value == "unique"
+    monkeypatch.setattr(editor_scene, "MINIMIZE_SECONDS", 0.0)
+    click(app, scene.buttons["minimize"].rect.center)
+    wait_for_verdict(app, scene)
+    assert scene.status.startswith("Minimize stopped at 0 s, 0 hints removed: some left may still go")
+    monkeypatch.setattr(editing, "decide", lambda *args, **kw: Verdict(Kind.UNDECIDED, ()))
+    click(app, scene.buttons["design"].rect.center)         # the verdict's solution as the layout
+    click(app, scene.buttons["unique"].rect.center)
+    deadline = time.perf_counter() + 10
+    while (scene.busy or scene._run is not None) and time.perf_counter() < deadline:
+        app.pump()
+        time.sleep(0.01)
+    assert "no other solution met within" in scene.status and "unique already" not in scene.status

@@ -42,6 +42,7 @@ if TYPE_CHECKING:                    # the module itself is imported when first 
 
 ASK_AFTER = 0.25              # seconds of quiet after an edit before the verdict is asked
 VERDICT_SECONDS = 5.0
+MINIMIZE_SECONDS = 20.0       # for Minimize: out of time it keeps what it removed, and says so
 REDUNDANT_SECONDS = 3.0       # for the redundant hints (minutes on a large level); out of time the panel says so
 PANEL_WIDTH = 330
 FOOT_SIZE, FOOT_LINE = 14, 17                        # the keys' text at the foot: size, line height
@@ -269,7 +270,7 @@ class EditorScene:
                                                                     stopping)))
 
     def make_unique(self) -> None:
-        from solvers.authoring.editing import most_cutting_hint
+        from solvers.authoring.editing import OutOfTime, most_cutting_hint
 
         puzzle = self.puzzle
         target = self._target()
@@ -278,7 +279,10 @@ class EditorScene:
             return
 
         def job(stopping: Callable[[], bool]) -> Answer:
-            better = most_cutting_hint(puzzle, target, VERDICT_SECONDS)
+            try:
+                better = most_cutting_hint(puzzle, target, VERDICT_SECONDS)
+            except OutOfTime as error:
+                return Answer(puzzle, note=f"Make unique: {error}; no hint added")
             return Answer(puzzle, changed=better, note="" if better else "it is unique already")
 
         self._ask("looking for the most telling hint", job)
@@ -291,8 +295,14 @@ class EditorScene:
                 self.assessment.kind.value != "unique":
             self.status = "Minimize needs a unique level"
             return
-        self._ask("removing the hints not needed",
-                  lambda stopping: Answer(puzzle, changed=minimize(puzzle, cancelled=stopping)))
+        def job(stopping: Callable[[], bool]) -> Answer:
+            fewer, finished = minimize(puzzle, MINIMIZE_SECONDS, cancelled=stopping)
+            gone = len(puzzle.hints) - len(fewer.hints)
+            note = "" if finished else (f"Minimize stopped at {MINIMIZE_SECONDS:g} s, {gone} hint{'s' * (gone != 1)}"
+                                        " removed: some left may still go (Minimize again goes on)")
+            return Answer(puzzle, changed=fewer, note=note)
+
+        self._ask("removing the hints not needed", job)
 
     def _target(self):
         """The solution the author means: the painted layout, or the first solution met."""
