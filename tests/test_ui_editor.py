@@ -500,3 +500,15 @@ def test_make_unique_and_minimize_out_of_time_say_so_in_words(app, monkeypatch):
         app.pump()
         time.sleep(0.01)
     assert "no other solution met within" in scene.status and "unique already" not in scene.status
+
+
+def test_one_hint_that_could_go_is_said_in_the_singular(app):
+    from solvers.authoring.editing import Assessment
+    from solvers.engine.verdict import Kind
+
+    app.open_editor()
+    scene = app.overlay
+    scene.assessed, scene.assessment = scene.puzzle, Assessment(Kind.UNIQUE, "easy", ((1, 1),))
+    assert scene.verdict_lines()[0][1] == "1 hint could go (outlined, marked -)"
+    scene.assessment = Assessment(Kind.UNIQUE, "easy", ((1, 1), (2, 0)))
+    assert scene.verdict_lines()[0][1] == "2 hints could go (outlined, marked -)"

@@ -26,7 +26,7 @@ from game import editor as model
 from game import files, levels
 from game.editor import Draft, Editor, Mode
 from game.limits import MAX_SHIP_LENGTH, MAX_SIDE
-from game.puzzle import Cell, Coord, Grid, Puzzle, piece
+from game.puzzle import Cell, Coord, Grid, Puzzle, piece, plural
 from solvers.engine.runner import SolverRun
 from window import fonts
 from window.board_input import ARROWS
@@ -298,8 +298,8 @@ class EditorScene:
         def job(stopping: Callable[[], bool]) -> Answer:
             fewer, finished = minimize(puzzle, MINIMIZE_SECONDS, cancelled=stopping)
             gone = len(puzzle.hints) - len(fewer.hints)
-            note = "" if finished else (f"Minimize stopped at {MINIMIZE_SECONDS:g} s, {gone} hint{'s' * (gone != 1)}"
-                                        " removed: some left may still go (Minimize again goes on)")
+            note = "" if finished else (f"Minimize stopped at {MINIMIZE_SECONDS:g} s, {plural(gone, 'hint')} removed:"
+                                        " some left may still go (Minimize again goes on)")
             return Answer(puzzle, changed=fewer, note=note)
 
         self._ask("removing the hints not needed", job)
@@ -734,7 +734,7 @@ class EditorScene:
             if a.redundant is None:
                 lines.append(f"Hints that could go: not worked out within {REDUNDANT_SECONDS:g} s")
             elif a.redundant:
-                lines.append(f"{len(a.redundant)} hints could go (outlined, marked -)")
+                lines.append(f"{plural(len(a.redundant), 'hint')} could go (outlined, marked -)")
             colour = theme.solved if kind == "unique" else theme.error if kind == "impossible" else theme.guess
         else:
             lines, colour = ["Verdict: ..."], theme.muted
