@@ -483,6 +483,7 @@ def test_a_drag_paints_every_cell_it_crosses_as_one_edit(app):
 def test_make_unique_and_minimize_out_of_time_say_so_in_words(app, monkeypatch):
     from solvers.authoring import editing
     from solvers.engine.verdict import Kind, Verdict
+    from window import fonts
     from window.scenes import editor as editor_scene
 
     app.open_editor()
@@ -491,7 +492,12 @@ def test_make_unique_and_minimize_out_of_time_say_so_in_words(app, monkeypatch):
     monkeypatch.setattr(editor_scene, "MINIMIZE_SECONDS", 0.0)
     click(app, scene.buttons["minimize"].rect.center)
     wait_for_verdict(app, scene)
-    assert scene.status.startswith("Minimize stopped at 0 s, 0 hints removed: some left may still go")
+    assert scene.status == "Minimize: out of time at 0 s, press again for more"
+    lines, _ = scene.verdict_lines()
+    width = scene.parts["verdict"].width                    # each row read whole, the status too
+    rows = scene._verdict_rows(lines, (0, 0, 0), width)
+    assert len(lines) == 3 and rows[-1][0] == scene.status
+    assert all(fonts.font(17).size(text)[0] <= width for text, _ in rows)
     monkeypatch.setattr(editing, "decide", lambda *args, **kw: Verdict(Kind.UNDECIDED, ()))
     click(app, scene.buttons["design"].rect.center)         # the verdict's solution as the layout
     click(app, scene.buttons["unique"].rect.center)

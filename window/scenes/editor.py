@@ -297,10 +297,8 @@ class EditorScene:
             return
         def job(stopping: Callable[[], bool]) -> Answer:
             fewer, finished = minimize(puzzle, MINIMIZE_SECONDS, cancelled=stopping)
-            gone = len(puzzle.hints) - len(fewer.hints)
-            note = "" if finished else (f"Minimize stopped at {MINIMIZE_SECONDS:g} s, {plural(gone, 'hint')} removed:"
-                                        " some left may still go (Minimize again goes on)")
-            return Answer(puzzle, changed=fewer, note=note)
+            note = "" if finished else f"Minimize: out of time at {MINIMIZE_SECONDS:g} s, press again for more"
+            return Answer(puzzle, changed=fewer, note=note)         # (a line the panel shows whole)
 
         self._ask("removing the hints not needed", job)
 
