@@ -518,3 +518,22 @@ def test_one_hint_that_could_go_is_said_in_the_singular(app):
     assert scene.verdict_lines()[0][1] == "1 hint could go (outlined, marked -)"
     scene.assessment = Assessment(Kind.UNIQUE, "easy", ((1, 1), (2, 0)))
     assert scene.verdict_lines()[0][1] == "2 hints could go (outlined, marked -)"
+
+
+def test_the_keyboard_types_every_tally_rows_then_columns(app):
+    """Tab from the cursor's row tally goes down the rows, then along the columns: a level is
+    transcribed from the keyboard alone, its column tallies too."""
+    app.open_editor(blank=True)
+    scene = app.overlay
+    press(app, pygame.K_t)
+    for _ in range(4):
+        press(app, pygame.K_UP, pygame.KMOD_SHIFT)
+        press(app, pygame.K_LEFT, pygame.KMOD_SHIFT)
+    assert (scene.draft.rows, scene.draft.cols) == (6, 6)
+    press(app, pygame.K_TAB)
+    for digit in "123456" + "654321":
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_BACKSPACE, mod=0, unicode="\b", scancode=0))
+        type_key(app, digit)
+        press(app, pygame.K_TAB)
+    assert scene.draft.typed_rows == (1, 2, 3, 4, 5, 6) and scene.draft.typed_cols == (6, 5, 4, 3, 2, 1)
+    assert scene.focus == ("row", 0)

@@ -168,7 +168,8 @@ class EditorScene:
             self.edit(model.cycle_hint(self.draft, self.cursor, forward=button == 1))
 
     def focus_tally(self) -> None:
-        """Tab: type the tally of the cursor's row (transcribing; Tab and Enter then go on)."""
+        """Tab: type the tally of the cursor's row (transcribing; Tab and Enter then go on, from
+        the last row to the columns)."""
         if self.draft.mode is Mode.TRANSCRIBE:
             self.focus = ("row", min(self.cursor[0], self.draft.rows - 1) if self.cursor is not None else 0)
 
@@ -472,8 +473,11 @@ class EditorScene:
         elif typed_digit(event):
             value = int(event.unicode) if now is None else min(99, now * 10 + int(event.unicode))
         elif event.key in (pygame.K_TAB, pygame.K_RETURN):
-            count = len(tallies)
-            self.focus = (axis, (index + 1) % count)
+            # the next tally: down the rows, then along the columns, then the rows again
+            if index + 1 < len(tallies):
+                self.focus = (axis, index + 1)
+            else:
+                self.focus = ("col" if axis == "row" else "row", 0)
             return
         else:
             return
