@@ -537,3 +537,20 @@ def test_the_keyboard_types_every_tally_rows_then_columns(app):
         press(app, pygame.K_TAB)
     assert scene.draft.typed_rows == (1, 2, 3, 4, 5, 6) and scene.draft.typed_cols == (6, 5, 4, 3, 2, 1)
     assert scene.focus == ("row", 0)
+
+
+def test_a_draft_folder_that_cannot_be_written_is_said_once_not_after_every_edit(app):
+    press(app, pygame.K_e)
+    scene = app.overlay
+    folder = app.storage.draft_path(scene.key).parent
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    if folder.exists():
+        folder.rmdir()
+    folder.write_text("a file where the folder goes", encoding="utf-8")
+    told = []
+    for name in ("a", "ab", "abc"):
+        scene.edit(replace(scene.draft, name=name))
+        scene.quiet = 1.0
+        app.pump()
+        told += [m for m in app.storage.take_messages() if "draft cannot be kept" in m]
+    assert len(told) == 1

@@ -84,6 +84,7 @@ class EditorScene:
             self.editor.apply(kept)
         self.stored: Draft | None = kept       # the draft on disk for self.key (None: none)
         self._kept_for: tuple[Draft, Draft] | None = None     # (draft, kept) when _keep last ran
+        self.keeping = True                    # kept after each edit (False once that failed)
         self.assessment: Assessment | None = None   # for self.assessed
         self.assessed: Puzzle | None = None
         self.quiet = 0.0                  # seconds since the last edit
@@ -311,7 +312,7 @@ class EditorScene:
 
     def update(self, dt: float) -> bool:
         self.quiet += dt
-        if self.quiet >= ASK_AFTER:
+        if self.quiet >= ASK_AFTER and self.keeping:
             self._keep()
         puzzle = self.puzzle
         if self._run is None and puzzle is not None and puzzle != self.assessed and self.quiet >= ASK_AFTER:
@@ -347,14 +348,17 @@ class EditorScene:
     def _keep(self) -> None:
         """Keep the draft on disk for the next opening (none when it is the level as opened, or
         as saved): at the close, and a quarter of a second after each edit, so that a crash or
-        a killed window loses no more than that. Tried once per draft (a folder that cannot be
-        written is said once)."""
+        a killed window loses no more than that. Tried once per draft; a folder that cannot be
+        written is said once, and tried again only at the close."""
         if self._kept_for is not None and self._kept_for[0] is self.draft and self._kept_for[1] is self.kept:
             return
         self._kept_for = (self.draft, self.kept)
         keep = None if self.draft == self.kept else self.draft
-        if keep != self.stored and self.app.storage.keep_draft(self.key, keep):
-            self.stored = keep
+        if keep != self.stored:
+            if self.app.storage.keep_draft(self.key, keep):
+                self.stored = keep
+            else:                            # the folder cannot be written: said once, tried again at the close
+                self.keeping = False
 
     # ----- saving and playing --------------------------------------------------------------
 
