@@ -554,3 +554,15 @@ def test_a_draft_folder_that_cannot_be_written_is_said_once_not_after_every_edit
         app.pump()
         told += [m for m in app.storage.take_messages() if "draft cannot be kept" in m]
     assert len(told) == 1
+
+
+def test_a_level_saved_before_its_verdict_gets_its_grade_when_the_verdict_comes(app):
+    press(app, pygame.K_e)
+    scene = app.overlay
+    scene.edit(replace(scene.draft, name="saved at once"))
+    path = scene.save()                                      # at once: no verdict on it yet
+    assert path is not None and levels.load(path).difficulty is None
+    assert scene.status.endswith("(its grade follows the verdict)")
+    wait_for_verdict(app, scene)
+    assert levels.load(path).difficulty == "easy" == scene.assessment.grade
+    assert scene.status == f"Saved {path.name}, graded easy"

@@ -94,6 +94,7 @@ class EditorScene:
         self.focus: tuple[str, int] | str | None = None   # ("row", i), ("col", i), "name", "author"
         self.cursor: Coord | None = None                    # the keyboard's cell
         self.painting: bool | None = None
+        self.ungraded: tuple[Path, Puzzle] | None = None     # saved before its verdict came
         self.painted: Coord | None = None        # a drag's last cell painted
         self.drag_step = -1                      # the history step the drag's cells go to
         self.status = "Your unsaved draft is back (Undo: the level as it is)" if self.editor.cursor else ""
@@ -334,6 +335,7 @@ class EditorScene:
             self.edit(model.with_puzzle_hints(self.draft, answer.changed))
         elif answer.assessment is not None:
             self.assessed, self.assessment = answer.about, answer.assessment
+            self._grade_saved()
         if answer.note:
             self.status = answer.note
         return True
@@ -384,11 +386,31 @@ class EditorScene:
         except OSError as error:
             self.status = f"Could not save: {error.strerror or error}"
             return None
-        self.status = f"Saved {path.name}"
+        graded = self.assessment is not None and self.assessed == self.puzzle
+        # saved before its verdict: the grade is written in when the verdict comes (see update)
+        self.ungraded = None if graded else (path, puzzle)
+        self.status = f"Saved {path.name}" + ("" if graded else " (its grade follows the verdict)")
         self.kept = self.draft
         self._keep()                                 # the draft saved is no longer kept
         self.app.notify(f"Saved the level to {path}")
         return path
+
+    def _grade_saved(self) -> None:
+        """The level saved before its verdict, written again with its grade once the verdict
+        on it comes (only while the draft is still that level)."""
+        if self.ungraded is None or self.assessment is None:
+            return
+        path, puzzle = self.ungraded
+        if self.assessed != puzzle.replace(difficulty=None, source=None):
+            return
+        self.ungraded = None
+        if self.assessment.grade:
+            try:
+                levels.save(puzzle.replace(difficulty=self.assessment.grade), path)
+            except OSError as error:
+                self.status = f"Could not write the grade into {path.name}: {error.strerror or error}"
+                return
+            self.status = f"Saved {path.name}, graded {self.assessment.grade}"
 
     def play(self) -> None:
         path = self.save()
