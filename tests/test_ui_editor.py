@@ -566,3 +566,11 @@ def test_a_level_saved_before_its_verdict_gets_its_grade_when_the_verdict_comes(
     wait_for_verdict(app, scene)
     assert levels.load(path).difficulty == "easy" == scene.assessment.grade
     assert scene.status == f"Saved {path.name}, graded easy"
+
+
+def test_save_of_a_draft_that_is_no_level_says_it_was_not_saved_once(app):
+    app.open_editor(blank=True)
+    scene = app.overlay
+    press(app, pygame.K_s, pygame.KMOD_CTRL)
+    lines, _ = scene.verdict_lines()
+    assert lines == ["Not a level yet: paint the fleet: no ship yet", "Not saved: the line above says what to fix"]

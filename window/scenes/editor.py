@@ -367,7 +367,7 @@ class EditorScene:
     def _final_puzzle(self) -> Puzzle | None:
         puzzle = self.puzzle
         if puzzle is None:
-            self.status = "Not a level yet: " + self.problems[0].text
+            self.status = "Not saved: the line above says what to fix"   # (the problem is the verdict's line)
             return None
         grade = None
         if self.assessment is not None and self.assessed == puzzle:
