@@ -205,6 +205,17 @@ def paint(draft: Draft, cell: Coord, ship: bool) -> Draft:
     return replace(draft, layout=tuple(tuple(row) for row in board))
 
 
+def paint_line(draft: Draft, start: Coord, end: Coord, ship: bool) -> Draft:
+    """Design: paint every cell on the straight line from ``start`` to ``end``, both included
+    (a drag: the mouse moves between cells faster than it reports them)."""
+    (r0, c0), (r1, c1) = start, end
+    steps = max(abs(r1 - r0), abs(c1 - c0))
+    for k in range(steps + 1):
+        cell = (r0 + round(k * (r1 - r0) / steps), c0 + round(k * (c1 - c0) / steps)) if steps else start
+        draft = paint(draft, cell, ship)
+    return draft
+
+
 def toggle_given(draft: Draft, cell: Coord) -> Draft:
     """Design: show a cell as a hint, or stop showing it."""
     return replace(draft, given=draft.given ^ {cell})
@@ -335,9 +346,13 @@ class Editor:
     def draft(self) -> Draft:
         return self.history[self.cursor]
 
-    def apply(self, new: Draft) -> bool:
+    def apply(self, new: Draft, merge: bool = False) -> bool:
+        """``new`` as the next step of the history; ``merge``: in place of the current step
+        (the cells of one drag are one edit, one undo), unless that is the draft opened."""
         if new == self.draft:
             return False
+        if merge and self.cursor > 0:
+            self.cursor -= 1
         del self.history[self.cursor + 1:]
         self.history.append(new)
         self.cursor += 1

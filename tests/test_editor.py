@@ -1,6 +1,8 @@
 """The level editor's model: design and transcribe drafts, their problems, undo, and the
 authoring answers (verdict, the most cutting hint, minimize)."""
 
+import pytest
+
 from game import levels
 from game.editor import (
     Editor,
@@ -19,6 +21,7 @@ from game.editor import (
 from game.puzzle import Cell, Hint, grid_from_strings
 from solvers.authoring import editing
 from solvers.engine.verdict import Kind
+from tests.conftest import ROOT
 
 SOLUTION = ("###...", "......", "#.#..#", "#.#...", "......", "#..#..")
 
@@ -161,7 +164,8 @@ def test_make_unique_then_minimize():
         assert puzzle is not None and steps <= 36
     assessment = editing.assess(puzzle)
     assert assessment.solution == target and assessment.grade
-    minimal = editing.minimize(puzzle)
+    minimal, finished = editing.minimize(puzzle)
+    assert finished
     assert editing.assess(minimal).kind is Kind.UNIQUE and len(minimal.hints) <= len(puzzle.hints)
     assert editing.most_cutting_hint(minimal, target) is None
     assert with_puzzle_hints(draft, minimal).puzzle() == minimal
@@ -189,3 +193,35 @@ def test_a_draft_asks_the_judge_once_whatever_is_asked_of_it(monkeypatch):
     again = drafts.paint(draft, (0, 2), True)              # another draft: judged afresh
     again.puzzle()
     assert len(asked) == 2
+
+
+def test_a_merged_edit_takes_the_place_of_the_last_step_but_never_of_the_draft_opened():
+    from game import editor as drafts
+
+    opened = drafts.blank(6, 6)
+    history = drafts.Editor(opened)
+    first = drafts.paint(opened, (0, 0), True)
+    assert history.apply(first, merge=True) and history.history == [opened, first]
+    line = drafts.paint_line(first, (0, 0), (0, 2), True)
+    assert history.apply(line, merge=True) and history.history == [opened, line]
+    assert [line.layout[0][c] for c in range(4)] == [Cell.SHIP] * 3 + [Cell.WATER]
+
+
+@pytest.mark.parametrize("met", [0, 1])
+def test_make_unique_out_of_time_says_so_never_that_the_level_is_unique(monkeypatch, met):
+    """A search cut short that met no solution but the one meant proves nothing: OutOfTime,
+    never None (which says the level is unique already)."""
+    from solvers.engine.verdict import Verdict
+
+    target = grid_from_strings(SOLUTION)
+    monkeypatch.setattr(editing, "decide", lambda *args, **kw: Verdict(Kind.UNDECIDED, (target,) * met))
+    with pytest.raises(editing.OutOfTime, match="no other solution met within 5 s"):
+        editing.most_cutting_hint(designed().puzzle(), target)
+
+
+def test_minimize_out_of_time_says_it_did_not_finish():
+    puzzle = levels.load(ROOT / "levels" / "variants" / "06-8x8.bs")
+    fewer, finished = editing.minimize(puzzle, timeout=0.0)
+    assert not finished and set(fewer.hints) <= set(puzzle.hints)
+    fewer, finished = editing.minimize(puzzle)
+    assert finished and editing.assess(fewer).redundant == ()

@@ -13,7 +13,7 @@ from game import levels  # noqa: E402
 from game.editor import Mode  # noqa: E402
 from game.puzzle import Cell, Hint  # noqa: E402
 from tests.conftest import ROOT  # noqa: E402
-from tests.test_ui_play import click, press  # noqa: E402
+from tests.test_ui_play import click, drag, press  # noqa: E402
 from window.scenes.editor import EditorScene  # noqa: E402
 
 SOLUTION = ("###...", "......", "#.#..#", "#.#...", "......", "#..#..")
@@ -436,3 +436,141 @@ def test_a_draft_of_a_level_with_a_long_odd_name_is_kept_whole(app, tmp_path):
     edited = scene.draft
     scene.close()
     assert app.storage.kept_draft(level_key(level)) == edited
+
+
+def test_a_draft_is_kept_as_it_is_edited_so_a_killed_window_loses_it_not(app):
+    """The draft is written a quarter of a second after an edit, not only at the close: a
+    window killed mid-edit (no close) leaves it for the next opening; a save drops it at once."""
+    from window.storage import Storage
+
+    press(app, pygame.K_e)
+    scene = app.overlay
+    scene.edit(replace(scene.draft, name="mid-edit"))
+    edited = scene.draft
+    scene.quiet = 1.0
+    app.pump()
+    on_disk = Storage(app.storage.root)                      # what a new window, after a kill, reads
+    assert on_disk.kept_draft(scene.key) == edited
+    assert scene.save() is not None
+    assert Storage(app.storage.root).kept_draft(scene.key) is None       # saved: nothing to bring back
+    scene.edit(replace(scene.draft, author="someone"))
+    scene.quiet = 1.0
+    app.pump()
+    assert Storage(app.storage.root).kept_draft(scene.key) == scene.draft
+    scene.undo()                                             # back to the level as saved
+    scene.quiet = 1.0
+    app.pump()
+    assert Storage(app.storage.root).kept_draft(scene.key) is None
+
+
+def test_a_drag_paints_every_cell_it_crosses_as_one_edit(app):
+    """A quick drag reports cells apart: the cells between are painted too, and the whole drag
+    is one step of the history (one undo), as a click is."""
+    app.open_editor(blank=True)
+    scene = app.overlay
+    opened = scene.draft
+    drag(app, scene.cell_rect(0, 0).center, [scene.cell_rect(0, 3).center, scene.cell_rect(0, 4).center])
+    assert [scene.draft.layout[0][c] for c in range(6)] == [Cell.SHIP] * 5 + [Cell.WATER]
+    assert scene.editor.cursor == 1
+    drag(app, scene.cell_rect(2, 0).center, [scene.cell_rect(2, 2).center])       # a second drag: its own step
+    assert scene.editor.cursor == 2 and scene.draft.layout[2][:3] == (Cell.SHIP,) * 3
+    press(app, pygame.K_z, pygame.KMOD_CTRL)
+    assert scene.draft.layout[2][:3] == (Cell.WATER,) * 3 and scene.draft.layout[0][4] == Cell.SHIP
+    press(app, pygame.K_z, pygame.KMOD_CTRL)
+    assert scene.draft == opened
+
+
+def test_make_unique_and_minimize_out_of_time_say_so_in_words(app, monkeypatch):
+    from solvers.authoring import editing
+    from solvers.engine.verdict import Kind, Verdict
+    from window import fonts
+    from window.scenes import editor as editor_scene
+
+    app.open_editor()
+    scene = app.overlay
+    assert wait_for_verdict(app, scene).kind.value == "unique"
+    monkeypatch.setattr(editor_scene, "MINIMIZE_SECONDS", 0.0)
+    click(app, scene.buttons["minimize"].rect.center)
+    wait_for_verdict(app, scene)
+    assert scene.status == "Minimize: out of time at 0 s, press again for more"
+    lines, _ = scene.verdict_lines()
+    width = scene.parts["verdict"].width                    # each row read whole, the status too
+    rows = scene._verdict_rows(lines, (0, 0, 0), width)
+    assert len(lines) == 3 and rows[-1][0] == scene.status
+    assert all(fonts.font(17).size(text)[0] <= width for text, _ in rows)
+    monkeypatch.setattr(editing, "decide", lambda *args, **kw: Verdict(Kind.UNDECIDED, ()))
+    click(app, scene.buttons["design"].rect.center)         # the verdict's solution as the layout
+    click(app, scene.buttons["unique"].rect.center)
+    deadline = time.perf_counter() + 10
+    while (scene.busy or scene._run is not None) and time.perf_counter() < deadline:
+        app.pump()
+        time.sleep(0.01)
+    assert "no other solution met within" in scene.status and "unique already" not in scene.status
+
+
+def test_one_hint_that_could_go_is_said_in_the_singular(app):
+    from solvers.authoring.editing import Assessment
+    from solvers.engine.verdict import Kind
+
+    app.open_editor()
+    scene = app.overlay
+    scene.assessed, scene.assessment = scene.puzzle, Assessment(Kind.UNIQUE, "easy", ((1, 1),))
+    assert scene.verdict_lines()[0][1] == "1 hint could go (outlined, marked -)"
+    scene.assessment = Assessment(Kind.UNIQUE, "easy", ((1, 1), (2, 0)))
+    assert scene.verdict_lines()[0][1] == "2 hints could go (outlined, marked -)"
+
+
+def test_the_keyboard_types_every_tally_rows_then_columns(app):
+    """Tab from the cursor's row tally goes down the rows, then along the columns: a level is
+    transcribed from the keyboard alone, its column tallies too."""
+    app.open_editor(blank=True)
+    scene = app.overlay
+    press(app, pygame.K_t)
+    for _ in range(4):
+        press(app, pygame.K_UP, pygame.KMOD_SHIFT)
+        press(app, pygame.K_LEFT, pygame.KMOD_SHIFT)
+    assert (scene.draft.rows, scene.draft.cols) == (6, 6)
+    press(app, pygame.K_TAB)
+    for digit in "123456" + "654321":
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_BACKSPACE, mod=0, unicode="\b", scancode=0))
+        type_key(app, digit)
+        press(app, pygame.K_TAB)
+    assert scene.draft.typed_rows == (1, 2, 3, 4, 5, 6) and scene.draft.typed_cols == (6, 5, 4, 3, 2, 1)
+    assert scene.focus == ("row", 0)
+
+
+def test_a_draft_folder_that_cannot_be_written_is_said_once_not_after_every_edit(app):
+    press(app, pygame.K_e)
+    scene = app.overlay
+    folder = app.storage.draft_path(scene.key).parent
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    if folder.exists():
+        folder.rmdir()
+    folder.write_text("a file where the folder goes", encoding="utf-8")
+    told = []
+    for name in ("a", "ab", "abc"):
+        scene.edit(replace(scene.draft, name=name))
+        scene.quiet = 1.0
+        app.pump()
+        told += [m for m in app.storage.take_messages() if "draft cannot be kept" in m]
+    assert len(told) == 1
+
+
+def test_a_level_saved_before_its_verdict_gets_its_grade_when_the_verdict_comes(app):
+    press(app, pygame.K_e)
+    scene = app.overlay
+    scene.edit(replace(scene.draft, name="saved at once"))
+    path = scene.save()                                      # at once: no verdict on it yet
+    assert path is not None and levels.load(path).difficulty is None
+    assert scene.status.endswith("(its grade follows the verdict)")
+    wait_for_verdict(app, scene)
+    assert levels.load(path).difficulty == "easy" == scene.assessment.grade
+    assert scene.status == f"Saved {path.name}, graded easy"
+
+
+def test_save_of_a_draft_that_is_no_level_says_it_was_not_saved_once(app):
+    app.open_editor(blank=True)
+    scene = app.overlay
+    press(app, pygame.K_s, pygame.KMOD_CTRL)
+    lines, _ = scene.verdict_lines()
+    assert lines == ["Not a level yet: paint the fleet: no ship yet", "Not saved: the line above says what to fix"]

@@ -53,13 +53,20 @@ def assess(puzzle: Puzzle, timeout: float = 5.0, redundant_timeout: float | None
     return Assessment(verdict.kind, grade, None if redundant is None else tuple(redundant), verdict.solution)
 
 
+class OutOfTime(Exception):
+    """What was asked was not settled within the time given."""
+
+
 def most_cutting_hint(puzzle: Puzzle, target: Grid, timeout: float = 5.0) -> Puzzle | None:
     """``puzzle`` with one more hint, taken from ``target`` (the intended solution): the cell where
-    the most of the other solutions met disagree with it. None when ``target`` is already the
-    only solution (or none of the solutions met differs from it)."""
+    the most of the other solutions met disagree with it. None when ``target`` is the only
+    solution; :class:`OutOfTime` when no other solution was met within ``timeout`` yet the
+    verdict is undecided (it may not be the only one)."""
     verdict = decide(puzzle, limit=SAMPLE, timeout=timeout)
     others = [s for s in verdict.solutions if s != target]
     if not others:
+        if verdict.kind is Kind.UNDECIDED:
+            raise OutOfTime(f"no other solution met within {timeout:g} s, and none proved impossible")
         return None
     best: tuple[int, Coord] | None = None
     for r, c in puzzle.cells():
@@ -71,8 +78,12 @@ def most_cutting_hint(puzzle: Puzzle, target: Grid, timeout: float = 5.0) -> Puz
     return None if best is None else with_hint(puzzle, target, best[1])
 
 
-def minimize(puzzle: Puzzle, timeout: float = 20.0, cancelled: Callable[[], bool] = lambda: False) -> Puzzle:
+def minimize(puzzle: Puzzle, timeout: float = 20.0,
+             cancelled: Callable[[], bool] = lambda: False) -> tuple[Puzzle, bool]:
     """Remove hints while the level stays unique (the generator's own pruning, in a fixed
-    order); stops at ``timeout`` with what it has. ``cancelled`` is asked between hints: when
-    it says stop, ``GeneratorCancelled`` ends the work."""
-    return remove_hints(puzzle, GRADE_LEVEL["expert"], random.Random(0), time.perf_counter() + timeout, cancelled)
+    order); stops at ``timeout`` with what it has. The level, and whether every hint was asked
+    in time (False: some of those left may still go). ``cancelled`` is asked between hints:
+    when it says stop, ``GeneratorCancelled`` ends the work."""
+    deadline = time.perf_counter() + timeout
+    fewer = remove_hints(puzzle, GRADE_LEVEL["expert"], random.Random(0), deadline, cancelled)
+    return fewer, time.perf_counter() <= deadline        # a question the deadline cut short kept its hint

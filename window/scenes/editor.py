@@ -26,7 +26,7 @@ from game import editor as model
 from game import files, levels
 from game.editor import Draft, Editor, Mode
 from game.limits import MAX_SHIP_LENGTH, MAX_SIDE
-from game.puzzle import Cell, Coord, Grid, Puzzle, piece
+from game.puzzle import Cell, Coord, Grid, Puzzle, piece, plural
 from solvers.engine.runner import SolverRun
 from window import fonts
 from window.board_input import ARROWS
@@ -42,6 +42,7 @@ if TYPE_CHECKING:                    # the module itself is imported when first 
 
 ASK_AFTER = 0.25              # seconds of quiet after an edit before the verdict is asked
 VERDICT_SECONDS = 5.0
+MINIMIZE_SECONDS = 20.0       # for Minimize: out of time it keeps what it removed, and says so
 REDUNDANT_SECONDS = 3.0       # for the redundant hints (minutes on a large level); out of time the panel says so
 PANEL_WIDTH = 330
 FOOT_SIZE, FOOT_LINE = 14, 17                        # the keys' text at the foot: size, line height
@@ -81,6 +82,9 @@ class EditorScene:
         kept = app.storage.kept_draft(self.key)
         if kept is not None and kept != draft:
             self.editor.apply(kept)
+        self.stored: Draft | None = kept       # the draft on disk for self.key (None: none)
+        self._kept_for: tuple[Draft, Draft] | None = None     # (draft, kept) when _keep last ran
+        self.keeping = True                    # kept after each edit (False once that failed)
         self.assessment: Assessment | None = None   # for self.assessed
         self.assessed: Puzzle | None = None
         self.quiet = 0.0                  # seconds since the last edit
@@ -90,6 +94,9 @@ class EditorScene:
         self.focus: tuple[str, int] | str | None = None   # ("row", i), ("col", i), "name", "author"
         self.cursor: Coord | None = None                    # the keyboard's cell
         self.painting: bool | None = None
+        self.ungraded: tuple[Path, Puzzle] | None = None     # saved before its verdict came
+        self.painted: Coord | None = None        # a drag's last cell painted
+        self.drag_step = -1                      # the history step the drag's cells go to
         self.status = "Your unsaved draft is back (Undo: the level as it is)" if self.editor.cursor else ""
         self._read_of: Draft | None = None    # the draft self._reading is about
         self._reading: tuple = ((), None)
@@ -163,7 +170,8 @@ class EditorScene:
             self.edit(model.cycle_hint(self.draft, self.cursor, forward=button == 1))
 
     def focus_tally(self) -> None:
-        """Tab: type the tally of the cursor's row (transcribing; Tab and Enter then go on)."""
+        """Tab: type the tally of the cursor's row (transcribing; Tab and Enter then go on, from
+        the last row to the columns)."""
         if self.draft.mode is Mode.TRANSCRIBE:
             self.focus = ("row", min(self.cursor[0], self.draft.rows - 1) if self.cursor is not None else 0)
 
@@ -201,8 +209,8 @@ class EditorScene:
     def animating(self) -> bool:
         return self._run is not None or (self.assessed != self.puzzle and self.puzzle is not None)
 
-    def edit(self, new: Draft) -> None:
-        if self.editor.apply(new):
+    def edit(self, new: Draft, merge: bool = False) -> None:
+        if self.editor.apply(new, merge):
             self._changed()
 
     def _changed(self) -> None:
@@ -265,7 +273,7 @@ class EditorScene:
                                                                     stopping)))
 
     def make_unique(self) -> None:
-        from solvers.authoring.editing import most_cutting_hint
+        from solvers.authoring.editing import OutOfTime, most_cutting_hint
 
         puzzle = self.puzzle
         target = self._target()
@@ -274,7 +282,10 @@ class EditorScene:
             return
 
         def job(stopping: Callable[[], bool]) -> Answer:
-            better = most_cutting_hint(puzzle, target, VERDICT_SECONDS)
+            try:
+                better = most_cutting_hint(puzzle, target, VERDICT_SECONDS)
+            except OutOfTime as error:
+                return Answer(puzzle, note=f"Make unique: {error}; no hint added")
             return Answer(puzzle, changed=better, note="" if better else "it is unique already")
 
         self._ask("looking for the most telling hint", job)
@@ -287,8 +298,12 @@ class EditorScene:
                 self.assessment.kind.value != "unique":
             self.status = "Minimize needs a unique level"
             return
-        self._ask("removing the hints not needed",
-                  lambda stopping: Answer(puzzle, changed=minimize(puzzle, cancelled=stopping)))
+        def job(stopping: Callable[[], bool]) -> Answer:
+            fewer, finished = minimize(puzzle, MINIMIZE_SECONDS, cancelled=stopping)
+            note = "" if finished else f"Minimize: out of time at {MINIMIZE_SECONDS:g} s, press again for more"
+            return Answer(puzzle, changed=fewer, note=note)         # (a line the panel shows whole)
+
+        self._ask("removing the hints not needed", job)
 
     def _target(self):
         """The solution the author means: the painted layout, or the first solution met."""
@@ -298,6 +313,8 @@ class EditorScene:
 
     def update(self, dt: float) -> bool:
         self.quiet += dt
+        if self.quiet >= ASK_AFTER and self.keeping:
+            self._keep()
         puzzle = self.puzzle
         if self._run is None and puzzle is not None and puzzle != self.assessed and self.quiet >= ASK_AFTER:
             self._assess_now(puzzle)
@@ -318,6 +335,7 @@ class EditorScene:
             self.edit(model.with_puzzle_hints(self.draft, answer.changed))
         elif answer.assessment is not None:
             self.assessed, self.assessment = answer.about, answer.assessment
+            self._grade_saved()
         if answer.note:
             self.status = answer.note
         return True
@@ -327,14 +345,29 @@ class EditorScene:
         if self._run is not None:
             self._run.stop(timeout=0.2)
             self._run = None
-        self.app.storage.keep_draft(self.key, None if self.draft == self.kept else self.draft)
+        self._keep()
+
+    def _keep(self) -> None:
+        """Keep the draft on disk for the next opening (none when it is the level as opened, or
+        as saved): at the close, and a quarter of a second after each edit, so that a crash or
+        a killed window loses no more than that. Tried once per draft; a folder that cannot be
+        written is said once, and tried again only at the close."""
+        if self._kept_for is not None and self._kept_for[0] is self.draft and self._kept_for[1] is self.kept:
+            return
+        self._kept_for = (self.draft, self.kept)
+        keep = None if self.draft == self.kept else self.draft
+        if keep != self.stored:
+            if self.app.storage.keep_draft(self.key, keep):
+                self.stored = keep
+            else:                            # the folder cannot be written: said once, tried again at the close
+                self.keeping = False
 
     # ----- saving and playing --------------------------------------------------------------
 
     def _final_puzzle(self) -> Puzzle | None:
         puzzle = self.puzzle
         if puzzle is None:
-            self.status = "Not a level yet: " + self.problems[0].text
+            self.status = "Not saved: the line above says what to fix"   # (the problem is the verdict's line)
             return None
         grade = None
         if self.assessment is not None and self.assessed == puzzle:
@@ -353,10 +386,31 @@ class EditorScene:
         except OSError as error:
             self.status = f"Could not save: {error.strerror or error}"
             return None
-        self.status = f"Saved {path.name}"
+        graded = self.assessment is not None and self.assessed == self.puzzle
+        # saved before its verdict: the grade is written in when the verdict comes (see update)
+        self.ungraded = None if graded else (path, puzzle)
+        self.status = f"Saved {path.name}" + ("" if graded else " (its grade follows the verdict)")
         self.kept = self.draft
+        self._keep()                                 # the draft saved is no longer kept
         self.app.notify(f"Saved the level to {path}")
         return path
+
+    def _grade_saved(self) -> None:
+        """The level saved before its verdict, written again with its grade once the verdict
+        on it comes (only while the draft is still that level)."""
+        if self.ungraded is None or self.assessment is None:
+            return
+        path, puzzle = self.ungraded
+        if self.assessed != puzzle.replace(difficulty=None, source=None):
+            return
+        self.ungraded = None
+        if self.assessment.grade:
+            try:
+                levels.save(puzzle.replace(difficulty=self.assessment.grade), path)
+            except OSError as error:
+                self.status = f"Could not write the grade into {path.name}: {error.strerror or error}"
+                return
+            self.status = f"Saved {path.name}, graded {self.assessment.grade}"
 
     def play(self) -> None:
         path = self.save()
@@ -379,8 +433,11 @@ class EditorScene:
             self._click(event.pos, event.button)
         elif event.type == pygame.MOUSEMOTION and self.painting is not None and event.buttons[0]:
             cell = self.cell_at(event.pos)
-            if cell is not None:
-                self.edit(model.paint(self.draft, cell, self.painting))
+            if cell is not None and self.painted is not None and cell != self.painted:
+                # every cell from the last one painted (a quick drag skips some), as one edit
+                self.edit(model.paint_line(self.draft, self.painted, cell, self.painting),
+                          merge=self.editor.cursor == self.drag_step)
+                self.painted, self.drag_step = cell, self.editor.cursor
         elif event.type == pygame.MOUSEBUTTONUP:
             self.painting = None
 
@@ -401,6 +458,7 @@ class EditorScene:
             if button == 1:
                 self.painting = self.draft.layout[cell[0]][cell[1]] != Cell.SHIP
                 self.edit(model.paint(self.draft, cell, self.painting))
+                self.painted, self.drag_step = cell, self.editor.cursor
             elif button == 3:
                 self.edit(model.toggle_given(self.draft, cell))
         elif button in (1, 3):
@@ -441,8 +499,11 @@ class EditorScene:
         elif typed_digit(event):
             value = int(event.unicode) if now is None else min(99, now * 10 + int(event.unicode))
         elif event.key in (pygame.K_TAB, pygame.K_RETURN):
-            count = len(tallies)
-            self.focus = (axis, (index + 1) % count)
+            # the next tally: down the rows, then along the columns, then the rows again
+            if index + 1 < len(tallies):
+                self.focus = (axis, index + 1)
+            else:
+                self.focus = ("col" if axis == "row" else "row", 0)
             return
         else:
             return
@@ -701,7 +762,7 @@ class EditorScene:
             if a.redundant is None:
                 lines.append(f"Hints that could go: not worked out within {REDUNDANT_SECONDS:g} s")
             elif a.redundant:
-                lines.append(f"{len(a.redundant)} hints could go (outlined, marked -)")
+                lines.append(f"{plural(len(a.redundant), 'hint')} could go (outlined, marked -)")
             colour = theme.solved if kind == "unique" else theme.error if kind == "impossible" else theme.guess
         else:
             lines, colour = ["Verdict: ..."], theme.muted
