@@ -18,7 +18,7 @@ from typing import Any, Mapping
 
 from game import levels, rules
 from game.limits import MAX_FLEET_SHIPS, MAX_SHIP_LENGTH, MAX_SIDE
-from game.puzzle import Cell, Coord, Fleet, Grid, Hint, Puzzle, make_fleet
+from game.puzzle import Cell, Coord, Fleet, Grid, Hint, Puzzle, cells_between, make_fleet
 from game.ships import geometry, hint_at, segments
 
 # The order a click cycles a transcribed cell through.
@@ -207,11 +207,8 @@ def paint(draft: Draft, cell: Coord, ship: bool) -> Draft:
 
 def paint_line(draft: Draft, start: Coord, end: Coord, ship: bool) -> Draft:
     """Design: paint every cell on the straight line from ``start`` to ``end``, both included
-    (a drag: the mouse moves between cells faster than it reports them)."""
-    (r0, c0), (r1, c1) = start, end
-    steps = max(abs(r1 - r0), abs(c1 - c0))
-    for k in range(steps + 1):
-        cell = (r0 + round(k * (r1 - r0) / steps), c0 + round(k * (c1 - c0) / steps)) if steps else start
+    (:func:`game.puzzle.cells_between`)."""
+    for cell in cells_between(start, end):
         draft = paint(draft, cell, ship)
     return draft
 

@@ -240,6 +240,15 @@ def grid_to_strings(grid: Sequence[Sequence[Cell]], unknown: str = "?") -> tuple
     return tuple("".join(unknown if v == Cell.UNKNOWN else CELL_CHARS[Cell(v)] for v in row) for row in grid)
 
 
+def cells_between(start: Coord, end: Coord) -> list[Coord]:
+    """The cells on the straight line from ``start`` to ``end``, both included, one per row or
+    column crossed (a drag: the mouse moves on faster than it reports the cells it crosses)."""
+    (r0, c0), (r1, c1) = start, end
+    steps = max(abs(r1 - r0), abs(c1 - c0))
+    return [(r0 + round(k * (r1 - r0) / steps), c0 + round(k * (c1 - c0) / steps)) for k in range(steps + 1)] \
+        if steps else [start]
+
+
 def wrong_marks(grid: Sequence[Sequence[Cell]], solution: Grid) -> list[Coord]:
     """The marked cells of ``grid`` that disagree with ``solution``, in reading order."""
     return [(r, c) for r, row in enumerate(grid) for c, value in enumerate(row)

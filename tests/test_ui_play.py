@@ -75,6 +75,14 @@ def test_drag_paints_and_undoes_in_one_step(app):
     assert all(v == Cell.WATER for v in app.play.session.grid[4])
 
 
+def test_a_quick_drag_paints_every_cell_it_crosses_in_one_step(app):
+    """The mouse reports a quick drag's positions far apart: the cells between them are painted too."""
+    drag(app, cell_center(app, 4, 0), [cell_center(app, 4, 5)])
+    assert all(v == Cell.WATER for v in app.play.session.grid[4])
+    press(app, pygame.K_z, pygame.KMOD_CTRL)
+    assert all(v == Cell.UNKNOWN for v in app.play.session.grid[4])
+
+
 def test_keyboard_cursor_marks_and_restart_is_undoable(app):
     press(app, pygame.K_DOWN)                      # first arrow shows the cursor at the top left
     press(app, pygame.K_RIGHT)

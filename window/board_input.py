@@ -10,7 +10,7 @@ from typing import Callable
 
 import pygame
 
-from game.puzzle import Cell, Coord
+from game.puzzle import Cell, Coord, cells_between
 from game.session import line_cells
 from window.layout import Layout
 from window.player_board import PlayerBoard
@@ -48,9 +48,11 @@ class BoardInput:
                 return False
             cell = layout.cell_at(event.pos)
             if cell is not None and cell != self.drag_last:
+                # Every cell the drag crossed since the last one reported, in the drag's one step.
+                crossed = cells_between(self.drag_last, cell)[1:] if self.drag_last is not None else [cell]
                 self.drag_last = cell
                 value = self.drag
-                self.board.change(lambda s: s.paint(*cell, value))
+                self.board.change(lambda s: any([s.paint(r, c, value) for r, c in crossed]))
             return True
         elif event.type == pygame.MOUSEBUTTONUP and self.drag is not None:
             self._end_drag()
