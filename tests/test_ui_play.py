@@ -252,6 +252,26 @@ def test_pause_step_and_keep_the_solver_board(app, monkeypatch):
     assert app.play.session.grid[0][0] == Cell.UNKNOWN
 
 
+def test_the_time_a_run_is_paused_is_not_its_elapsed_time(app, monkeypatch):
+    """Elapsed and moves/s stand still while a run is paused (Pause, Step, or a race opened
+    over it): the solver waits for the window then."""
+    monkeypatch.setattr(solver_panel, "make_stream",
+                        lambda name, puzzle, options, seed: slow_solver(puzzle, cells=6, pause=0))
+    panel = app.play.solver
+    click(app, panel.step_button.rect.center)      # starts paused
+    before = panel.watch.elapsed
+    time.sleep(0.5)
+    click(app, panel.step_button.rect.center)
+    assert panel.watch.elapsed - before < 0.25
+    click(app, panel.run_button.rect.center)       # resume: the clock goes on from there
+    time.sleep(0.1)
+    assert 0.1 <= panel.watch.elapsed < 0.35
+    assert panel.hold()
+    time.sleep(0.5)
+    click(app, panel.stop_button.rect.center)       # stopped while held: the pause stays out
+    assert panel.watch.elapsed < 0.45
+
+
 def test_a_solve_by_the_solvers_board_kept_is_not_the_players_record(app):
     """A level solved by keeping a solver's board records no time, no streak, no tick (the
     player saw the answer), also when the play is opened again."""

@@ -157,7 +157,7 @@ class SolverPanel:
         shown = self.solver if self.solver in registry.SOLVERS else self.labels[self.solver]
         self.watch = watch = SolverWatch(self.puzzle, shown, make, speed=self.speed,
                                          recording=self._recording(dict(options or {}), seed + self.runs - 1))
-        watch.paused = paused
+        watch.pause(paused)
         self.notify(f"{self.labels[self.solver]} solver started; the board shows its copy")
         self._sync()
         return watch

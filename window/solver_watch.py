@@ -89,6 +89,8 @@ class SolverWatch:
         self._last_guess = False        # the previous move was a guess: same-depth guesses join it
         self._started = time.perf_counter()
         self._ended: float | None = None
+        self._paused_since: float | None = None     # when the pause in force began
+        self._paused_for = 0.0                      # the pauses that are over, in seconds
         self._run = SolverRun(make, maxsize=queue_size).start()
 
     # ----- state ---------------------------------------------------------------------------
@@ -111,7 +113,11 @@ class SolverWatch:
 
     @property
     def elapsed(self) -> float:
-        return (self._ended or time.perf_counter()) - self._started
+        """Seconds the run has been going, its pauses left out (a paused run waits for the
+        window, so its time and moves per second stand still)."""
+        end = self._ended or time.perf_counter()
+        held = self._paused_for + (end - self._paused_since if self._paused_since is not None else 0.0)
+        return max(0.0, end - self._started - held)
 
     @property
     def moves_per_second(self) -> float:
@@ -139,14 +145,24 @@ class SolverWatch:
     # ----- control -------------------------------------------------------------------------
 
     def pause(self, paused: bool | None = None) -> None:
-        self.paused = (not self.paused) if paused is None else paused
+        self._hold((not self.paused) if paused is None else paused)
         self._credit = 0.0
         self.version += 1
 
     def step(self) -> None:
         """Show exactly one more move (the run stays paused)."""
-        self.paused = True
+        self._hold(True)
         self._steps += 1
+
+    def _hold(self, paused: bool) -> None:
+        """Pause or resume, keeping the time spent paused out of :attr:`elapsed`."""
+        now = time.perf_counter()
+        if paused and self._paused_since is None and self._ended is None:
+            self._paused_since = now
+        elif not paused and self._paused_since is not None:
+            self._paused_for += now - self._paused_since
+            self._paused_since = None
+        self.paused = paused
 
     def stop(self, timeout: float = 0.2) -> None:
         """Immediate: the worker is told to stop (and waited for up to ``timeout`` s); whatever
