@@ -249,6 +249,22 @@ def test_a_genetic_run_replays_its_fitness_plot_and_best_fleet_as_they_were(app,
     app.draw()
 
 
+def test_a_genetic_run_out_of_time_keeps_its_best_fleet_at_its_last_event(app, tmp_path, capsys):
+    """Rewind opens a run at its end: one stopped or out of time has no solution to show
+    there, so its last best fleet stays on the board (as the solver panel showed it)."""
+    path = tmp_path / "genetic.jsonl"
+    main.main(["solve", "levels/giants/02-30x20.bs", "--solver", "genetic", "--timeout", "1", "--trace", str(path)])
+    capsys.readouterr()
+    assert app.open_replay(path)
+    scene = app.overlay
+    assert scene.run.solution is None and scene.timeline.generations
+    at_end = scene.fleet_at()
+    assert scene.at == scene.run.events and at_end
+    scene.goto(scene.timeline.generations[-1][0])          # the last generation's own fleet
+    assert scene.fleet_at() == at_end
+    app.draw()
+
+
 def test_a_paused_run_rewinds_to_where_it_has_got(app):
     panel = app.play.solver
     panel.choose("backtracking")

@@ -346,11 +346,12 @@ class ReplayScene:
         return dict(self._line(self.timeline.with_stats[index]).get("stats") or {})
 
     def fleet_at(self) -> list:
-        """The best fleet of the last generation up to the current event, until the run's end
-        (where the solution, if any, is the board)."""
+        """The best fleet of the last generation up to the current event; at the end of a
+        solved run the board is the solution instead (a run stopped or out of time keeps its
+        last best fleet in sight, as the window showed it)."""
         generations = self.timeline.generations
         index = bisect_right(generations, (self.at, float("inf"))) - 1
-        if index < 0 or self.at >= self.run.events:
+        if index < 0 or (self.at >= self.run.events and self.run.solution is not None):
             return []
         return self._line(generations[index][0]).get("fleet") or []
 
