@@ -207,6 +207,24 @@ def test_run_is_stopped_and_reset_midway(app, monkeypatch):
     assert panel.watch is None and not watch._run.running
 
 
+def test_a_run_without_a_solution_says_why_once_and_within_the_panel(app, monkeypatch):
+    """The status of a run that found no solution: the verdict, then the solver's reason
+    without its repeat of the verdict, cut short (bold) at the panel's edge."""
+    reason = "column 3 could not reach its tally of 4, whatever the ships around it do"
+
+    def impossible():
+        yield Result(Status.NO_SOLUTION, None, {}, (), f"no solution: {reason}")
+    monkeypatch.setattr(solver_panel, "make_stream", lambda name, puzzle, options, seed: impossible)
+    panel = app.play.solver
+    run_to_end(app, panel)
+    assert panel.watch.status_text() == f"{panel.watch.name}: no solution exists - {reason}"
+    drawn = watch_text(monkeypatch)
+    app.full_redraw = True
+    app.draw()
+    status = [rect for text, rect in drawn if text.startswith(f"{panel.watch.name}: no solution exists")]
+    assert status and status[0].right <= panel.stats_area.right
+
+
 def test_reset_after_a_run_says_the_player_s_marks_are_back(app):
     panel = app.play.solver
     run_to_end(app, panel)

@@ -386,7 +386,7 @@ class SolverPanel:
         y = self._draw_legend(surface, theme, pygame.Rect(area.x, y, area.width, area.bottom - y)) + 6
         if y + 22 > area.bottom:
             return
-        fonts.blit_text(surface, fonts.fit_text(watch.status_text(), 17, area.width), 17,
+        fonts.blit_text(surface, fonts.fit_text(watch.status_text(), 17, area.width, bold=True), 17,
                         theme.solved if watch.solved else theme.text, bold=True, topleft=(area.x, y))
         y += 22
         if watch.last_detail and y + 20 <= area.bottom:

@@ -136,7 +136,11 @@ class SolverWatch:
                     Status.ERROR: "error"}[self.result.status]
             if self.result.status is Status.SOLVED and not self.solved:
                 text = "claimed a solution the judge rejects"
-            extra = f" - {self.result.message}" if self.result.message else ""
+            message = self.result.message
+            said = "no solution" if self.result.status is Status.NO_SOLUTION else text
+            if message.startswith(said):       # the verdict in the solver's words: only what follows it
+                message = message[len(said):].lstrip(" :;-")
+            extra = f" - {message}" if message else ""
             return f"{self.name}: {text}{extra}"
         if self.finished:
             return f"{self.name}: stopped"
