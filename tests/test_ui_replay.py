@@ -198,9 +198,14 @@ def test_a_stopped_run_is_recorded_as_stopped(app):
     assert panel.start()
     for _ in range(5):
         app.pump(0.5)
+        time.sleep(0.05)
     panel.stop()
     run = trace.read_trace(panel.watch.trace_path)
     assert run.verdict == "stopped"
+    # The solver ran ahead of the board (a queue of its events): the trace ends where the run
+    # was seen, so Rewind opens on the board the window showed at the stop.
+    assert panel.watch.moves > 0 and trace.board_at(run, run.events) == panel.watch.grid()
+    assert run.events == panel.watch.events_shown
 
 
 def test_the_players_own_play_rewinds_on_the_timeline(app):
@@ -278,7 +283,8 @@ def test_a_paused_run_rewinds_to_where_it_has_got(app):
     click(app, panel.rewind_button.rect.center)
     scene = app.overlay
     assert isinstance(scene, ReplayScene) and scene.run.verdict == "stopped"
-    assert scene.run.events >= panel.watch.moves > 0         # what was shown, and what the worker had made
+    assert panel.watch.moves > 0 and scene.at == scene.run.events
+    assert scene.board() == panel.watch.grid() and scene.run.events == panel.watch.events_shown   # what was shown
     app.close_overlay()
     panel.stop()
     assert trace.read_trace(panel.watch.trace_path).verdict == "stopped"   # the recording went on to the stop

@@ -81,6 +81,7 @@ class SolverWatch:
         self.speed = speed
         self.frame_budget = frame_budget
         self.pump_seconds = 0.0                 # how long the last frame's share of events took
+        self.events_shown = 0                   # the solver's events taken so far, its result left out
         self.paused = False
         self.version = 0                       # bumped whenever something visible changed
         self._credit = 0.0
@@ -192,7 +193,8 @@ class SolverWatch:
         if self.recording is None:
             return None
         with self._writing:
-            return self.recording.snapshot(path, Result(Status.STOPPED, None, dict(self.stats), (), "paused"))
+            return self.recording.snapshot(path, Result(Status.STOPPED, None, dict(self.stats), (), "paused"),
+                                           self.events_shown)
 
     def _close_recording(self) -> None:
         """Finish the trace with the judged result (or ``stopped``); a worker that has not
@@ -209,7 +211,8 @@ class SolverWatch:
         result = self.result or Result(Status.ERROR if self.failure else Status.STOPPED, None, dict(self.stats), (),
                                        self.failure or "stopped")
         try:
-            self.trace_path = recording.finish(judge(self.puzzle, result))
+            # The worker records ahead of what was shown: the trace ends where the run was seen.
+            self.trace_path = recording.finish(judge(self.puzzle, result), self.events_shown)
         except OSError as error:
             self.trace_path = None
             self.recording_problem = f"the run was not recorded ({getattr(error, 'reason', None) or error})"
@@ -267,6 +270,8 @@ class SolverWatch:
     def _apply(self, event: Event) -> bool:
         """Apply one event; True if it counts as a move for the pace."""
         self.tally.add(event)
+        if not isinstance(event, Result):
+            self.events_shown += 1
         if isinstance(event, SetCell):
             self._apply_set_cell(event)
             return True
