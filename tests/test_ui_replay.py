@@ -92,6 +92,17 @@ def test_a_run_exported_as_an_animated_gif(tmp_path, capsys):
     assert first.tobytes() != last.tobytes()              # the board fills in as the run goes
 
 
+def test_a_genetic_run_s_gif_shows_its_best_fleet_generation_by_generation(tmp_path, capsys):
+    """A genetic run sets no cell until its answer: its GIF draws each frame's best fleet, as
+    the replay does (it was the starting board 120 times, one still frame)."""
+    from PIL import Image
+
+    gif = tmp_path / "run.gif"
+    assert main.main(["replay", str(genetic_out_of_time(tmp_path, capsys)), "--gif", str(gif)]) == 0
+    with Image.open(gif) as image:
+        assert image.n_frames > 1           # consecutive frames alike are merged: one, without the fleets
+
+
 def test_a_logic_run_lists_its_deductions_and_a_click_goes_there(app, tmp_path, capsys):
     assert app.open_replay(saved_run(tmp_path, capsys, "levels/10x10/hard/01.bs", "logic"))
     scene = app.overlay
@@ -254,12 +265,18 @@ def test_a_genetic_run_replays_its_fitness_plot_and_best_fleet_as_they_were(app,
     app.draw()
 
 
-def test_a_genetic_run_out_of_time_keeps_its_best_fleet_at_its_last_event(app, tmp_path, capsys):
-    """Rewind opens a run at its end: one stopped or out of time has no solution to show
-    there, so its last best fleet stays on the board (as the solver panel showed it)."""
+def genetic_out_of_time(tmp_path, capsys):
+    """A genetic run on the 30x20 giant stopped by its time-out: generations, no solution."""
     path = tmp_path / "genetic.jsonl"
     main.main(["solve", "levels/giants/02-30x20.bs", "--solver", "genetic", "--timeout", "1", "--trace", str(path)])
     capsys.readouterr()
+    return path
+
+
+def test_a_genetic_run_out_of_time_keeps_its_best_fleet_at_its_last_event(app, tmp_path, capsys):
+    """Rewind opens a run at its end: one stopped or out of time has no solution to show
+    there, so its last best fleet stays on the board (as the solver panel showed it)."""
+    path = genetic_out_of_time(tmp_path, capsys)
     assert app.open_replay(path)
     scene = app.overlay
     assert scene.run.solution is None and scene.timeline.generations

@@ -30,7 +30,7 @@ from window import depth_plot, fonts
 from window.depth_plot import DepthSketch, draw_depth
 from window.host import Host
 from window.list_view import ListView, Row
-from window.mini_board import MiniBoard
+from window.mini_board import Board, MiniBoard
 from window.panel_views import deepest, draw_plot
 from window.storage import generated_dir
 from window.widgets import Button, handle_all, layout_row
@@ -41,9 +41,26 @@ BUTTON_WIDTH = 110           # a jump button's width where the window has room
 BUTTON_LEAST = 90            # the narrowest a jump button gets before the row wraps
 
 
-def write_gif(run: traces.Trace, path: Path, theme, frames: int = GIF_FRAMES) -> int:
+def fleet_board(run: traces.Trace, fleet: Sequence, colours: dict, theme) -> Board:
+    """The run's starting board with ``fleet``'s ships on it (``[row, col, length, "h" or
+    "v"]``, a generation's best fleet), their cells coloured ``best_fleet`` in ``colours``."""
+    puzzle = run.puzzle
+    shown = [list(line) for line in run.start]          # the given cells, the rest unknown
+    for row, col, length, way in fleet:
+        for i in range(length):
+            r, c = (row, col + i) if way == "h" else (row + i, col)
+            if 0 <= r < puzzle.rows and 0 <= c < puzzle.cols:
+                shown[r][c] = Cell.SHIP
+                colours[(r, c)] = theme.best_fleet
+    return tuple(tuple(line) for line in shown)
+
+
+def write_gif(run: traces.Trace, path: Path, theme, frames: int = GIF_FRAMES,
+              fleet_at: Callable[[int], Sequence] | None = None) -> int:
     """Draw the board at ``frames`` events spread evenly over the run (the first and the
-    last included) and save them as an animated GIF with Pillow; the number of frames."""
+    last included) and save them as an animated GIF with Pillow; the number of frames.
+    ``fleet_at(n)``: the best fleet shown at event n (the genetic algorithm's), drawn as
+    the replay draws it."""
     from PIL import Image
 
     puzzle = run.puzzle
@@ -55,8 +72,11 @@ def write_gif(run: traces.Trace, path: Path, theme, frames: int = GIF_FRAMES) ->
     for k in range(count):
         n = round(k * run.events / (count - 1))
         surface.fill(theme.background)
-        picture.draw(surface, theme, (0, 0), cell, traces.board_at(run, n), puzzle.hints,
-                     (puzzle.row_tallies, puzzle.col_tallies))
+        fleet = fleet_at(n) if fleet_at is not None else ()
+        colours: dict = {}
+        board = fleet_board(run, fleet, colours, theme) if fleet else traces.board_at(run, n)
+        picture.draw(surface, theme, (0, 0), cell, board, puzzle.hints, (puzzle.row_tallies, puzzle.col_tallies),
+                     colours)
         image = Image.frombytes("RGB", surface.get_size(), pygame.image.tobytes(surface, "RGB"))
         images.append(image.quantize(colors=64))
     duration = max(20, round(GIF_SECONDS * 1000 / count))
@@ -345,13 +365,14 @@ class ReplayScene:
             return {}
         return dict(self._line(self.timeline.with_stats[index]).get("stats") or {})
 
-    def fleet_at(self) -> list:
-        """The best fleet of the last generation up to the current event; at the end of a
-        solved run the board is the solution instead (a run stopped or out of time keeps its
-        last best fleet in sight, as the window showed it)."""
+    def fleet_at(self, n: int | None = None) -> list:
+        """The best fleet of the last generation up to event ``n`` (the current one when
+        None); at the end of a solved run the board is the solution instead (a run stopped or
+        out of time keeps its last best fleet in sight, as the window showed it)."""
+        n = self.at if n is None else n
         generations = self.timeline.generations
-        index = bisect_right(generations, (self.at, float("inf"))) - 1
-        if index < 0 or (self.at >= self.run.events and self.run.solution is not None):
+        index = bisect_right(generations, (n, float("inf"))) - 1
+        if index < 0 or (n >= self.run.events and self.run.solution is not None):
             return []
         return self._line(generations[index][0]).get("fleet") or []
 
@@ -363,7 +384,7 @@ class ReplayScene:
         path = path or generated_dir() / f"{files.slug(Path(self.run.path).stem, 'run')}.gif"
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            write_gif(self.run, path, self.app.theme, frames)
+            write_gif(self.run, path, self.app.theme, frames, self.fleet_at)
         except OSError as error:
             self.said = f"Could not export: {getattr(error, 'reason', None) or error.strerror or error}"
             self.app.notify(self.said)
@@ -456,14 +477,7 @@ class ReplayScene:
         board, colours = self.board(), self._colours()
         fleet = self.fleet_at()
         if fleet:                              # the genetic algorithm's best fleet at that generation
-            shown = [list(line) for line in run.start]          # the given cells, the rest unknown
-            for row, col, length, way in fleet:
-                for i in range(length):
-                    r, c = (row, col + i) if way == "h" else (row + i, col)
-                    if 0 <= r < puzzle.rows and 0 <= c < puzzle.cols:
-                        shown[r][c] = Cell.SHIP
-                        colours[(r, c)] = theme.best_fleet
-            board = tuple(tuple(line) for line in shown)
+            board = fleet_board(run, fleet, colours, theme)
         self.picture.draw(surface, theme, (20, 60), self.cell, board, puzzle.hints,
                           (puzzle.row_tallies, puzzle.col_tallies), colours)
         self._draw_details(surface, pygame.Rect(40 + (puzzle.cols + 1) * self.cell, 60, 0, 0))
