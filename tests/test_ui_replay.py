@@ -109,11 +109,36 @@ def test_a_logic_run_lists_its_deductions_and_a_click_goes_there(app, tmp_path, 
     steps = list(scene.timeline.steps)
     assert len(steps) >= 5 and all(text for _, text in steps)
     assert steps == sorted(steps) and steps[0][0] == 1
+    press(app, pygame.K_HOME)                               # the starting board: the list from its top
     n, text = steps[3]
     row_y = scene.steps.rect.y + 3 * 30 + 15
     click(app, (scene.steps.rect.x + 60, row_y))
     assert scene.at == n and scene.event()["detail"] == text
     app.draw()
+
+
+def test_the_step_in_force_stays_in_sight_as_the_timeline_moves(app, tmp_path, capsys):
+    """The replay opens at the run's end and moves by keys, jumps and drags: the list of steps
+    scrolls to the one ticked (it stayed at the first steps, the ticked one out of sight)."""
+    from window.list_view import ROW_HEIGHT
+
+    assert app.open_replay(saved_run(tmp_path, capsys, "levels/10x10/hard/01.bs", "logic"))
+    scene = app.overlay
+    steps = scene.timeline.steps
+    assert len(steps) * ROW_HEIGHT > scene.steps.rect.height           # more steps than the list shows
+
+    def in_sight(k):
+        top = k * ROW_HEIGHT - scene.steps.scroll
+        return 0 <= top and top + ROW_HEIGHT <= scene.steps.rect.height
+
+    assert steps.current(scene.at) == len(steps) - 1 and in_sight(len(steps) - 1)
+    press(app, pygame.K_HOME)
+    assert scene.steps.scroll == 0
+    scene.goto(steps.events[len(steps) // 2])
+    assert in_sight(len(steps) // 2)
+    press(app, pygame.K_DOWN)                                # the keyboard goes on from the step in force
+    press(app, pygame.K_RETURN)
+    assert steps.current(scene.at) == len(steps) // 2 + 1 and in_sight(len(steps) // 2 + 1)
 
 
 def decisions_by_walking(path):

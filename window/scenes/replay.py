@@ -318,6 +318,16 @@ class ReplayScene:
 
     def goto(self, n: int) -> None:
         self.at = max(0, min(self.run.events, n))
+        self._follow_step()
+
+    def _follow_step(self) -> None:
+        """The list of steps keeps the one in force at the current event in sight, the
+        keyboard on it (Up, Down: the step before or after)."""
+        if self.timeline.steps:
+            current = self.timeline.steps.current(self.at)
+            self.steps.select(current if current >= 0 else None)
+            if current < 0:                     # before the first step: the list from its top
+                self.steps.scroll = 0
 
     def jump(self, what: str, forward: bool) -> None:
         """To the nearest event of that kind after (or before) the current one (``Timeline.jump``)."""
@@ -461,6 +471,7 @@ class ReplayScene:
         self.cell = max(1, min(44, (width // 2) // (puzzle.cols + 1), area_h // (puzzle.rows + 1)))   # inside its area
         left = 40 + (puzzle.cols + 1) * self.cell
         self.steps.rect = pygame.Rect(left, 60 + 5 * 24, width - left - 20, max(60, self.controls_top - 16 - 180))
+        self._follow_step()
 
     # ----- drawing -------------------------------------------------------------------------
 
