@@ -141,6 +141,22 @@ def test_the_step_in_force_stays_in_sight_as_the_timeline_moves(app, tmp_path, c
     assert steps.current(scene.at) == len(steps) // 2 + 1 and in_sight(len(steps) // 2 + 1)
 
 
+def test_a_logic_run_s_replay_shows_all_its_statistics_beside_its_steps(app, tmp_path, capsys, monkeypatch):
+    """At the run's end, its final statistics (this run has no heartbeat: none were shown),
+    sharing lines, as the list of steps leaves five above it (one a line, alphabetical, a
+    logic run showed backtracks and deepest, not its steps, nodes or propagated cells)."""
+    from tests.conftest import watch_text
+
+    assert app.open_replay(saved_run(tmp_path, capsys, "levels/10x10/hard/01.bs", "logic"))
+    scene = app.overlay
+    drawn = watch_text(monkeypatch)
+    app.full_redraw = True
+    app.draw()
+    shown = " ".join(text for text, rect in drawn if rect.x >= scene.steps.rect.x and rect.y < scene.steps.rect.y)
+    for key in ("steps", "nodes", "propagated", "backtracks"):
+        assert f"{key}: {scene.run.stats[key]:,}" in shown, key
+
+
 def decisions_by_walking(path):
     """The decisions in force after each event, walked through the trace file by the format
     alone (a guess at depth d ends the decisions at d and deeper, unless it continues the

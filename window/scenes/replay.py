@@ -41,6 +41,19 @@ BUTTON_WIDTH = 110           # a jump button's width where the window has room
 BUTTON_LEAST = 90            # the narrowest a jump button gets before the row wraps
 
 
+def flowed(texts: Sequence[str], size: int, width: int, gap: str = "    ") -> list[str]:
+    """``texts`` on as few lines as ``width`` pixels allow, in order, ``gap`` between them
+    (a text wider than a line has a line of its own, cut short where it is drawn)."""
+    font = fonts.font(size)
+    lines: list[str] = []
+    for text in texts:
+        if lines and font.size(lines[-1] + gap + text)[0] <= width:
+            lines[-1] += gap + text
+        else:
+            lines.append(text)
+    return lines
+
+
 def fleet_board(run: traces.Trace, fleet: Sequence, colours: dict, theme) -> Board:
     """The run's starting board with ``fleet``'s ships on it (``[row, col, length, "h" or
     "v"]``, a generation's best fleet), their cells coloured ``best_fleet`` in ``colours``."""
@@ -369,7 +382,10 @@ class ReplayScene:
 
     def stats_at(self) -> dict:
         """The statistics as they were at the current event: those of the last line up to it
-        that carries any (heartbeats and generations)."""
+        that carries any (heartbeats and generations), and at the last event the result's
+        (the run's final figures; a short run may have no heartbeat at all)."""
+        if self.at >= self.run.events and self.run.stats:
+            return dict(self.run.stats)
         index = bisect_right(self.timeline.with_stats, self.at) - 1
         if index < 0:
             return {}
@@ -525,12 +541,11 @@ class ReplayScene:
             # A player's play (``T``) records the trials open where a solver records its guesses.
             depth = "trials open" if self.run.solver == "player" else "guesses in force"
             lines.append(f"{depth}: {self.timeline.depths[self.at]}")
-            for key, value in sorted(self.stats_at().items()):
-                lines.append(f"{key}: {value:,}" if isinstance(value, int) else f"{key}: {value:g}"
-                             if isinstance(value, float) else f"{key}: {value}")
         else:
             lines.append("the starting board")
         width = self.size[0] - at.x - 20
+        if data:
+            lines += flowed(self._stat_texts(), 17, width)
         shown = lines[:5 if self.timeline.steps else 12]
         for i, line in enumerate(shown):
             fonts.blit_text(surface, fonts.fit_text(line, 17, width), 17, theme.text if i else theme.muted,
@@ -544,6 +559,19 @@ class ReplayScene:
             top = at.y + len(shown) * 24 + 8
             draw_plot(surface, pygame.Rect(at.x, top, min(width, 420), 150), points, theme,
                       more=len(points) < len(self.timeline.generations))
+
+    def _stat_texts(self) -> list[str]:
+        """The statistics at the current event as "name: value", numbers first, then those
+        that hold several (a solver's count per rule)."""
+        def number(value: Any) -> str:
+            return f"{value:,}" if isinstance(value, int) else f"{value:g}" if isinstance(value, float) else str(value)
+
+        def text(key: str, value: Any) -> str:
+            if isinstance(value, dict):
+                return f"{key}: " + ", ".join(f"{name} {number(part)}" for name, part in value.items())
+            return f"{key}: {number(value)}"
+        stats = sorted(self.stats_at().items(), key=lambda item: (isinstance(item[1], dict), item[0]))
+        return [text(key, value) for key, value in stats]
 
     def _draw_guesses(self, surface: pygame.Surface, area: pygame.Rect) -> None:
         """The decisions in force, deepest last; a click on one moves the timeline there."""
