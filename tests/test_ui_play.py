@@ -290,6 +290,15 @@ def test_the_time_a_run_is_paused_is_not_its_elapsed_time(app, monkeypatch):
     assert panel.watch.elapsed < 0.45
 
 
+def test_the_slowest_speed_says_one_move_a_second(app, monkeypatch):
+    panel = app.play.solver
+    panel.set_speed(1)
+    drawn = watch_text(monkeypatch)
+    app.full_redraw = True
+    app.draw()
+    assert [text for text, _ in drawn if text.startswith("Speed")] == ["Speed: 1 move/s"]
+
+
 def test_a_solve_by_the_solvers_board_kept_is_not_the_players_record(app):
     """A level solved by keeping a solver's board records no time, no streak, no tick (the
     player saw the answer), also when the play is opened again."""

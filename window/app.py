@@ -36,7 +36,7 @@ from window.scenes.race import RaceScene
 from window.scenes.replay import Closed, ReplayScene, Timeline, closing
 from window.scenes.share import ShareScene, copy_text, pasted_text
 from window.scenes.stats import StatsScene
-from window.solver_panel import SOLVER_LABELS, speed_index
+from window.solver_panel import SOLVER_LABELS
 from window.storage import Storage, daily_dir, generated_dir
 from window.theme import PALETTES, THEMES, make_theme
 
@@ -519,7 +519,6 @@ class Script:
         if self.solver:
             panel.choose(self.solver) if self.solver in panel.labels else panel.add_solver(self.solver)
         if self.autorun:
-            panel.slider.index = speed_index(0)
             panel.set_speed(0)
             panel.start()
 
