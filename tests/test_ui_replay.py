@@ -92,6 +92,19 @@ def test_a_run_exported_as_an_animated_gif(tmp_path, capsys):
     assert first.tobytes() != last.tobytes()              # the board fills in as the run goes
 
 
+def test_jumps_to_what_a_run_never_has_are_greyed(app, tmp_path, capsys):
+    """A genetic run out of time has no guess, backtrack, dead end or solution: those buttons
+    did nothing when pressed; a backtracking run that solved has them all."""
+    assert app.open_replay(genetic_out_of_time(tmp_path, capsys))
+    enabled = {button.label: button.enabled for button in app.overlay.buttons}
+    assert not any(enabled[label] for label in ("< guess", "guess >", "< backtrack", "backtrack >",
+                                                "< dead end", "dead end >", "solution"))
+    assert enabled["Export GIF"] and enabled["Close"]
+    app.close_overlay()
+    assert app.open_replay(saved_run(tmp_path, capsys))
+    assert all(button.enabled for button in app.overlay.buttons)
+
+
 def test_a_genetic_run_s_gif_shows_its_best_fleet_generation_by_generation(tmp_path, capsys):
     """A genetic run sets no cell until its answer: its GIF draws each frame's best fleet, as
     the replay does (it was the starting board 120 times, one still frame)."""

@@ -285,6 +285,13 @@ class Timeline:
         run = traces.read_trace(path, timeline.add)
         return run, timeline.finish(run)
 
+    def has(self, what: str) -> bool:
+        """Whether the run has an event of that kind to jump to (a guess, a backtrack or a
+        dead end: a genetic or logic run makes no guess)."""
+        if what == "dead end":
+            return any(self.dead_ends)
+        return KIND_CODE[what] in self.kinds
+
     def jump(self, now: int, what: str, forward: bool) -> int:
         """The nearest event of that kind after (or before) ``now``; ``now`` if there is none."""
         if what == "solution":
@@ -319,6 +326,9 @@ class ReplayScene:
             self.buttons.append(Button(f"< {what}", partial(self.jump, what, False)))
             self.buttons.append(Button(f"{what} >", partial(self.jump, what, True)))
         self.buttons.append(Button("solution", partial(self.jump, "solution", True)))
+        for button in self.buttons:             # a jump to what the run never has is greyed
+            what = button.label.strip("<> ")
+            button.enabled = run.solution is not None if what == "solution" else timeline.has(what)
         self.buttons.append(Button("Export GIF", lambda: self._reading(self.export_gif, None)))
         self.buttons.append(Button("Close", app.close_overlay))
         self.steps = ListView([])
