@@ -111,6 +111,28 @@ def test_the_python_example_solves_6x6_levels_with_forced_moves_guesses_and_back
     assert reasons == {"forced", "guess", "backtrack"}
 
 
+def undone_depths(name, level=ROOT / "levels/6x6/hard/01.bs"):
+    """Each backtrack's depth beside the depth of the guess that set the cell it clears."""
+    placed, pairs = {}, []
+    for event in registry.get(name).events(levels.load(level)):
+        if isinstance(event, SetCell) and event.reason.value == "guess":
+            placed[(event.row, event.col)] = event.depth
+        elif isinstance(event, SetCell) and event.reason.value == "backtrack":
+            pairs.append((event.depth, placed.pop((event.row, event.col))))
+    return pairs
+
+
+def test_the_examples_backtrack_to_the_guesses_still_in_force(tmp_path, c_solver):
+    """A backtrack's depth is the number of guesses still in force: below the guess it takes
+    back, so the window's list of guesses in force loses it (the template and the C example
+    gave the guess's own depth, and the undone ship stayed listed as in force)."""
+    mine = tmp_path / "mine.py"
+    template.write(str(mine))
+    for name in (str(mine), str(ROOT / "docs/examples/solvers/cells.py"), c_solver):
+        pairs = undone_depths(name)
+        assert pairs and all(depth < guessed for depth, guessed in pairs), name
+
+
 def test_the_c_example_solves_and_is_recorded_and_replayed(c_solver, tmp_path):
     puzzle = levels.load(PACK[5])
     result = trace.record_run(puzzle, c_solver, tmp_path / "run.jsonl")

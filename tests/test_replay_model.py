@@ -107,7 +107,10 @@ class Model:
                                   if kinds[n + 1] == "backtrack" and kinds[n] != "backtrack"]
         self.marks["found"] = [n for n in range(1, self.events + 1) if kinds[n] == "found"]
         self.solution_at = (self.marks["found"] or [self.events])[0]
-        self.fleets[-1] = []                    # at the end the board is the run's answer
+        if self.result["stats"]:
+            self.stats[-1] = self.result["stats"]   # at the last event, the run's final figures
+        if self.result["solution"] is not None:
+            self.fleets[-1] = []                # at the end of a solved run the board is its answer
 
     def jump(self, now: int, what: str, forward: bool) -> int:
         if what == "solution":

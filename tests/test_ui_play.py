@@ -215,6 +215,24 @@ def test_run_is_stopped_and_reset_midway(app, monkeypatch):
     assert panel.watch is None and not watch._run.running
 
 
+def test_a_run_without_a_solution_says_why_once_and_within_the_panel(app, monkeypatch):
+    """The status of a run that found no solution: the verdict, then the solver's reason
+    without its repeat of the verdict, cut short (bold) at the panel's edge."""
+    reason = "column 3 could not reach its tally of 4, whatever the ships around it do"
+
+    def impossible():
+        yield Result(Status.NO_SOLUTION, None, {}, (), f"no solution: {reason}")
+    monkeypatch.setattr(solver_panel, "make_stream", lambda name, puzzle, options, seed: impossible)
+    panel = app.play.solver
+    run_to_end(app, panel)
+    assert panel.watch.status_text() == f"{panel.watch.name}: no solution exists - {reason}"
+    drawn = watch_text(monkeypatch)
+    app.full_redraw = True
+    app.draw()
+    status = [rect for text, rect in drawn if text.startswith(f"{panel.watch.name}: no solution exists")]
+    assert status and status[0].right <= panel.stats_area.right
+
+
 def test_reset_after_a_run_says_the_player_s_marks_are_back(app):
     panel = app.play.solver
     run_to_end(app, panel)
@@ -258,6 +276,35 @@ def test_pause_step_and_keep_the_solver_board(app, monkeypatch):
     assert panel.watch is None and app.play.session.grid[0][:4] == (Cell.WATER,) * 4
     press(app, pygame.K_z, pygame.KMOD_CTRL)
     assert app.play.session.grid[0][0] == Cell.UNKNOWN
+
+
+def test_the_time_a_run_is_paused_is_not_its_elapsed_time(app, monkeypatch):
+    """Elapsed and moves/s stand still while a run is paused (Pause, Step, or a race opened
+    over it): the solver waits for the window then."""
+    monkeypatch.setattr(solver_panel, "make_stream",
+                        lambda name, puzzle, options, seed: slow_solver(puzzle, cells=6, pause=0))
+    panel = app.play.solver
+    click(app, panel.step_button.rect.center)      # starts paused
+    before = panel.watch.elapsed
+    time.sleep(0.5)
+    click(app, panel.step_button.rect.center)
+    assert panel.watch.elapsed - before < 0.25
+    click(app, panel.run_button.rect.center)       # resume: the clock goes on from there
+    time.sleep(0.1)
+    assert 0.1 <= panel.watch.elapsed < 0.35
+    assert panel.hold()
+    time.sleep(0.5)
+    click(app, panel.stop_button.rect.center)       # stopped while held: the pause stays out
+    assert panel.watch.elapsed < 0.45
+
+
+def test_the_slowest_speed_says_one_move_a_second(app, monkeypatch):
+    panel = app.play.solver
+    panel.set_speed(1)
+    drawn = watch_text(monkeypatch)
+    app.full_redraw = True
+    app.draw()
+    assert [text for text, _ in drawn if text.startswith("Speed")] == ["Speed: 1 move/s"]
 
 
 def test_a_solve_by_the_solvers_board_kept_is_not_the_players_record(app):

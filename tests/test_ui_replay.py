@@ -92,17 +92,82 @@ def test_a_run_exported_as_an_animated_gif(tmp_path, capsys):
     assert first.tobytes() != last.tobytes()              # the board fills in as the run goes
 
 
+def test_jumps_to_what_a_run_never_has_are_greyed(app, tmp_path, capsys):
+    """A genetic run out of time has no guess, backtrack, dead end or solution: those buttons
+    did nothing when pressed; a backtracking run that solved has them all."""
+    assert app.open_replay(genetic_out_of_time(tmp_path, capsys))
+    enabled = {button.label: button.enabled for button in app.overlay.buttons}
+    assert not any(enabled[label] for label in ("< guess", "guess >", "< backtrack", "backtrack >",
+                                                "< dead end", "dead end >", "solution"))
+    assert enabled["Export GIF"] and enabled["Close"]
+    app.close_overlay()
+    assert app.open_replay(saved_run(tmp_path, capsys))
+    assert all(button.enabled for button in app.overlay.buttons)
+
+
+def test_a_genetic_run_s_gif_shows_its_best_fleet_generation_by_generation(tmp_path, capsys):
+    """A genetic run sets no cell until its answer: its GIF draws each frame's best fleet, as
+    the replay does (it was the starting board 120 times, one still frame)."""
+    from PIL import Image
+
+    gif = tmp_path / "run.gif"
+    assert main.main(["replay", str(genetic_out_of_time(tmp_path, capsys)), "--gif", str(gif)]) == 0
+    with Image.open(gif) as image:
+        assert image.n_frames > 1           # consecutive frames alike are merged: one, without the fleets
+
+
 def test_a_logic_run_lists_its_deductions_and_a_click_goes_there(app, tmp_path, capsys):
     assert app.open_replay(saved_run(tmp_path, capsys, "levels/10x10/hard/01.bs", "logic"))
     scene = app.overlay
     steps = list(scene.timeline.steps)
     assert len(steps) >= 5 and all(text for _, text in steps)
     assert steps == sorted(steps) and steps[0][0] == 1
+    press(app, pygame.K_HOME)                               # the starting board: the list from its top
     n, text = steps[3]
     row_y = scene.steps.rect.y + 3 * 30 + 15
     click(app, (scene.steps.rect.x + 60, row_y))
     assert scene.at == n and scene.event()["detail"] == text
     app.draw()
+
+
+def test_the_step_in_force_stays_in_sight_as_the_timeline_moves(app, tmp_path, capsys):
+    """The replay opens at the run's end and moves by keys, jumps and drags: the list of steps
+    scrolls to the one ticked (it stayed at the first steps, the ticked one out of sight)."""
+    from window.list_view import ROW_HEIGHT
+
+    assert app.open_replay(saved_run(tmp_path, capsys, "levels/10x10/hard/01.bs", "logic"))
+    scene = app.overlay
+    steps = scene.timeline.steps
+    assert len(steps) * ROW_HEIGHT > scene.steps.rect.height           # more steps than the list shows
+
+    def in_sight(k):
+        top = k * ROW_HEIGHT - scene.steps.scroll
+        return 0 <= top and top + ROW_HEIGHT <= scene.steps.rect.height
+
+    assert steps.current(scene.at) == len(steps) - 1 and in_sight(len(steps) - 1)
+    press(app, pygame.K_HOME)
+    assert scene.steps.scroll == 0
+    scene.goto(steps.events[len(steps) // 2])
+    assert in_sight(len(steps) // 2)
+    press(app, pygame.K_DOWN)                                # the keyboard goes on from the step in force
+    press(app, pygame.K_RETURN)
+    assert steps.current(scene.at) == len(steps) // 2 + 1 and in_sight(len(steps) // 2 + 1)
+
+
+def test_a_logic_run_s_replay_shows_all_its_statistics_beside_its_steps(app, tmp_path, capsys, monkeypatch):
+    """At the run's end, its final statistics (this run has no heartbeat: none were shown),
+    sharing lines, as the list of steps leaves five above it (one a line, alphabetical, a
+    logic run showed backtracks and deepest, not its steps, nodes or propagated cells)."""
+    from tests.conftest import watch_text
+
+    assert app.open_replay(saved_run(tmp_path, capsys, "levels/10x10/hard/01.bs", "logic"))
+    scene = app.overlay
+    drawn = watch_text(monkeypatch)
+    app.full_redraw = True
+    app.draw()
+    shown = " ".join(text for text, rect in drawn if rect.x >= scene.steps.rect.x and rect.y < scene.steps.rect.y)
+    for key in ("steps", "nodes", "propagated", "backtracks"):
+        assert f"{key}: {scene.run.stats[key]:,}" in shown, key
 
 
 def decisions_by_walking(path):
@@ -198,9 +263,14 @@ def test_a_stopped_run_is_recorded_as_stopped(app):
     assert panel.start()
     for _ in range(5):
         app.pump(0.5)
+        time.sleep(0.05)
     panel.stop()
     run = trace.read_trace(panel.watch.trace_path)
     assert run.verdict == "stopped"
+    # The solver ran ahead of the board (a queue of its events): the trace ends where the run
+    # was seen, so Rewind opens on the board the window showed at the stop.
+    assert panel.watch.moves > 0 and trace.board_at(run, run.events) == panel.watch.grid()
+    assert run.events == panel.watch.events_shown
 
 
 def test_the_players_own_play_rewinds_on_the_timeline(app):
@@ -249,6 +319,28 @@ def test_a_genetic_run_replays_its_fitness_plot_and_best_fleet_as_they_were(app,
     app.draw()
 
 
+def genetic_out_of_time(tmp_path, capsys):
+    """A genetic run on the 30x20 giant stopped by its time-out: generations, no solution."""
+    path = tmp_path / "genetic.jsonl"
+    main.main(["solve", "levels/giants/02-30x20.bs", "--solver", "genetic", "--timeout", "1", "--trace", str(path)])
+    capsys.readouterr()
+    return path
+
+
+def test_a_genetic_run_out_of_time_keeps_its_best_fleet_at_its_last_event(app, tmp_path, capsys):
+    """Rewind opens a run at its end: one stopped or out of time has no solution to show
+    there, so its last best fleet stays on the board (as the solver panel showed it)."""
+    path = genetic_out_of_time(tmp_path, capsys)
+    assert app.open_replay(path)
+    scene = app.overlay
+    assert scene.run.solution is None and scene.timeline.generations
+    at_end = scene.fleet_at()
+    assert scene.at == scene.run.events and at_end
+    scene.goto(scene.timeline.generations[-1][0])          # the last generation's own fleet
+    assert scene.fleet_at() == at_end
+    app.draw()
+
+
 def test_a_paused_run_rewinds_to_where_it_has_got(app):
     panel = app.play.solver
     panel.choose("backtracking")
@@ -262,7 +354,8 @@ def test_a_paused_run_rewinds_to_where_it_has_got(app):
     click(app, panel.rewind_button.rect.center)
     scene = app.overlay
     assert isinstance(scene, ReplayScene) and scene.run.verdict == "stopped"
-    assert scene.run.events >= panel.watch.moves > 0         # what was shown, and what the worker had made
+    assert panel.watch.moves > 0 and scene.at == scene.run.events
+    assert scene.board() == panel.watch.grid() and scene.run.events == panel.watch.events_shown   # what was shown
     app.close_overlay()
     panel.stop()
     assert trace.read_trace(panel.watch.trace_path).verdict == "stopped"   # the recording went on to the stop

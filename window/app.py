@@ -36,7 +36,7 @@ from window.scenes.race import RaceScene
 from window.scenes.replay import Closed, ReplayScene, Timeline, closing
 from window.scenes.share import ShareScene, copy_text, pasted_text
 from window.scenes.stats import StatsScene
-from window.solver_panel import SOLVER_LABELS, speed_index
+from window.solver_panel import SOLVER_LABELS
 from window.storage import Storage, daily_dir, generated_dir
 from window.theme import PALETTES, THEMES, make_theme
 
@@ -519,7 +519,6 @@ class Script:
         if self.solver:
             panel.choose(self.solver) if self.solver in panel.labels else panel.add_solver(self.solver)
         if self.autorun:
-            panel.slider.index = speed_index(0)
             panel.set_speed(0)
             panel.start()
 
@@ -614,7 +613,7 @@ def replay(path: str, at: int | None = None, screenshot: str | None = None, gif:
                 app.shutdown()
                 return 0
             try:
-                write_gif(scene.run, Path(gif), app.theme)
+                write_gif(scene.run, Path(gif), app.theme, fleet_at=scene.fleet_at)
             except OSError as error:
                 problem = files.why(error, gif)
         app.shutdown()

@@ -63,7 +63,8 @@ class ListView:
             self.scroll = top
         elif bottom > self.scroll + self.rect.height:
             self.scroll = min(self.max_scroll, bottom - self.rect.height)
-        if index == self._nearest(0, 1):              # the heading above the first row in sight too
+        # The heading above the first row in sight too (row 0 is read only when it is in sight anyway).
+        if bottom <= self.rect.height and index == self._nearest(0, 1):
             self.scroll = 0
 
     def key(self, event: pygame.event.Event) -> tuple[bool, Any | None]:

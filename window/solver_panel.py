@@ -31,7 +31,7 @@ LOAD_LABEL = "Load..."
 PER_ROW = 5
 LEAST_PER_ROW = 3       # solvers' buttons to a row in a narrow panel, before their names are cut
 SPEEDS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 5000, 0)
-SPEED_LABELS = tuple("instant" if s == 0 else f"{s} moves/s" for s in SPEEDS)
+SPEED_LABELS = tuple("instant" if s == 0 else f"{s} move/s" if s == 1 else f"{s} moves/s" for s in SPEEDS)
 ROW = 30
 LINE = 21             # a line of figures (draw_lines at its size, 18)
 LEGEND = 18           # a line of the legend
@@ -136,7 +136,9 @@ class SolverPanel:
         return files.slug(self.labels.get(self.solver, self.solver), "solver")
 
     def set_speed(self, speed: float) -> None:
+        """Moves per second (0: instant), the slider moved to it."""
         self.speed = speed
+        self.slider.index = speed_index(speed)
         if self.watch is not None:
             self.watch.speed = speed
 
@@ -157,7 +159,7 @@ class SolverPanel:
         shown = self.solver if self.solver in registry.SOLVERS else self.labels[self.solver]
         self.watch = watch = SolverWatch(self.puzzle, shown, make, speed=self.speed,
                                          recording=self._recording(dict(options or {}), seed + self.runs - 1))
-        watch.paused = paused
+        watch.pause(paused)
         self.notify(f"{self.labels[self.solver]} solver started; the board shows its copy")
         self._sync()
         return watch
@@ -386,7 +388,7 @@ class SolverPanel:
         y = self._draw_legend(surface, theme, pygame.Rect(area.x, y, area.width, area.bottom - y)) + 6
         if y + 22 > area.bottom:
             return
-        fonts.blit_text(surface, fonts.fit_text(watch.status_text(), 17, area.width), 17,
+        fonts.blit_text(surface, fonts.fit_text(watch.status_text(), 17, area.width, bold=True), 17,
                         theme.solved if watch.solved else theme.text, bold=True, topleft=(area.x, y))
         y += 22
         if watch.last_detail and y + 20 <= area.bottom:

@@ -81,6 +81,7 @@ class SolverWatch:
         self.speed = speed
         self.frame_budget = frame_budget
         self.pump_seconds = 0.0                 # how long the last frame's share of events took
+        self.events_shown = 0                   # the solver's events taken so far, its result left out
         self.paused = False
         self.version = 0                       # bumped whenever something visible changed
         self._credit = 0.0
@@ -89,6 +90,8 @@ class SolverWatch:
         self._last_guess = False        # the previous move was a guess: same-depth guesses join it
         self._started = time.perf_counter()
         self._ended: float | None = None
+        self._paused_since: float | None = None     # when the pause in force began
+        self._paused_for = 0.0                      # the pauses that are over, in seconds
         self._run = SolverRun(make, maxsize=queue_size).start()
 
     # ----- state ---------------------------------------------------------------------------
@@ -111,7 +114,11 @@ class SolverWatch:
 
     @property
     def elapsed(self) -> float:
-        return (self._ended or time.perf_counter()) - self._started
+        """Seconds the run has been going, its pauses left out (a paused run waits for the
+        window, so its time and moves per second stand still)."""
+        end = self._ended or time.perf_counter()
+        held = self._paused_for + (end - self._paused_since if self._paused_since is not None else 0.0)
+        return max(0.0, end - self._started - held)
 
     @property
     def moves_per_second(self) -> float:
@@ -130,7 +137,11 @@ class SolverWatch:
                     Status.ERROR: "error"}[self.result.status]
             if self.result.status is Status.SOLVED and not self.solved:
                 text = "claimed a solution the judge rejects"
-            extra = f" - {self.result.message}" if self.result.message else ""
+            message = self.result.message
+            said = "no solution" if self.result.status is Status.NO_SOLUTION else text
+            if message.startswith(said):       # the verdict in the solver's words: only what follows it
+                message = message[len(said):].lstrip(" :;-")
+            extra = f" - {message}" if message else ""
             return f"{self.name}: {text}{extra}"
         if self.finished:
             return f"{self.name}: stopped"
@@ -139,14 +150,24 @@ class SolverWatch:
     # ----- control -------------------------------------------------------------------------
 
     def pause(self, paused: bool | None = None) -> None:
-        self.paused = (not self.paused) if paused is None else paused
+        self._hold((not self.paused) if paused is None else paused)
         self._credit = 0.0
         self.version += 1
 
     def step(self) -> None:
         """Show exactly one more move (the run stays paused)."""
-        self.paused = True
+        self._hold(True)
         self._steps += 1
+
+    def _hold(self, paused: bool) -> None:
+        """Pause or resume, keeping the time spent paused out of :attr:`elapsed`."""
+        now = time.perf_counter()
+        if paused and self._paused_since is None and self._ended is None:
+            self._paused_since = now
+        elif not paused and self._paused_since is not None:
+            self._paused_for += now - self._paused_since
+            self._paused_since = None
+        self.paused = paused
 
     def stop(self, timeout: float = 0.2) -> None:
         """Immediate: the worker is told to stop (and waited for up to ``timeout`` s); whatever
@@ -172,7 +193,8 @@ class SolverWatch:
         if self.recording is None:
             return None
         with self._writing:
-            return self.recording.snapshot(path, Result(Status.STOPPED, None, dict(self.stats), (), "paused"))
+            return self.recording.snapshot(path, Result(Status.STOPPED, None, dict(self.stats), (), "paused"),
+                                           self.events_shown)
 
     def _close_recording(self) -> None:
         """Finish the trace with the judged result (or ``stopped``); a worker that has not
@@ -189,7 +211,8 @@ class SolverWatch:
         result = self.result or Result(Status.ERROR if self.failure else Status.STOPPED, None, dict(self.stats), (),
                                        self.failure or "stopped")
         try:
-            self.trace_path = recording.finish(judge(self.puzzle, result))
+            # The worker records ahead of what was shown: the trace ends where the run was seen.
+            self.trace_path = recording.finish(judge(self.puzzle, result), self.events_shown)
         except OSError as error:
             self.trace_path = None
             self.recording_problem = f"the run was not recorded ({getattr(error, 'reason', None) or error})"
@@ -247,6 +270,8 @@ class SolverWatch:
     def _apply(self, event: Event) -> bool:
         """Apply one event; True if it counts as a move for the pace."""
         self.tally.add(event)
+        if not isinstance(event, Result):
+            self.events_shown += 1
         if isinstance(event, SetCell):
             self._apply_set_cell(event)
             return True

@@ -44,6 +44,8 @@ FORMAT = "battleship-solitaire-trace"
 VERSION = 1
 CHECKPOINT_EVERY = 1024
 MAX_CHECKPOINTS = 4096
+HELD = 2048     # event lines a writer keeps in memory, unwritten: more than a window's run is recorded
+                # ahead of what it has shown (its queue and a poll), so the trace can end where the run was seen
 MAX_LINE_BYTES = MAX_FILE_BYTES     # a line holds at most a level and some statistics
 
 STATE_OF_CELL = {Cell.UNKNOWN: "unknown", Cell.WATER: "water", Cell.SHIP: "ship"}
@@ -107,8 +109,8 @@ class TraceWriter:
             pending = self._pending
             pending.append(f'{{"n":{self.count},"kind":"{key[0]}",'
                            f'{self._cells[(event.row * self.puzzle.cols + event.col) * 3 + event.value]},{tail}')
-            if len(pending) >= 4096:
-                self.flush()
+            if len(pending) >= HELD + 4096:
+                self.flush(HELD)
             return
         if isinstance(event, Result):
             return
@@ -129,17 +131,33 @@ class TraceWriter:
             raise TypeError(f"not a solver event: {event!r}")
         self._pending.append(_json(line) + "\n")
 
-    def flush(self) -> None:
-        self.handle.write("".join(self._pending))
-        self._pending.clear()
+    def flush(self, keep: int = 0) -> None:
+        """Write the lines held in memory, all but the last ``keep``."""
+        pending = self._pending
+        upto = len(pending) - keep
+        if upto > 0:
+            self.handle.write("".join(pending[:upto]))
+            del pending[:upto]
+
+    def held(self, events: int | None = None) -> tuple[list[str], int]:
+        """The lines still in memory up to event ``events`` (all when None; those after it
+        dropped as far back as memory goes, at least ``HELD``), and the event they end at."""
+        lines = self._pending
+        drop = 0 if events is None else max(0, min(len(lines), self.count - events))
+        return lines[:len(lines) - drop], self.count - drop
+
+    def cut(self, events: int) -> None:
+        """End the trace at event ``events``: the events after it are dropped (see ``held``)."""
+        self._pending[:], self.count = self.held(events)
 
     def result(self, result: Result) -> None:
         self.flush()
         self.handle.write(self.result_line(result))
 
-    def result_line(self, result: Result) -> str:
+    def result_line(self, result: Result, events: int | None = None) -> str:
         line = {"kind": "result", "verdict": result.status.value, "solution": solution_lines(result),
-                "stats": dict(result.stats), "message": result.message[:MAX_TRACE_TEXT], "events": self.count}
+                "stats": dict(result.stats), "message": result.message[:MAX_TRACE_TEXT],
+                "events": self.count if events is None else events}
         return _json(line) + "\n"
 
 
@@ -193,29 +211,35 @@ class Recording:
             if close is not None:
                 close()
 
-    def snapshot(self, path: Union[str, os.PathLike], result: Result) -> Path:
-        """The run so far as a whole trace at ``path``, ended by ``result`` (the caller makes
-        sure no event is being written meanwhile); the recording goes on."""
+    def snapshot(self, path: Union[str, os.PathLike], result: Result, events: int | None = None) -> Path:
+        """The run so far as a whole trace at ``path``, ended by ``result`` after event
+        ``events`` (a window's run is recorded ahead of what it has shown: the events after
+        it are left out; see ``TraceWriter.held``). The caller makes sure no event is being
+        written meanwhile; the recording goes on."""
         if self.failure is not None:
             raise self.failure
         staged = self.output.staged
         if staged is None:                      # written through: a device or a FIFO
             raise files.OutputError(self.path, "is not a file that can be read back")
-        self.writer.flush()
         self.handle.flush()
+        lines, count = self.writer.held(events)
 
         def fill(handle) -> None:
             with open(staged, "rb") as source:
                 shutil.copyfileobj(source, handle)
-            handle.write(self.writer.result_line(result).encode("utf-8"))
+            handle.write("".join(lines).encode("utf-8"))
+            handle.write(self.writer.result_line(result, count).encode("utf-8"))
         return files.write_with(path, fill)
 
-    def finish(self, result: Result) -> Path:
-        """Write the (judged) result and move the trace into place (``OutputError`` when the
-        recording failed or the last write fails: the old file is then as it was)."""
+    def finish(self, result: Result, events: int | None = None) -> Path:
+        """Write the (judged) result after event ``events`` (all when None; see ``snapshot``)
+        and move the trace into place (``OutputError`` when the recording failed or the last
+        write fails: the old file is then as it was)."""
         if self.failure is not None:
             raise self.failure
         try:
+            if events is not None:
+                self.writer.cut(events)
             self.writer.result(result)
             return self.output.commit()
         except OSError as error:

@@ -100,7 +100,7 @@ def solve(puzzle, report, options):
                 same = k + 1 < len(ships) and ships[k + 1] == length
                 if place(k + 1, position if same else 0):
                     return True
-                put(cells, False, k + 1)
+                put(cells, False, k)
                 stats["backtracks"] += 1
         return False
 

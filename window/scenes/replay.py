@@ -30,7 +30,7 @@ from window import depth_plot, fonts
 from window.depth_plot import DepthSketch, draw_depth
 from window.host import Host
 from window.list_view import ListView, Row
-from window.mini_board import MiniBoard
+from window.mini_board import Board, MiniBoard
 from window.panel_views import deepest, draw_plot
 from window.storage import generated_dir
 from window.widgets import Button, handle_all, layout_row
@@ -41,9 +41,39 @@ BUTTON_WIDTH = 110           # a jump button's width where the window has room
 BUTTON_LEAST = 90            # the narrowest a jump button gets before the row wraps
 
 
-def write_gif(run: traces.Trace, path: Path, theme, frames: int = GIF_FRAMES) -> int:
+def flowed(texts: Sequence[str], size: int, width: int, gap: str = "    ") -> list[str]:
+    """``texts`` on as few lines as ``width`` pixels allow, in order, ``gap`` between them
+    (a text wider than a line has a line of its own, cut short where it is drawn)."""
+    font = fonts.font(size)
+    lines: list[str] = []
+    for text in texts:
+        if lines and font.size(lines[-1] + gap + text)[0] <= width:
+            lines[-1] += gap + text
+        else:
+            lines.append(text)
+    return lines
+
+
+def fleet_board(run: traces.Trace, fleet: Sequence, colours: dict, theme) -> Board:
+    """The run's starting board with ``fleet``'s ships on it (``[row, col, length, "h" or
+    "v"]``, a generation's best fleet), their cells coloured ``best_fleet`` in ``colours``."""
+    puzzle = run.puzzle
+    shown = [list(line) for line in run.start]          # the given cells, the rest unknown
+    for row, col, length, way in fleet:
+        for i in range(length):
+            r, c = (row, col + i) if way == "h" else (row + i, col)
+            if 0 <= r < puzzle.rows and 0 <= c < puzzle.cols:
+                shown[r][c] = Cell.SHIP
+                colours[(r, c)] = theme.best_fleet
+    return tuple(tuple(line) for line in shown)
+
+
+def write_gif(run: traces.Trace, path: Path, theme, frames: int = GIF_FRAMES,
+              fleet_at: Callable[[int], Sequence] | None = None) -> int:
     """Draw the board at ``frames`` events spread evenly over the run (the first and the
-    last included) and save them as an animated GIF with Pillow; the number of frames."""
+    last included) and save them as an animated GIF with Pillow; the number of frames.
+    ``fleet_at(n)``: the best fleet shown at event n (the genetic algorithm's), drawn as
+    the replay draws it."""
     from PIL import Image
 
     puzzle = run.puzzle
@@ -55,8 +85,11 @@ def write_gif(run: traces.Trace, path: Path, theme, frames: int = GIF_FRAMES) ->
     for k in range(count):
         n = round(k * run.events / (count - 1))
         surface.fill(theme.background)
-        picture.draw(surface, theme, (0, 0), cell, traces.board_at(run, n), puzzle.hints,
-                     (puzzle.row_tallies, puzzle.col_tallies))
+        fleet = fleet_at(n) if fleet_at is not None else ()
+        colours: dict = {}
+        board = fleet_board(run, fleet, colours, theme) if fleet else traces.board_at(run, n)
+        picture.draw(surface, theme, (0, 0), cell, board, puzzle.hints, (puzzle.row_tallies, puzzle.col_tallies),
+                     colours)
         image = Image.frombytes("RGB", surface.get_size(), pygame.image.tobytes(surface, "RGB"))
         images.append(image.quantize(colors=64))
     duration = max(20, round(GIF_SECONDS * 1000 / count))
@@ -252,6 +285,13 @@ class Timeline:
         run = traces.read_trace(path, timeline.add)
         return run, timeline.finish(run)
 
+    def has(self, what: str) -> bool:
+        """Whether the run has an event of that kind to jump to (a guess, a backtrack or a
+        dead end: a genetic or logic run makes no guess)."""
+        if what == "dead end":
+            return any(self.dead_ends)
+        return KIND_CODE[what] in self.kinds
+
     def jump(self, now: int, what: str, forward: bool) -> int:
         """The nearest event of that kind after (or before) ``now``; ``now`` if there is none."""
         if what == "solution":
@@ -286,6 +326,9 @@ class ReplayScene:
             self.buttons.append(Button(f"< {what}", partial(self.jump, what, False)))
             self.buttons.append(Button(f"{what} >", partial(self.jump, what, True)))
         self.buttons.append(Button("solution", partial(self.jump, "solution", True)))
+        for button in self.buttons:             # a jump to what the run never has is greyed
+            what = button.label.strip("<> ")
+            button.enabled = run.solution is not None if what == "solution" else timeline.has(what)
         self.buttons.append(Button("Export GIF", lambda: self._reading(self.export_gif, None)))
         self.buttons.append(Button("Close", app.close_overlay))
         self.steps = ListView([])
@@ -298,6 +341,16 @@ class ReplayScene:
 
     def goto(self, n: int) -> None:
         self.at = max(0, min(self.run.events, n))
+        self._follow_step()
+
+    def _follow_step(self) -> None:
+        """The list of steps keeps the one in force at the current event in sight, the
+        keyboard on it (Up, Down: the step before or after)."""
+        if self.timeline.steps:
+            current = self.timeline.steps.current(self.at)
+            self.steps.select(current if current >= 0 else None)
+            if current < 0:                     # before the first step: the list from its top
+                self.steps.scroll = 0
 
     def jump(self, what: str, forward: bool) -> None:
         """To the nearest event of that kind after (or before) the current one (``Timeline.jump``)."""
@@ -339,18 +392,23 @@ class ReplayScene:
 
     def stats_at(self) -> dict:
         """The statistics as they were at the current event: those of the last line up to it
-        that carries any (heartbeats and generations)."""
+        that carries any (heartbeats and generations), and at the last event the result's
+        (the run's final figures; a short run may have no heartbeat at all)."""
+        if self.at >= self.run.events and self.run.stats:
+            return dict(self.run.stats)
         index = bisect_right(self.timeline.with_stats, self.at) - 1
         if index < 0:
             return {}
         return dict(self._line(self.timeline.with_stats[index]).get("stats") or {})
 
-    def fleet_at(self) -> list:
-        """The best fleet of the last generation up to the current event, until the run's end
-        (where the solution, if any, is the board)."""
+    def fleet_at(self, n: int | None = None) -> list:
+        """The best fleet of the last generation up to event ``n`` (the current one when
+        None); at the end of a solved run the board is the solution instead (a run stopped or
+        out of time keeps its last best fleet in sight, as the window showed it)."""
+        n = self.at if n is None else n
         generations = self.timeline.generations
-        index = bisect_right(generations, (self.at, float("inf"))) - 1
-        if index < 0 or self.at >= self.run.events:
+        index = bisect_right(generations, (n, float("inf"))) - 1
+        if index < 0 or (n >= self.run.events and self.run.solution is not None):
             return []
         return self._line(generations[index][0]).get("fleet") or []
 
@@ -362,7 +420,7 @@ class ReplayScene:
         path = path or generated_dir() / f"{files.slug(Path(self.run.path).stem, 'run')}.gif"
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            write_gif(self.run, path, self.app.theme, frames)
+            write_gif(self.run, path, self.app.theme, frames, self.fleet_at)
         except OSError as error:
             self.said = f"Could not export: {getattr(error, 'reason', None) or error.strerror or error}"
             self.app.notify(self.said)
@@ -439,6 +497,7 @@ class ReplayScene:
         self.cell = max(1, min(44, (width // 2) // (puzzle.cols + 1), area_h // (puzzle.rows + 1)))   # inside its area
         left = 40 + (puzzle.cols + 1) * self.cell
         self.steps.rect = pygame.Rect(left, 60 + 5 * 24, width - left - 20, max(60, self.controls_top - 16 - 180))
+        self._follow_step()
 
     # ----- drawing -------------------------------------------------------------------------
 
@@ -455,14 +514,7 @@ class ReplayScene:
         board, colours = self.board(), self._colours()
         fleet = self.fleet_at()
         if fleet:                              # the genetic algorithm's best fleet at that generation
-            shown = [list(line) for line in run.start]          # the given cells, the rest unknown
-            for row, col, length, way in fleet:
-                for i in range(length):
-                    r, c = (row, col + i) if way == "h" else (row + i, col)
-                    if 0 <= r < puzzle.rows and 0 <= c < puzzle.cols:
-                        shown[r][c] = Cell.SHIP
-                        colours[(r, c)] = theme.best_fleet
-            board = tuple(tuple(line) for line in shown)
+            board = fleet_board(run, fleet, colours, theme)
         self.picture.draw(surface, theme, (20, 60), self.cell, board, puzzle.hints,
                           (puzzle.row_tallies, puzzle.col_tallies), colours)
         self._draw_details(surface, pygame.Rect(40 + (puzzle.cols + 1) * self.cell, 60, 0, 0))
@@ -499,12 +551,11 @@ class ReplayScene:
             # A player's play (``T``) records the trials open where a solver records its guesses.
             depth = "trials open" if self.run.solver == "player" else "guesses in force"
             lines.append(f"{depth}: {self.timeline.depths[self.at]}")
-            for key, value in sorted(self.stats_at().items()):
-                lines.append(f"{key}: {value:,}" if isinstance(value, int) else f"{key}: {value:g}"
-                             if isinstance(value, float) else f"{key}: {value}")
         else:
             lines.append("the starting board")
         width = self.size[0] - at.x - 20
+        if data:
+            lines += flowed(self._stat_texts(), 17, width)
         shown = lines[:5 if self.timeline.steps else 12]
         for i, line in enumerate(shown):
             fonts.blit_text(surface, fonts.fit_text(line, 17, width), 17, theme.text if i else theme.muted,
@@ -518,6 +569,19 @@ class ReplayScene:
             top = at.y + len(shown) * 24 + 8
             draw_plot(surface, pygame.Rect(at.x, top, min(width, 420), 150), points, theme,
                       more=len(points) < len(self.timeline.generations))
+
+    def _stat_texts(self) -> list[str]:
+        """The statistics at the current event as "name: value", numbers first, then those
+        that hold several (a solver's count per rule)."""
+        def number(value: Any) -> str:
+            return f"{value:,}" if isinstance(value, int) else f"{value:g}" if isinstance(value, float) else str(value)
+
+        def text(key: str, value: Any) -> str:
+            if isinstance(value, dict):
+                return f"{key}: " + ", ".join(f"{name} {number(part)}" for name, part in value.items())
+            return f"{key}: {number(value)}"
+        stats = sorted(self.stats_at().items(), key=lambda item: (isinstance(item[1], dict), item[0]))
+        return [text(key, value) for key, value in stats]
 
     def _draw_guesses(self, surface: pygame.Surface, area: pygame.Rect) -> None:
         """The decisions in force, deepest last; a click on one moves the timeline there."""

@@ -87,7 +87,7 @@ static int place(int k, int start) {
             nodes++;
             put(r, c, length, across, 1, k + 1);
             if (place(k + 1, same ? position : 0)) return 1;
-            put(r, c, length, across, 0, k + 1);
+            put(r, c, length, across, 0, k);
         }
     return 0;
 }
