@@ -24,7 +24,7 @@ from window import fonts
 from window.host import Host
 from window.looks import Looks
 from window.mini_board import MiniBoard
-from window.panel_views import plot_note
+from window.panel_views import draw_plot
 from window.solver_watch import SolverWatch, make_stream
 from window.storage import generated_dir
 from window.widgets import Button, StepSlider, handle_all, layout_row
@@ -407,22 +407,7 @@ class RaceScene:
         return lines
 
     def _draw_plot(self, surface: pygame.Surface, lane: SolverWatch, area: pygame.Rect) -> None:
-        theme = self.app.theme
-        points = list(lane.generations)
-        pygame.draw.rect(surface, theme.unknown, area)
-        if len(points) < 2:
-            fonts.blit_text(surface, fonts.fit_text(plot_note(len(points), lane.running), 15, area.width - 8), 15,
-                            theme.muted, center=area.center)
-            return
-        top = max(max(best, mean) for _, best, mean in points) or 1.0
-        first, span = points[0][0], max(1, points[-1][0] - points[0][0])
-        across, up, bottom = area.width / span, area.height / top, area.bottom
-        xs = [area.x + across * (n - first) for n, _, _ in points]
-        clip = surface.get_clip()
-        surface.set_clip(area)          # the lines' width stays inside: the plot alone is drawn again
-        for index, colour in ((2, theme.plot_mean), (1, theme.plot_best)):
-            pygame.draw.lines(surface, colour, False, [(x, bottom - up * p[index]) for x, p in zip(xs, points)], 2)
-        surface.set_clip(clip)
+        draw_plot(surface, area, list(lane.generations), self.app.theme, lane.running)
 
     def _draw_table(self, surface: pygame.Surface) -> None:
         theme = self.app.theme
