@@ -157,9 +157,15 @@ def test_a_finished_race_s_table_leaves_every_lane_and_the_genetic_lane_s_plot_i
         scene = app.overlay
         scene.start()
         run_to_end(app, scene, seconds=60.0)
-        plots, draw_plot = [], scene._draw_plot
-        monkeypatch.setattr(scene, "_draw_plot", lambda surface, lane, area: (plots.append((lane, area)),
-                                                                             draw_plot(surface, lane, area)))
+        plots, legend, draw_plot = [], [], scene._draw_plot
+
+        def watched_plot(surface, lane, area):
+            plots.append((lane, area))
+            before = len(drawn)
+            draw_plot(surface, lane, area)
+            legend.extend(drawn[before:])                     # the plot's own legend and scale
+
+        monkeypatch.setattr(scene, "_draw_plot", watched_plot)
         drawn = watch_text(monkeypatch, only=app.screen)      # (a mini board draws its tallies apart)
         redraw(app)
         table = scene.table_box()
@@ -171,8 +177,9 @@ def test_a_finished_race_s_table_leaves_every_lane_and_the_genetic_lane_s_plot_i
         home = scene.lane_rects[scene.lanes.index(lane)]
         assert home.contains(plot) and plot.height >= race.PLOT_LEAST and not plot.colliderect(table)
         for home in scene.lane_rects:          # the figures stay in their lane, clear of the plot
-            inside = [rect for content, rect in drawn if rect.colliderect(home)]
+            inside = [rect for content, rect in drawn if rect.colliderect(home) and (content, rect) not in legend]
             assert inside and all(home.contains(rect) and not rect.colliderect(plot) for rect in inside)
+        assert legend and all(plot.contains(rect) for _, rect in legend)
     finally:
         app.shutdown()
 
