@@ -14,7 +14,7 @@ import os
 import re
 import unicodedata
 from functools import lru_cache
-from typing import Callable
+from typing import Callable, Sequence
 
 import pygame
 
@@ -117,22 +117,30 @@ def cut_to(text: str, width: float, measure: Callable[[str], float]) -> str:
     return text[:low].rstrip() + ELLIPSIS
 
 
-def wrap(content: str, size: int, width: int, bold: bool = False, most: int | None = None) -> list[str]:
-    """``content`` in lines at most ``width`` pixels wide, broken at its spaces (a word wider
-    than a line has a line of its own, for :func:`fit_text` to cut). With ``most``, no more
-    lines than that: the last one holds the rest, unmeasured, for :func:`fit_text` to cut (so
-    a text of any length costs a few lines' measuring)."""
+def flow(items: Sequence[str], size: int, width: int, gap: str = " ", bold: bool = False,
+         most: int | None = None) -> list[str]:
+    """``items`` in order on as few lines at most ``width`` pixels wide as they fit, ``gap``
+    between two on a line (an item wider than a line has a line of its own, for
+    :func:`fit_text` to cut). With ``most``, no more lines than that: the last one holds the
+    rest, unmeasured, for :func:`fit_text` to cut (so any number of items costs a few lines'
+    measuring)."""
     face = font(size, bold)
-    words = content.split(" ")
-    lines = [""]
-    for n, word in enumerate(words):
-        if lines[-1] and face.size(lines[-1] + " " + word)[0] > width:
-            if most is not None and len(lines) >= most:
-                lines[-1] += " " + " ".join(words[n:])
-                break
-            lines.append("")
-        lines[-1] += (" " if lines[-1] else "") + word
+    lines: list[str] = []
+    for n, item in enumerate(items):
+        if lines and face.size(lines[-1] + gap + item)[0] <= width:
+            lines[-1] += gap + item
+        elif most is not None and len(lines) >= most:
+            lines[-1] += gap + gap.join(items[n:])
+            break
+        else:
+            lines.append(item)
     return lines
+
+
+def wrap(content: str, size: int, width: int, bold: bool = False, most: int | None = None) -> list[str]:
+    """``content`` in lines at most ``width`` pixels wide, broken at its spaces (:func:`flow`
+    of its words)."""
+    return flow(content.split(" "), size, width, " ", bold, most)
 
 
 def shrink_to_fit(content: str, size: int, width: int, bold: bool = False, smallest: int = SMALLEST) -> tuple[str, int]:

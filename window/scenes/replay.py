@@ -41,19 +41,6 @@ BUTTON_WIDTH = 110           # a jump button's width where the window has room
 BUTTON_LEAST = 90            # the narrowest a jump button gets before the row wraps
 
 
-def flowed(texts: Sequence[str], size: int, width: int, gap: str = "    ") -> list[str]:
-    """``texts`` on as few lines as ``width`` pixels allow, in order, ``gap`` between them
-    (a text wider than a line has a line of its own, cut short where it is drawn)."""
-    font = fonts.font(size)
-    lines: list[str] = []
-    for text in texts:
-        if lines and font.size(lines[-1] + gap + text)[0] <= width:
-            lines[-1] += gap + text
-        else:
-            lines.append(text)
-    return lines
-
-
 def fleet_board(run: traces.Trace, fleet: Sequence, colours: dict, theme) -> Board:
     """The run's starting board with ``fleet``'s ships on it (``[row, col, length, "h" or
     "v"]``, a generation's best fleet), their cells coloured ``best_fleet`` in ``colours``."""
@@ -555,7 +542,7 @@ class ReplayScene:
             lines.append("the starting board")
         width = self.size[0] - at.x - 20
         if data:
-            lines += flowed(self._stat_texts(), 17, width)
+            lines += fonts.flow(self._stat_texts(), 17, width, gap="    ")
         shown = lines[:5 if self.timeline.steps else 12]
         for i, line in enumerate(shown):
             fonts.blit_text(surface, fonts.fit_text(line, 17, width), 17, theme.text if i else theme.muted,
