@@ -25,7 +25,8 @@ class Reason(str, Enum):
     FORCED = "forced"        # a deduction: see SetCell.detail for which
     GUESS = "guess"          # a search decision
     BACKTRACK = "backtrack"  # undone after a contradiction
-    FILL = "fill"            # unknown cells settled as water at the end
+    FILL = "fill"            # an answer laid on the board, not deduced nor guessed: the first
+                             # solution's cells, a genetic run's best fleet, an own solver's answer
     MOVE = "move"            # a player's move (a play saved as a trace)
 
 

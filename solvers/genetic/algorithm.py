@@ -252,7 +252,7 @@ def _draw(puzzle: Puzzle, board) -> Iterator[SetCell]:
     changed = [(r, c) for r, c in puzzle.cells() if start[r][c] != board[r][c]]
     changed.sort(key=lambda cell: board[cell[0]][cell[1]] != Cell.SHIP)
     for r, c in changed:
-        yield SetCell(r, c, board[r][c], Reason.FORCED, "best individual")
+        yield SetCell(r, c, board[r][c], Reason.FILL, "best individual")
 
 
 def warm_up() -> None:
