@@ -35,12 +35,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import main
-from game import codes, editor, formats, levels, rules
+from game import codes, editor, formats, levels
 from game.limits import MAX_FILE_BYTES
 from game.puzzle import DEFAULT_FLEETS, Cell, Grid, Hint, Puzzle, grid_from_strings, grid_to_strings
 from game.ships import hint_at
 from solvers.authoring import generator, grading
 from solvers.engine.verdict import Kind, decide
+from tests import brute
 from tests.test_codes_model import puzzles
 from window import sheets
 
@@ -193,7 +194,7 @@ def designed(rows: int, cols: int, rng, name: str | None, fleet=None) -> Puzzle:
     """A level drawn as an author designs one: a random layout of ``fleet`` (the board's default
     one when None), its tallies, some of its cells given, the layout as the solution."""
     fleet = generator.checked_request(rows, cols, fleet)
-    grid = layout_grid(rows, cols, generator.random_layout(rows, cols, fleet, rng))
+    grid = brute.grid_of(generator.random_layout(rows, cols, fleet, rng), rows, cols)
     cells = [(r, c) for r in range(rows) for c in range(cols)]
     given_cells = rng.sample(cells, rng.randint(0, min(len(cells), 40)))
     puzzle = Puzzle(rows, cols, *tallies_of(grid), fleet, {cell: hint_at(grid, cell) for cell in given_cells},
@@ -253,56 +254,9 @@ def test_every_format_keeps_a_level_drawn_from_a_layout(puzzle):
 # --------------------------------------------------------------------------- check against brute force
 
 
-def layout_grid(rows: int, cols: int, ships) -> Grid:
-    return tuple(tuple(Cell.SHIP if (r, c) in ships else Cell.WATER for c in range(cols)) for r in range(rows))
-
-
 def tallies_of(grid: Grid) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return (tuple(sum(v == Cell.SHIP for v in row) for row in grid),
             tuple(sum(row[c] == Cell.SHIP for row in grid) for c in range(len(grid[0]))))
-
-
-@lru_cache(maxsize=256)
-def every_layout(rows: int, cols: int, fleet: tuple[tuple[int, int], ...]) -> tuple[Grid, ...]:
-    """Every board on which the fleet lies with no two ships touching, found by placing the ships
-    longest first, each of a length after the one before it, clear of the cells around the others."""
-    ships = [length for length, count in fleet for _ in range(count)]
-    ways = {length: (True, False) if length > 1 else (True,) for length in ships}
-    places = {length: [frozenset((r + k * (not across), c + k * across) for k in range(length))
-                       for r in range(rows) for c in range(cols) for across in ways[length]
-                       if (c + length <= cols if across else r + length <= rows)]
-              for length in ways}
-    found = []
-
-    def place(index: int, start: int, taken: frozenset, around: frozenset) -> None:
-        if index == len(ships):
-            found.append(layout_grid(rows, cols, taken))
-            return
-        length = ships[index]
-        first = start if index and ships[index - 1] == length else 0
-        for k in range(first, len(places[length])):
-            cells = places[length][k]
-            if not cells & around:
-                near = {(r + dr, c + dc) for r, c in cells for dr in (-1, 0, 1) for dc in (-1, 0, 1)}
-                place(index + 1, k + 1, taken | cells, around | near)
-
-    place(0, 0, frozenset(), frozenset())
-    return tuple(found)
-
-
-@lru_cache(maxsize=256)
-def layout_tallies(rows: int, cols: int, fleet: tuple[tuple[int, int], ...]) -> tuple[tuple, ...]:
-    return tuple(tallies_of(grid) for grid in every_layout(rows, cols, fleet))
-
-
-def brute_force(puzzle: Puzzle) -> list[Grid]:
-    """Every solution: each layout of the fleet that the judge accepts (those whose lines
-    disagree with a known tally are passed over first, as the judge would refuse them)."""
-    known = lambda given, counted: all(t is None or t == n for t, n in zip(given, counted))  # noqa: E731
-    shape = (puzzle.rows, puzzle.cols, puzzle.fleet)
-    return [grid for grid, (row_counts, col_counts) in zip(every_layout(*shape), layout_tallies(*shape))
-            if known(puzzle.row_tallies, row_counts) and known(puzzle.col_tallies, col_counts)
-            and rules.is_solved(puzzle, grid)]
 
 
 FLEETS = st.dictionaries(st.integers(1, 4), st.integers(0, 2), min_size=1, max_size=4)
@@ -316,11 +270,11 @@ def small_levels(draw, side: int = 5) -> Puzzle:
     rng = draw(st.randoms(use_true_random=False))
     rows, cols = draw(st.integers(1, side)), draw(st.integers(1, side))
     fleet = {length: count for length, count in draw(FLEETS).items() if length <= max(rows, cols)}
-    boards = every_layout(rows, cols, tuple(sorted(fleet.items(), reverse=True))) if any(fleet.values()) else ()
+    boards = brute.layouts(rows, cols, tuple(sorted(fleet.items(), reverse=True))) if any(fleet.values()) else ()
     if not boards:
         fleet = {1: 1}
-        boards = every_layout(rows, cols, ((1, 1),))
-    grid = rng.choice(boards)
+        boards = brute.layouts(rows, cols, ((1, 1),))
+    grid = brute.grid_of(rng.choice(boards), rows, cols)
     lines = [list(t) for t in tallies_of(grid)]
     for line, across in zip(lines, (cols, rows)):
         for index in range(len(line)):
@@ -341,7 +295,7 @@ def small_levels(draw, side: int = 5) -> Puzzle:
 
 
 def check_verdict(puzzle: Puzzle) -> None:
-    truth = brute_force(puzzle)
+    truth = brute.solutions(puzzle)
     verdict = decide(puzzle)
     assert verdict.kind is (Kind.IMPOSSIBLE, Kind.UNIQUE, Kind.AMBIGUOUS)[min(len(truth), 2)], levels.dumps(puzzle)
     CASES[f"verdict {verdict.kind.value}"] += 1
@@ -352,7 +306,7 @@ def check_verdict(puzzle: Puzzle) -> None:
         return
     redundant = grading.redundant_hints(puzzle)
     for cell in puzzle.hints:
-        alone = len(brute_force(grading.without_hints(puzzle, (cell,)))) == 1
+        alone = len(brute.solutions(grading.without_hints(puzzle, (cell,)))) == 1
         assert alone == (cell in redundant), (cell, levels.dumps(puzzle))
         CASES["hints judged"] += 1
     assert grading.grade(puzzle) == grading.grade(puzzle, truth[0]) in grading.GRADES
@@ -373,12 +327,12 @@ def test_the_check_command_says_what_brute_force_finds(tmp_path, capsys):
     assert main.main(["check", "--json", *(str(tmp_path / f"{name}.bs") for name in cases)]) == 0
     records = {Path(r["level"]).stem: r for r in map(json.loads, capsys.readouterr().out.splitlines())}
     for name, puzzle in cases.items():
-        truth = brute_force(puzzle)
+        truth = brute.solutions(puzzle)
         assert records[name]["status"] == (Kind.IMPOSSIBLE, Kind.UNIQUE, Kind.AMBIGUOUS)[min(len(truth), 2)].value
     unique = records["one"]
     assert unique["difficulty"] == grading.grade(one)
     assert unique["redundant_hints"] == [list(cell) for cell in one.hints
-                                        if len(brute_force(grading.without_hints(one, (cell,)))) == 1]
+                                        if len(brute.solutions(grading.without_hints(one, (cell,)))) == 1]
 
 
 # --------------------------------------------------------------------------- the generator
@@ -406,14 +360,14 @@ def check_generated(rows: int, cols: int, fleet, difficulty, seed: int, minimal:
         return
     except generator.GeneratorError as error:        # a fleet that cannot be laid at all: said in words
         assert str(error) and "\n" not in str(error)
-        assert rows * cols > 36 or not every_layout(rows, cols, wanted)
+        assert rows * cols > 36 or not brute.layouts(rows, cols, wanted)
         CASES["generator found no layout"] += 1
         return
     assert puzzle.shape == (rows, cols) and puzzle.fleet == wanted
     assert levels.loads(levels.dumps(puzzle)) == puzzle
     solution = grid_from_strings(puzzle.solution)
     if rows * cols <= 36:
-        assert brute_force(puzzle) == [solution]
+        assert brute.solutions(puzzle) == [solution]
     else:
         assert decide(puzzle).solutions == (solution,)
     assert puzzle.difficulty == grading.grade(puzzle)

@@ -13,7 +13,8 @@ from solvers.common import replay, run_to_result
 from solvers.engine.verdict import decide
 from solvers.events import Found, Result, SetCell, Status
 from solvers.search import backtracking, forward
-from tests.test_forward import SIX_LAYOUT, brute_force_count, puzzle_from_layout, random_puzzles
+from tests import brute
+from tests.test_forward import SIX_LAYOUT, puzzle_from_layout, random_puzzles
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
 DEFAULT_SIX = ((3, 1), (2, 2), (1, 3))
@@ -57,7 +58,7 @@ def test_clashing_hints_have_no_solution():
 @pytest.mark.parametrize("seed", range(3))
 def test_counts_agree_with_brute_force(seed):
     for puzzle in random_puzzles(100 + seed, 8):
-        expected = brute_force_count(puzzle)
+        expected = brute.count(puzzle)
         result, stream = run(puzzle, trace=False, limit=1000)
         assert len(result.solutions) == expected, puzzle
         # each solution is announced once, as it is met, in the result's order

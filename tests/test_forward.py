@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import random
 import time
-from functools import lru_cache
 from pathlib import Path
 
 import pytest
@@ -16,6 +15,7 @@ from solvers.common import replay, run_to_result
 from solvers.engine.verdict import Kind, decide
 from solvers.events import Found, Progress, Result, SetCell, Status
 from solvers.search import forward
+from tests import brute
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
 
@@ -38,57 +38,7 @@ def puzzle_from_layout(layout: tuple[str, ...], fleet, hints=None, hide=()) -> P
     return Puzzle(rows, cols, row_tallies, col_tallies, fleet, hints or {})
 
 
-# -- brute force: every layout of the fleet, judged by game.rules ------------------------------
-
-def _placements(rows: int, cols: int, length: int) -> list[frozenset]:
-    found = []
-    directions = ((0, 1),) if length == 1 else ((0, 1), (1, 0))
-    for dr, dc in directions:
-        for r in range(rows - dr * (length - 1)):
-            for c in range(cols - dc * (length - 1)):
-                found.append(frozenset((r + dr * i, c + dc * i) for i in range(length)))
-    return found
-
-
-def _halo(cells: frozenset) -> set:
-    return {(r + dr, c + dc) for r, c in cells for dr in (-1, 0, 1) for dc in (-1, 0, 1)}
-
-
-@lru_cache(maxsize=8)
-def all_layouts(rows: int, cols: int, fleet: tuple[tuple[int, int], ...]) -> tuple[frozenset, ...]:
-    """Every set of ship cells that the fleet can form (ships straight, never touching)."""
-    ships = [length for length, count in fleet for _ in range(count)]
-    options = {length: _placements(rows, cols, length) for length in set(ships)}
-    layouts: set[frozenset] = set()
-
-    def place(index: int, occupied: frozenset, blocked: frozenset, last: int) -> None:
-        if index == len(ships):
-            layouts.add(occupied)
-            return
-        length = ships[index]
-        same_as_previous = index > 0 and ships[index - 1] == length
-        for number, cells in enumerate(options[length]):
-            if same_as_previous and number <= last:
-                continue                    # same-length ships in increasing order: no repeats
-            if cells & blocked:
-                continue
-            place(index + 1, occupied | cells, blocked | _halo(cells), number)
-
-    place(0, frozenset(), frozenset(), -1)
-    return tuple(layouts)
-
-
-def brute_force_count(puzzle: Puzzle) -> int:
-    count = 0
-    for cells in all_layouts(puzzle.rows, puzzle.cols, puzzle.fleet):
-        if any(tally is not None and sum((r, c) in cells for c in range(puzzle.cols)) != tally
-               for r, tally in enumerate(puzzle.row_tallies)):
-            continue                        # cheap tally filter before the judge
-        grid = tuple(tuple(Cell.SHIP if (r, c) in cells else Cell.WATER for c in range(puzzle.cols))
-                     for r in range(puzzle.rows))
-        count += rules.is_solved(puzzle, grid)
-    return count
-
+# -- puzzles around random layouts (tests.brute lays them and counts the solutions) ----------
 
 def hint_for(layout: frozenset, cell: tuple[int, int], rng: random.Random) -> Hint:
     """The true hint of a cell of a layout (sometimes the shapeless ``ship``)."""
@@ -128,7 +78,7 @@ def random_puzzles(seed: int, count: int):
     shapes = [(4, 4, ((2, 1), (1, 2))), (5, 5, ((3, 1), (2, 1), (1, 2))), (4, 5, ((2, 2), (1, 2)))]
     for _ in range(count):
         rows, cols, fleet = rng.choice(shapes)
-        layouts = all_layouts(rows, cols, fleet)
+        layouts = brute.layouts(rows, cols, fleet)
         puzzle = puzzle_around(rng.choice(layouts), rows, cols, fleet, rng)
         if rng.random() < 0.2:                  # a wrong tally: often no solution at all
             tallies = list(puzzle.row_tallies)
@@ -155,7 +105,7 @@ def test_a_probe_placing_the_last_ship_still_holds_the_tallies():
     puzzle = Puzzle(5, 5, (4, 0, 2, 1, None), (3, 1, 1, None, 2), ((3, 1), (2, 1), (1, 2)))
     result = run_to_result(forward.events(puzzle, trace=False, limit=50))
     assert result.status is Status.SOLVED
-    assert len(result.solutions) == brute_force_count(puzzle) == 1
+    assert len(result.solutions) == brute.count(puzzle) == 1
 
 
 def test_small_hand_made_puzzle_is_solved():
@@ -193,12 +143,12 @@ def test_no_solution():
     assert result.status is Status.NO_SOLUTION
     assert result.solutions == ()
     assert decide(puzzle).kind is Kind.IMPOSSIBLE
-    assert brute_force_count(puzzle) == 0
+    assert brute.count(puzzle) == 0
 
 
 def test_tallies_that_cannot_add_up_to_the_fleet():
     puzzle = Puzzle(4, 4, (2, 1, 1, 1), (3, 0, 1, 1), ((2, 1), (1, 3)))      # rows 5, columns 5, fleet 5
-    assert len(decide(puzzle).solutions) == min(2, brute_force_count(puzzle))
+    assert len(decide(puzzle).solutions) == min(2, brute.count(puzzle))
     wrong = puzzle.replace(col_tallies=(3, 0, 1, 2))                        # columns add up to 6
     result, _ = run(wrong, trace=False)
     assert result.status is Status.NO_SOLUTION and result.stats["nodes"] == 0
@@ -213,7 +163,7 @@ def test_ship_longer_than_the_board_has_no_solution():
                                            (3, {"restarts": True, "shave_depth": 1})])
 def test_counts_agree_with_brute_force(seed, options):
     for puzzle in random_puzzles(seed, 8):
-        expected = brute_force_count(puzzle)
+        expected = brute.count(puzzle)
         result, stream = run(puzzle, trace=False, limit=1000, **options)
         assert len(result.solutions) == expected, puzzle
         # each solution is announced once, as it is met, in the result's order
@@ -356,7 +306,7 @@ def test_restarts_count_every_solution_once(monkeypatch):
     restarted = 0
     for puzzle in random_puzzles(7, 8):
         result, stream = run(puzzle, trace=True, limit=1000, restarts=True, shave_depth=-1)
-        assert len(result.solutions) == brute_force_count(puzzle)
+        assert len(result.solutions) == brute.count(puzzle)
         if result.solutions:
             assert replay(initial_grid(puzzle), stream) == result.grid
         restarted += result.stats["restarts"]
@@ -371,7 +321,7 @@ def test_the_second_solution_near_the_first_is_a_true_one(seed, monkeypatch):
     monkeypatch.setattr(forward, "NEAR_AFTER_NODES", 0)
     searched = 0
     for puzzle in random_puzzles(seed, 12):
-        expected = min(brute_force_count(puzzle), 2)
+        expected = min(brute.count(puzzle), 2)
         result, _ = run(puzzle, trace=False, limit=2, shave_depth=-1)
         assert len(result.solutions) == expected, puzzle
         assert all(rules.is_solved(puzzle, grid) for grid in result.solutions)
@@ -438,7 +388,7 @@ def test_a_known_solution_is_counted_and_its_bands_searched_first(monkeypatch):
 def test_known_solutions_leave_the_count_exact(seed):
     rng = random.Random(seed)
     for puzzle in random_puzzles(seed, 10):
-        truth = brute_force_count(puzzle)
+        truth = brute.count(puzzle)
         found = run(puzzle, trace=False, limit=1000)[0].solutions
         if not found:
             continue
@@ -461,7 +411,7 @@ def test_water_first_is_the_same_tree_in_another_order():
         plain = run(puzzle, trace=False, limit=1000)[0]
         water = run(puzzle, trace=False, limit=1000, water_first=True)[0]
         assert set(plain.solutions) == set(water.solutions)
-        assert len(water.solutions) == brute_force_count(puzzle)
+        assert len(water.solutions) == brute.count(puzzle)
 
 
 # -- mending sketches (the search as a repair tool) ---------------------------------------------
@@ -546,7 +496,7 @@ def test_ships_placed_longest_first_reach_every_solution_once(seed, monkeypatch)
     for puzzle in random_puzzles(seed, 8):
         reached.clear()
         result, stream = run(puzzle, trace=True, limit=1000)
-        assert len(reached) == len(result.solutions) == brute_force_count(puzzle), puzzle
+        assert len(reached) == len(result.solutions) == brute.count(puzzle), puzzle
         assert result.stats["probes"] == 0 and result.stats["restarts"] == 0
         if result.solutions:
             assert replay(initial_grid(puzzle), stream) == result.grid
@@ -560,7 +510,7 @@ def test_ships_placed_longest_first_with_restarts_count_every_solution_once(seed
     restarted = 0
     for puzzle in random_puzzles(seed, 8):
         result, _ = run(puzzle, trace=False, limit=1000)
-        assert len(result.solutions) == brute_force_count(puzzle), puzzle
+        assert len(result.solutions) == brute.count(puzzle), puzzle
         assert len(set(result.solutions)) == len(result.solutions)
         restarted += result.stats["restarts"]
     assert restarted > 0

@@ -14,7 +14,8 @@ from solvers import common
 from solvers.engine import portfolio
 from solvers.events import Found, Progress, Result, Status
 from solvers.search import forward, learning, learning_core
-from tests.test_forward import SIX_LAYOUT, brute_force_count, puzzle_from_layout, random_puzzles
+from tests import brute
+from tests.test_forward import SIX_LAYOUT, puzzle_from_layout, random_puzzles
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
 
@@ -33,7 +34,7 @@ def test_counts_match_brute_force(options):
     """Random small puzzles (hidden tallies, true hints of every shape, broken tallies): the
     count up to 3 is the brute-force count, and every solution is a different judged board."""
     for puzzle in random_puzzles(7, 40):
-        expected = brute_force_count(puzzle)
+        expected = brute.count(puzzle)
         result, stream = run(puzzle, limit=3, **options)
         assert len(result.solutions) == min(3, expected)
         assert len(set(result.solutions)) == len(result.solutions)
@@ -47,7 +48,7 @@ def test_counts_match_brute_force(options):
 def test_hints_and_uniqueness():
     puzzle = puzzle_from_layout(SIX_LAYOUT, ((3, 1), (2, 2), (1, 3)), {(0, 0): Hint.LEFT, (3, 5): Hint.BOTTOM})
     result, _ = run(puzzle, limit=2)
-    assert len(result.solutions) == min(2, brute_force_count(puzzle))
+    assert len(result.solutions) == min(2, brute.count(puzzle))
     assert rules.is_solved(puzzle, result.grid)
 
 
@@ -55,7 +56,7 @@ def test_a_contradiction_at_the_root():
     puzzle = puzzle_from_layout(("##..", "....", "..#.", "...."), ((2, 1), (1, 1)))
     broken = puzzle.replace(row_tallies=(2, 0, 1, 1))         # one ship cell too many
     result, _ = run(broken, limit=2)
-    assert result.status is Status.NO_SOLUTION and brute_force_count(broken) == 0
+    assert result.status is Status.NO_SOLUTION and brute.count(broken) == 0
 
 
 def test_luby_sequence_in_python_and_compiled():

@@ -17,12 +17,12 @@ from solvers.engine import batch, portfolio
 from solvers.engine.portfolio import Member
 from solvers.events import Found, Generation, Progress, Result, Ship, Status
 from solvers.search import forward
+from tests import brute
 from tests.test_forward import (
     MENDED_FLEET,
     MENDED_LAYOUT,
     MOVED,
     SIX_LAYOUT,
-    brute_force_count,
     puzzle_from_layout,
     random_puzzles,
 )
@@ -57,7 +57,7 @@ class Late(Member):
 
 
 def several_solutions():
-    return next(p for p in random_puzzles(44, 50) if brute_force_count(p) >= 2)
+    return next(p for p in random_puzzles(44, 50) if brute.count(p) >= 2)
 
 
 @pytest.fixture(autouse=True)
@@ -72,7 +72,7 @@ def test_answers_are_exact_whichever_member_gives_them(monkeypatch):
     for puzzle in random_puzzles(41, 8):
         result = portfolio.race(puzzle, limit=2, jobs=2, members=members)
         assert result.status in (Status.SOLVED, Status.NO_SOLUTION)
-        assert len(result.solutions) == min(brute_force_count(puzzle), 2)
+        assert len(result.solutions) == min(brute.count(puzzle), 2)
         assert all(rules.is_solved(puzzle, grid) for grid in result.solutions)
         # One member's answer, or solutions pooled from both (names joined by " + ").
         assert set(result.stats["member"].split(" + ")) <= {"forward", "restarts"}
@@ -248,7 +248,7 @@ def test_one_job_never_starts_a_process(monkeypatch):
     monkeypatch.setattr(portfolio, "_Worker", None)             # would fail if used
     puzzle = next(random_puzzles(43, 1))
     result = portfolio.race(puzzle, limit=2, jobs=1)
-    assert len(result.solutions) == min(brute_force_count(puzzle), 2)
+    assert len(result.solutions) == min(brute.count(puzzle), 2)
 
 
 def test_workers_also_start_where_processes_are_spawned(monkeypatch):

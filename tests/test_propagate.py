@@ -453,23 +453,17 @@ def test_propagation_never_contradicts_a_solution_and_fails_only_where_none_is_l
     accepts that agrees with the decision agrees with the propagated state (it is sound); a
     propagation fails only where no solution agrees; a state it completes is a solution. With
     ``fill``: by the deduction engine's rules."""
-    from game import rules
     from game.puzzle import Cell
-    from tests.test_forward import all_layouts, random_puzzles
+    from tests import brute
+    from tests.test_forward import random_puzzles
 
     failed = decided = 0
     for puzzle in random_puzzles(seed=7, count=60):
         model = compile_puzzle(puzzle)
         geo = model.geo
-        solutions = []
-        for layout in all_layouts(puzzle.rows, puzzle.cols, puzzle.fleet):
-            if any(tally is not None and sum((r, c) in layout for c in range(puzzle.cols)) != tally
-                   for r, tally in enumerate(puzzle.row_tallies)):
-                continue                        # cheap tally filter before the judge
-            grid = tuple(tuple(Cell.SHIP if (r, c) in layout else Cell.WATER for c in range(puzzle.cols))
-                         for r in range(puzzle.rows))
-            if rules.is_solved(puzzle, grid):
-                solutions.append(geo.mask_of(layout))
+        solutions = [geo.mask_of({(r, c) for r, row in enumerate(grid) for c, value in enumerate(row)
+                                  if value == Cell.SHIP})
+                     for grid in brute.solutions(puzzle)]
         root = pr.root_state(model, fill=fill)
         if root is None:
             assert not solutions
