@@ -244,7 +244,8 @@ def test_every_key_of_the_table_is_drawn_whole_at_the_foot_of_every_window(app, 
     app.open_editor()
     scene = app.overlay
     drawn = watch_text(monkeypatch)
-    wanted = [text for text, _ in scene.keys.values() if text] + ["Ctrl+S: save", "Esc: close"]
+    wanted = scene.key_parts
+    assert {"Ctrl+S: save", "Ctrl+Shift+S: save as", "Ctrl+P: print", "Esc: close"} <= set(wanted)
     for size in ((640, 480), (800, 600), (900, 615), (1100, 720), (1280, 860)):
         resize(app, size)
         drawn.clear()
@@ -305,8 +306,9 @@ KEYS = [(pygame.K_UP, 0), (pygame.K_DOWN, 0), (pygame.K_LEFT, 0), (pygame.K_RIGH
         (pygame.K_RIGHT, pygame.KMOD_SHIFT), (pygame.K_SPACE, 0), (pygame.K_SPACE, pygame.KMOD_SHIFT),
         (pygame.K_TAB, 0), (pygame.K_RETURN, 0), (pygame.K_BACKSPACE, 0), (pygame.K_d, 0), (pygame.K_t, 0),
         (pygame.K_n, 0), (pygame.K_a, 0), (pygame.K_z, pygame.KMOD_CTRL), (pygame.K_y, pygame.KMOD_CTRL),
-        (pygame.K_ESCAPE, 0)] + [(pygame.K_1 + k, mod) for k in range(9) for mod in (0, pygame.KMOD_SHIFT)]
-BUTTONS = ["design", "transcribe", "rows-", "rows+", "cols-", "cols+", "undo", "redo"]
+        (pygame.K_s, pygame.KMOD_CTRL | pygame.KMOD_SHIFT), (pygame.K_ESCAPE, 0)] + \
+    [(pygame.K_1 + k, mod) for k in range(9) for mod in (0, pygame.KMOD_SHIFT)]
+BUTTONS = ["design", "transcribe", "rows-", "rows+", "cols-", "cols+", "undo", "redo", "save as"]
 
 
 def test_any_clicks_and_keys_keep_the_editor_whole(app):
@@ -574,3 +576,234 @@ def test_save_of_a_draft_that_is_no_level_says_it_was_not_saved_once(app):
     press(app, pygame.K_s, pygame.KMOD_CTRL)
     lines, _ = scene.verdict_lines()
     assert lines == ["Not a level yet: paint the fleet: no ship yet", "Not saved: the line above says what to fix"]
+
+
+# ----- Save as, and Ctrl+P --------------------------------------------------------------------
+
+SAVE_AS = (pygame.K_s, pygame.KMOD_CTRL | pygame.KMOD_SHIFT)
+
+
+def type_text(app, text):
+    for char in text:
+        type_key(app, char)
+
+
+def free_cell(scene):
+    return next((r, c) for r in range(scene.draft.rows) for c in range(scene.draft.cols)
+                if (r, c) not in scene.draft.hints)
+
+
+def saved_levels():
+    from window.storage import generated_dir
+
+    folder = generated_dir()
+    return sorted(p.name for p in folder.iterdir()) if folder.is_dir() else []
+
+
+def test_save_as_saves_under_the_name_typed_and_the_editor_goes_on_with_that_file(app):
+    from window.storage import generated_dir
+
+    press(app, pygame.K_e)
+    scene = app.overlay
+    press(app, *SAVE_AS)
+    prompt = scene.save_as
+    assert prompt is not None and prompt.typed == scene.draft.name and prompt.fresh   # the name offered, selected
+    type_text(app, "My Own Level")                             # the first key replaces the name offered
+    assert prompt.typed == "My Own Level" and prompt.file == generated_dir() / "my-own-level.bs"
+    press(app, pygame.K_RETURN)
+    path = generated_dir() / "my-own-level.bs"
+    assert scene.save_as is None and scene.path == path and scene.status.startswith("Saved my-own-level.bs")
+    assert levels.load(path).hints == scene.draft.puzzle().hints and saved_levels() == ["my-own-level.bs"]
+    click(app, scene.cell_rect(*free_cell(scene)).center)        # another level now: Save writes the same file
+    press(app, pygame.K_s, pygame.KMOD_CTRL)
+    assert saved_levels() == ["my-own-level.bs"] and levels.load(path).hints == scene.draft.puzzle().hints
+    click(app, scene.buttons["save as"].rect.center)            # the button too, offering the file's name
+    assert scene.save_as is not None and scene.save_as.typed == "my-own-level"
+    press(app, pygame.K_ESCAPE)
+    assert scene.save_as is None and app.overlay is scene       # Esc leaves the prompt, not the editor
+
+
+def test_save_as_asks_before_replacing_another_level_and_esc_keeps_it(app):
+    from window.storage import generated_dir
+
+    other = levels.load(ROOT / "levels" / "6x6" / "easy" / "02.bs").replace(name="Not mine")
+    path = generated_dir() / "taken.bs"
+    levels.save(other, path)
+    kept = path.read_bytes()
+    press(app, pygame.K_e)
+    scene = app.overlay
+    press(app, *SAVE_AS)
+    type_text(app, "taken")
+    press(app, pygame.K_RETURN)
+    prompt = scene.save_as
+    assert prompt is not None and path.read_bytes() == kept
+    assert prompt.asked == path and "already holds the level 'Not mine'" in prompt.said
+    assert prompt.buttons[0].label == "Replace"
+    type_text(app, "x")                                        # another name: the question was about the last one
+    assert prompt.asked is None and prompt.said == "" and prompt.buttons[0].label == "Save"
+    press(app, pygame.K_BACKSPACE)
+    press(app, pygame.K_RETURN)                                 # asked again, and Esc: nothing replaced
+    assert prompt.asked == path
+    press(app, pygame.K_ESCAPE)
+    assert scene.save_as is None and path.read_bytes() == kept and scene.path is None
+    press(app, *SAVE_AS)
+    type_text(app, "taken")
+    press(app, pygame.K_RETURN)
+    click(app, scene.save_as.buttons[0].rect.center)            # Replace
+    assert scene.save_as is None and scene.path == path
+    assert levels.load(path).hints == scene.draft.puzzle().hints and levels.load(path).name != "Not mine"
+
+
+@pytest.mark.parametrize("typed, file", [
+    ("../../escape", "escape.bs"), ("a/b\\c", "a-b-c.bs"), ("/etc/passwd", "etc-passwd.bs"),
+    ("x" * 300, "x" * 80 + ".bs"), ("..", None), ("", None), ("   ", None), ("\u6226\u8266", None)])
+def test_a_name_typed_never_becomes_a_path(app, typed, file):
+    """The name makes a file name of letters, digits and hyphens in the levels folder, at most
+    80 characters of it; a name with none of them is refused, saying why; nothing is written
+    outside the folder."""
+    from window.storage import generated_dir
+
+    home = app.storage.root
+    before = {p for p in home.rglob("*")}
+    press(app, pygame.K_e)
+    scene = app.overlay
+    press(app, *SAVE_AS)
+    press(app, pygame.K_BACKSPACE)                               # the name offered, cleared
+    type_text(app, typed)
+    assert len(scene.save_as.typed) <= 80
+    press(app, pygame.K_RETURN)
+    if file is None:
+        assert scene.save_as is not None and scene.save_as.said.startswith("The name needs a letter or a digit")
+        assert saved_levels() == []
+    else:
+        assert scene.save_as is None and saved_levels() == [file] and scene.path == generated_dir() / file
+    written = {p for p in home.rglob("*") if p.is_file()} - before
+    assert all(p.parent == generated_dir() or p.parent.name == "drafts" for p in written), written
+
+
+def test_a_failed_save_leaves_the_file_as_it_was_and_says_why(app, monkeypatch):
+    import errno
+
+    from game import files
+
+    press(app, pygame.K_e)
+    scene = app.overlay
+    press(app, *SAVE_AS)
+    type_text(app, "mine")
+    press(app, pygame.K_RETURN)
+    path, kept = scene.path, scene.path.read_bytes()
+    click(app, scene.cell_rect(*free_cell(scene)).center)
+
+    def full(*args):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(files.os, "replace", full)
+    press(app, pygame.K_s, pygame.KMOD_CTRL)
+    assert path.read_bytes() == kept and scene.status == "Could not save: No space left on device"
+    press(app, *SAVE_AS)                                         # the prompt says so too, and stays open
+    press(app, pygame.K_RETURN)
+    assert scene.save_as is not None and scene.save_as.said == "Could not save: No space left on device"
+    assert path.read_bytes() == kept and sorted(p.name for p in path.parent.iterdir()) == ["mine.bs"]
+    monkeypatch.undo()
+    press(app, pygame.K_RETURN)
+    assert scene.save_as is None and levels.load(path).hints == scene.draft.puzzle().hints
+
+
+def test_the_file_being_edited_changed_by_someone_else_is_asked_about_before_save_replaces_it(app):
+    press(app, pygame.K_e)
+    scene = app.overlay
+    press(app, *SAVE_AS)
+    type_text(app, "shared")
+    press(app, pygame.K_RETURN)
+    path = scene.path
+    levels.save(levels.load(ROOT / "levels" / "6x6" / "easy" / "03.bs"), path)     # another window's save
+    theirs = path.read_bytes()
+    click(app, scene.cell_rect(*free_cell(scene)).center)
+    press(app, pygame.K_s, pygame.KMOD_CTRL)
+    assert path.read_bytes() == theirs and scene.save_as is not None and scene.save_as.asked == path
+    assert "changed on disk since it was saved here" in scene.save_as.said
+    press(app, pygame.K_RETURN)                                  # the author's answer: replace it
+    assert scene.save_as is None and levels.load(path).hints == scene.draft.puzzle().hints
+    click(app, scene.cell_rect(*free_cell(scene)).center)
+    press(app, pygame.K_s, pygame.KMOD_CTRL)                     # ours again: written without a question
+    assert scene.save_as is None and levels.load(path).hints == scene.draft.puzzle().hints
+
+
+def test_after_save_as_the_draft_is_kept_for_the_new_file_and_a_save_drops_it(app):
+    from window.storage import Storage, level_key
+
+    press(app, pygame.K_e)
+    scene = app.overlay
+    opened_key = scene.key
+    click(app, scene.cell_rect(*free_cell(scene)).center)          # another level (a key is of the content)
+    scene.quiet = 1.0
+    app.pump()
+    assert Storage(app.storage.root).kept_draft(opened_key) == scene.draft
+    press(app, *SAVE_AS)
+    type_text(app, "followed")
+    press(app, pygame.K_RETURN)
+    path = scene.path
+    assert scene.key == level_key(levels.load(path)) != opened_key
+    assert Storage(app.storage.root).kept_draft(opened_key) is None       # saved: nothing to bring back
+    click(app, scene.cell_rect(*free_cell(scene)).center)
+    edited = scene.draft
+    scene.quiet = 1.0
+    app.pump()
+    on_disk = Storage(app.storage.root)
+    assert on_disk.kept_draft(scene.key) == edited and on_disk.kept_draft(opened_key) is None
+    press(app, pygame.K_ESCAPE)
+    assert app.open_level(path)                                   # the new file played, then edited
+    press(app, pygame.K_e)
+    assert app.overlay.draft == edited and "draft is back" in app.overlay.status
+    press(app, pygame.K_ESCAPE)
+    from window.app import DEFAULT_LEVEL
+
+    assert app.open_level(DEFAULT_LEVEL)
+    press(app, pygame.K_e)                                        # the level first opened: as it is
+    assert app.overlay.key == opened_key and app.overlay.editor.cursor == 0
+
+
+def test_ctrl_p_in_the_editor_prints_the_level_being_edited_as_play_does(app, monkeypatch):
+    from window import sheets
+
+    printed = []
+    write = sheets.write
+    monkeypatch.setattr(sheets, "write", lambda items, *a, **k: (printed.extend(items), write(items, *a, **k))[1])
+    press(app, pygame.K_e)
+    scene = app.overlay
+    scene.edit(replace(scene.draft, name="Edited here"))
+    click(app, scene.cell_rect(*free_cell(scene)).center)
+    press(app, pygame.K_p, pygame.KMOD_CTRL)
+    assert app.overlay is scene and scene.status.startswith("Printable sheet saved to ")
+    path = scene.status.rsplit(" ", 1)[-1]
+    assert path.endswith("edited-here-sheet.png")
+    with open(path, "rb") as page:
+        assert page.read(8) == b"\x89PNG\r\n\x1a\n"
+    assert [item.puzzle.hints for item in printed] == [scene.draft.puzzle().hints]
+    assert printed[0].puzzle.name == "Edited here"
+    press(app, pygame.K_ESCAPE)
+    app.open_editor(blank=True)                                  # no level yet: nothing printed, and why
+    printed.clear()
+    press(app, pygame.K_p, pygame.KMOD_CTRL)
+    assert printed == [] and app.overlay.status == "Not printed: the line above says what to fix"
+
+
+def test_the_save_as_prompt_is_drawn_over_the_editor_and_leaves_no_trace(app, monkeypatch):
+    from tests.conftest import watch_text
+
+    press(app, pygame.K_e)
+    scene = app.overlay
+    wait_for_verdict(app, scene)
+    drawn = watch_text(monkeypatch)
+    press(app, *SAVE_AS)
+    type_text(app, "Drawn")
+    shown = [content for content, _ in drawn]
+    assert "Save as" in shown and "File: drawn.bs" in shown
+    box = scene.save_as.box
+    assert all(box.contains(rect) for content, rect in drawn if content == "File: drawn.bs")
+    drawn.clear()
+    assert scene.draw(app.screen, False) == []                   # nothing changed: nothing drawn
+    press(app, pygame.K_ESCAPE)
+    whole = pygame.Surface(app.screen.get_size())
+    assert scene.draw(whole, True) is None
+    assert pygame.image.tobytes(whole, "RGB") == pygame.image.tobytes(app.screen, "RGB")

@@ -39,6 +39,7 @@ from window.scenes.stats import StatsScene
 from window.solver_panel import SOLVER_LABELS
 from window.storage import Storage, daily_dir, generated_dir
 from window.theme import PALETTES, THEMES, make_theme
+from window.widgets import draw_shade
 
 REPO = Path(__file__).resolve().parents[1]
 LEVELS_DIR = REPO / "levels"
@@ -279,21 +280,26 @@ class App:
         pygame.display.update(line)
         pygame.event.pump()                    # the system sees the window answer
 
-    def export_sheet(self) -> Path | None:
-        """Ctrl+P: the current level as a printable PNG page in the per-user folder."""
-        if self.play is None:
-            return None
+    def export_sheet(self, puzzle: Puzzle | None = None, stem: str = "",
+                     tell: Callable[[str], None] | None = None) -> Path | None:
+        """Ctrl+P: a level as a printable PNG page in the per-user folder, ``<stem>-sheet.png``:
+        the one played (its file's stem) unless ``puzzle`` is given (the editor's). What came of
+        it is said by ``tell`` (the status line unless given)."""
+        tell = tell or self.notify
+        if puzzle is None:
+            if self.play is None:
+                return None
+            puzzle, stem = self.play.puzzle, self.play.path.stem if self.play.path else ""
         from window import sheets
 
-        puzzle = self.play.puzzle
-        path = generated_dir() / f"{files.slug(self.play.path.stem if self.play.path else '', 'level')}-sheet.png"
+        path = generated_dir() / f"{files.slug(stem, 'level')}-sheet.png"
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             (written,) = sheets.write([sheets.Item(puzzle, sheets.title_of(puzzle, path.stem))], path, per_page=1)
         except OSError as error:
-            self.notify(f"Could not export the sheet: {error.strerror or error}")
+            tell(f"Could not export the sheet: {error.strerror or error}")
             return None
-        self.notify(f"Printable sheet saved to {written}")
+        tell(f"Printable sheet saved to {written}")
         return written
 
     def show(self, overlay: Overlay) -> None:
@@ -400,9 +406,7 @@ class App:
         areas = self.play.draw(self.screen, full) if self.play is not None and not covered else None
         if self.overlay is not None:
             if not covered:
-                shade = pygame.Surface(self.screen.get_size(), pygame.SRCALPHA)
-                shade.fill((0, 0, 0, 110))
-                self.screen.blit(shade, (0, 0))
+                draw_shade(self.screen)
             # An overlay that covers the window may draw only what changed (the race's lanes).
             areas = (self.overlay.draw(self.screen, self.full_redraw) if getattr(self.overlay, "draws_changes", False)
                      else self.overlay.draw(self.screen))

@@ -13,6 +13,7 @@ from typing import Any, Callable, Mapping, Protocol, Sequence, Union
 
 import pygame
 
+from game.puzzle import Puzzle
 from window.storage import Storage
 from window.theme import Theme
 
@@ -98,3 +99,8 @@ class Host(Protocol):
 
     def notify(self, message: str) -> None:
         """Say something in the status line."""
+
+    def export_sheet(self, puzzle: Puzzle | None = None, stem: str = "",
+                     tell: Callable[[str], None] | None = None) -> Path | None:
+        """A level as a printable page (Ctrl+P): the one played unless ``puzzle`` is given;
+        what came of it said by ``tell`` (the status line unless given)."""

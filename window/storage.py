@@ -302,7 +302,7 @@ def runs_dir() -> Path:
     return user_dir() / "runs"
 
 
-def _signature(path: Path) -> tuple[int, ...] | None:
+def signature(path: Path) -> tuple[int, ...] | None:
     """What tells one version of a file from another written since (None: no file)."""
     try:
         info = os.stat(path)
@@ -463,14 +463,14 @@ class Storage:
         With ``puzzle`` the play is also checked against the level (see check_progress).
         """
         path = self.progress_path(key)
-        self._seen[key] = _signature(path)        # before reading: a write in between is caught at the save
+        self._seen[key] = signature(path)        # before reading: a write in between is caught at the save
         try:
             return check_progress(read_json(path), puzzle)
         except FileNotFoundError:
             return None
         except Damaged as problem:
             self._move_aside(path, f"damaged saved play ({problem})")
-            self._seen[key] = _signature(path)
+            self._seen[key] = signature(path)
             return None
 
     def saved_on(self, key: str) -> datetime.date | None:
@@ -491,7 +491,7 @@ class Storage:
             return Session.restore(puzzle, saved)
         except ValueError as problem:
             self._move_aside(self.progress_path(key), f"damaged saved play ({problem})")
-            self._seen[key] = _signature(self.progress_path(key))
+            self._seen[key] = signature(self.progress_path(key))
             return None
 
     def save_progress(self, key: str, data: dict[str, Any]) -> bool:
@@ -505,10 +505,10 @@ class Storage:
         path = self.progress_path(key)
         try:
             with file_lock(self.root / "progress"):
-                if key in self._seen and _signature(path) not in (None, self._seen[key]):
+                if key in self._seen and signature(path) not in (None, self._seen[key]):
                     self._keep_other_play(key, path, history)
                 write_text(path, text, parents=True)
-                self._seen[key] = _signature(path)
+                self._seen[key] = signature(path)
         except OSError as error:
             return self._saved(error)
         if self._unsaved:

@@ -26,6 +26,13 @@ def draw_dialog(surface: pygame.Surface, theme: Theme, box: pygame.Rect, title: 
                         topleft=(box.x + 12, box.bottom - 27))
 
 
+def draw_shade(surface: pygame.Surface) -> None:
+    """Darken all of ``surface``: what lies beneath a dialog waits for it."""
+    shade = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+    shade.fill((0, 0, 0, 110))
+    surface.blit(shade, (0, 0))
+
+
 @dataclass
 class Button:
     label: str
@@ -71,6 +78,32 @@ def typed_digit(event: pygame.event.Event) -> bool:
     """Whether a key press typed one of 0-9 (not Unicode's other digits, ² or ①, which int()
     refuses or a person would not mean as a number)."""
     return event.unicode.isascii() and event.unicode.isdigit()
+
+
+def typed_text(text: str, event: pygame.event.Event, most: int) -> str | None:
+    """``text`` as a key press edits it: Backspace takes its last character off, a printable
+    character is added while ``text`` is shorter than ``most``; None for any other key."""
+    if event.key == pygame.K_BACKSPACE:
+        return text[:-1]
+    if event.unicode and event.unicode.isprintable() and len(text) < most:
+        return text + event.unicode
+    return None
+
+
+def draw_field(surface: pygame.Surface, theme: Theme, rect: pygame.Rect, text: str, focused: bool,
+               size: int = 17, selected: bool = False) -> None:
+    """A text field: its box (edged in the cursor's colour while typed in), its text cut to the
+    box's width, a caret at its end while typed in; ``selected``: the text on the selection's
+    colour (the next key typed replaces it)."""
+    pygame.draw.rect(surface, theme.unknown, rect, border_radius=4)
+    pygame.draw.rect(surface, theme.cursor if focused else theme.panel_edge, rect, 1, border_radius=4)
+    shown = fonts.fit_text(text + ("|" if focused and not selected else ""), size, rect.width - 10)
+    colour = theme.text
+    if selected and text:
+        mark = pygame.Rect((rect.x + 4, rect.y + 4), (fonts.font(size).size(shown)[0] + 4, rect.height - 8))
+        pygame.draw.rect(surface, theme.button_active, mark.clip(rect.inflate(-4, -4)), border_radius=3)
+        colour = theme.on(theme.button_active)
+    fonts.blit_text(surface, shown, size, colour, midleft=(rect.x + 6, rect.centery))
 
 
 def handle_all(widgets: Sequence, event: pygame.event.Event) -> bool:

@@ -11,10 +11,15 @@ Transcribe: left and right click cycle a given cell through water and the ship p
 tally and type its number (``?`` for one not printed); the fleet has - and + per ship length.
 The keyboard does all of it (``keys``, one table, shown at the foot): arrows move a cursor,
 Space is a left click on its cell and Shift+Space a right click, and so on.
+
+Save writes the level into the per-user levels folder under a name made from the level's;
+Save as (``window.scenes.save_as``) asks for the file's name, and the editor then goes on with
+that file. Ctrl+P prints the level as play does (the window's ``export_sheet``).
 """
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
@@ -34,8 +39,9 @@ from window.board_view import draw_alert, draw_piece
 from window.host import Host
 from window.looks import Looks
 from window.mini_board import MiniBoard
-from window.storage import free_level_path, generated_dir, level_key
-from window.widgets import Button, handle_all, layout_row, typed_digit
+from window.scenes.save_as import SaveAsPrompt
+from window.storage import free_level_path, generated_dir, level_key, signature
+from window.widgets import Button, draw_field, handle_all, layout_row, typed_digit, typed_text
 
 if TYPE_CHECKING:                    # the module itself is imported when first needed (startup time)
     from solvers.authoring.editing import Assessment
@@ -95,6 +101,9 @@ class EditorScene:
         self.cursor: Coord | None = None                    # the keyboard's cell
         self.painting: bool | None = None
         self.ungraded: tuple[Path, Puzzle] | None = None     # saved before its verdict came
+        self.path: Path | None = None            # the file being edited, once saved as one (Save writes it)
+        self.written: tuple[int, ...] | None = None   # that file's signature when this editor last wrote it
+        self.save_as: SaveAsPrompt | None = None     # the Save as prompt, while it is open
         self.painted: Coord | None = None        # a drag's last cell painted
         self.drag_step = -1                      # the history step the drag's cells go to
         self.status = "Your unsaved draft is back (Undo: the level as it is)" if self.editor.cursor else ""
@@ -109,7 +118,8 @@ class EditorScene:
             "cols-": Button("-", lambda: self.grow(0, -1)), "cols+": Button("+", lambda: self.grow(0, 1)),
             "undo": Button("Undo", self.undo), "redo": Button("Redo", self.redo),
             "unique": Button("Make unique", self.make_unique), "minimize": Button("Minimize", self.minimize),
-            "save": Button("Save", self.save), "play": Button("Play", self.play),
+            "save": Button("Save", self.save), "save as": Button("Save as", self.open_save_as),
+            "play": Button("Play", self.play),
             "close": Button("Close", app.close_overlay),
         }
         self.fleet_buttons: dict[tuple[int, int], Button] = {
@@ -144,7 +154,8 @@ class EditorScene:
 
     @property
     def key_parts(self) -> list[str]:
-        return [text for text, _ in self.keys.values() if text] + ["Ctrl+Z/Y: undo/redo", "Ctrl+S: save", "Esc: close"]
+        return [text for text, _ in self.keys.values() if text] + [
+            "Ctrl+Z/Y: undo/redo", "Ctrl+S: save", "Ctrl+Shift+S: save as", "Ctrl+P: print", "Esc: close"]
 
     def help_lines(self, width: int, size: int) -> list[str]:
         """The keys packed into lines at most ``width`` pixels wide, as many as they need (a key
@@ -364,10 +375,12 @@ class EditorScene:
 
     # ----- saving and playing --------------------------------------------------------------
 
-    def _final_puzzle(self) -> Puzzle | None:
+    def _final_puzzle(self, refused: str = "Not saved") -> Puzzle | None:
+        """The draft's level as it is written out (with its grade when the verdict on it came);
+        None, ``refused`` said on the status line, while the draft is no level."""
         puzzle = self.puzzle
         if puzzle is None:
-            self.status = "Not saved: the line above says what to fix"   # (the problem is the verdict's line)
+            self.status = f"{refused}: the line above says what to fix"   # (the problem is the verdict's line)
             return None
         grade = None
         if self.assessment is not None and self.assessed == puzzle:
@@ -375,13 +388,92 @@ class EditorScene:
         return puzzle.replace(difficulty=grade, source="level editor")
 
     def save(self) -> Path | None:
+        """Ctrl+S: the level into the file being edited (once Save as made one), or else beside
+        the levels made in the per-user folder, never over another level there. The file being
+        edited is asked about first (as Save as asks) when someone else wrote it since."""
         puzzle = self._final_puzzle()
         if puzzle is None:
             return None
+        if self.path is not None:
+            if self._ours(self.path):
+                return self._write(puzzle, self.path, follow=True)
+            self.open_save_as()                  # offered its name: Save there asks, then replaces
+            return self.save_typed()
         path = generated_dir() / f"made-{files.slug(puzzle.name or '')}-{puzzle.rows}x{puzzle.cols}.bs"
         try:
             path = free_level_path(path, puzzle)
-            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            self.status = f"Could not save: {error.strerror or error}"
+            return None
+        return self._write(puzzle, path)
+
+    def open_save_as(self) -> None:
+        """Ctrl+Shift+S: the Save as prompt, offering the name of the file being edited, or
+        else the level's name."""
+        if self._final_puzzle() is None:
+            return
+        offered = self.path.stem if self.path is not None else self.draft.name
+        self.save_as = SaveAsPrompt(offered, generated_dir(), self.save_typed, self.close_save_as,
+                                    self.app.window_size)
+        self.focus = None
+
+    def close_save_as(self) -> None:
+        self.save_as = None
+        self.looks.forget()                      # the board and the panel drawn again where it was
+
+    def save_typed(self) -> Path | None:
+        """The prompt's Save: the level into the file the name typed makes, in the folder Save
+        writes to. A name with no letter or digit is refused; a file there that is not the
+        one being edited as this editor wrote it is asked about first (Save again replaces
+        it); a write that fails leaves the file as it was and the prompt open, saying why.
+        Saved, the editor goes on with that file."""
+        prompt = self.save_as
+        if prompt is None:
+            return None
+        path = prompt.file
+        if path is None:
+            prompt.tell("The name needs a letter or a digit (A-Z, 0-9): the file's name is made of them")
+            return None
+        puzzle = self._final_puzzle()
+        if puzzle is None:
+            prompt.tell(f"Not saved: {self.problems[0].text}")
+            return None
+        try:
+            files.check(path, parents=True)          # a folder of that name, a folder that cannot be written
+        except OSError as error:
+            prompt.tell(f"Could not save: {error.strerror or error}")
+            return None
+        if not self._ours(path) and path != prompt.asked:
+            prompt.ask(path, f"{path.name} {self._holds(path)}: Replace writes over it")
+            return None
+        saved = self._write(puzzle, path, follow=True)
+        if saved is None:
+            prompt.tell(self.status)
+        else:
+            self.close_save_as()
+        return saved
+
+    def _ours(self, path: Path) -> bool:
+        """Whether writing ``path`` replaces nothing but what this editor wrote: no file there,
+        or the file being edited as it was last saved here."""
+        return not os.path.lexists(path) or (path == self.path and signature(path) == self.written)
+
+    def _holds(self, path: Path) -> str:
+        """What the file at ``path``, not ours, is, for the question before replacing it."""
+        if path == self.path:
+            return "was changed on disk since it was saved here"
+        try:
+            other = levels.load(path)
+        except (levels.LevelError, OSError):
+            return "is there already, and is not a level"
+        return f"already holds the level {other.name!r}" if other.name else "already holds another level"
+
+    def _write(self, puzzle: Puzzle, path: Path, follow: bool = False) -> Path | None:
+        """Save ``puzzle`` in ``path`` (written whole or not at all: a failed write leaves the
+        file as it was); the draft saved is no longer kept. ``follow``: the editor goes on with
+        this file (Save writes it; its drafts are kept by its level, as when the editor opens
+        on it)."""
+        try:
             levels.save(puzzle, path)
         except OSError as error:
             self.status = f"Could not save: {error.strerror or error}"
@@ -392,6 +484,12 @@ class EditorScene:
         self.status = f"Saved {path.name}" + ("" if graded else " (its grade follows the verdict)")
         self.kept = self.draft
         self._keep()                                 # the draft saved is no longer kept
+        if follow:
+            self.path, self.written = path, signature(path)
+            key = level_key(puzzle)
+            if key != self.key:            # a draft kept for the level saved is dropped too
+                self.key, self.stored, self._kept_for = key, self.app.storage.kept_draft(key), None
+                self._keep()
         self.app.notify(f"Saved the level to {path}")
         return path
 
@@ -410,7 +508,18 @@ class EditorScene:
             except OSError as error:
                 self.status = f"Could not write the grade into {path.name}: {error.strerror or error}"
                 return
+            if path == self.path:
+                self.written = signature(path)
             self.status = f"Saved {path.name}, graded {self.assessment.grade}"
+
+    def print_sheet(self) -> Path | None:
+        """Ctrl+P: the level as a printable page, as in play (the window's ``export_sheet``),
+        said on the status line."""
+        puzzle = self._final_puzzle("Not printed")
+        if puzzle is None:
+            return None
+        stem = self.path.stem if self.path is not None else puzzle.name or ""
+        return self.app.export_sheet(puzzle, stem, tell=partial(setattr, self, "status"))
 
     def play(self) -> None:
         path = self.save()
@@ -421,6 +530,9 @@ class EditorScene:
     # ----- input ---------------------------------------------------------------------------
 
     def handle(self, event: pygame.event.Event) -> None:
+        if self.save_as is not None:             # the prompt takes every key and click while open
+            self.save_as.handle(event)
+            return
         if event.type == pygame.KEYDOWN:
             self._key(event)
             return
@@ -471,7 +583,9 @@ class EditorScene:
         elif ctrl and event.key == pygame.K_y:
             self.redo()
         elif ctrl and event.key == pygame.K_s:
-            self.save()
+            self.open_save_as() if event.mod & pygame.KMOD_SHIFT else self.save()
+        elif ctrl and event.key == pygame.K_p:
+            self.print_sheet()
         elif event.key == pygame.K_ESCAPE:
             if self.focus is not None:
                 self.focus = None
@@ -510,14 +624,9 @@ class EditorScene:
         self.edit(model.set_tally(self.draft, axis, index, value))
 
     def _type_text(self, event: pygame.event.Event, key: str) -> None:
-        text = getattr(self.draft, key)
-        if event.key == pygame.K_BACKSPACE:
-            text = text[:-1]
-        elif event.unicode and event.unicode.isprintable() and len(text) < MAX_TEXT:
-            text = text + event.unicode
-        else:
-            return
-        self.edit(replace(self.draft, **{key: text}))
+        text = typed_text(getattr(self.draft, key), event, MAX_TEXT)
+        if text is not None:
+            self.edit(replace(self.draft, name=text) if key == "name" else replace(self.draft, author=text))
 
     # ----- layout --------------------------------------------------------------------------
 
@@ -544,6 +653,8 @@ class EditorScene:
         x = width - PANEL_WIDTH - 20
         self.panel = pygame.Rect(x, 20, PANEL_WIDTH, height - 40)
         self.parts = stack_panel(self.panel, self.fleet_rows_most())
+        if self.save_as is not None:
+            self.save_as.relayout(size)
         self.fleet_scroll = 0
         b, parts, wide = self.buttons, self.parts, PANEL_WIDTH - 20
         layout_row([b["design"], b["transcribe"]], pygame.Rect(x + 10, parts["modes"].y, wide, parts["modes"].height))
@@ -553,7 +664,7 @@ class EditorScene:
         self.text_rects = {key: pygame.Rect(x + 80, parts[key].y, PANEL_WIDTH - 90, parts[key].height)
                            for key in ("name", "author")}
         for part, keys in (("undo", ("undo", "redo")), ("unique", ("unique", "minimize")),
-                           ("save", ("save", "play", "close"))):
+                           ("save", ("save", "save as", "play", "close"))):
             layout_row([b[key] for key in keys], pygame.Rect(x + 10, parts[part].y, wide, parts[part].height))
 
     def fleet_rows_most(self) -> int:
@@ -610,9 +721,14 @@ class EditorScene:
         the theme, the board's size or the mode changed. The areas drawn (None: all)."""
         theme, draft = self.app.theme, self.draft
         self._set_buttons()
+        prompt = self.save_as
+        if prompt is not None:             # over the board and the panel: all drawn again beneath it
+            if not self.looks.changed("save as", (prompt.look(), theme)) and not full:
+                return []
+            full = True
         if self.looks.changed("scene", (theme, self.app.window_size, self.board_shape, self.cell, draft.mode)) \
                 or full:
-            self.looks.forget("scene")
+            self.looks.forget("scene", "save as")
             surface.fill(theme.background)
             mode = "Design: paint the fleet; right click makes a cell given" if draft.mode is Mode.DESIGN else \
                 "Transcribe: click cells for the given pieces, click a tally and type it"
@@ -623,6 +739,8 @@ class EditorScene:
             for k, line in enumerate(reversed(self.foot)):      # the keys at the foot, every line of them
                 fonts.blit_text(surface, line, FOOT_SIZE, theme.muted, bottomleft=(20, bottom - FOOT_LINE * k))
             self._draw_parts(surface)
+            if prompt is not None:
+                prompt.draw(surface, theme)
             return None
         return self._draw_parts(surface)
 
@@ -703,11 +821,7 @@ class EditorScene:
                         midleft=(x + 232, (parts["rows"].centery + parts["cols"].centery) // 2))
         for key, rect in self.text_rects.items():
             fonts.blit_text(surface, key.capitalize(), 17, theme.text, midleft=(x + 12, rect.centery))
-            pygame.draw.rect(surface, theme.unknown, rect, border_radius=4)
-            pygame.draw.rect(surface, theme.cursor if self.focus == key else theme.panel_edge, rect, 1, border_radius=4)
-            value = getattr(draft, key) + ("|" if self.focus == key else "")
-            fonts.blit_text(surface, fonts.fit_text(value, 17, rect.width - 10), 17, theme.text,
-                            midleft=(rect.x + 6, rect.centery))
+            draw_field(surface, theme, rect, getattr(draft, key), self.focus == key)
         title = parts["fleet title"]
         fonts.blit_text(surface, "Fleet", 18, theme.text, bold=True, midleft=(x + 12, title.centery))
         lengths, rows = self.fleet_lengths(), self.fleet_rows()

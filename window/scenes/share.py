@@ -13,7 +13,7 @@ import pygame
 from game import codes
 from window import fonts
 from window.host import Host
-from window.widgets import Button, draw_dialog
+from window.widgets import Button, draw_dialog, typed_text
 
 MAX_TYPED = codes.MAX_CODE
 
@@ -106,10 +106,8 @@ class ShareScene:
                 self.copy()
             elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
                 self.open_typed()
-            elif event.key == pygame.K_BACKSPACE:
-                self.typed = self.typed[:-1]
-            elif event.unicode and event.unicode.isprintable() and len(self.typed) < MAX_TYPED:
-                self.typed += event.unicode
+            elif (typed := typed_text(self.typed, event, MAX_TYPED)) is not None:
+                self.typed = typed
             return
         for button in (self.copy_button, self.paste_button, self.open_button, self.close_button):
             if button.handle(event):
