@@ -763,6 +763,34 @@ def test_after_save_as_the_draft_is_kept_for_the_new_file_and_a_save_drops_it(ap
     assert app.overlay.key == opened_key and app.overlay.editor.cursor == 0
 
 
+def test_a_level_of_the_users_own_folder_is_saved_where_it_was_read_and_a_pack_level_beside_them(app):
+    """The editor opened from play on a level the player made (in the per-user folder) saves
+    it again there: it used to write a second file, made-<name>, beside it. A level from
+    anywhere else (the pack) is never written over: it is saved beside the levels made."""
+    from window.app import DEFAULT_LEVEL
+    from window.storage import generated_dir
+
+    path = generated_dir() / "mine.bs"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    levels.save(levels.load(DEFAULT_LEVEL), path)
+    pack_text = DEFAULT_LEVEL.read_text()
+    assert app.open_level(path)
+    press(app, pygame.K_e)
+    scene = app.overlay
+    assert scene.path == path
+    click(app, scene.cell_rect(*free_cell(scene)).center)
+    press(app, pygame.K_s, pygame.KMOD_CTRL)
+    assert saved_levels() == ["mine.bs"] and levels.load(path).hints == scene.draft.puzzle().hints
+    press(app, pygame.K_ESCAPE)
+    assert app.open_level(DEFAULT_LEVEL)
+    press(app, pygame.K_e)
+    scene = app.overlay
+    assert scene.path is None
+    click(app, scene.cell_rect(*free_cell(scene)).center)
+    press(app, pygame.K_s, pygame.KMOD_CTRL)
+    assert DEFAULT_LEVEL.read_text() == pack_text and len(saved_levels()) == 2
+
+
 def test_ctrl_p_in_the_editor_prints_the_level_being_edited_as_play_does(app, monkeypatch):
     from window import sheets
 

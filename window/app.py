@@ -242,8 +242,10 @@ class App:
 
     def open_editor(self, blank: bool = False) -> None:
         """The level editor, on the current level (or a blank board)."""
-        puzzle = None if blank or self.play is None else self.play.puzzle
-        self.overlay = EditorScene(self, puzzle)
+        if blank or self.play is None:
+            self.overlay = EditorScene(self, None)
+        else:
+            self.overlay = EditorScene(self, self.play.puzzle, path=self.play.path)
         self.dirty = True
 
     def open_race(self, solvers: Sequence[str] | None = None, speed: int | None = None) -> None:

@@ -77,7 +77,9 @@ class Answer:
 class EditorScene:
     covers_window = True
 
-    def __init__(self, app: Host, puzzle: Puzzle | None = None, solution=None) -> None:
+    def __init__(self, app: Host, puzzle: Puzzle | None = None, solution=None, path: Path | None = None) -> None:
+        """``path``: the file ``puzzle`` was read from, when it is one of the levels made in the
+        per-user folder: Save writes it again (a level from anywhere else is saved beside them)."""
         self.app = app
         draft = model.from_puzzle(puzzle, solution) if puzzle is not None else model.blank(10, 10)
         self.editor = Editor(draft)
@@ -101,8 +103,10 @@ class EditorScene:
         self.cursor: Coord | None = None                    # the keyboard's cell
         self.painting: bool | None = None
         self.ungraded: tuple[Path, Puzzle] | None = None     # saved before its verdict came
-        self.path: Path | None = None            # the file being edited, once saved as one (Save writes it)
-        self.written: tuple[int, ...] | None = None   # that file's signature when this editor last wrote it
+        if path is not None and path.parent.resolve() != generated_dir().resolve():
+            path = None
+        self.path: Path | None = path            # the file being edited (Save writes it)
+        self.written = signature(path) if path is not None else None  # its signature when last read or written here
         self.save_as: SaveAsPrompt | None = None     # the Save as prompt, while it is open
         self.painted: Coord | None = None        # a drag's last cell painted
         self.drag_step = -1                      # the history step the drag's cells go to
