@@ -289,7 +289,7 @@ class App:
         path = generated_dir() / f"{files.slug(self.play.path.stem if self.play.path else '', 'level')}-sheet.png"
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            (written,) = sheets.write([sheets.Item(puzzle, sheets.title_of(puzzle, path.stem))], path, per_page=1)
+            (written,) = sheets.write([sheets.Item(puzzle, sheets.title_of(puzzle, path.stem))], path, per_page=1).pages
         except OSError as error:
             self.notify(f"Could not export the sheet: {error.strerror or error}")
             return None
