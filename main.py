@@ -704,14 +704,25 @@ def cmd_print(args) -> int:
                 return EXIT_USAGE
             solutions.append(sheets.Item(ref.puzzle, f"Solution: {title}", verdict.solution))
     try:
-        written = sheets.write(puzzles + solutions, output, args.per_page)
+        printed = sheets.write(puzzles + solutions, output, args.per_page)
     except OSError as error:
         return _not_written(error, args.output)
-    shown = ", ".join(_named(p) for p in written) if len(written) <= 3 else \
-        f"{_named(written[0])} ... {_named(written[-1])} ({len(written)} pages)"
-    print(f"wrote {shown}: {plural(len(puzzles), 'puzzle')}"
-          + ((" and its solution" if len(solutions) == 1 else " and their solutions") if solutions else ""))
+    print(f"wrote {_listed(printed.pages)}: {plural(len(puzzles), 'puzzle')}"
+          + ((" and its solution" if len(solutions) == 1 else " and their solutions") if solutions else "")
+          + (f"; removed {_listed(printed.removed)} of the earlier print" if printed.removed else ""))
+    if printed.left:
+        left = printed.left
+        print(f"print: left {plural(len(left), 'file')} named as further pages of this book as they were: "
+              + ", ".join(f"{_named(path)} ({why})" for path, why in left[:3])
+              + (f" and {len(left) - 3} more" if len(left) > 3 else ""), file=sys.stderr)
     return EXIT_OK
+
+
+def _listed(paths: list) -> str:
+    """PNG pages as a message names them: up to three, or the first and the last and how many."""
+    if len(paths) <= 3:
+        return ", ".join(_named(p) for p in paths)
+    return f"{_named(paths[0])} ... {_named(paths[-1])} ({len(paths)} pages)"
 
 
 def _add_convert(sub) -> None:

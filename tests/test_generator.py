@@ -462,6 +462,38 @@ def test_layouts_bound_the_layouts_tried_and_the_closest_comes_back(monkeypatch)
     assert len(tried) == 7 and puzzle.difficulty == "easy" == grade(puzzle)
 
 
+def test_a_grade_every_first_layout_misses_alike_is_out_of_reach_at_once(monkeypatch, capsys):
+    import main
+
+    tried = []
+    real_layout = generator.random_layout
+
+    def counted(*args, **options):
+        tried.append(1)
+        return real_layout(*args, **options)
+
+    monkeypatch.setattr(generator, "random_layout", counted)
+    for difficulty in ("medium", "expert"):               # one submarine: its tallies settle it
+        tried.clear()
+        with pytest.raises(generator.GeneratorOutOfReach, match=(
+                rf"^no {difficulty} level on a 6x6 board with the fleet \{{1: 1\}}: its first 1,000 layouts all came "
+                r"out easy; a larger board or more ships makes harder levels$")):
+            generate(6, 6, fleet={1: 1}, difficulty=difficulty)
+        assert len(tried) == generator.REACH_LAYOUTS
+    assert main.main(["generate", "--rows", "3", "--difficulty", "hard", "--timeout", "600"]) == 2
+    said = capsys.readouterr()
+    assert said.out == "" and said.err == ("generate: no hard level on a 3x3 board with the fleet {1: 2}: its first "
+                                           "1,000 layouts all came out easy; a larger board or more ships makes "
+                                           "harder levels\n")
+
+
+def test_a_board_that_gives_two_grades_is_let_run_on(monkeypatch):
+    monkeypatch.setattr(generator, "REACH_LAYOUTS", 20)
+    puzzle = generate(4, 4, difficulty="expert", layouts=60)      # easy, medium and hard come out
+    assert puzzle.difficulty == "hard"
+    assert generate(6, 6, difficulty="expert").difficulty == "expert"   # most 6x6 layouts come out below
+
+
 def test_the_pack_bounds_its_levels_by_layouts_not_by_time(monkeypatch, tmp_path, capsys):
     """Each pack level had 45 s to land on its grade: the 6x6 expert levels try up to 4,013
     layouts (15 s on a two-core machine), so a slower machine wrote another pack."""

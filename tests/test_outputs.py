@@ -372,7 +372,7 @@ def test_10_png_pages_are_drawn_one_at_a_time_and_an_interrupt_leaves_none(tmp_p
     monkeypatch.setattr(sheets.ImageCanvas, "page", page)
     puzzle = levels.load(LEVEL)
     items = [sheets.Item(puzzle, f"#{k}") for k in range(6)]
-    written = sheets.write(items, tmp_path / "p.png", per_page=1)
+    written = sheets.write(items, tmp_path / "p.png", per_page=1).pages
     assert len(written) == 6 and most[0] <= 2                 # the page drawn and the one written
 
     drawn = sheets.draw_pages

@@ -297,7 +297,7 @@ class App:
         path = generated_dir() / f"{files.slug(stem, 'level')}-sheet.png"
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            (written,) = sheets.write([sheets.Item(puzzle, sheets.title_of(puzzle, path.stem))], path, per_page=1)
+            (written,) = sheets.write([sheets.Item(puzzle, sheets.title_of(puzzle, path.stem))], path, per_page=1).pages
         except OSError as error:
             tell(f"Could not export the sheet: {error.strerror or error}")
             return None

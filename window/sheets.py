@@ -12,7 +12,11 @@ lacks as "?".
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+import os
+import re
+import stat
+import struct
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Protocol, Sequence
@@ -279,9 +283,15 @@ class ImageCanvas:
         anchor = {"left": "ls", "center": "ms", "right": "rs"}[align]
         self.draw.text((self._p(x), self._p(y)), text, fill=colour, font=font, anchor=anchor)
 
-    def save(self, handle) -> None:
-        """The page drawn last, as PNG, into an open binary file."""
-        self.images[-1].save(handle, format="PNG")
+    def save(self, handle, mark: str | None = None) -> None:
+        """The page drawn last, as PNG, into an open binary file; ``mark``: the text of its
+        ``PAGE_MARK`` chunk (which page of which book it is)."""
+        from PIL.PngImagePlugin import PngInfo
+
+        info = PngInfo()
+        if mark is not None:
+            info.add_text(PAGE_MARK, mark)
+        self.images[-1].save(handle, format="PNG", pnginfo=info)
 
 
 FACE = "face"                           # the window's font, as the PDF names it
@@ -314,9 +324,12 @@ MAX_TITLE = 400                         # characters looked at: far more than a 
 
 def page_paths(path: Path, pages: int) -> list[Path]:
     """The files of ``pages`` PNG pages: ``path`` itself for one page, else ``name-1.png``, ..."""
-    if pages == 1:
-        return [path]
-    return [path.with_name(f"{path.stem}-{k}{path.suffix}") for k in range(1, pages + 1)]
+    return [path.with_name(page_name(path, k, pages)) for k in range(1, pages + 1)]
+
+
+def page_name(path: Path, page: int, pages: int) -> str:
+    """The file name of page ``page`` of a print of ``pages`` pages to ``path``."""
+    return path.name if pages == 1 else f"{path.stem}-{page}{path.suffix}"
 
 
 def title_of(puzzle: Puzzle, fallback: str) -> str:
@@ -326,19 +339,133 @@ def title_of(puzzle: Puzzle, fallback: str) -> str:
     return "  ·  ".join(words)
 
 
-def write(items: Sequence[Item], path: Path, per_page: int) -> list[Path]:
-    """Write the sheets to ``path`` (``.pdf``, or ``.png`` pages) by ``game.files``; return the
-    files written. PNG pages are drawn and written one at a time (memory stays that of one
-    page) and put in place together at the end, so a failure leaves none of them."""
+@dataclass(frozen=True)
+class Printed:
+    """What :func:`write` did: the files written; the pages of an earlier print of the same
+    name it deleted; the ones it left, each with why (not provably ours)."""
+
+    pages: list[Path]
+    removed: list[Path] = field(default_factory=list)
+    left: list[tuple[Path, str]] = field(default_factory=list)
+
+
+def write(items: Sequence[Item], path: Path, per_page: int) -> Printed:
+    """Write the sheets to ``path`` (``.pdf``, or ``.png`` pages) by ``game.files``. PNG pages
+    are drawn and written one at a time (memory stays that of one page) and put in place
+    together at the end, so a failure leaves none of them and the old pages as they were.
+    Each carries its mark (:func:`page_mark`); once all are in place, the pages of an earlier
+    print of the same name that the new one does not replace are deleted where they carry
+    the mark of that page of this book, and left otherwise (:func:`clear_stale_pages`)."""
     if path.suffix.lower() == ".pdf":
         pdf = PdfCanvas()
         draw_pages(items, pdf, per_page)
         pdf.save(path)
-        return [path]
+        return Printed([path])
     paths = page_paths(path, max(1, math.ceil(len(items) / per_page)))
     with files.Outputs(len(paths)) as outputs:
         for k, target in enumerate(paths):
             canvas = ImageCanvas()
             draw_pages(items[k * per_page:(k + 1) * per_page], canvas, per_page)
-            canvas.save(outputs.add(target).handle)
-    return paths
+            canvas.save(outputs.add(target).handle, page_mark(path, k + 1, len(paths)))
+    removed, left = clear_stale_pages(path, len(paths))
+    return Printed(paths, removed, left)
+
+
+PAGE_MARK = "Battleships-page"          # the key of the text chunk every PNG page carries
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+MAX_CHUNKS = 64                         # chunks looked at before the image data (ours: 2)
+
+
+def page_mark(path: Path, page: int, pages: int) -> str:
+    """The mark of page ``page`` of ``pages`` of the book printed as ``path``: plain ASCII text
+    (a byte of the name that is not ASCII as ``\\xNN``)."""
+    return f"page {page} of {pages} of {_book(path)}"
+
+
+def _book(path: Path) -> str:
+    return os.fsencode(path.name).decode("ascii", "backslashreplace")
+
+
+MARKED = re.compile(r"page ([1-9][0-9]*) of ([1-9][0-9]*) of (.*)", re.DOTALL)
+
+
+def read_mark(handle) -> str | None:
+    """The ``PAGE_MARK`` text of the PNG file open in ``handle``, read from the chunks before
+    its image data (the image itself is not decoded), or None."""
+    if handle.read(8) != PNG_SIGNATURE:
+        return None
+    for _ in range(MAX_CHUNKS):
+        head = handle.read(8)
+        if len(head) < 8:
+            return None
+        length, kind = struct.unpack(">I4s", head)
+        if kind in (b"IDAT", b"IEND"):
+            return None
+        if kind != b"tEXt" or length > 4096:
+            handle.seek(length + 4, os.SEEK_CUR)            # the data and its CRC
+            continue
+        key, _, text = handle.read(length).partition(b"\0")
+        handle.seek(4, os.SEEK_CUR)
+        if key == PAGE_MARK.encode("ascii"):
+            return text.decode("latin-1")
+    return None
+
+
+def stale_pages(path: Path, pages: int) -> list[tuple[Path, int]]:
+    """The files an earlier print to ``path`` may have left that a print of ``pages`` pages
+    does not replace, each with the page it would be: ``name-K.png`` for K above ``pages``
+    (every K when one page is ``path`` itself), and ``path`` itself (page 1 of a one-page
+    print) when there are several."""
+    folder = path.parent
+    pattern = re.compile(re.escape(path.stem) + r"-([1-9][0-9]{0,8})" + re.escape(path.suffix))
+    first = pages + 1 if pages > 1 else 1
+    found = [(path, 1)] if pages > 1 and os.path.lexists(path) else []
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return found
+    for name in names:
+        match = pattern.fullmatch(name)
+        if match and int(match[1]) >= first:
+            found.append((folder / name, int(match[1])))
+    return sorted(found, key=lambda item: item[1])
+
+
+def clear_stale_pages(path: Path, pages: int) -> tuple[list[Path], list[tuple[Path, str]]]:
+    """Delete each of :func:`stale_pages` that is provably a page of this book: a regular file
+    (not a symbolic link, a folder or a device) whose mark says it is that page of a book
+    printed as ``path``. The others are left, each with why. Returns (deleted, left)."""
+    removed: list[Path] = []
+    left: list[tuple[Path, str]] = []
+    for stale, page in stale_pages(path, pages):
+        why = _remove_if_ours(stale, path, page)
+        if why:
+            left.append((stale, why))
+        else:
+            removed.append(stale)
+    return removed, left
+
+
+def _remove_if_ours(stale: Path, path: Path, page: int) -> str | None:
+    """Delete ``stale`` when it is a regular file marked as page ``page`` of the book printed
+    as ``path``, under that page's name; else why it stays."""
+    try:
+        info = os.lstat(stale)
+        if stat.S_ISLNK(info.st_mode):
+            return "a symbolic link"
+        if not stat.S_ISREG(info.st_mode):
+            return "not a regular file"
+        fd = os.open(stale, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+        with os.fdopen(fd, "rb") as handle:
+            marked = MARKED.fullmatch(read_mark(handle) or "")
+            opened = os.fstat(handle.fileno())
+        if marked is None or marked[3] != _book(path) or int(marked[1]) != page \
+                or page_name(path, page, int(marked[2])) != stale.name:
+            return "not marked as that page of a book printed under this name"
+        now = os.lstat(stale)
+        if (now.st_dev, now.st_ino) != (opened.st_dev, opened.st_ino):
+            return "replaced while it was read"
+        os.unlink(stale)
+    except OSError as error:
+        return error.strerror or str(error)
+    return None

@@ -40,6 +40,9 @@ COUNT_WORK = 50_000      # nodes and probes of an exact count; one that needs mo
 HINT_PER_UNKNOWN = 100   # hints added at once: one for each this many cells the engine left open
 FEW_UNKNOWN_SHARE = 8    # the verdict is asked once at most 1/this of the cells are open (40 at least)
 REMOVE_GROUP = 2         # hints asked together when removing them below level 4 (see remove_hints)
+# A grade is out of reach when this many layouts, the first ones, all came out at one lower
+# grade (docs/design/generator.md: a board that gives two grades is let run on).
+REACH_LAYOUTS = 1000
 
 
 class GeneratorCancelled(Exception):
@@ -52,6 +55,10 @@ class GeneratorError(ValueError):
 
 class GeneratorTimeout(GeneratorError):
     """The time given ran out before any level was finished: no level."""
+
+
+class GeneratorOutOfReach(GeneratorError):
+    """The grade asked is out of reach of the board and fleet (``REACH_LAYOUTS``): no level."""
 
 
 class _OutOfTime(Exception):
@@ -309,6 +316,8 @@ def generate(rows: int, cols: int, fleet: Mapping[int, int] | Fleet | None = Non
     level with hints added or removed halfway, so a ``minimal`` level is minimal); with a
     difficulty, the closest level finished so far is returned with its true grade in
     ``difficulty``, and with none finished :class:`GeneratorTimeout` is raised.
+    :class:`GeneratorOutOfReach` when the first ``REACH_LAYOUTS`` layouts all came out at one
+    grade below ``difficulty``.
     ``cancelled`` is polled between steps (a fraction of a second apart on boards up to
     15x15); when it returns True the generator raises :class:`GeneratorCancelled`.
     """
@@ -321,6 +330,7 @@ def generate(rows: int, cols: int, fleet: Mapping[int, int] | Fleet | None = Non
     level = GRADE_LEVEL[difficulty] if difficulty else 4      # 4: until unique
     best: tuple[int, Puzzle, str, Grid] | None = None
     tried = 0
+    grades: set[str] = set()
     while True:
         tried += 1
         try:
@@ -337,6 +347,11 @@ def generate(rows: int, cols: int, fleet: Mapping[int, int] | Fleet | None = Non
         miss = abs(GRADE_LEVEL[measured] - level) if difficulty else 0
         if best is None or miss < best[0]:
             best = (miss, puzzle, measured, solution)
+        grades.add(measured)
+        if miss and tried == REACH_LAYOUTS and len(grades) == 1:
+            raise GeneratorOutOfReach(f"no {difficulty} level on a {rows}x{cols} board with the fleet {dict(fleet)}: "
+                                      f"its first {REACH_LAYOUTS:,} layouts all came out {measured}; "
+                                      "a larger board or more ships makes harder levels")
         if miss == 0 or tried == layouts or _past(deadline):
             break
     _, puzzle, measured, solution = best
