@@ -372,8 +372,6 @@ def write(items: Sequence[Item], path: Path, per_page: int) -> Printed:
 
 
 PAGE_MARK = "Battleships-page"          # the key of the text chunk every PNG page carries
-PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-MAX_CHUNKS = 64                         # chunks looked at before the image data (ours: 2)
 
 
 def page_mark(path: Path, page: int, pages: int) -> str:
@@ -390,25 +388,16 @@ MARKED = re.compile(r"page ([1-9][0-9]*) of ([1-9][0-9]*) of (.*)", re.DOTALL)
 
 
 def read_mark(handle) -> str | None:
-    """The ``PAGE_MARK`` text of the PNG file open in ``handle``, read from the chunks before
-    its image data (the image itself is not decoded), or None."""
-    if handle.read(8) != PNG_SIGNATURE:
+    """The ``PAGE_MARK`` text of the PNG file open in ``handle``, or None (not a PNG, or none).
+    Pillow reads the chunks before the image data on opening; the image is not decoded."""
+    from PIL import Image
+
+    try:
+        with Image.open(handle, formats=["PNG"]) as image:
+            mark = image.info.get(PAGE_MARK)
+    except (OSError, ValueError, SyntaxError, struct.error, Image.DecompressionBombError):   # not a PNG of ours
         return None
-    for _ in range(MAX_CHUNKS):
-        head = handle.read(8)
-        if len(head) < 8:
-            return None
-        length, kind = struct.unpack(">I4s", head)
-        if kind in (b"IDAT", b"IEND"):
-            return None
-        if kind != b"tEXt" or length > 4096:
-            handle.seek(length + 4, os.SEEK_CUR)            # the data and its CRC
-            continue
-        key, _, text = handle.read(length).partition(b"\0")
-        handle.seek(4, os.SEEK_CUR)
-        if key == PAGE_MARK.encode("ascii"):
-            return text.decode("latin-1")
-    return None
+    return mark if isinstance(mark, str) else None
 
 
 def stale_pages(path: Path, pages: int) -> list[tuple[Path, int]]:

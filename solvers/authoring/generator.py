@@ -348,7 +348,7 @@ def generate(rows: int, cols: int, fleet: Mapping[int, int] | Fleet | None = Non
         if best is None or miss < best[0]:
             best = (miss, puzzle, measured, solution)
         grades.add(measured)
-        if miss and tried == REACH_LAYOUTS and len(grades) == 1:
+        if tried == REACH_LAYOUTS and grades == {measured} and GRADE_LEVEL[measured] < level:
             raise GeneratorOutOfReach(f"no {difficulty} level on a {rows}x{cols} board with the fleet {dict(fleet)}: "
                                       f"its first {REACH_LAYOUTS:,} layouts all came out {measured}; "
                                       "a larger board or more ships makes harder levels")
