@@ -24,7 +24,7 @@ from window import fonts
 from window.host import Host
 from window.looks import Looks
 from window.mini_board import MiniBoard
-from window.panel_views import draw_plot
+from window.panel_views import PLOT_SHORTEST, draw_plot
 from window.solver_watch import SolverWatch, make_stream
 from window.storage import generated_dir
 from window.widgets import Button, StepSlider, handle_all, layout_row
@@ -32,7 +32,7 @@ from window.widgets import Button, StepSlider, handle_all, layout_row
 SPEEDS = (1, 5, 20, 100, 500, 0)
 SPEED_LABELS = ("1/s", "5/s", "20/s", "100/s", "500/s", "instant")
 STATS_EVERY = 0.1                   # seconds between renewals of a running lane's figures
-PLOT_LEAST = 16                     # pixels: a lane's fitness plot is drawn when it has this much height
+PLOT_LEAST = PLOT_SHORTEST          # pixels: a lane's fitness plot is drawn when it has this much height
 MOST_LANES = 4
 FRAME_WORK = 0.012                  # seconds of solver events per frame, shared by the lanes
 STATUS_ROOM = 20                    # pixels under the lanes for the status line, at the window's foot
