@@ -46,13 +46,14 @@ def with_solver(chosen: Sequence[str], name: str) -> list[str]:
 
 
 def lane_record(watch: SolverWatch) -> dict:
-    """One lane's record, built as a headless race builds its own (``race.record_of``)."""
+    """One lane's record, built as a headless race builds its own (``race.record_of``), the
+    solver named by its registered name as there."""
     result = watch.result
     if result is None:
         result = Result(Status.ERROR if watch.failure else Status.STOPPED, None, {}, (), watch.failure or "")
     elif result.status is Status.SOLVED and not watch.solved:
         result = Result(Status.ERROR, None, result.stats, (), "the judge rejects the solver's board")
-    return race.record_of(watch.name, watch.tally, result, watch.elapsed)
+    return race.record_of(watch.solver, watch.tally, result, watch.elapsed)
 
 
 class RaceScene:
@@ -148,7 +149,7 @@ class RaceScene:
             except ValueError as error:
                 self.status = str(error)
                 continue
-            lane = SolverWatch(self.puzzle, self.specs[name].label, make, speed=self.speed.value)
+            lane = SolverWatch(self.puzzle, self.specs[name].label, make, speed=self.speed.value, solver=name)
             self.lanes.append(lane)
         self.pictures = [MiniBoard() for _ in self.lanes]
         self._share_frame()
@@ -416,7 +417,7 @@ class RaceScene:
         width = box.width
         pygame.draw.rect(surface, theme.panel, box, border_radius=8)
         pygame.draw.rect(surface, theme.panel_edge, box, 2, border_radius=8)
-        columns = ("rank", "solver", "verdict", "time_s", "nodes", "backtracks", "guesses", "generations", "moves")
+        columns = [field for field in race.FIELDS if field != "solution"]
         step = width // len(columns)
         for i, name in enumerate(columns):
             fonts.blit_text(surface, fonts.fit_text(name.replace("_s", " (s)"), 15, step - 8, bold=True), 15,
@@ -425,6 +426,7 @@ class RaceScene:
             for i, name in enumerate(columns):
                 value = record[name]
                 text = (race.shown_rank(record) if name == "rank" else f"{value:.2f}" if name == "time_s"
+                        else self.specs[value].label if name == "solver"      # as its lane is titled
                         else f"{value:,}" if isinstance(value, int) else str(value))
                 if name == "verdict" and record["solution"] is not None:
                     text += " (judged)"
