@@ -41,6 +41,9 @@ DEPTH_ROOM = 120      # below the last move: the depth plot (90) and the guesses
 # three lines of figures, the legend, the status and the last move's line, then DEPTH_ROOM.
 PLOT_ROOM = 26 + 3 * LINE + 4 + LEGEND + 6 + 22 + 20 + DEPTH_ROOM + 1 - STATS_ROOM
 GAP = 8
+# A run's trace keeps at most its latest million events (about 110 MB; Rewind opens it in
+# seconds); a longer run's trace starts part way, and the replay says so.
+KEPT_EVENTS = 1_000_000
 
 
 def speed_index(speed: float) -> int:
@@ -174,7 +177,8 @@ class SolverPanel:
             folder = runs_dir()
             folder.mkdir(parents=True, exist_ok=True)
             chosen = registry.get(self.solver).resolve(options)
-            return Recording(folder / f"last-{self.slug}.jsonl", self.puzzle, self.solver, chosen, seed)
+            return Recording(folder / f"last-{self.slug}.jsonl", self.puzzle, self.solver, chosen, seed,
+                             most=KEPT_EVENTS)
         except OSError as error:
             self.notify(f"This run cannot be recorded ({error.strerror or error}); it runs all the same")
             return None
