@@ -619,7 +619,8 @@ def cmd_replay(args) -> int:
         return EXIT_USAGE
     from game.puzzle import grid_to_strings
 
-    print(f"{_named(args.trace)}: event {at} of {run.events} ({run.solver}, {run.verdict.replace('_', ' ')})")
+    print(f"{_named(args.trace)}: event {at} of {run.events} ({run.solver}, {run.verdict.replace('_', ' ')})"
+          + (f"; the run's first {run.dropped} events are not in the trace" if run.dropped else ""))
     print(batch.board_text(run.puzzle, list(grid_to_strings(board))))
     return EXIT_OK
 

@@ -257,3 +257,53 @@ def test_solve_trace_into_a_missing_folder_is_one_line_and_exit_2(capsys, tmp_pa
     assert main.main(["solve", str(LEVEL), "--trace", str(tmp_path / "no" / "t.jsonl")]) == 2
     err = capsys.readouterr().err
     assert "cannot be written" in err and err.count("\n") == 1
+
+
+def kept_run(path: Path, level: Path, most: int | None, cut_back: int = 0) -> trace.Trace:
+    """A backtracking run recorded as the window records it, keeping at most ``most`` events
+    (the trace ended ``cut_back`` events before the run, as a window's stopped run is)."""
+    from solvers.common import run_to_result
+    from solvers.engine import registry
+    from solvers.engine.batch import judge
+    from solvers.events import Result, Status
+
+    puzzle, spec = levels.load(level), registry.get("backtracking")
+    options = spec.resolve({})
+    recording = trace.Recording(path, puzzle, "backtracking", options, 0, most=most)
+    stream = recording.wrap(lambda: spec.events(puzzle, trace=True, seed=0, options=options))
+    result = judge(puzzle, run_to_result(stream()))
+    if cut_back:                        # stopped where the board showed it
+        result = Result(Status.STOPPED, None, result.stats, (), "stopped")
+    recording.finish(result, recording.writer.count - cut_back if cut_back else None)
+    return trace.read_trace(path)
+
+
+@pytest.mark.parametrize("cut_back", [0, 700])
+def test_a_run_longer_than_the_trace_keeps_its_latest_events_from_the_board_where_they_start(tmp_path, cut_back):
+    level = ROOT / "levels" / "10x10" / "expert" / "01.bs"
+    whole = kept_run(tmp_path / "whole.jsonl", level, None, cut_back)
+    kept = kept_run(tmp_path / "kept.jsonl", level, 10_000, cut_back)
+    assert whole.events > 30_000 and whole.dropped == 0
+    assert 0 < kept.events <= 10_000 + trace.HELD + 4096 and kept.dropped + kept.events == whole.events
+    assert (tmp_path / "kept.jsonl").stat().st_size < (tmp_path / "whole.jsonl").stat().st_size / 2
+    for n in (0, 1, kept.events // 2, kept.events):
+        assert trace.board_at(kept, n) == trace.board_at(whole, kept.dropped + n)
+    assert (kept.verdict, kept.solution, kept.stats["nodes"]) == (whole.verdict, whole.solution, whole.stats["nodes"])
+    # The format's description suffices: the header's start, then the events the file holds.
+    assert rebuild(tmp_path / "kept.jsonl")[0] == rebuild(tmp_path / "whole.jsonl")[0]
+    header = json.loads((tmp_path / "kept.jsonl").read_text().split("\n", 1)[0])
+    assert header["dropped"] == kept.dropped and "dropped" not in json.loads(
+        (tmp_path / "whole.jsonl").read_text().split("\n", 1)[0])
+
+
+@pytest.mark.parametrize("edit, words", [
+    (lambda header: {**header, "dropped": -1}, "dropped must be"),
+    (lambda header: {**header, "dropped": "3"}, "dropped must be"),
+    (lambda header: {**header, "start": ["." * 6] * 6, "dropped": 1}, "keep the level's hints"),
+    (lambda header: {**header, "start": ["." * 6] * 6}, "starting board"),
+])
+def test_a_header_that_drops_events_is_checked(good, edit, words):
+    broken = damage(good, lambda lines: [json.dumps(edit(json.loads(lines[0])))] + lines[1:])
+    with pytest.raises(LevelError) as caught:
+        trace.read_trace(broken)
+    assert str(caught.value).startswith(f"{broken}:1") and words in str(caught.value)

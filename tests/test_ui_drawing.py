@@ -270,3 +270,28 @@ def test_given_water_carries_a_dot_as_a_given_ship_piece_does():
                 size, theme.water, theme.water_glyph, False)
             assert tuple(given.get_at(dot))[:3] == theme.water_glyph
             assert tuple(own.get_at(dot))[:3] == theme.water
+
+
+@pytest.mark.parametrize("height", [150, 92, 40, 20, 16, 12])
+def test_the_fitness_plot_s_labels_leave_its_curves_clear(app, monkeypatch, height):
+    from window.panel_views import PLOT_SHORTEST, draw_plot
+
+    # The best fitness falls to its lowest at once and stays there: a line along the bottom.
+    points = [(n, 12.0 if n == 0 else 3.0, 20.0 - n / 10) for n in range(60)]
+    drawn, curves = watch_text(monkeypatch), pygame.Surface(app.screen.get_size())
+    lines = pygame.draw.lines
+
+    def watched_lines(surface, colour, closed, line, width=1):
+        lines(curves, (255, 255, 255), closed, line, width)       # the curves' pixels, apart
+        return lines(surface, colour, closed, line, width)
+
+    monkeypatch.setattr(pygame.draw, "lines", watched_lines)
+    area = pygame.Rect(40, 40, 300, height)
+    draw_plot(app.screen, area, points, app.theme, more=False)
+    inked = {(x, y) for x in range(area.left - 4, area.right + 4) for y in range(area.top - 4, area.bottom + 4)
+             if curves.get_at((x, y))[0]}
+    assert inked and all(area.collidepoint(p) for p in inked)
+    labels = [rect for _, rect in drawn]
+    assert not [rect for rect in labels if any(rect.collidepoint(p) for p in inked)]
+    assert all(area.contains(rect) for rect in labels)
+    assert height < PLOT_SHORTEST or any(content.startswith("3") for content, _ in drawn)   # the lowest shown

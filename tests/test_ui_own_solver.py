@@ -35,7 +35,7 @@ def test_a_c_solver_races_ours_in_the_window(app, tmp_path):
     scene.start()
     run_to_end(app, scene)
     records = scene.records()
-    assert {r["solver"] for r in records} == {"Forward", "placements"}
+    assert {r["solver"] for r in records} == {"forward", f"cmd:{program}"}     # as the command line names them
     assert all(r["verdict"] == "solved" for r in records)
     for lane in scene.lanes:
         assert rules.judge(app.play.puzzle, lane.grid()).solved

@@ -11,9 +11,9 @@ import pytest  # noqa: E402
 from game.puzzle import Cell  # noqa: E402
 from game.session import TallyState  # noqa: E402
 from solvers.events import Progress, Reason, Result, SetCell, Status  # noqa: E402
-from tests.conftest import ROOT, watch_text  # noqa: E402
+from tests.conftest import ROOT, resize, watch_text  # noqa: E402
 from window import solver_panel  # noqa: E402
-from window.app import DEFAULT_LEVEL, App  # noqa: E402
+from window.app import DEFAULT_LEVEL, DEFAULT_WINDOW, App  # noqa: E402
 from window.panel_views import fleet_placement  # noqa: E402
 
 
@@ -593,6 +593,31 @@ def test_a_giant_s_fleet_leaves_the_solver_s_controls_on_the_panel(app):
         solver = app.play.solver
         assert solver.area.top >= fleet.y + height
         assert all(panel.contains(button.rect) for button in (solver.run_button, solver.keep_button))
+
+
+@pytest.mark.parametrize("level", sorted((ROOT / "levels/giants").glob("*.bs")))
+def test_a_giant_s_search_depth_plot_has_its_room_on_the_panel_at_the_default_size(app, level, monkeypatch):
+    resize(app, DEFAULT_WINDOW)
+    assert app.open_level(level)
+    app.pump()
+    plots, draw_depth = [], solver_panel.draw_depth
+    monkeypatch.setattr(solver_panel, "draw_depth", lambda surface, area, *rest: (plots.append(area),
+                                                                                  draw_depth(surface, area, *rest)))
+    panel = app.play.solver
+    panel.choose("backtracking")
+    panel.set_speed(0)
+    assert panel.start()
+    deadline = time.perf_counter() + 30
+    while panel.watch.depth.top == 0 and time.perf_counter() < deadline:    # a guess made
+        app.pump()
+        time.sleep(0.001)
+    panel.stop()
+    app.full_redraw = True
+    app.draw()
+    assert plots and app.play.layout.panel.contains(plots[-1])
+    fleet = app.play.view.fleet_area(app.play.layout)
+    assert fleet.y + fleet_placement(app.play.view.fleet(), fleet, fleet.height)[1] <= panel.area.top
+    panel.reset()
 
 
 @pytest.mark.parametrize("size", [(900, 615), (1000, 683), (1200, 820)])

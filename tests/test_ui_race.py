@@ -9,10 +9,12 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")   # before pygame is imported
 import pygame  # noqa: E402
 import pytest  # noqa: E402
 
+import main  # noqa: E402
 from game import rules  # noqa: E402
 from tests.conftest import resize, watch_text  # noqa: E402
 from tests.test_ui_play import click, press  # noqa: E402
 from window import fonts  # noqa: E402
+from window.app import DEFAULT_LEVEL  # noqa: E402
 from window.scenes.race import RaceScene  # noqa: E402
 
 
@@ -27,7 +29,7 @@ def run_to_end(app, scene, seconds=30.0):
     assert scene.finished
 
 
-def test_v_opens_a_race_and_every_lane_finishes_verified(app):
+def test_v_opens_a_race_and_every_lane_finishes_verified(app, tmp_path, capsys):
     press(app, pygame.K_v)
     scene = app.overlay
     assert isinstance(scene, RaceScene) and len(scene.chosen) == 4
@@ -39,7 +41,7 @@ def test_v_opens_a_race_and_every_lane_finishes_verified(app):
     records = scene.records()
     assert [r["rank"] for r in records] == [1, 2, 3]
     assert all(r["solution"] and r["verdict"] == "solved" for r in records)
-    backtracking = next(r for r in records if r["solver"] == "Backtrack")
+    backtracking = next(r for r in records if r["solver"] == "backtracking")
     assert backtracking["guesses"] > 0 and backtracking["moves"] >= backtracking["guesses"]
     for lane in scene.lanes:
         assert rules.judge(app.play.puzzle, lane.grid()).solved
@@ -48,6 +50,13 @@ def test_v_opens_a_race_and_every_lane_finishes_verified(app):
     with open(path, newline="") as table:
         rows = list(csv.DictReader(table))
     assert [row["solver"] for row in rows] == [r["solver"] for r in records]
+    # The command line's race of the same solvers writes the same columns, naming them alike.
+    cli = tmp_path / "race.csv"
+    main.main(["race", str(DEFAULT_LEVEL), "--solvers", ",".join(scene.chosen), "--csv", str(cli)])
+    with open(cli, newline="") as table:
+        theirs = list(csv.DictReader(table))
+    assert list(theirs[0]) == list(rows[0]) and sorted(row["solver"] for row in theirs) == sorted(scene.chosen)
+    assert sorted(row["solver"] for row in rows) == sorted(scene.chosen)
 
 
 def test_at_an_animation_speed_lanes_move_at_the_same_pace(app):
@@ -385,7 +394,7 @@ def test_a_solver_loaded_in_the_panel_is_raced_with_v_as_the_panel_says(app, tmp
     assert isinstance(scene, RaceScene) and len(scene.chosen) == 4 and scene.chosen[-1] == str(mine)
     assert scene.toggles[str(mine)].label == "Mine"
     run_to_end(app, scene.start() or scene)
-    mine_said = [r for r in scene.records() if r["solver"] == "Mine"]      # "no solution": refuted by ours
+    mine_said = [r for r in scene.records() if r["solver"] == str(mine)]   # "no solution": refuted by ours
     assert [r["verdict"] for r in mine_said] == ["error"] and "found one the rules accept" in mine_said[0]["message"]
 
 

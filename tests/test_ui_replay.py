@@ -236,6 +236,35 @@ def test_every_window_run_is_recorded_and_can_be_rewound_and_saved(app):
     assert isinstance(app.overlay, ReplayScene) and app.overlay.run.events == run.events
 
 
+def test_a_long_window_run_keeps_its_latest_events_and_its_replay_says_the_start_was_dropped(app, monkeypatch):
+    from tests.conftest import watch_text
+    from window import solver_panel
+
+    monkeypatch.setattr(solver_panel, "KEPT_EVENTS", 10_000)
+    assert app.open_level(LEVEL)                            # backtracking: some 32,000 events
+    panel = app.play.solver
+    panel.choose("backtracking")
+    panel.set_speed(0)
+    assert panel.start()
+    deadline = time.perf_counter() + 60
+    while not panel.watch.finished and time.perf_counter() < deadline:
+        app.pump()
+        time.sleep(0.001)
+    watch = panel.watch
+    run = trace.read_trace(watch.trace_path)
+    assert watch.solved and run.solution == watch.result.grid
+    assert run.dropped > 0 and run.events <= 10_000 + trace.HELD + 4096 and run.dropped + run.events > 30_000
+    click(app, panel.rewind_button.rect.center)
+    scene = app.overlay
+    assert isinstance(scene, ReplayScene) and scene.run.events == run.events
+    drawn = watch_text(monkeypatch)
+    app.full_redraw = True
+    app.draw()
+    assert any(f"first {run.dropped:,} events are not in the trace" in text for text, _ in drawn)
+    scene.goto(0)
+    assert scene.board() == trace.board_at(run, 0) != trace.board_at(run, run.events)
+
+
 @pytest.mark.parametrize("solver", ["logic", "genetic"])
 def test_a_window_run_records_what_solve_trace_records_with_its_seed_run_after_run(app, tmp_path, solver):
     from tests.test_trace import recorded

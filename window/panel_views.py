@@ -119,6 +119,10 @@ def draw_lines(surface: pygame.Surface, area: pygame.Rect, rows: Sequence[tuple[
     return y - area.y
 
 
+PLOT_CURVES = 24      # pixels: the least height for the curves between a plot's two bands of labels
+PLOT_SHORTEST = 16    # pixels: the least height of a plot with its labels (one band) above its curves
+
+
 def plot_note(count: int, more: bool) -> str:
     """What a fitness plot of ``count`` (fewer than two) generations says instead of a curve;
     ``more``: generations may still come (the run goes on, or the replay is before its end)."""
@@ -136,24 +140,39 @@ def draw_plot(surface: pygame.Surface, area: pygame.Rect, points: Sequence[tuple
         fonts.blit_text(surface, fonts.fit_text(plot_note(len(points), more), 15, area.width - 8), 15, theme.muted,
                         center=area.center)
         return
-    inner = area.inflate(-12, -26)
-    inner.y = area.y + 18
     gens = [p[0] for p in points]
     values = [p[1] for p in points] + [p[2] for p in points]
     low, high = min(values), max(values)
     if high - low < 1e-9:
         high = low + 1.0
     first, last = gens[0], max(gens[-1], gens[0] + 1)
+    # The labels take bands of their own, the curves what is left: the legend and the highest
+    # value in a band at the top, the lowest value and the generation in a band at the bottom;
+    # in a plot too short for two bands, the lowest with the highest in the top one; in one
+    # too short for that, the curves alone.
+    band = fonts.font(fonts.SMALLEST).get_height() + 4
+    bands = 2 if area.height - 2 * band >= PLOT_CURVES else (1 if area.height >= PLOT_SHORTEST else 0)
+    top = band if bands else 3
+    inner = pygame.Rect(area.x + 6, area.y + top, area.width - 12,
+                        max(1, area.height - top - (band if bands == 2 else 1)))
 
     def to_xy(gen: float, value: float) -> tuple[float, float]:
         return (inner.x + (gen - first) / (last - first) * inner.width,
-                inner.bottom - (value - low) / (high - low) * inner.height)
+                inner.y + (high - value) / (high - low) * max(0, inner.height - 2))   # 2: the curves' width
 
     for column, colour in ((2, theme.plot_mean), (1, theme.plot_best)):
         line = [to_xy(p[0], p[column]) for p in points]
         pygame.draw.lines(surface, colour, False, line, 2)
-    fonts.blit_text(surface, "best", 14, theme.plot_best, bold=True, topleft=(area.x + 6, area.y + 3))
-    fonts.blit_text(surface, "mean", 14, theme.plot_mean, bold=True, topleft=(area.x + 46, area.y + 3))
-    fonts.blit_text(surface, f"{high:g}", fonts.SMALLEST, theme.muted, midright=(area.right - 4, area.y + 9))
-    fonts.blit_text(surface, f"{low:g}  gen {gens[-1]}", fonts.SMALLEST, theme.muted,
-                    midright=(area.right - 4, area.bottom - 7))
+    if not bands:
+        return
+    legend = fonts.blit_text(surface, "best", fonts.SMALLEST, theme.plot_best, bold=True,
+                             topleft=(area.x + 6, area.y + 2))
+    legend = fonts.blit_text(surface, "mean", fonts.SMALLEST, theme.plot_mean, bold=True,
+                             topleft=(legend.right + 8, area.y + 2))
+    room = area.right - 4 - legend.right - 8
+    scale = [f"{high:g}", f"{low:g}  gen {gens[-1]}"] if bands == 2 else [f"{low:g}..{high:g}  gen {gens[-1]}"]
+    fonts.blit_text(surface, fonts.fit_text(scale[0], fonts.SMALLEST, room), fonts.SMALLEST, theme.muted,
+                    topright=(area.right - 4, area.y + 2))
+    if bands == 2:
+        fonts.blit_text(surface, fonts.fit_text(scale[1], fonts.SMALLEST, area.width - 8), fonts.SMALLEST,
+                        theme.muted, bottomright=(area.right - 4, area.bottom - 2))

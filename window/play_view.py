@@ -24,7 +24,7 @@ from window.layout import Layout
 from window.looks import Looks
 from window.panel_views import draw_fleet, fleet_height
 from window.player_board import PlayerBoard
-from window.solver_panel import SolverPanel
+from window.solver_panel import PLOT_ROOM, SolverPanel
 from window.theme import Theme
 from window.widgets import Button
 
@@ -126,10 +126,13 @@ class PlayView:
         return report.fleet
 
     def fleet_area(self, layout: Layout) -> pygame.Rect:
-        """Where the fleet checklist may go: what the solver's controls leave of the panel (a
-        giant's fleet is then listed one silhouette per length, see ``fleet_placement``)."""
+        """Where the fleet checklist may go: what the solver's controls leave of the panel, and
+        the statistics' plot too when listing the fleet one silhouette per length makes room
+        for it (a giant's fleet is then listed so, see ``fleet_placement``)."""
         inner = layout.panel.inflate(-20, -20)
         room = inner.height - PANEL_TITLE - 10 - self.solver.room(inner.width)
+        if fleet_height(self.board.session.report.fleet, inner.width, 0) <= room - PLOT_ROOM:
+            room -= PLOT_ROOM
         return pygame.Rect(inner.x, inner.y + PANEL_TITLE, inner.width, max(60, room))
 
     def solver_area(self, layout: Layout) -> pygame.Rect:

@@ -36,7 +36,14 @@ ROW = 30
 LINE = 21             # a line of figures (draw_lines at its size, 18)
 LEGEND = 18           # a line of the legend
 STATS_ROOM = 110      # the statistics' heading, two lines of figures and the run's status line
+DEPTH_ROOM = 120      # below the last move: the depth plot (90) and the guesses' heading under it
+# Beyond STATS_ROOM, what the statistics take down to the depth plot's room: the whole heading,
+# three lines of figures, the legend, the status and the last move's line, then DEPTH_ROOM.
+PLOT_ROOM = 26 + 3 * LINE + 4 + LEGEND + 6 + 22 + 20 + DEPTH_ROOM + 1 - STATS_ROOM
 GAP = 8
+# A run's trace keeps at most its latest million events (about 110 MB; Rewind opens it in
+# seconds); a longer run's trace starts part way, and the replay says so.
+KEPT_EVENTS = 1_000_000
 
 
 def speed_index(speed: float) -> int:
@@ -170,7 +177,8 @@ class SolverPanel:
             folder = runs_dir()
             folder.mkdir(parents=True, exist_ok=True)
             chosen = registry.get(self.solver).resolve(options)
-            return Recording(folder / f"last-{self.slug}.jsonl", self.puzzle, self.solver, chosen, seed)
+            return Recording(folder / f"last-{self.slug}.jsonl", self.puzzle, self.solver, chosen, seed,
+                             most=KEPT_EVENTS)
         except OSError as error:
             self.notify(f"This run cannot be recorded ({error.strerror or error}); it runs all the same")
             return None
@@ -401,7 +409,7 @@ class SolverPanel:
             plot = pygame.Rect(area.x, y + 4, area.width, min(150, area.bottom - y - 8))
             draw_plot(surface, plot, list(watch.generations), theme, more=watch.running)
             y = plot.bottom + 8
-        elif watch.depth.top > 0 and area.bottom - y > 120:
+        elif watch.depth.top > 0 and area.bottom - y > DEPTH_ROOM:
             plot = pygame.Rect(area.x, y + 4, area.width, 90)
             draw_depth(surface, plot, watch.depth, theme)
             y = plot.bottom + 6

@@ -57,9 +57,13 @@ class SolverWatch:
     """One solver run shown on the board: its copy of the grid, reasons, guesses and stats."""
 
     def __init__(self, puzzle: Puzzle, name: str, make: Callable, speed: float = 60,
-                 frame_budget: float = 0.006, queue_size: int = 1024, recording: Recording | None = None) -> None:
+                 frame_budget: float = 0.006, queue_size: int = 1024, recording: Recording | None = None,
+                 solver: str | None = None) -> None:
+        """``name``: what the window calls the run; ``solver``: the registered solver's name
+        (its records name it so, as a headless race's do; ``name`` when not given)."""
         self.puzzle = puzzle
         self.name = name
+        self.solver = name if solver is None else solver
         self.recording = recording              # the run saved as a trace as it goes
         self.trace_path: Path | None = None     # where it was saved, once the run is over
         self.recording_problem: str | None = None   # why the run could not be recorded

@@ -57,6 +57,7 @@ VERDICTS = tuple(status.value for status in Status)
 _EVENT_KEYS = {"n", "kind", "cells", "depth", "detail", "stats", "fleet", "solution", "message"}
 _RESULT_KEYS = {"kind", "verdict", "solution", "stats", "message", "events"}
 _HEADER_KEYS = {"format", "version", "solver", "options", "seed", "limit", "level", "start"}
+_HEADER_MAY = {"dropped"}       # keys a header may have besides those
 
 
 # --------------------------------------------------------------------------- writing
@@ -81,13 +82,24 @@ def _finite(value: Any) -> Any:
 class TraceWriter:
     """Writes one run to an open text file: the header at once, then ``event`` for each event
     of the stream and ``result`` once at the end. Cell events are formatted by hand, with their
-    constant parts cached: they are most of a trace, and recording must stay cheap."""
+    constant parts cached: they are most of a trace, and recording must stay cheap.
 
-    def __init__(self, handle: IO[str], puzzle: Puzzle, solver: str, options: Mapping[str, Any], seed: int) -> None:
+    ``most``: the events the file keeps, the latest (None: all). A file (seekable) that reaches
+    ``most`` is rewritten from a point about halfway: its header then starts from the board at
+    that point and says how many events were ``dropped`` before it; the events keep their
+    numbers."""
+
+    def __init__(self, handle: IO[str], puzzle: Puzzle, solver: str, options: Mapping[str, Any], seed: int,
+                 most: int | None = None) -> None:
         self.handle = handle
         self.puzzle = puzzle
         self.count = 0
+        self.most = most
+        self.dropped = 0                        # the run's first events, no longer in the file
         self._pending: list[str] = []
+        self._changes: list[int] = []           # with ``most``: each pending line's cell change (-1: none)
+        self._written = 0                       # events written to the file, the dropped ones included
+        self._mark: tuple[int, int, bytes] | None = None   # (events, file offset, board) to keep from
         cols = puzzle.cols
         # '"cells":[...]' for each (cell, state), indexed by (row * cols + col) * 3 + state
         self._cells = [f'"cells":[{{"row":{index // 3 // cols},"col":{index // 3 % cols},'
@@ -96,7 +108,11 @@ class TraceWriter:
         header = {"format": FORMAT, "version": VERSION, "solver": solver, "options": dict(options),
                   "seed": seed, "limit": 1, "level": levels.to_dict(puzzle),  # a recorded run asks for one solution
                   "start": list(grid_to_strings(initial_grid(puzzle)))}
-        handle.write(_json(header) + "\n")
+        self._header = header
+        line = _json(header) + "\n"
+        self._bytes = len(line.encode("utf-8"))     # the file's length
+        self._board = bytearray(value for row in initial_grid(puzzle) for value in row)   # after the written events
+        handle.write(line)
 
     def event(self, event: Event) -> None:
         """Write one event (a ``Result`` is written by ``result``, after it is judged)."""
@@ -107,8 +123,10 @@ class TraceWriter:
             if tail is None:
                 tail = self._tails[key] = f'"depth":{key[1]},"detail":{json.dumps(key[2], ensure_ascii=False)}}}\n'
             pending = self._pending
-            pending.append(f'{{"n":{self.count},"kind":"{key[0]}",'
-                           f'{self._cells[(event.row * self.puzzle.cols + event.col) * 3 + event.value]},{tail}')
+            index = (event.row * self.puzzle.cols + event.col) * 3 + event.value
+            pending.append(f'{{"n":{self.count},"kind":"{key[0]}",{self._cells[index]},{tail}')
+            if self.most is not None:
+                self._changes.append(index)
             if len(pending) >= HELD + 4096:
                 self.flush(HELD)
             return
@@ -130,14 +148,62 @@ class TraceWriter:
         else:
             raise TypeError(f"not a solver event: {event!r}")
         self._pending.append(_json(line) + "\n")
+        if self.most is not None:
+            self._changes.append(-1)
 
     def flush(self, keep: int = 0) -> None:
         """Write the lines held in memory, all but the last ``keep``."""
         pending = self._pending
         upto = len(pending) - keep
         if upto > 0:
-            self.handle.write("".join(pending[:upto]))
+            chunk = "".join(pending[:upto])
+            self.handle.write(chunk)
             del pending[:upto]
+            self._written += upto
+            if self.most is not None:
+                self._bytes += len(chunk) if chunk.isascii() else len(chunk.encode("utf-8"))
+                board = self._board
+                for index in self._changes[:upto]:
+                    if index >= 0:
+                        board[index // 3] = index % 3
+                del self._changes[:upto]
+                self._keep_latest(self.most)
+
+    def _keep_latest(self, most: int) -> None:
+        """Past half of ``most`` events in the file, mark where the file may restart; at
+        ``most``, restart it there (the events before it dropped)."""
+        kept = self._written - self.dropped
+        if self._mark is None and kept >= most // 2:
+            self._mark = (self._written, self._bytes, bytes(self._board))
+        elif self._mark is not None and kept >= most:
+            self._restart(*self._mark)
+            self._mark = None
+
+    def _restart(self, events: int, offset: int, board: bytes) -> None:
+        """The file from ``offset`` on (event ``events`` + 1 on), moved to its start under a
+        header whose board is ``board`` and which says ``events`` were dropped."""
+        handle = self.handle
+        try:
+            handle.flush()
+            fd = handle.fileno()
+            os.lseek(fd, 0, os.SEEK_CUR)        # a pipe or a device cannot be rewritten: kept whole
+        except (OSError, ValueError, AttributeError):
+            self.most = None
+            self._changes.clear()
+            return
+        start = list(grid_to_strings(_grid(board, self.puzzle)))
+        head = (_json({**self._header, "dropped": events, "start": start}) + "\n").encode("utf-8")
+        source, target = offset, len(head)      # the header grows by a few bytes; an event line is longer
+        while source < self._bytes:
+            block = os.pread(fd, min(1 << 20, self._bytes - source), source)
+            if not block:
+                break
+            os.pwrite(fd, block, target)
+            source, target = source + len(block), target + len(block)
+        os.pwrite(fd, head, 0)
+        os.ftruncate(fd, target)
+        handle.seek(0, os.SEEK_END)
+        self._bytes, self.dropped = target, events
 
     def held(self, events: int | None = None) -> tuple[list[str], int]:
         """The lines still in memory up to event ``events`` (all when None; those after it
@@ -149,6 +215,7 @@ class TraceWriter:
     def cut(self, events: int) -> None:
         """End the trace at event ``events``: the events after it are dropped (see ``held``)."""
         self._pending[:], self.count = self.held(events)
+        del self._changes[len(self._pending):]
 
     def result(self, result: Result) -> None:
         self.flush()
@@ -169,13 +236,14 @@ class Recording:
     recording (``failure``), never the run; :meth:`finish` then raises ``OutputError``."""
 
     def __init__(self, path: Union[str, os.PathLike], puzzle: Puzzle, solver: str, options: Mapping[str, Any],
-                 seed: int, inputs: Iterable[Union[str, os.PathLike]] = ()) -> None:
+                 seed: int, inputs: Iterable[Union[str, os.PathLike]] = (), most: int | None = None) -> None:
+        """``most``: the events the trace keeps, the latest (see ``TraceWriter``)."""
         self.path = Path(path)
         self.output = files.Output(self.path, inputs=inputs, buffering=1 << 20)
         self.handle = self.output.handle
         self.failure: files.OutputError | None = None
         try:
-            self.writer = TraceWriter(self.handle, puzzle, solver, options, seed)
+            self.writer = TraceWriter(self.handle, puzzle, solver, options, seed, most)
         except OSError as error:
             raise self.fail(error) from None
         except BaseException:
@@ -326,6 +394,7 @@ class Trace:
     solution: Grid | None
     stats: dict
     message: str
+    dropped: int = 0        # the run's first events, left out of the file (its events 1.. are the run's dropped + 1..)
     _checkpoints: list[tuple[int, int, bytes]] = field(default_factory=list, repr=False)
     _stamp: tuple = field(default=(), repr=False)    # the file as it was read: device, inode, size, time
 
@@ -423,7 +492,7 @@ def _header(data: Any, path: str) -> tuple[Puzzle, dict]:
         raise _Bad(f"version must be a whole number >= 1, not {levels.short_repr(version)}")
     if version > VERSION:
         raise _Bad(f"trace format version {levels.short_repr(version)} is newer than this program reads ({VERSION})")
-    unknown = sorted(set(data) - _HEADER_KEYS)
+    unknown = sorted(set(data) - _HEADER_KEYS - _HEADER_MAY)
     if unknown:
         raise _Bad(f"unknown key {levels.short_repr(unknown[0])} in the header")
     missing = sorted(_HEADER_KEYS - set(data))
@@ -441,9 +510,16 @@ def _header(data: Any, path: str) -> tuple[Puzzle, dict]:
     if max(puzzle.rows, puzzle.cols) > MAX_SIDE:
         raise _Bad(f"the level is {puzzle.rows}x{puzzle.cols}; a side is at most {MAX_SIDE}")
     start = _board_lines(data["start"], puzzle.rows, puzzle.cols, "start", ".#?")
-    if start != initial_grid(puzzle):
+    dropped = data.get("dropped", 0)
+    if type(dropped) is not int or dropped < 0:
+        raise _Bad(f"dropped must be a whole number >= 0, not {levels.short_repr(dropped)}")
+    _number(dropped, "dropped")
+    first = initial_grid(puzzle)
+    if not dropped and start != first:
         raise _Bad("start is not the level's starting board (its hints, the rest unknown)")
-    return puzzle, data
+    if any(was != Cell.UNKNOWN and now != was for row, given in zip(start, first) for now, was in zip(row, given)):
+        raise _Bad("start does not keep the level's hints")
+    return puzzle, {**data, "dropped": dropped, "start": start}
 
 
 _CELL_KEYS = {"row", "col", "state"}
@@ -555,7 +631,7 @@ def read_trace(path: Union[str, os.PathLike], each: Callable[[int, dict, int], N
             if each is not None:
                 each(0, header, 0)
             rows, cols = puzzle.rows, puzzle.cols
-            start = initial_grid(puzzle)
+            start, dropped = header["start"], header["dropped"]
             board = bytearray(value for row in start for value in row)
             checkpoints = [(0, offset, bytes(board))]
             every = CHECKPOINT_EVERY
@@ -568,7 +644,7 @@ def read_trace(path: Union[str, os.PathLike], each: Callable[[int, dict, int], N
                     result, result_line = data, number
                     continue
                 count += 1
-                for row, col, value in _event(data, count, rows, cols):
+                for row, col, value in _event(data, dropped + count, rows, cols):
                     board[row * cols + col] = value
                 if each is not None:
                     each(count, data, start_of_line)
@@ -582,11 +658,11 @@ def read_trace(path: Union[str, os.PathLike], each: Callable[[int, dict, int], N
                 number += 1
                 raise _Bad("the trace ends without a result line (cut short?)")
             number = result_line
-            verdict, solution = _result(result, count, puzzle, board)
+            verdict, solution = _result(result, dropped + count, puzzle, board)
         except _Bad as error:
             raise LevelError(f"{name}:{number}", str(error)) from None
     return Trace(name, puzzle, header["solver"], header["options"], header["seed"], header["limit"], start,
-                 count, verdict, solution, result["stats"], result["message"], checkpoints, stamp)
+                 count, verdict, solution, result["stats"], result["message"], dropped, checkpoints, stamp)
 
 
 def _stamp_of(handle: IO[bytes]) -> tuple:
@@ -670,7 +746,7 @@ def _from_checkpoint(trace: Trace, n: int) -> Iterator[tuple[int, Any, bytearray
                 return
             count += 1
             try:
-                changes = _event(data, count, rows, cols)
+                changes = _event(data, trace.dropped + count, rows, cols)
             except _Bad as error:
                 raise LevelError(f"{trace.path}:{number}", f"{error} (the file changed since it was read)") from None
             for row, col, value in changes:

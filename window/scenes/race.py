@@ -24,7 +24,7 @@ from window import fonts
 from window.host import Host
 from window.looks import Looks
 from window.mini_board import MiniBoard
-from window.panel_views import draw_plot
+from window.panel_views import PLOT_SHORTEST, draw_plot
 from window.solver_watch import SolverWatch, make_stream
 from window.storage import generated_dir
 from window.widgets import Button, StepSlider, handle_all, layout_row
@@ -32,7 +32,7 @@ from window.widgets import Button, StepSlider, handle_all, layout_row
 SPEEDS = (1, 5, 20, 100, 500, 0)
 SPEED_LABELS = ("1/s", "5/s", "20/s", "100/s", "500/s", "instant")
 STATS_EVERY = 0.1                   # seconds between renewals of a running lane's figures
-PLOT_LEAST = 16                     # pixels: a lane's fitness plot is drawn when it has this much height
+PLOT_LEAST = PLOT_SHORTEST          # pixels: a lane's fitness plot is drawn when it has this much height
 MOST_LANES = 4
 FRAME_WORK = 0.012                  # seconds of solver events per frame, shared by the lanes
 STATUS_ROOM = 20                    # pixels under the lanes for the status line, at the window's foot
@@ -46,13 +46,14 @@ def with_solver(chosen: Sequence[str], name: str) -> list[str]:
 
 
 def lane_record(watch: SolverWatch) -> dict:
-    """One lane's record, built as a headless race builds its own (``race.record_of``)."""
+    """One lane's record, built as a headless race builds its own (``race.record_of``), the
+    solver named by its registered name as there."""
     result = watch.result
     if result is None:
         result = Result(Status.ERROR if watch.failure else Status.STOPPED, None, {}, (), watch.failure or "")
     elif result.status is Status.SOLVED and not watch.solved:
         result = Result(Status.ERROR, None, result.stats, (), "the judge rejects the solver's board")
-    return race.record_of(watch.name, watch.tally, result, watch.elapsed)
+    return race.record_of(watch.solver, watch.tally, result, watch.elapsed)
 
 
 class RaceScene:
@@ -148,7 +149,7 @@ class RaceScene:
             except ValueError as error:
                 self.status = str(error)
                 continue
-            lane = SolverWatch(self.puzzle, self.specs[name].label, make, speed=self.speed.value)
+            lane = SolverWatch(self.puzzle, self.specs[name].label, make, speed=self.speed.value, solver=name)
             self.lanes.append(lane)
         self.pictures = [MiniBoard() for _ in self.lanes]
         self._share_frame()
@@ -416,7 +417,7 @@ class RaceScene:
         width = box.width
         pygame.draw.rect(surface, theme.panel, box, border_radius=8)
         pygame.draw.rect(surface, theme.panel_edge, box, 2, border_radius=8)
-        columns = ("rank", "solver", "verdict", "time_s", "nodes", "backtracks", "guesses", "generations", "moves")
+        columns = [field for field in race.FIELDS if field != "solution"]
         step = width // len(columns)
         for i, name in enumerate(columns):
             fonts.blit_text(surface, fonts.fit_text(name.replace("_s", " (s)"), 15, step - 8, bold=True), 15,
@@ -425,6 +426,7 @@ class RaceScene:
             for i, name in enumerate(columns):
                 value = record[name]
                 text = (race.shown_rank(record) if name == "rank" else f"{value:.2f}" if name == "time_s"
+                        else self.specs[value].label if name == "solver"      # as its lane is titled
                         else f"{value:,}" if isinstance(value, int) else str(value))
                 if name == "verdict" and record["solution"] is not None:
                     text += " (judged)"

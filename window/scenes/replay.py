@@ -163,6 +163,14 @@ class StepRows(Sequence):
         return Row(f"{k % len(self) + 1}. {text}", n, ticked=k % len(self) == steps.current(self.scene.at))
 
 
+def dropped_note(run: traces.Trace) -> str:
+    """What a trace that starts part way through its run says of it ("" for a whole run)."""
+    if not run.dropped:
+        return ""
+    return (f"The start of this run was dropped: its first {run.dropped:,} events are not in the trace, "
+            f"which begins at event {run.dropped + 1:,} of the run")
+
+
 class Timeline:
     """What each event of a trace is (its kind and search depth), for jumps and the depth plot;
     filled line by line while the trace is read (``read_trace(path, timeline.add)``)."""
@@ -494,8 +502,9 @@ class ReplayScene:
         title = f"Replay: {run.puzzle.name or 'level'} - {run.solver}, {run.events:,} events, {run.verdict}"
         fonts.blit_text(surface, fonts.fit_text(title, 24, self.size[0] - 160, bold=True), 24, theme.text, bold=True,
                         topleft=(20, 14))
-        if self.problem or self.said:
-            fonts.blit_text(surface, fonts.fit_text(self.problem or self.said, 15, self.size[0] - 160), 15,
+        note = self.problem or self.said or dropped_note(run)
+        if note:
+            fonts.blit_text(surface, fonts.fit_text(note, 15, self.size[0] - 160), 15,
                             theme.error if self.problem else theme.muted, topleft=(20, 40))
         puzzle = run.puzzle
         board, colours = self.board(), self._colours()
