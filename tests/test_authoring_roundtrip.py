@@ -359,7 +359,7 @@ def check_generated(rows: int, cols: int, fleet, difficulty, seed: int, minimal:
         CASES["generator out of time"] += 1
         return
     except generator.GeneratorOutOfReach as error:   # every first layout came out at one lower grade
-        assert difficulty not in (None, "easy") and str(error).startswith(f"no {difficulty} level ")
+        assert difficulty not in (None, "easy") and str(error).startswith(f"no {difficulty} {rows}x{cols} level ")
         assert "\n" not in str(error)
         assert rows * cols > 36 or brute.layouts(rows, cols, wanted)     # the fleet does lie on the board
         CASES["generator grade out of reach"] += 1

@@ -476,13 +476,13 @@ def test_a_grade_every_first_layout_misses_alike_is_out_of_reach_at_once(monkeyp
     for difficulty in ("medium", "expert"):               # one submarine: its tallies settle it
         tried.clear()
         with pytest.raises(generator.GeneratorOutOfReach, match=(
-                rf"^no {difficulty} level on a 6x6 board with the fleet \{{1: 1\}}: its first 1,000 layouts all came "
+                rf"^no {difficulty} 6x6 level with the fleet \{{1: 1\}}: its first 1,000 layouts all came "
                 r"out easy; a larger board or more ships makes harder levels$")):
             generate(6, 6, fleet={1: 1}, difficulty=difficulty)
         assert len(tried) == generator.REACH_LAYOUTS
     assert main.main(["generate", "--rows", "3", "--difficulty", "hard", "--timeout", "600"]) == 2
     said = capsys.readouterr()
-    assert said.out == "" and said.err == ("generate: no hard level on a 3x3 board with the fleet {1: 2}: its first "
+    assert said.out == "" and said.err == ("generate: no hard 3x3 level with the fleet {1: 2}: its first "
                                            "1,000 layouts all came out easy; a larger board or more ships makes "
                                            "harder levels\n")
 

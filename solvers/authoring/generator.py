@@ -349,7 +349,7 @@ def generate(rows: int, cols: int, fleet: Mapping[int, int] | Fleet | None = Non
             best = (miss, puzzle, measured, solution)
         grades.add(measured)
         if tried == REACH_LAYOUTS and grades == {measured} and GRADE_LEVEL[measured] < level:
-            raise GeneratorOutOfReach(f"no {difficulty} level on a {rows}x{cols} board with the fleet {dict(fleet)}: "
+            raise GeneratorOutOfReach(f"no {difficulty} {rows}x{cols} level with the fleet {dict(fleet)}: "
                                       f"its first {REACH_LAYOUTS:,} layouts all came out {measured}; "
                                       "a larger board or more ships makes harder levels")
         if miss == 0 or tried == layouts or _past(deadline):
