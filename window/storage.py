@@ -117,13 +117,13 @@ def aside_path(path: Path, tag: str = "damaged") -> Path:
 
 def read_json(path: Path, limit: int = MAX_FILE_BYTES) -> Any:
     """The JSON document in ``path`` within the limits (``game.levels`` reads it, as it reads
-    levels), of at most ``limit`` bytes; FileNotFoundError when there is none, :class:`Damaged`
-    when it cannot be used."""
+    levels: UTF-8, a byte order mark before it allowed, as an editor may save it), of at most
+    ``limit`` bytes; FileNotFoundError when there is none, :class:`Damaged` when it cannot be used."""
     if not os.path.lexists(path):
         raise FileNotFoundError(path)
     try:
         data = read_bounded(path, limit, what="a saved game or record")
-        return decode_json(data.decode("utf-8"), str(path))
+        return decode_json(data.decode("utf-8-sig"), str(path))
     except LevelError as error:
         raise Damaged(error.reason) from None
     except UnicodeDecodeError:
