@@ -215,6 +215,20 @@ def test_records_stats_and_a_new_record_message(app):
     assert scene.cells(row)[3:6] == ("1:40", "2:55", "3:20")
 
 
+def test_a_finish_past_an_hour_reads_as_the_stats_read_it(app, monkeypatch):
+    # The status line, the finish message and the banner say a time as Stats and the pause do.
+    app.open_level(LEVELS_DIR / "10x10" / "expert" / "01.bs")
+    drawn = watch_text(monkeypatch)
+    solve_now(app, 4000.0)
+    app.full_redraw = app.dirty = True
+    app.pump()
+    texts = [text for text, _ in drawn]
+    assert app.play.message.startswith("Solved! 1:06:40 - well done.")
+    assert "in 1:06:40" in texts
+    assert any(text.startswith("SOLVED  time 1:06:40 / target 5:30") for text in texts)
+    assert not any("66:40" in text for text in [*texts, app.play.message])
+
+
 def _status_text(app):
     play = app.play
     return f"target {play.board.target // 60}:{play.board.target % 60:02d}" if play.board.target else ""

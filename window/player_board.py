@@ -11,6 +11,7 @@ import time
 from typing import Callable
 
 from game.session import Session
+from window.records import clock
 from window.solver_panel import SolverPanel
 from window.storage import Storage
 
@@ -81,13 +82,12 @@ class PlayerBoard:
                 self.notify("Solved with the solver's board: not recorded as your solve." if session.asked["solver"]
                             else "Solved after a solver showed the solution: not recorded as your solve.")
                 return
-            minutes, seconds = divmod(int(session.elapsed), 60)
             if self.record is None:
                 self.storage.mark_solved(self.key, session.elapsed, self.title)
                 extra = ""
             else:
                 extra = self.record(session.elapsed)
-            self.notify(f"Solved! {minutes}:{seconds:02d} - well done. The level is marked solved." +
+            self.notify(f"Solved! {clock(session.elapsed)} - well done. The level is marked solved." +
                         (f" {extra}" if extra else ""))
             self.celebrate_until = time.monotonic() + CELEBRATION_SECONDS
 
