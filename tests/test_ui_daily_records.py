@@ -69,6 +69,14 @@ def test_share_shows_the_code_copies_it_and_opens_a_typed_code(app):
     assert app.play.title.startswith("Shared bs1-")
 
 
+def test_a_code_typed_in_capitals_and_groups_opens_under_the_code_the_share_dialog_shows(app):
+    other = levels.load(LEVELS_DIR / "8x8" / "hard" / "02.bs")
+    code = codes.encode(other)
+    spaced = " ".join(code[i:i + 5] for i in range(0, len(code), 5))
+    assert app.open_level(f"  {spaced.upper()} ")
+    assert app.play.title == f"Shared {codes.label(code, 16)}" == f"Shared {code[:13]}..."
+
+
 def test_a_mistyped_code_is_refused_in_the_field_and_the_game_stays(app):
     before = app.play.puzzle
     app.open_share()

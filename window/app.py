@@ -122,7 +122,8 @@ class App:
             self.dirty = True
             return False
         if isinstance(source, str):
-            puzzle = puzzle if puzzle.name else puzzle.replace(name=f"Shared {codes.label(source, 16)}")
+            # named by the code as the Share dialog shows it, however it was typed or pasted
+            puzzle = puzzle if puzzle.name else puzzle.replace(name=f"Shared {codes.label(codes.encode(puzzle), 16)}")
             return self.open_puzzle(puzzle)
         return self.open_puzzle(puzzle, source)
 
