@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from typing import Callable
 
-from game.session import Session
+from game.session import KEEP_SOLVER_BOARD, Session
 from window.records import clock
 from window.solver_panel import SolverPanel
 from window.storage import Storage
@@ -67,7 +67,7 @@ class PlayerBoard:
             return
         grid = watch.grid()
         self.solver.reset()
-        if self.session.replace_board(grid, "keep solver board"):
+        if self.session.replace_board(grid, KEEP_SOLVER_BOARD):
             self.session.asked["solver"] += 1
             self.notify("Kept the solver's board (Ctrl+Z to undo)")
             self.changed()
