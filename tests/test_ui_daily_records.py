@@ -237,6 +237,45 @@ def test_a_finish_past_an_hour_reads_as_the_stats_read_it(app, monkeypatch):
     assert not any("66:40" in text for text in [*texts, app.play.message])
 
 
+def test_a_window_open_meanwhile_sees_the_records_another_window_writes(app):
+    # Two windows on one folder: what the other records is in this one's Stats, calendar and
+    # level list at their next opening, and the level it solved opens here as solved, not
+    # recorded again as if its record had been lost ("the solve is now recorded").
+    from game.session import Session
+    from window import records
+    from window.storage import Storage, level_key
+
+    app.open_stats()
+    assert app.overlay.rows == [] and app.overlay.streak == (0, 0)
+    app.close_overlay()
+    other = Storage()                                   # the other window, on the same folder
+    path = LEVELS_DIR / "6x6" / "easy" / "02.bs"
+    level = levels.load(path)
+    play = Session(level)
+    play.replace_board(grid_from_strings(level.solution), "solve")
+    play.elapsed = 70.0
+    assert play.solved and other.save_play(level_key(level), play)
+    records.finish(other, level, level_key(level), "02", 70.0, {})
+    today = datetime.date.today()
+    records.finish(other, daily.puzzle_of(today), "k" * 20, "daily", 90.0, {})
+    recorded = other.solved()
+    app.open_stats()
+    side, grade = daily.plan(today)
+    assert sorted((row.size, row.grade, row.solved) for row in app.overlay.rows) == \
+        sorted([("6x6", "easy", 1), (f"{side}x{side}", grade, 1)])
+    assert app.overlay.streak == (1, 1)
+    app.close_overlay()
+    app.open_daily()
+    assert today.isoformat() in app.overlay.solved
+    app.close_overlay()
+    app.open_browser()
+    assert any(row.ticked and row.value == path for row in app.overlay.list.rows)
+    app.close_overlay()
+    assert app.open_level(path)
+    assert app.play.session.solved and app.play.message == "Progress restored"
+    assert Storage().solved() == recorded
+
+
 def _status_text(app):
     play = app.play
     return f"target {play.board.target // 60}:{play.board.target % 60:02d}" if play.board.target else ""
