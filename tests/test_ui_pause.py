@@ -138,3 +138,19 @@ def test_ctrl_c_or_sigterm_keeps_the_clock_and_the_checks_since_the_last_move(ap
         raise AssertionError("the interrupt did not end the loop")
     saved = Storage().load_progress(play.key)
     assert saved is not None and saved["elapsed"] >= 300.0 and saved["asked"]["check"] == 1
+
+
+def test_the_time_thought_without_a_move_is_saved_every_half_minute_of_play(app):
+    # A program killed (SIGKILL, a crash, the power) keeps the clock of its last save: thinking
+    # without a move is saved as the clock goes, or the record would be faster than the play.
+    from game.puzzle import Cell
+    from window.player_board import CLOCK_SAVE_SECONDS
+    from window.storage import Storage
+
+    play = app.play
+    post(app, pygame.WINDOWFOCUSGAINED)
+    assert play.board.change(lambda session: session.set_cell(2, 3, Cell.WATER))
+    for _ in range(CLOCK_SAVE_SECONDS + 1):
+        app.pump(dt=1.0)
+    saved = Storage().load_progress(play.key)
+    assert saved is not None and saved["elapsed"] >= CLOCK_SAVE_SECONDS

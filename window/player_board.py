@@ -16,6 +16,9 @@ from window.solver_panel import SolverPanel
 from window.storage import Storage
 
 CELEBRATION_SECONDS = 2.5
+# The play is saved each time its clock passes a multiple of this many seconds: a program killed
+# or a machine losing power loses at most that much of the time thought without a move.
+CLOCK_SAVE_SECONDS = 30
 HELD_BACK = "The board is being animated: Stop or Reset the solver to edit your own marks"
 
 
@@ -102,6 +105,12 @@ class PlayerBoard:
         if (changed or moved_on) and self.storage.save_play(self.key, session):
             self.saved_version, self.saved_elapsed, self.saved_asked = session.version, session.elapsed, \
                 dict(session.asked)
+
+    def clock_moved(self, before: float) -> None:
+        """The play's clock moved on from ``before``: save the play when it passed a multiple of
+        CLOCK_SAVE_SECONDS (moves, and closing the window, save it too)."""
+        if int(self.session.elapsed) // CLOCK_SAVE_SECONDS != int(before) // CLOCK_SAVE_SECONDS:
+            self.save()
 
     def celebration_over(self) -> bool:
         """True once, when the solved banner's time is up."""

@@ -288,6 +288,7 @@ class PlayScene:
         before = int(session.elapsed)
         if in_view and not self.solver.showing:
             session.tick(dt)
+            self.board.clock_moved(before)
         changed = self.solver.update(dt)
         watch = self.solver.watch
         if watch is not None and watch.solved and watch is not self.shown_solution:
