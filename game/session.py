@@ -48,6 +48,10 @@ class TallyState(StrEnum):
 MAX_TRIALS = 6                      # trials nest this deep (each depth has its own colour)
 # The kinds of step that change the trials (a plain step has kind ""); saved as "trial".
 TRIAL_STEPS = ("open", "keep", "abandon", "restart")
+# The labels of the plain steps that set the whole board: a restart without trials, a solver's
+# board kept.
+RESTART, KEEP_SOLVER_BOARD = "restart", "keep solver board"
+WHOLE_BOARD_STEPS = (RESTART, KEEP_SOLVER_BOARD)
 # What a play asked for, counted for the records: hints, checks, solver's boards kept, and
 # solver runs that reached the solution on the board; a play with either of the last two is
 # not the player's solve (``Session.solver_helped``).
@@ -371,10 +375,10 @@ class Session:
     def restart(self) -> bool:
         """Back to the hints only, every trial closed, as one undoable step."""
         if self.trials:
-            return self._layer_step("restart", "restart", (), self.start)
-        return self.replace_board(self.start, "restart")
+            return self._layer_step("restart", RESTART, (), self.start)
+        return self.replace_board(self.start, RESTART)
 
-    def replace_board(self, grid: Sequence[Sequence[Cell]], label: str = "keep solver board") -> bool:
+    def replace_board(self, grid: Sequence[Sequence[Cell]], label: str = KEEP_SOLVER_BOARD) -> bool:
         """Make the board equal to ``grid`` in one undoable step (restart, keeping a solver's board)."""
         moves = [Move(r, c, Cell(grid[r][c])) for r, c in self.puzzle.cells() if self.grid[r][c] != grid[r][c]]
         return self.apply(moves, label)

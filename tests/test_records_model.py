@@ -175,12 +175,11 @@ def model_streaks(days: set[datetime.date], today: datetime.date) -> tuple[int, 
 
 
 class Window:
-    """What the model knows of one window: the records it has seen (read at its start and at
-    each of its writes, and its own records whose write failed) and those it still owes the disk."""
+    """What the model knows of one window: the records it still owes the disk (its writes that
+    failed). What it sees is the files as they are with those (``Model.known``): another
+    window's records too, as soon as they are written."""
 
-    def __init__(self, solved: dict, days: dict) -> None:
-        self.solved = {key: dict(entry) for key, entry in solved.items()}
-        self.days = dict(days)
+    def __init__(self) -> None:
         self.owed_solves: list[tuple[str, dict]] = []
         self.owed_days: list[tuple[str, float]] = []
 
@@ -190,7 +189,7 @@ class Model:
         self.solved: dict[str, dict] = {}            # on disk: key -> seconds, and size, grade, hints, checks
         self.days: dict[str, float] = {}             # on disk: date -> best seconds
         self.damaged: set[str] = set()               # the files holding records damaged by hand
-        self.windows = [Window({}, {}), Window({}, {})]
+        self.windows = [Window(), Window()]
 
     def writable(self, name: str) -> bool:
         """Whether a write of ``name`` reaches the disk: not when it is full, nor when the file
@@ -207,12 +206,10 @@ class Model:
             for key, entry in window.owed_solves:
                 self.solved[key] = kept_solve(self.solved.get(key), entry)
             window.owed_solves.clear()
-            window.solved = {key: dict(entry) for key, entry in self.solved.items()}
         else:
             for date, seconds in window.owed_days:
                 self.days[date] = kept_day(self.days.get(date), seconds)
             window.owed_days.clear()
-            window.days = dict(self.days)
         return True
 
     def read(self, name: str) -> None:
@@ -304,14 +301,12 @@ class RecordsMachine(RuleBasedStateMachine):
             FIGURES["group records"] += 1
         window.owed_solves.append((key, new))
         if not model.write_owed(window, "solved.json"):
-            window.solved = model.known(window)[0]       # the file as read, with what it still owes
             FIGURES["failed writes"] += 1
         day = daily.date_of(puzzle)
         if day is not None and day == (solved_on or World.today):
             window.owed_days.append((day.isoformat(), new["seconds"]))
             days[day.isoformat()] = kept_day(days.get(day.isoformat()), new["seconds"])
-            if not model.write_owed(window, "daily.json"):
-                window.days = model.known(window)[1]
+            model.write_owed(window, "daily.json")
             current, _ = model_streaks({datetime.date.fromisoformat(d) for d in days}, day)
             said.append(f"Daily puzzle solved: streak {current} day{'s' if current != 1 else ''}.")
             FIGURES["daily days counted"] += 1
@@ -390,7 +385,7 @@ class RecordsMachine(RuleBasedStateMachine):
         are all of them)."""
         self.stores[which] = self.open_window()
         self.model.read("solved.json"), self.model.read("daily.json")
-        self.model.windows[which] = Window(*self.model.known(Window({}, {})))
+        self.model.windows[which] = Window()
 
     @rule(level=st.sampled_from(LEVELS), seconds=st.integers(1, 900_0).map(lambda n: n / 10))
     def record_of_an_earlier_version(self, level, seconds):
@@ -438,10 +433,13 @@ class RecordsMachine(RuleBasedStateMachine):
 
     @invariant()
     def each_window_sees_what_the_model_says(self):
+        """Each window sees every record on disk, another window's too, and its own that could
+        not be written yet (its Stats, calendar and level list say what is recorded)."""
         for store, window in zip(self.stores, self.model.windows):
+            solved, days = self.model.known(window)
             assert {key: {k: v for k, v in entry.items() if k not in ("name", "when")}
-                    for key, entry in store.solved().items()} == window.solved
-            assert {date: entry["seconds"] for date, entry in store.daily().items()} == window.days
+                    for key, entry in store.solved().items()} == solved
+            assert {date: entry["seconds"] for date, entry in store.daily().items()} == days
 
     @invariant()
     def a_window_opened_now_reads_the_model(self):

@@ -123,3 +123,16 @@ def test_window_reports_bad_keys_and_opens_at_the_default_size(tmp_path, monkeyp
         assert "ui.window" in window.play.message and "ui.theme" in window.play.message
     finally:
         window.shutdown()
+
+
+@pytest.mark.skipif(os.name == "nt", reason="XDG folders are not used on Windows")
+def test_a_relative_xdg_data_home_is_ignored_not_taken_from_the_working_folder(tmp_path, monkeypatch):
+    # The XDG spec: a relative path is invalid. Taken as it is, the records would be in a
+    # different folder for each folder the program is started from.
+    monkeypatch.delenv("BATTLESHIPS_HOME", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_DATA_HOME", "data")
+    assert settings.user_dir() == tmp_path / "home" / ".local" / "share" / "battleships"
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    assert settings.user_dir() == tmp_path / "xdg" / "battleships"

@@ -352,3 +352,16 @@ def test_a_play_too_long_for_a_progress_file_is_saved_within_it_and_restored(tmp
     again = storage.restore_play("big", puzzle)
     assert storage.take_messages() == [] and again is not None
     assert again.grid == session.grid and again.cursor == session.cursor and again.undo()
+
+
+def test_records_saved_by_an_editor_with_a_byte_order_mark_are_kept(tmp_path):
+    # An editor (Notepad) saves UTF-8 with a byte order mark, as levels and settings may be:
+    # the records stay the player's, not set aside as damaged.
+    entry = {"seconds": 42.5, "name": "First", "when": "2026-11-01 10:00:00"}
+    (tmp_path / "solved.json").write_bytes(b"\xef\xbb\xbf" + json.dumps({"abc": entry}).encode())
+    (tmp_path / "daily.json").write_bytes(b"\xef\xbb\xbf" + json.dumps(
+        {"2026-11-01": {"seconds": 99.0, "when": "2026-11-01 10:00:00"}}).encode())
+    storage = Storage(tmp_path)
+    assert storage.solved() == {"abc": entry}
+    assert list(storage.daily()) == ["2026-11-01"]
+    assert storage.take_messages() == [] and sorted(p.name for p in tmp_path.glob("*damaged*")) == []

@@ -69,6 +69,14 @@ def test_share_shows_the_code_copies_it_and_opens_a_typed_code(app):
     assert app.play.title.startswith("Shared bs1-")
 
 
+def test_a_code_typed_in_capitals_and_groups_opens_under_the_code_the_share_dialog_shows(app):
+    other = levels.load(LEVELS_DIR / "8x8" / "hard" / "02.bs")
+    code = codes.encode(other)
+    spaced = " ".join(code[i:i + 5] for i in range(0, len(code), 5))
+    assert app.open_level(f"  {spaced.upper()} ")
+    assert app.play.title == f"Shared {codes.label(code, 16)}" == f"Shared {code[:13]}..."
+
+
 def test_a_mistyped_code_is_refused_in_the_field_and_the_game_stays(app):
     before = app.play.puzzle
     app.open_share()
@@ -213,6 +221,59 @@ def test_records_stats_and_a_new_record_message(app):
     [row] = [row for row in scene.rows if row.size == "10x10"]
     assert (row.grade, row.solved, row.best, row.median, row.checks) == ("easy", 2, 100.0, 175.0, 1)
     assert scene.cells(row)[3:6] == ("1:40", "2:55", "3:20")
+
+
+def test_a_finish_past_an_hour_reads_as_the_stats_read_it(app, monkeypatch):
+    # The status line, the finish message and the banner say a time as Stats and the pause do.
+    app.open_level(LEVELS_DIR / "10x10" / "expert" / "01.bs")
+    drawn = watch_text(monkeypatch)
+    solve_now(app, 4000.0)
+    app.full_redraw = app.dirty = True
+    app.pump()
+    texts = [text for text, _ in drawn]
+    assert app.play.message.startswith("Solved! 1:06:40 - well done.")
+    assert "in 1:06:40" in texts
+    assert any(text.startswith("SOLVED  time 1:06:40 / target 5:30") for text in texts)
+    assert not any("66:40" in text for text in [*texts, app.play.message])
+
+
+def test_a_window_open_meanwhile_sees_the_records_another_window_writes(app):
+    # Two windows on one folder: what the other records is in this one's Stats, calendar and
+    # level list at their next opening, and the level it solved opens here as solved, not
+    # recorded again as if its record had been lost ("the solve is now recorded").
+    from game.session import Session
+    from window import records
+    from window.storage import Storage, level_key
+
+    app.open_stats()
+    assert app.overlay.rows == [] and app.overlay.streak == (0, 0)
+    app.close_overlay()
+    other = Storage()                                   # the other window, on the same folder
+    path = LEVELS_DIR / "6x6" / "easy" / "02.bs"
+    level = levels.load(path)
+    play = Session(level)
+    play.replace_board(grid_from_strings(level.solution), "solve")
+    play.elapsed = 70.0
+    assert play.solved and other.save_play(level_key(level), play)
+    records.finish(other, level, level_key(level), "02", 70.0, {})
+    today = datetime.date.today()
+    records.finish(other, daily.puzzle_of(today), "k" * 20, "daily", 90.0, {})
+    recorded = other.solved()
+    app.open_stats()
+    side, grade = daily.plan(today)
+    assert sorted((row.size, row.grade, row.solved) for row in app.overlay.rows) == \
+        sorted([("6x6", "easy", 1), (f"{side}x{side}", grade, 1)])
+    assert app.overlay.streak == (1, 1)
+    app.close_overlay()
+    app.open_daily()
+    assert today.isoformat() in app.overlay.solved
+    app.close_overlay()
+    app.open_browser()
+    assert any(row.ticked and row.value == path for row in app.overlay.list.rows)
+    app.close_overlay()
+    assert app.open_level(path)
+    assert app.play.session.solved and app.play.message == "Progress restored"
+    assert Storage().solved() == recorded
 
 
 def _status_text(app):

@@ -111,3 +111,46 @@ def test_m_lists_pause_last_and_enter_pauses(app):
     post(app, pygame.KEYDOWN, key=pygame.K_END, mod=0, unicode="", scancode=0)
     post(app, pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r", scancode=0)
     assert isinstance(app.overlay, PauseScene)
+
+
+def test_ctrl_c_or_sigterm_keeps_the_clock_and_the_checks_since_the_last_move(app, monkeypatch):
+    # Ctrl+C, or SIGTERM when the session logs out, ends the loop as the close box does: the
+    # time thought since the last move and a check asked meanwhile are saved, or the record
+    # would be faster than the play and the Stats' checks fewer.
+    from game.puzzle import Cell
+    from window.storage import Storage
+
+    play = app.play
+    assert play.board.change(lambda session: session.set_cell(2, 3, Cell.WATER))
+    play.session.elapsed = 300.0                     # five minutes of thought since that move
+    post(app, pygame.KEYDOWN, key=pygame.K_c, mod=0, unicode="c", scancode=0)
+    assert play.session.asked["check"] == 1
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(app, "pump", interrupted)
+    try:
+        app.run()
+    except KeyboardInterrupt:
+        pass
+    else:
+        raise AssertionError("the interrupt did not end the loop")
+    saved = Storage().load_progress(play.key)
+    assert saved is not None and saved["elapsed"] >= 300.0 and saved["asked"]["check"] == 1
+
+
+def test_the_time_thought_without_a_move_is_saved_every_half_minute_of_play(app):
+    # A program killed (SIGKILL, a crash, the power) keeps the clock of its last save: thinking
+    # without a move is saved as the clock goes, or the record would be faster than the play.
+    from game.puzzle import Cell
+    from window.player_board import CLOCK_SAVE_SECONDS
+    from window.storage import Storage
+
+    play = app.play
+    post(app, pygame.WINDOWFOCUSGAINED)
+    assert play.board.change(lambda session: session.set_cell(2, 3, Cell.WATER))
+    for _ in range(CLOCK_SAVE_SECONDS + 1):
+        app.pump(dt=1.0)
+    saved = Storage().load_progress(play.key)
+    assert saved is not None and saved["elapsed"] >= CLOCK_SAVE_SECONDS

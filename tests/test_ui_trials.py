@@ -163,6 +163,34 @@ def test_restart_closes_the_trials_and_undo_reopens_them(app):
     assert session.depth == 1 and session.layer_depths() == {(2, 2): 1}
 
 
+def test_undoing_a_kept_abandoned_or_restarted_trial_says_what_is_in_force_now(app):
+    # The status line said "Trial 2 abandoned" or "Restarted": after Ctrl+Z it no longer says
+    # what the board no longer shows.
+    status = app.play.status
+    press(app, pygame.K_g)
+    ship_click(app, 2, 2)
+    press(app, pygame.K_g)
+    water_click(app, 4, 4)
+    press(app, pygame.K_a)
+    assert "Trial 2 abandoned" in status.message
+    press(app, pygame.K_z, pygame.KMOD_CTRL)
+    assert status.message == "Undone: abandon trial 2 (trial 2 open)"
+    press(app, pygame.K_y, pygame.KMOD_CTRL)
+    assert status.message == "Redone: abandon trial 2 (trial 1 open)"
+    press(app, pygame.K_k)
+    assert "Trial 1 kept" in status.message
+    press(app, pygame.K_z, pygame.KMOD_CTRL)
+    assert status.message == "Undone: keep trial 1 (trial 1 open)"
+    press(app, pygame.K_r)
+    press(app, pygame.K_z, pygame.KMOD_CTRL)
+    assert status.message == "Undone: restart (trial 1 open)"
+    press(app, pygame.K_z, pygame.KMOD_CTRL)
+    assert status.message == "Undone: abandon trial 2 (trial 2 open)"
+    press(app, pygame.K_z, pygame.KMOD_CTRL)                    # a plain mark's undo says nothing new
+    assert status.message == "Undone: abandon trial 2 (trial 2 open)" and app.play.session.depth == 2
+    assert app.play.session.grid[4][4] == Cell.UNKNOWN
+
+
 def test_the_rewind_of_the_players_play_shows_each_moves_trial_depth(app):
     ship_click(app, 0, 0)
     press(app, pygame.K_g)

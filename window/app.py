@@ -123,7 +123,8 @@ class App:
             self.dirty = True
             return False
         if isinstance(source, str):
-            puzzle = puzzle if puzzle.name else puzzle.replace(name=f"Shared {codes.label(source, 16)}")
+            # named by the code as the Share dialog shows it, however it was typed or pasted
+            puzzle = puzzle if puzzle.name else puzzle.replace(name=f"Shared {codes.label(codes.encode(puzzle), 16)}")
             return self.open_puzzle(puzzle)
         return self.open_puzzle(puzzle, source)
 
@@ -434,24 +435,31 @@ class App:
         self.frame(dt)
 
     def run(self, script: Checks | None = None) -> int:
+        """The loop, until the window is closed; then :meth:`shutdown`, also when Ctrl+C or
+        SIGTERM (a session logging out) ends it, so the play's clock, the hints and checks asked
+        since its last move, and the editor's draft are kept as the close box keeps them."""
         clock = pygame.time.Clock()
         last = time.perf_counter()
         code = 0
-        while self.running:
-            busy = self.animating or self.dirty or script is not None
-            if busy:
-                clock.tick(self.fps)
-            now = time.perf_counter()
-            dt, last = min(now - last, GAP_COUNTED), now
-            self.pump(dt, wait=not busy)
-            work = time.perf_counter() - now
-            self.frame_times.append((now, work))
-            self._adapt_solver_budget(work)
-            if script is not None and self.running:
-                finished = script.check(self)
-                if finished is not None:
-                    code = finished
-                    break
+        try:
+            while self.running:
+                busy = self.animating or self.dirty or script is not None
+                if busy:
+                    clock.tick(self.fps)
+                now = time.perf_counter()
+                dt, last = min(now - last, GAP_COUNTED), now
+                self.pump(dt, wait=not busy)
+                work = time.perf_counter() - now
+                self.frame_times.append((now, work))
+                self._adapt_solver_budget(work)
+                if script is not None and self.running:
+                    finished = script.check(self)
+                    if finished is not None:
+                        code = finished
+                        break
+        except KeyboardInterrupt:
+            self.shutdown()
+            raise
         self.shutdown()
         return code
 

@@ -24,6 +24,7 @@ from window.layout import Layout
 from window.looks import Looks
 from window.panel_views import draw_fleet, fleet_height
 from window.player_board import PlayerBoard
+from window.records import clock
 from window.solver_panel import PLOT_ROOM, SolverPanel
 from window.theme import Theme
 from window.widgets import Button
@@ -48,13 +49,12 @@ class StatusLine:
         session = board.session
         pygame.draw.rect(surface, theme.panel, bar)
         pygame.draw.line(surface, theme.panel_edge, bar.topleft, bar.topright)
-        minutes, seconds = divmod(int(session.elapsed), 60)
         state = "SOLVED  " if session.solved else ""
-        target = f" / target {board.target // 60}:{board.target % 60:02d}" if board.target is not None else ""
+        target = f" / target {clock(board.target)}" if board.target is not None else ""
         # A narrow window leaves out the target, then narrows the trial's controls, so that
         # everything stays on the line and the message keeps some room.
         for shown_target, button_width, chip_width in ((target, 92, 78), ("", 92, 78), ("", 64, 56)):
-            info = f"{state}time {minutes}:{seconds:02d}{shown_target}   moves {session.moves_made}"
+            info = f"{state}time {clock(session.elapsed)}{shown_target}   moves {session.moves_made}"
             taken = (fonts.font(18, True).size(info)[0] + (26 + 2 * button_width + chip_width if session.depth else 0)
                      + (16 + MISTAKE_WIDTH if mistake_button is not None else 0))
             if bar.width - 24 - taken >= MESSAGE_ROOM:
@@ -216,11 +216,11 @@ class PlayView:
 
     def _draw_banner(self, surface: pygame.Surface, layout: Layout, theme: Theme) -> None:
         board = layout.board
-        minutes, seconds = divmod(int(self.board.session.elapsed), 60)
         banner = pygame.Rect(0, 0, min(board.width + 40, 420), 86)
         banner.center = board.center
         pygame.draw.rect(surface, theme.solved, banner, border_radius=14)
         pygame.draw.rect(surface, theme.panel, banner, 3, border_radius=14)
         ink = theme.on(theme.solved)
         fonts.blit_text(surface, "Solved!", 44, ink, bold=True, center=(banner.centerx, banner.y + 30))
-        fonts.blit_text(surface, f"in {minutes}:{seconds:02d}", 22, ink, center=(banner.centerx, banner.bottom - 18))
+        fonts.blit_text(surface, f"in {clock(self.board.session.elapsed)}", 22, ink,
+                        center=(banner.centerx, banner.bottom - 18))

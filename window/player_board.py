@@ -10,11 +10,15 @@ from __future__ import annotations
 import time
 from typing import Callable
 
-from game.session import Session
+from game.session import KEEP_SOLVER_BOARD, Session
+from window.records import clock
 from window.solver_panel import SolverPanel
 from window.storage import Storage
 
 CELEBRATION_SECONDS = 2.5
+# The play is saved each time its clock passes a multiple of this many seconds: a program killed
+# or a machine losing power loses at most that much of the time thought without a move.
+CLOCK_SAVE_SECONDS = 30
 HELD_BACK = "The board is being animated: Stop or Reset the solver to edit your own marks"
 
 
@@ -66,7 +70,7 @@ class PlayerBoard:
             return
         grid = watch.grid()
         self.solver.reset()
-        if self.session.replace_board(grid, "keep solver board"):
+        if self.session.replace_board(grid, KEEP_SOLVER_BOARD):
             self.session.asked["solver"] += 1
             self.notify("Kept the solver's board (Ctrl+Z to undo)")
             self.changed()
@@ -81,13 +85,12 @@ class PlayerBoard:
                 self.notify("Solved with the solver's board: not recorded as your solve." if session.asked["solver"]
                             else "Solved after a solver showed the solution: not recorded as your solve.")
                 return
-            minutes, seconds = divmod(int(session.elapsed), 60)
             if self.record is None:
                 self.storage.mark_solved(self.key, session.elapsed, self.title)
                 extra = ""
             else:
                 extra = self.record(session.elapsed)
-            self.notify(f"Solved! {minutes}:{seconds:02d} - well done. The level is marked solved." +
+            self.notify(f"Solved! {clock(session.elapsed)} - well done. The level is marked solved." +
                         (f" {extra}" if extra else ""))
             self.celebrate_until = time.monotonic() + CELEBRATION_SECONDS
 
@@ -102,6 +105,12 @@ class PlayerBoard:
         if (changed or moved_on) and self.storage.save_play(self.key, session):
             self.saved_version, self.saved_elapsed, self.saved_asked = session.version, session.elapsed, \
                 dict(session.asked)
+
+    def clock_moved(self, before: float) -> None:
+        """The play's clock moved on from ``before``: save the play when it passed a multiple of
+        CLOCK_SAVE_SECONDS (moves, and closing the window, save it too)."""
+        if int(self.session.elapsed) // CLOCK_SAVE_SECONDS != int(before) // CLOCK_SAVE_SECONDS:
+            self.save()
 
     def celebration_over(self) -> bool:
         """True once, when the solved banner's time is up."""

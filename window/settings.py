@@ -32,14 +32,16 @@ _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def user_dir() -> Path:
-    """Per-user data folder (XDG on Linux, the usual places elsewhere)."""
+    """Per-user data folder (XDG on Linux, the usual places elsewhere). A relative
+    ``XDG_DATA_HOME`` is ignored, as the XDG spec says: it would put the records in whatever
+    folder the program was started from."""
     override = os.environ.get("BATTLESHIPS_HOME")
     if override:
         return Path(override)
     if os.name == "nt":
         return Path(os.environ.get("APPDATA", Path.home())) / "battleships"
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "battleships"
+    base = os.environ.get("XDG_DATA_HOME", "")
+    return Path(base if os.path.isabs(base) else Path.home() / ".local" / "share") / "battleships"
 
 
 def user_settings_path() -> Path:

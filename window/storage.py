@@ -10,7 +10,9 @@ progress when the file is moved or renamed.
 Two windows may share the folder: ``solved.json`` and ``daily.json`` are changed under a lock
 (``<name>.lock``, held for the milliseconds of a read-merge-write, and for a window's first read,
 which may rewrite the file without its damaged records), and each write merges the one new
-record into the file as it is on disk, so no window loses another's records. A
+record into the file as it is on disk, so no window loses another's records; a window reads a
+list again when another has written it since, so its views (Stats, the calendar, the level
+list) show every record. A
 progress file that another window wrote since this one read it, with a play this one's does
 not go on from, is kept aside (``<key>.other-<UTC time>.json``) before this one's is saved.
 
@@ -117,13 +119,13 @@ def aside_path(path: Path, tag: str = "damaged") -> Path:
 
 def read_json(path: Path, limit: int = MAX_FILE_BYTES) -> Any:
     """The JSON document in ``path`` within the limits (``game.levels`` reads it, as it reads
-    levels), of at most ``limit`` bytes; FileNotFoundError when there is none, :class:`Damaged`
-    when it cannot be used."""
+    levels: UTF-8, a byte order mark before it allowed, as an editor may save it), of at most
+    ``limit`` bytes; FileNotFoundError when there is none, :class:`Damaged` when it cannot be used."""
     if not os.path.lexists(path):
         raise FileNotFoundError(path)
     try:
         data = read_bounded(path, limit, what="a saved game or record")
-        return decode_json(data.decode("utf-8"), str(path))
+        return decode_json(data.decode("utf-8-sig"), str(path))
     except LevelError as error:
         raise Damaged(error.reason) from None
     except UnicodeDecodeError:
@@ -330,6 +332,9 @@ class Storage:
         self._save_failing = False          # a failed save was reported; quiet until one succeeds
         self._solved: dict[str, dict[str, Any]] | None = None
         self._daily: dict[str, dict[str, Any]] | None = None
+        # Each list's file as this window last read or wrote it: another window's record since
+        # is read at the next look (see _current).
+        self._lists_seen: dict[Path, tuple[int, ...] | None] = {}
         # Each level's progress file as this window last read or wrote it: another window may
         # save a play of the same level, which is kept aside rather than saved over.
         self._seen: dict[str, tuple[int, ...] | None] = {}
@@ -585,18 +590,46 @@ class Storage:
         """Key -> {"seconds", "name", "when", and "size", "grade", "hints", "checks" when known}
         for every solved level whose record is sound.
 
-        Read once, and again at each write (another window may have added records); a damaged
-        file is set aside then (bad entries dropped, the rest kept).
+        Read once, again at each write, and again when another window has written the file
+        since (see :meth:`_current`); a damaged file is set aside at the first read and at a
+        write (bad entries dropped, the rest kept).
         """
-        if self._solved is None:
-            self._solved = self._first_read(self.solved_path, check_solved_entry, "solved levels")
+        self._solved = self._current(self.solved_path, self._solved, check_solved_entry, "solved levels")
         return dict(self._solved)
 
     def _first_read(self, path: Path, check: Callable[[Any, Any], bool], what: str) -> dict[str, dict[str, Any]]:
         """A list's sound records, read under its lock: setting damaged records aside rewrites
         the file, which must not undo a record another window writes meanwhile."""
         with file_lock(path):
-            return self._read_checked(path, check, what)[0]
+            records = self._read_checked(path, check, what)[0]
+            self._lists_seen[path] = signature(path)
+            return records
+
+    def _current(self, path: Path, records: dict[str, dict[str, Any]] | None, check: Callable[[Any, Any], bool],
+                 what: str) -> dict[str, dict[str, Any]]:
+        """This window's view of a list (``records``: the one it has): read first under the
+        lock (:meth:`_first_read`); read again when the file changed on disk since this window
+        last read or wrote it (another window recorded a solve), with this window's records
+        that could not be written yet on top. A file that cannot be read now leaves the view as
+        it was (its next write sets it aside); a file removed leaves this window's records only."""
+        if records is None:
+            return self._first_read(path, check, what)
+        seen = signature(path)
+        if seen == self._lists_seen.get(path):
+            return records
+        self._lists_seen[path] = seen               # before reading: a write in between is read next time
+        try:
+            data = read_json(path)
+        except FileNotFoundError:
+            data = {}
+        except Damaged:
+            return records
+        if not isinstance(data, dict):
+            return records
+        fresh = {key: entry for key, entry in data.items() if check(key, entry)}
+        for merge in self._unsaved.get(path, (check, what, []))[2]:
+            fresh = merge(fresh)
+        return fresh
 
     def _read_checked(self, path: Path, check: Callable[[Any, Any], bool],
                       what: str) -> tuple[dict[str, dict[str, Any]], bool]:
@@ -635,12 +668,14 @@ class Storage:
         try:
             with file_lock(path):
                 read, replaceable = self._read_checked(path, check, what)
+                self._lists_seen[path] = signature(path)
                 for each in unsaved:
                     read = each(read)
                 fresh = read
                 if not replaceable:
                     raise OSError(errno.EIO, "it holds damaged records that could not be kept aside", str(path))
                 write_text(path, json.dumps(fresh, indent=1, sort_keys=True), parents=True)
+                self._lists_seen[path] = signature(path)
         except OSError as error:
             if again:
                 return mine, False
@@ -715,9 +750,9 @@ class Storage:
         return self.root / "daily.json"
 
     def daily(self) -> dict[str, dict[str, Any]]:
-        """Date (YYYY-MM-DD) -> {"seconds", "when"} for every daily puzzle solved."""
-        if self._daily is None:
-            self._daily = self._first_read(self.daily_path, check_daily_entry, "daily puzzles solved")
+        """Date (YYYY-MM-DD) -> {"seconds", "when"} for every daily puzzle solved (read as
+        :meth:`solved` is)."""
+        self._daily = self._current(self.daily_path, self._daily, check_daily_entry, "daily puzzles solved")
         return dict(self._daily)
 
     def mark_daily(self, date: str, seconds: float) -> bool:

@@ -18,7 +18,7 @@ from pathlib import Path
 import pygame
 
 from game.puzzle import Puzzle
-from game.session import Session
+from game.session import WHOLE_BOARD_STEPS, Session, Step
 from solvers.engine import race
 from window import records
 from window.board_input import BoardInput
@@ -171,10 +171,23 @@ class PlayScene:
     # ----- actions -------------------------------------------------------------------------
 
     def undo(self) -> None:
-        self.board.change(Session.undo)
+        session = self.session
+        step = session.history[session.cursor - 1] if session.can_undo else None
+        if self.board.change(Session.undo):
+            self._say_undone("Undone", step)
 
     def redo(self) -> None:
-        self.board.change(Session.redo)
+        session = self.session
+        step = session.history[session.cursor] if session.can_redo else None
+        if self.board.change(Session.redo):
+            self._say_undone("Redone", step)
+
+    def _say_undone(self, done: str, step: Step | None) -> None:
+        """A step that changed the trials or the whole board left its word on the status line
+        ("Trial 2 abandoned", "Restarted"): its undo or redo says what is in force now."""
+        if step is not None and (step.kind or step.label in WHOLE_BOARD_STEPS):
+            depth = self.session.depth
+            self.notify(f"{done}: {step.label} ({f'trial {depth} open' if depth else 'no trial open'})")
 
     def restart(self) -> None:
         self.board.change(Session.restart, "Restarted (Ctrl+Z brings your marks back)")
@@ -275,6 +288,7 @@ class PlayScene:
         before = int(session.elapsed)
         if in_view and not self.solver.showing:
             session.tick(dt)
+            self.board.clock_moved(before)
         changed = self.solver.update(dt)
         watch = self.solver.watch
         if watch is not None and watch.solved and watch is not self.shown_solution:
