@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Callable, Sequence, TypeVar
 
 import pygame
 
@@ -10,6 +10,8 @@ from game.puzzle import ship_name
 from game.session import FleetLine
 from window import fonts
 from window.theme import Theme
+
+T = TypeVar("T")
 
 Silhouette = tuple[int, int, pygame.Rect, str]   # (length, index, rect, "done" | "open" | "extra")
 
@@ -102,6 +104,28 @@ def deepest(items: Sequence, room: int) -> tuple[Sequence, str]:
         return items[len(items) - room:], ""
     shown = items[len(items) - room + 1:]          # one row says what is left out
     return shown, f"... {len(items) - len(shown)} shallower"
+
+
+def draw_decisions(surface: pygame.Surface, area: pygame.Rect, title: str, decisions: Sequence[T],
+                   say: Callable[[T], str], theme: Theme, bold: bool = False) -> list[tuple[pygame.Rect, T]]:
+    """The decisions in force under ``title`` (bold: the panel's heading; else a muted note):
+    the deepest that fit (deepest last), each said by ``say`` behind a guess's square, and a
+    line for those left out above them. Returns each row drawn with its decision."""
+    size, head = (17, 22) if bold else (15, 20)
+    fonts.blit_text(surface, title, size, theme.text if bold else theme.muted, bold=bold, topleft=area.topleft)
+    shown, left_out = deepest(decisions, max(0, (area.height - head) // 18))
+    y = area.y + head
+    if left_out:
+        fonts.blit_text(surface, left_out, 15, theme.muted, topleft=(area.x, y))
+        y += 18
+    rows = []
+    for decision in shown:
+        pygame.draw.rect(surface, theme.guess, (area.x, y + 3, 10, 10))
+        fonts.blit_text(surface, fonts.fit_text(say(decision), 15, area.width - 16), 15, theme.text,
+                        topleft=(area.x + 16, y))
+        rows.append((pygame.Rect(area.x, y, area.width, 18), decision))
+        y += 18
+    return rows
 
 
 def draw_lines(surface: pygame.Surface, area: pygame.Rect, rows: Sequence[tuple[str, str]], theme: Theme,

@@ -20,7 +20,7 @@ from solvers.engine import registry
 from solvers.engine.trace import Recording
 from window import fonts
 from window.depth_plot import draw_depth, draw_per_depth
-from window.panel_views import deepest, draw_lines, draw_plot
+from window.panel_views import draw_decisions, draw_lines, draw_plot
 from window.solver_watch import SolverWatch, make_stream
 from window.storage import runs_dir
 from window.theme import Theme
@@ -450,20 +450,12 @@ class SolverPanel:
         guesses = watch.guesses
         if area.height < 40 or (not guesses and watch.name in ("genetic", "logic")):
             return
-        fonts.blit_text(surface, f"Guesses in force: {len(guesses)}", 17, theme.text, bold=True,
-                        topleft=(area.x, area.y))
-        room = max(0, (area.height - 22) // 18)
-        shown, left_out = deepest(guesses, room)
-        y = area.y + 22
-        if left_out:
-            fonts.blit_text(surface, left_out, 15, theme.muted, topleft=(area.x, y))
-            y += 18
-        for guess in shown:
-            r, c = guess.cells[0]
-            kind = "ship" if int(guess.value) == 2 else "water"
-            what = guess.detail or f"row {r + 1}, col {c + 1} = {kind}"
-            more = f" ({len(guess.cells)} cells)" if len(guess.cells) > 1 else ""
-            pygame.draw.rect(surface, theme.guess, (area.x, y + 3, 10, 10))
-            fonts.blit_text(surface, fonts.fit_text(f"{guess.depth:>2}. {what}{more}", 15, area.width - 16), 15,
-                            theme.text, topleft=(area.x + 16, y))
-            y += 18
+        draw_decisions(surface, area, f"Guesses in force: {len(guesses)}", guesses, _said, theme, bold=True)
+
+
+def _said(guess) -> str:
+    """A guess in force of the panel's list: its depth, and its detail or its cell and value."""
+    r, c = guess.cells[0]
+    what = guess.detail or f"row {r + 1}, col {c + 1} = {'ship' if int(guess.value) == 2 else 'water'}"
+    more = f" ({len(guess.cells)} cells)" if len(guess.cells) > 1 else ""
+    return f"{guess.depth:>2}. {what}{more}"

@@ -31,7 +31,7 @@ from window.depth_plot import DepthSketch, draw_depth
 from window.host import Host
 from window.list_view import ListView, Row
 from window.mini_board import Board, MiniBoard
-from window.panel_views import deepest, draw_plot
+from window.panel_views import draw_decisions, draw_plot
 from window.storage import generated_dir
 from window.widgets import Button, handle_all, layout_row
 
@@ -585,20 +585,8 @@ class ReplayScene:
         guesses = self.guesses_in_force()
         if area.height < 40 or not guesses:
             return
-        fonts.blit_text(surface, "Decisions in force (click to go there)", 15, theme.muted, topleft=area.topleft)
-        room = max(1, (area.height - 20) // 18)
-        shown, left_out = deepest(guesses, room)
-        y = area.y + 20
-        if left_out:
-            fonts.blit_text(surface, left_out, 15, theme.muted, topleft=(area.x, y))
-            y += 18
-        for n, (r, c), ship, detail in shown:
-            pygame.draw.rect(surface, theme.guess, (area.x, y + 3, 10, 10))
-            text = f"row {r + 1}, column {c + 1}: {detail or ('ship' if ship else 'water')} (event {n:,})"
-            fonts.blit_text(surface, fonts.fit_text(text, 15, area.width - 16), 15, theme.text,
-                            topleft=(area.x + 16, y))
-            self._guess_rows.append((pygame.Rect(area.x, y, area.width, 18), n))
-            y += 18
+        rows = draw_decisions(surface, area, "Decisions in force (click to go there)", guesses, _said, theme)
+        self._guess_rows.extend((rect, decision[0]) for rect, decision in rows)
 
     def _draw_plot(self, surface: pygame.Surface) -> None:
         """Search depth per pixel column (its deepest), guesses above, backtracks below; drawn
@@ -623,3 +611,9 @@ class ReplayScene:
         pygame.draw.line(surface, theme.cursor, (x, sawtooth.top), (x, sawtooth.bottom), 1)
         fonts.blit_text(surface, fonts.fit_text(KEYS, 14, track.width), 14, theme.muted,
                         topleft=(track.x, track.bottom + 8))
+
+
+def _said(decision) -> str:
+    """A decision in force of the replay's list: its cell, what it set, its event."""
+    n, (r, c), ship, detail = decision
+    return f"row {r + 1}, column {c + 1}: {detail or ('ship' if ship else 'water')} (event {n:,})"
