@@ -30,18 +30,31 @@ import signal
 import sys
 
 
+def _stops() -> tuple[int, ...]:
+    """The signals that end a command as Ctrl-C does: SIGINT, SIGTERM (a session logging out),
+    and SIGHUP (its terminal closed) unless the program was started to ignore it (``nohup``)."""
+    hang_up = getattr(signal, "SIGHUP", None)
+    return (signal.SIGINT, signal.SIGTERM) + (
+        (hang_up,) if hang_up is not None and signal.getsignal(hang_up) is not signal.SIG_IGN else ())
+
+
+def _said(signum: int) -> bytes:
+    """The line a command ended by ``signum`` leaves."""
+    return b"interrupted\n" if signum == signal.SIGINT else b"terminated\n"
+
+
 def _interrupted_loading(signum: int, frame) -> None:
-    """Ctrl-C (or SIGTERM) while the program is still loading, or once it is done: nothing is
-    being written, so it ends at once with the line and status of any interrupt, not a
-    traceback from whichever import the signal fell in."""
+    """Ctrl-C (or another of ``_stops``) while the program is still loading, or once it is done:
+    nothing is being written, so it ends at once with the line and status of any interrupt,
+    not a traceback from whichever import the signal fell in."""
     try:
-        os.write(2, b"interrupted\n" if signum == signal.SIGINT else b"terminated\n")
+        os.write(2, _said(signum))
     finally:
         os._exit(128 + signum)
 
 
 if __name__ == "__main__":
-    for _signum in (signal.SIGINT, signal.SIGTERM):
+    for _signum in _stops():
         signal.signal(_signum, _interrupted_loading)
 
 from game.limits import MAX_DIGITS, MAX_SECONDS, MAX_SIDE  # noqa: E402 (after the handler: Ctrl-C while loading)
@@ -934,7 +947,7 @@ def cmd_daily(args) -> int:
     return EXIT_OK
 
 
-# ----------------------------------------------------------------- Ctrl-C and SIGTERM
+# ----------------------------------------------------------------- Ctrl-C, SIGTERM and SIGHUP
 # Python raises KeyboardInterrupt at the next bytecode, but an interrupt raised inside a
 # compiled function's call (numba's dispatcher converts arguments in Python and clears any
 # error it meets there) is lost. So the signal is raised again every AGAIN seconds until it is
@@ -973,7 +986,7 @@ def _lost(unraisable) -> None:
 def _catch_interrupts() -> dict:
     """Install the handlers; the ones they replace, to put back."""
     _caught.clear()
-    handlers = {signum: signal.signal(signum, _interrupt) for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGALRM)}
+    handlers = {signum: signal.signal(signum, _interrupt) for signum in (*_stops(), signal.SIGALRM)}
     sys.unraisablehook = _lost
     return handlers
 
@@ -982,7 +995,10 @@ def _interrupted() -> int:
     """One line, and the status a shell gives a program ended by the signal (130 for Ctrl-C)."""
     signal.setitimer(signal.ITIMER_REAL, 0)
     signum = _caught[0] if _caught else signal.SIGINT
-    print("interrupted" if signum == signal.SIGINT else "terminated", file=sys.stderr)
+    try:
+        print(_said(signum).decode(), end="", file=sys.stderr, flush=True)
+    except OSError:                 # the terminal is gone (SIGHUP): the status says it
+        pass
     return 128 + signum
 
 

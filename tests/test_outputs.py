@@ -264,6 +264,34 @@ def test_8_sigterm_during_solve_trace_leaves_no_temporary(tmp_path, corpus_dir):
     assert temporaries(tmp_path) == [] and not (tmp_path / "t.jsonl").exists()
 
 
+@pytest.mark.parametrize("started_by_nohup", [False, True])
+def test_8_sighup_ends_a_command_as_sigterm_does_unless_it_was_started_to_ignore_it(tmp_path, started_by_nohup):
+    """Closing the terminal sends SIGHUP: it killed a command outright, leaving its trace's
+    temporary file behind (and a window its play's unsaved clock). It now ends a command as
+    SIGTERM does; a command started under ``nohup`` (SIGHUP ignored) runs on."""
+    def ignore_hang_up():
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+
+    level = ROOT / "levels" / "15x15" / "expert" / "04.bs"
+    process = subprocess.Popen([PYTHON, str(ROOT / "main.py"), "solve", str(level),
+                                "--solver", "backtracking", "--timeout", "60", "--trace", str(tmp_path / "t.jsonl")],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=ignore_hang_up if started_by_nohup else None)
+    deadline = time.time() + 60
+    while not temporaries(tmp_path) and time.time() < deadline:
+        time.sleep(0.1)
+    assert temporaries(tmp_path)
+    process.send_signal(signal.SIGHUP)
+    if started_by_nohup:
+        time.sleep(1.0)
+        assert process.poll() is None                   # it runs on
+        process.send_signal(signal.SIGTERM)
+    out, err = process.communicate(timeout=10)
+    ended_by = signal.SIGTERM if started_by_nohup else signal.SIGHUP
+    assert process.returncode == 128 + ended_by and one_line(err) == "terminated"
+    assert temporaries(tmp_path) == [] and not (tmp_path / "t.jsonl").exists()
+
+
 def test_8_start_up_removes_stale_temporaries_in_runs_and_keeps_live_ones(tmp_path):
     from window.storage import Storage
 
