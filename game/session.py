@@ -150,19 +150,24 @@ class Session:
         self.puzzle = puzzle
         self.player = player
         self.start: Grid = initial_grid(puzzle)
+        self.version = 0                    # bumped on every change, so views know when to redraw
+        self._report: Report | None = None
+        self._report_version = -1
+        self._replaying = False             # restoring saved progress: judge the last board only
+        self._broken: tuple[int, int | None] = (-1, None)    # (version, trial breaking a rule)
+        self._begin_attempt()
+
+    def _begin_attempt(self) -> None:
+        """What one attempt at the puzzle starts with: the hints only, no history, no trial,
+        the clock at zero, nothing asked, not solved."""
         self.grid: Grid = self.start
         self.history: list[Step] = []
         self.cursor = 0
         self.elapsed = 0.0                  # seconds of play; stops once solved
         self.solved = False
         self.asked = dict.fromkeys(ASKED, 0)
-        self.version = 0                    # bumped on every change, so views know when to redraw
         self._merge_open = False
-        self._report: Report | None = None
-        self._report_version = -1
-        self._replaying = False             # restoring saved progress: judge the last board only
         self.trials: Trials = ()            # the open trials, outermost first
-        self._broken: tuple[int, int | None] = (-1, None)    # (version, trial breaking a rule)
 
     # ----- queries -------------------------------------------------------------------------
 
@@ -377,6 +382,17 @@ class Session:
         if self.trials:
             return self._layer_step("restart", RESTART, (), self.start)
         return self.replace_board(self.start, RESTART)
+
+    def play_again(self) -> bool:
+        """A solved play starts over as a new attempt: the hints only, the clock at zero, nothing
+        asked, and a history of its own, so undo cannot bring the solution back into it (the
+        solve is in the records). False when the play is not solved: :meth:`restart`, an
+        undoable step, is the way back to the hints during an attempt."""
+        if not self.player or not self.solved:
+            return False
+        self._begin_attempt()
+        self.version += 1
+        return True
 
     def replace_board(self, grid: Sequence[Sequence[Cell]], label: str = KEEP_SOLVER_BOARD) -> bool:
         """Make the board equal to ``grid`` in one undoable step (restart, keeping a solver's board)."""

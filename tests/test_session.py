@@ -112,6 +112,32 @@ def test_clock_stops_when_solved():
     assert session.elapsed == 2.0 and session.solved
 
 
+def test_a_solved_play_played_again_is_a_new_attempt_undo_cannot_solve():
+    """Playing a solved play again: the hints only, the clock running from zero, nothing asked,
+    and no step to undo, so the earlier solution cannot come back into the new attempt's time."""
+    puzzle = tutorial_like()
+    session = Session(puzzle)
+    assert not session.play_again()                     # not solved: Restart is the way back
+    session.set_cell(5, 5, Cell.WATER)
+    session.asked["hint"] = 2
+    session.asked["solver"] = 1
+    session.tick(40.0)
+    session.replace_board(grid_from_strings(SOLUTION))
+    assert session.solved and session.solver_helped
+    version = session.version
+    assert session.play_again()
+    assert session.grid == session.start and not session.solved and session.elapsed == 0.0
+    assert not session.can_undo and not session.can_redo and not session.undo()
+    assert not session.solver_helped and not any(session.asked.values())
+    assert session.version > version and not session.report.solved
+    session.tick(3.0)
+    assert session.elapsed == 3.0
+    session.replace_board(grid_from_strings(SOLUTION))
+    assert session.solved and session.elapsed == 3.0
+    data = session.to_dict()
+    assert len(data["history"]) == 1 and "asked" not in data
+
+
 def test_saved_history_round_trips_with_cursor():
     puzzle = tutorial_like()
     session = Session(puzzle)

@@ -2,8 +2,8 @@
 
 A hypothesis state machine drives a :class:`game.session.Session` on small puzzles (hints of
 every kind) with every operation a play has: clicks, drags, tally clicks, kept solver boards,
-restarts, undo/redo/undo_to, trials opened, kept and abandoned, folding of old steps, the
-clock, saving and reopening (as data, and through a :class:`window.storage.Storage` in a
+restarts, a solved play played again, undo/redo/undo_to, trials opened, kept and abandoned,
+folding of old steps, the clock, saving and reopening (as data, and through a :class:`window.storage.Storage` in a
 folder of its own). Beside it the test keeps its own model, written from the documented
 behaviour (the module's docstrings and docs/design/trial-layers.md), not from the code: the
 history is a list of whole states (board and trial layers) with a cursor, so undo is "go back
@@ -11,8 +11,8 @@ one state" and folding is "drop states".
 
 After every step the session must agree with the model (board, trials, depth, the trial each
 mark belongs to, every state undo and redo can reach), given cells must be as given, the judge's
-verdict must be the report's, a solved play must stay solved, and the play must save and read
-back whole. The default run is small; ``pytest -m slow`` runs a long campaign.
+verdict must be the report's, a solved play must stay solved until it is played again, and the
+play must save and read back whole. The default run is small; ``pytest -m slow`` runs a long campaign.
 """
 
 from __future__ import annotations
@@ -162,6 +162,15 @@ class Model:
         if self.now.trials:
             return self.layer("restart", self.start, [])
         return self.change(self.start)
+
+    def play_again(self) -> bool:
+        """A solved play starts over as a new attempt: the start alone, nothing to undo or redo,
+        the clock at zero, not solved (an unsolved play is left as it is)."""
+        if not self.solved:
+            return False
+        self.states, self.cursor, self.merge_open = [State(self.start, [])], 0, False
+        self.solved, self.elapsed = False, 0.0
+        return True
 
     def undo(self) -> bool:
         if self.cursor == 0:
@@ -341,6 +350,10 @@ class SessionMachine(RuleBasedStateMachine):
     @rule()
     def restart(self):
         assert self.session.restart() == self.model.restart()
+
+    @rule()
+    def play_again(self):
+        assert self.session.play_again() == self.model.play_again()
 
     # ----- trials --------------------------------------------------------------------------
 

@@ -276,6 +276,122 @@ def test_a_window_open_meanwhile_sees_the_records_another_window_writes(app):
     assert Storage().solved() == recorded
 
 
+# ----- a solved level played again ----------------------------------------------------------------
+
+SIX = LEVELS_DIR / "6x6" / "easy" / "01.bs"
+
+
+def test_a_solved_level_played_again_is_timed_afresh_and_its_records_stay_true(app):
+    # R on a solved level, and the status line's "Play again": the hints only, the clock from
+    # 0:00, nothing to undo back to the solution; a faster finish is a new record, a slower one
+    # leaves the best time.
+    app.open_level(SIX)
+    play = app.play
+    solve_now(app, 100.0)
+    assert play.view.offered() is play.again_button
+    press(app, pygame.K_r)
+    session = play.session
+    assert not session.solved and session.grid == session.start and not session.can_undo
+    assert session.elapsed < 0.1
+    assert play.message == "Playing again: the clock starts from 0:00. Your best, 1:40, is kept."
+    press(app, pygame.K_z, pygame.KMOD_CTRL)
+    assert session.grid == session.start and not session.solved
+    assert play.view.offered() is None
+    for _ in range(30):
+        app.pump()
+    assert session.elapsed == pytest.approx(30 / 60 + 2 / 60)          # the clock runs again
+    solve_now(app, 80.0)
+    assert "Solved! 1:20" in play.message and "New record for this level! (was 1:40)" in play.message
+    assert app.storage.solved()[play.key]["seconds"] == 80.0
+    app.full_redraw = app.dirty = True
+    app.pump()
+    click(app, play.again_button.rect.center)
+    assert not play.session.solved and play.session.grid == play.session.start
+    solve_now(app, 120.0)
+    assert "Solved! 2:00" in play.message and "record" not in play.message
+    assert app.storage.solved()[play.key]["seconds"] == 80.0
+
+
+def test_restart_during_an_attempt_stays_undoable(app):
+    app.open_level(SIX)
+    play = app.play
+    session = play.session
+    cell = next(cell for cell in play.puzzle.cells() if not session.is_hint(*cell))
+    click(app, play.layout.cell_rect(*cell).center)
+    marks = session.grid
+    assert marks != session.start
+    press(app, pygame.K_r)
+    assert session.grid == session.start and "Ctrl+Z brings your marks back" in app.play.message
+    press(app, pygame.K_z, pygame.KMOD_CTRL)
+    assert session.grid == marks
+
+
+def test_hints_checks_and_a_solver_s_help_count_for_the_attempt_they_were_asked_in(app):
+    app.open_level(SIX)
+    play = app.play
+    press(app, pygame.K_c)                                # a check, then the solver's board kept
+    play.session.asked["solver"] += 1
+    solve_now(app, 50.0)
+    assert "not recorded as your solve" in play.message and not app.storage.is_solved(play.key)
+    press(app, pygame.K_r)
+    assert not any(play.session.asked.values())
+    solve_now(app, 70.0)
+    assert "Solved! 1:10" in play.message
+    record = app.storage.solved()[play.key]
+    assert (record["seconds"], record["checks"]) == (70.0, 0)
+
+
+def test_a_window_killed_during_an_attempt_comes_back_to_the_attempt(app):
+    # The saved play is the attempt from its start: a window killed with it under way opens the
+    # attempt again (its marks and clock, not solved), and the records keep the earlier best.
+    from window.storage import Storage
+
+    app.open_level(SIX)
+    play = app.play
+    solve_now(app, 90.0)
+    press(app, pygame.K_r)
+    assert Storage().restore_play(play.key, play.puzzle).solved is False      # saved at once
+    cell = next((r, c) for r, c in play.puzzle.cells() if not play.session.is_hint(r, c))
+    click(app, play.layout.cell_rect(*cell).center)                 # a move, saved as it is made
+    play.session.elapsed = 12.0
+    play.board.save()
+    restored = Storage().restore_play(play.key, play.puzzle)         # what a new window reads
+    assert restored is not None and not restored.solved and restored.elapsed == 12.0
+    assert restored.grid == play.session.grid and len(restored.history) == len(play.session.history)
+    app.open_level(LEVELS_DIR / "6x6" / "easy" / "02.bs")
+    app.open_level(SIX)
+    assert not app.play.session.solved and app.play.session.grid == restored.grid
+    assert "now recorded" not in app.play.message
+    assert app.storage.solved()[play.key]["seconds"] == 90.0
+
+
+def test_todays_daily_played_again_keeps_the_days_best_time_and_its_streak(app):
+    # The day's record is its best time (records model): a faster replay on the day lowers it,
+    # a slower one does not; the day counts once for the streak.
+    today = datetime.date.today()
+    assert app.play_daily(today)
+    solve_now(app, 90.0)
+    press(app, pygame.K_r)
+    solve_now(app, 60.0)
+    assert "New record for this level! (was 1:30)" in app.play.message
+    assert "streak 1 day." in app.play.message
+    press(app, pygame.K_r)
+    solve_now(app, 120.0)
+    assert app.storage.daily() == {today.isoformat(): app.storage.daily()[today.isoformat()]}
+    assert app.storage.daily()[today.isoformat()]["seconds"] == 60.0
+    app.open_stats()
+    assert app.overlay.streak == (1, 1)
+
+
+def test_a_past_days_puzzle_played_again_counts_for_no_day(app):
+    day = datetime.date.today() - datetime.timedelta(days=3)
+    assert app.play_daily(day)
+    solve_now(app, 90.0)
+    press(app, pygame.K_r)
+    solve_now(app, 60.0)
+    assert "New record for this level!" in app.play.message and app.storage.daily() == {}
+
+
 def _status_text(app):
     play = app.play
     return f"target {play.board.target // 60}:{play.board.target % 60:02d}" if play.board.target else ""

@@ -30,13 +30,14 @@ from window.theme import Theme
 from window.widgets import Button
 
 PANEL_TITLE = 28          # room for the panel's "Fleet" heading
-MISTAKE_WIDTH = 190       # the status line's "Undo to first mistake" button
+OFFER_WIDTH = 190         # the status line's button: "Undo to first mistake", or "Play again"
 MESSAGE_ROOM = 120        # pixels the status line's message keeps before its neighbours narrow
 
 
 class StatusLine:
-    """The line at the bottom: the latest message, the clock and moves, "Undo to first mistake",
-    and while a trial is open its depth with Keep and Abandon."""
+    """The line at the bottom: the latest message, the clock and moves, the button it offers
+    ("Undo to first mistake", "Play again"), and while a trial is open its depth with Keep and
+    Abandon."""
 
     def __init__(self, message: str) -> None:
         self.message = message
@@ -45,30 +46,35 @@ class StatusLine:
         self.message = message
 
     def draw(self, surface: pygame.Surface, theme: Theme, bar: pygame.Rect, board: PlayerBoard,
-             mistake_button: Button | None, trial_buttons: Sequence[Button] = ()) -> None:
+             offer: Button | None, trial_buttons: Sequence[Button] = ()) -> None:
         session = board.session
         pygame.draw.rect(surface, theme.panel, bar)
         pygame.draw.line(surface, theme.panel_edge, bar.topleft, bar.topright)
         state = "SOLVED  " if session.solved else ""
         target = f" / target {clock(board.target)}" if board.target is not None else ""
-        # A narrow window leaves out the target, then narrows the trial's controls, so that
-        # everything stays on the line and the message keeps some room.
-        for shown_target, button_width, chip_width in ((target, 92, 78), ("", 92, 78), ("", 64, 56)):
+        # A narrow window leaves out the target, then narrows the trial's controls, then leaves
+        # out the offered button (its key still does it), so that everything stays on the line
+        # and the message keeps some room.
+        for shown_target, button_width, chip_width, shown_offer in ((target, 92, 78, offer), ("", 92, 78, offer),
+                                                                    ("", 64, 56, offer), ("", 64, 56, None)):
             info = f"{state}time {clock(session.elapsed)}{shown_target}   moves {session.moves_made}"
             taken = (fonts.font(18, True).size(info)[0] + (26 + 2 * button_width + chip_width if session.depth else 0)
-                     + (16 + MISTAKE_WIDTH if mistake_button is not None else 0))
+                     + (16 + OFFER_WIDTH if shown_offer is not None else 0))
             if bar.width - 24 - taken >= MESSAGE_ROOM:
                 break
+        if offer is not None and shown_offer is None:
+            offer.rect = pygame.Rect(0, 0, 0, 0)           # not on the line: no click reaches it
+        offer = shown_offer
         right = fonts.blit_text(surface, info, 18, theme.solved if session.solved else theme.text,
                                 bold=True, midright=(bar.right - 12, bar.centery))
         if session.depth:
             right = self._draw_trial(surface, theme, bar, session.depth, trial_buttons, right, button_width,
                                      chip_width)
-        if mistake_button is not None:
-            mistake_button.rect = pygame.Rect(0, bar.y + 3, MISTAKE_WIDTH, bar.height - 6)
-            mistake_button.rect.right = right.left - 16
-            mistake_button.draw(surface, theme)
-            right = mistake_button.rect
+        if offer is not None:
+            offer.rect = pygame.Rect(0, bar.y + 3, OFFER_WIDTH, bar.height - 6)
+            offer.rect.right = right.left - 16
+            offer.draw(surface, theme)
+            right = offer.rect
         if right.left - 30 - bar.x >= 30:
             message = fonts.fit_text(self.message, 18, right.left - 30)
             fonts.blit_text(surface, message, 18, theme.text, midleft=(bar.x + 12, bar.centery))
@@ -96,7 +102,7 @@ class PlayView:
     """Draws the play scene from its parts; never changes them."""
 
     def __init__(self, title: str, board: PlayerBoard, solver: SolverPanel, coach: Coach, board_input: BoardInput,
-                 toolbar: Sequence[Button], mistake_button: Button, status: StatusLine,
+                 toolbar: Sequence[Button], mistake_button: Button, again_button: Button, status: StatusLine,
                  trial_buttons: Sequence[Button] = ()) -> None:
         self.trial_buttons = list(trial_buttons)
         self.title = title
@@ -106,6 +112,7 @@ class PlayView:
         self.board_input = board_input
         self.toolbar = list(toolbar)
         self.mistake_button = mistake_button
+        self.again_button = again_button
         self.status = status
         self.board_view = BoardView()
         self.looks = Looks()                          # each part's look when last drawn
@@ -192,8 +199,17 @@ class PlayView:
         return None if full else areas
 
     def draw_status(self, surface: pygame.Surface, layout: Layout, theme: Theme) -> None:
-        self.status.draw(surface, theme, layout.status, self.board,
-                         self.mistake_button if self.coach.offering_undo else None, self.trial_buttons)
+        self.status.draw(surface, theme, layout.status, self.board, self.offered(), self.trial_buttons)
+
+    def offered(self) -> Button | None:
+        """The status line's button, if any: "Play again" on a solved level (a new timed attempt),
+        "Undo to first mistake" while a hint or a check has found one; none while a solver's run
+        is on the board."""
+        if self.solver.showing:
+            return None
+        if self.board.session.solved:
+            return self.again_button
+        return self.mistake_button if self.coach.offering_undo else None
 
     def _draw_toolbar(self, surface: pygame.Surface, layout: Layout, theme: Theme) -> None:
         pygame.draw.rect(surface, theme.panel, layout.toolbar)

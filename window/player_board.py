@@ -2,7 +2,7 @@
 
 The board is the player's only while no solver's copy is on screen: a running solver holds
 edits back, a finished run is put away first. After each change the progress is saved and a
-first solve is recorded (and celebrated).
+solve of the play is recorded (and celebrated): the first, or a new attempt's at a level solved before.
 """
 
 from __future__ import annotations
@@ -76,9 +76,11 @@ class PlayerBoard:
             self.changed()
 
     def changed(self) -> None:
-        """After a change: save, and record a first solve."""
+        """After a change: save, and record the play's solve."""
         self.save()
         session = self.session
+        if not session.solved:              # a new attempt (Session.play_again): its solve is recorded too
+            self.was_solved, self.celebrate_until = False, 0.0
         if session.solved and not self.was_solved:
             self.was_solved = True
             if session.solver_helped:

@@ -92,6 +92,8 @@ class PlayScene:
                             Action(Button("All actions", self.show_actions), "M", 0)])
         # Shown in the status line while a hint or a check has found a mistake.
         self.mistake_button = Button("Undo to first mistake", self.coach.undo_to_mistake, active=True)
+        # Shown in the status line on a solved level: a new timed attempt.
+        self.again_button = Button("Play again", self.play_again, active=True)
         size = f"{puzzle.rows}x{puzzle.cols}"
         heading = self.title if size in self.title else f"{self.title}  ({size})"
         self.board.target = records.target_seconds(size, puzzle.difficulty)
@@ -102,7 +104,7 @@ class PlayScene:
             said = self._record(session.elapsed, solved_on=solved_on)
             self.status.notify(f"Progress restored; the solve is now recorded. {said}".rstrip())
         self.view = PlayView(heading, self.board, self.solver, self.coach, self.board_input, self.toolbar,
-                             self.mistake_button, self.status, self.trials.buttons)
+                             self.mistake_button, self.again_button, self.status, self.trials.buttons)
         self.relayout(app.window_size)
 
     def _record(self, seconds: float, solved_on: datetime.date | None = None) -> str:
@@ -190,7 +192,20 @@ class PlayScene:
             self.notify(f"{done}: {step.label} ({f'trial {depth} open' if depth else 'no trial open'})")
 
     def restart(self) -> None:
-        self.board.change(Session.restart, "Restarted (Ctrl+Z brings your marks back)")
+        """R: back to the hints as an undoable step; on a solved level, a new attempt (:meth:`play_again`)."""
+        if self.session.solved:
+            self.play_again()
+        else:
+            self.board.change(Session.restart, "Restarted (Ctrl+Z brings your marks back)")
+
+    def play_again(self) -> None:
+        """A solved level played again from the hints as a new timed attempt, with its own
+        history, clock and hints asked; the records keep the best time, and the saved play
+        becomes the new attempt."""
+        best = self.app.storage.solved().get(self.key)
+        kept = f" Your best, {records.clock(best['seconds'])}, is kept." if best else ""
+        if self.board.change(Session.play_again, f"Playing again: the clock starts from 0:00.{kept}"):
+            self.coach.cancel()
 
     def pause(self) -> None:
         """Pause: the board hidden and the clock stopped until a click or a key."""
@@ -272,8 +287,8 @@ class PlayScene:
             return
         if self.solver.handle(event):
             return
-        mistake = [self.mistake_button] if self.coach.offering_undo else []
-        if handle_all(self.shown_toolbar, event) or handle_all(mistake, event):
+        offered = self.view.offered()
+        if handle_all(self.shown_toolbar, event) or handle_all([offered] if offered else [], event):
             return
         if self.trials.handle(event):
             return
