@@ -312,6 +312,25 @@ def test_a_solved_level_played_again_is_timed_afresh_and_its_records_stay_true(a
     assert app.storage.solved()[play.key]["seconds"] == 80.0
 
 
+def test_the_new_record_is_read_whole_beside_play_again_in_the_default_window(app, monkeypatch):
+    # The status line gave its offered button a fixed 190 px: at 1100 px the solve's message
+    # was cut before the time it beat in the default window, 1200 px. The button
+    # is now as wide as its label.
+    from tests.conftest import resize, watch_text
+
+    app.open_level(SIX)
+    play = app.play
+    solve_now(app, 100.0)
+    press(app, pygame.K_r)
+    resize(app, (1200, 820))
+    solve_now(app, 80.0)
+    drawn = watch_text(monkeypatch)
+    app.full_redraw = app.dirty = True
+    app.pump()
+    assert "New record for this level! (was 1:40)" in play.message
+    assert any(text == play.message for text, _ in drawn), [text for text, _ in drawn if "Solved" in text]
+
+
 def test_restart_during_an_attempt_stays_undoable(app):
     app.open_level(SIX)
     play = app.play

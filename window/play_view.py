@@ -30,7 +30,6 @@ from window.theme import Theme
 from window.widgets import Button
 
 PANEL_TITLE = 28          # room for the panel's "Fleet" heading
-OFFER_WIDTH = 190         # the status line's button: "Undo to first mistake", or "Play again"
 MESSAGE_ROOM = 120        # pixels the status line's message keeps before its neighbours narrow
 
 
@@ -51,6 +50,7 @@ class StatusLine:
         pygame.draw.rect(surface, theme.panel, bar)
         pygame.draw.line(surface, theme.panel_edge, bar.topleft, bar.topright)
         state = "SOLVED  " if session.solved else ""
+        offer_width = offer.width_for(bar.height - 6) if offer is not None else 0
         target = f" / target {clock(board.target)}" if board.target is not None else ""
         # A narrow window leaves out the target, then narrows the trial's controls, then leaves
         # out the offered button (its key still does it), so that everything stays on the line
@@ -59,7 +59,7 @@ class StatusLine:
                                                                     ("", 64, 56, offer), ("", 64, 56, None)):
             info = f"{state}time {clock(session.elapsed)}{shown_target}   moves {session.moves_made}"
             taken = (fonts.font(18, True).size(info)[0] + (26 + 2 * button_width + chip_width if session.depth else 0)
-                     + (16 + OFFER_WIDTH if shown_offer is not None else 0))
+                     + (16 + offer_width if shown_offer is not None else 0))
             if bar.width - 24 - taken >= MESSAGE_ROOM:
                 break
         if offer is not None and shown_offer is None:
@@ -71,7 +71,7 @@ class StatusLine:
             right = self._draw_trial(surface, theme, bar, session.depth, trial_buttons, right, button_width,
                                      chip_width)
         if offer is not None:
-            offer.rect = pygame.Rect(0, bar.y + 3, OFFER_WIDTH, bar.height - 6)
+            offer.rect = pygame.Rect(0, bar.y + 3, offer_width, bar.height - 6)
             offer.rect.right = right.left - 16
             offer.draw(surface, theme)
             right = offer.rect

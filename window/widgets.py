@@ -71,7 +71,17 @@ class Button:
     def shown(self) -> tuple[str, int]:
         """The label as drawn, and its font size: a narrow button first tries a smaller font,
         and only then cuts its label short."""
-        return fonts.shrink_to_fit(self.label, max(14, min(22, self.rect.height - 12)), self.rect.width - 8)
+        return fonts.shrink_to_fit(self.label, _label_size(self.rect.height), self.rect.width - 8)
+
+    def width_for(self, height: int, pad: int = 28) -> int:
+        """The width that shows the whole label on a button ``height`` pixels high, at its
+        largest font, with ``pad`` pixels beside it."""
+        return fonts.font(_label_size(height)).size(self.label)[0] + pad
+
+
+def _label_size(height: int) -> int:
+    """A button label's largest font size for a button ``height`` pixels high."""
+    return max(14, min(22, height - 12))
 
 
 def typed_digit(event: pygame.event.Event) -> bool:
