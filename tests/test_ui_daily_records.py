@@ -313,9 +313,8 @@ def test_a_solved_level_played_again_is_timed_afresh_and_its_records_stay_true(a
 
 
 def test_the_new_record_is_read_whole_beside_play_again_in_the_default_window(app, monkeypatch):
-    # The status line gave its offered button a fixed 190 px: at 1100 px the solve's message
-    # was cut before the time it beat in the default window, 1200 px. The button
-    # is now as wide as its label.
+    # The status line gave its offered button a fixed 190 px: in the default window, 1200 px,
+    # the solve's message was cut before the time it beat. The button is as wide as its label.
     from tests.conftest import resize, watch_text
 
     app.open_level(SIX)
