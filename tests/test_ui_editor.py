@@ -482,6 +482,22 @@ def test_a_drag_paints_every_cell_it_crosses_as_one_edit(app):
     assert scene.draft == opened
 
 
+def test_a_path_in_the_editor_s_status_is_broken_where_a_path_breaks_never_given_a_space(app):
+    # "Printable sheet saved to /.../generated-6x6-easy-6101-sheet.png" in two rows read
+    # ".../generated-6x6-easy-6101- sh...": the rows left to a line were joined with a space.
+    from window import fonts
+
+    app.open_editor()
+    scene = app.overlay
+    path = "/home/someone/.local/share/battleships/generated/generated-6x6-easy-6101-sheet.png"
+    width = scene.parts["verdict"].width
+    rows = [text for text, _ in scene._verdict_rows(["Verdict: unique", f"Printable sheet saved to {path}"],
+                                                    (0, 0, 0), width)]
+    assert rows[0] == "Verdict: unique" and rows[1] == "Printable sheet saved to"
+    assert path.startswith("".join(rows[2:]))                    # the path's own characters, in order
+    assert all(fonts.font(17).size(fonts.fit_text(row, 17, width))[0] <= width for row in rows)
+
+
 def test_make_unique_and_minimize_out_of_time_say_so_in_words(app, monkeypatch):
     from solvers.authoring import editing
     from solvers.engine.verdict import Kind, Verdict

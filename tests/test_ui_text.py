@@ -87,6 +87,22 @@ def test_a_long_text_wrapped_into_a_few_rows_measures_only_those_rows(counted):
     assert all(fonts.font(17).size(row)[0] <= 300 for row in rows[:2])
 
 
+def test_a_path_wider_than_a_row_is_wrapped_after_its_slashes_not_cut(counted):
+    # "Printable sheet saved to /home/.../generated-6x6-easy-6101-sheet.png" in the editor's
+    # panel lost the file's name: a word wider than a row had a row of its own, cut short.
+    path = "/home/someone/.local/share/battleships/generated/generated-6x6-easy-6101-sheet.png"
+    rows = fonts.wrap(f"Printable sheet saved to {path}", 17, 260)
+    assert "".join(rows[1:]) == path and rows[0] == "Printable sheet saved to"
+    assert all(fonts.font(17).size(row)[0] <= 260 for row in rows)
+    assert all(row.endswith(("/", "-")) for row in rows[1:-1])      # broken where a reader breaks a path
+    no_breaks = "x" * 400
+    rows = fonts.wrap(no_breaks, 17, 100)
+    assert "".join(rows) == no_breaks and all(fonts.font(17).size(row)[0] <= 100 for row in rows)
+    before = counted()
+    rows = fonts.wrap("y" * 100_000, 17, 300, most=3)            # bounded: three rows measured, the rest cut
+    assert len(rows) == 3 and "".join(rows) == "y" * 100_000 and counted() - before < 40
+
+
 def test_a_short_text_that_fits_is_kept_whole_and_a_cut_one_says_so(counted):
     assert fonts.fit_text("Ahoy", 18, 400) == "Ahoy"
     just = "x" * fonts.MAX_SHOWN + "y"                 # past the bounded cut: never shown whole

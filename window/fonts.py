@@ -118,12 +118,13 @@ def cut_to(text: str, width: float, measure: Callable[[str], float]) -> str:
 
 
 def flow(items: Sequence[str], size: int, width: int, gap: str = " ", bold: bool = False,
-         most: int | None = None) -> list[str]:
+         most: int | None = None, breaks: str = "") -> list[str]:
     """``items`` in order on as few lines at most ``width`` pixels wide as they fit, ``gap``
-    between two on a line (an item wider than a line has a line of its own, for
-    :func:`fit_text` to cut). With ``most``, no more lines than that: the last one holds the
-    rest, unmeasured, for :func:`fit_text` to cut (so any number of items costs a few lines'
-    measuring)."""
+    between two on a line. An item wider than a line has lines of its own: with ``breaks``,
+    it is broken across them, after one of those characters where it can be (a path after a
+    ``/``); without, it has one line, for :func:`fit_text` to cut. With ``most``, no more lines
+    than that: the last one holds the rest, unmeasured, for :func:`fit_text` to cut (so any
+    number of items costs a few lines' measuring)."""
     face = font(size, bold)
     lines: list[str] = []
     for n, item in enumerate(items):
@@ -133,14 +134,35 @@ def flow(items: Sequence[str], size: int, width: int, gap: str = " ", bold: bool
             lines[-1] += gap + gap.join(items[n:])
             break
         else:
-            lines.append(item)
+            room = None if most is None else most - len(lines)
+            lines += _broken(item, face, width, breaks, room) if breaks else [item]
     return lines
+
+
+def _broken(word: str, face: pygame.font.Font, width: int, breaks: str, most: int | None) -> list[str]:
+    """``word`` in pieces at most ``width`` pixels wide (the last may be wider when ``most``
+    pieces are used up), each ending after a character of ``breaks`` where one lies in it."""
+    pieces: list[str] = []
+    # (a glyph is a pixel wide at least: a word of more characters than pixels is not measured)
+    while (len(word) > width or face.size(word)[0] > width) and (most is None or len(pieces) < most - 1):
+        low, high = 1, min(len(word) - 1, width)   # word[:low] is one piece at least; word[:high + 1] too wide
+        while low < high:
+            middle = (low + high + 1) // 2
+            if face.size(word[:middle])[0] <= width:
+                low = middle
+            else:
+                high = middle - 1
+        cut = max((word.rfind(mark, 1, low) + 1 for mark in breaks), default=0) or low
+        pieces.append(word[:cut])
+        word = word[cut:]
+    return pieces + [word]
 
 
 def wrap(content: str, size: int, width: int, bold: bool = False, most: int | None = None) -> list[str]:
     """``content`` in lines at most ``width`` pixels wide, broken at its spaces (:func:`flow`
-    of its words)."""
-    return flow(content.split(" "), size, width, " ", bold, most)
+    of its words), and a word wider than a line after its ``/``, ``\\`` or ``-`` (a path, a
+    file's name), or anywhere."""
+    return flow(content.split(" "), size, width, " ", bold, most, breaks="/\\-")
 
 
 def shrink_to_fit(content: str, size: int, width: int, bold: bool = False, smallest: int = SMALLEST) -> tuple[str, int]:

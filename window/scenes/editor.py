@@ -861,7 +861,7 @@ class EditorScene:
         for i, parts in enumerate(wrapped):
             take = 1 + min(spare, len(parts) - 1)
             spare -= take - 1
-            shown = parts[:take - 1] + [" ".join(parts[take - 1:])]
+            shown = parts if take == len(parts) else fonts.wrap(lines[i], 17, width, most=take)
             rows += [(text, colour if i == 0 else self.app.theme.text) for text in shown]
         return rows
 
