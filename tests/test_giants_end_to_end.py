@@ -390,6 +390,54 @@ def test_a_stop_of_a_solver_on_a_fresh_giant_ends_it_while_it_builds(giant_60, f
     assert run.stop(timeout=10) and not fresh_geometries
 
 
+def test_opening_a_giant_level_builds_its_geometry_once(giant_60, tmp_path, monkeypatch, fresh_geometries):
+    """The hints' worker, which works out the level's solution as the level opens, started
+    before the window judged the board: on a fresh 60x60 board each built the level's geometry
+    (63,000 placements, about 60 MB), both at once, one of them soon dropped (the window's peak
+    memory 80 MB higher). The geometry is now built before the worker starts, and shared."""
+    import time
+
+    from game import ships
+    from window import hints
+    from window.app import App
+
+    key = (giant_60.rows, giant_60.cols, tuple(length for length, _ in giant_60.fleet))
+    built, there_at_start = [], []
+    lay = Geometry._lay
+
+    def counted(self, rows, cols, lengths):
+        built.append((rows, cols, lengths))
+        return (yield from lay(self, rows, cols, lengths))
+
+    def search(puzzle, timeout, cancelled):
+        """The search's first need: the level's geometry (the real search then runs for seconds)."""
+        geometry_of(puzzle)
+        return None
+
+    class Watched(hints.SolverRun):
+        def start(self):
+            if self._thread.name == "solution":
+                there_at_start.append(key in ships._geometries)
+            return super().start()
+
+    monkeypatch.setattr(Geometry, "_lay", counted)
+    monkeypatch.setattr(hints, "unique_solution", search)
+    monkeypatch.setattr(hints, "prepare", lambda puzzle: None)
+    monkeypatch.setattr(hints, "SolverRun", Watched)
+    monkeypatch.setenv("BATTLESHIPS_HOME", str(tmp_path / "home"))
+    window = App(window=(1200, 820))
+    try:
+        assert window.open_level(GIANT_60)
+        warm_up = window.play.coach.hints._warm_up
+        deadline = time.perf_counter() + 30
+        while warm_up.running and time.perf_counter() < deadline:
+            time.sleep(0.02)
+        assert not warm_up.running
+        assert there_at_start == [True] and built.count(key) == 1
+    finally:
+        window.shutdown()
+
+
 def test_a_verdict_stops_while_the_clause_learner_builds_its_clauses(giant_60, monkeypatch):
     """The clause learner (the verdict's partner of the forward search) built its clauses for a
     60x60 board in one piece, 1-2.7 s in which a stop of the verdict (a closed level, a

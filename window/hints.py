@@ -26,6 +26,7 @@ from typing import Callable, Iterator, Sequence
 from game import rules
 from game.puzzle import Cell, Coord, Grid, Puzzle, wrong_marks
 from game.session import CELL_KINDS, last_clean_cursor
+from game.ships import geometry_of
 from solvers.engine.hints import SOLUTION_SECONDS, next_hint
 from solvers.engine.runner import SolverRun
 from solvers.engine.verdict import unique_solution
@@ -139,6 +140,9 @@ class HintHelper:
         # looks at the board, not when H is first pressed (half a second on the hardest levels),
         # and load what the hints' trials run on. Closing the level stops it (on a 60x60 level
         # with many solutions it searches up to SOLUTION_SECONDS, with hundreds of megabytes).
+        # The level's geometry is built here first, on the window's thread (which judges the
+        # board with it anyway), so that the worker shares it instead of building its own copy.
+        geometry_of(puzzle)
         warm_up = SolverRun(work_out_the_solution, maxsize=1, name="solution")
         self._warm_up = warm_up.start()
 
