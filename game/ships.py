@@ -427,12 +427,17 @@ class Geometry(Laid):
 
 
 LINES_SLICE = 4096          # placements read between two slices of a line table
+# The geometries kept: the last ones asked for, at most this many, and while they hold at most
+# this many placements together (a 60x60 board's 63,000 take about 30 MB, 125 MB with their
+# tables), the last one always kept.
 GEOMETRIES_KEPT = 32
+PLACEMENTS_KEPT = 200_000
 _geometries: dict[tuple[int, int, tuple[int, ...]], Geometry] = {}    # the last ones asked for, oldest first
 
 
 def geometry(rows: int, cols: int, lengths: tuple[int, ...]) -> Geometry:
-    """The geometry of a board size and fleet, shared: the last ``GEOMETRIES_KEPT`` are kept."""
+    """The geometry of a board size and fleet, shared: the last ones asked for are kept
+    (``GEOMETRIES_KEPT``, ``PLACEMENTS_KEPT``)."""
     return drain(geometry_in_slices(rows, cols, lengths, tables=()))
 
 
@@ -446,7 +451,8 @@ def geometry_in_slices(rows: int, cols: int, lengths: tuple[int, ...],
     if geo is None:
         geo = yield from Geometry.in_slices(rows, cols, lengths)
     _geometries[key] = geo
-    while len(_geometries) > GEOMETRIES_KEPT:
+    while len(_geometries) > 1 and (len(_geometries) > GEOMETRIES_KEPT or
+                                    sum(len(kept.placements) for kept in _geometries.values()) > PLACEMENTS_KEPT):
         _geometries.pop(next(iter(_geometries)), None)
     yield from geo.tables(tables)
     return geo

@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from game import ships
 from game.ships import Geometry
 
 LENGTH_SETS = [(1,), (2,), (3, 1), (4, 3, 2, 1), (5, 4, 3, 2, 1), (6, 2), (9,), (8, 1)]
@@ -67,3 +68,18 @@ def test_the_tables_are_what_their_definitions_say(rows, cols, lengths):
         assert numbers(geo.surrounding[i]) == around, (r, c)
         assert cells(geo.covering_cells[i]) == holding_cells, (r, c)
         assert cells(geo.surrounding_cells[i]) == around_cells, (r, c)
+
+
+def test_the_geometries_kept_are_bounded_by_their_placements_not_only_their_number(monkeypatch):
+    """32 geometries were kept whatever their size: a 60x60 board's take 30 MB, 125 MB with
+    their tables, so a few dozen large boards of different sizes held gigabytes. They are now
+    kept while their placements add up to at most ``PLACEMENTS_KEPT``, the last one always."""
+    monkeypatch.setattr(ships, "_geometries", {})
+    one = len(ships.geometry(9, 9, (3, 2, 1)).placements)
+    monkeypatch.setattr(ships, "PLACEMENTS_KEPT", 2 * one + 1)
+    kept = [ships.geometry(side, side, (3, 2, 1)) for side in (9, 8, 7)]
+    assert list(ships._geometries) == [(8, 8, (3, 2, 1)), (7, 7, (3, 2, 1))]
+    assert ships.geometry(8, 8, (3, 2, 1)) is kept[1]                 # still shared while kept
+    monkeypatch.setattr(ships, "PLACEMENTS_KEPT", 1)
+    big = ships.geometry(12, 12, (4, 3, 2, 1))
+    assert list(ships._geometries.values()) == [big]                 # the one asked for stays
