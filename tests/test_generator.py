@@ -449,30 +449,28 @@ def test_a_layout_the_deadline_cuts_is_dropped_never_handed_over_half_pruned(clo
         generate(10, 10, seed=0, minimal=True, timeout=1000)
 
 
-def test_layouts_bound_the_layouts_tried_and_the_closest_comes_back(monkeypatch):
-    tried = []
+@pytest.fixture
+def tried(monkeypatch) -> list:
+    """One item for each layout the generator lays from now on."""
+    laid: list = []
     real_layout = generator.random_layout
 
     def counted(*args, **options):
-        tried.append(1)
+        laid.append(1)
         return real_layout(*args, **options)
 
     monkeypatch.setattr(generator, "random_layout", counted)
+    return laid
+
+
+def test_layouts_bound_the_layouts_tried_and_the_closest_comes_back(tried):
     puzzle = generate(3, 3, fleet={1: 2}, difficulty="expert", layouts=7)   # always easy: the tallies settle it
     assert len(tried) == 7 and puzzle.difficulty == "easy" == grade(puzzle)
 
 
-def test_a_grade_every_first_layout_misses_alike_is_out_of_reach_at_once(monkeypatch, capsys):
+def test_a_grade_every_first_layout_misses_alike_is_out_of_reach_at_once(tried, capsys):
     import main
 
-    tried = []
-    real_layout = generator.random_layout
-
-    def counted(*args, **options):
-        tried.append(1)
-        return real_layout(*args, **options)
-
-    monkeypatch.setattr(generator, "random_layout", counted)
     for difficulty in ("medium", "expert"):               # one submarine: its tallies settle it
         tried.clear()
         with pytest.raises(generator.GeneratorOutOfReach, match=(
