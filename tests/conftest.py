@@ -79,3 +79,20 @@ def resize(app, size, kinds=None):
         else:
             pygame.event.post(pygame.event.Event(kind, x=size[0], y=size[1]))
     app.pump()
+
+
+def run_to_the_end(app, solver: str | None = None, seconds: float = 30.0):
+    """The play's solver (``solver`` chosen first, when given) run at full speed in the window,
+    frame by frame, until its run ends or ``seconds`` pass; its watch."""
+    import time
+
+    panel = app.play.solver
+    if solver is not None:
+        panel.choose(solver)
+    panel.set_speed(0)
+    assert panel.start()
+    deadline = time.perf_counter() + seconds
+    while not panel.watch.finished and time.perf_counter() < deadline:
+        app.pump()
+        time.sleep(0.001)
+    return panel.watch

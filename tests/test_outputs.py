@@ -22,6 +22,7 @@ from game import files, formats, levels
 from solvers.common import run_to_result
 from solvers.engine import trace
 from solvers.events import Status
+from tests.conftest import run_to_the_end
 
 ROOT = Path(__file__).resolve().parents[1]
 LEVEL = ROOT / "levels" / "6x6" / "easy" / "01.bs"
@@ -342,12 +343,7 @@ def test_8_in_the_window_a_run_whose_recording_fails_runs_on_and_says_so(app, mo
         self.writer.handle = Full()
     monkeypatch.setattr(trace.Recording, "__init__", full_disk)
     panel = app.play.solver
-    panel.choose("backtracking")
-    panel.set_speed(0)
-    assert panel.start()
-    deadline = time.perf_counter() + 30
-    while not panel.watch.finished and time.perf_counter() < deadline:
-        app.pump()
+    run_to_the_end(app, "backtracking")
     assert panel.watch.solved and panel.watch.trace_path is None
     assert any("the run was not recorded (No space left on device)" in line for line in said), said
 

@@ -11,7 +11,7 @@ import pytest  # noqa: E402
 
 import main  # noqa: E402
 from game import rules  # noqa: E402
-from tests.conftest import resize, watch_text  # noqa: E402
+from tests.conftest import resize, run_to_the_end, watch_text  # noqa: E402
 from tests.test_ui_play import click, press  # noqa: E402
 from window import fonts  # noqa: E402
 from window.app import DEFAULT_LEVEL  # noqa: E402
@@ -165,12 +165,7 @@ def test_a_finished_race_with_a_status_line_and_a_finished_search_panel_draw(app
     app.draw()                                               # the table and the status line
     app.close_overlay()
     panel = app.play.solver
-    panel.choose("backtracking")
-    panel.set_speed(0)
-    panel.start()
-    deadline = time.perf_counter() + 30
-    while not panel.watch.finished and time.perf_counter() < deadline:
-        app.pump()
+    run_to_the_end(app, "backtracking")
     assert panel.watch.depth.top > 0 and panel.watch.depth.guesses_at
     app.screen = pygame.display.set_mode((1280, 1000))       # a panel tall enough for both plots
     app.play.relayout(app.window_size)

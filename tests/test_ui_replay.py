@@ -11,6 +11,7 @@ import pytest  # noqa: E402
 import main  # noqa: E402
 from game.puzzle import Cell  # noqa: E402
 from solvers.engine import trace  # noqa: E402
+from tests.conftest import run_to_the_end  # noqa: E402
 from tests.test_ui_play import click, press  # noqa: E402
 from window.scenes.replay import ReplayScene  # noqa: E402
 
@@ -219,13 +220,7 @@ def test_the_decisions_in_force_at_every_event_and_a_click_on_one_goes_there(app
 
 def test_every_window_run_is_recorded_and_can_be_rewound_and_saved(app):
     panel = app.play.solver
-    panel.choose("backtracking")
-    panel.set_speed(0)
-    assert panel.start()
-    deadline = time.perf_counter() + 30
-    while not panel.watch.finished and time.perf_counter() < deadline:
-        app.pump()
-    watch = panel.watch
+    watch = run_to_the_end(app, "backtracking")
     assert watch.solved and watch.trace_path is not None
     run = trace.read_trace(watch.trace_path)
     assert run.solver == "backtracking" and run.events >= watch.moves > 0     # moves, and heartbeats
@@ -243,13 +238,7 @@ def test_a_long_window_run_keeps_its_latest_events_and_its_replay_says_the_start
     monkeypatch.setattr(solver_panel, "KEPT_EVENTS", 10_000)
     assert app.open_level(LEVEL)                            # backtracking: some 32,000 events
     panel = app.play.solver
-    panel.choose("backtracking")
-    panel.set_speed(0)
-    assert panel.start()
-    deadline = time.perf_counter() + 60
-    while not panel.watch.finished and time.perf_counter() < deadline:
-        app.pump()
-        time.sleep(0.001)
+    run_to_the_end(app, "backtracking", 60)
     watch = panel.watch
     run = trace.read_trace(watch.trace_path)
     assert watch.solved and run.solution == watch.result.grid
@@ -272,13 +261,8 @@ def test_a_window_run_records_what_solve_trace_records_with_its_seed_run_after_r
     assert app.open_level(LEVEL)
     panel = app.play.solver
     panel.choose(solver)
-    panel.set_speed(0)
     for k in range(2):                                      # the second run: its seed is the next one
-        assert panel.start()
-        deadline = time.perf_counter() + 30
-        while not panel.watch.finished and time.perf_counter() < deadline:
-            app.pump()
-            time.sleep(0.001)
+        run_to_the_end(app)
         run = trace.read_trace(panel.watch.trace_path)
         path = tmp_path / f"cli-{k}.jsonl"
         assert main.main(["solve", LEVEL, "--solver", solver, "--seed", str(run.seed), "--trace", str(path)]) == 0
