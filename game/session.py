@@ -155,6 +155,7 @@ class Session:
         self._report_version = -1
         self._replaying = False             # restoring saved progress: judge the last board only
         self._broken: tuple[int, int | None] = (-1, None)    # (version, trial breaking a rule)
+        self.attempt = 0                    # how many times the solved play was started again (play_again)
         self._begin_attempt()
 
     def _begin_attempt(self) -> None:
@@ -391,6 +392,7 @@ class Session:
         if not self.player or not self.solved:
             return False
         self._begin_attempt()
+        self.attempt += 1
         self.version += 1
         return True
 
@@ -518,6 +520,7 @@ class Session:
             "elapsed": round(self.elapsed, 3),
             "solved": self.solved,
             **({"asked": dict(self.asked)} if any(self.asked.values()) else {}),    # (older files have none)
+            **({"attempt": self.attempt} if self.attempt else {}),
         }
 
     @classmethod
@@ -550,6 +553,7 @@ class Session:
             session.end_merge()                  # no drag goes on in a play read back
             session.elapsed = float(data.get("elapsed", 0.0))
             session.asked.update({kind: int(count) for kind, count in data.get("asked", {}).items()})
+            session.attempt = int(data.get("attempt", 0))
             session._replaying = False
             session.solved = bool(data.get("solved", False)) or session.report.solved
         except (KeyError, TypeError, AttributeError, OverflowError) as error:

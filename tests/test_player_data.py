@@ -197,6 +197,30 @@ def test_a_window_saving_a_level_keeps_the_play_another_window_saved_there(tmp_p
     assert len(told) == 1 and "another window saved a different play of this level; kept as" in told[0]
 
 
+def test_a_window_still_on_the_solved_play_keeps_the_attempt_another_window_started_aside(tmp_path):
+    """Play again in one window saves a new attempt, its history empty; another window still on
+    the solved play saved over it without keeping it: an empty history is the start of every
+    play, so the solved one seemed to go on from it. A play goes on from another only within
+    the same attempt (``attempt``, saved from the second on)."""
+    puzzle = small_puzzle()
+    key = level_key(puzzle)
+    solved = Session(puzzle)
+    for r, c in puzzle.cells():
+        if not solved.is_hint(r, c):
+            solved.set_cell(r, c, Cell.SHIP if (r, c) in SOLUTION_SHIPS else Cell.WATER)
+    assert solved.solved and Storage(tmp_path).save_play(key, solved)
+    first, second = Storage(tmp_path), Storage(tmp_path)
+    mine, theirs = (storage.restore_play(key, puzzle) for storage in (first, second))
+    assert mine.play_again() and mine.attempt == 1
+    mine.set_cell(5, 5, Cell.WATER)
+    assert first.save_play(key, mine)
+    assert Session.restore(puzzle, json.loads(first.progress_path(key).read_text())).attempt == 1
+    assert second.save_play(key, theirs)                 # the window still showing the solved play
+    histories = plays_on_disk(tmp_path / "progress", key)
+    assert mine.to_dict()["history"] in histories and theirs.to_dict()["history"] in histories
+    assert "another window saved a different play of this level; kept as" in second.take_messages()[0]
+
+
 def test_two_windows_saving_one_level_by_turns_keep_both_plays_in_one_file_each(tmp_path):
     puzzle = small_puzzle()
     key = level_key(puzzle)

@@ -64,7 +64,8 @@ MAX_TEXT = 1000                   # a step label, a level name, a date
 _KEY = re.compile(r"[0-9A-Za-z_-]{1,64}")
 _MOVE = re.compile(r"r(0|[1-9][0-9]{0,2})c(0|[1-9][0-9]{0,2})=.")
 PROGRESS_KEYS = frozenset({"history", "cursor", "elapsed", "solved"})
-PROGRESS_EXTRA = frozenset({"asked"})           # what the play asked for (``Session.asked``), since it was kept
+PROGRESS_EXTRA = frozenset({"asked", "attempt"})    # what the play asked for (``Session.asked``), since it was
+# kept; which attempt at the level it is (``Session.play_again``), from the second on
 ASKED_KEYS = frozenset(ASKED)
 SOLVED_KEYS = frozenset({"seconds", "name", "when"})
 SOLVED_EXTRA = frozenset({"size", "grade", "hints", "checks"})    # since records were kept
@@ -158,6 +159,8 @@ def check_progress(data: Any, puzzle: Puzzle | None = None) -> dict[str, Any]:
     asked = data.get("asked", {})
     if not (isinstance(asked, dict) and set(asked) <= ASKED_KEYS and all(map(_is_count, asked.values()))):
         raise Damaged(f"asked is {asked!r:.40}, not counts of {', '.join(ASKED)}")
+    if not _is_count(data.get("attempt", 0)):
+        raise Damaged(f"attempt is {data.get('attempt')!r:.20}, not a count")
     history, cursor, elapsed, solved = data["history"], data["cursor"], data["elapsed"], data["solved"]
     if not isinstance(history, list):
         raise Damaged("history is not a list")
@@ -501,9 +504,9 @@ class Storage:
 
     def save_progress(self, key: str, data: dict[str, Any]) -> bool:
         """Returns False (and keeps playing) when the folder cannot be written."""
-        return self._write_progress(key, json.dumps(data, indent=1), data.get("history", []))
+        return self._write_progress(key, json.dumps(data, indent=1), data)
 
-    def _write_progress(self, key: str, text: str, history: list) -> bool:
+    def _write_progress(self, key: str, text: str, data: dict[str, Any]) -> bool:
         """Write a level's play. Under the progress lock: when another window has saved a play
         of this level since this one read or wrote the file, and ours does not go on from it,
         theirs is kept aside first (see :meth:`_keep_other_play`)."""
@@ -511,7 +514,7 @@ class Storage:
         try:
             with file_lock(self.root / "progress"):
                 if key in self._seen and signature(path) not in (None, self._seen[key]):
-                    self._keep_other_play(key, path, history)
+                    self._keep_other_play(key, path, data)
                 write_text(path, text, parents=True)
                 self._seen[key] = signature(path)
         except OSError as error:
@@ -532,7 +535,7 @@ class Storage:
         if len(text) > MAX_FILE_BYTES:
             session.fold_all()
             data, text = self._play_text(session)
-        return self._write_progress(key, text, data["history"])
+        return self._write_progress(key, text, data)
 
     def _play_text(self, session: Session) -> tuple[dict[str, Any], str]:
         """``session.to_dict()`` and its text, ``json.dumps(data, indent=1)``, with each step's
@@ -558,19 +561,21 @@ class Storage:
         steps = ",\n".join(fresh[id(step)][2] for step in session.history)
         return data, head.replace('"history": [\n  0\n ]', f'"history": [\n{steps}\n ]', 1)
 
-    def _keep_other_play(self, key: str, path: Path, history: list) -> None:
+    def _keep_other_play(self, key: str, path: Path, ours: dict[str, Any]) -> None:
         """Another window's play of this level is at ``path``: keep it beside ours
-        (``<key>.other-<UTC>.json``) unless ours goes on from it. A later state of a play
-        already kept takes the place of its earlier one, so two windows saving by turns make
-        one such file each, not one per move."""
+        (``<key>.other-<UTC>.json``) unless ours goes on from it (the same attempt at the level,
+        its history the start of ours). A later state of a play already kept takes the place of
+        its earlier one, so two windows saving by turns make one such file each, not one per
+        move."""
         try:
-            theirs = check_progress(read_json(path))["history"]
+            other = check_progress(read_json(path))
+            theirs = other["history"]
         except FileNotFoundError:
             return
         except Damaged as problem:
             self._move_aside(path, f"damaged saved play ({problem})")
             return
-        if theirs == history[:len(theirs)]:
+        if other.get("attempt", 0) == ours.get("attempt", 0) and theirs == ours["history"][:len(theirs)]:
             return                                # ours goes on from theirs: nothing of it is lost
         kept = self._others.get(key)
         if kept is not None and kept[1] == theirs[:len(kept[1])] and os.path.isfile(kept[0]):
