@@ -862,13 +862,16 @@ def cmd_new_solver(args) -> int:
         return _not_written(error, args.path)
     here = Path(__file__).resolve().parent
 
-    def near(path: Path) -> str:            # from the folder it was run in, as a shell takes it
-        relative = os.path.relpath(path)
-        return shlex.quote(str(path) if relative.startswith("..") else relative)
+    def near(path: Path, relative: bool = True) -> str:
+        """From the folder it was run in, as a shell takes it; a name a terminal cannot show
+        as it is (a control character) as the messages show it (escaped, never sent raw)."""
+        text = os.path.relpath(path) if relative else str(path)
+        text = str(path) if text.startswith("..") else text
+        return shlex.quote(text) if text.isprintable() else _named(text)
 
     program = "battleships" if os.path.basename(sys.argv[0]) == "battleships" else f"python {near(here / 'main.py')}"
     print(f"wrote {_named(written[0])} and {_named(written[1])}\n"
-          f"try it: {program} solve {near(here / 'levels/6x6/easy/01.bs')} --solver {shlex.quote(str(written[0]))}")
+          f"try it: {program} solve {near(here / 'levels/6x6/easy/01.bs')} --solver {near(written[0], False)}")
     return EXIT_OK
 
 

@@ -100,6 +100,17 @@ def test_the_command_new_solver_says_to_try_runs_from_the_folder_it_was_run_in(t
     assert done.returncode == 0 and json.loads(done.stdout)["status"] == "solved", done.stderr
 
 
+def test_the_try_it_line_of_a_solver_named_with_a_control_character_sends_none_to_the_terminal(
+        tmp_path, monkeypatch, capsys):
+    # "wrote" showed the name escaped, "try it" printed it raw: a bell, or an escape that
+    # drives the terminal, went out in the line.
+    monkeypatch.chdir(tmp_path)
+    assert main(["new-solver", "my\x07solver.py"]) == 0
+    out = capsys.readouterr().out
+    assert out.isascii() and all(line.isprintable() for line in out.splitlines()), out
+    assert out.splitlines()[-1].endswith("--solver 'my\\x07solver.py'")
+
+
 def test_the_python_example_solves_6x6_levels_with_forced_moves_guesses_and_backtracks():
     name = str(ROOT / "docs/examples/solvers/cells.py")
     reasons = set()
