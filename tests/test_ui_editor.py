@@ -604,6 +604,13 @@ def type_text(app, text):
         type_key(app, char)
 
 
+def save_as(app, name):
+    """Ctrl+Shift+S, ``name`` typed over the name offered, Enter."""
+    press(app, *SAVE_AS)
+    type_text(app, name)
+    press(app, pygame.K_RETURN)
+
+
 def free_cell(scene):
     return next((r, c) for r in range(scene.draft.rows) for c in range(scene.draft.cols)
                 if (r, c) not in scene.draft.hints)
@@ -648,9 +655,7 @@ def test_save_as_asks_before_replacing_another_level_and_esc_keeps_it(app):
     kept = path.read_bytes()
     press(app, pygame.K_e)
     scene = app.overlay
-    press(app, *SAVE_AS)
-    type_text(app, "taken")
-    press(app, pygame.K_RETURN)
+    save_as(app, "taken")
     prompt = scene.save_as
     assert prompt is not None and path.read_bytes() == kept
     assert prompt.asked == path and "already holds the level 'Not mine'" in prompt.said
@@ -662,9 +667,7 @@ def test_save_as_asks_before_replacing_another_level_and_esc_keeps_it(app):
     assert prompt.asked == path
     press(app, pygame.K_ESCAPE)
     assert scene.save_as is None and path.read_bytes() == kept and scene.path is None
-    press(app, *SAVE_AS)
-    type_text(app, "taken")
-    press(app, pygame.K_RETURN)
+    save_as(app, "taken")
     click(app, scene.save_as.buttons[0].rect.center)            # Replace
     assert scene.save_as is None and scene.path == path
     assert levels.load(path).hints == scene.draft.puzzle().hints and levels.load(path).name != "Not mine"
@@ -704,9 +707,7 @@ def test_a_failed_save_leaves_the_file_as_it_was_and_says_why(app, monkeypatch):
 
     press(app, pygame.K_e)
     scene = app.overlay
-    press(app, *SAVE_AS)
-    type_text(app, "mine")
-    press(app, pygame.K_RETURN)
+    save_as(app, "mine")
     path, kept = scene.path, scene.path.read_bytes()
     click(app, scene.cell_rect(*free_cell(scene)).center)
 
@@ -728,9 +729,7 @@ def test_a_failed_save_leaves_the_file_as_it_was_and_says_why(app, monkeypatch):
 def test_the_file_being_edited_changed_by_someone_else_is_asked_about_before_save_replaces_it(app):
     press(app, pygame.K_e)
     scene = app.overlay
-    press(app, *SAVE_AS)
-    type_text(app, "shared")
-    press(app, pygame.K_RETURN)
+    save_as(app, "shared")
     path = scene.path
     levels.save(levels.load(ROOT / "levels" / "6x6" / "easy" / "03.bs"), path)     # another window's save
     theirs = path.read_bytes()
@@ -755,9 +754,7 @@ def test_after_save_as_the_draft_is_kept_for_the_new_file_and_a_save_drops_it(ap
     scene.quiet = 1.0
     app.pump()
     assert Storage(app.storage.root).kept_draft(opened_key) == scene.draft
-    press(app, *SAVE_AS)
-    type_text(app, "followed")
-    press(app, pygame.K_RETURN)
+    save_as(app, "followed")
     path = scene.path
     assert scene.key == level_key(levels.load(path)) != opened_key
     assert Storage(app.storage.root).kept_draft(opened_key) is None       # saved: nothing to bring back
