@@ -400,3 +400,41 @@ def test_exporting_a_gif_is_said_in_the_replay_itself(app, tmp_path, capsys, mon
     app.pump()
     said = [text for text, _ in drawn if text.startswith("Saved ") and text.endswith(".gif")]
     assert said and scene.said == said[-1]
+
+
+def test_a_replay_whose_start_was_dropped_counts_the_decisions_taken_before_it(app, tmp_path, monkeypatch):
+    # The depth at an event counts every decision in force; those taken before the trace's
+    # first event are not in the file, and the list says how many they are, not fewer.
+    from tests.conftest import watch_text
+    from tests.test_trace import ROOT, kept_run
+    from window.scenes.replay import Timeline
+
+    level = ROOT / LEVEL
+    whole_path, kept_path = tmp_path / "whole.jsonl", tmp_path / "kept.jsonl"
+    kept_run(whole_path, level, None)
+    kept = kept_run(kept_path, level, 10_000)
+    assert kept.dropped > 0
+    _, whole = Timeline.read(whole_path)
+    _, timeline = Timeline.read(kept_path)
+    deep = [n for n in range(1, kept.events + 1) if timeline.taken_before(n) > 0]
+    assert deep                                            # some events sit on decisions taken before the drop
+    for n in deep[:: max(1, len(deep) // 50)] + [kept.events]:
+        before = [d for d in whole.guesses_at(kept.dropped + n) if d[0] <= kept.dropped]
+        listed = timeline.guesses_at(n)
+        assert timeline.taken_before(n) == len(before) and len(before) + len(listed) == timeline.depths[n]
+        assert [(e + kept.dropped, *rest) for e, *rest in listed] == [
+            d for d in whole.guesses_at(kept.dropped + n) if d[0] > kept.dropped]
+    assert app.open_replay(kept_path)
+    scene = app.overlay
+    n = deep[len(deep) // 2]
+    scene.goto(n)
+    drawn = watch_text(monkeypatch)
+    app.full_redraw = True
+    app.draw()
+    earlier = timeline.taken_before(n)
+    said = [text for text, _ in drawn if "taken before the trace begins" in text]
+    assert len(said) == 1 and f"{earlier:,} taken before the trace begins" in said[0]
+    shown = [text for text, _ in drawn if text.startswith("row ") and "(event " in text]
+    hidden = len(timeline.guesses_at(n)) - len(shown)
+    assert said[0] == (f"... {hidden + earlier:,} shallower ({earlier:,} taken before the trace begins)"
+                       if shown else f"{earlier:,} taken before the trace begins")

@@ -198,6 +198,7 @@ class Timeline:
         self.details: list[str] = [""]
         self._detail_index: dict[str, int] = {"": 0}
         self.depths = array("H", [0])              # the search depth at each event
+        self.dropped = 0                           # the run's events before the trace's first
 
     def add(self, n: int, data: dict, offset: int = 0) -> None:
         if n == 0:                                 # the header
@@ -261,7 +262,16 @@ class Timeline:
                 found.append((events[k], divmod(code >> 1, 256), bool(code & 1), self.details[sentence[k]]))
         return found
 
+    def taken_before(self, n: int, listed: Sequence | None = None) -> int:
+        """The decisions in force at event ``n`` that the trace does not hold, made before
+        its first event when its start was dropped: the depth counts every decision in
+        force, ``guesses_at`` lists (``listed``, when given) those the trace holds, the deepest."""
+        if not self.dropped:
+            return 0
+        return max(0, self.depths[n] - len(self.guesses_at(n) if listed is None else listed))
+
     def finish(self, run: traces.Trace) -> Timeline:
+        self.dropped = run.dropped
         self.steps.run = run
         self._last_detail = ""
         events = run.events
@@ -583,9 +593,11 @@ class ReplayScene:
         """The decisions in force, deepest last; a click on one moves the timeline there."""
         theme = self.app.theme
         guesses = self.guesses_in_force()
-        if area.height < 40 or not guesses:
+        earlier = self.timeline.taken_before(self.at, guesses)
+        if area.height < 40 or not guesses and not earlier:
             return
-        rows = draw_decisions(surface, area, "Decisions in force (click to go there)", guesses, _said, theme)
+        rows = draw_decisions(surface, area, "Decisions in force (click to go there)", guesses, _said, theme,
+                              earlier=earlier)
         self._guess_rows.extend((rect, decision[0]) for rect, decision in rows)
 
     def _draw_plot(self, surface: pygame.Surface) -> None:
