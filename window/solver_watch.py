@@ -17,11 +17,13 @@ import threading
 import time
 from collections import deque
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from game.puzzle import Cell, Coord, Grid, Move, Puzzle
 from game.session import Session
+from game.ships import prepared
 from solvers.engine import registry
 from solvers.engine.batch import judge
 from solvers.engine.race import Tally
@@ -96,7 +98,10 @@ class SolverWatch:
         self._ended: float | None = None
         self._paused_since: float | None = None     # when the pause in force began
         self._paused_for = 0.0                      # the pauses that are over, in seconds
-        self._run = SolverRun(make, maxsize=queue_size).start()
+        # A built-in solver reads the level's placement tables: built before its stream, one
+        # run at a time (the hints' warm-up and every lane of a race share them).
+        prepare = partial(prepared, puzzle) if self.solver in registry.SOLVERS else None
+        self._run = SolverRun(make, maxsize=queue_size, prepare=prepare).start()
 
     # ----- state ---------------------------------------------------------------------------
 
