@@ -93,6 +93,28 @@ def test_a_run_exported_as_an_animated_gif(tmp_path, capsys):
     assert first.tobytes() != last.tobytes()              # the board fills in as the run goes
 
 
+def test_a_gif_colours_the_guesses_in_force_as_the_replay_does(tmp_path, capsys):
+    """A lecture's GIF of a search tells its guesses from its deductions as the replay's
+    board does: the guesses in force in the guess colour (every cell was drawn alike)."""
+    from PIL import Image
+
+    from window.theme import make_theme
+
+    path = saved_run(tmp_path, capsys)
+    gif = tmp_path / "run.gif"
+    assert main.main(["replay", str(path), "--gif", str(gif)]) == 0
+    guess = make_theme().guess
+
+    def near(pixel):
+        return sum(abs(a - b) for a, b in zip(pixel, guess)) < 30
+    with Image.open(gif) as image:
+        middle = []
+        for k in range(image.n_frames):
+            image.seek(k)
+            middle.append(sum(count for count, colour in image.convert("RGB").getcolors(1 << 16) if near(colour)))
+    assert middle[0] == 0 and sum(1 for count in middle if count > 100) > len(middle) // 2
+
+
 def test_jumps_to_what_a_run_never_has_are_greyed(app, tmp_path, capsys):
     """A genetic run out of time has no guess, backtrack, dead end or solution: those buttons
     did nothing when pressed; a backtracking run that solved has them all."""

@@ -627,7 +627,7 @@ def replay(path: str, at: int | None = None, screenshot: str | None = None, gif:
                 app.shutdown()
                 return 0
             try:
-                write_gif(scene.run, Path(gif), app.theme, fleet_at=scene.fleet_at)
+                write_gif(scene.run, Path(gif), app.theme, fleet_at=scene.fleet_at, colours_at=scene.colours_at)
             except OSError as error:
                 problem = files.why(error, gif)
         app.shutdown()

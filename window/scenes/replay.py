@@ -56,11 +56,13 @@ def fleet_board(run: traces.Trace, fleet: Sequence, colours: dict, theme) -> Boa
 
 
 def write_gif(run: traces.Trace, path: Path, theme, frames: int = GIF_FRAMES,
-              fleet_at: Callable[[int], Sequence] | None = None) -> int:
+              fleet_at: Callable[[int], Sequence] | None = None,
+              colours_at: Callable[[int], dict] | None = None) -> int:
     """Draw the board at ``frames`` events spread evenly over the run (the first and the
     last included) and save them as an animated GIF with Pillow; the number of frames.
-    ``fleet_at(n)``: the best fleet shown at event n (the genetic algorithm's), drawn as
-    the replay draws it."""
+    ``fleet_at(n)``: the best fleet shown at event n (the genetic algorithm's), and
+    ``colours_at(n)``: the cells coloured at event n (the guesses in force), drawn as the
+    replay draws them."""
     from PIL import Image
 
     puzzle = run.puzzle
@@ -73,7 +75,7 @@ def write_gif(run: traces.Trace, path: Path, theme, frames: int = GIF_FRAMES,
         n = round(k * run.events / (count - 1))
         surface.fill(theme.background)
         fleet = fleet_at(n) if fleet_at is not None else ()
-        colours: dict = {}
+        colours: dict = dict(colours_at(n)) if colours_at is not None else {}
         board = fleet_board(run, fleet, colours, theme) if fleet else traces.board_at(run, n)
         picture.draw(surface, theme, (0, 0), cell, board, puzzle.hints, (puzzle.row_tallies, puzzle.col_tallies),
                      colours)
@@ -425,7 +427,7 @@ class ReplayScene:
         path = path or generated_dir() / f"{files.slug(Path(self.run.path).stem, 'run')}.gif"
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            write_gif(self.run, path, self.app.theme, frames, self.fleet_at)
+            write_gif(self.run, path, self.app.theme, frames, self.fleet_at, self.colours_at)
         except OSError as error:
             self.said = f"Could not export: {getattr(error, 'reason', None) or error.strerror or error}"
             self.app.notify(self.said)
@@ -532,11 +534,17 @@ class ReplayScene:
         self._draw_track(surface)
 
     def _colours(self) -> dict[Coord, tuple]:
-        if self.at == 0:
+        return self.colours_at(self.at)
+
+    def colours_at(self, n: int) -> dict[Coord, tuple]:
+        """The cells coloured at event ``n``: the guesses in force, and the event's own cells
+        in its kind's colour."""
+        if n == 0:
             return {}
         theme = self.app.theme
-        colours = {cell: theme.guess for _, cell, _, _ in self.guesses_in_force()}
-        data = self.event()
+        guesses = self.guesses_in_force() if n == self.at else self.timeline.guesses_at(n)
+        colours = {cell: theme.guess for _, cell, _, _ in guesses}
+        data = self._line(n)
         colour = {"guess": theme.guess, "forced": theme.forced}.get(data.get("kind", ""))
         if colour:
             colours.update({(c["row"], c["col"]): colour for c in data.get("cells", ())})
