@@ -530,8 +530,8 @@ class Script:
     def begin(self, play: PlayScene) -> None:
         self.begun = True
         panel = play.solver
-        if self.solver:
-            panel.choose(self.solver) if self.solver in panel.labels else panel.add_solver(self.solver)
+        if self.solver and panel.solver != self.solver:
+            select_solver(panel, self.solver)
         if self.autorun:
             panel.set_speed(0)
             panel.start()
@@ -594,10 +594,15 @@ def main(level: str | None = None, solver: str | None = None, autorun: bool = Fa
             return 2
     scripted = autorun or exit_after_solve or screenshot is not None
     script = Script(solver, autorun, exit_after_solve, screenshot) if scripted else None
-    if script is not None and not autorun and solver:
+    if solver and not autorun:                  # chosen in the panel from the first frame, to run by hand
         assert app.play is not None             # a level was opened above
-        app.play.solver.choose(solver)
+        select_solver(app.play.solver, solver)
     return app.run(script)
+
+
+def select_solver(panel, solver: str) -> None:
+    """``solver`` chosen in the solver panel: one of ours, or one of one's own loaded beside them."""
+    panel.choose(solver) if solver in panel.labels else panel.add_solver(solver)
 
 
 def replay(path: str, at: int | None = None, screenshot: str | None = None, gif: str | None = None) -> int:
