@@ -51,7 +51,10 @@ def test_load_in_the_solver_panel_runs_a_python_solver_and_stop_ends_a_loop(app,
     assert app.overlay is None and panel.solver == str(mine)
     assert panel.choices[-2].label == "My solver" and panel.choices[-2].active
     panel.set_speed(0)
+    said = []
+    panel.notify = said.append
     assert panel.start()
+    assert said == ["My solver started; the board shows its copy"]        # (it said "My solver solver")
     deadline = time.perf_counter() + 30
     while panel.running and time.perf_counter() < deadline:
         app.pump()

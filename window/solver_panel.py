@@ -167,7 +167,7 @@ class SolverPanel:
         self.watch = watch = SolverWatch(self.puzzle, shown, make, speed=self.speed,
                                          recording=self._recording(dict(options or {}), seed + self.runs - 1))
         watch.pause(paused)
-        self.notify(f"{self.labels[self.solver]} solver started; the board shows its copy")
+        self.notify(f"{self.labels[self.solver]} started; the board shows its copy")
         self._sync()
         return watch
 
