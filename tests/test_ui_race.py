@@ -552,3 +552,21 @@ def test_a_level_s_tables_are_built_once_when_its_hints_and_four_lanes_ask_for_t
     scene.stop()
     built = [(name, thread) for name, geometry, thread in builds if geometry == id(geo)]
     assert sorted(name for name, _ in built) == sorted(ships.TABLES), built
+
+
+def test_a_lane_that_says_no_solution_beside_a_judged_solution_says_it_was_refuted(app, tmp_path, monkeypatch):
+    # The table calls it an error (``race.rank``); the lane's own line said "no solution exists".
+    nothing = tmp_path / "nothing.py"
+    nothing.write_text("def solve(puzzle, report, options):\n    return None\n")
+    app.open_race(["forward", str(nothing)])
+    scene = app.overlay
+    scene.start()
+    run_to_end(app, scene)
+    lane = next(lane for lane in scene.lanes if lane.solver == str(nothing))
+    assert lane.result.status.value == "no_solution" and any(other.solved for other in scene.lanes)
+    drawn = watch_text(monkeypatch)
+    app.full_redraw = True
+    app.draw()
+    said = [text for text, _ in drawn if text.startswith(f"{lane.name}: ")]
+    assert said and all("no solution exists" not in text for text in said)
+    assert any("said there is no solution, but forward found one the rules accept" in text for text in said)
