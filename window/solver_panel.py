@@ -165,7 +165,8 @@ class SolverPanel:
         self.runs += 1
         shown = self.solver if self.solver in registry.SOLVERS else self.labels[self.solver]
         self.watch = watch = SolverWatch(self.puzzle, shown, make, speed=self.speed,
-                                         recording=self._recording(dict(options or {}), seed + self.runs - 1))
+                                         recording=self._recording(dict(options or {}), seed + self.runs - 1),
+                                         solver=self.solver)
         watch.pause(paused)
         self.notify(f"{self.labels[self.solver]} started; the board shows its copy")
         self._sync()

@@ -138,15 +138,18 @@ class SolverWatch:
         return self.board.grid
 
     def status_text(self) -> str:
+        """The run's state in one line that starts with its name (a solver's message that
+        names it again, as a solver of one's own's does with its whole command, is said without
+        that name, so that a narrow lane still shows the problem)."""
         if self.failure:
-            return f"{self.name}: {self.failure}"
+            return f"{self.name}: {self._unnamed(self.failure)}"
         if self.result is not None:
             text = {Status.SOLVED: "solved", Status.NO_SOLUTION: "no solution exists", Status.STUCK: "stuck",
                     Status.GAVE_UP: "gave up", Status.TIMEOUT: "timed out", Status.STOPPED: "stopped",
                     Status.ERROR: "error"}[self.result.status]
             if self.result.status is Status.SOLVED and not self.solved:
                 text = "claimed a solution the judge rejects"
-            message = self.result.message
+            message = self._unnamed(self.result.message)
             said = "no solution" if self.result.status is Status.NO_SOLUTION else text
             if message.startswith(said):       # the verdict in the solver's words: only what follows it
                 message = message[len(said):].lstrip(" :;-")
@@ -155,6 +158,11 @@ class SolverWatch:
         if self.finished:
             return f"{self.name}: stopped"
         return f"{self.name}: {'paused' if self.paused else 'running'}"
+
+    def _unnamed(self, message: str) -> str:
+        """``message`` without the solver's own name in front of it."""
+        named = f"{self.solver}: "
+        return message[len(named):] if message.startswith(named) else message
 
     # ----- control -------------------------------------------------------------------------
 
