@@ -153,6 +153,31 @@ def test_a_logic_run_lists_its_deductions_and_a_click_goes_there(app, tmp_path, 
     app.draw()
 
 
+def test_the_event_s_whole_sentence_is_shown_where_a_trial_says_its_conclusion_last(app, tmp_path, capsys,
+                                                                                    monkeypatch):
+    # "If row 3, column 1 were ship: ... then the battleship would have nowhere to go. So it
+    # is water": one line cut it before its conclusion, which the list of steps cuts too.
+    from tests.conftest import watch_text
+
+    assert app.open_replay(saved_run(tmp_path, capsys, "levels/10x10/hard/01.bs", "logic"))
+    scene = app.overlay
+    n, detail = max(((n, scene._line(n).get("detail") or "") for n in range(1, scene.run.events + 1)),
+                    key=lambda pair: len(pair[1]))
+    assert fonts_width(detail) > scene.size[0] - 600               # longer than a line beside the board
+    scene.goto(n)
+    drawn = watch_text(monkeypatch)
+    app.full_redraw = True
+    app.draw()
+    shown = " ".join(text for text, _ in drawn)
+    assert f"{scene.event()['kind']}: {detail}" in shown
+
+
+def fonts_width(text: str) -> int:
+    from window import fonts
+
+    return fonts.font(17).size(text)[0]
+
+
 def test_the_step_in_force_stays_in_sight_as_the_timeline_moves(app, tmp_path, capsys):
     """The replay opens at the run's end and moves by keys, jumps and drags: the list of steps
     scrolls to the one ticked (it stayed at the first steps, the ticked one out of sight)."""

@@ -560,14 +560,16 @@ class ReplayScene:
         theme = self.app.theme
         data = self.event()
         lines = [f"event {self.at:,} of {self.run.events:,}"]
+        width = self.size[0] - at.x - 20
         if data:
-            lines.append(f"{data.get('kind')}" + (f": {data['detail']}" if data.get("detail") else ""))
+            # The event's sentence over up to three lines: a trial's conclusion is at its end.
+            said = f"{data.get('kind')}" + (f": {data['detail']}" if data.get("detail") else "")
+            lines += fonts.wrap(said, 17, width, most=3)
             # A player's play (``T``) records the trials open where a solver records its guesses.
             depth = "trials open" if self.run.solver == "player" else "guesses in force"
             lines.append(f"{depth}: {self.timeline.depths[self.at]}")
         else:
             lines.append("the starting board")
-        width = self.size[0] - at.x - 20
         if data:
             lines += fonts.flow(self._stat_texts(), 17, width, gap="    ")
         shown = lines[:5 if self.timeline.steps else 12]
