@@ -66,6 +66,8 @@ class SolverWatch:
         self.puzzle = puzzle
         self.name = name
         self.solver = name if solver is None else solver
+        # A solver that says its steps in words (its last one is shown whole).
+        self.explains = self.solver in registry.SOLVERS and registry.get(self.solver).explains
         self.recording = recording              # the run saved as a trace as it goes
         self.trace_path: Path | None = None     # where it was saved, once the run is over
         self.recording_problem: str | None = None   # why the run could not be recorded
