@@ -94,6 +94,7 @@ class SolverWatch:
         self.version = 0                       # bumped whenever something visible changed
         self._credit = 0.0
         self._steps = 0
+        self._stepped = 0                       # the moves shown by Step, while paused
         self._pending: deque = deque()
         self._last_guess = False        # the previous move was a guess: same-depth guesses join it
         self._started = time.perf_counter()
@@ -133,7 +134,9 @@ class SolverWatch:
 
     @property
     def moves_per_second(self) -> float:
-        return self.moves / self.elapsed if self.elapsed > 0 else 0.0
+        """The moves shown while the run ran, per second of it (those shown one by one with
+        Step, while it is paused, are in neither)."""
+        return (self.moves - self._stepped) / self.elapsed if self.elapsed > 0 else 0.0
 
     def grid(self) -> Grid:
         """The run's board as a value."""
@@ -267,7 +270,9 @@ class SolverWatch:
                 used += 1
             if self.finished or time.perf_counter() > deadline:
                 break
-        if self.speed > 0 and not self.paused:
+        if self.paused:
+            self._stepped += used
+        elif self.speed > 0:
             self._credit = max(0.0, self._credit - used)
         self.pump_seconds = time.perf_counter() - began
         return self.version != before
