@@ -336,3 +336,16 @@ def test_a_run_whose_every_detail_differs_is_recorded_in_bounded_memory(tmp_path
     finally:
         tracemalloc.stop()
     assert held < 20_000_000            # a bounded cache and the lines held (some 60 MB when the cache kept all)
+
+
+def test_a_trace_saved_with_a_byte_order_mark_reads_as_levels_and_settings_do(good, capsys):
+    # An editor on Windows may save one in front of the header; levels, settings and saved
+    # plays read past it, the trace reader refused the file ("Unexpected UTF-8 BOM").
+    marked = good.with_name("marked.jsonl")
+    marked.write_bytes(b"\xef\xbb\xbf" + good.read_bytes())
+    run, again = trace.read_trace(good), trace.read_trace(marked)
+    assert again.events == run.events and again.solution == run.solution
+    for n in (0, 1, run.events // 2, run.events):
+        assert trace.board_at(again, n) == trace.board_at(run, n)
+    assert main.main(["replay", str(marked), "--print", "--at", "3"]) == 0
+    assert capsys.readouterr().out.startswith(f"{marked}: event 3 of {run.events}")

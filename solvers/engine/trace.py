@@ -436,6 +436,8 @@ def _lines(handle: IO[bytes], path: str, first: int = 1) -> Iterator[tuple[int, 
         if not raw:
             return
         number += 1
+        if number == 1 and raw.startswith(b"\xef\xbb\xbf"):     # a byte order mark, as an editor may save one
+            raw = raw[3:]
         try:
             if len(raw) <= MAX_LINE_BYTES and not raw.strip():
                 raise _Bad("is blank (a trace has no blank lines)")
