@@ -275,6 +275,9 @@ class App:
         """A long trace is being read (a minute-long run on a large board has millions of
         events, seconds to read): say how far, at the window's foot, instead of a still window."""
         width, height = self.screen.get_size()
+        if self.play is None:                  # the replay opened from the command line: nothing drawn yet
+            self.screen.fill(self.theme.background)
+            pygame.display.flip()
         line = pygame.Rect(0, height - 30, width, 30)
         self.screen.fill(self.theme.panel, line)
         fonts.blit_text(self.screen, fonts.fit_text(f"Reading the trace: {events:,} events so far "
