@@ -546,6 +546,8 @@ def test_reading_a_long_trace_shows_how_far_it_has_read(tmp_path, monkeypatch):
         assert len(told) == events // QUIT_CHECK_EVERY and len(shown) >= len(told)
         assert f"{QUIT_CHECK_EVERY:,} events" in told[0]
         assert window.overlay.run.events == events
+        # From the command line nothing was drawn before: the window was black above the line.
+        assert window.play is None and tuple(window.screen.get_at((600, 400)))[:3] == tuple(window.theme.background)
     finally:
         window.shutdown()
 

@@ -226,6 +226,30 @@ def test_a_program_that_hangs_meets_its_time_limit(tmp_path):
     assert result.message.startswith(f"{name}: no answer within its time limit")
 
 
+def test_the_time_limit_counts_the_solver_s_time_not_the_time_a_slow_or_paused_window_holds_it(tmp_path):
+    # A window animating at 50 moves a second, or paused while a teacher explains, keeps the
+    # run's events waiting; the solver, blocked on its full pipe, is not working then. Its
+    # time limit ran on all the same, and a run of a few thousand moves watched at 50 moves
+    # a second ended as "no answer within its time limit of 60 s".
+    answer = json.dumps({"kind": "result", "verdict": "solved", "solution": list(trace.solution_lines(run("forward")))})
+    chatty = write(tmp_path, "chatty.sh", "#!/bin/sh\n"                 # more than a pipe and a read hold
+                   f"yes '{{\"kind\":\"progress\",\"stats\":{{\"nodes\":1}}}}' | head -n 20000\n"
+                   f"echo '{answer}'\n", executable=True)
+    stream = registry.get(f"cmd:{chatty}").events(SIX, trace=True, options={"time_limit": 1.0})
+    first = next(stream)
+    time.sleep(1.5)                                         # the window paused on the first move
+    rest = [first, *stream]
+    result = rest[-1]
+    assert result.status is Status.SOLVED, result.message
+    name = script(tmp_path, "hang.sh", "sleep 60\\n")
+    stream = registry.get(name).events(SIX, trace=True, options={"time_limit": 1.0})
+    started = time.perf_counter()
+    assert isinstance(next(stream), Progress)              # a heartbeat while it says nothing
+    time.sleep(0.5)
+    result = run_to_result(stream, timeout=30)
+    assert result.status is Status.TIMEOUT and time.perf_counter() - started < 3    # its own time still counts
+
+
 def test_a_solver_that_raises(tmp_path):
     name = str(write(tmp_path, "raises.py", """
         def solve(puzzle, report, options):

@@ -129,3 +129,35 @@ def test_polls_hand_out_every_event_once_in_order_then_the_end():
             time.sleep(0.0002)
         assert run.poll(5) == []
     assert seen == list(range(2000))
+
+
+def test_runs_sharing_their_preparation_do_it_one_at_a_time_and_a_stop_ends_the_wait():
+    # Two runs started together that need the same tables: the second waits for the first
+    # to build them and then finds them built, instead of building a copy of its own beside.
+    busy, most, built = [0], [0], []
+    release = threading.Event()
+
+    def prepare():
+        busy[0] += 1
+        most[0] = max(most[0], busy[0])
+        try:
+            while not built:
+                time.sleep(0.002)             # a slice of the work; the other worker may run meanwhile
+                yield
+                if release.is_set():
+                    built.append(threading.current_thread().name)
+        finally:
+            busy[0] -= 1
+
+    def stream():
+        yield Result(Status.SOLVED if built else Status.FAILED)
+
+    runs = [SolverRun(stream, name=f"run {k}", prepare=prepare).start() for k in range(2)]
+    time.sleep(0.1)
+    waiting = SolverRun(stream, name="stopped", prepare=prepare).start()
+    time.sleep(0.05)
+    assert waiting.stop(timeout=0.2) and drained(waiting) == []     # stopped while it waited its turn
+    release.set()
+    results = [drained(run) for run in runs]
+    assert most[0] == 1 and len(built) == 1
+    assert [[event.status for event in events] for events in results] == [[Status.SOLVED]] * 2

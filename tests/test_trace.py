@@ -307,3 +307,45 @@ def test_a_header_that_drops_events_is_checked(good, edit, words):
     with pytest.raises(LevelError) as caught:
         trace.read_trace(broken)
     assert str(caught.value).startswith(f"{broken}:1") and words in str(caught.value)
+
+
+def test_a_run_whose_every_detail_differs_is_recorded_in_bounded_memory(tmp_path):
+    # The writer caches each (kind, depth, detail)'s line end: a solver of one's own that says
+    # something new at every move (a node count in its sentence) grew the cache with the run
+    # (600,000 such moves: 273 MB against 47 MB with one sentence).
+    import io
+    import tracemalloc
+
+    from game.puzzle import Cell
+    from solvers.events import Reason, SetCell
+
+    puzzle = levels.load(LEVEL)
+    writer = trace.TraceWriter(io.StringIO(), puzzle, "mine.py", {}, 0)
+    filler = "x" * 900
+    tracemalloc.start()
+    try:
+        for n in range(30_000):
+            writer.event(SetCell(0, 0, Cell.SHIP, Reason.GUESS, f"{n} {filler}", 1))
+            if len(writer._pending) > trace.HELD:
+                writer.handle.seek(0)
+                writer.handle.truncate()
+                writer.flush(trace.HELD)
+        writer.handle.seek(0)
+        writer.handle.truncate()
+        held = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert held < 20_000_000            # a bounded cache and the lines held (some 60 MB when the cache kept all)
+
+
+def test_a_trace_saved_with_a_byte_order_mark_reads_as_levels_and_settings_do(good, capsys):
+    # An editor on Windows may save one in front of the header; levels, settings and saved
+    # plays read past it, the trace reader refused the file ("Unexpected UTF-8 BOM").
+    marked = good.with_name("marked.jsonl")
+    marked.write_bytes(b"\xef\xbb\xbf" + good.read_bytes())
+    run, again = trace.read_trace(good), trace.read_trace(marked)
+    assert again.events == run.events and again.solution == run.solution
+    for n in (0, 1, run.events // 2, run.events):
+        assert trace.board_at(again, n) == trace.board_at(run, n)
+    assert main.main(["replay", str(marked), "--print", "--at", "3"]) == 0
+    assert capsys.readouterr().out.startswith(f"{marked}: event 3 of {run.events}")

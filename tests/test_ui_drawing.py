@@ -295,3 +295,21 @@ def test_the_fitness_plot_s_labels_leave_its_curves_clear(app, monkeypatch, heig
     assert not [rect for rect in labels if any(rect.collidepoint(p) for p in inked)]
     assert all(area.contains(rect) for rect in labels)
     assert height < PLOT_SHORTEST or any(content.startswith("3") for content, _ in drawn)   # the lowest shown
+
+
+def test_the_solver_panel_says_an_explaining_solver_s_step_whole(app, monkeypatch):
+    # Watched at 2 moves a second, the logic solver's "If row 3, column 2 were ship: ..." was
+    # cut after some sixty characters, before its conclusion, above an empty panel.
+    from solvers.engine import trace
+    from tests.conftest import run_to_the_end
+
+    assert app.open_level("levels/10x10/hard/01.bs")
+    watch = run_to_the_end(app, "logic", 60)
+    assert watch.solved
+    run = trace.read_trace(watch.trace_path)
+    longest = max((data.get("detail") or "" for _, data in trace.events(run)), key=len)
+    watch.last_detail = longest                          # the step it shows, the longest of the run
+    drawn = watch_text(monkeypatch)
+    app.full_redraw = True
+    app.draw()
+    assert f"last: {longest}" in " ".join(text for text, _ in drawn)

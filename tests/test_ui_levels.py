@@ -104,3 +104,24 @@ def test_browser_groups_by_size_then_difficulty_and_flags_broken_files(tmp_path)
     broken = next(row for row in rows if row.value == tmp_path / "6x6/easy/broken.bs")
     assert broken.error and not broken.ticked
     assert all(row.ticked for row in rows if row.value is not None and not row.error)
+
+
+@pytest.mark.parametrize("solver", ["backtracking", "mine.py"])
+def test_play_with_a_solver_opens_with_it_chosen_to_run_by_hand(tmp_path, monkeypatch, solver):
+    # 'play LEVEL --solver S' without --autorun: S chosen in the panel (the guide's "watch it"
+    # step with a solver of one's own); the window opened with its default solver instead.
+    import main
+
+    monkeypatch.setenv("BATTLESHIPS_HOME", str(tmp_path / "home"))
+    monkeypatch.chdir(tmp_path)
+    if solver == "mine.py":
+        assert main.main(["new-solver", "mine.py"]) == 0
+    chosen = []
+
+    def closed_at_once(app, script=None):
+        chosen.append((app.play.solver.solver, app.play.solver.watch, script))
+        app.shutdown()
+        return 0
+    monkeypatch.setattr(app_module.App, "run", closed_at_once)
+    assert main.main(["play", str(app_module.DEFAULT_LEVEL), "--solver", solver]) == 0
+    assert chosen == [(solver, None, None)]                   # chosen, not started

@@ -278,6 +278,23 @@ def test_pause_step_and_keep_the_solver_board(app, monkeypatch):
     assert app.play.session.grid[0][0] == Cell.UNKNOWN
 
 
+def test_moves_shown_by_step_are_not_counted_in_moves_per_second(app, monkeypatch):
+    """Stepped through while paused, a run's clock stands still: its moves/s counted the
+    stepped moves over almost no time (27 steps of the logic solver said 20,679 moves/s)."""
+    monkeypatch.setattr(solver_panel, "make_stream",
+                        lambda name, puzzle, options, seed: slow_solver(puzzle, cells=6, pause=0))
+    panel = app.play.solver
+    for _ in range(4):
+        click(app, panel.step_button.rect.center)
+        deadline = time.perf_counter() + 10
+        while panel.watch.paused and panel.watch._steps and time.perf_counter() < deadline:
+            app.pump()
+        app.pump()
+    watch = panel.watch
+    assert watch.paused and watch.moves >= 3
+    assert watch.moves_per_second == 0
+
+
 def test_the_time_a_run_is_paused_is_not_its_elapsed_time(app, monkeypatch):
     """Elapsed and moves/s stand still while a run is paused (Pause, Step, or a race opened
     over it): the solver waits for the window then."""

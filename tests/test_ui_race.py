@@ -514,3 +514,59 @@ def test_a_genetic_lane_done_in_one_generation_says_so_in_its_plot(app, monkeypa
     app.full_redraw = True
     app.draw()
     assert "fitness plot: one generation, no curve" in [text for text, _ in drawn]
+
+
+def test_a_level_s_tables_are_built_once_when_its_hints_and_four_lanes_ask_for_them_together(app, monkeypatch):
+    # The hints' warm-up starts as the level opens and every lane starts at once: each table
+    # of the level's geometry is built by one of them, the others wait and find it built
+    # (they each built their own copy, a transient 28 MB apiece on a 60x60 board).
+    import threading
+
+    from game import ships
+
+    monkeypatch.setattr(ships, "_geometries", {})            # no table built by an earlier test
+    builds = []
+    for name in ships.TABLES:
+        build = getattr(ships.Geometry, "_" + name)
+
+        def slowly(geo, build=build, name=name):            # slices long enough for the workers to meet
+            builds.append((name, id(geo), threading.current_thread().name))
+            work = build(geo)
+            try:
+                while True:
+                    next(work)
+                    time.sleep(0.0005)
+                    yield
+            except StopIteration as done:
+                return done.value
+        monkeypatch.setattr(ships.Geometry, "_" + name, slowly)
+    assert app.open_level("levels/giants/01-20x20.bs")
+    app.open_race(["backtracking", "forward", "genetic", "logic"])
+    scene = app.overlay
+    scene.start()
+    geo = ships.geometry_of(scene.puzzle)
+    deadline = time.perf_counter() + 60
+    while not all(name in geo.__dict__ for name in ships.TABLES) and time.perf_counter() < deadline:
+        app.pump()
+        time.sleep(0.001)
+    scene.stop()
+    built = [(name, thread) for name, geometry, thread in builds if geometry == id(geo)]
+    assert sorted(name for name, _ in built) == sorted(ships.TABLES), built
+
+
+def test_a_lane_that_says_no_solution_beside_a_judged_solution_says_it_was_refuted(app, tmp_path, monkeypatch):
+    # The table calls it an error (``race.rank``); the lane's own line said "no solution exists".
+    nothing = tmp_path / "nothing.py"
+    nothing.write_text("def solve(puzzle, report, options):\n    return None\n")
+    app.open_race(["forward", str(nothing)])
+    scene = app.overlay
+    scene.start()
+    run_to_end(app, scene)
+    lane = next(lane for lane in scene.lanes if lane.solver == str(nothing))
+    assert lane.result.status.value == "no_solution" and any(other.solved for other in scene.lanes)
+    drawn = watch_text(monkeypatch)
+    app.full_redraw = True
+    app.draw()
+    said = [text for text, _ in drawn if text.startswith(f"{lane.name}: ")]
+    assert said and all("no solution exists" not in text for text in said)
+    assert any("said there is no solution, but forward found one the rules accept" in text for text in said)

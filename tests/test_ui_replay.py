@@ -93,6 +93,28 @@ def test_a_run_exported_as_an_animated_gif(tmp_path, capsys):
     assert first.tobytes() != last.tobytes()              # the board fills in as the run goes
 
 
+def test_a_gif_colours_the_guesses_in_force_as_the_replay_does(tmp_path, capsys):
+    """A lecture's GIF of a search tells its guesses from its deductions as the replay's
+    board does: the guesses in force in the guess colour (every cell was drawn alike)."""
+    from PIL import Image
+
+    from window.theme import make_theme
+
+    path = saved_run(tmp_path, capsys)
+    gif = tmp_path / "run.gif"
+    assert main.main(["replay", str(path), "--gif", str(gif)]) == 0
+    guess = make_theme().guess
+
+    def near(pixel):
+        return sum(abs(a - b) for a, b in zip(pixel, guess)) < 30
+    with Image.open(gif) as image:
+        middle = []
+        for k in range(image.n_frames):
+            image.seek(k)
+            middle.append(sum(count for count, colour in image.convert("RGB").getcolors(1 << 16) if near(colour)))
+    assert middle[0] == 0 and sum(1 for count in middle if count > 100) > len(middle) // 2
+
+
 def test_jumps_to_what_a_run_never_has_are_greyed(app, tmp_path, capsys):
     """A genetic run out of time has no guess, backtrack, dead end or solution: those buttons
     did nothing when pressed; a backtracking run that solved has them all."""
@@ -129,6 +151,31 @@ def test_a_logic_run_lists_its_deductions_and_a_click_goes_there(app, tmp_path, 
     click(app, (scene.steps.rect.x + 60, row_y))
     assert scene.at == n and scene.event()["detail"] == text
     app.draw()
+
+
+def test_the_event_s_whole_sentence_is_shown_where_a_trial_says_its_conclusion_last(app, tmp_path, capsys,
+                                                                                    monkeypatch):
+    # "If row 3, column 1 were ship: ... then the battleship would have nowhere to go. So it
+    # is water": one line cut it before its conclusion, which the list of steps cuts too.
+    from tests.conftest import watch_text
+
+    assert app.open_replay(saved_run(tmp_path, capsys, "levels/10x10/hard/01.bs", "logic"))
+    scene = app.overlay
+    n, detail = max(((n, scene._line(n).get("detail") or "") for n in range(1, scene.run.events + 1)),
+                    key=lambda pair: len(pair[1]))
+    assert fonts_width(detail) > scene.size[0] - 600               # longer than a line beside the board
+    scene.goto(n)
+    drawn = watch_text(monkeypatch)
+    app.full_redraw = True
+    app.draw()
+    shown = " ".join(text for text, _ in drawn)
+    assert f"{scene.event()['kind']}: {detail}" in shown
+
+
+def fonts_width(text: str) -> int:
+    from window import fonts
+
+    return fonts.font(17).size(text)[0]
 
 
 def test_the_step_in_force_stays_in_sight_as_the_timeline_moves(app, tmp_path, capsys):
@@ -400,3 +447,41 @@ def test_exporting_a_gif_is_said_in_the_replay_itself(app, tmp_path, capsys, mon
     app.pump()
     said = [text for text, _ in drawn if text.startswith("Saved ") and text.endswith(".gif")]
     assert said and scene.said == said[-1]
+
+
+def test_a_replay_whose_start_was_dropped_counts_the_decisions_taken_before_it(app, tmp_path, monkeypatch):
+    # The depth at an event counts every decision in force; those taken before the trace's
+    # first event are not in the file, and the list says how many they are, not fewer.
+    from tests.conftest import watch_text
+    from tests.test_trace import ROOT, kept_run
+    from window.scenes.replay import Timeline
+
+    level = ROOT / LEVEL
+    whole_path, kept_path = tmp_path / "whole.jsonl", tmp_path / "kept.jsonl"
+    kept_run(whole_path, level, None)
+    kept = kept_run(kept_path, level, 10_000)
+    assert kept.dropped > 0
+    _, whole = Timeline.read(whole_path)
+    _, timeline = Timeline.read(kept_path)
+    deep = [n for n in range(1, kept.events + 1) if timeline.taken_before(n) > 0]
+    assert deep                                            # some events sit on decisions taken before the drop
+    for n in deep[:: max(1, len(deep) // 50)] + [kept.events]:
+        before = [d for d in whole.guesses_at(kept.dropped + n) if d[0] <= kept.dropped]
+        listed = timeline.guesses_at(n)
+        assert timeline.taken_before(n) == len(before) and len(before) + len(listed) == timeline.depths[n]
+        assert [(e + kept.dropped, *rest) for e, *rest in listed] == [
+            d for d in whole.guesses_at(kept.dropped + n) if d[0] > kept.dropped]
+    assert app.open_replay(kept_path)
+    scene = app.overlay
+    n = deep[len(deep) // 2]
+    scene.goto(n)
+    drawn = watch_text(monkeypatch)
+    app.full_redraw = True
+    app.draw()
+    earlier = timeline.taken_before(n)
+    said = [text for text, _ in drawn if "taken before the trace begins" in text]
+    assert len(said) == 1 and f"{earlier:,} taken before the trace begins" in said[0]
+    shown = [text for text, _ in drawn if text.startswith("row ") and "(event " in text]
+    hidden = len(timeline.guesses_at(n)) - len(shown)
+    assert said[0] == (f"... {hidden + earlier:,} shallower ({earlier:,} taken before the trace begins)"
+                       if shown else f"{earlier:,} taken before the trace begins")

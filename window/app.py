@@ -275,6 +275,9 @@ class App:
         """A long trace is being read (a minute-long run on a large board has millions of
         events, seconds to read): say how far, at the window's foot, instead of a still window."""
         width, height = self.screen.get_size()
+        if self.play is None:                  # the replay opened from the command line: nothing drawn yet
+            self.screen.fill(self.theme.background)
+            pygame.display.flip()
         line = pygame.Rect(0, height - 30, width, 30)
         self.screen.fill(self.theme.panel, line)
         fonts.blit_text(self.screen, fonts.fit_text(f"Reading the trace: {events:,} events so far "
@@ -530,8 +533,8 @@ class Script:
     def begin(self, play: PlayScene) -> None:
         self.begun = True
         panel = play.solver
-        if self.solver:
-            panel.choose(self.solver) if self.solver in panel.labels else panel.add_solver(self.solver)
+        if self.solver and panel.solver != self.solver:
+            select_solver(panel, self.solver)
         if self.autorun:
             panel.set_speed(0)
             panel.start()
@@ -594,10 +597,15 @@ def main(level: str | None = None, solver: str | None = None, autorun: bool = Fa
             return 2
     scripted = autorun or exit_after_solve or screenshot is not None
     script = Script(solver, autorun, exit_after_solve, screenshot) if scripted else None
-    if script is not None and not autorun and solver:
+    if solver and not autorun:                  # chosen in the panel from the first frame, to run by hand
         assert app.play is not None             # a level was opened above
-        app.play.solver.choose(solver)
+        select_solver(app.play.solver, solver)
     return app.run(script)
+
+
+def select_solver(panel, solver: str) -> None:
+    """``solver`` chosen in the solver panel: one of ours, or one of one's own loaded beside them."""
+    panel.choose(solver) if solver in panel.labels else panel.add_solver(solver)
 
 
 def replay(path: str, at: int | None = None, screenshot: str | None = None, gif: str | None = None) -> int:
@@ -627,7 +635,7 @@ def replay(path: str, at: int | None = None, screenshot: str | None = None, gif:
                 app.shutdown()
                 return 0
             try:
-                write_gif(scene.run, Path(gif), app.theme, fleet_at=scene.fleet_at)
+                write_gif(scene.run, Path(gif), app.theme, fleet_at=scene.fleet_at, colours_at=scene.colours_at)
             except OSError as error:
                 problem = files.why(error, gif)
         app.shutdown()

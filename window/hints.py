@@ -21,12 +21,13 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
+from functools import partial
 from typing import Callable, Iterator, Sequence
 
 from game import rules
 from game.puzzle import Cell, Coord, Grid, Puzzle, wrong_marks
 from game.session import CELL_KINDS, last_clean_cursor
-from game.ships import geometry_of
+from game.ships import geometry_of, prepared
 from solvers.engine.hints import SOLUTION_SECONDS, next_hint
 from solvers.engine.runner import SolverRun
 from solvers.engine.verdict import unique_solution
@@ -142,8 +143,11 @@ class HintHelper:
         # with many solutions it searches up to SOLUTION_SECONDS, with hundreds of megabytes).
         # The level's geometry is built here first, on the window's thread (which judges the
         # board with it anyway), so that the worker shares it instead of building its own copy.
+        # Its tables are built by one worker at a time (``SolverRun``'s ``prepare``): a solver
+        # started at once (``--autorun``) waits for them instead of building a copy beside them.
         geometry_of(puzzle)
-        warm_up = SolverRun(work_out_the_solution, maxsize=1, name="solution")
+        self._prepare = partial(prepared, puzzle)
+        warm_up = SolverRun(work_out_the_solution, maxsize=1, name="solution", prepare=self._prepare)
         self._warm_up = warm_up.start()
 
     @property
@@ -181,7 +185,7 @@ class HintHelper:
                         return
 
         self._answered = False
-        run = SolverRun(stream, maxsize=1, name=purpose)
+        run = SolverRun(stream, maxsize=1, name=purpose, prepare=self._prepare)
         self._run = run.start()
 
     def poll(self) -> bool:

@@ -93,30 +93,38 @@ def draw_fleet(surface: pygame.Surface, area: pygame.Rect, lines: Sequence[Fleet
     return placed
 
 
-def deepest(items: Sequence, room: int) -> tuple[Sequence, str]:
+def deepest(items: Sequence, room: int, earlier: int = 0) -> tuple[Sequence, str]:
     """The deepest of ``items`` (deepest last) that fit ``room`` rows, and the line for the row
     above them that says how many shallower ones are left out ("" when all fit; nothing when
     there is no row at all, and with a single row the deepest item, the one a reader most
-    wants, rather than a line that lists none)."""
-    if len(items) <= room:
+    wants, rather than a line that lists none). ``earlier``: as many more in force, shallower
+    than ``items`` but not known (taken before the events a trace kept); the line counts them
+    and says so."""
+    if len(items) <= room and not earlier:
         return items, ""
     if room <= 1:
-        return items[len(items) - room:], ""
-    shown = items[len(items) - room + 1:]          # one row says what is left out
-    return shown, f"... {len(items) - len(shown)} shallower"
+        return items[max(0, len(items) - room):], ""
+    shown = items[max(0, len(items) - room + 1):]   # one row says what is left out
+    if not earlier:
+        return shown, f"... {len(items) - len(shown):,} shallower"
+    if not shown:
+        return shown, f"{earlier:,} taken before the trace begins"
+    return shown, f"... {len(items) - len(shown) + earlier:,} shallower ({earlier:,} taken before the trace begins)"
 
 
 def draw_decisions(surface: pygame.Surface, area: pygame.Rect, title: str, decisions: Sequence[T],
-                   say: Callable[[T], str], theme: Theme, bold: bool = False) -> list[tuple[pygame.Rect, T]]:
+                   say: Callable[[T], str], theme: Theme, bold: bool = False,
+                   earlier: int = 0) -> list[tuple[pygame.Rect, T]]:
     """The decisions in force under ``title`` (bold: the panel's heading; else a muted note):
     the deepest that fit (deepest last), each said by ``say`` behind a guess's square, and a
-    line for those left out above them. Returns each row drawn with its decision."""
+    line for those left out above them (``earlier``: see ``deepest``). Returns each row drawn
+    with its decision."""
     size, head = (17, 22) if bold else (15, 20)
     fonts.blit_text(surface, title, size, theme.text if bold else theme.muted, bold=bold, topleft=area.topleft)
-    shown, left_out = deepest(decisions, max(0, (area.height - head) // 18))
+    shown, left_out = deepest(decisions, max(0, (area.height - head) // 18), earlier)
     y = area.y + head
     if left_out:
-        fonts.blit_text(surface, left_out, 15, theme.muted, topleft=(area.x, y))
+        fonts.blit_text(surface, fonts.fit_text(left_out, 15, area.width), 15, theme.muted, topleft=(area.x, y))
         y += 18
     rows = []
     for decision in shown:

@@ -165,9 +165,10 @@ class SolverPanel:
         self.runs += 1
         shown = self.solver if self.solver in registry.SOLVERS else self.labels[self.solver]
         self.watch = watch = SolverWatch(self.puzzle, shown, make, speed=self.speed,
-                                         recording=self._recording(dict(options or {}), seed + self.runs - 1))
+                                         recording=self._recording(dict(options or {}), seed + self.runs - 1),
+                                         solver=self.solver)
         watch.pause(paused)
-        self.notify(f"{self.labels[self.solver]} solver started; the board shows its copy")
+        self.notify(f"{self.labels[self.solver]} started; the board shows its copy")
         self._sync()
         return watch
 
@@ -400,9 +401,14 @@ class SolverPanel:
                         theme.solved if watch.solved else theme.text, bold=True, topleft=(area.x, y))
         y += 22
         if watch.last_detail and y + 20 <= area.bottom:
-            fonts.blit_text(surface, fonts.fit_text("last: " + watch.last_detail, 16, area.width), 16, theme.muted,
-                            topleft=(area.x, y))
-            y += 20
+            # An explaining solver's sentence whole, over a few lines (a trial's conclusion
+            # comes last); a searching solver's short reason on one.
+            said = "last: " + watch.last_detail
+            for row in fonts.wrap(said, 16, area.width, most=6) if watch.explains else [said]:
+                if y + 20 > area.bottom:
+                    break
+                fonts.blit_text(surface, fonts.fit_text(row, 16, area.width), 16, theme.muted, topleft=(area.x, y))
+                y += 20
         if watch.generation is not None or watch.name == "genetic":
             if area.bottom - y < 92:
                 return

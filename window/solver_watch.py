@@ -17,11 +17,13 @@ import threading
 import time
 from collections import deque
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from game.puzzle import Cell, Coord, Grid, Move, Puzzle
 from game.session import Session
+from game.ships import prepared
 from solvers.engine import registry
 from solvers.engine.batch import judge
 from solvers.engine.race import Tally
@@ -64,6 +66,8 @@ class SolverWatch:
         self.puzzle = puzzle
         self.name = name
         self.solver = name if solver is None else solver
+        # A solver that says its steps in words (its last one is shown whole).
+        self.explains = self.solver in registry.SOLVERS and registry.get(self.solver).explains
         self.recording = recording              # the run saved as a trace as it goes
         self.trace_path: Path | None = None     # where it was saved, once the run is over
         self.recording_problem: str | None = None   # why the run could not be recorded
@@ -90,13 +94,17 @@ class SolverWatch:
         self.version = 0                       # bumped whenever something visible changed
         self._credit = 0.0
         self._steps = 0
+        self._stepped = 0                       # the moves shown by Step, while paused
         self._pending: deque = deque()
         self._last_guess = False        # the previous move was a guess: same-depth guesses join it
         self._started = time.perf_counter()
         self._ended: float | None = None
         self._paused_since: float | None = None     # when the pause in force began
         self._paused_for = 0.0                      # the pauses that are over, in seconds
-        self._run = SolverRun(make, maxsize=queue_size).start()
+        # A built-in solver reads the level's placement tables: built before its stream, one
+        # run at a time (the hints' warm-up and every lane of a race share them).
+        prepare = partial(prepared, puzzle) if self.solver in registry.SOLVERS else None
+        self._run = SolverRun(make, maxsize=queue_size, prepare=prepare).start()
 
     # ----- state ---------------------------------------------------------------------------
 
@@ -126,22 +134,27 @@ class SolverWatch:
 
     @property
     def moves_per_second(self) -> float:
-        return self.moves / self.elapsed if self.elapsed > 0 else 0.0
+        """The moves shown while the run ran, per second of it (those shown one by one with
+        Step, while it is paused, are in neither)."""
+        return (self.moves - self._stepped) / self.elapsed if self.elapsed > 0 else 0.0
 
     def grid(self) -> Grid:
         """The run's board as a value."""
         return self.board.grid
 
     def status_text(self) -> str:
+        """The run's state in one line that starts with its name (a solver's message that
+        names it again, as a solver of one's own's does with its whole command, is said without
+        that name, so that a narrow lane still shows the problem)."""
         if self.failure:
-            return f"{self.name}: {self.failure}"
+            return f"{self.name}: {self._unnamed(self.failure)}"
         if self.result is not None:
             text = {Status.SOLVED: "solved", Status.NO_SOLUTION: "no solution exists", Status.STUCK: "stuck",
                     Status.GAVE_UP: "gave up", Status.TIMEOUT: "timed out", Status.STOPPED: "stopped",
                     Status.ERROR: "error"}[self.result.status]
             if self.result.status is Status.SOLVED and not self.solved:
                 text = "claimed a solution the judge rejects"
-            message = self.result.message
+            message = self._unnamed(self.result.message)
             said = "no solution" if self.result.status is Status.NO_SOLUTION else text
             if message.startswith(said):       # the verdict in the solver's words: only what follows it
                 message = message[len(said):].lstrip(" :;-")
@@ -150,6 +163,11 @@ class SolverWatch:
         if self.finished:
             return f"{self.name}: stopped"
         return f"{self.name}: {'paused' if self.paused else 'running'}"
+
+    def _unnamed(self, message: str) -> str:
+        """``message`` without the solver's own name in front of it."""
+        named = f"{self.solver}: "
+        return message[len(named):] if message.startswith(named) else message
 
     # ----- control -------------------------------------------------------------------------
 
@@ -252,7 +270,9 @@ class SolverWatch:
                 used += 1
             if self.finished or time.perf_counter() > deadline:
                 break
-        if self.speed > 0 and not self.paused:
+        if self.paused:
+            self._stepped += used
+        elif self.speed > 0:
             self._credit = max(0.0, self._credit - used)
         self.pump_seconds = time.perf_counter() - began
         return self.version != before

@@ -6,7 +6,10 @@ the worker checks between events and while waiting for room on the queue; solver
 least every few milliseconds, so a stop takes effect well within 0.2 s. The generator is
 closed in the worker thread (a generator may only be closed by the thread running it). An
 exception inside the solver becomes a :class:`Failure` event; the end of the stream is
-marked by a sentinel that ``poll`` consumes and turns into ``finished``.
+marked by a sentinel that ``poll`` consumes and turns into ``finished``. Work that runs share
+(a level's placement tables, which every solver of the level reads) can be given as
+``prepare``: it is done before the stream, by one worker at a time, so two runs started
+together do not each build a copy of it.
 
     with SolverRun(lambda: forward.events(puzzle)) as run:
         while not run.finished:
@@ -25,14 +28,20 @@ from solvers.events import Failure
 _END = object()
 Item = TypeVar("Item")      # what the stream yields: a solver's events, or a window's own work's results
 _PUT_WAIT = 0.02
+_PREPARING = threading.Lock()   # held by the worker doing its ``prepare`` work (one at a time)
 
 
 class SolverRun(Generic[Item]):
     """A solver running in a daemon worker thread, read through a bounded queue."""
 
     def __init__(self, make_stream: Callable[[], Iterator[Item]], maxsize: int = 1024,
-                 name: str = "solver") -> None:
+                 name: str = "solver", prepare: Callable[[], Iterator[object]] | None = None) -> None:
+        """``prepare``: work shared with other runs, in slices (``game.slices``), done before
+        the stream while no other worker does its own: a run that needs what another is
+        building waits for it and then finds it built. A stop ends the wait and the work
+        between two slices."""
         self._make_stream = make_stream
+        self._prepare = prepare
         self._queue: queue.Queue = queue.Queue(maxsize=max(1, maxsize))
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._work, name=name, daemon=True)
@@ -51,9 +60,32 @@ class SolverRun(Generic[Item]):
                 continue
         return False
 
+    def _prepared(self) -> bool:
+        """Do the ``prepare`` work, waiting for any other worker's first; False if a stop came first."""
+        if self._prepare is None:
+            return True
+        while not _PREPARING.acquire(timeout=_PUT_WAIT):
+            if self._stop.is_set():
+                return False
+        try:
+            work = self._prepare()
+            try:
+                for _ in work:
+                    if self._stop.is_set():
+                        return False
+            finally:
+                close = getattr(work, "close", None)
+                if close is not None:
+                    close()
+        finally:
+            _PREPARING.release()
+        return not self._stop.is_set()
+
     def _work(self) -> None:
         stream: Iterator[Item] | None = None
         try:
+            if not self._prepared():
+                return
             stream = self._make_stream()
             for event in stream:
                 if not self._put(event):

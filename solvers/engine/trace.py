@@ -46,6 +46,7 @@ CHECKPOINT_EVERY = 1024
 MAX_CHECKPOINTS = 4096
 HELD = 2048     # event lines a writer keeps in memory, unwritten: more than a window's run is recorded
                 # ahead of what it has shown (its queue and a poll), so the trace can end where the run was seen
+TAILS_KEPT = 4096   # a writer's cached line ends (depth and detail), each of at most 1,000 characters of detail
 MAX_LINE_BYTES = MAX_FILE_BYTES     # a line holds at most a level and some statistics
 
 STATE_OF_CELL = {Cell.UNKNOWN: "unknown", Cell.WATER: "water", Cell.SHIP: "ship"}
@@ -121,6 +122,8 @@ class TraceWriter:
             key = (event.reason._value_, event.depth, event.detail)
             tail = self._tails.get(key)
             if tail is None:
+                if len(self._tails) >= TAILS_KEPT:      # a solver whose every detail differs: the cache starts again
+                    self._tails.clear()
                 tail = self._tails[key] = f'"depth":{key[1]},"detail":{json.dumps(key[2], ensure_ascii=False)}}}\n'
             pending = self._pending
             index = (event.row * self.puzzle.cols + event.col) * 3 + event.value
@@ -433,6 +436,8 @@ def _lines(handle: IO[bytes], path: str, first: int = 1) -> Iterator[tuple[int, 
         if not raw:
             return
         number += 1
+        if number == 1 and raw.startswith(b"\xef\xbb\xbf"):     # a byte order mark, as an editor may save one
+            raw = raw[3:]
         try:
             if len(raw) <= MAX_LINE_BYTES and not raw.strip():
                 raise _Bad("is blank (a trace has no blank lines)")

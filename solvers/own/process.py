@@ -7,8 +7,10 @@ own, so closing this generator (a Stop, a time-out, the window closing) kills it
 program it started, whatever it is doing. While it says nothing on its standard output
 (silent, or writing on its standard error alone) this generator still yields a ``Progress``
 every ``HEARTBEAT`` seconds, so that a consumer can stop a solver that never writes. Its
-limits: ``time_limit`` seconds of wall time, ``memory_mb`` of address space (``RLIMIT_AS``,
-set in the child before the solver runs) and ``output_mb`` of output. The ``seconds`` a solver
+limits: ``time_limit`` seconds of wall time (the time its consumer keeps an event waiting, a
+window paused or animating slowly, left out: the child then waits on its full pipe),
+``memory_mb`` of address space (``RLIMIT_AS``, set in the child before the solver runs) and
+``output_mb`` of output. The ``seconds`` a solver
 says it took are left out of its result: its time is measured outside.
 
 Every problem ends the run with one ``Result`` of status ``error`` whose message names the
@@ -127,15 +129,17 @@ def _read(puzzle: Puzzle, child: subprocess.Popen, name: str, started: float, ti
     met: dict[Grid, None] = {}               # the boards its found lines gave (a bounded number)
     open_streams = 2
     said_at = time.perf_counter()           # when an event was last yielded
+    held = 0.0      # seconds its consumer kept it waiting (a window paused or animating): not its time
     while open_streams:
         now = time.perf_counter()
-        if now - started > time_limit:
+        if now - started - held > time_limit:
             message = f"{name}: no answer within its time limit of {time_limit:g} s"
             yield Result(Status.TIMEOUT, None, stats, (), message)
             return
         if now - said_at >= HEARTBEAT:      # silent on its output, however much it writes on stderr
             yield Progress({})
             said_at = time.perf_counter()
+            held += said_at - now
         ready = selector.select(HEARTBEAT)
         if not ready:
             continue
@@ -179,7 +183,9 @@ def _read(puzzle: Puzzle, child: subprocess.Popen, name: str, started: float, ti
                         add_stats(stats, event.stats)
                     elif isinstance(event, Found):
                         add_found(met, event.grid)
+                    asked = time.perf_counter()
                     yield event
+                    held += time.perf_counter() - asked
     yield _error(f"{name}: {_ending(child, failure, stderr_tail, memory_mb)}", stats)
 
 

@@ -179,6 +179,16 @@ class RaceScene:
     def records(self) -> list[dict]:
         return race.rank([lane_record(lane) for lane in self.lanes])
 
+    def lane_status(self, lane: SolverWatch) -> str:
+        """A lane's line: its own, but a "no solution" refuted by another lane's judged board
+        says so, as the table does (``race.rank``)."""
+        if lane.result is not None and lane.result.status is Status.NO_SOLUTION and any(
+                other.solved for other in self.lanes):
+            record = next(r for r in self.records() if r["solver"] == lane.solver)
+            if record["verdict"] == Status.ERROR.value:
+                return f"{lane.name}: {record['message']}"
+        return lane.status_text()
+
     def save_csv(self) -> Path | None:
         if not self.finished:
             self.status = "The table is ready when every lane has finished"
@@ -340,7 +350,7 @@ class RaceScene:
         else:
             areas = []
         inner = rect.inflate(-4, 0)
-        status = lane.status_text()
+        status = self.lane_status(lane)
         if self.looks.changed(f"status {k}", (status, lane.solved)):
             area = pygame.Rect(inner.x, rect.y + 32, inner.width, 20)
             pygame.draw.rect(surface, theme.panel, area)

@@ -56,11 +56,13 @@ def fleet_board(run: traces.Trace, fleet: Sequence, colours: dict, theme) -> Boa
 
 
 def write_gif(run: traces.Trace, path: Path, theme, frames: int = GIF_FRAMES,
-              fleet_at: Callable[[int], Sequence] | None = None) -> int:
+              fleet_at: Callable[[int], Sequence] | None = None,
+              colours_at: Callable[[int], dict] | None = None) -> int:
     """Draw the board at ``frames`` events spread evenly over the run (the first and the
     last included) and save them as an animated GIF with Pillow; the number of frames.
-    ``fleet_at(n)``: the best fleet shown at event n (the genetic algorithm's), drawn as
-    the replay draws it."""
+    ``fleet_at(n)``: the best fleet shown at event n (the genetic algorithm's), and
+    ``colours_at(n)``: the cells coloured at event n (the guesses in force), drawn as the
+    replay draws them."""
     from PIL import Image
 
     puzzle = run.puzzle
@@ -73,7 +75,7 @@ def write_gif(run: traces.Trace, path: Path, theme, frames: int = GIF_FRAMES,
         n = round(k * run.events / (count - 1))
         surface.fill(theme.background)
         fleet = fleet_at(n) if fleet_at is not None else ()
-        colours: dict = {}
+        colours: dict = dict(colours_at(n)) if colours_at is not None else {}
         board = fleet_board(run, fleet, colours, theme) if fleet else traces.board_at(run, n)
         picture.draw(surface, theme, (0, 0), cell, board, puzzle.hints, (puzzle.row_tallies, puzzle.col_tallies),
                      colours)
@@ -198,6 +200,7 @@ class Timeline:
         self.details: list[str] = [""]
         self._detail_index: dict[str, int] = {"": 0}
         self.depths = array("H", [0])              # the search depth at each event
+        self.dropped = 0                           # the run's events before the trace's first
 
     def add(self, n: int, data: dict, offset: int = 0) -> None:
         if n == 0:                                 # the header
@@ -261,7 +264,16 @@ class Timeline:
                 found.append((events[k], divmod(code >> 1, 256), bool(code & 1), self.details[sentence[k]]))
         return found
 
+    def taken_before(self, n: int, listed: Sequence | None = None) -> int:
+        """The decisions in force at event ``n`` that the trace does not hold, made before
+        its first event when its start was dropped: the depth counts every decision in
+        force, ``guesses_at`` lists (``listed``, when given) those the trace holds, the deepest."""
+        if not self.dropped:
+            return 0
+        return max(0, self.depths[n] - len(self.guesses_at(n) if listed is None else listed))
+
     def finish(self, run: traces.Trace) -> Timeline:
+        self.dropped = run.dropped
         self.steps.run = run
         self._last_detail = ""
         events = run.events
@@ -415,7 +427,7 @@ class ReplayScene:
         path = path or generated_dir() / f"{files.slug(Path(self.run.path).stem, 'run')}.gif"
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            write_gif(self.run, path, self.app.theme, frames, self.fleet_at)
+            write_gif(self.run, path, self.app.theme, frames, self.fleet_at, self.colours_at)
         except OSError as error:
             self.said = f"Could not export: {getattr(error, 'reason', None) or error.strerror or error}"
             self.app.notify(self.said)
@@ -522,11 +534,17 @@ class ReplayScene:
         self._draw_track(surface)
 
     def _colours(self) -> dict[Coord, tuple]:
-        if self.at == 0:
+        return self.colours_at(self.at)
+
+    def colours_at(self, n: int) -> dict[Coord, tuple]:
+        """The cells coloured at event ``n``: the guesses in force, and the event's own cells
+        in its kind's colour."""
+        if n == 0:
             return {}
         theme = self.app.theme
-        colours = {cell: theme.guess for _, cell, _, _ in self.guesses_in_force()}
-        data = self.event()
+        guesses = self.guesses_in_force() if n == self.at else self.timeline.guesses_at(n)
+        colours = {cell: theme.guess for _, cell, _, _ in guesses}
+        data = self._line(n)
         colour = {"guess": theme.guess, "forced": theme.forced}.get(data.get("kind", ""))
         if colour:
             colours.update({(c["row"], c["col"]): colour for c in data.get("cells", ())})
@@ -542,14 +560,16 @@ class ReplayScene:
         theme = self.app.theme
         data = self.event()
         lines = [f"event {self.at:,} of {self.run.events:,}"]
+        width = self.size[0] - at.x - 20
         if data:
-            lines.append(f"{data.get('kind')}" + (f": {data['detail']}" if data.get("detail") else ""))
+            # The event's sentence over up to three lines: a trial's conclusion is at its end.
+            said = f"{data.get('kind')}" + (f": {data['detail']}" if data.get("detail") else "")
+            lines += fonts.wrap(said, 17, width, most=3)
             # A player's play (``T``) records the trials open where a solver records its guesses.
             depth = "trials open" if self.run.solver == "player" else "guesses in force"
             lines.append(f"{depth}: {self.timeline.depths[self.at]}")
         else:
             lines.append("the starting board")
-        width = self.size[0] - at.x - 20
         if data:
             lines += fonts.flow(self._stat_texts(), 17, width, gap="    ")
         shown = lines[:5 if self.timeline.steps else 12]
@@ -583,9 +603,11 @@ class ReplayScene:
         """The decisions in force, deepest last; a click on one moves the timeline there."""
         theme = self.app.theme
         guesses = self.guesses_in_force()
-        if area.height < 40 or not guesses:
+        earlier = self.timeline.taken_before(self.at, guesses)
+        if area.height < 40 or not guesses and not earlier:
             return
-        rows = draw_decisions(surface, area, "Decisions in force (click to go there)", guesses, _said, theme)
+        rows = draw_decisions(surface, area, "Decisions in force (click to go there)", guesses, _said, theme,
+                              earlier=earlier)
         self._guess_rows.extend((rect, decision[0]) for rect, decision in rows)
 
     def _draw_plot(self, surface: pygame.Surface) -> None:
