@@ -290,7 +290,7 @@ def test_window_reports_that_nothing_can_be_saved(tmp_path, monkeypatch):
         assert app.play.message == ""                                   # said once
         click_cells(app, [(5, 5)] + SOLUTION_SHIPS)
         assert app.play.session.solved
-        assert "marked solved" not in app.play.message and "cannot be saved" in app.play.message
+        assert "well done" not in app.play.message and "cannot be saved" in app.play.message
     finally:
         app.shutdown()
 
@@ -307,7 +307,7 @@ def test_damaged_solved_time_does_not_stop_the_window(tmp_path, monkeypatch):
         assert app.overlay is not None
         app.close_overlay()
         click_cells(app, SOLUTION_SHIPS)
-        assert app.play.session.solved and "marked solved" in app.play.message
+        assert app.play.session.solved and "well done" in app.play.message
         records = json.loads((home / "solved.json").read_text())
         assert set(records) == {tutorial_key(), "0123"} and isinstance(records[tutorial_key()]["seconds"], float)
     finally:

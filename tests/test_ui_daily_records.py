@@ -330,6 +330,32 @@ def test_the_new_record_is_read_whole_beside_play_again_in_the_default_window(ap
     assert any(text == play.message for text, _ in drawn), [text for text, _ in drawn if "Solved" in text]
 
 
+@pytest.mark.parametrize("size", [(480, 360), (639, 480), (999, 700), (1200, 820)])
+def test_the_longest_finish_message_is_read_whole_down_to_the_smallest_window(app, monkeypatch, size):
+    # The status line was one line at every width: in a narrow window the finish's record, streak
+    # and target were cut ("Solved! 0:10 - well d..." at the smallest, 480 px). A window narrower
+    # than the toolbar's one row gives the message lines below the clock instead.
+    from tests.conftest import resize
+    from window.layout import SMALLEST
+
+    assert size[0] > SMALLEST[0] or size == SMALLEST
+    side, grade = daily.plan(datetime.date.today())
+    app.open_level(LEVELS_DIR / f"{side}x{side}" / grade / "01.bs")
+    solve_now(app, 3700.0)                                         # the size and grade's best: past an hour
+    assert app.play_daily(datetime.date.today())
+    resize(app, size)
+    solve_now(app, 3650.0)
+    message = app.play.message
+    assert "New record for" in message and "streak 1 day" in message and "Target" in message
+    drawn = watch_text(monkeypatch)
+    app.full_redraw = app.dirty = True
+    app.pump()
+    bar = app.play.layout.status
+    lines = [(rect.y, text) for text, rect in drawn if rect.colliderect(bar) and rect.x < bar.x + 20]
+    assert all(bar.contains(rect) for text, rect in drawn if rect.colliderect(bar))
+    assert " ".join(text for _, text in sorted(lines)) == message, lines
+
+
 def test_restart_during_an_attempt_stays_undoable(app):
     app.open_level(SIX)
     play = app.play

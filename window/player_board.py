@@ -92,7 +92,7 @@ class PlayerBoard:
                 extra = ""
             else:
                 extra = self.record(session.elapsed)
-            self.notify(f"Solved! {clock(session.elapsed)} - well done. The level is marked solved." +
+            self.notify(f"Solved! {clock(session.elapsed)} - well done." +
                         (f" {extra}" if extra else ""))
             self.celebrate_until = time.monotonic() + CELEBRATION_SECONDS
 

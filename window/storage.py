@@ -712,7 +712,7 @@ class Storage:
                     grade: str | None = None, hints: int = 0, checks: int = 0) -> bool:
         """Record a solve; a faster solve of the same level keeps the best time.
 
-        A failure is always reported (the window has just said the level is marked solved).
+        A failure is always reported (the window has just said the level is solved).
         """
         return self.record_solve(key, seconds, name, size, grade, hints, checks).saved
 
