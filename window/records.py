@@ -155,7 +155,14 @@ def record_message(seconds: float, level_best: float | None, group_best: float |
     """What a finish (its time as recorded) says about records: a new best for the level, or,
     for a level not solved before, for its size and grade."""
     if level_best is not None:
-        return f"New record for this level! (was {clock(level_best)})" if seconds < level_best else ""
+        return f"New record for this level! ({_was(seconds, level_best)})" if seconds < level_best else ""
     if group_best is not None and seconds < group_best:
-        return f"New record for {size} {grade or ''}".rstrip() + f"! (was {clock(group_best)})"
+        return f"New record for {size} {grade or ''}".rstrip() + f"! ({_was(seconds, group_best)})"
     return ""
+
+
+def _was(seconds: float, best: float) -> str:
+    """The best time beaten; with the new one, both to the tenth, when they show as one second."""
+    if clock(seconds) != clock(best):
+        return f"was {clock(best)}"
+    return f"{clock(seconds)}.{int(round(seconds * 10)) % 10}, was {clock(best)}.{int(round(best * 10)) % 10}"

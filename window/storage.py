@@ -141,8 +141,10 @@ def _is_number(value: Any) -> bool:
 
 
 def _seconds(value: Any) -> float:
-    """A time to record, to a tenth of a second, within what the files hold (0 to MAX_SECONDS)."""
-    return round(min(max(value if _is_number(value) else 0.0, 0.0), MAX_SECONDS), 1)
+    """A time to record, cut to its tenth of a second as the clock cuts it to its second (so
+    the time kept shows as the clock showed it), within what the files hold (0 to MAX_SECONDS)."""
+    seconds = min(max(value if _is_number(value) else 0.0, 0.0), MAX_SECONDS)
+    return math.floor(round(seconds * 10, 6)) / 10
 
 
 def _is_text(value: Any) -> bool:
