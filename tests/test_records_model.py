@@ -325,6 +325,7 @@ class RecordsMachine(RuleBasedStateMachine):
             FIGURES["daily days counted"] += 1
             FIGURES["longest streak said"] = max(FIGURES["longest streak said"], current)
         elif day is not None:
+            said.append(f"Daily puzzle of {day.isoformat()} solved on another day: it counts for no day.")
             FIGURES["daily finished on another day"] += 1
         target = TARGETS.get(size, {}).get(grade or "")
         if target is not None:

@@ -113,12 +113,17 @@ def streaks(days: Iterable[datetime.date], today: datetime.date) -> tuple[int, i
     return current, longest
 
 
+def _date_of(puzzle) -> datetime.date | None:
+    """A daily puzzle's own day; None for any other level."""
+    from solvers.authoring.daily import date_of
+
+    return date_of(puzzle)
+
+
 def daily_day(puzzle, solved_on: datetime.date | None = None) -> datetime.date | None:
     """The day a solve made on ``solved_on`` (default today) counts for in the daily streak:
     a daily puzzle's own day, when it was solved on that day; else None."""
-    from solvers.authoring.daily import date_of
-
-    day = date_of(puzzle)
+    day = _date_of(puzzle)
     return day if day is not None and day == (solved_on or datetime.date.today()) else None
 
 
@@ -144,6 +149,8 @@ def finish(storage, puzzle, key: str, title: str, seconds: float, asked: Mapping
         storage.mark_daily(day.isoformat(), seconds)
         current, _ = streaks(days_of(storage.daily()), day)
         said.append(f"Daily puzzle solved: streak {current} day{'s' * (current != 1)}.")
+    elif (own_day := _date_of(puzzle)) is not None:       # a past day's, or one finished after midnight
+        said.append(f"Daily puzzle of {own_day.isoformat()} solved on another day: it counts for no day.")
     target = target_seconds(size, grade)
     if target is not None:
         said.append(f"Target {clock(target)}" + (": beaten." if seconds <= target else "."))
