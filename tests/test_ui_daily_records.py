@@ -495,6 +495,23 @@ def test_stats_cells_stay_in_their_columns_at_the_smallest_window(small_app_with
     assert any(text.endswith("...") for text, _ in drawn)            # the wide grade, cut and said so
 
 
+def test_stats_headings_are_whole_and_apart_at_the_smallest_window(small_app_with_huge_records, monkeypatch):
+    # The headings were drawn at one size whatever the width: at 480 px "Median" ran into
+    # "Target" ("MedianTarget") and "Checks" past the table's edge.
+    from window.scenes.stats import COLUMNS
+
+    app = small_app_with_huge_records
+    app.open_stats()
+    drawn = watch_text(monkeypatch)
+    app.overlay.draw(app.screen)
+    names = [name for name, _ in COLUMNS]
+    headings = sorted(((rect.x, text, rect) for text, rect in drawn if text in names), key=lambda item: item[0])
+    assert [text for _, text, _ in headings] == names                     # each whole, none cut
+    table_right = app.overlay.box.right - 20
+    for (_, _, rect), (left, _, _) in zip(headings, headings[1:] + [(table_right + 6, "", None)]):
+        assert rect.right <= left - 6
+
+
 def test_the_daily_calendar_fits_the_smallest_window_and_counts_its_streak_once(small_app_with_huge_records,
                                                                                  monkeypatch):
     import window.scenes.daily as daily_scene
