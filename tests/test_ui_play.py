@@ -564,6 +564,19 @@ def test_the_statistics_stay_inside_a_short_panel_idle_and_after_a_run(app, monk
                    if content in ("forced", "guess", "backtracked", "tried", "Statistics"))
 
 
+def test_the_window_system_is_told_the_smallest_size_the_window_lays_out_for(app):
+    # Smaller than 480x360 the window shows the top left of that layout: its status line (the
+    # clock, the message) and the panel's right side were off the window, and nothing stopped
+    # a player from making it so. The window's minimum size says so to the window manager.
+    import warnings
+
+    from window.layout import SMALLEST
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        assert pygame.Window.from_display_module().minimum_size == SMALLEST
+
+
 def test_the_solver_s_controls_a_short_panel_has_no_room_for_are_left_out_not_drawn_past_it(app):
     size = (480, 360)
     app.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
