@@ -13,6 +13,7 @@ from game import codes, levels  # noqa: E402
 from game.puzzle import grid_from_strings  # noqa: E402
 from solvers.authoring import daily  # noqa: E402
 from tests.conftest import watch_text  # noqa: E402
+from window import fonts  # noqa: E402
 from window.app import LEVELS_DIR  # noqa: E402
 from window.scenes.daily import DailyScene  # noqa: E402
 from window.scenes.share import ShareScene, copy_text  # noqa: E402
@@ -354,6 +355,24 @@ def test_the_longest_finish_message_is_read_whole_down_to_the_smallest_window(ap
     lines = [(rect.y, text) for text, rect in drawn if rect.colliderect(bar) and rect.x < bar.x + 20]
     assert all(bar.contains(rect) for text, rect in drawn if rect.colliderect(bar))
     assert " ".join(text for _, text in sorted(lines)) == message, lines
+
+
+def test_a_long_message_on_a_one_line_status_is_drawn_smaller_before_it_is_cut(app, monkeypatch):
+    # A hint's reason is often longer than the default window's one status line (a tenth of
+    # the hints on the pack's 10x10 levels): it was cut at the status line's one size.
+    from tests.conftest import resize
+
+    resize(app, (1200, 820))
+    assert app.play.layout.status_lines == 1
+    message = ("Hint: If row 1, column 2 were ship: ships never touch, not even diagonally: the cells diagonal "
+               "to r1c1, r1c2, r3c4, r3c5 are water (and 10 more steps); then the 2 missing cruisers would fit.")
+    assert fonts.font(18).size(message)[0] > 800
+    app.play.notify(message)
+    drawn = watch_text(monkeypatch)
+    app.full_redraw = app.dirty = True
+    app.pump()
+    bar = app.play.layout.status
+    assert [text for text, rect in drawn if rect.colliderect(bar) and rect.x < bar.x + 20] == [message]
 
 
 def test_restart_during_an_attempt_stays_undoable(app):

@@ -191,6 +191,11 @@ def _fill(content: str, size: int, widths: tuple[int, ...]) -> tuple[str, ...]:
 def shrink_to_fit(content: str, size: int, width: int, bold: bool = False, smallest: int = SMALLEST) -> tuple[str, int]:
     """``content`` and a font size for ``width`` pixels: a smaller font first (down to
     ``smallest``), and only then the text cut short (see :func:`fit_text`)."""
+    return _shrink(content[:MAX_SHOWN + 1], int(size), int(width), bool(bold), int(smallest))
+
+
+@lru_cache(maxsize=1024)
+def _shrink(content: str, size: int, width: int, bold: bool, smallest: int) -> tuple[str, int]:
     shown = visible(content)
     while size > smallest and font(size, bold).size(shown)[0] > width:
         size -= 1
@@ -203,4 +208,5 @@ def forget() -> None:
     _render.cache_clear()
     _fit.cache_clear()
     _fill.cache_clear()
+    _shrink.cache_clear()
     _few_marks.cache_clear()

@@ -82,9 +82,14 @@ class StatusLine:
     def _draw_message(self, surface: pygame.Surface, theme: Theme, bar: pygame.Rect, beside: int,
                       lines: int) -> None:
         """The message: beside the clock and the buttons (``beside`` pixels), when that leaves it a
-        word or two, and on the status line's further lines, wrapped."""
+        word or two, and on the status line's further lines, wrapped; on a status line of one line,
+        a long message is drawn smaller (down to ``fonts.SMALLEST``) before it is cut."""
         widths = ([beside] if beside >= (MESSAGE_ROOM if lines > 1 else 30) else []) + [bar.width - 24] * (lines - 1)
         if not widths:
+            return
+        if lines == 1:
+            text, size = fonts.shrink_to_fit(self.message, 18, beside)
+            fonts.blit_text(surface, text, size, theme.text, midleft=(bar.x + 12, bar.y + STATUS_HEIGHT // 2))
             return
         skipped = lines - len(widths)                  # the top line, when the message starts below it
         for n, text in enumerate(fonts.fill(self.message, 18, widths), start=skipped):
