@@ -610,6 +610,25 @@ def test_a_giant_s_fleet_leaves_the_solver_s_controls_on_the_panel(app):
         assert all(panel.contains(button.rect) for button in (solver.run_button, solver.keep_button))
 
 
+def test_a_giant_s_fleet_stays_on_the_panel_in_the_smallest_window(app, monkeypatch):
+    # One row per length, 20 px each: a 60x60 giant's ten lengths ran past the panel's bottom
+    # at 480x360, where the status line's message has its further lines.
+    assert app.open_level(ROOT / "docs/bench/giants/giant-60-1.bs")
+    resize(app, (480, 360))
+    drawn = watch_text(monkeypatch)
+    app.full_redraw = app.dirty = True
+    app.pump()
+    view, panel = app.play.view, app.play.layout.panel
+    fleet = view.fleet_area(app.play.layout)
+    lines = app.play.board.session.report.fleet
+    placed, height = fleet_placement(lines, fleet, fleet.height)
+    assert len(placed) == len(lines)
+    assert all(panel.contains(rect) for *_, rect, _ in placed)
+    labels = [rect for text, rect in drawn if "/" in text and rect.colliderect(panel)]
+    assert len(labels) == len(lines) and all(panel.contains(rect) for rect in labels)
+    assert not [(a, b) for n, a in enumerate(labels) for b in labels[n + 1:] if a.colliderect(b)]
+
+
 @pytest.mark.parametrize("level", sorted((ROOT / "levels/giants").glob("*.bs")))
 def test_a_giant_s_search_depth_plot_has_its_room_on_the_panel_at_the_default_size(app, level, monkeypatch):
     resize(app, DEFAULT_WINDOW)
