@@ -170,7 +170,7 @@ class App:
         self.dirty = True
 
     def open_browser(self) -> None:
-        self.overlay = BrowserScene(self, LEVELS_DIR)
+        self.overlay = BrowserScene(self, LEVELS_DIR, self.play.path if self.play is not None else None)
         self.dirty = True
 
     def open_files(self) -> None:
