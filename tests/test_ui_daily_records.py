@@ -514,6 +514,20 @@ def test_stats_cells_stay_in_their_columns_at_the_smallest_window(small_app_with
     assert any(text.endswith("...") for text, _ in drawn)            # the wide grade, cut and said so
 
 
+def test_the_calendar_s_streaks_are_read_whole_in_the_smallest_window(small_app_with_huge_records, monkeypatch):
+    # At 480 px the summary was cut after the current streak ("Streak 400 days   longest...").
+    from tests.conftest import resize
+
+    app = small_app_with_huge_records
+    resize(app, (480, 360))
+    app.open_daily()
+    drawn = watch_text(monkeypatch)
+    app.overlay.draw(app.screen)
+    current, longest = app.overlay.streak
+    [summary] = [text for text, _ in drawn if text.startswith("Streak")]
+    assert f"Streak {current}" in summary and f"longest {longest}" in summary and not summary.endswith("...")
+
+
 def test_stats_headings_are_whole_and_apart_at_the_smallest_window(small_app_with_huge_records, monkeypatch):
     # The headings were drawn at one size whatever the width: at 480 px "Median" ran into
     # "Target" ("MedianTarget") and "Checks" past the table's edge.
