@@ -221,6 +221,40 @@ def test_a_window_still_on_the_solved_play_keeps_the_attempt_another_window_star
     assert "another window saved a different play of this level; kept as" in second.take_messages()[0]
 
 
+def solve(session):
+    for r, c in session.puzzle.cells():
+        if not session.is_hint(r, c):
+            session.set_cell(r, c, Cell.SHIP if (r, c) in SOLUTION_SHIPS else Cell.WATER)
+    assert session.solved
+
+
+def test_a_play_kept_aside_is_not_replaced_by_a_later_attempt_that_starts_the_same_way(tmp_path):
+    """The play another window saved is kept aside once, and its later states take the place of
+    that file. A later attempt (Play again) that starts with the same moves is another play, not
+    a later state of the kept one: it was saved over the attempt kept aside, which was lost."""
+    puzzle = small_puzzle()
+    key = level_key(puzzle)
+    solved = Session(puzzle)
+    solve(solved)
+    assert Storage(tmp_path).save_play(key, solved)
+    first, second = Storage(tmp_path), Storage(tmp_path)
+    mine, theirs = (storage.restore_play(key, puzzle) for storage in (first, second))
+    assert mine.play_again()
+    mine.set_cell(5, 5, Cell.WATER)
+    assert first.save_play(key, mine)
+    assert second.save_play(key, theirs)                 # keeps attempt 1, at one move, aside
+    attempt_one = mine.to_dict()
+    solve(mine)                                          # attempt 1 goes on, solved, and Play again
+    assert mine.play_again() and mine.attempt == 2
+    mine.set_cell(5, 5, Cell.WATER)
+    mine.set_cell(5, 4, Cell.WATER)
+    assert first.save_play(key, mine)
+    assert second.save_play(key, theirs)
+    plays = [json.loads(path.read_text()) for path in sorted((tmp_path / "progress").glob(f"{key}*.json"))]
+    kept = [(play.get("attempt", 0), play["history"]) for play in plays]
+    assert (1, attempt_one["history"]) in kept and (2, mine.to_dict()["history"]) in kept
+
+
 def test_two_windows_saving_one_level_by_turns_keep_both_plays_in_one_file_each(tmp_path):
     puzzle = small_puzzle()
     key = level_key(puzzle)

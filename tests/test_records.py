@@ -107,6 +107,18 @@ def test_finishing_a_daily_puzzle_on_its_day_counts_for_the_streak(tmp_path):
                                          "grade": "easy"}
 
 
+def test_a_daily_puzzle_finished_after_its_day_says_it_counts_for_no_day(tmp_path):
+    """Begun before midnight, finished after: the streak did not move and the finish said
+    nothing of it, so the day looked lost without a reason."""
+    storage = Storage(tmp_path)
+    day = datetime.date(2026, 11, 27)
+    puzzle = levels.load(ROOT / "levels" / "8x8" / "easy" / "01.bs").replace(
+        name=daily.name_of(day), source=f"daily puzzle {day.isoformat()} (version {daily.DAILY_VERSION})")
+    said = finish(storage, puzzle, "key1", "t", 100.0, {}, solved_on=day + datetime.timedelta(days=1))
+    assert "streak" not in said and storage.daily() == {}
+    assert "Daily puzzle of 2026-11-27 solved on another day: it counts for no day." in said
+
+
 # ----- the daily puzzle ---------------------------------------------------------------------------
 
 

@@ -93,6 +93,19 @@ def mmss(seconds: float) -> str:
     return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
 
 
+def tenths_cut(seconds: float) -> float:
+    """A time as kept: its whole tenths (the clock shows its whole seconds)."""
+    tenths = int(round(seconds * 10, 6))
+    return tenths / 10
+
+
+def was(seconds: float, best: float) -> str:
+    """The best time a record beat; both to the tenth when they show as the same second."""
+    if mmss(seconds) != mmss(best):
+        return f"was {mmss(best)}"
+    return f"{mmss(seconds)}.{round(seconds * 10) % 10}, was {mmss(best)}.{round(best * 10) % 10}"
+
+
 def in_seconds(text: str) -> int:
     minutes, seconds = text.split(":")
     return int(minutes) * 60 + int(seconds)
@@ -286,7 +299,7 @@ class RecordsMachine(RuleBasedStateMachine):
         model, window = self.model, self.model.windows[which]
         size = f"{puzzle.rows}x{puzzle.cols}"
         grade = puzzle.difficulty if puzzle.difficulty in GRADES else None
-        new = {"seconds": round(seconds, 1), "hints": hints, "checks": checks, "size": size,
+        new = {"seconds": tenths_cut(seconds), "hints": hints, "checks": checks, "size": size,
                **({"grade": grade} if grade else {})}
         solved, days = model.known(window)
         said = []
@@ -294,10 +307,10 @@ class RecordsMachine(RuleBasedStateMachine):
         group = [entry["seconds"] for entry in solved.values()
                  if (entry.get("size"), entry.get("grade")) == (size, grade)]
         if old is not None and new["seconds"] < old["seconds"]:
-            said.append(f"New record for this level! (was {mmss(old['seconds'])})")
+            said.append(f"New record for this level! ({was(new['seconds'], old['seconds'])})")
             FIGURES["level records"] += 1
         elif old is None and group and new["seconds"] < min(group):
-            said.append(f"New record for {size}{' ' + grade if grade else ''}! (was {mmss(min(group))})")
+            said.append(f"New record for {size}{' ' + grade if grade else ''}! ({was(new['seconds'], min(group))})")
             FIGURES["group records"] += 1
         window.owed_solves.append((key, new))
         if not model.write_owed(window, "solved.json"):
@@ -312,6 +325,7 @@ class RecordsMachine(RuleBasedStateMachine):
             FIGURES["daily days counted"] += 1
             FIGURES["longest streak said"] = max(FIGURES["longest streak said"], current)
         elif day is not None:
+            said.append(f"Daily puzzle of {day.isoformat()} solved on another day: it counts for no day.")
             FIGURES["daily finished on another day"] += 1
         target = TARGETS.get(size, {}).get(grade or "")
         if target is not None:
@@ -535,8 +549,29 @@ def test_a_finish_says_new_record_only_when_the_kept_time_improves(tmp_path):
     a new best, yet the finish said "New record for this level! (was 1:30)"."""
     storage = Storage(tmp_path)
     storage.record_solve("k", 90.04, "six", "6x6", "easy")
-    said = records.finish(storage, _SIX, "k", "six", 89.99, {})
+    said = records.finish(storage, _SIX, "k", "six", 90.01, {})
     assert "New record" not in said and storage.solved()["k"]["seconds"] == 90.0
+
+
+@pytest.mark.parametrize("best, finish", [(11.03, 10.96), (30.0, 29.96)])
+def test_a_finish_the_clock_shows_faster_than_the_best_is_a_new_record(tmp_path, best, finish):
+    """The clock shows whole seconds cut (10.96 s is 0:10), and times were kept rounded to a
+    tenth (10.96 s kept as 11.0): a finish at 0:10 after a best of 0:11 said no record, and
+    Stats showed the finish as 0:11. A time is kept cut to its tenth, as the clock cuts it."""
+    storage = Storage(tmp_path)
+    storage.record_solve("k", best, "six", "6x6", "easy")
+    said = records.finish(storage, _SIX, "k", "six", finish, {})
+    kept = storage.solved()["k"]["seconds"]
+    assert records.clock(kept) == records.clock(finish) and kept < best
+    assert f"New record for this level! (was {records.clock(best)})" in said
+
+
+def test_a_record_within_the_same_second_says_both_times_to_the_tenth(tmp_path):
+    """"Solved! 0:10 ... New record for this level! (was 0:10)" read as no gain at all."""
+    storage = Storage(tmp_path)
+    storage.record_solve("k", 10.6, "six", "6x6", "easy")
+    said = records.finish(storage, _SIX, "k", "six", 10.2, {})
+    assert "New record for this level! (0:10.2, was 0:10.6)" in said
 
 
 def test_a_level_solved_before_claims_no_record_of_its_size_and_grade(tmp_path):

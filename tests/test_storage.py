@@ -290,7 +290,7 @@ def test_window_reports_that_nothing_can_be_saved(tmp_path, monkeypatch):
         assert app.play.message == ""                                   # said once
         click_cells(app, [(5, 5)] + SOLUTION_SHIPS)
         assert app.play.session.solved
-        assert "marked solved" not in app.play.message and "cannot be saved" in app.play.message
+        assert app.play.message.startswith("Solved!") and "cannot be saved" in app.play.message
     finally:
         app.shutdown()
 
@@ -307,9 +307,29 @@ def test_damaged_solved_time_does_not_stop_the_window(tmp_path, monkeypatch):
         assert app.overlay is not None
         app.close_overlay()
         click_cells(app, SOLUTION_SHIPS)
-        assert app.play.session.solved and "marked solved" in app.play.message
+        assert app.play.session.solved and "well done" in app.play.message
         records = json.loads((home / "solved.json").read_text())
         assert set(records) == {tutorial_key(), "0123"} and isinstance(records[tutorial_key()]["seconds"], float)
+    finally:
+        app.shutdown()
+
+
+def test_a_records_file_damaged_during_the_play_leaves_the_finish_said(tmp_path, monkeypatch):
+    """The solved levels' list damaged while a level is played (by hand, another program): the
+    finish set it aside and said so, and that line took the place of the finish's own, time,
+    record and target: both are said now."""
+    home = tmp_path / "home"
+    app = window(home, monkeypatch)
+    try:
+        click_cells(app, SOLUTION_SHIPS[:-1])
+        (home / "solved.json").write_text('{"0123": {"seconds": 3.0, "name": "kept", "when": "then"}, "bad": ')
+        click_cells(app, SOLUTION_SHIPS[-1:])
+        app.pump()
+        message = app.play.message
+        assert app.play.session.solved and message.startswith("Solved!") and "well done" in message
+        assert "damaged list of solved levels" in message
+        assert list(home.glob("solved.damaged-*.json"))
+        assert tutorial_key() in json.loads((home / "solved.json").read_text())
     finally:
         app.shutdown()
 

@@ -12,7 +12,7 @@ import pytest  # noqa: E402
 from game.editor import Mode  # noqa: E402
 from game.puzzle import Cell  # noqa: E402
 from tests.conftest import resize, watch_text  # noqa: E402
-from window.app import DEFAULT_LEVEL  # noqa: E402
+from window.app import DEFAULT_LEVEL, LEVELS_DIR  # noqa: E402
 from window.scenes.actions import ActionsScene  # noqa: E402
 from window.scenes.browser import BrowserScene  # noqa: E402
 from window.scenes.daily import DailyScene  # noqa: E402
@@ -32,7 +32,7 @@ def test_the_level_browser_opens_a_level_from_the_keyboard(app):
     scene = app.overlay
     assert isinstance(scene, BrowserScene)
     first = next(row for row in scene.list.rows if row.value is not None)
-    press(app, pygame.K_DOWN)
+    assert scene.list.rows[scene.list.selected] is first      # the level in play, the first
     press(app, pygame.K_DOWN)
     press(app, pygame.K_UP)                                   # back on the first level
     assert scene.list.rows[scene.list.selected] is first
@@ -45,6 +45,20 @@ def test_the_level_browser_opens_a_level_from_the_keyboard(app):
     chosen = scene.list.rows[scene.list.selected].value
     press(app, pygame.K_RETURN)
     assert app.overlay is None and app.play.path == chosen
+
+
+def test_the_level_browser_opens_on_the_level_in_play_so_down_and_enter_open_the_next(app):
+    # It opened at the top: the next level of the pack was a long walk down from the tutorial.
+    here = LEVELS_DIR / "10x10" / "hard" / "03.bs"
+    assert app.open_level(here)
+    press(app, pygame.K_l)
+    scene = app.overlay
+    rows, at = scene.list.rows, scene.list.selected
+    assert at is not None and rows[at].value.resolve() == here.resolve()
+    assert scene.list.scroll <= at * 30 < scene.list.scroll + scene.list.rect.height     # in sight
+    press(app, pygame.K_DOWN)
+    press(app, pygame.K_RETURN)
+    assert app.play.path.resolve() == (LEVELS_DIR / "10x10" / "hard" / "04.bs").resolve()
 
 
 def test_the_level_browser_closes_with_escape_and_goes_to_the_file_dialog(app):

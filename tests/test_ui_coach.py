@@ -193,3 +193,15 @@ def test_the_levels_solution_is_worked_out_before_the_first_question(app):
     judge = app.play.coach.hints.judge
     assert wait_until(lambda: judge.known) and not app.play.coach.thinking   # worked out before anyone asked
     assert {(r, c) for r, row in enumerate(judge.solution()) for c, v in enumerate(row) if v == Cell.SHIP} == SHIPS
+
+
+def test_a_hint_on_the_solved_board_says_it_is_solved_and_counts_no_hint(app):
+    # It counted a hint and said "No hint: the deduction engine finds no next step from this
+    # board", as if the engine had failed.
+    for r, c in SHIPS - set(app.play.puzzle.hints):
+        mark(app, [(r, c)], Cell.SHIP)
+    assert app.play.session.solved
+    asked = dict(app.play.session.asked)
+    press(app, pygame.K_h)
+    assert app.play.status.message == "The board is solved: no hint is needed (R: play it again)"
+    assert app.play.session.asked == asked and not app.play.coach.hints.thinking

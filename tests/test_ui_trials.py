@@ -59,6 +59,19 @@ def test_g_opens_trials_three_deep_each_drawn_in_its_own_colour(app):
     assert app.screen.get_at((frame.x + 1, frame.centery))[:3] == colours[2]
 
 
+def test_a_trial_s_water_carries_no_dot_as_given_water_does(app):
+    # The dot under the waves is the sign of given water ("your own marks are told from them by
+    # shape"): a trial's water was drawn with it, as if given, in the trial's colour.
+    press(app, pygame.K_g)
+    water_click(app, 4, 4)
+    assert app.play.session.layer_depths() == {(4, 4): 1}
+    app.draw()
+    rect = app.play.layout.cell_rect(4, 4)
+    dot = (rect.x + rect.width // 2, rect.y + int(rect.height * 0.77))
+    assert tuple(app.screen.get_at(dot))[:3] == app.theme.water
+    assert app.theme.trial_colour(1) in piece_colours(app, 4, 4)            # its waves take the trial's colour
+
+
 def test_abandon_and_keep_by_keys_and_by_the_status_line_buttons(app):
     session = app.play.session
     press(app, pygame.K_g)

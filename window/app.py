@@ -12,6 +12,7 @@ import gc
 import io
 import sys
 import time
+import warnings
 from collections import deque
 from functools import partial
 from pathlib import Path
@@ -24,7 +25,7 @@ from game.puzzle import Puzzle
 from window import fonts
 from window import settings as settings_module
 from window.host import Choice, LevelCache, Overlay
-from window.layout import room
+from window.layout import SMALLEST, room
 from window.scenes.browser import BrowserScene
 from window.scenes.daily import DailyScene
 from window.scenes.editor import EditorScene
@@ -68,6 +69,18 @@ def fit_to_display(size: tuple[int, int]) -> tuple[int, int]:
             min(size[1], max(desktops[0][1], DEFAULT_WINDOW[1])))
 
 
+def keep_at_least(size: tuple[int, int]) -> None:
+    """Tell the window system the smallest size the window lays out for (a smaller one shows
+    the top left of that layout, the status line off it), so that a window manager stops a
+    resize there. Where the window cannot be reached so, nothing is done."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)     # pygame-ce's note on surfaces
+            pygame.Window.from_display_module().minimum_size = size
+    except (AttributeError, pygame.error):
+        pass
+
+
 class App:
     def __init__(self, settings_path: Union[str, Path, None] = None,
                  window: tuple[int, int] | None = None) -> None:
@@ -79,6 +92,7 @@ class App:
             print(problem, file=sys.stderr)
         size = tuple(window) if window else fit_to_display(tuple(ui.get("window", DEFAULT_WINDOW)))
         self.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
+        keep_at_least(SMALLEST)
         pygame.display.set_caption("Battleship Solitaire")
         self.storage = Storage()
         # The theme and palette the settings give, and those the player chose over them in a window.
@@ -156,7 +170,7 @@ class App:
         self.dirty = True
 
     def open_browser(self) -> None:
-        self.overlay = BrowserScene(self, LEVELS_DIR)
+        self.overlay = BrowserScene(self, LEVELS_DIR, self.play.path if self.play is not None else None)
         self.dirty = True
 
     def open_files(self) -> None:

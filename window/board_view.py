@@ -46,19 +46,21 @@ def _wave_points(x: int, y: int, width: int, amplitude: float) -> list[tuple[flo
 
 
 @lru_cache(maxsize=64)
-def water_tile(size: int, fill: Colour, glyph: Colour, given: bool) -> pygame.Surface:
+def water_tile(size: int, fill: Colour, glyph: Colour, given: bool, bold: bool = False) -> pygame.Surface:
     """Water: a tint and two small waves (the glyph keeps water readable without colour); given
-    water has bolder waves and a dot under them, as a given ship piece has a dot."""
+    water has bolder waves and a dot under them, as a given ship piece has a dot; ``bold``
+    water (a trial's, in its colour) the bolder waves alone."""
     tile = pygame.Surface((size, size))
     tile.fill(fill)
     width = max(4, int(size * 0.5))
     x = (size - width) // 2
-    thickness = 2 if given or size >= 40 else 1
+    bold = bold or given
+    thickness = 2 if bold or size >= 40 else 1
     waves = (size * 0.34, size * 0.54) if given else (size * 0.42, size * 0.62)
     for y in waves:
         points = _wave_points(x, int(y), width, max(1.0, size * 0.05))
         if len(points) > 1:
-            pygame.draw.lines(tile, glyph, False, points, thickness + (1 if given else 0))
+            pygame.draw.lines(tile, glyph, False, points, thickness + (1 if bold else 0))
     if given:
         pygame.draw.circle(tile, glyph, (size // 2, int(size * 0.77)), max(2, size // 12))
     return tile
@@ -274,7 +276,7 @@ def _draw_cell(surface: pygame.Surface, layout: Layout, picture: BoardPicture, t
             glyph = theme.guess
         elif trial:
             glyph = theme.trial_colour(trial)
-        surface.blit(water_tile(cell, theme.water, glyph, hint is Hint.WATER or bool(trial)), rect)
+        surface.blit(water_tile(cell, theme.water, glyph, hint is Hint.WATER, bool(trial)), rect)
     elif value == Cell.SHIP:
         colour = theme.hint_ship if hint is not None else theme.ship
         if reason is Reason.FORCED:

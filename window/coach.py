@@ -56,8 +56,11 @@ class Coach:
         """H: a mistake first (where, then undo to it); else where to look, which rule, the move."""
         if not self.board.free():
             return
-        self.asked["hint"] += 1
         session = self.board.session
+        if session.report.solved:              # nothing is left to find, and nothing was asked
+            self.notify("The board is solved: no hint is needed" + (" (R: play it again)" if session.solved else ""))
+            return
+        self.asked["hint"] += 1
         answer = self.hints.current_for(session.grid, "hint")
         if answer is None:
             self._ask("hint")

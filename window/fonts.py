@@ -165,9 +165,37 @@ def wrap(content: str, size: int, width: int, bold: bool = False, most: int | No
     return flow(content.split(" "), size, width, " ", bold, most, breaks="/\\-")
 
 
+def fill(content: str, size: int, widths: Sequence[int]) -> list[str]:
+    """``content`` on lines of ``widths`` pixels in turn (a first line beside other things, then
+    whole lines), broken as :func:`wrap` breaks it, control characters shown as ``MARK``; the
+    last line cut with an ellipsis if the rest does not fit. Lines not needed are left out."""
+    return list(_fill(content[:MAX_SHOWN + 1], int(size), tuple(int(width) for width in widths)))
+
+
+@lru_cache(maxsize=256)
+def _fill(content: str, size: int, widths: tuple[int, ...]) -> tuple[str, ...]:
+    rest, lines = visible(content), []
+    for width in widths[:-1]:
+        if not rest:
+            break
+        line = wrap(rest, size, width, most=2)[0]
+        lines.append(line)
+        rest = rest[len(line):].removeprefix(" ")
+    if rest:
+        face = font(size)
+        whole = len(content) <= MAX_SHOWN and face.size(rest)[0] <= widths[-1]
+        lines.append(rest if whole else cut_to(rest, widths[-1], lambda part: face.size(part)[0]))
+    return tuple(lines)
+
+
 def shrink_to_fit(content: str, size: int, width: int, bold: bool = False, smallest: int = SMALLEST) -> tuple[str, int]:
     """``content`` and a font size for ``width`` pixels: a smaller font first (down to
     ``smallest``), and only then the text cut short (see :func:`fit_text`)."""
+    return _shrink(content[:MAX_SHOWN + 1], int(size), int(width), bool(bold), int(smallest))
+
+
+@lru_cache(maxsize=1024)
+def _shrink(content: str, size: int, width: int, bold: bool, smallest: int) -> tuple[str, int]:
     shown = visible(content)
     while size > smallest and font(size, bold).size(shown)[0] > width:
         size -= 1
@@ -179,4 +207,6 @@ def forget() -> None:
     font.cache_clear()
     _render.cache_clear()
     _fit.cache_clear()
+    _fill.cache_clear()
+    _shrink.cache_clear()
     _few_marks.cache_clear()

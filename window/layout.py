@@ -9,7 +9,9 @@ import pygame
 TOOLBAR_HEIGHT = 44            # a row of the toolbar
 TOOLBAR_ONE_ROW_FROM = 1000    # window width from which the toolbar's buttons fit one row
 TOOLBAR_TWO_ROWS_FROM = 560    # window height from which a narrower window has room for two
-STATUS_HEIGHT = 30
+STATUS_HEIGHT = 30             # the status line: its message, the clock, its buttons
+STATUS_LINE = 20               # each further line a narrow window gives the status line's message
+STATUS_THREE_LINES_BELOW = 640  # window width below which the message has two further lines (one from 1000)
 MARGIN = 12
 # The least room a scene lays out for: a smaller window shows the top left of that layout
 # (below it boxes and plots would get negative sizes).
@@ -31,6 +33,10 @@ class Layout:
     @property
     def toolbar_rows(self) -> int:
         return self.toolbar.height // TOOLBAR_HEIGHT
+
+    @property
+    def status_lines(self) -> int:
+        return 1 + (self.status.height - STATUS_HEIGHT) // STATUS_LINE
 
     def cell_rect(self, row: int, col: int) -> pygame.Rect:
         return pygame.Rect(self.board.x + col * self.cell, self.board.y + row * self.cell, self.cell, self.cell)
@@ -63,12 +69,20 @@ def room(window: tuple[int, int]) -> tuple[int, int]:
     return max(window[0], SMALLEST[0]), max(window[1], SMALLEST[1])
 
 
+def status_lines(width: int) -> int:
+    """Lines of the status line in a window ``width`` pixels wide: a narrower window gives its
+    message lines instead of width, so a solve's record and target, or a hint's sentence, can
+    be read whole even at the smallest width."""
+    return 1 if width >= TOOLBAR_ONE_ROW_FROM else 2 if width >= STATUS_THREE_LINES_BELOW else 3
+
+
 def compute_layout(window: tuple[int, int], rows: int, cols: int) -> Layout:
     """The board takes what the side panel leaves; cells stay square and as large as fit."""
     width, height = room(window)
     two_rows = width < TOOLBAR_ONE_ROW_FROM and height >= TOOLBAR_TWO_ROWS_FROM
     toolbar = pygame.Rect(0, 0, width, TOOLBAR_HEIGHT * (2 if two_rows else 1))
-    status = pygame.Rect(0, height - STATUS_HEIGHT, width, STATUS_HEIGHT)
+    status_height = STATUS_HEIGHT + (status_lines(width) - 1) * STATUS_LINE
+    status = pygame.Rect(0, height - status_height, width, status_height)
     panel_width = max(260, min(380, int(width * 0.30)))
     panel = pygame.Rect(width - panel_width - MARGIN, toolbar.bottom + MARGIN, panel_width,
                         status.top - toolbar.bottom - 2 * MARGIN)

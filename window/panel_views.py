@@ -48,11 +48,13 @@ def fleet_placement(lines: Sequence[FleetLine], area: pygame.Rect,
         return placed, y - area.y
     longest = max(line.length for line in lines)
     unit = max(4, min(12, (area.width - LABEL_WIDTH) // longest))
+    pitch = max(16, min(20, most // len(lines)))        # rows closer (not under 16 px) where room is short
     placed, y = [], area.y
     for line in lines:
         state = "extra" if line.too_many else ("done" if line.done else "open")
-        placed.append((line.length, 0, pygame.Rect(area.x + LABEL_WIDTH, y + 4, unit * line.length, unit), state))
-        y += 20
+        placed.append((line.length, 0, pygame.Rect(area.x + LABEL_WIDTH, y + pitch // 2 - unit // 2, unit * line.length,
+                                                   unit), state))
+        y += pitch
     return placed, y - area.y
 
 

@@ -20,7 +20,7 @@ from window import fonts
 from window.board_input import BoardInput
 from window.board_view import BoardPicture, BoardView
 from window.coach import Coach
-from window.layout import Layout
+from window.layout import STATUS_HEIGHT, STATUS_LINE, Layout
 from window.looks import Looks
 from window.panel_views import draw_fleet, fleet_height
 from window.player_board import PlayerBoard
@@ -49,35 +49,52 @@ class StatusLine:
         session = board.session
         pygame.draw.rect(surface, theme.panel, bar)
         pygame.draw.line(surface, theme.panel_edge, bar.topleft, bar.topright)
+        line = pygame.Rect(bar.x, bar.y, bar.width, STATUS_HEIGHT)     # the clock and the buttons: the top line
+        lines = 1 + (bar.height - STATUS_HEIGHT) // STATUS_LINE
         state = "SOLVED  " if session.solved else ""
-        offer_width = offer.width_for(bar.height - 6) if offer is not None else 0
+        offer_width = offer.width_for(line.height - 6) if offer is not None else 0
         target = f" / target {clock(board.target)}" if board.target is not None else ""
         # A narrow window leaves out the target, then narrows the trial's controls, then leaves
         # out the offered button (its key still does it), so that everything stays on the line
-        # and the message keeps some room.
+        # and the message keeps some room (on the top line, or on the lines below it).
         for shown_target, button_width, chip_width, shown_offer in ((target, 92, 78, offer), ("", 92, 78, offer),
                                                                     ("", 64, 56, offer), ("", 64, 56, None)):
             info = f"{state}time {clock(session.elapsed)}{shown_target}   moves {session.moves_made}"
             taken = (fonts.font(18, True).size(info)[0] + (26 + 2 * button_width + chip_width if session.depth else 0)
                      + (16 + offer_width if shown_offer is not None else 0))
-            if bar.width - 24 - taken >= MESSAGE_ROOM:
+            if line.width - 24 - taken >= (MESSAGE_ROOM if lines == 1 else 0):
                 break
         if offer is not None and shown_offer is None:
             offer.rect = pygame.Rect(0, 0, 0, 0)           # not on the line: no click reaches it
         offer = shown_offer
         right = fonts.blit_text(surface, info, 18, theme.solved if session.solved else theme.text,
-                                bold=True, midright=(bar.right - 12, bar.centery))
+                                bold=True, midright=(line.right - 12, line.centery))
         if session.depth:
-            right = self._draw_trial(surface, theme, bar, session.depth, trial_buttons, right, button_width,
+            right = self._draw_trial(surface, theme, line, session.depth, trial_buttons, right, button_width,
                                      chip_width)
         if offer is not None:
-            offer.rect = pygame.Rect(0, bar.y + 3, offer_width, bar.height - 6)
+            offer.rect = pygame.Rect(0, line.y + 3, offer_width, line.height - 6)
             offer.rect.right = right.left - 16
             offer.draw(surface, theme)
             right = offer.rect
-        if right.left - 30 - bar.x >= 30:
-            message = fonts.fit_text(self.message, 18, right.left - 30)
-            fonts.blit_text(surface, message, 18, theme.text, midleft=(bar.x + 12, bar.centery))
+        self._draw_message(surface, theme, bar, right.left - 30 - bar.x, lines)
+
+    def _draw_message(self, surface: pygame.Surface, theme: Theme, bar: pygame.Rect, beside: int,
+                      lines: int) -> None:
+        """The message: beside the clock and the buttons (``beside`` pixels), when that leaves it a
+        word or two, and on the status line's further lines, wrapped; on a status line of one line,
+        a long message is drawn smaller (down to ``fonts.SMALLEST``) before it is cut."""
+        widths = ([beside] if beside >= (MESSAGE_ROOM if lines > 1 else 30) else []) + [bar.width - 24] * (lines - 1)
+        if not widths:
+            return
+        if lines == 1:
+            text, size = fonts.shrink_to_fit(self.message, 18, beside)
+            fonts.blit_text(surface, text, size, theme.text, midleft=(bar.x + 12, bar.y + STATUS_HEIGHT // 2))
+            return
+        skipped = lines - len(widths)                  # the top line, when the message starts below it
+        for n, text in enumerate(fonts.fill(self.message, 18, widths), start=skipped):
+            y = bar.y + (STATUS_HEIGHT // 2 if n == 0 else STATUS_HEIGHT + (n - 1) * STATUS_LINE + STATUS_LINE // 2 - 4)
+            fonts.blit_text(surface, text, 18, theme.text, midleft=(bar.x + 12, y))
 
     @staticmethod
     def _draw_trial(surface: pygame.Surface, theme: Theme, bar: pygame.Rect, depth: int,

@@ -92,8 +92,11 @@ class PlayerBoard:
                 extra = ""
             else:
                 extra = self.record(session.elapsed)
-            self.notify(f"Solved! {clock(session.elapsed)} - well done. The level is marked solved." +
-                        (f" {extra}" if extra else ""))
+            # What recording it met (a damaged list set aside, a failed write) follows the
+            # finish's own words rather than replacing them.
+            told = "; ".join(self.storage.take_messages())
+            self.notify(f"Solved! {clock(session.elapsed)} - well done." + (f" {extra}" if extra else "") +
+                        (f" ({told})" if told else ""))
             self.celebrate_until = time.monotonic() + CELEBRATION_SECONDS
 
     def save(self) -> None:

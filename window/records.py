@@ -113,12 +113,17 @@ def streaks(days: Iterable[datetime.date], today: datetime.date) -> tuple[int, i
     return current, longest
 
 
+def _date_of(puzzle) -> datetime.date | None:
+    """A daily puzzle's own day; None for any other level."""
+    from solvers.authoring.daily import date_of
+
+    return date_of(puzzle)
+
+
 def daily_day(puzzle, solved_on: datetime.date | None = None) -> datetime.date | None:
     """The day a solve made on ``solved_on`` (default today) counts for in the daily streak:
     a daily puzzle's own day, when it was solved on that day; else None."""
-    from solvers.authoring.daily import date_of
-
-    day = date_of(puzzle)
+    day = _date_of(puzzle)
     return day if day is not None and day == (solved_on or datetime.date.today()) else None
 
 
@@ -144,6 +149,8 @@ def finish(storage, puzzle, key: str, title: str, seconds: float, asked: Mapping
         storage.mark_daily(day.isoformat(), seconds)
         current, _ = streaks(days_of(storage.daily()), day)
         said.append(f"Daily puzzle solved: streak {current} day{'s' * (current != 1)}.")
+    elif (own_day := _date_of(puzzle)) is not None:       # a past day's, or one finished after midnight
+        said.append(f"Daily puzzle of {own_day.isoformat()} solved on another day: it counts for no day.")
     target = target_seconds(size, grade)
     if target is not None:
         said.append(f"Target {clock(target)}" + (": beaten." if seconds <= target else "."))
@@ -155,7 +162,14 @@ def record_message(seconds: float, level_best: float | None, group_best: float |
     """What a finish (its time as recorded) says about records: a new best for the level, or,
     for a level not solved before, for its size and grade."""
     if level_best is not None:
-        return f"New record for this level! (was {clock(level_best)})" if seconds < level_best else ""
+        return f"New record for this level! ({_was(seconds, level_best)})" if seconds < level_best else ""
     if group_best is not None and seconds < group_best:
-        return f"New record for {size} {grade or ''}".rstrip() + f"! (was {clock(group_best)})"
+        return f"New record for {size} {grade or ''}".rstrip() + f"! ({_was(seconds, group_best)})"
     return ""
+
+
+def _was(seconds: float, best: float) -> str:
+    """The best time beaten; with the new one, both to the tenth, when they show as one second."""
+    if clock(seconds) != clock(best):
+        return f"was {clock(best)}"
+    return f"{clock(seconds)}.{int(round(seconds * 10)) % 10}, was {clock(best)}.{int(round(best * 10)) % 10}"

@@ -141,8 +141,10 @@ def _is_number(value: Any) -> bool:
 
 
 def _seconds(value: Any) -> float:
-    """A time to record, to a tenth of a second, within what the files hold (0 to MAX_SECONDS)."""
-    return round(min(max(value if _is_number(value) else 0.0, 0.0), MAX_SECONDS), 1)
+    """A time to record, cut to its tenth of a second as the clock cuts it to its second (so
+    the time kept shows as the clock showed it), within what the files hold (0 to MAX_SECONDS)."""
+    seconds = min(max(value if _is_number(value) else 0.0, 0.0), MAX_SECONDS)
+    return math.floor(round(seconds * 10, 6)) / 10
 
 
 def _is_text(value: Any) -> bool:
@@ -342,7 +344,8 @@ class Storage:
         # save a play of the same level, which is kept aside rather than saved over.
         self._seen: dict[str, tuple[int, ...] | None] = {}
         self._steps: dict[int, tuple[Step, dict[str, Any], str]] = {}   # see _play_text
-        self._others: dict[str, tuple[Path, list]] = {}    # key -> (aside file, history) of another window's play
+        # key -> (aside file, attempt, history) of the play of another window kept aside
+        self._others: dict[str, tuple[Path, int, list]] = {}
         # Records whose write failed, by file: (check, what, merges), written with the next write.
         self._unsaved: dict[Path, tuple[Callable[[Any, Any], bool], str, list[Callable[[dict], dict]]]] = {}
         self._choices: dict[str, list[str]] = {}     # the window's choices as last read or written
@@ -564,9 +567,10 @@ class Storage:
     def _keep_other_play(self, key: str, path: Path, ours: dict[str, Any]) -> None:
         """Another window's play of this level is at ``path``: keep it beside ours
         (``<key>.other-<UTC>.json``) unless ours goes on from it (the same attempt at the level,
-        its history the start of ours). A later state of a play already kept takes the place of
-        its earlier one, so two windows saving by turns make one such file each, not one per
-        move."""
+        its history the start of ours). A later state of a play already kept (the same attempt,
+        the kept history the start of theirs) takes the place of its earlier one, so two windows
+        saving by turns make one such file each, not one per move; a later attempt is another
+        play, kept in a file of its own."""
         try:
             other = check_progress(read_json(path))
             theirs = other["history"]
@@ -575,19 +579,20 @@ class Storage:
         except Damaged as problem:
             self._move_aside(path, f"damaged saved play ({problem})")
             return
-        if other.get("attempt", 0) == ours.get("attempt", 0) and theirs == ours["history"][:len(theirs)]:
+        attempt = other.get("attempt", 0)
+        if attempt == ours.get("attempt", 0) and theirs == ours["history"][:len(theirs)]:
             return                                # ours goes on from theirs: nothing of it is lost
         kept = self._others.get(key)
-        if kept is not None and kept[1] == theirs[:len(kept[1])] and os.path.isfile(kept[0]):
+        if kept is not None and kept[1] == attempt and kept[2] == theirs[:len(kept[2])] and os.path.isfile(kept[0]):
             try:
                 os.replace(path, kept[0])
-                self._others[key] = (kept[0], theirs)
+                self._others[key] = (kept[0], attempt, theirs)
                 return
             except OSError:
                 pass
         target = self._move_aside(path, "another window saved a different play of this level", tag="other")
         if target is not None:
-            self._others[key] = (target, theirs)
+            self._others[key] = (target, attempt, theirs)
 
     # ----- solved levels -------------------------------------------------------------------
 
@@ -709,7 +714,7 @@ class Storage:
                     grade: str | None = None, hints: int = 0, checks: int = 0) -> bool:
         """Record a solve; a faster solve of the same level keeps the best time.
 
-        A failure is always reported (the window has just said the level is marked solved).
+        A failure is always reported (the window has just said the level is solved).
         """
         return self.record_solve(key, seconds, name, size, grade, hints, checks).saved
 

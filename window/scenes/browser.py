@@ -11,7 +11,7 @@ from game import levels
 from window import fonts
 from window.host import Host, LevelCache
 from window.layout import dialog_box
-from window.list_view import ListView, Row
+from window.list_view import ROW_HEIGHT, ListView, Row
 from window.storage import generated_dir, level_key
 from window.widgets import Button, draw_dialog
 
@@ -62,7 +62,7 @@ def scan_levels(root: Path, solved: set[str], cache: LevelCache, group_name: str
 class BrowserScene:
     animating = False
 
-    def __init__(self, app: Host, root: Path) -> None:
+    def __init__(self, app: Host, root: Path, current: Path | None = None) -> None:
         self.app = app
         self.root = root
         solved = set(app.storage.solved())
@@ -74,6 +74,15 @@ class BrowserScene:
         self.close_button = Button("Close", app.close_overlay)
         self.open_button = Button("Open file...", app.open_files)
         self.relayout(app.window_size)
+        # The level in play is chosen, in the middle of the list's height (the levels after it in
+        # sight), so Down and Enter open the next one.
+        if current is not None:
+            here = current.resolve()
+            at = next((n for n, row in enumerate(self.list.rows)
+                       if isinstance(row.value, Path) and row.value.resolve() == here), None)
+            if at is not None:
+                self.list.scroll = max(0, min(self.list.max_scroll, at * ROW_HEIGHT - self.list.rect.height // 2))
+                self.list.select(at)
 
     def relayout(self, size: tuple[int, int]) -> None:
         box = self.box = dialog_box(size)

@@ -13,8 +13,10 @@ from window.layout import dialog_box
 from window.records import STEP_SECONDS, clock, days_of, stats_rows, streaks
 from window.widgets import Button, draw_dialog
 
-COLUMNS = (("Size", 0.0), ("Grade", 0.13), ("Solved", 0.29), ("Best", 0.42), ("Median", 0.55),
-           ("Target", 0.68), ("Hints", 0.81), ("Checks", 0.91))
+# Each column's left edge, as a share of the table: wide enough at the smallest window (a table
+# of 400 px) for its heading (drawn smaller there) and its widest usual cell ("medium", "1:02:03").
+COLUMNS = (("Size", 0.0), ("Grade", 0.11), ("Solved", 0.25), ("Best", 0.38), ("Median", 0.505),
+           ("Target", 0.64), ("Hints", 0.765), ("Checks", 0.875))
 
 
 class StatsScene:
@@ -51,17 +53,19 @@ class StatsScene:
         fonts.blit_text(surface, f"Daily puzzle: streak {current}, longest {longest}", 20, theme.text, bold=True,
                         topleft=(box.x + 20, box.y + 60))
         table = pygame.Rect(box.x + 20, box.y + 100, box.width - 40, box.height - 170)
-        for name, at in COLUMNS:
-            fonts.blit_text(surface, name, 18, theme.muted, bold=True,
-                            topleft=(table.x + int(at * table.width), table.y))
+        lefts = [table.x + int(at * table.width) for _, at in COLUMNS]
+        widths = [right - left - 6 for left, right in zip(lefts, lefts[1:] + [table.right + 6])]
+        # The headings at one size, the largest at which each fits its column (smaller in a narrow window).
+        size = min(fonts.shrink_to_fit(name, 18, width, bold=True)[1] for (name, _), width in zip(COLUMNS, widths))
+        for (name, _), left, width in zip(COLUMNS, lefts, widths):
+            fonts.blit_text(surface, fonts.fit_text(name, size, width, bold=True), size, theme.muted, bold=True,
+                            midleft=(left, table.y + 9))
         pygame.draw.line(surface, theme.panel_edge, (table.x, table.y + 24), (table.right, table.y + 24))
         y = table.y + 32
         if not self.rows:
             fonts.blit_text(surface, "No level solved yet: records appear here as you finish levels.", 18,
                             theme.text, topleft=(table.x, y))
         # Each column's text is cut to the column (a grade edited by hand may be 20 wide letters).
-        lefts = [table.x + int(at * table.width) for _, at in COLUMNS]
-        widths = [right - left - 6 for left, right in zip(lefts, lefts[1:] + [table.right + 6])]
         for row in self.rows:
             if y > table.bottom - 24:
                 fonts.blit_text(surface, "...", 18, theme.muted, topleft=(table.x, y))
