@@ -694,7 +694,7 @@ def cmd_print(args) -> int:
     if output.suffix.lower() not in (".pdf", ".png"):
         print(f"print: {_named(args.output)}: the output must end in .pdf or .png", file=sys.stderr)
         return EXIT_USAGE
-    if _refused(output, input_files(args.paths)):
+    if _refused(args.output, input_files(args.paths)):       # the name as given: Path() drops a final slash
         return EXIT_USAGE
     puzzles, solutions = [], []
     for ref in expand(args.paths):
