@@ -31,12 +31,16 @@ from game.puzzle import Cell, Coord, Fleet, Grid, Hint, Puzzle, default_fleet, g
 from game.ships import geometry, hint_at
 from game.slices import Cancelled
 from solvers.authoring.grading import GRADE_LEVEL, GRADES, GradeError, grade, without_hints
-from solvers.engine.verdict import Kind, Verdict, decide
+from solvers.engine.verdict import Kind, Verdict, VerdictError, decide
 from solvers.logic import deduction as logic
 
 MAX_LAYOUT_NODES = 200_000     # places a search for a tight fleet's layout may try
 MAX_LAYOUT_TRIES = 2000
 COUNT_WORK = 50_000      # nodes and probes of an exact count; one that needs more is "not shown unique"
+# Removing an expert level's hints: a count is first asked of the forward search within
+# COUNT_FIRST, then of clause learning within COUNT_CONFLICTS, then as above (_removal_count).
+COUNT_FIRST = 2_000
+COUNT_CONFLICTS = 50_000
 HINT_PER_UNKNOWN = 100   # hints added at once: one for each this many cells the engine left open
 FEW_UNKNOWN_SHARE = 8    # the verdict is asked once at most 1/this of the cells are open (40 at least)
 REMOVE_GROUP = 2         # hints asked together when removing them below level 4 (see remove_hints)
@@ -283,7 +287,7 @@ def remove_hints(puzzle: Puzzle, level: int, rng: random.Random, deadline: float
                 return puzzle
             candidate = without_hints(puzzle, [cell])
             if level >= 4:
-                if _count(candidate, deadline, cancelled).kind is Kind.UNIQUE:
+                if _removal_count(candidate, deadline, cancelled).kind is Kind.UNIQUE:
                     puzzle = candidate
                 continue
             outcome = logic.solve(candidate, max_level=level, grid=board, solution=solution, held=held,
@@ -310,10 +314,10 @@ def _in_time(deadline: float | None) -> None:
         raise _OutOfTime()
 
 
-def _count(puzzle: Puzzle, deadline: float | None, cancelled: Callable[[], bool]) -> Verdict:
-    """The verdict within ``COUNT_WORK`` (the same on any machine), and before ``deadline``."""
+def _count(puzzle: Puzzle, deadline: float | None, cancelled: Callable[[], bool], work: int | None = None) -> Verdict:
+    """The verdict within ``work`` (``COUNT_WORK``: the same on any machine), and before ``deadline``."""
     left = None if deadline is None else max(0.0, deadline - time.perf_counter())
-    verdict = decide(puzzle, timeout=left, work=COUNT_WORK, cancelled=cancelled)
+    verdict = decide(puzzle, timeout=left, work=COUNT_WORK if work is None else work, cancelled=cancelled)
     if cancelled():
         raise GeneratorCancelled()
     return verdict
@@ -388,6 +392,25 @@ def _minimal_hitting_sets(sets: list[frozenset[Coord]], most: int) -> list[froze
         return None
     minimal = [chosen for chosen in found if not any(other < chosen for other in found)]
     return None if len(minimal) > most else minimal
+
+
+def _removal_count(puzzle: Puzzle, deadline: float | None, cancelled: Callable[[], bool]) -> Verdict:
+    """The verdict on a puzzle with one hint fewer, each step bounded by a count of work: the
+    forward search within ``COUNT_FIRST`` (it meets most second solutions at once), then clause
+    learning within ``COUNT_CONFLICTS`` (it proves most such boards unique far sooner), then
+    :func:`_count`. Every answer is exact, so it differs from :func:`_count`'s only where that
+    one is undecided (docs/design/generator.md)."""
+    verdict = _count(puzzle, deadline, cancelled, COUNT_FIRST)
+    if verdict.decided:
+        return verdict
+    left = None if deadline is None else max(0.0, deadline - time.perf_counter())
+    try:
+        verdict = decide(puzzle, timeout=left, conflicts=COUNT_CONFLICTS, cancelled=cancelled)
+    except VerdictError:                   # clause learning still being compiled after its wait
+        verdict = Verdict(Kind.UNDECIDED)
+    if cancelled():
+        raise GeneratorCancelled()
+    return verdict if verdict.decided else _count(puzzle, deadline, cancelled)
 
 
 def generate(rows: int, cols: int, fleet: Mapping[int, int] | Fleet | None = None,
