@@ -49,8 +49,8 @@ REMOVE_GROUP = 2         # hints asked together when removing them below level 4
 REACH_LAYOUTS = 1000
 # A fleet with at most this many layouts is searched whole for a level of the grade, asking
 # the engine about at most this many hint sets (proved_out_of_reach).
-PROOF_LAYOUTS = 5000
-PROOF_HINT_SETS = 30_000
+PROOF_LAYOUTS = 10_000
+PROOF_HINT_SETS = 60_000
 
 
 class GeneratorCancelled(Exception):
