@@ -534,6 +534,19 @@ def test_a_grade_no_layout_of_a_small_board_gives_is_out_of_reach_at_the_first_m
     assert len(tried) == 5
 
 
+def test_a_cancel_during_the_proof_is_the_generator_s_cancel():
+    """The New puzzle dialog's worker stops on GeneratorCancelled: a cancel heard inside the
+    engine's run came out as the engine's own exception."""
+    asked = []
+
+    def cancelled() -> bool:
+        asked.append(1)
+        return len(asked) == 2             # the first question inside the engine's first run
+
+    with pytest.raises(generator.GeneratorCancelled):
+        generator.proved_out_of_reach(4, 4, checked_request(4, 4, None), 4, cancelled)
+
+
 def test_the_hint_sets_the_proof_asks_are_the_minimal_ones_that_make_the_layout_unique():
     fleet = checked_request(4, 4, None)
     cells = [(r, c) for r in range(4) for c in range(4)]

@@ -365,7 +365,11 @@ def proved_out_of_reach(rows: int, cols: int, fleet: Fleet, level: int, cancelle
             asked += len(hint_sets)
             for chosen in hint_sets:
                 puzzle = base.replace(hints={cell: hints[cell] for cell in chosen})
-                if not logic.solve(puzzle, max_level=level - 1, solution=solution, cancelled=cancelled).solved:
+                try:
+                    finished = logic.solve(puzzle, max_level=level - 1, solution=solution, cancelled=cancelled).solved
+                except Cancelled:                  # said inside the engine
+                    raise GeneratorCancelled() from None
+                if not finished:
                     return None
     return len(every)
 
