@@ -437,8 +437,19 @@ def cmd_check(args) -> int:
             grade = f", {record['difficulty']}" if record.get("difficulty") else ""
             if record.get("difficulty") and record["redundant_hints"] is None:
                 grade += f" (redundant hints not settled within {args.timeout:g} s)"
+            elif record.get("redundant_hints"):
+                grade += "; " + _could_go(ref.puzzle, record["redundant_hints"])
             print(f"{record['level']}: {record['status']}{grade}{extra}", flush=True)
     return _exit_code(records, ("impossible", "unique", "ambiguous"))
+
+
+def _could_go(puzzle, cells) -> str:
+    """The redundant hints as ``check`` says them: how many, and where (1-based, as the window names cells)."""
+    from game.puzzle import plural
+    from game.ships import geometry_of
+
+    geo = geometry_of(puzzle)
+    return f"{plural(len(cells), 'hint')} could go: " + geo.where(geo.mask_of(tuple(cell) for cell in cells))
 
 
 def _check_extras(puzzle, solution, timeout: float) -> dict:
@@ -694,7 +705,7 @@ def cmd_print(args) -> int:
     if output.suffix.lower() not in (".pdf", ".png"):
         print(f"print: {_named(args.output)}: the output must end in .pdf or .png", file=sys.stderr)
         return EXIT_USAGE
-    if _refused(output, input_files(args.paths)):
+    if _refused(args.output, input_files(args.paths)):       # the name as given: Path() drops a final slash
         return EXIT_USAGE
     puzzles, solutions = [], []
     for ref in expand(args.paths):

@@ -212,6 +212,23 @@ def test_check_bounds_the_redundant_hint_questions_by_its_timeout_and_says_when_
     assert "redundant hints not settled within 7 s" in capsys.readouterr().out
 
 
+def test_check_says_which_hints_could_go(capsys, tmp_path):
+    """``check`` worked out the redundant hints of every unique level, then showed them only in
+    ``--json``: the line said "unique, expert" of a level four of whose hints could go."""
+    from game.ships import hint_at
+
+    plain = levels.load(Path(__file__).resolve().parents[1] / "levels" / "6x6" / "expert" / "02.bs")
+    assert not plain.hints
+    solution = grid_from_strings(plain.solution)
+    level = tmp_path / "one-too-many.bs"
+    levels.save(plain.replace(hints={(2, 4): hint_at(solution, (2, 4))}), level)
+    code, _, out = run(capsys, "check", str(level), str(LEVEL))
+    lines = out.splitlines()
+    assert code == 0 and lines[0].startswith(f"{level}: unique, ")
+    assert lines[0].endswith("; 1 hint could go: row 3, column 5")
+    assert lines[1] == f"{LEVEL}: unique, easy"         # none could go: nothing more said
+
+
 def test_generate_without_a_fleet_for_an_odd_size_lays_the_default_one(capsys, tmp_path):
     out = tmp_path / "seven.bs"
     assert main.main(["generate", "--rows", "7", "--difficulty", "easy", "--seed", "1", "-o", str(out)]) == 0
@@ -225,7 +242,7 @@ def test_generate_asked_for_a_grade_no_layout_reaches_ends_with_one_line_within_
                       "--timeout", "0.5", "-o", str(out)])
     err = capsys.readouterr().err
     assert code == 2 and not out.exists()
-    assert err.count("\n") == 1 and "no expert 3x3 level" in err and "easy" in err
+    assert err.count("\n") == 1 and "no expert 3x3 level" in err and "the hard rules finish every one of its 16" in err
 
 
 @pytest.mark.parametrize("argv, what", [(["--rows", "30", "--cols", "30", "--difficulty", "hard", "--timeout", "0.5"],

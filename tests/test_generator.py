@@ -13,11 +13,12 @@ from game.levels import check_consistency, dumps, load, loads, save
 from game.limits import MAX_FLEET_SHIPS, MAX_SHIP_LENGTH
 from game.puzzle import DEFAULT_FLEETS, Cell, Hint, Puzzle, default_fleet, grid_from_strings, nearest_pyramid, pyramid
 from game.ships import compatible, geometry_of, hint_at
-from solvers.authoring import generator
+from solvers.authoring import generator, grading
 from solvers.authoring.generator import GeneratorError, checked_request, generate, random_layout
 from solvers.authoring.grading import GradeError, grade, redundant_hints
 from solvers.engine.verdict import Kind, decide
 from solvers.logic import deduction as logic
+from tests import brute
 
 
 def _check(puzzle: Puzzle) -> None:
@@ -421,6 +422,34 @@ def test_a_verdict_given_work_is_undecided_past_it_the_same_on_any_clock(clock):
     assert (again.kind, again.solutions, again.stats["nodes"]) == (short.kind, short.solutions, short.stats["nodes"])
 
 
+def test_a_verdict_given_conflicts_is_undecided_past_them_the_same_on_any_clock(clock):
+    puzzle = load(Path(__file__).resolve().parents[1] / "levels" / "15x15" / "expert" / "01.bs")
+    whole = decide(puzzle, conflicts=10**9)
+    assert whole.kind is Kind.UNIQUE and whole.stats["member"] == "learning"
+    conflicts = int(whole.stats["conflicts"])
+    assert conflicts > 200
+    short = decide(puzzle, conflicts=conflicts // 2)
+    assert short.kind is Kind.UNDECIDED and "gave up after" in short.message
+    clock.step = 1.0
+    again = decide(puzzle, conflicts=conflicts // 2)
+    assert (again.kind, again.stats["conflicts"]) == (short.kind, short.stats["conflicts"])
+
+
+def test_an_expert_hint_the_forward_count_cannot_settle_is_asked_of_clause_learning(monkeypatch):
+    """Removing an expert level's hints asked the forward search alone, one count per hint: on
+    20x20 a count proving uniqueness took about 29,000 nodes and a second, and one that passed
+    COUNT_WORK kept its hint. Clause learning proves those boards in a tenth of the time; the
+    forward search within COUNT_FIRST still answers first, so small boards keep their levels."""
+    monkeypatch.setattr(generator, "COUNT_WORK", 40)          # the forward search settles next to nothing
+    monkeypatch.setattr(generator, "COUNT_FIRST", 40)
+    puzzle = generate(15, 15, difficulty="expert", seed=0)
+    assert grade(puzzle) == "expert" and decide(puzzle).kind is Kind.UNIQUE
+    assert redundant_hints(puzzle) == []          # every removal was settled (the forward search alone: 4 of 9 left)
+    stuck = load(Path(__file__).resolve().parents[1] / "levels" / "15x15" / "expert" / "01.bs")
+    assert generator._count(stuck, None, lambda: False).kind is Kind.UNDECIDED
+    assert generator._removal_count(stuck, None, lambda: False).kind is Kind.UNIQUE
+
+
 def test_out_of_time_before_any_level_is_finished_gives_none():
     with pytest.raises(generator.GeneratorTimeout, match=r"^no hard 30x30 level finished in 0.2 s$"):
         generate(30, 30, difficulty="hard", timeout=0.2)
@@ -463,14 +492,14 @@ def tried(monkeypatch) -> list:
     return laid
 
 
-def test_layouts_bound_the_layouts_tried_and_the_closest_comes_back(tried):
+def test_layouts_bound_the_layouts_tried_and_the_closest_comes_back(tried, monkeypatch):
+    monkeypatch.setattr(generator, "PROOF_LAYOUTS", 0)      # (3x3 is proved out of reach at once otherwise)
     puzzle = generate(3, 3, fleet={1: 2}, difficulty="expert", layouts=7)   # always easy: the tallies settle it
     assert len(tried) == 7 and puzzle.difficulty == "easy" == grade(puzzle)
 
 
-def test_a_grade_every_first_layout_misses_alike_is_out_of_reach_at_once(tried, capsys):
-    import main
-
+def test_a_grade_every_first_layout_misses_alike_is_out_of_reach_at_once(tried, monkeypatch):
+    monkeypatch.setattr(generator, "PROOF_LAYOUTS", 0)      # the rule for boards too large to search whole
     for difficulty in ("medium", "expert"):               # one submarine: its tallies settle it
         tried.clear()
         with pytest.raises(generator.GeneratorOutOfReach, match=(
@@ -478,15 +507,75 @@ def test_a_grade_every_first_layout_misses_alike_is_out_of_reach_at_once(tried, 
                 r"out easy; a larger board or more ships makes harder levels$")):
             generate(6, 6, fleet={1: 1}, difficulty=difficulty)
         assert len(tried) == generator.REACH_LAYOUTS
+
+
+def test_a_grade_no_layout_of_a_small_board_gives_is_out_of_reach_at_the_first_miss(tried, capsys):
+    """4x4 and 5x5 give easy, medium and hard levels but no expert one: they ran to the timeout
+    (120 s), as no count of misses told them from 6x6, which gives one in about 1,000 layouts."""
+    import main
+
+    with pytest.raises(generator.GeneratorOutOfReach, match=(
+            r"^no expert 4x4 level with the fleet \{2: 1, 1: 2\}: the hard rules finish every one of its 380 "
+            r"layouts, whatever hints make it unique; a larger board or more ships makes harder levels$")):
+        generate(4, 4, difficulty="expert", seed=5, layouts=50)
+    assert len(tried) == 1
     assert main.main(["generate", "--rows", "3", "--difficulty", "hard", "--timeout", "600"]) == 2
     said = capsys.readouterr()
-    assert said.out == "" and said.err == ("generate: no hard 3x3 level with the fleet {1: 2}: its first "
-                                           "1,000 layouts all came out easy; a larger board or more ships makes "
-                                           "harder levels\n")
+    assert said.out == "" and said.err == ("generate: no hard 3x3 level with the fleet {1: 2}: the medium rules finish "
+                                           "every one of its 16 layouts, whatever hints make it unique; a larger "
+                                           "board or more ships makes harder levels\n")
+    fleet = checked_request(4, 4, None)
+    assert generator.proved_out_of_reach(4, 4, fleet, 4, lambda: False) == len(brute.layouts(4, 4, fleet))
+    assert generator.proved_out_of_reach(4, 4, fleet, 3, lambda: False) is None      # hard levels come out
+    assert generator.proved_out_of_reach(5, 6, checked_request(5, 6, None), 4, lambda: False) is None
+    assert generate(4, 4, difficulty="hard", seed=5).difficulty == "hard"
+    tried.clear()                          # tallies hidden: other layouts share a puzzle, so no proof is given
+    assert generate(4, 4, difficulty="expert", hide_tallies=2, layouts=5).difficulty != "expert"
+    assert len(tried) == 5
+
+
+def test_a_cancel_during_the_proof_is_the_generator_s_cancel():
+    """The New puzzle dialog's worker stops on GeneratorCancelled: a cancel heard inside the
+    engine's run came out as the engine's own exception."""
+    asked = []
+
+    def cancelled() -> bool:
+        asked.append(1)
+        return len(asked) == 2             # the first question inside the engine's first run
+
+    with pytest.raises(generator.GeneratorCancelled):
+        generator.proved_out_of_reach(4, 4, checked_request(4, 4, None), 4, cancelled)
+
+
+def test_the_hint_sets_the_proof_asks_are_the_minimal_ones_that_make_the_layout_unique():
+    fleet = checked_request(4, 4, None)
+    cells = [(r, c) for r in range(4) for c in range(4)]
+    tallies: dict = {}
+    for laid in brute.layouts(4, 4, fleet):
+        tallies.setdefault(generator.line_tallies(4, 4, laid), []).append(brute.grid_of(laid, 4, 4))
+    assert len(tallies) == 238                       # 380 layouts: 112 alone with their tallies
+    shared = [(lines, grids) for lines, grids in tallies.items() if len(grids) > 1][:6]
+    assert len(shared) == 6
+    for lines, grids in shared:
+        solution, others = grids[0], grids[1:]
+        apart = [frozenset(cell for cell in cells if hint_at(other, cell) != hint_at(solution, cell))
+                 for other in others]
+        hint_sets = generator._minimal_hitting_sets(apart, 1000)
+        assert hint_sets
+        base = Puzzle(4, 4, *lines, fleet, {})
+        for chosen in hint_sets:
+            puzzle = base.replace(hints={cell: hint_at(solution, cell) for cell in chosen})
+            assert brute.solutions(puzzle) == [solution]
+            for cell in chosen:
+                assert len(brute.solutions(grading.without_hints(puzzle, [cell]))) > 1
+    assert generator._minimal_hitting_sets([frozenset({(0, 0), (0, 1)}), frozenset({(0, 1), (1, 1)})], 10) in (
+        [frozenset({(0, 1)}), frozenset({(0, 0), (1, 1)})], [frozenset({(0, 0), (1, 1)}), frozenset({(0, 1)})])
+    assert generator._minimal_hitting_sets([frozenset({(0, 0), (0, 1)}), frozenset({(1, 0), (1, 1)})], 3) is None
 
 
 def test_a_board_that_gives_two_grades_is_let_run_on(monkeypatch):
     monkeypatch.setattr(generator, "REACH_LAYOUTS", 20)
+    monkeypatch.setattr(generator, "PROOF_LAYOUTS", 0)
     puzzle = generate(4, 4, difficulty="expert", layouts=60)      # easy, medium and hard come out
     assert puzzle.difficulty == "hard"
     assert generate(6, 6, difficulty="expert").difficulty == "expert"   # most 6x6 layouts come out below

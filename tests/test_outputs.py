@@ -512,6 +512,15 @@ def test_13_a_trace_of_solve_json_is_still_json(tmp_path, capsys):
     assert code == 0 and json.loads(out)["status"] == "solved"
 
 
+def test_print_to_a_name_ending_with_a_slash_writes_no_file_of_that_name(tmp_path, capsys, monkeypatch):
+    """``print -o book.pdf/`` wrote the file ``book.pdf``: its check was asked of the name as a
+    path, which drops the slash."""
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, "print", LEVEL, "-o", "book.pdf/")
+    assert code == 2 and out == "" and "book.pdf/: cannot be written (names a folder" in one_line(err)
+    assert list(tmp_path.iterdir()) == []
+
+
 @pytest.mark.parametrize("exists", [False, True])
 def test_an_output_name_ending_with_a_slash_is_a_folder_not_a_file(tmp_path, capsys, monkeypatch, exists):
     monkeypatch.chdir(tmp_path)

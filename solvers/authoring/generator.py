@@ -23,7 +23,7 @@ from __future__ import annotations
 import random
 import time
 from pathlib import Path
-from typing import Callable, Mapping
+from typing import Callable, Iterator, Mapping
 
 from game import levels
 from game.limits import MAX_SIDE
@@ -31,18 +31,26 @@ from game.puzzle import Cell, Coord, Fleet, Grid, Hint, Puzzle, default_fleet, g
 from game.ships import geometry, hint_at
 from game.slices import Cancelled
 from solvers.authoring.grading import GRADE_LEVEL, GRADES, GradeError, grade, without_hints
-from solvers.engine.verdict import Kind, Verdict, decide
+from solvers.engine.verdict import Kind, Verdict, VerdictError, decide
 from solvers.logic import deduction as logic
 
 MAX_LAYOUT_NODES = 200_000     # places a search for a tight fleet's layout may try
 MAX_LAYOUT_TRIES = 2000
 COUNT_WORK = 50_000      # nodes and probes of an exact count; one that needs more is "not shown unique"
+# Removing an expert level's hints: a count is first asked of the forward search within
+# COUNT_FIRST, then of clause learning within COUNT_CONFLICTS, then as above (_removal_count).
+COUNT_FIRST = 2_000
+COUNT_CONFLICTS = 50_000
 HINT_PER_UNKNOWN = 100   # hints added at once: one for each this many cells the engine left open
 FEW_UNKNOWN_SHARE = 8    # the verdict is asked once at most 1/this of the cells are open (40 at least)
 REMOVE_GROUP = 2         # hints asked together when removing them below level 4 (see remove_hints)
 # A grade is out of reach when this many layouts, the first ones, all came out at one lower
 # grade (docs/design/generator.md: a board that gives two grades is let run on).
 REACH_LAYOUTS = 1000
+# A fleet with at most this many layouts is searched whole for a level of the grade, asking
+# the engine about at most this many hint sets (proved_out_of_reach).
+PROOF_LAYOUTS = 10_000
+PROOF_HINT_SETS = 60_000
 
 
 class GeneratorCancelled(Exception):
@@ -111,39 +119,55 @@ def random_layout(rows: int, cols: int, fleet: Fleet, rng: random.Random,
 
 def _searched_layout(ships: list[int], by_length: dict, rng: random.Random, deadline: float | None) -> int | None:
     orders = {length: rng.sample(places, len(places)) for length, places in by_length.items()}
+    return next(_each_layout(ships, orders, MAX_LAYOUT_NODES, deadline), None)
+
+
+def _each_layout(ships: list[int], orders: Mapping[int, list], nodes: int,
+                 deadline: float | None) -> Iterator[int | None]:
+    """Every layout of ``ships`` (the mask of its ship cells): each ship in a place of
+    ``orders[its length]`` that touches none laid before it, a ship of the same length after
+    the one before it in that order. None, then no more, once ``nodes`` places have been tried."""
     tried = 0
 
-    def lay(k: int, first: int, taken: int, blocked: int) -> int | None:
+    def lay(k: int, first: int, taken: int, blocked: int) -> Iterator[int | None]:
         nonlocal tried
         if k == len(ships):
-            return taken
+            yield taken
+            return
         order = orders[ships[k]]
+        same = k + 1 < len(ships) and ships[k + 1] == ships[k]
         for i in range(first, len(order)):
             place = order[i]
             if place.cells & blocked:
                 continue
             tried += 1
-            if tried > MAX_LAYOUT_NODES:
-                return None
+            if tried > nodes:
+                yield None
+                return
             if tried % 1000 == 0:
                 _in_time(deadline)
-            same = k + 1 < len(ships) and ships[k + 1] == ships[k]
-            found = lay(k + 1, i + 1 if same else 0, taken | place.cells, blocked | place.cells | place.halo)
-            if found is not None or tried > MAX_LAYOUT_NODES:
-                return found
-        return None
+            yield from lay(k + 1, i + 1 if same else 0, taken | place.cells, blocked | place.cells | place.halo)
+            if tried > nodes:
+                return
 
     return lay(0, 0, 0, 0)
 
 
 def _tallies(rows: int, cols: int, ships: frozenset[Coord], hide: int, rng: random.Random,
              ) -> tuple[tuple[int | None, ...], tuple[int | None, ...]]:
-    row_tallies: list[int | None] = [sum((r, c) in ships for c in range(cols)) for r in range(rows)]
-    col_tallies: list[int | None] = [sum((r, c) in ships for r in range(rows)) for c in range(cols)]
+    rows_shown, cols_shown = line_tallies(rows, cols, ships)
+    row_tallies: list[int | None] = list(rows_shown)
+    col_tallies: list[int | None] = list(cols_shown)
     lines = [("row", i) for i in range(rows)] + [("col", i) for i in range(cols)]
     for axis, index in rng.sample(lines, min(hide, len(lines))):
         (row_tallies if axis == "row" else col_tallies)[index] = None
     return tuple(row_tallies), tuple(col_tallies)
+
+
+def line_tallies(rows: int, cols: int, ships: frozenset[Coord]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The ship cells of a layout in each row and in each column."""
+    return (tuple(sum((r, c) in ships for c in range(cols)) for r in range(rows)),
+            tuple(sum((r, c) in ships for r in range(rows)) for c in range(cols)))
 
 
 def _pick_cell(grid, ships: frozenset[Coord], hints: Mapping[Coord, Hint], rng: random.Random) -> Coord | None:
@@ -263,7 +287,7 @@ def remove_hints(puzzle: Puzzle, level: int, rng: random.Random, deadline: float
                 return puzzle
             candidate = without_hints(puzzle, [cell])
             if level >= 4:
-                if _count(candidate, deadline, cancelled).kind is Kind.UNIQUE:
+                if _removal_count(candidate, deadline, cancelled).kind is Kind.UNIQUE:
                     puzzle = candidate
                 continue
             outcome = logic.solve(candidate, max_level=level, grid=board, solution=solution, held=held,
@@ -290,13 +314,107 @@ def _in_time(deadline: float | None) -> None:
         raise _OutOfTime()
 
 
-def _count(puzzle: Puzzle, deadline: float | None, cancelled: Callable[[], bool]) -> Verdict:
-    """The verdict within ``COUNT_WORK`` (the same on any machine), and before ``deadline``."""
+def _count(puzzle: Puzzle, deadline: float | None, cancelled: Callable[[], bool], work: int | None = None) -> Verdict:
+    """The verdict within ``work`` (``COUNT_WORK``: the same on any machine), and before ``deadline``."""
     left = None if deadline is None else max(0.0, deadline - time.perf_counter())
-    verdict = decide(puzzle, timeout=left, work=COUNT_WORK, cancelled=cancelled)
+    verdict = decide(puzzle, timeout=left, work=COUNT_WORK if work is None else work, cancelled=cancelled)
     if cancelled():
         raise GeneratorCancelled()
     return verdict
+
+
+def proved_out_of_reach(rows: int, cols: int, fleet: Fleet, level: int, cancelled: Callable[[], bool],
+                        deadline: float | None = None) -> int | None:
+    """The number of layouts of ``fleet`` when none of them, whatever hints make it unique,
+    gives a puzzle the rules below ``level`` leave unfinished: then no level of that grade
+    exists (tallies all shown). None when one does, or when the fleet has more than
+    ``PROOF_LAYOUTS`` layouts or the hint sets to ask pass ``PROOF_HINT_SETS``, or at ``deadline``.
+
+    The hints that make a layout's puzzle unique are the sets meeting, for every other layout
+    with the same tallies, a cell where the two show different hints. More hints never leave
+    the engine stuck where fewer let it finish (a step it proves stays true), and never raise
+    the grade, so the minimal such sets are the ones to ask (docs/design/generator.md)."""
+    geo = geometry(rows, cols, tuple(length for length, _ in fleet))
+    ships = [length for length, count in fleet for _ in range(count)]
+    orders = {length: [p for p in geo.placements if p.length == length] for length, _ in fleet}
+    every: list[int] = []
+    try:
+        for taken in _each_layout(ships, orders, PROOF_LAYOUTS * len(ships), deadline):
+            if taken is None or len(every) == PROOF_LAYOUTS:
+                return None
+            every.append(taken)
+    except _OutOfTime:
+        return None
+    by_tallies: dict[tuple, list[Grid]] = {}
+    for taken in every:
+        laid = frozenset(geo.coords(taken))
+        by_tallies.setdefault(line_tallies(rows, cols, laid), []).append(_grid_of(rows, cols, laid))
+    cells = [(r, c) for r in range(rows) for c in range(cols)]
+    asked = 0
+    for (row_tallies, col_tallies), solutions in by_tallies.items():
+        base = Puzzle(rows, cols, row_tallies, col_tallies, fleet, {})
+        shown = [{cell: hint_at(solution, cell) for cell in cells} for solution in solutions]
+        for solution, hints in zip(solutions, shown):
+            if _stop(cancelled, deadline):
+                return None
+            apart = [frozenset(cell for cell in cells if other[cell] != hints[cell])
+                     for other in shown if other is not hints]
+            hint_sets = _minimal_hitting_sets(apart, PROOF_HINT_SETS - asked)
+            if hint_sets is None:
+                return None
+            asked += len(hint_sets)
+            for chosen in hint_sets:
+                puzzle = base.replace(hints={cell: hints[cell] for cell in chosen})
+                try:
+                    finished = logic.solve(puzzle, max_level=level - 1, solution=solution, cancelled=cancelled).solved
+                except Cancelled:                  # said inside the engine
+                    raise GeneratorCancelled() from None
+                if not finished:
+                    return None
+    return len(every)
+
+
+def _minimal_hitting_sets(sets: list[frozenset[Coord]], most: int) -> list[frozenset[Coord]] | None:
+    """The minimal sets of cells that meet every one of ``sets``; None when there would be more than ``most``."""
+    found: set[frozenset[Coord]] = set()
+    branches = 0
+
+    def meet(chosen: frozenset[Coord], i: int) -> bool:
+        nonlocal branches
+        while i < len(sets) and sets[i] & chosen:
+            i += 1
+        if i == len(sets):
+            found.add(chosen)
+            return True
+        for cell in sorted(sets[i]):
+            branches += 1
+            if branches > most * 8 or not meet(chosen | {cell}, i + 1):
+                return False
+        return True
+
+    if not meet(frozenset(), 0):
+        return None
+    minimal = [chosen for chosen in found if not any(other < chosen for other in found)]
+    return None if len(minimal) > most else minimal
+
+
+def _removal_count(puzzle: Puzzle, deadline: float | None, cancelled: Callable[[], bool]) -> Verdict:
+    """The verdict on a puzzle with one hint fewer, each step bounded by a count of work: the
+    forward search within ``COUNT_FIRST`` (it meets most second solutions at once), then clause
+    learning within ``COUNT_CONFLICTS`` (it proves most such boards unique far sooner), then
+    :func:`_count`. Every answer is exact, so it differs from :func:`_count`'s only where that
+    one is undecided (docs/design/generator.md)."""
+    verdict = _count(puzzle, deadline, cancelled, COUNT_FIRST)
+    if verdict.decided:
+        return verdict
+    left = None if deadline is None else max(0.0, deadline - time.perf_counter())
+    try:
+        verdict = decide(puzzle, timeout=left, conflicts=COUNT_CONFLICTS, cancelled=cancelled)
+    except VerdictError:                   # clause learning still being compiled after its wait
+        verdict = Verdict(Kind.UNDECIDED)
+    if cancelled():
+        raise GeneratorCancelled()
+    return verdict if verdict.decided else _count(puzzle, deadline, cancelled)
 
 
 def generate(rows: int, cols: int, fleet: Mapping[int, int] | Fleet | None = None,
@@ -316,8 +434,9 @@ def generate(rows: int, cols: int, fleet: Mapping[int, int] | Fleet | None = Non
     level with hints added or removed halfway, so a ``minimal`` level is minimal); with a
     difficulty, the closest level finished so far is returned with its true grade in
     ``difficulty``, and with none finished :class:`GeneratorTimeout` is raised.
-    :class:`GeneratorOutOfReach` when the first ``REACH_LAYOUTS`` layouts all came out at one
-    grade below ``difficulty``.
+    :class:`GeneratorOutOfReach` when, at the first layout below ``difficulty``, every layout of
+    the fleet is shown to give no level of it (:func:`proved_out_of_reach`), or when the first
+    ``REACH_LAYOUTS`` layouts all came out at one grade below it.
     ``cancelled`` is polled between steps (a fraction of a second apart on boards up to
     15x15); when it returns True the generator raises :class:`GeneratorCancelled`.
     """
@@ -331,6 +450,7 @@ def generate(rows: int, cols: int, fleet: Mapping[int, int] | Fleet | None = Non
     best: tuple[int, Puzzle, str, Grid] | None = None
     tried = 0
     grades: set[str] = set()
+    proof_asked = False
     while True:
         tried += 1
         try:
@@ -348,6 +468,14 @@ def generate(rows: int, cols: int, fleet: Mapping[int, int] | Fleet | None = Non
         if best is None or miss < best[0]:
             best = (miss, puzzle, measured, solution)
         grades.add(measured)
+        if miss and not proof_asked and not hide_tallies:
+            proof_asked = True
+            layouts_all = proved_out_of_reach(rows, cols, fleet, level, cancelled, deadline)
+            if layouts_all is not None:
+                raise GeneratorOutOfReach(f"no {difficulty} {rows}x{cols} level with the fleet {dict(fleet)}: the "
+                                          f"{GRADES[level - 2]} rules finish every one of its {layouts_all:,} layouts, "
+                                          "whatever hints make it unique; a larger board or more ships makes "
+                                          "harder levels")
         if tried == REACH_LAYOUTS and grades == {measured} and GRADE_LEVEL[measured] < level:
             raise GeneratorOutOfReach(f"no {difficulty} {rows}x{cols} level with the fleet {dict(fleet)}: "
                                       f"its first {REACH_LAYOUTS:,} layouts all came out {measured}; "

@@ -59,7 +59,9 @@ class Member:
     exact. With ``turns_with``, the member and those members take turns in one process, each
     turn as long as its ``share`` allows (:func:`_taking_turns`). With ``aside_when_dense``, on
     a dense board without hints (:func:`learners_board`) the member runs its first turn only.
-    With ``when_dense``, on such a board that member runs in this one's place.
+    With ``when_dense``, on such a board that member runs in this one's place. With ``bands``
+    False, clause learning runs alone, without the forward search's bands around its first
+    solution (which are bounded by the clock).
     """
 
     name: str
@@ -70,6 +72,7 @@ class Member:
     share: int = 1
     aside_when_dense: bool = False
     when_dense: Member | None = None
+    bands: bool = True
 
     def events(self, puzzle: Puzzle, limit: int) -> Stream:
         return self._in_turns(puzzle, limit) if self.turns_with else self._events(puzzle, limit)
@@ -85,7 +88,10 @@ class Member:
 
     def _events(self, puzzle: Puzzle, limit: int) -> Stream:
         if self.learning:
-            yield from _learning_then_bands(puzzle, limit, self.options)
+            if self.bands:
+                yield from _learning_then_bands(puzzle, limit, self.options)
+            else:
+                yield from learning.events(puzzle, trace=False, limit=limit, **self.options)
             return
         options = dict(self.options)
         seed = options.pop("seed", None)
@@ -250,10 +256,13 @@ MEMBERS = (
 )
 
 
-def budgeted(work: int) -> tuple[Member, ...]:
-    """The forward search alone, giving up after ``work`` nodes and probes: the members of a
-    race whose answer, and the solutions it meets, are the same on any machine (the members
+def budgeted(work: int | None = None, conflicts: int | None = None) -> tuple[Member, ...]:
+    """The forward search alone, giving up after ``work`` nodes and probes; or, with
+    ``conflicts``, clause learning alone (every variable decided), giving up after that many
+    conflicts: the members of a race whose answer is the same on any machine (the members
     above share a core by the clock and race on several)."""
+    if conflicts is not None:
+        return (Member("learning", {"every_variable": True, "max_conflicts": conflicts}, learning=True, bands=False),)
     return (Member("forward", {"max_work": work}),)
 
 

@@ -51,7 +51,8 @@ class VerdictError(RuntimeError):
 
 
 def decide(puzzle: Puzzle, limit: int = 2, timeout: float | None = None, jobs: int | None = 1,
-           cancelled: Callable[[], bool] | None = None, work: int | None = None) -> Verdict:
+           cancelled: Callable[[], bool] | None = None, work: int | None = None,
+           conflicts: int | None = None) -> Verdict:
     """Count ``puzzle``'s solutions up to ``limit`` (at least 2) within ``timeout`` seconds,
     with up to ``jobs`` searches racing on as many cores (``None``: every core). ``cancelled``:
     asked as the search goes; once it says so, the verdict is ``undecided`` at once.
@@ -59,10 +60,12 @@ def decide(puzzle: Puzzle, limit: int = 2, timeout: float | None = None, jobs: i
     ``work``: the forward search alone, ``undecided`` once its nodes and probes pass this many
     (``portfolio.budgeted``): the verdict and the solutions met depend on the puzzle alone,
     never on the machine's speed or load, as long as ``timeout`` does not cut in first (the
-    generator's: what it is told shapes the level)."""
+    generator's: what it is told shapes the level). ``conflicts``: clause learning alone, so
+    bounded by its conflicts, instead (its answer as independent of the machine; whether a
+    search gave up, and the solutions met, are those of the search asked)."""
     if limit < 2:
         raise ValueError("decide needs limit >= 2 to tell unique from ambiguous")
-    members = portfolio.MEMBERS if work is None else portfolio.budgeted(work)
+    members = portfolio.MEMBERS if work is None and conflicts is None else portfolio.budgeted(work, conflicts)
     result = portfolio.race(puzzle, limit=limit, timeout=timeout, jobs=jobs, members=members,
                             cancelled=cancelled)
     stats = dict(result.stats)

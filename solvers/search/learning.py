@@ -79,7 +79,8 @@ SLICE_ROWS = 8192
 
 
 def events(puzzle: Puzzle, *, trace: bool = False, limit: int = 1, rng: random.Random | None = None,
-           every_variable: bool = False, best_phase: bool = False, restart_unit: int = 0) -> Stream:
+           every_variable: bool = False, best_phase: bool = False, restart_unit: int = 0,
+           max_conflicts: int | None = None) -> Stream:
     """Find up to ``limit`` solutions (exact: fewer means there are no more). ``trace`` and
     ``rng`` are accepted for the common protocol: the run shows no moves and is deterministic.
     ``every_variable``: decide placements too, not only cells. ``best_phase``: decide each
@@ -87,7 +88,10 @@ def events(puzzle: Puzzle, *, trace: bool = False, limit: int = 1, rng: random.R
     there (as SAT solvers' target phases do). Both bring first solutions sooner on some boards
     and proofs later; ``solvers.engine.portfolio`` runs both kinds. ``restart_unit``: conflicts
     per unit of the Luby sequence of restarts (0: ``learning_core.RESTART_UNIT``); two searches
-    that differ only there take different paths, and the portfolio races two such."""
+    that differ only there take different paths, and the portfolio races two such.
+    ``max_conflicts``: the search gives up once its conflicts reach this many (asked between
+    slices of the compiled search, which are bounded by counts), with a ``gave_up`` result and
+    the solutions met so far: the same search cut at the same point on any machine."""
     from solvers.search import learning_core  # numba loads here: half a second, and most commands never need it
 
     if not compiling.ready(__name__, learning_core.search_slice):
@@ -101,7 +105,7 @@ def events(puzzle: Puzzle, *, trace: bool = False, limit: int = 1, rng: random.R
             time.sleep(0.1)
             yield Progress({"seconds": time.perf_counter() - since})
     clauses = yield from beating(_Clauses.in_slices(puzzle))
-    yield from clauses.run(max(1, limit), every_variable, best_phase, restart_unit)
+    yield from clauses.run(max(1, limit), every_variable, best_phase, restart_unit, max_conflicts)
 
 
 def warm_up() -> None:
@@ -212,7 +216,8 @@ class _Clauses(Laid):
         return bstart, bimp, ostart, occ_flat, cstart, cmem, ccount, csize, ntrue, nfalse
 
     # -- the run ---------------------------------------------------------------------------
-    def run(self, limit: int, every_variable: bool, best_phase: bool, restart_unit: int = 0) -> Iterator[Event]:
+    def run(self, limit: int, every_variable: bool, best_phase: bool, restart_unit: int = 0,
+            max_conflicts: int | None = None) -> Iterator[Event]:
         from solvers.search.learning_core import Search  # here, not above: as in ``events``
 
         started = last_beat = time.perf_counter()
@@ -223,6 +228,12 @@ class _Clauses(Laid):
         solutions: list[int] = []
         if self.ok and search.assume(self.units):
             while not search.done:
+                if max_conflicts is not None and search.stats()["conflicts"] >= max_conflicts:
+                    grids = tuple(self.geo.grid(ship) for ship in solutions)
+                    yield Result(Status.GAVE_UP, grids[0] if grids else None,
+                                 self._snapshot(search, started, solutions), grids,
+                                 f"gave up after {max_conflicts:,} conflicts")
+                    return
                 found = search.run_slice(SLICE_CONFLICTS, SLICE_DECISIONS, SLICE_WORK)
                 if found is not None:
                     ship = sum(1 << self.cells[v] for v in np.flatnonzero(found))
