@@ -67,6 +67,34 @@ def watch_text(monkeypatch, only=None) -> list:
     return drawn
 
 
+def slow_table_builds(monkeypatch) -> list:
+    """Every build of a level's placement table from now on, as (table, id of its geometry,
+    thread), each built in slices slow enough for the window's workers to meet; no table built
+    by an earlier test is left."""
+    import threading
+    import time
+
+    from game import ships
+
+    monkeypatch.setattr(ships, "_geometries", {})
+    builds = []
+    for name in ships.TABLES:
+        build = getattr(ships.Geometry, "_" + name)
+
+        def slowly(geo, build=build, name=name):
+            builds.append((name, id(geo), threading.current_thread().name))
+            work = build(geo)
+            try:
+                while True:
+                    next(work)
+                    time.sleep(0.0005)
+                    yield
+            except StopIteration as done:
+                return done.value
+        monkeypatch.setattr(ships.Geometry, "_" + name, slowly)
+    return builds
+
+
 def resize(app, size, kinds=None):
     """The window made ``size`` as the system makes it: the display's new surface, then its
     events (``kinds``: the event types posted, VIDEORESIZE alone unless given), one frame."""

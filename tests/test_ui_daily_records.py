@@ -192,6 +192,25 @@ def test_the_daily_puzzle_is_played_when_it_cannot_be_kept(app, monkeypatch):
     assert app.storage.daily()[today.isoformat()]["seconds"] == 60.0      # and the day still counts
 
 
+def test_a_damaged_daily_puzzle_file_is_kept_aside_not_made_again_over_it(app):
+    # The day's file in the per-user folder was made again over a damaged one (or over another
+    # day's level put there); it is kept aside, as every damaged user file is, and one line says so.
+    today = datetime.date.today()
+    path = daily_dir() / f"{today.isoformat()}.bs"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    for content in ("{not a level", levels.dumps(daily.puzzle_of(today - datetime.timedelta(days=1)))):
+        path.write_text(content)
+        assert app.play_daily(today)
+        app.pump()
+        assert daily.date_of(app.play.puzzle) == today and app.play.path == path
+        kept = [aside for aside in daily_dir().glob(f"{today.isoformat()}.damaged-*.bs")
+                if aside.read_text() == content]
+        assert len(kept) == 1, sorted(daily_dir().iterdir())
+        assert f"kept as {kept[0].name}" in app.play.message and str(path) in app.play.message
+        kept[0].unlink()
+    assert daily.date_of(levels.load(path)) == today
+
+
 def test_a_past_day_is_played_from_the_calendar_without_counting_for_the_streak(app):
     today = datetime.date.today()
     app.open_daily()

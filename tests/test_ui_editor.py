@@ -848,3 +848,23 @@ def test_the_save_as_prompt_is_drawn_over_the_editor_and_leaves_no_trace(app, mo
     whole = pygame.Surface(app.screen.get_size())
     assert scene.draw(whole, True) is None
     assert pygame.image.tobytes(whole, "RGB") == pygame.image.tobytes(app.screen, "RGB")
+
+
+def test_the_editor_s_check_builds_the_level_s_tables_once_beside_the_window_s_runs(app, monkeypatch):
+    # The editor's check started its worker without the window's shared preparation: on a level
+    # whose tables the hints' warm-up (or a solver) was building, it built each a second time.
+    from game import ships
+    from tests.conftest import slow_table_builds
+
+    builds = slow_table_builds(monkeypatch)
+    assert app.open_level("levels/giants/01-20x20.bs")
+    app.open_editor()
+    scene = app.overlay
+    geo = ships.geometry_of(app.play.puzzle)
+    wait_for_verdict(app, scene, 120.0)
+    deadline = time.perf_counter() + 60
+    while not all(name in geo.__dict__ for name in ships.TABLES) and time.perf_counter() < deadline:
+        app.pump()
+        time.sleep(0.001)
+    built = [(name, thread) for name, geometry, thread in builds if geometry == id(geo)]
+    assert sorted(name for name, _ in built) == sorted(ships.TABLES), built

@@ -74,7 +74,8 @@ def test_nothing_pauses_a_solved_level_a_view_or_a_watched_run(app, monkeypatch)
     app.close_overlay()
     monkeypatch.setattr(app.play.session, "solved", True)
     app.play.pause()
-    assert app.overlay is None and app.play.status.message == "Nothing to pause: the level is solved"
+    assert app.overlay is None
+    assert app.play.status.message == "Nothing to pause: the clock stopped at the solve (R: play again)"
 
 
 def test_the_pause_action_is_on_the_pause_key(app):

@@ -495,6 +495,56 @@ def test_solving_by_hand_stops_the_clock_and_marks_the_level(app):
     assert row.ticked
 
 
+def test_a_board_changed_after_its_solve_is_not_shown_solved_and_its_record_stays(app, monkeypatch):
+    # After a solve the board may still be changed (as in the classic puzzle collections): the
+    # status line said SOLVED and the banner stayed while the board no longer showed the
+    # solution. The attempt's solve stays recorded once, its clock stopped; put back, the
+    # board is shown solved again, celebrated and recorded no second time.
+    ships = [(0, 0), (0, 1), (0, 2), (3, 0), (2, 2), (3, 2), (2, 5), (5, 1)]
+    for cell in ships:
+        click(app, cell_center(app, *cell), button=3)
+    play, session = app.play, app.play.session
+    record = dict(app.storage.solved()[play.key])
+    assert play.board.celebrate_until and "Solved!" in play.message
+    click(app, cell_center(app, 0, 0), button=3)          # ship -> water: no longer the solution
+    assert session.solved and not session.solved_now
+    assert not play.board.celebrate_until                 # the banner went with the solution
+    drawn = watch_text(monkeypatch)
+    app.full_redraw = app.dirty = True
+    app.pump()
+    texts = [text for text, _ in drawn]
+    assert not any(text.startswith("SOLVED") for text in texts), texts
+    assert any(text.startswith("solved, then changed") for text in texts), texts
+    assert app.theme.solved not in colours_in(app.screen, play.layout.board.inflate(-200, -200))
+    assert "Solved! " in play.message and play.message.endswith("The board has changed since (R: play again).")
+    click(app, cell_center(app, 0, 0))                    # water -> ship: the solution again
+    assert session.solved_now and not play.board.celebrate_until    # celebrated once
+    drawn.clear()
+    app.full_redraw = app.dirty = True
+    app.pump()
+    assert any(text.startswith("SOLVED") for text, _ in drawn)
+    assert "changed since" not in play.message
+    assert app.storage.solved()[play.key] == record        # recorded once
+
+
+def test_a_solve_s_finish_comes_back_to_the_status_line_after_a_later_message(app, monkeypatch):
+    # A later message ("Given cells cannot be changed", a hint's word) replaced the finish's
+    # time and record for good; it now gives way to them after its time on the line.
+    from window.play_view import MESSAGE_SECONDS
+
+    for cell in [(0, 0), (0, 1), (0, 2), (3, 0), (2, 2), (3, 2), (2, 5), (5, 1)]:
+        click(app, cell_center(app, *cell), button=3)
+    play = app.play
+    finish = play.message
+    assert finish.startswith("Solved! ")
+    press(app, pygame.K_h)
+    assert play.message.startswith("The board is solved: no hint is needed")
+    play.status.said_at -= MESSAGE_SECONDS                # the hint's word has had its time
+    drawn = watch_text(monkeypatch)
+    app.pump()                                            # redrawn without an event
+    assert play.message == finish and any(text == finish for text, _ in drawn), [t for t, _ in drawn]
+
+
 def test_the_play_clock_stops_while_a_dialog_or_view_is_over_the_play(app):
     session = app.play.session
     app.pump(dt=2.0)

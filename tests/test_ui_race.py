@@ -520,26 +520,10 @@ def test_a_level_s_tables_are_built_once_when_its_hints_and_four_lanes_ask_for_t
     # The hints' warm-up starts as the level opens and every lane starts at once: each table
     # of the level's geometry is built by one of them, the others wait and find it built
     # (they each built their own copy, a transient 28 MB apiece on a 60x60 board).
-    import threading
-
     from game import ships
+    from tests.conftest import slow_table_builds
 
-    monkeypatch.setattr(ships, "_geometries", {})            # no table built by an earlier test
-    builds = []
-    for name in ships.TABLES:
-        build = getattr(ships.Geometry, "_" + name)
-
-        def slowly(geo, build=build, name=name):            # slices long enough for the workers to meet
-            builds.append((name, id(geo), threading.current_thread().name))
-            work = build(geo)
-            try:
-                while True:
-                    next(work)
-                    time.sleep(0.0005)
-                    yield
-            except StopIteration as done:
-                return done.value
-        monkeypatch.setattr(ships.Geometry, "_" + name, slowly)
+    builds = slow_table_builds(monkeypatch)
     assert app.open_level("levels/giants/01-20x20.bs")
     app.open_race(["backtracking", "forward", "genetic", "logic"])
     scene = app.overlay

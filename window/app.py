@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime
 import gc
 import io
+import os
 import sys
 import time
 import warnings
@@ -241,12 +242,12 @@ class App:
 
         day = day or datetime.date.today()
         path = daily_dir() / f"{day.isoformat()}.bs"
-        try:
-            kept = levels.load(path) if path.is_file() else None
-        except levels.LevelError:
-            kept = None
-        if kept is None or daily.date_of(kept) != day:
+        kept = self.storage.kept_level(path, lambda puzzle: daily.date_of(puzzle) == day,
+                                       f"daily puzzle of {day.isoformat()}")
+        if kept is None:
             puzzle = daily.puzzle_of(day)
+            if os.path.lexists(path):            # a damaged one that could not be moved aside: not written over
+                return self.open_puzzle(puzzle)
             try:
                 levels.save(puzzle, path)
             except OSError as error:             # a full disk, say: played all the same

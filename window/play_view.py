@@ -11,8 +11,9 @@ interpreter for a moment, so off-screen copies would cost more than they save.
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
-from typing import Sequence
+from typing import Callable, Sequence
 
 import pygame
 
@@ -31,18 +32,39 @@ from window.widgets import Button
 
 PANEL_TITLE = 28          # room for the panel's "Fleet" heading
 MESSAGE_ROOM = 120        # pixels the status line's message keeps before its neighbours narrow
+MESSAGE_SECONDS = 8.0     # a message shown over a resting one (a solve's finish) gives way to it after this
 
 
 class StatusLine:
     """The line at the bottom: the latest message, the clock and moves, the button it offers
     ("Undo to first mistake", "Play again"), and while a trial is open its depth with Keep and
-    Abandon."""
+    Abandon.
+
+    A *resting* message (``resting``: a solved attempt's finish, its time and record) is shown
+    when no other is, and again once a later message has been up for ``MESSAGE_SECONDS``."""
 
     def __init__(self, message: str) -> None:
-        self.message = message
+        self.said = message
+        self.said_at = time.monotonic()
+        self.resting: Callable[[], str] = str        # none unless the scene gives one
+        self.drawn = ""                              # the message as last drawn
+
+    @property
+    def message(self) -> str:
+        """The message shown now: the latest one, or the resting one (when there is one) if the
+        latest is empty or has had its time."""
+        rest = self.resting()
+        if rest and (not self.said or time.monotonic() - self.said_at >= MESSAGE_SECONDS):
+            return rest
+        return self.said
 
     def notify(self, message: str) -> None:
-        self.message = message
+        """Show ``message`` ("": the resting one, if any)."""
+        self.said, self.said_at = message, time.monotonic()
+
+    def stale(self) -> bool:
+        """Whether the message shown now is not the one last drawn (a later message gave way)."""
+        return self.message != self.drawn
 
     def draw(self, surface: pygame.Surface, theme: Theme, bar: pygame.Rect, board: PlayerBoard,
              offer: Button | None, trial_buttons: Sequence[Button] = ()) -> None:
@@ -51,7 +73,10 @@ class StatusLine:
         pygame.draw.line(surface, theme.panel_edge, bar.topleft, bar.topright)
         line = pygame.Rect(bar.x, bar.y, bar.width, STATUS_HEIGHT)     # the clock and the buttons: the top line
         lines = 1 + (bar.height - STATUS_HEIGHT) // STATUS_LINE
-        state = "SOLVED  " if session.solved else ""
+        # The solve is claimed while the board shows it; a board changed after it says so (the
+        # clock stopped at the solve, which the records keep).
+        solved = session.solved and session.solved_now
+        state = "SOLVED  " if solved else "solved, then changed  " if session.solved else ""
         offer_width = offer.width_for(line.height - 6) if offer is not None else 0
         target = f" / target {clock(board.target)}" if board.target is not None else ""
         # A narrow window leaves out the target, then narrows the trial's controls, then leaves
@@ -67,7 +92,7 @@ class StatusLine:
         if offer is not None and shown_offer is None:
             offer.rect = pygame.Rect(0, 0, 0, 0)           # not on the line: no click reaches it
         offer = shown_offer
-        right = fonts.blit_text(surface, info, 18, theme.solved if session.solved else theme.text,
+        right = fonts.blit_text(surface, info, 18, theme.solved if solved else theme.text,
                                 bold=True, midright=(line.right - 12, line.centery))
         if session.depth:
             right = self._draw_trial(surface, theme, line, session.depth, trial_buttons, right, button_width,
@@ -84,15 +109,16 @@ class StatusLine:
         """The message: beside the clock and the buttons (``beside`` pixels), when that leaves it a
         word or two, and on the status line's further lines, wrapped; on a status line of one line,
         a long message is drawn smaller (down to ``fonts.SMALLEST``) before it is cut."""
+        message = self.drawn = self.message
         widths = ([beside] if beside >= (MESSAGE_ROOM if lines > 1 else 30) else []) + [bar.width - 24] * (lines - 1)
         if not widths:
             return
         if lines == 1:
-            text, size = fonts.shrink_to_fit(self.message, 18, beside)
+            text, size = fonts.shrink_to_fit(message, 18, beside)
             fonts.blit_text(surface, text, size, theme.text, midleft=(bar.x + 12, bar.y + STATUS_HEIGHT // 2))
             return
         skipped = lines - len(widths)                  # the top line, when the message starts below it
-        for n, text in enumerate(fonts.fill(self.message, 18, widths), start=skipped):
+        for n, text in enumerate(fonts.fill(message, 18, widths), start=skipped):
             y = bar.y + (STATUS_HEIGHT // 2 if n == 0 else STATUS_HEIGHT + (n - 1) * STATUS_LINE + STATUS_LINE // 2 - 4)
             fonts.blit_text(surface, text, 18, theme.text, midleft=(bar.x + 12, y))
 

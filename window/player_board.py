@@ -38,6 +38,9 @@ class PlayerBoard:
         self.saved_elapsed = session.elapsed
         self.saved_asked = dict(session.asked)
         self.celebrate_until = 0.0
+        # The finish's own words (time, record) while the attempt is solved: the status line
+        # comes back to them once a later message has had its time (``resting``).
+        self.finish = ""
         # Set by the scene: records a first solve and says what it adds (a record, the target).
         self.record: Callable[[float], str] | None = None
         self.target: int | None = None           # seconds: the level's target time, shown beside the clock
@@ -76,16 +79,19 @@ class PlayerBoard:
             self.changed()
 
     def changed(self) -> None:
-        """After a change: save, and record the play's solve."""
+        """After a change: save, and record the play's solve (once an attempt: a board changed
+        after its solve and solved again is neither recorded nor celebrated again)."""
         self.save()
         session = self.session
         if not session.solved:              # a new attempt (Session.play_again): its solve is recorded too
-            self.was_solved, self.celebrate_until = False, 0.0
+            self.was_solved, self.celebrate_until, self.finish = False, 0.0, ""
+        elif not session.solved_now:        # changed after the solve: the banner goes with the solution
+            self.celebrate_until = 0.0
         if session.solved and not self.was_solved:
             self.was_solved = True
             if session.solver_helped:
-                self.notify("Solved with the solver's board: not recorded as your solve." if session.asked["solver"]
-                            else "Solved after a solver showed the solution: not recorded as your solve.")
+                self._finished("Solved with the solver's board: not recorded as your solve." if session.asked["solver"]
+                               else "Solved after a solver showed the solution: not recorded as your solve.")
                 return
             if self.record is None:
                 self.storage.mark_solved(self.key, session.elapsed, self.title)
@@ -95,9 +101,24 @@ class PlayerBoard:
             # What recording it met (a damaged list set aside, a failed write) follows the
             # finish's own words rather than replacing them.
             told = "; ".join(self.storage.take_messages())
-            self.notify(f"Solved! {clock(session.elapsed)} - well done." + (f" {extra}" if extra else "") +
-                        (f" ({told})" if told else ""))
+            self._finished(f"Solved! {clock(session.elapsed)} - well done." + (f" {extra}" if extra else "") +
+                           (f" ({told})" if told else ""))
             self.celebrate_until = time.monotonic() + CELEBRATION_SECONDS
+
+    def _finished(self, words: str) -> None:
+        """The finish's words become the status line's resting message, shown from now on."""
+        self.finish = words
+        self.notify("")
+
+    def resting(self) -> str:
+        """What the status line comes back to: the finish's words while the attempt is solved,
+        with a word that the board has changed since when it no longer shows the solution;
+        none before the solve."""
+        if not self.session.solved or not self.finish:
+            return ""
+        if self.session.solved_now:
+            return self.finish
+        return f"{self.finish} The board has changed since (R: play again)."
 
     def save(self) -> None:
         """Save the play if it changed (its board, or the hints and checks asked) since the last

@@ -395,6 +395,24 @@ class Storage:
             self._save_failing = True
         return False
 
+    # ----- levels the window keeps ------------------------------------------------------
+
+    def kept_level(self, path: Path, fits: Callable[[Puzzle], bool], what: str) -> Puzzle | None:
+        """The level the window keeps in ``path`` (a day's daily puzzle), or None: there is none,
+        or it is damaged or not ``what`` (``fits`` says), and is now moved aside rather than
+        made again over it (a file that could not be moved is left where it is)."""
+        if not os.path.lexists(path):
+            return None
+        try:
+            puzzle = load(path)
+        except LevelError as error:
+            self._move_aside(path, f"damaged {what} ({error.reason})")
+            return None
+        if not fits(puzzle):
+            self._move_aside(path, f"not the {what}")
+            return None
+        return puzzle
+
     # ----- drafts --------------------------------------------------------------------------
 
     def draft_path(self, key: str) -> Path:

@@ -32,6 +32,7 @@ from game import files, levels
 from game.editor import Draft, Editor, Mode
 from game.limits import MAX_SHIP_LENGTH, MAX_SIDE
 from game.puzzle import Cell, Coord, Grid, Puzzle, piece, plural
+from game.ships import prepared
 from solvers.engine.runner import SolverRun
 from window import fonts
 from window.board_input import ARROWS
@@ -268,9 +269,12 @@ class EditorScene:
 
     # ----- the worker ----------------------------------------------------------------------
 
-    def _ask(self, what: str, job: Callable[[Callable[[], bool]], Answer]) -> None:
-        """Run ``job`` in the worker. It is given a callable that says when the run was stopped
-        (the editor closed, or a newer question asked): a long job asks it to end at once."""
+    def _ask(self, what: str, puzzle: Puzzle, job: Callable[[Callable[[], bool]], Answer]) -> None:
+        """Run ``job`` on ``puzzle`` in the worker. It is given a callable that says when the run
+        was stopped (the editor closed, or a newer question asked): a long job asks it to end at
+        once. The level's placement tables are built first, as every run of the window builds
+        them (``SolverRun``'s ``prepare``): one at a time, so a solver's run on a level of the
+        same size does not build a copy of its own beside the editor's."""
         if self._run is not None:
             self._run.stop(timeout=0.0)
 
@@ -278,14 +282,14 @@ class EditorScene:
             yield job(run.stopping)
 
         self.busy, self._answer = what, None
-        run = SolverRun(stream, maxsize=1, name="editor")
+        run = SolverRun(stream, maxsize=1, name="editor", prepare=partial(prepared, puzzle))
         self._run = run.start()
 
     def _assess_now(self, puzzle: Puzzle) -> None:
         from solvers.authoring.editing import assess
 
-        self._ask("checking", lambda stopping: Answer(puzzle, assess(puzzle, VERDICT_SECONDS, REDUNDANT_SECONDS,
-                                                                    stopping)))
+        self._ask("checking", puzzle,
+                  lambda stopping: Answer(puzzle, assess(puzzle, VERDICT_SECONDS, REDUNDANT_SECONDS, stopping)))
 
     def make_unique(self) -> None:
         from solvers.authoring.editing import OutOfTime, most_cutting_hint
@@ -303,7 +307,7 @@ class EditorScene:
                 return Answer(puzzle, note=f"Make unique: {error}; no hint added")
             return Answer(puzzle, changed=better, note="" if better else "it is unique already")
 
-        self._ask("looking for the most telling hint", job)
+        self._ask("looking for the most telling hint", puzzle, job)
 
     def minimize(self) -> None:
         from solvers.authoring.editing import minimize
@@ -318,7 +322,7 @@ class EditorScene:
             note = "" if finished else f"Minimize: out of time at {MINIMIZE_SECONDS:g} s, press again for more"
             return Answer(puzzle, changed=fewer, note=note)         # (a line the panel shows whole)
 
-        self._ask("removing the hints not needed", job)
+        self._ask("removing the hints not needed", puzzle, job)
 
     def _target(self):
         """The solution the author means: the painted layout, or the first solution met."""

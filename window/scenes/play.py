@@ -52,6 +52,7 @@ class PlayScene:
         self.solver = SolverPanel(puzzle, app.settings, notify, self.keep_solver_board, app.open_replay,
                                   puzzle.name or (path.stem if path else "level"), app.pick_solver)
         self.board = PlayerBoard(session, self.solver, app.storage, self.key, self.title, notify)
+        self.status.resting = self.board.resting
         self.shown_solution: object = None      # the solver run whose solution was counted as shown
         self.board_input = BoardInput(self.board, notify)
         self.coach = Coach(puzzle, self.board, notify)
@@ -210,7 +211,7 @@ class PlayScene:
     def pause(self) -> None:
         """Pause: the board hidden and the clock stopped until a click or a key."""
         if not self.app.pause():
-            self.notify("Nothing to pause: the level is solved")
+            self.notify("Nothing to pause: the clock stopped at the solve (R: play again)")
 
     def open_race(self) -> None:
         """V: the race on this level; a solver of one's own chosen in the panel in a lane of its own."""
@@ -319,8 +320,8 @@ class PlayScene:
         changed = changed or enabled != (self.undo_button.enabled, self.redo_button.enabled)
         self.undo_button.enabled, self.redo_button.enabled = enabled
         self.clock_changed = int(session.elapsed) != before
-        # The banner goes away: one more redraw.
-        return self.board.celebration_over() or changed
+        # The banner goes away, or a message gives way to the finish: one more redraw.
+        return self.board.celebration_over() or self.status.stale() or changed
 
     def draw(self, surface: pygame.Surface, full: bool = False) -> list[pygame.Rect] | None:
         """Draw what changed since the last frame, or everything when the screen was overwritten
