@@ -579,20 +579,21 @@ def main(level: str | None = None, solver: str | None = None, autorun: bool = Fa
         try:
             registry.get(solver)                # a solver of one's own (mine.py, cmd:PROGRAM)
         except ValueError as error:
-            print(error)
+            print(error, file=sys.stderr)
             return 2
+    scripted = autorun or exit_after_solve or screenshot is not None
     app = App(settings_path)
     opened = app.open_level(level) if level else False
     if not opened:
-        if level and exit_after_solve:
-            print(app.startup_message)
-            app.shutdown()
-            return 1
-        if not app.open_level(DEFAULT_LEVEL):
-            print(app.startup_message or f"cannot open the built-in level {DEFAULT_LEVEL.name}")
+        # A scripted run is about the level it was given: never the built-in one in its place.
+        if level and scripted:
+            print(app.startup_message, file=sys.stderr)
             app.shutdown()
             return 2
-    scripted = autorun or exit_after_solve or screenshot is not None
+        if not app.open_level(DEFAULT_LEVEL):
+            print(app.startup_message or f"cannot open the built-in level {DEFAULT_LEVEL.name}", file=sys.stderr)
+            app.shutdown()
+            return 2
     script = Script(solver, autorun, exit_after_solve, screenshot) if scripted else None
     if script is not None and not autorun and solver:
         assert app.play is not None             # a level was opened above
