@@ -15,7 +15,8 @@ solved list are all written by :class:`Output` (or its short forms :func:`write_
   The link itself is never replaced.
 - a character device or a FIFO (``/dev/null``, ``/dev/stdout``, a pipe someone reads): written
   through, never replaced; a FIFO that nobody reads is refused rather than waited on.
-- a folder, a socket, a block device, a folder that cannot be written, the input file itself:
+- a folder, a socket, a block device, a folder that cannot be written, a file made read-only
+  (its mode, or this user's rights: as a shell's ``>`` refuses it), the input file itself:
   refused with :class:`OutputError`, a one-line reason, before anything is written.
 
 :func:`check` runs the same tests without writing, so a command checks where its output goes
@@ -149,6 +150,9 @@ def check(path: PathLike, inputs: Iterable[PathLike] = (), parents: bool = False
             if not os.access(target, os.W_OK):
                 raise OutputError(path, "permission denied", errno.EACCES)
             return target
+        if not os.access(target, os.W_OK) or not info.st_mode & 0o222:
+            # made read-only (by its owner, or for everyone): a rename beside it would replace it
+            raise OutputError(path, "is a read-only file; not replaced", errno.EACCES)
     folder = target.parent
     if not parents and not folder.exists() and not os.path.lexists(folder):
         raise OutputError(path, f"no folder {shown(folder)}", errno.ENOENT)

@@ -137,6 +137,20 @@ def test_1_a_hard_linked_output_is_written_in_place_and_the_input_itself_is_refu
     assert code == 2 and "is the input" in one_line(err) and mine.read_bytes() == LEVEL.read_bytes()
 
 
+def test_1_a_read_only_file_is_not_replaced(tmp_path, capsys):
+    # A rename beside it replaced it whatever its mode: a file made read-only to keep it was lost.
+    kept = tmp_path / "kept.bs"
+    kept.write_text("old")
+    kept.chmod(0o444)
+    link = tmp_path / "link.bs"
+    link.symlink_to(kept.name)
+    for out in (kept, link):
+        code, _, err = run(capsys, "convert", LEVEL, out)
+        assert code == 2 and one_line(err) == f"{out}: cannot be written (is a read-only file; not replaced)"
+    assert kept.read_text() == "old" and stat.S_IMODE(kept.stat().st_mode) == 0o444 and link.is_symlink()
+    assert temporaries(tmp_path) == []
+
+
 # ----- 2: a name from a file is never a path -----------------------------------------------
 
 
