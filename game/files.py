@@ -34,9 +34,10 @@ import stat
 import tempfile
 import time
 import unicodedata
+from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
-from typing import IO, Any, Callable, Iterable, Self, Union
+from typing import IO, Any, Callable, Iterable, Iterator, Self, Union
 
 PathLike = Union[str, os.PathLike]
 TEMP_PREFIX, TEMP_SUFFIX = ".battleships-", ".tmp"
@@ -162,6 +163,12 @@ def check(path: PathLike, inputs: Iterable[PathLike] = (), parents: bool = False
         folder = folder.parent
     if not folder.is_dir():
         raise OutputError(path, f"{shown(folder)} is not a folder", errno.ENOTDIR)
+    try:
+        longest = os.pathconf(folder, "PC_NAME_MAX")
+    except (OSError, ValueError):
+        longest = 255
+    if any(len(os.fsencode(part)) > longest for part in target.relative_to(folder).parts if part != ".."):
+        raise OutputError(path, "file name too long", errno.ENAMETOOLONG)
     if not probe:                        # the caller's own temporary file is the try
         return target
     try:                                 # a real try: permissions, a read-only mount, root
@@ -171,12 +178,6 @@ def check(path: PathLike, inputs: Iterable[PathLike] = (), parents: bool = False
                           error.errno or errno.EACCES) from None
     os.close(fd)
     os.unlink(name)
-    try:
-        longest = os.pathconf(folder, "PC_NAME_MAX")
-    except (OSError, ValueError):
-        longest = 255
-    if any(len(os.fsencode(part)) > longest for part in target.relative_to(folder).parts if part != ".."):
-        raise OutputError(path, "file name too long", errno.ENAMETOOLONG)
     return target
 
 
@@ -213,6 +214,7 @@ class Output(_Committed):
         self._temporary: Path | None = None
         self._in_place = False
         self._done = False
+        self._sealed = False
         info = _stat(self.target)
         try:
             if info is not None and not stat.S_ISREG(info.st_mode):
@@ -243,16 +245,26 @@ class Output(_Committed):
         """Written straight to a device or FIFO (not atomic: there is nothing to replace)."""
         return self._temporary is None
 
-    def commit(self) -> Path:
-        """Put the content in place; on failure the old file is as it was (OutputError)."""
-        if self._done:
-            return self.path
-        try:
+    def seal(self) -> None:
+        """Bring every byte written to the disk (flushed and synced), still beside the path: the
+        step of :meth:`commit` that a full disk fails. On failure nothing is left (OutputError)."""
+        if self._done or self._sealed:
+            return
+        with self._or_discard():
             self.handle.flush()
             if self._temporary is not None:
                 fd = self.handle.fileno()
                 os.fsync(fd)
                 os.fchmod(fd, self._mode)
+        self._sealed = True
+
+    def commit(self) -> Path:
+        """Put the content in place; on failure the old file is as it was (OutputError)."""
+        if self._done:
+            return self.path
+        self.seal()
+        with self._or_discard():
+            if self._temporary is not None:
                 if self._in_place:
                     _copy_in_place(self._temporary, self.target)
                     self._unlink()
@@ -260,13 +272,20 @@ class Output(_Committed):
                     os.replace(self._temporary, self.target)
                     self._temporary = None
             self.handle.close()
+        self._done = True
+        return self.path
+
+    @contextmanager
+    def _or_discard(self) -> Iterator[None]:
+        """A step of the write: on any failure what was written is dropped; an OSError becomes
+        an OutputError naming the path."""
+        try:
+            yield
         except BaseException as error:
             self.discard()
             if isinstance(error, OSError) and not isinstance(error, OutputError):
                 raise OutputError(self.path, error.strerror or str(error), error.errno or errno.EIO) from None
             raise
-        self._done = True
-        return self.path
 
     def discard(self) -> None:
         """Drop what was written (nothing is left beside the path)."""
@@ -332,7 +351,11 @@ class Outputs(_Committed):
         return self.outputs[-1]
 
     def commit(self) -> list[Path]:
+        """Every file sealed (:meth:`Output.seal`) before the first is put in place: a full disk
+        on the last leaves every old file as it was and none of the new ones."""
         try:
+            for output in self.outputs:
+                output.seal()
             return [output.commit() for output in self.outputs]
         except BaseException:
             self.discard()

@@ -204,6 +204,28 @@ def test_7_on_a_full_disk_the_old_file_is_kept_and_no_temporary_is_left(tmp_path
     assert temporaries(tmp_path) == []
 
 
+def test_7_a_set_of_files_whose_last_cannot_be_written_leaves_every_old_file_and_no_new_one(tmp_path):
+    # The boards of a file converted into a folder: each was put in place as soon as it was
+    # synced, so a full disk on the last (its bytes buffered until then) left the first ones
+    # written over and the set half made.
+    small = {"rows": 2, "cols": 3, "fleet": {"1": 2}, "row_tallies": [1, 1], "col_tallies": [1, 0, 1],
+             "hints": [[0, 0, "sub"]]}
+    big = {"rows": 40, "cols": 40, "fleet": {"1": 1}, "row_tallies": [1] + [0] * 39, "col_tallies": [1] + [0] * 39,
+           "hints": [[0, 0, "sub"]] + [[r, c, "water"] for r in range(1, 40) for c in range(0, 40, 8)]}
+    corpus = tmp_path / "set.jsonl"
+    corpus.write_text("".join(json.dumps({"id": ident, **board}) + "\n"
+                              for ident, board in (("s1", small), ("s2", small), ("b1", big))))
+    out = tmp_path / "out"
+    out.mkdir()
+    old = b"the good old file\n" * 5
+    for name in ("s1.bs", "s2.bs"):
+        (out / name).write_bytes(old)
+    done = cli("convert", corpus, out, limit_bytes=2048)      # the big board is 4 KB as .bs, the others 153 B
+    assert done.returncode == 2 and one_line(done.stderr) == f"{out / 'b1.bs'}: cannot be written (File too large)"
+    assert sorted(p.name for p in out.iterdir()) == ["s1.bs", "s2.bs"]
+    assert all((out / name).read_bytes() == old for name in ("s1.bs", "s2.bs"))
+
+
 @pytest.mark.parametrize("where", ["folder", "/dev/full", "read-only", "afile/x.png"])
 def test_7_replay_screenshot_and_gif_to_a_bad_place_is_one_line(tmp_path, where):
     recorded = tmp_path / "run.jsonl"
