@@ -1050,7 +1050,15 @@ def main(argv: list[str] | None = None) -> int:
         previous = {}
     try:
         try:
-            args = parser().parse_args(argv)
+            try:
+                args = parser().parse_args(argv)
+            except SystemExit as leaving:       # --help: argparse drops a failure to write it
+                if leaving.code == 0 and sys.stdout is not None:
+                    try:
+                        sys.stdout.flush()
+                    except OSError as error:
+                        return _unwritable_stream(error)
+                raise
             clash = _clash(args)
             if sys.stdout is None and args.command not in (None, "play"):     # started with `>&-`
                 clash = "standard output: cannot be written (it is closed)"

@@ -249,6 +249,7 @@ def test_7_a_screenshot_is_a_whole_png(tmp_path):
 @pytest.mark.parametrize("argv, place", [
     (["daily", "--date", "2026-01-05"], "full"), (["solvers"], "full"), (["code", LEVEL], "full"),
     (["solve", LEVEL], "full-disk"),
+    (["--help"], "full"), (["print", "--help"], "full-disk"),     # argparse dropped its own failure: exit 0
 ])
 def test_7_standard_output_on_a_full_disk_is_one_line_not_a_traceback(tmp_path, argv, place):
     out = device(tmp_path, "full") if place == "full" else tmp_path / "out.txt"
