@@ -238,12 +238,13 @@ def test_7_replay_screenshot_and_gif_to_a_bad_place_is_one_line(tmp_path, where)
     assert temporaries(tmp_path) == []
 
 
-def test_7_a_screenshot_is_a_whole_png(tmp_path):
+@pytest.mark.parametrize("name", ["s.png", "shot", "shot.v2"])     # no image suffix: a TGA was written
+def test_7_a_screenshot_is_a_whole_png(tmp_path, name):
     recorded = tmp_path / "run.jsonl"
     trace.record_run(levels.load(LEVEL), "forward", recorded)
-    done = cli("replay", recorded, "--screenshot", tmp_path / "s.png")
+    done = cli("replay", recorded, "--screenshot", tmp_path / name)
     assert done.returncode == 0
-    assert (tmp_path / "s.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert (tmp_path / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 @pytest.mark.parametrize("argv, place", [

@@ -500,8 +500,9 @@ class App:
         out = Path(path)
         try:
             image = io.BytesIO()        # encoded first: SDL's writer would print each failed write
-            # the name only tells the format; one pygame cannot encode (a byte that is not UTF-8) is a PNG
-            hint = "image" + (out.suffix if out.suffix.isascii() and out.suffix.isprintable() else ".png")
+            # the name only tells the format: one of pygame's, else PNG (pygame's own default is TGA)
+            suffix = out.suffix.lower()
+            hint = "image" + (suffix if suffix in (".png", ".bmp", ".tga", ".jpg", ".jpeg") else ".png")
             pygame.image.save(self.screen, image, hint)
             files.write_bytes(out, image.getvalue())
         except (OSError, pygame.error) as error:
