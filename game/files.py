@@ -13,8 +13,11 @@ solved list are all written by :class:`Output` (or its short forms :func:`write_
   staged beside it, as ``cp`` does, so every name of the file sees the new content.
 - a symbolic link: followed, as a shell's ``>`` follows it; its target is written as above.
   The link itself is never replaced.
-- a character device or a FIFO (``/dev/null``, ``/dev/stdout``, a pipe someone reads): written
+- a character device or a FIFO (``/dev/null``, a terminal, a pipe someone reads): written
   through, never replaced; a FIFO that nobody reads is refused rather than waited on.
+- a name of a descriptor the program was given (``/dev/stdout``, ``/dev/fd/3``,
+  ``/proc/self/fd/1``): that descriptor is written, whatever it is open on (a pipe, or a file
+  the shell opened with ``>`` or ``>>``, written from where the shell left it, never replaced).
 - a folder, a socket, a block device, a folder that cannot be written, a file made read-only
   (its mode, or this user's rights: as a shell's ``>`` refuses it), the input file itself:
   refused with :class:`OutputError`, a one-line reason, before anything is written.
@@ -31,6 +34,7 @@ import fcntl
 import os
 import re
 import stat
+import sys
 import tempfile
 import time
 import unicodedata
@@ -92,11 +96,63 @@ UMASK = _read_umask()
 _SWEPT: set[str] = set()
 
 
+# A name of a descriptor this program has open: /dev/stdout, /dev/fd/N, /proc/self/fd/N.
+_DESCRIPTOR = re.compile(r"/dev/(?:fd/(?P<n>[0-9]{1,9})|(?P<std>stdin|stdout|stderr))"
+                         r"|/proc/(?P<pid>self|thread-self|[0-9]+)/fd/(?P<m>[0-9]{1,9})")
+_STANDARD = {"stdin": 0, "stdout": 1, "stderr": 2}
+
+
+def descriptor(path: PathLike) -> int | None:
+    """The descriptor of this program that ``path`` names (``/dev/stdout``, ``/dev/fd/3``,
+    ``/proc/self/fd/1``, or a symbolic link to one of them), else None. Opening such a name
+    opens its file again, at its start: a file the shell opened for the command (``> log``,
+    ``>> log``) would be written over from its first byte, or replaced, losing what was
+    written to it before; the descriptor itself is written instead, as a shell's ``>&N``."""
+    text = os.path.abspath(os.fsdecode(path))
+    for _ in range(40):                 # links followed one at a time; a loop ends here
+        found = _DESCRIPTOR.fullmatch(text)
+        if found:
+            if found["pid"] not in (None, "self", "thread-self", str(os.getpid())):
+                return None             # another program's descriptor: its file, as any file
+            return _STANDARD[found["std"]] if found["std"] else int(found["n"] or found["m"])
+        try:
+            link = os.readlink(text)
+        except (OSError, ValueError):
+            return None
+        text = os.path.normpath(os.path.join(os.path.dirname(text), link))
+    return None
+
+
+def _check_descriptor(path: PathLike, number: int) -> None:
+    """Refuse a descriptor that is not open for writing."""
+    try:
+        flags = fcntl.fcntl(number, fcntl.F_GETFL)
+    except (OSError, OverflowError):
+        raise OutputError(path, f"descriptor {number} is not open", errno.EBADF) from None
+    if flags & os.O_ACCMODE == os.O_RDONLY:
+        raise OutputError(path, f"descriptor {number} is open for reading only", errno.EBADF)
+
+
+def _dup_through(number: int) -> int:
+    """A descriptor of our own on the same open file (its offset shared, as ``>&N`` shares it),
+    after what this program printed to it (standard output, standard error) is flushed."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream is not None and stream.fileno() == number:
+                stream.flush()
+        except (OSError, ValueError, AttributeError):
+            pass
+    return os.dup(number)
+
+
 def _target(path: Path) -> Path:
     """Where a write of ``path`` lands: symbolic links followed (a dangling one: its target)."""
     if not os.path.islink(path):
         return path
-    target = Path(os.path.realpath(path))
+    try:
+        target = Path(os.path.realpath(path))
+    except OSError as error:            # a link that may not be read (another program's /proc/PID/fd/N)
+        raise OutputError(path, error.strerror or str(error), error.errno or errno.EACCES) from None
     if os.path.islink(target):
         raise OutputError(path, "a loop of symbolic links", errno.ELOOP)
     return target
@@ -129,6 +185,10 @@ def check(path: PathLike, inputs: Iterable[PathLike] = (), parents: bool = False
         raise OutputError(path, "is a folder, not a file name", errno.EISDIR)
     if "\0" in str(path):
         raise OutputError(repr(str(path)), "a file name cannot hold a NUL character", errno.EINVAL)
+    number = descriptor(path)
+    if number is not None:
+        _check_descriptor(path, number)
+        return path
     target = _target(path)
     try:
         info = os.stat(target)
@@ -215,9 +275,12 @@ class Output(_Committed):
         self._in_place = False
         self._done = False
         self._sealed = False
-        info = _stat(self.target)
+        number = descriptor(self.path)
+        info = _stat(self.target) if number is None else None
         try:
-            if info is not None and not stat.S_ISREG(info.st_mode):
+            if number is not None:
+                fd = _dup_through(number)
+            elif info is not None and not stat.S_ISREG(info.st_mode):
                 fd = _open_through(self.path, self.target, info)
             else:
                 self.target.parent.mkdir(parents=True, exist_ok=True)

@@ -5,6 +5,7 @@ The tests are named after the case they hold (the numbers of the bug report on o
 """
 
 import csv
+import errno
 import json
 import os
 import resource
@@ -149,6 +150,51 @@ def test_1_a_read_only_file_is_not_replaced(tmp_path, capsys):
         assert code == 2 and one_line(err) == f"{out}: cannot be written (is a read-only file; not replaced)"
     assert kept.read_text() == "old" and stat.S_IMODE(kept.stat().st_mode) == 0o444 and link.is_symlink()
     assert temporaries(tmp_path) == []
+
+
+def test_1_a_name_of_standard_output_writes_the_stream_the_shell_gave_never_replacing_its_file(tmp_path):
+    # /dev/stdout was followed to the file the shell had opened and a new file renamed over
+    # it: what the shell had written before (`{ echo header; main.py ...; } > log`, `>> log`)
+    # was lost; on a pipe it was refused ("the folder /proc/N/fd cannot be written").
+    expected = levels.dumps(levels.load(LEVEL))
+    (tmp_path / "link.bs").symlink_to("/dev/stdout")
+    for name in ("/dev/stdout", "/dev/fd/1", "/proc/self/fd/1", tmp_path / "link.bs"):
+        log = tmp_path / "log.txt"
+        log.write_text("written before\n")
+        inode = log.stat().st_ino
+        with open(log, "a") as handle:
+            done = subprocess.run([PYTHON, str(ROOT / "main.py"), "convert", str(LEVEL), str(name), "--to", "bs"],
+                                  stdout=handle, stderr=subprocess.PIPE, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        assert log.read_text().startswith("written before\n" + expected) and log.stat().st_ino == inode
+        piped = subprocess.run([PYTHON, str(ROOT / "main.py"), "convert", str(LEVEL), str(name), "--to", "bs"],
+                               capture_output=True, text=True, timeout=60)
+        assert piped.returncode == 0 and piped.stdout.startswith(expected), piped.stderr   # then "wrote ..."
+    assert (tmp_path / "link.bs").is_symlink() and temporaries(tmp_path) == []
+
+
+@pytest.mark.parametrize("name, reason", [("/dev/fd/{closed}", "descriptor {closed} is not open"),
+                                          ("/dev/stdin", "descriptor 0 is open for reading only")])
+def test_1_a_descriptor_that_cannot_be_written_is_one_line(tmp_path, capsys, name, reason):
+    closed = os.open(os.devnull, os.O_RDONLY)
+    os.close(closed)
+    name, reason = name.format(closed=closed), reason.format(closed=closed)
+    with open(os.devnull) as nothing:
+        done = subprocess.run([PYTHON, str(ROOT / "main.py"), "convert", str(LEVEL), name, "--to", "bs"],
+                              stdin=nothing, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and one_line(done.stderr) == f"{name}: cannot be written ({reason})"
+
+
+def test_1_a_link_that_may_not_be_followed_is_one_line(tmp_path, monkeypatch):
+    # another program's /proc/PID/fd/N: os.path.realpath raised, a traceback
+    link = tmp_path / "theirs.bs"
+    link.symlink_to("elsewhere.bs")
+
+    def denied(path, *args, **kwargs):
+        raise PermissionError(errno.EACCES, "Permission denied", str(path))
+    monkeypatch.setattr(os.path, "realpath", denied)
+    with pytest.raises(files.OutputError, match="theirs.bs: cannot be written \\(Permission denied\\)"):
+        files.check(link)
 
 
 # ----- 2: a name from a file is never a path -----------------------------------------------
