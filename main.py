@@ -28,6 +28,7 @@ import math
 import os
 import signal
 import sys
+from typing import Iterable, Iterator
 
 
 def _stops() -> tuple[int, ...]:
@@ -341,12 +342,14 @@ def cmd_play(args) -> int:
                       settings_path=args.settings)
 
 
-def _exit_code(records: list[dict], decided: tuple[str, ...]) -> int:
-    if any(r["status"] == "error" and r.get("level_error") for r in records):
-        return EXIT_USAGE
-    if all(r["status"] in decided for r in records):
-        return EXIT_OK
-    return EXIT_FAILED
+def _exit_code(records: Iterable[dict], decided: tuple[str, ...]) -> int:
+    """2 when a level could not be read, else 0 when every verdict is one of ``decided``, else 1;
+    ``records`` taken one at a time, as they come (a corpus of millions is never held)."""
+    unreadable = undecided = False
+    for r in records:
+        unreadable = unreadable or (r["status"] == "error" and bool(r.get("level_error")))
+        undecided = undecided or r["status"] not in decided
+    return EXIT_USAGE if unreadable else EXIT_FAILED if undecided else EXIT_OK
 
 
 def cmd_solve(args) -> int:
@@ -354,18 +357,18 @@ def cmd_solve(args) -> int:
 
     if args.trace:
         return cmd_solve_trace(args)
-    records = []
-    for ref in batch.expand(args.paths):
-        record = batch.solve_record(ref, args.solver, args.timeout, args.seed)
-        record["level_error"] = ref.puzzle is None
-        records.append(record)
-        if args.json:
-            print(json.dumps({k: v for k, v in record.items() if k != "level_error"}), flush=True)
-        else:
-            # a solver's failure (its one line) goes to stderr; a level's own error stays with the boards
-            solver_failed = record["status"] == "error" and not record["level_error"]
-            print(_solve_text(ref, record), flush=True, file=sys.stderr if solver_failed else sys.stdout)
-    return _exit_code(records, ("solved", "no_solution", "stuck"))
+    def records() -> Iterator[dict]:
+        for ref in batch.expand(args.paths):
+            record = batch.solve_record(ref, args.solver, args.timeout, args.seed)
+            record["level_error"] = ref.puzzle is None
+            if args.json:
+                print(json.dumps({k: v for k, v in record.items() if k != "level_error"}), flush=True)
+            else:
+                # a solver's failure (its one line) goes to stderr; a level's own error stays with the boards
+                solver_failed = record["status"] == "error" and not record["level_error"]
+                print(_solve_text(ref, record), flush=True, file=sys.stderr if solver_failed else sys.stdout)
+            yield record
+    return _exit_code(records(), ("solved", "no_solution", "stuck"))
 
 
 def cmd_solve_trace(args) -> int:
@@ -422,23 +425,23 @@ def _problem(record: dict) -> str:
 def cmd_check(args) -> int:
     from solvers.engine import batch
 
-    records = []
-    for ref in batch.expand(args.paths):
-        record, solution = batch.checked(ref, args.timeout, args.jobs)
-        if ref.puzzle is not None and solution is not None:
-            record.update(_check_extras(ref.puzzle, solution, args.timeout))
-        record["level_error"] = ref.puzzle is None
-        records.append(record)
-        shown = {k: v for k, v in record.items() if k != "level_error"}
-        if args.json:
-            print(json.dumps(shown), flush=True)
-        else:
-            extra = f": {_problem(record)}" if record.get("error") else ""
-            grade = f", {record['difficulty']}" if record.get("difficulty") else ""
-            if record.get("difficulty") and record["redundant_hints"] is None:
-                grade += f" (redundant hints not settled within {args.timeout:g} s)"
-            print(f"{record['level']}: {record['status']}{grade}{extra}", flush=True)
-    return _exit_code(records, ("impossible", "unique", "ambiguous"))
+    def records() -> Iterator[dict]:
+        for ref in batch.expand(args.paths):
+            record, solution = batch.checked(ref, args.timeout, args.jobs)
+            if ref.puzzle is not None and solution is not None:
+                record.update(_check_extras(ref.puzzle, solution, args.timeout))
+            record["level_error"] = ref.puzzle is None
+            shown = {k: v for k, v in record.items() if k != "level_error"}
+            if args.json:
+                print(json.dumps(shown), flush=True)
+            else:
+                extra = f": {_problem(record)}" if record.get("error") else ""
+                grade = f", {record['difficulty']}" if record.get("difficulty") else ""
+                if record.get("difficulty") and record["redundant_hints"] is None:
+                    grade += f" (redundant hints not settled within {args.timeout:g} s)"
+                print(f"{record['level']}: {record['status']}{grade}{extra}", flush=True)
+            yield record
+    return _exit_code(records(), ("impossible", "unique", "ambiguous"))
 
 
 def _check_extras(puzzle, solution, timeout: float) -> dict:
