@@ -192,7 +192,7 @@ def check(path: PathLike, inputs: Iterable[PathLike] = (), parents: bool = False
     target = _target(path)
     try:
         info = os.stat(target)
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):     # a file on the way: the folders below name it
         info = None
     except OSError as error:
         raise OutputError(path, error.strerror or str(error), error.errno or errno.EIO) from None
@@ -214,15 +214,15 @@ def check(path: PathLike, inputs: Iterable[PathLike] = (), parents: bool = False
         if not os.access(target, os.W_OK) or not info.st_mode & 0o222:
             # made read-only (by its owner, or for everyone): a rename beside it would replace it
             raise OutputError(path, "is a read-only file; not replaced", errno.EACCES)
-    folder = target.parent
-    if not parents and not folder.exists() and not os.path.lexists(folder):
-        raise OutputError(path, f"no folder {shown(folder)}", errno.ENOENT)
-    while not folder.exists():
+    folder = wanted = target.parent
+    while not folder.exists():           # up to the nearest that is there
         if os.path.lexists(folder) or folder == folder.parent:
             raise OutputError(path, f"{shown(folder)} is a broken link", errno.ENOENT)
         folder = folder.parent
     if not folder.is_dir():
         raise OutputError(path, f"{shown(folder)} is not a folder", errno.ENOTDIR)
+    if folder != wanted and not parents:
+        raise OutputError(path, f"no folder {shown(wanted)}", errno.ENOENT)
     try:
         longest = os.pathconf(folder, "PC_NAME_MAX")
     except (OSError, ValueError):

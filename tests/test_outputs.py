@@ -197,6 +197,21 @@ def test_1_a_link_that_may_not_be_followed_is_one_line(tmp_path, monkeypatch):
         files.check(link)
 
 
+def test_1_a_file_on_the_way_to_an_output_is_named_as_the_file_that_is_not_a_folder(tmp_path, capsys):
+    # "cannot be written (Not a directory)" named no culprit; the pack named its own folder
+    # ("pack: cannot be written (File exists)") after a level had been made for nothing.
+    (tmp_path / "afile").write_text("kept")
+    code, _, err = run(capsys, "convert", LEVEL, tmp_path / "afile" / "sub" / "x.bs")
+    assert code == 2 and one_line(err).endswith(f"cannot be written ({tmp_path / 'afile'} is not a folder)")
+    pack = tmp_path / "pack"
+    pack.mkdir()
+    (pack / "6x6").write_text("kept")          # where the pack's first levels go
+    code, _, err = run(capsys, "generate", "--pack", pack)
+    assert code == 2 and err.strip().splitlines()[-1] == \
+        f"{pack / '6x6' / 'easy' / '01.bs'}: cannot be written ({pack / '6x6'} is not a folder)"
+    assert (pack / "6x6").read_text() == (tmp_path / "afile").read_text() == "kept"
+
+
 # ----- 2: a name from a file is never a path -----------------------------------------------
 
 
