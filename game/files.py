@@ -390,6 +390,11 @@ def _open_through(path: Path, target: Path, info: os.stat_result) -> int:
 def _copy_in_place(source: Path, target: Path) -> None:
     """The staged content copied over a hard-linked file (its inode kept, so every link sees it)."""
     with open(source, "rb") as staged, open(target, "r+b") as out:
+        try:        # the room first: a full disk fails here, before a byte of the old file changes
+            getattr(os, "posix_fallocate", lambda *_: None)(out.fileno(), 0, os.fstat(staged.fileno()).st_size)
+        except OSError as error:
+            if error.errno not in (errno.EOPNOTSUPP, errno.EINVAL, errno.ENOSYS):     # a system that cannot
+                raise
         while chunk := staged.read(1 << 20):
             out.write(chunk)
         out.truncate()

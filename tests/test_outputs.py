@@ -287,6 +287,34 @@ def test_7_a_set_of_files_whose_last_cannot_be_written_leaves_every_old_file_and
     assert all((out / name).read_bytes() == old for name in ("s1.bs", "s2.bs"))
 
 
+@pytest.fixture
+def small_disk(tmp_path):
+    """A 64 KB file system of the test's own (a tmpfs: root only), unmounted after the test."""
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(disk)],
+                                           capture_output=True).returncode != 0:
+        pytest.skip("a small file system of its own needs root and mount")
+    yield disk
+    subprocess.run(["umount", str(disk)], check=True)
+
+
+def test_7_a_hard_linked_output_on_a_full_disk_keeps_its_old_content(small_disk):
+    # Written in place over its old content, the copy stopped when the disk was full: the
+    # file held the new content's first 4 KB, the old content lost under both its names.
+    old, other = small_disk / "old.bs", small_disk / "other.bs"
+    old.write_text("old content\n")
+    os.link(old, other)
+    room = os.statvfs(small_disk)
+    (small_disk / "filler").write_bytes(bytes(room.f_bavail * room.f_frsize - 8192))    # two pages left
+    giant = ROOT / "levels" / "giants" / "09-40x40.bs"                                  # 6 KB: two pages
+    done = cli("convert", giant, old)
+    assert done.returncode == 2 and one_line(done.stderr) == f"{old}: cannot be written (No space left on device)"
+    assert old.read_text() == other.read_text() == "old content\n" and temporaries(small_disk) == []
+    (small_disk / "filler").unlink()
+    assert cli("convert", giant, old).returncode == 0 and other.read_bytes() == giant.read_bytes()
+
+
 @pytest.mark.parametrize("where", ["folder", "/dev/full", "read-only", "afile/x.png"])
 def test_7_replay_screenshot_and_gif_to_a_bad_place_is_one_line(tmp_path, where):
     recorded = tmp_path / "run.jsonl"
