@@ -353,6 +353,8 @@ class Output(_Committed):
     def discard(self) -> None:
         """Drop what was written (nothing is left beside the path)."""
         self._done = True
+        if self._temporary is None:
+            _drop_buffer(self.handle)
         try:
             self.handle.close()
         except (OSError, ValueError):
@@ -366,6 +368,21 @@ class Output(_Committed):
             except FileNotFoundError:
                 pass
             self._temporary = None
+
+
+def _drop_buffer(handle: IO[Any]) -> None:
+    """What a write-through handle still buffers goes nowhere when it closes: its descriptor is
+    made /dev/null first. Flushed to a reader that stopped reading (a FIFO, a pipe), the close
+    of a write given up (Ctrl-C) waited for ever."""
+    try:
+        fd = handle.fileno()
+        null = os.open(os.devnull, os.O_WRONLY | os.O_CLOEXEC)
+    except (OSError, ValueError):       # closed already
+        return
+    try:
+        os.dup2(null, fd, inheritable=False)
+    finally:
+        os.close(null)
 
 
 def _stat(path: Path) -> os.stat_result | None:

@@ -392,6 +392,41 @@ def test_8_sigterm_during_solve_trace_leaves_no_temporary(tmp_path, corpus_dir):
     assert temporaries(tmp_path) == [] and not (tmp_path / "t.jsonl").exists()
 
 
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_8_a_signal_while_writing_to_a_reader_that_stopped_reading_ends_the_command(tmp_path, signum):
+    # The write given up, its close flushed what was still buffered into the full pipe and
+    # waited for ever: Ctrl-C did not end `solve --trace FIFO` once its reader had stopped.
+    fifo = tmp_path / "trace.fifo"
+    os.mkfifo(fifo)
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)        # holds it open, never reads
+    try:
+        process = subprocess.Popen([PYTHON, str(ROOT / "main.py"), "solve", str(ROOT / "levels" / "giants" /
+                                    "01-20x20.bs"), "--solver", "backtracking", "--timeout", "300", "--trace",
+                                    str(fifo)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        deadline, waiting = time.time() + 120, ""
+        while "pipe_write" not in waiting and process.poll() is None and time.time() < deadline:
+            time.sleep(0.1)
+            try:
+                waiting = Path(f"/proc/{process.pid}/wchan").read_text()
+            except OSError:
+                break
+        if "pipe_write" not in waiting:
+            process.kill()
+            process.communicate()
+            pytest.skip("the writer was not seen waiting on the pipe")
+        process.send_signal(signum)
+        try:
+            _, err = process.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.communicate()
+            pytest.fail("the command did not end")
+        assert process.returncode == 128 + signum and one_line(err) in ("interrupted", "terminated")
+    finally:
+        os.close(reader)
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+
+
 @pytest.mark.parametrize("started_by_nohup", [False, True])
 def test_8_sighup_ends_a_command_as_sigterm_does_unless_it_was_started_to_ignore_it(tmp_path, started_by_nohup):
     """Closing the terminal sends SIGHUP: it killed a command outright, leaving its trace's
