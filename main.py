@@ -322,6 +322,25 @@ def _refused(path, inputs=(), parents: bool = False) -> bool:
     return False
 
 
+def _inputs(args) -> list[str]:
+    """Every file the command reads: its levels (a folder's too), a solver of one's own and the
+    files its command names, a settings file, the trace replayed; what an output given beside
+    them must not be."""
+    from solvers.engine import batch
+    from solvers.own import spec
+
+    named = [*(getattr(args, "paths", None) or ()), getattr(args, "level", None), getattr(args, "input", None)]
+    found = batch.input_files([name for name in named if name])
+    solver = getattr(args, "solver", None)                  # race: a list (--solver repeated)
+    names = [*(solver if isinstance(solver, list) else [solver]), *(getattr(args, "solvers", None) or "").split(",")]
+    for name in names:
+        found += spec.files_of(name.strip()) if name else []
+    found += [name for name in (getattr(args, "settings", None),) if name]
+    if args.command == "replay":                # its --trace is what it reads; solve's is what it writes
+        found.append(args.trace)
+    return found
+
+
 def _not_written(error: OSError, path) -> int:
     from game import files
 
@@ -330,11 +349,8 @@ def _not_written(error: OSError, path) -> int:
 
 
 def cmd_play(args) -> int:
-    if args.screenshot:
-        from solvers.engine import batch
-
-        if _refused(args.screenshot, batch.input_files([args.level] if args.level else [])):
-            return EXIT_USAGE
+    if args.screenshot and _refused(args.screenshot, _inputs(args)):
+        return EXIT_USAGE
     from window.app import main as run_window
 
     return run_window(level=args.level, solver=args.solver, autorun=args.autorun,
@@ -375,7 +391,7 @@ def cmd_solve_trace(args) -> int:
     """``solve LEVEL --trace FILE``: one run, recorded; printed as ``solve`` prints it."""
     from solvers.engine import batch, trace
 
-    if _refused(args.trace, batch.input_files(args.paths)):
+    if _refused(args.trace, _inputs(args)):
         return EXIT_USAGE
     refs = list(batch.expand(args.paths))
     if len(refs) != 1:
@@ -388,7 +404,7 @@ def cmd_solve_trace(args) -> int:
     failure = None
     try:
         result = trace.record_run(ref.puzzle, args.solver, args.trace, seed=args.seed, timeout=args.timeout,
-                                  inputs=batch.input_files(args.paths))
+                                  inputs=_inputs(args))
     except OSError as error:
         computed = getattr(error, "result", None)        # files.OutputError's: the run, when only its copy failed
         if computed is None:                             # refused before the run
@@ -486,7 +502,7 @@ def cmd_bench(args) -> int:
 
     # a solver's name may be a path (sub/mine.py, cmd:./mine): its slug names the file; --csv "" names none: refused
     path = f"bench-{files.slug(args.solver)}.csv" if args.csv is None else args.csv
-    if not args.hints and _refused(path, batch.input_files(args.paths)):
+    if not args.hints and _refused(path, _inputs(args)):
         return EXIT_USAGE
     refs = list(batch.expand(args.paths))
     if args.hints:
@@ -588,7 +604,7 @@ def _write_csv(path: str, records: list[dict]) -> None:
 
 def cmd_race(args) -> int:
     from game import formats, levels
-    from solvers.engine import batch, race
+    from solvers.engine import race
 
     try:
         puzzle = formats.load_any(args.level)
@@ -597,7 +613,7 @@ def cmd_race(args) -> int:
     except (levels.LevelError, ValueError) as error:
         print(f"race: {error}" if not isinstance(error, levels.LevelError) else str(error), file=sys.stderr)
         return EXIT_USAGE
-    if args.csv is not None and _refused(args.csv, batch.input_files([args.level])):    # --csv "" too: no file
+    if args.csv is not None and _refused(args.csv, _inputs(args)):    # --csv "" too: no file
         return EXIT_USAGE
     records = race.race(puzzle, names, timeout=args.timeout, seed=args.seed)
     if args.json:
@@ -618,7 +634,7 @@ def cmd_replay(args) -> int:
     from solvers.engine import batch, trace
 
     if not args.print:
-        if any(out and _refused(out, [args.trace]) for out in (args.screenshot, args.gif)):
+        if any(out and _refused(out, _inputs(args)) for out in (args.screenshot, args.gif)):
             return EXIT_USAGE
         from window.app import replay
 
@@ -689,7 +705,7 @@ def cmd_print(args) -> int:
     from pathlib import Path
 
     from game.puzzle import plural
-    from solvers.engine.batch import expand, input_files
+    from solvers.engine.batch import expand
     from solvers.engine.verdict import Kind, decide
     from window import sheets
 
@@ -697,7 +713,7 @@ def cmd_print(args) -> int:
     if output.suffix.lower() not in (".pdf", ".png"):
         print(f"print: {_named(args.output)}: the output must end in .pdf or .png", file=sys.stderr)
         return EXIT_USAGE
-    if _refused(output, input_files(args.paths)):
+    if _refused(output, _inputs(args)):
         return EXIT_USAGE
     puzzles, solutions = [], []
     for ref in expand(args.paths):
@@ -763,7 +779,6 @@ def cmd_convert(args) -> int:
 
     from game import files, formats, levels
     from game.puzzle import plural
-    from solvers.engine.batch import input_files
 
     try:
         puzzles = formats.read(args.input, args.source_format)
@@ -805,7 +820,7 @@ def cmd_convert(args) -> int:
         if note:
             print(note, file=sys.stderr)
         return EXIT_OK
-    inputs = input_files([args.input])
+    inputs = _inputs(args)
     if _refused(out / "level.bs" if folder else out, inputs, parents=folder):
         return EXIT_USAGE
     try:

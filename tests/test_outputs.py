@@ -647,6 +647,27 @@ def test_13_solve_trace_over_its_own_level_is_refused(tmp_path, capsys):
     assert code == 2 and "is the input" in one_line(err) and mine.read_bytes() == LEVEL.read_bytes()
 
 
+@pytest.mark.parametrize("argv", [
+    ["solve", LEVEL, "--solver", "{mine}", "--trace", "{mine}"],
+    ["solve", LEVEL, "--solver", "cmd:python3 {mine}", "--trace", "{mine}"],
+    ["bench", LEVEL, "--solver", "{mine}", "--csv", "{mine}"],
+    ["race", LEVEL, "--solver", "{mine}", "--solvers", "forward", "--csv", "{mine}"],
+    ["race", LEVEL, "--solvers", "forward,{mine}", "--csv", "{mine}"],
+    ["play", LEVEL, "--settings", "{settings}", "--screenshot", "{settings}"],
+])
+def test_13_an_output_over_a_solver_of_ones_own_or_a_settings_file_is_refused(tmp_path, capsys, monkeypatch, argv):
+    # Only the levels were inputs: `solve --solver mine.py --trace mine.py` replaced the
+    # player's solver with a trace, `play --settings s.yaml --screenshot s.yaml` their settings.
+    monkeypatch.chdir(tmp_path)
+    assert main.main(["new-solver", "mine.py"]) == 0
+    (tmp_path / "s.yaml").write_text("ui: {}\n")
+    kept = {name: (tmp_path / name).read_bytes() for name in ("mine.py", "s.yaml")}
+    capsys.readouterr()
+    code, _, err = run(capsys, *[str(a).format(mine="mine.py", settings="s.yaml") for a in argv])
+    assert code == 2 and "is the input" in one_line(err)
+    assert {name: (tmp_path / name).read_bytes() for name in kept} == kept
+
+
 def test_13_a_long_title_fits_its_slot_on_the_page():
     from fpdf import FPDF
 
