@@ -437,11 +437,14 @@ class Outputs(_Committed):
 
     def commit(self) -> list[Path]:
         """Every file sealed (:meth:`Output.seal`) before the first is put in place: a full disk
-        on the last leaves every old file as it was and none of the new ones."""
+        on the last leaves every old file as it was and none of the new ones. A stop signal
+        (Ctrl-C, SIGTERM, SIGHUP) that comes while they are put in place is taken after the
+        last: never a set half renamed."""
         try:
             for output in self.outputs:
                 output.seal()
-            return [output.commit() for output in self.outputs]
+            with _stops_held():
+                return [output.commit() for output in self.outputs]
         except BaseException:
             self.discard()
             raise
@@ -449,6 +452,32 @@ class Outputs(_Committed):
     def discard(self) -> None:
         for output in self.outputs:
             output.discard()
+
+
+@contextmanager
+def _stops_held() -> Iterator[None]:
+    """Ctrl-C, SIGTERM and SIGHUP held back until the block ends: one that comes meanwhile is
+    noted, then given to the handler it was meant for. (Python runs every handler in the main
+    thread, so a signal mask would not hold it: another thread takes the signal for it.)"""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield                   # handlers can be changed from the main thread only
+        return
+    came: list[int] = []
+    held: dict[int, Any] = {}
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        handler = signal.getsignal(signum)
+        if handler is not None and handler != signal.SIG_IGN:    # None: not Python's to change
+            held[signum] = signal.signal(signum, lambda number, frame: came.append(number))
+    try:
+        yield
+    finally:
+        for stop, handler in held.items():
+            signal.signal(stop, handler)
+        for number in came:
+            signal.raise_signal(number)
 
 
 def _room_for_files(count: int) -> None:

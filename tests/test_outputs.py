@@ -392,6 +392,26 @@ def test_8_sigterm_during_solve_trace_leaves_no_temporary(tmp_path, corpus_dir):
     assert temporaries(tmp_path) == [] and not (tmp_path / "t.jsonl").exists()
 
 
+def test_8_ctrl_c_while_a_set_of_files_is_put_in_place_comes_after_the_last(tmp_path, monkeypatch):
+    # The interrupt came between two renames: the first board was in place, the second dropped.
+    olds = {name: f"old {name}\n" for name in ("a.bs", "b.bs", "c.bs")}
+    for name, text in olds.items():
+        (tmp_path / name).write_text(text)
+    real_replace = os.replace
+
+    def replace_then_ctrl_c(source, target):
+        real_replace(source, target)
+        if Path(target).name == "a.bs":
+            signal.raise_signal(signal.SIGINT)
+    monkeypatch.setattr(os, "replace", replace_then_ctrl_c)
+    with pytest.raises(KeyboardInterrupt):
+        with files.Outputs(3) as outputs:
+            for name in olds:
+                outputs.add(tmp_path / name, binary=False).handle.write(f"new {name}\n")
+    assert {name: (tmp_path / name).read_text() for name in olds} == {name: f"new {name}\n" for name in olds}
+    assert temporaries(tmp_path) == [] and signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
 def test_8_a_signal_while_writing_to_a_reader_that_stopped_reading_ends_the_command(tmp_path, signum):
     # The write given up, its close flushed what was still buffered into the full pipe and
