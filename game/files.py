@@ -8,7 +8,8 @@ solved list are all written by :class:`Output` (or its short forms :func:`write_
   beside it (``.battleships-XXXXXXXX.tmp``, so any name the folder accepts works), which is
   synced and then renamed over the path: a reader sees the old file or the new one, never a
   mix, and a failed or interrupted write leaves the old file as it was and no temporary file.
-  The new file gets the old file's mode, or the mode the umask gives a new file.
+  The new file gets the old file's mode (and, written by root, its owner), or the mode the
+  umask gives a new file.
 - a regular file with other hard links: written in place once the whole new content has been
   staged beside it, as ``cp`` does, so every name of the file sees the new content.
 - a symbolic link: followed, as a shell's ``>`` follows it; its target is written as above.
@@ -290,6 +291,7 @@ class Output(_Committed):
                 fcntl.flock(fd, fcntl.LOCK_EX)
                 self._in_place = info is not None and info.st_nlink > 1
                 self._mode = stat.S_IMODE(info.st_mode) if info is not None else 0o666 & ~UMASK
+                self._owner = (info.st_uid, info.st_gid) if info is not None else None
         except OutputError:
             raise
         except OSError as error:
@@ -318,6 +320,11 @@ class Output(_Committed):
             if self._temporary is not None:
                 fd = self.handle.fileno()
                 os.fsync(fd)
+                if self._owner is not None and self._owner != (os.geteuid(), os.getegid()):
+                    try:                # root writing another's file: it stays theirs, as in place
+                        os.fchown(fd, *self._owner)
+                    except PermissionError:
+                        pass            # only root may give a file away
                 os.fchmod(fd, self._mode)
         self._sealed = True
 

@@ -125,6 +125,17 @@ def test_1_a_new_file_gets_the_umask_mode_and_an_old_file_keeps_its_mode(tmp_pat
     assert stat.S_IMODE(old.stat().st_mode) == 0o640 and old.read_text() != "x"
 
 
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root writes another user's file")
+def test_1_a_file_root_writes_over_stays_its_owners(tmp_path, capsys):
+    # The new file renamed over it was root's: its owner could no longer write their own file.
+    theirs = tmp_path / "theirs.bs"
+    theirs.write_text("old")
+    os.chown(theirs, 65534, 65534)
+    assert run(capsys, "convert", LEVEL, theirs)[0] == 0
+    info = theirs.stat()
+    assert (info.st_uid, info.st_gid) == (65534, 65534) and theirs.read_text() != "old"
+
+
 def test_1_a_hard_linked_output_is_written_in_place_and_the_input_itself_is_refused(tmp_path, capsys):
     out, other = tmp_path / "out.bs", tmp_path / "other-name.bs"
     out.write_text("old")
