@@ -467,17 +467,16 @@ def _stops_held() -> Iterator[None]:
     noted, then given to the handler it was meant for. (Python runs every handler in the main
     thread, so a signal mask would not hold it: another thread takes the signal for it.)"""
     import signal
-    import threading
 
-    if threading.current_thread() is not threading.main_thread():
-        yield                   # handlers can be changed from the main thread only
-        return
     came: list[int] = []
     held: dict[int, Any] = {}
-    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-        handler = signal.getsignal(signum)
-        if handler is not None and handler != signal.SIG_IGN:    # None: not Python's to change
-            held[signum] = signal.signal(signum, lambda number, frame: came.append(number))
+    try:
+        for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            handler = signal.getsignal(signum)
+            if handler is not None and handler != signal.SIG_IGN:    # None: not Python's to change
+                held[signum] = signal.signal(signum, lambda number, frame: came.append(number))
+    except ValueError:          # not the main thread: only it may change handlers (and runs them)
+        pass
     try:
         yield
     finally:
