@@ -30,6 +30,7 @@ deletes the ones no program holds any more (a program killed while it wrote).
 
 from __future__ import annotations
 
+import base64
 import errno
 import fcntl
 import os
@@ -278,6 +279,7 @@ class Output(_Committed):
         self._sealed = False
         number = descriptor(self.path)
         info = _stat(self.target) if number is None else None
+        fd = -1
         try:
             if number is not None:
                 fd = _dup_through(number)
@@ -286,19 +288,32 @@ class Output(_Committed):
             else:
                 self.target.parent.mkdir(parents=True, exist_ok=True)
                 remove_stale(self.target.parent, once=True)
-                fd, name = tempfile.mkstemp(dir=self.target.parent, prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX)
-                self._temporary = Path(name)
+                fd = self._new_temporary()
                 fcntl.flock(fd, fcntl.LOCK_EX)
                 self._in_place = info is not None and info.st_nlink > 1
                 self._mode = stat.S_IMODE(info.st_mode) if info is not None else 0o666 & ~UMASK
                 self._owner = (info.st_uid, info.st_gid) if info is not None else None
-        except OutputError:
-            raise
-        except OSError as error:
+            self.handle: IO[Any] = (os.fdopen(fd, "wb", buffering=buffering) if binary
+                                    else os.fdopen(fd, "w", buffering=buffering, encoding="utf-8", newline="\n"))
+        except BaseException as error:      # Ctrl-C too: no temporary file left, no descriptor open
+            if fd >= 0 and not hasattr(self, "handle"):
+                os.close(fd)
             self._unlink()
-            raise OutputError(self.path, error.strerror or str(error), error.errno or errno.EIO) from None
-        self.handle: IO[Any] = (os.fdopen(fd, "wb", buffering=buffering) if binary
-                                else os.fdopen(fd, "w", buffering=buffering, encoding="utf-8", newline="\n"))
+            if isinstance(error, OSError) and not isinstance(error, OutputError):
+                raise OutputError(self.path, error.strerror or str(error), error.errno or errno.EIO) from None
+            raise
+
+    def _new_temporary(self) -> int:
+        """A new temporary file of ours beside the target, open for writing; its name is kept
+        before the file is made, so an interrupt at any point leaves none that is not known."""
+        for _ in range(100):
+            part = base64.b32encode(os.urandom(5)).decode("ascii").lower()
+            self._temporary = self.target.parent / f"{TEMP_PREFIX}{part}{TEMP_SUFFIX}"
+            try:
+                return os.open(self._temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
+            except FileExistsError:
+                self._temporary = None              # another's: never removed as ours
+        raise FileExistsError(errno.EEXIST, "no free temporary name")
 
     @property
     def staged(self) -> Path | None:
@@ -310,16 +325,25 @@ class Output(_Committed):
         """Written straight to a device or FIFO (not atomic: there is nothing to replace)."""
         return self._temporary is None
 
-    def seal(self) -> None:
-        """Bring every byte written to the disk (flushed and synced), still beside the path: the
-        step of :meth:`commit` that a full disk fails. On failure nothing is left (OutputError)."""
+    def flush(self) -> None:
+        """Hand every byte written to the system, still beside the path: where a full disk
+        shows. On failure nothing is left (OutputError)."""
+        if not self._done:
+            with self._or_discard():
+                self.handle.flush()
+
+    def seal(self, synced: bool = False) -> None:
+        """Bring every byte written to the disk (flushed and synced), still beside the path;
+        ``synced``: the caller has synced the disk already. On failure nothing is left
+        (OutputError)."""
         if self._done or self._sealed:
             return
+        self.flush()
         with self._or_discard():
-            self.handle.flush()
             if self._temporary is not None:
                 fd = self.handle.fileno()
-                os.fsync(fd)
+                if not synced:
+                    os.fsync(fd)
                 if self._owner is not None and self._owner != (os.geteuid(), os.getegid()):
                     try:                # root writing another's file: it stays theirs, as in place
                         os.fchown(fd, *self._owner)
@@ -443,14 +467,19 @@ class Outputs(_Committed):
         return self.outputs[-1]
 
     def commit(self) -> list[Path]:
-        """Every file sealed (:meth:`Output.seal`) before the first is put in place: a full disk
-        on the last leaves every old file as it was and none of the new ones. A stop signal
-        (Ctrl-C, SIGTERM, SIGHUP) that comes while they are put in place is taken after the
-        last: never a set half renamed."""
+        """Every file flushed before the first is put in place: a full disk on the last leaves
+        every old file as it was and none of the new ones. Then the disk is synced once for the
+        set (a file's own fsync costs milliseconds, and a synced file as many to delete, so a
+        set dropped after its files were synced one by one took seconds to end) and the files
+        are renamed; a stop signal (Ctrl-C, SIGTERM, SIGHUP) that comes meanwhile is taken
+        after the last: never a set half renamed."""
         try:
             for output in self.outputs:
-                output.seal()
+                output.flush()
             with _stops_held():
+                os.sync()
+                for output in self.outputs:
+                    output.seal(synced=True)
                 return [output.commit() for output in self.outputs]
         except BaseException:
             self.discard()

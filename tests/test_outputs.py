@@ -423,6 +423,30 @@ def test_8_ctrl_c_while_a_set_of_files_is_put_in_place_comes_after_the_last(tmp_
     assert temporaries(tmp_path) == [] and signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
+def test_8_ctrl_c_while_an_output_is_opened_leaves_no_temporary(tmp_path, monkeypatch):
+    # Only an OSError removed the temporary file just made: Ctrl-C during the thousands of
+    # opens of a convert into a folder left one behind, and its descriptor open.
+    def interrupted(fd, operation):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(files.fcntl, "flock", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        files.Output(tmp_path / "x.bs")
+    assert temporaries(tmp_path) == []
+
+
+def test_8_a_set_of_files_is_synced_once_not_file_by_file(tmp_path, monkeypatch):
+    # Each file was fsynced (a few ms each on a journalling disk), and a synced file takes as
+    # long to delete: Ctrl-C during a convert of 7,576 boards took 7 s to end, the whole
+    # convert 22 s (now 3 s; Ctrl-C at any point ends it within 0.3 s, none or all in place).
+    synced = []
+    monkeypatch.setattr(os, "fsync", lambda fd: synced.append(fd))
+    monkeypatch.setattr(os, "sync", lambda: synced.append("all"))
+    with files.Outputs(50) as outputs:
+        for k in range(50):
+            outputs.add(tmp_path / f"{k}.bs", binary=False).handle.write(f"board {k}\n")
+    assert synced == ["all"] and len(list(tmp_path.glob("*.bs"))) == 50 and temporaries(tmp_path) == []
+
+
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
 def test_8_a_signal_while_writing_to_a_reader_that_stopped_reading_ends_the_command(tmp_path, signum):
     # The write given up, its close flushed what was still buffered into the full pipe and
