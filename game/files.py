@@ -304,13 +304,14 @@ class Output(_Committed):
             raise
 
     def _new_temporary(self) -> int:
-        """A new temporary file of ours beside the target, open for writing; its name is kept
+        """A new temporary file of ours beside the target, open for writing and reading back (a
+        trace rewrites its start from what it wrote, as mkstemp's file allowed); its name is kept
         before the file is made, so an interrupt at any point leaves none that is not known."""
         for _ in range(100):
             part = base64.b32encode(os.urandom(5)).decode("ascii").lower()
             self._temporary = self.target.parent / f"{TEMP_PREFIX}{part}{TEMP_SUFFIX}"
             try:
-                return os.open(self._temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
+                return os.open(self._temporary, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
             except FileExistsError:
                 self._temporary = None              # another's: never removed as ours
         raise FileExistsError(errno.EEXIST, "no free temporary name")
