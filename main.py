@@ -28,6 +28,7 @@ import math
 import os
 import signal
 import sys
+from typing import Iterable, Iterator
 
 
 def _stops() -> tuple[int, ...]:
@@ -321,6 +322,25 @@ def _refused(path, inputs=(), parents: bool = False) -> bool:
     return False
 
 
+def _inputs(args) -> list[str]:
+    """Every file the command reads: its levels (a folder's too), a solver of one's own and the
+    files its command names, a settings file, the trace replayed; what an output given beside
+    them must not be."""
+    from solvers.engine import batch
+    from solvers.own import spec
+
+    named = [*(getattr(args, "paths", None) or ()), getattr(args, "level", None), getattr(args, "input", None)]
+    found = batch.input_files([name for name in named if name])
+    solver = getattr(args, "solver", None)                  # race: a list (--solver repeated)
+    names = [*(solver if isinstance(solver, list) else [solver]), *(getattr(args, "solvers", None) or "").split(",")]
+    for name in names:
+        found += spec.files_of(name.strip()) if name else []
+    found += [name for name in (getattr(args, "settings", None),) if name]
+    if args.command == "replay":                # its --trace is what it reads; solve's is what it writes
+        found.append(args.trace)
+    return found
+
+
 def _not_written(error: OSError, path) -> int:
     from game import files
 
@@ -329,11 +349,8 @@ def _not_written(error: OSError, path) -> int:
 
 
 def cmd_play(args) -> int:
-    if args.screenshot:
-        from solvers.engine import batch
-
-        if _refused(args.screenshot, batch.input_files([args.level] if args.level else [])):
-            return EXIT_USAGE
+    if args.screenshot and _refused(args.screenshot, _inputs(args)):
+        return EXIT_USAGE
     from window.app import main as run_window
 
     return run_window(level=args.level, solver=args.solver, autorun=args.autorun,
@@ -341,12 +358,14 @@ def cmd_play(args) -> int:
                       settings_path=args.settings)
 
 
-def _exit_code(records: list[dict], decided: tuple[str, ...]) -> int:
-    if any(r["status"] == "error" and r.get("level_error") for r in records):
-        return EXIT_USAGE
-    if all(r["status"] in decided for r in records):
-        return EXIT_OK
-    return EXIT_FAILED
+def _exit_code(records: Iterable[dict], decided: tuple[str, ...]) -> int:
+    """2 when a level could not be read, else 0 when every verdict is one of ``decided``, else 1;
+    ``records`` taken one at a time, as they come (a corpus of millions is never held)."""
+    unreadable = undecided = False
+    for r in records:
+        unreadable = unreadable or (r["status"] == "error" and bool(r.get("level_error")))
+        undecided = undecided or r["status"] not in decided
+    return EXIT_USAGE if unreadable else EXIT_FAILED if undecided else EXIT_OK
 
 
 def cmd_solve(args) -> int:
@@ -354,25 +373,25 @@ def cmd_solve(args) -> int:
 
     if args.trace:
         return cmd_solve_trace(args)
-    records = []
-    for ref in batch.expand(args.paths):
-        record = batch.solve_record(ref, args.solver, args.timeout, args.seed)
-        record["level_error"] = ref.puzzle is None
-        records.append(record)
-        if args.json:
-            print(json.dumps({k: v for k, v in record.items() if k != "level_error"}), flush=True)
-        else:
-            # a solver's failure (its one line) goes to stderr; a level's own error stays with the boards
-            solver_failed = record["status"] == "error" and not record["level_error"]
-            print(_solve_text(ref, record), flush=True, file=sys.stderr if solver_failed else sys.stdout)
-    return _exit_code(records, ("solved", "no_solution", "stuck"))
+    def records() -> Iterator[dict]:
+        for ref in batch.expand(args.paths):
+            record = batch.solve_record(ref, args.solver, args.timeout, args.seed)
+            record["level_error"] = ref.puzzle is None
+            if args.json:
+                print(json.dumps({k: v for k, v in record.items() if k != "level_error"}), flush=True)
+            else:
+                # a solver's failure (its one line) goes to stderr; a level's own error stays with the boards
+                solver_failed = record["status"] == "error" and not record["level_error"]
+                print(_solve_text(ref, record), flush=True, file=sys.stderr if solver_failed else sys.stdout)
+            yield record
+    return _exit_code(records(), ("solved", "no_solution", "stuck"))
 
 
 def cmd_solve_trace(args) -> int:
     """``solve LEVEL --trace FILE``: one run, recorded; printed as ``solve`` prints it."""
     from solvers.engine import batch, trace
 
-    if _refused(args.trace, batch.input_files(args.paths)):
+    if _refused(args.trace, _inputs(args)):
         return EXIT_USAGE
     refs = list(batch.expand(args.paths))
     if len(refs) != 1:
@@ -385,7 +404,7 @@ def cmd_solve_trace(args) -> int:
     failure = None
     try:
         result = trace.record_run(ref.puzzle, args.solver, args.trace, seed=args.seed, timeout=args.timeout,
-                                  inputs=batch.input_files(args.paths))
+                                  inputs=_inputs(args))
     except OSError as error:
         computed = getattr(error, "result", None)        # files.OutputError's: the run, when only its copy failed
         if computed is None:                             # refused before the run
@@ -422,25 +441,25 @@ def _problem(record: dict) -> str:
 def cmd_check(args) -> int:
     from solvers.engine import batch
 
-    records = []
-    for ref in batch.expand(args.paths):
-        record, solution = batch.checked(ref, args.timeout, args.jobs)
-        if ref.puzzle is not None and solution is not None:
-            record.update(_check_extras(ref.puzzle, solution, args.timeout))
-        record["level_error"] = ref.puzzle is None
-        records.append(record)
-        shown = {k: v for k, v in record.items() if k != "level_error"}
-        if args.json:
-            print(json.dumps(shown), flush=True)
-        else:
-            extra = f": {_problem(record)}" if record.get("error") else ""
-            grade = f", {record['difficulty']}" if record.get("difficulty") else ""
-            if record.get("difficulty") and record["redundant_hints"] is None:
-                grade += f" (redundant hints not settled within {args.timeout:g} s)"
-            elif record.get("redundant_hints"):
-                grade += "; " + _could_go(ref.puzzle, record["redundant_hints"])
-            print(f"{record['level']}: {record['status']}{grade}{extra}", flush=True)
-    return _exit_code(records, ("impossible", "unique", "ambiguous"))
+    def records() -> Iterator[dict]:
+        for ref in batch.expand(args.paths):
+            record, solution = batch.checked(ref, args.timeout, args.jobs)
+            if ref.puzzle is not None and solution is not None:
+                record.update(_check_extras(ref.puzzle, solution, args.timeout))
+            record["level_error"] = ref.puzzle is None
+            shown = {k: v for k, v in record.items() if k != "level_error"}
+            if args.json:
+                print(json.dumps(shown), flush=True)
+            else:
+                extra = f": {_problem(record)}" if record.get("error") else ""
+                grade = f", {record['difficulty']}" if record.get("difficulty") else ""
+                if record.get("difficulty") and record["redundant_hints"] is None:
+                    grade += f" (redundant hints not settled within {args.timeout:g} s)"
+                elif record.get("redundant_hints"):
+                    grade += "; " + _could_go(ref.puzzle, record["redundant_hints"])
+                print(f"{record['level']}: {record['status']}{grade}{extra}", flush=True)
+            yield record
+    return _exit_code(records(), ("impossible", "unique", "ambiguous"))
 
 
 def _could_go(puzzle, cells) -> str:
@@ -494,7 +513,7 @@ def cmd_bench(args) -> int:
 
     # a solver's name may be a path (sub/mine.py, cmd:./mine): its slug names the file; --csv "" names none: refused
     path = f"bench-{files.slug(args.solver)}.csv" if args.csv is None else args.csv
-    if not args.hints and _refused(path, batch.input_files(args.paths)):
+    if not args.hints and _refused(path, _inputs(args)):
         return EXIT_USAGE
     refs = list(batch.expand(args.paths))
     if args.hints:
@@ -596,7 +615,7 @@ def _write_csv(path: str, records: list[dict]) -> None:
 
 def cmd_race(args) -> int:
     from game import formats, levels
-    from solvers.engine import batch, race
+    from solvers.engine import race
 
     try:
         puzzle = formats.load_any(args.level)
@@ -605,7 +624,7 @@ def cmd_race(args) -> int:
     except (levels.LevelError, ValueError) as error:
         print(f"race: {error}" if not isinstance(error, levels.LevelError) else str(error), file=sys.stderr)
         return EXIT_USAGE
-    if args.csv is not None and _refused(args.csv, batch.input_files([args.level])):    # --csv "" too: no file
+    if args.csv is not None and _refused(args.csv, _inputs(args)):    # --csv "" too: no file
         return EXIT_USAGE
     records = race.race(puzzle, names, timeout=args.timeout, seed=args.seed)
     if args.json:
@@ -626,7 +645,7 @@ def cmd_replay(args) -> int:
     from solvers.engine import batch, trace
 
     if not args.print:
-        if any(out and _refused(out, [args.trace]) for out in (args.screenshot, args.gif)):
+        if any(out and _refused(out, _inputs(args)) for out in (args.screenshot, args.gif)):
             return EXIT_USAGE
         from window.app import replay
 
@@ -697,7 +716,7 @@ def cmd_print(args) -> int:
     from pathlib import Path
 
     from game.puzzle import plural
-    from solvers.engine.batch import expand, input_files
+    from solvers.engine.batch import expand
     from solvers.engine.verdict import Kind, decide
     from window import sheets
 
@@ -705,7 +724,7 @@ def cmd_print(args) -> int:
     if output.suffix.lower() not in (".pdf", ".png"):
         print(f"print: {_named(args.output)}: the output must end in .pdf or .png", file=sys.stderr)
         return EXIT_USAGE
-    if _refused(args.output, input_files(args.paths)):       # the name as given: Path() drops a final slash
+    if _refused(args.output, _inputs(args)):       # the name as given: Path() drops a final slash
         return EXIT_USAGE
     puzzles, solutions = [], []
     for ref in expand(args.paths):
@@ -771,7 +790,6 @@ def cmd_convert(args) -> int:
 
     from game import files, formats, levels
     from game.puzzle import plural
-    from solvers.engine.batch import input_files
 
     try:
         puzzles = formats.read(args.input, args.source_format)
@@ -813,7 +831,7 @@ def cmd_convert(args) -> int:
         if note:
             print(note, file=sys.stderr)
         return EXIT_OK
-    inputs = input_files([args.input])
+    inputs = _inputs(args)
     if _refused(out / "level.bs" if folder else out, inputs, parents=folder):
         return EXIT_USAGE
     try:
@@ -1061,7 +1079,15 @@ def main(argv: list[str] | None = None) -> int:
         previous = {}
     try:
         try:
-            args = parser().parse_args(argv)
+            try:
+                args = parser().parse_args(argv)
+            except SystemExit as leaving:       # --help: argparse drops a failure to write it
+                if leaving.code == 0 and sys.stdout is not None:
+                    try:
+                        sys.stdout.flush()
+                    except OSError as error:
+                        return _unwritable_stream(error)
+                raise
             clash = _clash(args)
             if sys.stdout is None and args.command not in (None, "play"):     # started with `>&-`
                 clash = "standard output: cannot be written (it is closed)"

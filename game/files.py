@@ -8,14 +8,19 @@ solved list are all written by :class:`Output` (or its short forms :func:`write_
   beside it (``.battleships-XXXXXXXX.tmp``, so any name the folder accepts works), which is
   synced and then renamed over the path: a reader sees the old file or the new one, never a
   mix, and a failed or interrupted write leaves the old file as it was and no temporary file.
-  The new file gets the old file's mode, or the mode the umask gives a new file.
+  The new file gets the old file's mode (and, written by root, its owner), or the mode the
+  umask gives a new file.
 - a regular file with other hard links: written in place once the whole new content has been
   staged beside it, as ``cp`` does, so every name of the file sees the new content.
 - a symbolic link: followed, as a shell's ``>`` follows it; its target is written as above.
   The link itself is never replaced.
-- a character device or a FIFO (``/dev/null``, ``/dev/stdout``, a pipe someone reads): written
+- a character device or a FIFO (``/dev/null``, a terminal, a pipe someone reads): written
   through, never replaced; a FIFO that nobody reads is refused rather than waited on.
-- a folder, a socket, a block device, a folder that cannot be written, the input file itself:
+- a name of a descriptor the program was given (``/dev/stdout``, ``/dev/fd/3``,
+  ``/proc/self/fd/1``): that descriptor is written, whatever it is open on (a pipe, or a file
+  the shell opened with ``>`` or ``>>``, written from where the shell left it, never replaced).
+- a folder, a socket, a block device, a folder that cannot be written, a file made read-only
+  (its mode, or this user's rights: as a shell's ``>`` refuses it), the input file itself:
   refused with :class:`OutputError`, a one-line reason, before anything is written.
 
 :func:`check` runs the same tests without writing, so a command checks where its output goes
@@ -25,17 +30,20 @@ deletes the ones no program holds any more (a program killed while it wrote).
 
 from __future__ import annotations
 
+import base64
 import errno
 import fcntl
 import os
 import re
 import stat
+import sys
 import tempfile
 import time
 import unicodedata
+from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
-from typing import IO, Any, Callable, Iterable, Self, Union
+from typing import IO, Any, Callable, Iterable, Iterator, Self, Union
 
 PathLike = Union[str, os.PathLike]
 TEMP_PREFIX, TEMP_SUFFIX = ".battleships-", ".tmp"
@@ -90,11 +98,63 @@ UMASK = _read_umask()
 _SWEPT: set[str] = set()
 
 
+# A name of a descriptor this program has open: /dev/stdout, /dev/fd/N, /proc/self/fd/N.
+_DESCRIPTOR = re.compile(r"/dev/(?:fd/(?P<n>[0-9]{1,9})|(?P<std>stdin|stdout|stderr))"
+                         r"|/proc/(?P<pid>self|thread-self|[0-9]+)/fd/(?P<m>[0-9]{1,9})")
+_STANDARD = {"stdin": 0, "stdout": 1, "stderr": 2}
+
+
+def descriptor(path: PathLike) -> int | None:
+    """The descriptor of this program that ``path`` names (``/dev/stdout``, ``/dev/fd/3``,
+    ``/proc/self/fd/1``, or a symbolic link to one of them), else None. Opening such a name
+    opens its file again, at its start: a file the shell opened for the command (``> log``,
+    ``>> log``) would be written over from its first byte, or replaced, losing what was
+    written to it before; the descriptor itself is written instead, as a shell's ``>&N``."""
+    text = os.path.abspath(os.fsdecode(path))
+    for _ in range(40):                 # links followed one at a time; a loop ends here
+        found = _DESCRIPTOR.fullmatch(text)
+        if found:
+            if found["pid"] not in (None, "self", "thread-self", str(os.getpid())):
+                return None             # another program's descriptor: its file, as any file
+            return _STANDARD[found["std"]] if found["std"] else int(found["n"] or found["m"])
+        try:
+            link = os.readlink(text)
+        except (OSError, ValueError):
+            return None
+        text = os.path.normpath(os.path.join(os.path.dirname(text), link))
+    return None
+
+
+def _check_descriptor(path: PathLike, number: int) -> None:
+    """Refuse a descriptor that is not open for writing."""
+    try:
+        flags = fcntl.fcntl(number, fcntl.F_GETFL)
+    except (OSError, OverflowError):
+        raise OutputError(path, f"descriptor {number} is not open", errno.EBADF) from None
+    if flags & os.O_ACCMODE == os.O_RDONLY:
+        raise OutputError(path, f"descriptor {number} is open for reading only", errno.EBADF)
+
+
+def _dup_through(number: int) -> int:
+    """A descriptor of our own on the same open file (its offset shared, as ``>&N`` shares it),
+    after what this program printed to it (standard output, standard error) is flushed."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream is not None and stream.fileno() == number:
+                stream.flush()
+        except (OSError, ValueError, AttributeError):
+            pass
+    return os.dup(number)
+
+
 def _target(path: Path) -> Path:
     """Where a write of ``path`` lands: symbolic links followed (a dangling one: its target)."""
     if not os.path.islink(path):
         return path
-    target = Path(os.path.realpath(path))
+    try:
+        target = Path(os.path.realpath(path))
+    except OSError as error:            # a link that may not be read (another program's /proc/PID/fd/N)
+        raise OutputError(path, error.strerror or str(error), error.errno or errno.EACCES) from None
     if os.path.islink(target):
         raise OutputError(path, "a loop of symbolic links", errno.ELOOP)
     return target
@@ -127,10 +187,14 @@ def check(path: PathLike, inputs: Iterable[PathLike] = (), parents: bool = False
         raise OutputError(path, "is a folder, not a file name", errno.EISDIR)
     if "\0" in str(path):
         raise OutputError(repr(str(path)), "a file name cannot hold a NUL character", errno.EINVAL)
+    number = descriptor(path)
+    if number is not None:
+        _check_descriptor(path, number)
+        return path
     target = _target(path)
     try:
         info = os.stat(target)
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):     # a file on the way: the folders below name it
         info = None
     except OSError as error:
         raise OutputError(path, error.strerror or str(error), error.errno or errno.EIO) from None
@@ -149,15 +213,24 @@ def check(path: PathLike, inputs: Iterable[PathLike] = (), parents: bool = False
             if not os.access(target, os.W_OK):
                 raise OutputError(path, "permission denied", errno.EACCES)
             return target
-    folder = target.parent
-    if not parents and not folder.exists() and not os.path.lexists(folder):
-        raise OutputError(path, f"no folder {shown(folder)}", errno.ENOENT)
-    while not folder.exists():
+        if not os.access(target, os.W_OK) or not info.st_mode & 0o222:
+            # made read-only (by its owner, or for everyone): a rename beside it would replace it
+            raise OutputError(path, "is a read-only file; not replaced", errno.EACCES)
+    folder = wanted = target.parent
+    while not folder.exists():           # up to the nearest that is there
         if os.path.lexists(folder) or folder == folder.parent:
             raise OutputError(path, f"{shown(folder)} is a broken link", errno.ENOENT)
         folder = folder.parent
     if not folder.is_dir():
         raise OutputError(path, f"{shown(folder)} is not a folder", errno.ENOTDIR)
+    if folder != wanted and not parents:
+        raise OutputError(path, f"no folder {shown(wanted)}", errno.ENOENT)
+    try:
+        longest = os.pathconf(folder, "PC_NAME_MAX")
+    except (OSError, ValueError):
+        longest = 255
+    if any(len(os.fsencode(part)) > longest for part in target.relative_to(folder).parts if part != ".."):
+        raise OutputError(path, "file name too long", errno.ENAMETOOLONG)
     if not probe:                        # the caller's own temporary file is the try
         return target
     try:                                 # a real try: permissions, a read-only mount, root
@@ -167,12 +240,6 @@ def check(path: PathLike, inputs: Iterable[PathLike] = (), parents: bool = False
                           error.errno or errno.EACCES) from None
     os.close(fd)
     os.unlink(name)
-    try:
-        longest = os.pathconf(folder, "PC_NAME_MAX")
-    except (OSError, ValueError):
-        longest = 255
-    if any(len(os.fsencode(part)) > longest for part in target.relative_to(folder).parts if part != ".."):
-        raise OutputError(path, "file name too long", errno.ENAMETOOLONG)
     return target
 
 
@@ -209,25 +276,45 @@ class Output(_Committed):
         self._temporary: Path | None = None
         self._in_place = False
         self._done = False
-        info = _stat(self.target)
+        self._sealed = False
+        number = descriptor(self.path)
+        info = _stat(self.target) if number is None else None
+        fd = -1
         try:
-            if info is not None and not stat.S_ISREG(info.st_mode):
+            if number is not None:
+                fd = _dup_through(number)
+            elif info is not None and not stat.S_ISREG(info.st_mode):
                 fd = _open_through(self.path, self.target, info)
             else:
                 self.target.parent.mkdir(parents=True, exist_ok=True)
                 remove_stale(self.target.parent, once=True)
-                fd, name = tempfile.mkstemp(dir=self.target.parent, prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX)
-                self._temporary = Path(name)
+                fd = self._new_temporary()
                 fcntl.flock(fd, fcntl.LOCK_EX)
                 self._in_place = info is not None and info.st_nlink > 1
                 self._mode = stat.S_IMODE(info.st_mode) if info is not None else 0o666 & ~UMASK
-        except OutputError:
-            raise
-        except OSError as error:
+                self._owner = (info.st_uid, info.st_gid) if info is not None else None
+            self.handle: IO[Any] = (os.fdopen(fd, "wb", buffering=buffering) if binary
+                                    else os.fdopen(fd, "w", buffering=buffering, encoding="utf-8", newline="\n"))
+        except BaseException as error:      # Ctrl-C too: no temporary file left, no descriptor open
+            if fd >= 0 and not hasattr(self, "handle"):
+                os.close(fd)
             self._unlink()
-            raise OutputError(self.path, error.strerror or str(error), error.errno or errno.EIO) from None
-        self.handle: IO[Any] = (os.fdopen(fd, "wb", buffering=buffering) if binary
-                                else os.fdopen(fd, "w", buffering=buffering, encoding="utf-8", newline="\n"))
+            if isinstance(error, OSError) and not isinstance(error, OutputError):
+                raise OutputError(self.path, error.strerror or str(error), error.errno or errno.EIO) from None
+            raise
+
+    def _new_temporary(self) -> int:
+        """A new temporary file of ours beside the target, open for writing and reading back (a
+        trace rewrites its start from what it wrote, as mkstemp's file allowed); its name is kept
+        before the file is made, so an interrupt at any point leaves none that is not known."""
+        for _ in range(100):
+            part = base64.b32encode(os.urandom(5)).decode("ascii").lower()
+            self._temporary = self.target.parent / f"{TEMP_PREFIX}{part}{TEMP_SUFFIX}"
+            try:
+                return os.open(self._temporary, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
+            except FileExistsError:
+                self._temporary = None              # another's: never removed as ours
+        raise FileExistsError(errno.EEXIST, "no free temporary name")
 
     @property
     def staged(self) -> Path | None:
@@ -239,16 +326,40 @@ class Output(_Committed):
         """Written straight to a device or FIFO (not atomic: there is nothing to replace)."""
         return self._temporary is None
 
+    def flush(self) -> None:
+        """Hand every byte written to the system, still beside the path: where a full disk
+        shows. On failure nothing is left (OutputError)."""
+        if not self._done:
+            with self._or_discard():
+                self.handle.flush()
+
+    def seal(self, synced: bool = False) -> None:
+        """Bring every byte written to the disk (flushed and synced), still beside the path;
+        ``synced``: the caller has synced the disk already. On failure nothing is left
+        (OutputError)."""
+        if self._done or self._sealed:
+            return
+        self.flush()
+        with self._or_discard():
+            if self._temporary is not None:
+                fd = self.handle.fileno()
+                if not synced:
+                    os.fsync(fd)
+                if self._owner is not None and self._owner != (os.geteuid(), os.getegid()):
+                    try:                # root writing another's file: it stays theirs, as in place
+                        os.fchown(fd, *self._owner)
+                    except PermissionError:
+                        pass            # only root may give a file away
+                os.fchmod(fd, self._mode)
+        self._sealed = True
+
     def commit(self) -> Path:
         """Put the content in place; on failure the old file is as it was (OutputError)."""
         if self._done:
             return self.path
-        try:
-            self.handle.flush()
+        self.seal()
+        with self._or_discard():
             if self._temporary is not None:
-                fd = self.handle.fileno()
-                os.fsync(fd)
-                os.fchmod(fd, self._mode)
                 if self._in_place:
                     _copy_in_place(self._temporary, self.target)
                     self._unlink()
@@ -256,17 +367,26 @@ class Output(_Committed):
                     os.replace(self._temporary, self.target)
                     self._temporary = None
             self.handle.close()
+        self._done = True
+        return self.path
+
+    @contextmanager
+    def _or_discard(self) -> Iterator[None]:
+        """A step of the write: on any failure what was written is dropped; an OSError becomes
+        an OutputError naming the path."""
+        try:
+            yield
         except BaseException as error:
             self.discard()
             if isinstance(error, OSError) and not isinstance(error, OutputError):
                 raise OutputError(self.path, error.strerror or str(error), error.errno or errno.EIO) from None
             raise
-        self._done = True
-        return self.path
 
     def discard(self) -> None:
         """Drop what was written (nothing is left beside the path)."""
         self._done = True
+        if self._temporary is None:
+            _drop_buffer(self.handle)
         try:
             self.handle.close()
         except (OSError, ValueError):
@@ -280,6 +400,21 @@ class Output(_Committed):
             except FileNotFoundError:
                 pass
             self._temporary = None
+
+
+def _drop_buffer(handle: IO[Any]) -> None:
+    """What a write-through handle still buffers goes nowhere when it closes: its descriptor is
+    made /dev/null first. Flushed to a reader that stopped reading (a FIFO, a pipe), the close
+    of a write given up (Ctrl-C) waited for ever."""
+    try:
+        fd = handle.fileno()
+        null = os.open(os.devnull, os.O_WRONLY | os.O_CLOEXEC)
+    except (OSError, ValueError):       # closed already
+        return
+    try:
+        os.dup2(null, fd, inheritable=False)
+    finally:
+        os.close(null)
 
 
 def _stat(path: Path) -> os.stat_result | None:
@@ -304,6 +439,11 @@ def _open_through(path: Path, target: Path, info: os.stat_result) -> int:
 def _copy_in_place(source: Path, target: Path) -> None:
     """The staged content copied over a hard-linked file (its inode kept, so every link sees it)."""
     with open(source, "rb") as staged, open(target, "r+b") as out:
+        try:        # the room first: a full disk fails here, before a byte of the old file changes
+            getattr(os, "posix_fallocate", lambda *_: None)(out.fileno(), 0, os.fstat(staged.fileno()).st_size)
+        except OSError as error:
+            if error.errno not in (errno.EOPNOTSUPP, errno.EINVAL, errno.ENOSYS):     # a system that cannot
+                raise
         while chunk := staged.read(1 << 20):
             out.write(chunk)
         out.truncate()
@@ -328,8 +468,20 @@ class Outputs(_Committed):
         return self.outputs[-1]
 
     def commit(self) -> list[Path]:
+        """Every file flushed before the first is put in place: a full disk on the last leaves
+        every old file as it was and none of the new ones. Then the disk is synced once for the
+        set (a file's own fsync costs milliseconds, and a synced file as many to delete, so a
+        set dropped after its files were synced one by one took seconds to end) and the files
+        are renamed; a stop signal (Ctrl-C, SIGTERM, SIGHUP) that comes meanwhile is taken
+        after the last: never a set half renamed."""
         try:
-            return [output.commit() for output in self.outputs]
+            for output in self.outputs:
+                output.flush()
+            with _stops_held():
+                os.sync()
+                for output in self.outputs:
+                    output.seal(synced=True)
+                return [output.commit() for output in self.outputs]
         except BaseException:
             self.discard()
             raise
@@ -337,6 +489,31 @@ class Outputs(_Committed):
     def discard(self) -> None:
         for output in self.outputs:
             output.discard()
+
+
+@contextmanager
+def _stops_held() -> Iterator[None]:
+    """Ctrl-C, SIGTERM and SIGHUP held back until the block ends: one that comes meanwhile is
+    noted, then given to the handler it was meant for. (Python runs every handler in the main
+    thread, so a signal mask would not hold it: another thread takes the signal for it.)"""
+    import signal
+
+    came: list[int] = []
+    held: dict[int, Any] = {}
+    try:
+        for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            handler = signal.getsignal(signum)
+            if handler is not None and handler != signal.SIG_IGN:    # None: not Python's to change
+                held[signum] = signal.signal(signum, lambda number, frame: came.append(number))
+    except ValueError:          # not the main thread: only it may change handlers (and runs them)
+        pass
+    try:
+        yield
+    finally:
+        for stop, handler in held.items():
+            signal.signal(stop, handler)
+        for number in came:
+            signal.raise_signal(number)
 
 
 def _room_for_files(count: int) -> None:

@@ -487,8 +487,8 @@ def test_play_takes_a_code_on_the_command_line(tmp_path, capsys):
     assert main.main(["play", code, "--screenshot", str(shot)]) == 0
     assert shot.stat().st_size > 0
     mistyped = code[:-1] + ("0" if code[-1] != "0" else "1")
-    assert main.main(["play", mistyped, "--exit-after-solve"]) == 1
-    assert "fails its checksum" in capsys.readouterr().out
+    assert main.main(["play", mistyped, "--exit-after-solve"]) == 2
+    assert "fails its checksum" in capsys.readouterr().err
 
 
 # ----- the smallest window and the largest records ---------------------------------------------------

@@ -75,6 +75,23 @@ def test_scripted_run_on_an_unsolvable_level_exits_non_zero(tmp_path, monkeypatc
     assert code == 1
 
 
+@pytest.mark.parametrize("scripted", [dict(screenshot="shot.png"), dict(exit_after_solve=True),
+                                      dict(autorun=True, solver="forward", exit_after_solve=True)])
+def test_a_scripted_run_on_a_level_that_cannot_be_opened_is_one_line_and_exit_2(tmp_path, monkeypatch, capsys,
+                                                                              scripted):
+    # It ran on the built-in level instead (a screenshot of the tutorial, exit 0), or exited 1
+    # as if the level had been played and not solved, the reason on standard output.
+    monkeypatch.setenv("BATTLESHIPS_HOME", str(tmp_path / "home"))
+    bad = tmp_path / "bad.bs"
+    bad.write_text('{"size": 6, "extra": 1}')
+    if "screenshot" in scripted:
+        scripted = {"screenshot": str(tmp_path / scripted["screenshot"])}
+    assert app_module.main(level=str(bad), **scripted) == 2
+    out, err = capsys.readouterr()
+    assert err.count("\n") == 1 and str(bad) in err and "unknown key 'extra'" in err and out == ""
+    assert not (tmp_path / "shot.png").exists()
+
+
 def test_malformed_settings_fall_back_to_defaults(tmp_path, monkeypatch):
     monkeypatch.setenv("BATTLESHIPS_HOME", str(tmp_path / "home"))
     settings = tmp_path / "settings.yaml"

@@ -278,6 +278,29 @@ def test_every_window_run_is_recorded_and_can_be_rewound_and_saved(app):
     assert isinstance(app.overlay, ReplayScene) and app.overlay.run.events == run.events
 
 
+def test_save_run_refuses_a_trace_that_is_no_longer_a_regular_file(app):
+    # It copied whatever was there: a FIFO's bytes (or waited for a writer), /dev/zero until
+    # the disk was full.
+    import threading
+
+    panel = app.play.solver
+    watch = run_to_the_end(app, "backtracking")
+    os.unlink(watch.trace_path)
+    os.mkfifo(watch.trace_path)
+
+    def feed():
+        with open(watch.trace_path, "wb") as writer:
+            writer.write(b"not a trace\n")
+    feeder = threading.Thread(target=feed, daemon=True)
+    feeder.start()
+    saved = panel.save_run()
+    reader = os.open(watch.trace_path, os.O_RDONLY | os.O_NONBLOCK)     # lets a feeder still waiting go
+    feeder.join(5)
+    os.close(reader)
+    assert saved is None and "Could not save the run: is not a regular file" in app.play.message
+    assert [p.name for p in watch.trace_path.parent.iterdir() if p.name != watch.trace_path.name] == []
+
+
 def test_a_long_window_run_keeps_its_latest_events_and_its_replay_says_the_start_was_dropped(app, monkeypatch):
     from tests.conftest import watch_text
     from window import solver_panel

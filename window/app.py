@@ -518,8 +518,9 @@ class App:
         out = Path(path)
         try:
             image = io.BytesIO()        # encoded first: SDL's writer would print each failed write
-            # the name only tells the format; one pygame cannot encode (a byte that is not UTF-8) is a PNG
-            hint = "image" + (out.suffix if out.suffix.isascii() and out.suffix.isprintable() else ".png")
+            # the name only tells the format: one of pygame's, else PNG (pygame's own default is TGA)
+            suffix = out.suffix.lower()
+            hint = "image" + (suffix if suffix in (".png", ".bmp", ".tga", ".jpg", ".jpeg") else ".png")
             pygame.image.save(self.screen, image, hint)
             files.write_bytes(out, image.getvalue())
         except (OSError, pygame.error) as error:
@@ -597,20 +598,21 @@ def main(level: str | None = None, solver: str | None = None, autorun: bool = Fa
         try:
             registry.get(solver)                # a solver of one's own (mine.py, cmd:PROGRAM)
         except ValueError as error:
-            print(error)
+            print(error, file=sys.stderr)
             return 2
+    scripted = autorun or exit_after_solve or screenshot is not None
     app = App(settings_path)
     opened = app.open_level(level) if level else False
     if not opened:
-        if level and exit_after_solve:
-            print(app.startup_message)
-            app.shutdown()
-            return 1
-        if not app.open_level(DEFAULT_LEVEL):
-            print(app.startup_message or f"cannot open the built-in level {DEFAULT_LEVEL.name}")
+        # A scripted run is about the level it was given: never the built-in one in its place.
+        if level and scripted:
+            print(app.startup_message, file=sys.stderr)
             app.shutdown()
             return 2
-    scripted = autorun or exit_after_solve or screenshot is not None
+        if not app.open_level(DEFAULT_LEVEL):
+            print(app.startup_message or f"cannot open the built-in level {DEFAULT_LEVEL.name}", file=sys.stderr)
+            app.shutdown()
+            return 2
     script = Script(solver, autorun, exit_after_solve, screenshot) if scripted else None
     if solver and not autorun:                  # chosen in the panel from the first frame, to run by hand
         assert app.play is not None             # a level was opened above

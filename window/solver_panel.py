@@ -14,7 +14,7 @@ from typing import Any, Callable, Mapping
 
 import pygame
 
-from game import files
+from game import files, levels
 from game.puzzle import Puzzle
 from solvers.engine import registry
 from solvers.engine.trace import Recording
@@ -207,10 +207,11 @@ class SolverPanel:
         stamp = time.strftime("%Y%m%d-%H%M%S")
         target = path.with_name(f"{files.slug(self.title, 'level')}-{self.slug}-{stamp}.jsonl")
         try:
-            with open(path, "rb") as source:
+            with levels.open_regular(path, "a trace") as source:     # a device's endless bytes, a FIFO: refused
                 files.write_with(target, lambda handle: shutil.copyfileobj(source, handle))
-        except OSError as error:
-            self.notify(f"Could not save the run: {error.strerror or error}")
+        except (OSError, levels.LevelError) as error:
+            reason = error.reason if isinstance(error, levels.LevelError) else error.strerror or error
+            self.notify(f"Could not save the run: {reason}")
             return None
         self.notify(f"Run saved as {target}")
         return target

@@ -533,8 +533,7 @@ def build_pack(folder: str | Path, seed: int = 0) -> list[Path]:
     written = []
 
     def emit(puzzle: Puzzle, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        levels.save(puzzle, path)
+        levels.save(puzzle, path)               # its folders made as it is written
         written.append(path)
         print(f"{path}: {puzzle.name} ({plural(len(puzzle.hints), 'hint')})")
 

@@ -79,6 +79,17 @@ def is_own(name: str) -> bool:
     return name.startswith(COMMAND_PREFIX) or name.endswith(".py")
 
 
+def files_of(name: str) -> list[str]:
+    """The files a solver of one's own named ``name`` is read from: ``mine.py``, or each word of
+    ``cmd:PROGRAM ARGS`` (its program, a script it is given); what an output must never replace."""
+    if name.startswith(COMMAND_PREFIX):
+        try:
+            return shlex.split(name[len(COMMAND_PREFIX):])
+        except ValueError:
+            return []
+    return [name] if name.endswith(".py") else []
+
+
 def from_name(name: str) -> ExternalSpec:
     """The spec of ``path.py`` or ``cmd:PROGRAM ARGS``; ``ValueError`` with one line if it cannot be."""
     if "\0" in name:

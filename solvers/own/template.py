@@ -146,12 +146,10 @@ def write(path: str) -> tuple[Path, Path]:
     for target in (solver, test):
         if os.path.lexists(target):                 # a file, folder, link (even dangling), device...
             raise ValueError(f"{target}: exists already; it is not replaced")
-    from game.files import check, write_text
+    from game.files import Outputs
 
-    for target in (solver, test):                   # both places first: never one file of the two
-        check(target, parents=True)
-
-    write_text(solver, SOLVER.format(path=path), parents=True)
-    write_text(test, TEST.format(name=solver.name, test=test.name, root=str(ROOT), levels=LEVELS),
-               parents=True)
+    with Outputs(2) as outputs:                     # both or neither: never one file of the two
+        outputs.add(solver, binary=False, parents=True).handle.write(SOLVER.format(path=path))
+        outputs.add(test, binary=False, parents=True).handle.write(
+            TEST.format(name=solver.name, test=test.name, root=str(ROOT), levels=LEVELS))
     return solver, test
