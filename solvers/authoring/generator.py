@@ -541,7 +541,7 @@ def _level(rows: int, cols: int, fleet: Fleet, level: int, difficulty: str | Non
     if minimal and level < 4:     # the grade's rules need hints that uniqueness does not
         puzzle = remove_hints(puzzle, 4, rng, deadline, cancelled, solution, progress=progress)
     _in_time(deadline)            # (a removal the deadline cut short returns the hints it had)
-    progress(f"grading ({len(puzzle.hints)} hints)")
+    progress(f"grading ({plural(len(puzzle.hints), 'hint')})")
     try:
         measured = grade(puzzle, solution, deadline=deadline, cancelled=cancelled)
     except GradeError:
