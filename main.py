@@ -672,14 +672,25 @@ def cmd_generate(args) -> int:
     from game import levels
     from game.puzzle import plural
     from solvers.authoring import generator
+    from solvers.engine.batch import ProgressBar
 
     if args.output is not None and _refused(args.output):    # -o "" too: it names no file
         return EXIT_USAGE
+    # The stage the generator is at, on stderr when it is a terminal; the clock moves at each
+    # step it polls (the compiler's wait too, with its notice).
+    bar = ProgressBar(None, "generate")
+
+    def ticking() -> bool:
+        bar.tick()
+        return False
+
     if args.pack:
         if _refused(os.path.join(args.pack, "x.bs"), parents=True):
             return EXIT_USAGE
         try:
-            written = generator.build_pack(args.pack, seed=args.seed)
+            with bar:                   # wiped before anything below is said
+                written = generator.build_pack(args.pack, seed=args.seed, progress=bar.stage, log=bar.above,
+                                               cancelled=ticking)
         except OSError as error:
             return _not_written(error, args.pack)
         print(f"wrote {len(written)} levels under {_named(args.pack)}")
@@ -687,8 +698,10 @@ def cmd_generate(args) -> int:
     try:
         fleet = json.loads(args.fleet) if args.fleet else None  # checked by _fleet
         rows = args.rows or 10
-        puzzle = generator.generate(rows, args.cols or rows, fleet=fleet, difficulty=args.difficulty,
-                                    seed=args.seed, minimal=args.minimal, timeout=args.timeout)
+        with bar:
+            puzzle = generator.generate(rows, args.cols or rows, fleet=fleet, difficulty=args.difficulty,
+                                        seed=args.seed, minimal=args.minimal, timeout=args.timeout,
+                                        cancelled=ticking, progress=bar.stage)
     except generator.GeneratorTimeout as error:
         print(f"generate: {error}; raise --timeout", file=sys.stderr)
         return EXIT_USAGE

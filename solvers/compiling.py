@@ -16,12 +16,15 @@ import subprocess
 import sys
 import tempfile
 import time
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 ROOT = Path(__file__).resolve().parents[1]
 LOCK_SECONDS = 300      # a build started this recently is left to finish
 
 _ready: dict[str, bool] = {}        # per module, for the life of the process
+_waiting: dict[str, str] = {}       # the modules this process is waiting for, and what each is
 
 
 def cached(dispatcher) -> bool:
@@ -63,3 +66,21 @@ def compile_in_background(module: str) -> bool:
     except OSError:
         return False
     return True
+
+
+@contextmanager
+def waiting(module: str, what: str) -> Iterator[None]:
+    """While this block runs, this process waits for ``module``'s build in the background
+    (``what`` it is, as a user says it: "clause learning"): :func:`notice` says so."""
+    _waiting[module] = what
+    try:
+        yield
+    finally:
+        _waiting.pop(module, None)
+
+
+def notice() -> str:
+    """What this process is waiting for the compiler to build, as a line for a user (a progress
+    line adds it); "" when it waits for nothing."""
+    whats = tuple(_waiting.values())            # (set by whichever thread waits)
+    return "; ".join(f"{what} is being compiled, once (about a minute)" for what in whats)

@@ -325,7 +325,7 @@ def test_a_huge_flag_value_is_one_short_line(capsys, argv):
 def test_generate_pack_reports_a_count(capsys, monkeypatch, tmp_path):
     from solvers.authoring import generator
 
-    monkeypatch.setattr(generator, "build_pack", lambda folder, seed=0: [tmp_path / "a.bs", tmp_path / "b.bs"])
+    monkeypatch.setattr(generator, "build_pack", lambda folder, seed=0, **told: [tmp_path / "a.bs", tmp_path / "b.bs"])
     assert main.main(["generate", "--pack", str(tmp_path)]) == 0
     assert capsys.readouterr().out.strip() == f"wrote 2 levels under {tmp_path}"
 

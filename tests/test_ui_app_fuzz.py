@@ -74,7 +74,7 @@ def pack_level(size: int, grade: str, seed: int):
     return levels.load(found[seed % len(found)])
 
 
-def quick_generator(size, difficulty, seed, cancelled=None):
+def quick_generator(size, difficulty, seed, cancelled=None, progress=None):
     """A pack level of that size and grade after a moment (a generator that can be cancelled)."""
     from solvers.authoring.generator import GeneratorCancelled
 

@@ -65,7 +65,7 @@ def test_new_button_opens_the_dialog_and_a_6x6_easy_level_opens_unique(app):
 def test_cancel_drops_the_generation_and_the_game_stays(app, monkeypatch):
     calls = []
 
-    def slow(size, difficulty, seed, cancelled=None):
+    def slow(size, difficulty, seed, cancelled=None, progress=None):
         calls.append((size, difficulty, seed))
         time.sleep(0.4)
         calls.append(cancelled())                  # by now the worker has been told to stop
@@ -92,7 +92,7 @@ def test_cancel_drops_the_generation_and_the_game_stays(app, monkeypatch):
 def test_closing_the_window_during_a_generation_tells_the_generator_to_stop(app, monkeypatch):
     told = []
 
-    def slow(size, difficulty, seed, cancelled=None):
+    def slow(size, difficulty, seed, cancelled=None, progress=None):
         deadline = time.perf_counter() + 5
         while not cancelled() and time.perf_counter() < deadline:
             time.sleep(0.01)
@@ -116,7 +116,7 @@ def test_closing_the_window_during_a_generation_tells_the_generator_to_stop(app,
 def test_generator_errors_show_in_the_status_line(app, monkeypatch):
     from solvers.authoring.generator import GeneratorError
 
-    def broken(size, difficulty, seed, cancelled=None):
+    def broken(size, difficulty, seed, cancelled=None, progress=None):
         raise GeneratorError("no room for that fleet")
 
     monkeypatch.setattr(scene_new, "generate_level", broken)

@@ -69,6 +69,13 @@ class GeneratorOutOfReach(GeneratorError):
     """The grade asked is out of reach of the board and fleet (``REACH_LAYOUTS``): no level."""
 
 
+Stage = Callable[[str], None]      # told the stage a long step is at, as a line for a user
+
+
+def _unheard(text: str) -> None:
+    """The ``progress`` of a caller that asked for none."""
+
+
 class _OutOfTime(Exception):
     """The deadline passed during a step: what the step gave is dropped."""
 
@@ -192,14 +199,17 @@ def _grid_of(rows: int, cols: int, ships: frozenset[Coord]) -> Grid:
 
 
 def _add_hints(base: Puzzle, ships: frozenset[Coord], solution: Grid, level: int, rng: random.Random,
-               cancelled: Callable[[], bool], deadline: float | None = None) -> tuple[Puzzle, tuple]:
+               cancelled: Callable[[], bool], deadline: float | None = None,
+               progress: Stage = _unheard) -> tuple[Puzzle, tuple]:
     """Hints until the engine finishes the puzzle at ``level`` (4: until it is unique); with
     the records of the engine's finished run (``deduction.solve``'s ``held``), if any.
-    ``deadline`` (a ``time.perf_counter()`` value): :class:`_OutOfTime` once it has passed."""
+    ``deadline`` (a ``time.perf_counter()`` value): :class:`_OutOfTime` once it has passed.
+    ``progress`` is told the hints added so far."""
     puzzle, grid = base, None
     while True:
         if cancelled():
             raise GeneratorCancelled()
+        progress(_adding(puzzle))
         outcome = logic.solve(puzzle, max_level=level if level < 4 else 2, grid=grid, solution=solution,
                               deadline=deadline, cancelled=cancelled)
         _in_time(deadline)
@@ -209,7 +219,7 @@ def _add_hints(base: Puzzle, ships: frozenset[Coord], solution: Grid, level: int
             raise GeneratorError(f"generator bug: {outcome.contradiction}")
         unknown = sum(v == Cell.UNKNOWN for row in outcome.grid for v in row)
         if level >= 4 and unknown <= max(40, base.rows * base.cols // FEW_UNKNOWN_SHARE):
-            return _tell_apart(puzzle, solution, ships, outcome.grid, rng, cancelled, deadline), ()
+            return _tell_apart(puzzle, solution, ships, outcome.grid, rng, cancelled, deadline, progress), ()
         board = [list(row) for row in outcome.grid]
         for _ in range(max(1, unknown // HINT_PER_UNKNOWN)):
             cell = _pick_cell(board, ships, puzzle.hints, rng)
@@ -220,18 +230,24 @@ def _add_hints(base: Puzzle, ships: frozenset[Coord], solution: Grid, level: int
         grid = tuple(tuple(row) for row in board)
 
 
+def _adding(puzzle: Puzzle) -> str:
+    return f"adding hints, {len(puzzle.hints)} so far"
+
+
 def with_hint(puzzle: Puzzle, solution: Grid, cell: Coord) -> Puzzle:
     """``puzzle`` with the hint ``solution`` shows at ``cell``."""
     return puzzle.replace(hints={**puzzle.hints, cell: hint_at(solution, cell)})
 
 
 def _tell_apart(puzzle: Puzzle, solution: Grid, ships: frozenset[Coord], grid: Grid, rng: random.Random,
-                cancelled: Callable[[], bool], deadline: float | None = None) -> Puzzle:
+                cancelled: Callable[[], bool], deadline: float | None = None, progress: Stage = _unheard) -> Puzzle:
     """Hints until the verdict shows ``solution`` is the only one (step 3 of the module
-    docstring); when the verdict is undecided, a cell the engine left open in ``grid``."""
+    docstring); when the verdict is undecided, a cell the engine left open in ``grid``.
+    ``progress`` is told the hints added so far."""
     while True:
         if cancelled():
             raise GeneratorCancelled()
+        progress(_adding(puzzle))
         verdict = _count(puzzle, deadline, cancelled)
         _in_time(deadline)
         if verdict.kind is Kind.UNIQUE:
@@ -247,7 +263,8 @@ def _tell_apart(puzzle: Puzzle, solution: Grid, ships: frozenset[Coord], grid: G
 
 
 def remove_hints(puzzle: Puzzle, level: int, rng: random.Random, deadline: float | None,
-                 cancelled: Callable[[], bool], solution: Grid | None = None, held: tuple = ()) -> Puzzle:
+                 cancelled: Callable[[], bool], solution: Grid | None = None, held: tuple = (),
+                 progress: Stage = _unheard) -> Puzzle:
     """Remove hints in ``rng``'s order while the puzzle stays solvable at ``level`` (4: unique;
     below, the engine alone decides: it finishes only a puzzle with one solution).
     ``solution``: the board the hints were taken from, when known (it spares trials).
@@ -264,11 +281,13 @@ def remove_hints(puzzle: Puzzle, level: int, rng: random.Random, deadline: float
     on its boards: each run is given the records of the last finished run (with ``solution``).
 
     ``deadline`` (a ``time.perf_counter()`` value): past it, the hints removed so far; a run
-    or a verdict it cuts short keeps its hint."""
+    or a verdict it cuts short keeps its hint. ``progress`` is told the hints removed so far."""
     order = list(puzzle.hints)
     rng.shuffle(order)
     size = REMOVE_GROUP if level < 4 else 1
     for start in range(0, len(order), size):
+        progress(f"removing hints, {len(order) - len(puzzle.hints)} of {len(order)} gone, "
+                 f"{len(order) - start} to ask")
         group = order[start:start + size]
         board = None
         if len(group) > 1:
@@ -420,7 +439,8 @@ def _removal_count(puzzle: Puzzle, deadline: float | None, cancelled: Callable[[
 def generate(rows: int, cols: int, fleet: Mapping[int, int] | Fleet | None = None,
              difficulty: str | None = None, seed: int = 0, minimal: bool = False,
              timeout: float | None = None, hide_tallies: int = 0,
-             cancelled: Callable[[], bool] | None = None, layouts: int | None = None) -> Puzzle:
+             cancelled: Callable[[], bool] | None = None, layouts: int | None = None,
+             progress: Stage | None = None) -> Puzzle:
     """A unique, graded level. Same arguments, same level, on any machine: every bound that
     shapes the level is a count of work (``COUNT_WORK``, ``MAX_LAYOUT_TRIES``...), never a clock.
 
@@ -439,8 +459,11 @@ def generate(rows: int, cols: int, fleet: Mapping[int, int] | Fleet | None = Non
     ``REACH_LAYOUTS`` layouts all came out at one grade below it.
     ``cancelled`` is polled between steps (a fraction of a second apart on boards up to
     15x15); when it returns True the generator raises :class:`GeneratorCancelled`.
+    ``progress`` is told the stage the work is at, as a line for a user ("layout 3: removing
+    hints, 12 of 40 gone, 28 to ask"), each time it moves on; it changes nothing made.
     """
     cancelled = cancelled or (lambda: False)
+    told = progress or _unheard
     if difficulty is not None and difficulty not in GRADE_LEVEL:
         raise GeneratorError(f"unknown difficulty {difficulty!r}; choose from {', '.join(GRADES)}")
     fleet = checked_request(rows, cols, fleet)
@@ -453,9 +476,11 @@ def generate(rows: int, cols: int, fleet: Mapping[int, int] | Fleet | None = Non
     proof_asked = False
     while True:
         tried += 1
+        closest = f" (closest so far: {best[2]})" if best is not None and difficulty else ""
+        stage = _prefixed(told, f"layout {tried}{closest}: ")
         try:
             puzzle, measured, solution = _level(rows, cols, fleet, level, difficulty, minimal, hide_tallies, rng,
-                                                cancelled, deadline)
+                                                cancelled, deadline, stage)
         except Cancelled:                  # said inside the engine or the grade
             raise GeneratorCancelled() from None
         except _OutOfTime:
@@ -470,6 +495,7 @@ def generate(rows: int, cols: int, fleet: Mapping[int, int] | Fleet | None = Non
         grades.add(measured)
         if miss and not proof_asked and not hide_tallies:
             proof_asked = True
+            told(f"asking whether any layout of the fleet gives a {difficulty} level")
             layouts_all = proved_out_of_reach(rows, cols, fleet, level, cancelled, deadline)
             if layouts_all is not None:
                 raise GeneratorOutOfReach(f"no {difficulty} {rows}x{cols} level with the fleet {dict(fleet)}: the "
@@ -493,22 +519,29 @@ def generate(rows: int, cols: int, fleet: Mapping[int, int] | Fleet | None = Non
     return puzzle
 
 
+def _prefixed(progress: Stage, prefix: str) -> Stage:
+    """``progress``, told each stage after ``prefix``."""
+    return lambda text: progress(prefix + text)
+
+
 def _level(rows: int, cols: int, fleet: Fleet, level: int, difficulty: str | None, minimal: bool,
            hide_tallies: int, rng: random.Random, cancelled: Callable[[], bool],
-           deadline: float | None) -> tuple[Puzzle, str, Grid]:
+           deadline: float | None, progress: Stage = _unheard) -> tuple[Puzzle, str, Grid]:
     """One layout's level, its grade and its solution (steps 1-4 of the module docstring);
-    :class:`_OutOfTime` when ``deadline`` passes on the way."""
+    :class:`_OutOfTime` when ``deadline`` passes on the way. ``progress`` is told each step."""
+    progress("laying the fleet")
     ships = random_layout(rows, cols, fleet, rng, deadline)
     row_tallies, col_tallies = _tallies(rows, cols, ships, hide_tallies, rng)
     base = Puzzle(rows, cols, row_tallies, col_tallies, fleet, {})
     solution = _grid_of(rows, cols, ships)
     _in_time(deadline)
-    puzzle, held = _add_hints(base, ships, solution, level, rng, cancelled, deadline)
+    puzzle, held = _add_hints(base, ships, solution, level, rng, cancelled, deadline, progress)
     if difficulty or minimal:
-        puzzle = remove_hints(puzzle, level, rng, deadline, cancelled, solution, held)
+        puzzle = remove_hints(puzzle, level, rng, deadline, cancelled, solution, held, progress)
     if minimal and level < 4:     # the grade's rules need hints that uniqueness does not
-        puzzle = remove_hints(puzzle, 4, rng, deadline, cancelled, solution)
+        puzzle = remove_hints(puzzle, 4, rng, deadline, cancelled, solution, progress=progress)
     _in_time(deadline)            # (a removal the deadline cut short returns the hints it had)
+    progress(f"grading ({plural(len(puzzle.hints), 'hint')})")
     try:
         measured = grade(puzzle, solution, deadline=deadline, cancelled=cancelled)
     except GradeError:
@@ -525,43 +558,54 @@ PACK_LAYOUTS = 10_000    # layouts a pack level may try (the 6x6 expert levels o
 PACK_SECONDS = 600       # a safety net only: a level it cuts short depends on the machine's speed
 
 
-def build_pack(folder: str | Path, seed: int = 0) -> list[Path]:
+def build_pack(folder: str | Path, seed: int = 0, progress: Stage | None = None,
+               log: Callable[[str], None] = print, cancelled: Callable[[], bool] | None = None) -> list[Path]:
     """Write the level pack: ``<folder>/<n>x<n>/<grade>/NN.bs`` plus giants and variants.
     Its levels are bounded by layouts, not by time, so the same seed gives the same pack on
-    any machine (a level that ``PACK_SECONDS`` cuts short says so)."""
+    any machine (a level that ``PACK_SECONDS`` cuts short says so). ``log`` is given a line for
+    each level written or missed, ``progress`` the stage (``generate``) of the level being made,
+    and ``cancelled`` is polled as ``generate`` polls it."""
     folder = Path(folder)
     written = []
+    told = progress or _unheard
+    total = len(GRADES) * len(PACK_SIZES) * PACK_PER_GRADE + len(EXTRAS)
+    place = 0
 
     def emit(puzzle: Puzzle, path: Path) -> None:
         levels.save(puzzle, path)               # its folders made as it is written
         written.append(path)
-        print(f"{path}: {puzzle.name} ({plural(len(puzzle.hints), 'hint')})")
+        log(f"{path}: {puzzle.name} ({plural(len(puzzle.hints), 'hint')})")
 
     # Expert levels are the slowest to find (most layouts land on "hard"): they come last.
     for difficulty in GRADES:
         for size in PACK_SIZES:
             for number in range(1, PACK_PER_GRADE + 1):
+                place += 1
                 for attempt in range(PACK_ATTEMPTS):
                     level_seed = seed * 100_000 + size * 1000 + GRADE_LEVEL[difficulty] * 100 + number
                     level_seed += attempt * 10_000_000
                     start = time.perf_counter()
                     try:
                         puzzle = generate(size, size, difficulty=difficulty, seed=level_seed, layouts=PACK_LAYOUTS,
-                                          timeout=PACK_SECONDS)
+                                          timeout=PACK_SECONDS, cancelled=cancelled,
+                                          progress=_prefixed(told, f"level {place} of {total} ({size}x{size} "
+                                                                   f"{difficulty} #{number}), "))
                     except GeneratorTimeout as error:
-                        print(f"  seed {level_seed}: {error} (cut short: a faster machine may find one)")
+                        log(f"  seed {level_seed}: {error} (cut short: a faster machine may find one)")
                         continue
                     seconds = time.perf_counter() - start
                     late = " (cut short: a faster machine may find another)" if seconds > PACK_SECONDS else ""
-                    print(f"  {seconds:.1f} s{late}")
+                    log(f"  {seconds:.1f} s{late}")
                     if puzzle.difficulty == difficulty:
                         emit(puzzle, folder / f"{size}x{size}" / difficulty / f"{number:02d}.bs")
                         break
-                    print(f"  seed {level_seed} gave {puzzle.difficulty}, not {difficulty}")
+                    log(f"  seed {level_seed} gave {puzzle.difficulty}, not {difficulty}")
                 else:
-                    print(f"  no {size}x{size} {difficulty} level #{number}")
+                    log(f"  no {size}x{size} {difficulty} level #{number}")
     for number, (rows, cols, fleet, hide) in enumerate(EXTRAS, start=1):
-        puzzle = generate(rows, cols, fleet=fleet, seed=seed * 100_000 + 90_000 + number, hide_tallies=hide)
+        place += 1
+        puzzle = generate(rows, cols, fleet=fleet, seed=seed * 100_000 + 90_000 + number, hide_tallies=hide,
+                          cancelled=cancelled, progress=_prefixed(told, f"level {place} of {total} ({rows}x{cols}), "))
         kind = "giants" if rows * cols >= 400 else "variants"
         emit(puzzle, folder / kind / f"{number:02d}-{rows}x{cols}.bs")
     return written

@@ -8,6 +8,7 @@ still run. Every answer is judged again by ``game.rules`` here, independently of
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 import time
 from collections import Counter
@@ -18,6 +19,7 @@ from typing import Iterable, Iterator, Mapping
 from game import codes, formats, levels, rules
 from game.files import shown
 from game.puzzle import Grid, Puzzle, grid_to_strings
+from solvers import compiling
 from solvers.common import count, elapsed, run_to_result
 from solvers.engine import registry
 from solvers.engine.verdict import Kind, decide
@@ -240,31 +242,97 @@ def table(heads: list[str], rows: list[list[str]]) -> str:
 
 
 class ProgressBar:
-    """A one-line progress bar on stderr (redrawn in place when stderr is a terminal)."""
+    """A one-line progress bar on stderr (redrawn in place when stderr is a terminal).
 
-    def __init__(self, total: int, label: str) -> None:
-        self.total, self.label, self.done = max(total, 1), label, 0
+    With a ``total``, a bar that :meth:`advance` moves (when stderr is not a terminal, a line
+    at each tenth of the way). Without one, a line saying the stage a long step is at
+    (:meth:`stage`) and the time spent, on a terminal only: elsewhere it stays silent. Either
+    says when this process waits for compiled code being built (``compiling.notice``)."""
+
+    REDRAW = 0.2            # seconds between redraws of the same text (the clock moving)
+    FRESH = 0.05            # seconds between redraws of a stage that changed (a terminal is slow)
+
+    def __init__(self, total: int | None, label: str) -> None:
+        self.total, self.label, self.done = None if total is None else max(total, 1), label, 0
         self.stream = sys.stderr
         self.tty = hasattr(self.stream, "isatty") and self.stream.isatty()
         self.started = time.perf_counter()
         self.last_status = ""
+        self.drawn = ""                 # the text on the terminal's line now
+        self.drawn_status = ""          # the status it shows
+        self.drawn_at = 0.0
 
     def advance(self, status: str) -> None:
+        assert self.total is not None
         self.done += 1
         self.last_status = status
         if self.tty or self.done == self.total or self.done % max(1, self.total // 10) == 0:
             self._draw()
 
+    def stage(self, text: str) -> None:
+        """The stage a long step is at now (drawn within ``FRESH`` seconds, by it or :meth:`tick`)."""
+        self.last_status = text
+        self.tick()
+
+    def tick(self) -> None:
+        """Redraw the line when it is due: a stage that changed, or the clock (and the compiler's
+        notice) every ``REDRAW`` seconds. Often called, seldom drawn."""
+        due = self.REDRAW if self.drawn_status == self.last_status else self.FRESH
+        if self.tty and time.perf_counter() - self.drawn_at >= due:
+            self._draw()
+
     def _draw(self) -> None:
-        width = 30
-        filled = int(width * self.done / self.total)
         spent = time.perf_counter() - self.started
-        text = (f"{self.label} [{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} "
-                f"{spent:6.1f}s  last: {self.last_status}")
-        self.stream.write(("\r" + text) if self.tty else text + "\n")
+        notice = compiling.notice()
+        if self.total is None:
+            if not self.tty:
+                return
+            text = f"{self.label}: {self.last_status}  {spent:.1f}s" + (f"  ({notice})" if notice else "")
+        else:
+            width = 30
+            filled = int(width * self.done / self.total)
+            text = (f"{self.label} [{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} "
+                    f"{spent:6.1f}s  last: {self.last_status}" + (f"  ({notice})" if notice else ""))
+        self.drawn_at, self.drawn_status = time.perf_counter(), self.last_status
+        if not self.tty:
+            self.stream.write(text + "\n")
+        else:
+            text = text[:max(10, self._columns() - 1)]    # a wrapped line is not redrawn in place
+            self.stream.write("\r" + text.ljust(len(self.drawn)))
+            self.drawn = text
         self.stream.flush()
 
+    def _columns(self) -> int:
+        """The width of stderr's terminal (stdout may go elsewhere)."""
+        try:
+            columns = os.get_terminal_size(self.stream.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+        return columns or shutil.get_terminal_size().columns
+
+    def above(self, line: str) -> None:
+        """Print ``line`` on stdout above the progress line (which is drawn again below it)."""
+        self._erase()
+        print(line, flush=True)
+        if self.tty and self.drawn_at:
+            self._draw()
+
+    def _erase(self) -> None:
+        if self.tty and self.drawn:
+            self.stream.write("\r" + " " * len(self.drawn) + "\r")
+            self.stream.flush()
+            self.drawn = ""
+
+    def __enter__(self) -> ProgressBar:
+        return self
+
+    def __exit__(self, *_exception: object) -> None:
+        self.close()
+
     def close(self) -> None:
-        if self.tty:
+        """End the line: a bar stays on the screen, a stage line is wiped (what it led to follows)."""
+        if self.total is None:
+            self._erase()
+        elif self.tty:
             self.stream.write("\n")
             self.stream.flush()

@@ -98,12 +98,14 @@ def events(puzzle: Puzzle, *, trace: bool = False, limit: int = 1, rng: random.R
         # The build in the background lands in about a minute: heartbeats until then (a caller
         # can stop or time out), then the search, loaded from the cache like any later process's.
         since = time.perf_counter()
-        while not compiling.cached(learning_core.search_slice):
-            if time.perf_counter() - since > BUILD_WAIT:
-                yield Result(Status.ERROR, None, {}, (), "clause learning is being compiled, once, in the background")
-                return
-            time.sleep(0.1)
-            yield Progress({"seconds": time.perf_counter() - since})
+        with compiling.waiting(__name__, "clause learning"):
+            while not compiling.cached(learning_core.search_slice):
+                if time.perf_counter() - since > BUILD_WAIT:
+                    yield Result(Status.ERROR, None, {}, (),
+                                 "clause learning is being compiled, once, in the background")
+                    return
+                time.sleep(0.1)
+                yield Progress({"seconds": time.perf_counter() - since})
     clauses = yield from beating(_Clauses.in_slices(puzzle))
     yield from clauses.run(max(1, limit), every_variable, best_phase, restart_unit, max_conflicts)
 

@@ -21,6 +21,7 @@ import pygame
 
 from game import levels
 from game.puzzle import DEFAULT_FLEETS, Puzzle, fleet_text
+from solvers import compiling
 from solvers.engine.runner import SolverRun
 from window import fonts
 from window.host import Choice, Host
@@ -35,12 +36,13 @@ STEPS = {pygame.K_LEFT: ("size", -1), pygame.K_RIGHT: ("size", 1), pygame.K_UP: 
          pygame.K_DOWN: ("difficulty", 1)}
 
 
-def generate_level(size: int, difficulty: str, seed: int, cancelled=None) -> Puzzle:
-    """The generator call (a seam: tests replace it with a slow stand-in to test Cancel)."""
+def generate_level(size: int, difficulty: str, seed: int, cancelled=None, progress=None) -> Puzzle:
+    """The generator call (a seam: tests replace it with a slow stand-in to test Cancel);
+    ``progress`` is told the stage it is at."""
     from solvers.authoring.generator import generate
 
     return generate(size, size, difficulty=difficulty, seed=seed, timeout=GENERATE_SECONDS,
-                    cancelled=cancelled)
+                    cancelled=cancelled, progress=progress)
 
 
 @dataclass(frozen=True)
@@ -65,6 +67,7 @@ class NewLevelScene:
         self.error = ""
         self.started = 0.0
         self.asked = ""                       # "10x10 hard, seed 123" while generating
+        self._told = [""]                     # the stage the worker is at (set whole, by the worker)
         self._run: SolverRun | None = None
         self._outcome: Outcome | None = None     # the worker's answer, once read
         self._sync()
@@ -140,12 +143,16 @@ class NewLevelScene:
         seed, size, difficulty = int(choice.seed), choice.size, choice.difficulty
         self.error = ""
         self.asked = f"{size}x{size} {difficulty}, seed {seed}"
+        told = self._told = [""]              # this run's own: a dropped run's worker writes where none reads
+
+        def progress(text: str) -> None:
+            told[0] = text
 
         def stream() -> Iterator[Outcome]:
             from solvers.authoring.generator import GeneratorCancelled, GeneratorError
 
             try:
-                yield Outcome(generate_level(size, difficulty, seed, cancelled=run.stopping))
+                yield Outcome(generate_level(size, difficulty, seed, cancelled=run.stopping, progress=progress))
             except GeneratorCancelled:
                 return
             except GeneratorError as error:
@@ -274,7 +281,13 @@ class NewLevelScene:
             elapsed = time.monotonic() - self.started
             self._draw_spinner(surface, (status.x + 14, status.centery), elapsed)
             text = fonts.fit_text(f"Generating {self.asked}... {elapsed:.1f} s", 17, status.width - 34)
-            fonts.blit_text(surface, text, 17, theme.text, midleft=(status.x + 34, status.centery))
+            stage = "; ".join(filter(None, (self._told[0], compiling.notice())))
+            if stage:                           # a second, smaller line under the first
+                fonts.blit_text(surface, text, 17, theme.text, midleft=(status.x + 34, status.y + 8))
+                fonts.blit_text(surface, fonts.fit_text(stage, 14, status.width - 34), 14, theme.muted,
+                                topleft=(status.x + 34, status.y + 19))
+            else:
+                fonts.blit_text(surface, text, 17, theme.text, midleft=(status.x + 34, status.centery))
         elif self.error:
             fonts.blit_text(surface, fonts.fit_text(self.error, 17, status.width), 17, theme.error,
                             midleft=(status.x, status.centery))
