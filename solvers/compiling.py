@@ -11,6 +11,7 @@ code into the cache for the processes after it.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import subprocess
 import sys
@@ -51,8 +52,11 @@ def ready(module: str, dispatcher) -> bool:
 
 def compile_in_background(module: str) -> bool:
     """Start one process that runs ``module.warm_up()`` (which compiles into the cache),
-    unless one started less than ``LOCK_SECONDS`` ago; True if it was started."""
-    lock = Path(tempfile.gettempdir()) / f"battleships-compile-{os.getuid() if hasattr(os, 'getuid') else 0}-{module}"
+    unless one started less than ``LOCK_SECONDS`` ago for this copy of the program (each
+    install or checkout has its own cache, so its own lock); True if it was started."""
+    user = os.getuid() if hasattr(os, "getuid") else 0
+    copy = hashlib.sha256(str(ROOT).encode()).hexdigest()[:12]
+    lock = Path(tempfile.gettempdir()) / f"battleships-compile-{user}-{copy}-{module}"
     try:
         if time.time() - lock.stat().st_mtime < LOCK_SECONDS:
             return False

@@ -56,6 +56,21 @@ def test_a_background_build_starts_once_while_its_lock_is_fresh(monkeypatch, tmp
     assert len(started) == 1 and started[0][-1] == "import solvers.search.learning as m; m.warm_up()"
 
 
+def test_each_copy_of_the_program_builds_into_its_own_cache_whatever_another_copy_builds(monkeypatch, tmp_path):
+    """numba keeps a copy's machine code beside its source: a build another install or checkout
+    started fills that one's cache, not this one's, so its lock must not stop this one's build."""
+    started: list = []
+    monkeypatch.setattr(compiling.tempfile, "gettempdir", lambda: str(tmp_path))
+    monkeypatch.setattr(compiling.subprocess, "Popen", lambda *args, **kwargs: started.append(kwargs["cwd"]))
+    monkeypatch.setattr(compiling, "ROOT", tmp_path / "another-checkout")
+    assert compiling.compile_in_background("solvers.search.learning")
+    monkeypatch.undo()
+    monkeypatch.setattr(compiling.tempfile, "gettempdir", lambda: str(tmp_path))
+    monkeypatch.setattr(compiling.subprocess, "Popen", lambda *args, **kwargs: started.append(kwargs["cwd"]))
+    assert compiling.compile_in_background("solvers.search.learning")
+    assert started == [tmp_path / "another-checkout", compiling.ROOT]
+
+
 def test_clause_learning_waits_with_heartbeats_for_the_build_in_the_background_then_runs(monkeypatch):
     asked = not_compiled(monkeypatch)
     polls = iter([False, False, False])
