@@ -25,12 +25,12 @@ KEYS = [(pygame.K_n, 0), (pygame.K_l, 0), (pygame.K_o, CTRL), (pygame.K_z, CTRL)
         (pygame.K_b, 0), (pygame.K_p, 0), (pygame.K_RETURN, 0), (pygame.K_KP_ENTER, 0), (pygame.K_PERIOD, 0),
         (pygame.K_ESCAPE, 0), (pygame.K_TAB, 0), (pygame.K_TAB, SHIFT), (pygame.K_MINUS, 0),
         (pygame.K_EQUALS, 0), (pygame.K_m, 0), (pygame.K_k, 0), (pygame.K_a, 0), (pygame.K_u, 0),
-        (pygame.K_t, 0), (pygame.K_UP, 0), (pygame.K_DOWN, 0), (pygame.K_LEFT, 0), (pygame.K_RIGHT, 0),
+        (pygame.K_t, 0), (pygame.K_f, 0), (pygame.K_UP, 0), (pygame.K_DOWN, 0), (pygame.K_LEFT, 0), (pygame.K_RIGHT, 0),
         (pygame.K_w, 0), (pygame.K_s, 0), (pygame.K_SPACE, 0), (pygame.K_DELETE, 0), (pygame.K_BACKSPACE, 0),
         (pygame.K_c, CTRL), (pygame.K_v, CTRL), (pygame.K_p, CTRL)]            # the window's: copy, paste, print
 # Keys that open an overlay (poked only now and then: the session stays mostly on the play scene).
 OVERLAY_KEYS = {pygame.K_n, pygame.K_l, pygame.K_o, pygame.K_e, pygame.K_v, pygame.K_d, pygame.K_i, pygame.K_x,
-                pygame.K_m, pygame.K_t}
+                pygame.K_m, pygame.K_t, pygame.K_f}
 OVERLAY_KEYS_WITH_CTRL = {pygame.K_o}
 # What the status line says when something went wrong (a save, a recording, a solver).
 TROUBLE = ("Could not", "cannot be recorded", "not recorded", ": error", "not available", "set aside")

@@ -28,6 +28,7 @@ from window.layout import SMALL_CELL, TOOLBAR_HEIGHT, compute_layout
 from window.play_view import PlayView, StatusLine
 from window.player_board import PlayerBoard
 from window.scenes.actions import Action, ActionsScene, by_key, most_used
+from window.scenes.message import MessageScene
 from window.scenes.race import with_solver
 from window.solver_panel import SPEED_LABELS, SolverPanel
 from window.storage import level_key, runs_dir
@@ -87,8 +88,9 @@ class PlayScene:
                                Action(panel.keep_button, "", 0), Action(panel.rewind_button, "", 0),
                                Action(panel.save_button, "", 0),
                                Action(Button("Load a solver...", lambda: app.pick_solver(panel.add_solver)), "", 0)]
-        # Actions with a key and no button: M lists Pause after the rest.
-        self.key_actions = [Action(Button("Pause", self.pause), "Pause", 0)]
+        # Actions with a key and no button: M lists them after the rest.
+        self.key_actions = [Action(Button("Whole message", self.show_message), "F", 0),
+                            Action(Button("Pause", self.pause), "Pause", 0)]
         self.keys = by_key([*self.actions, *self.solver_actions, *self.key_actions,
                             Action(Button("All actions", self.show_actions), "M", 0)])
         # Shown in the status line while a hint or a check has found a mistake.
@@ -227,6 +229,10 @@ class PlayScene:
         every = [*self.actions, *self.solver_actions, *self.key_actions]
         self.app.show(ActionsScene(self.app, every if actions is None else actions, title))
 
+    def show_message(self) -> None:
+        """F, or a click on the status line: its message whole, wrapped (a long hint is cut there)."""
+        self.app.show(MessageScene(self.app, self.status.message))
+
     def change_speed(self, step: int) -> None:
         """- and =: the solver's speed one step slower or faster, as on its slider."""
         self.solver.slider.set_index(self.solver.slider.index + step)
@@ -292,6 +298,9 @@ class PlayScene:
         if handle_all(self.shown_toolbar, event) or handle_all([offered] if offered else [], event):
             return
         if self.trials.handle(event):
+            return
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and self.layout.status.collidepoint(event.pos):
+            self.show_message()
             return
         self.board_input.handle(event, self.layout)
 

@@ -1,0 +1,68 @@
+"""The status line's message whole (F, or a click on the status line): a long hint's reason is
+cut on the status line at any window width, and read whole in a dialog."""
+
+import os
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")   # before pygame is imported
+
+import pygame  # noqa: E402
+import pytest  # noqa: E402
+
+from tests.test_ui_play import click, colours_in, press  # noqa: E402
+from window import fonts  # noqa: E402
+from window.scenes.message import MessageScene  # noqa: E402
+
+# The widest hint on the pack's hard levels (15x15 expert 03, its 42nd hint): 3,803 px at 18 px.
+LONGEST = ("Hint: A ship placed whole at some places breaks a rule, so none lies there: the battleship in row 3, "
+           "columns 3-6 (the 3 missing cruisers would have only 1 place); the battleship in row 3, columns 4-7 "
+           "(the 3 missing cruisers would have only 1 place); the battleship in row 9, columns 10-13 (the 2 "
+           "missing battleships would have only 1 place), and 15 more places. With those ruled out: if row 13, "
+           "column 8 were ship: ships never touch, not even diagonally: the cells diagonal to r1c5, r1c6, r1c8, "
+           "r3c13, r6c2, r7c2 and 10 more are water (and 9 more steps); then the 3 missing cruisers would have "
+           "only 2 places. So it is water")
+
+
+def resize(app, size):
+    pygame.display.set_mode(size, pygame.RESIZABLE)
+    pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, size=size, w=size[0], h=size[1]))
+    app.pump()
+
+
+@pytest.mark.parametrize("size", [(1600, 1000), (1100, 720), (640, 480), (480, 360)])
+def test_a_long_hint_cut_on_the_status_line_is_read_whole_with_f(app, size):
+    resize(app, size)
+    app.play.notify(LONGEST)
+    app.pump()
+    layout = app.play.layout
+    width, lines = layout.status.width, layout.status_lines
+    # Even with the whole width of each of its lines, the status line cannot hold it.
+    cut = fonts.shrink_to_fit(LONGEST, 18, width)[0] if lines == 1 else fonts.fill(LONGEST, 18, [width] * lines)[-1]
+    assert cut.endswith(fonts.ELLIPSIS)
+    press(app, pygame.K_f)
+    scene = app.overlay
+    assert isinstance(scene, MessageScene)
+    assert " ".join(scene.lines) == LONGEST                  # every word, in order
+    window = pygame.Rect((0, 0), size)
+    assert window.contains(scene.box)
+    for line in scene.lines:
+        assert fonts.font(scene.size).size(line)[0] <= scene.box.width - 40
+    for theme in ("light", "dark"):
+        assert app.theme.name == theme
+        app.draw()
+        assert app.theme.text in colours_in(app.screen, scene.box.inflate(-30, -100))
+        assert app.theme.panel in colours_in(app.screen, scene.box.inflate(-30, -100))
+        press(app, pygame.K_ESCAPE)
+        assert app.overlay is None
+        press(app, pygame.K_b)                               # the other theme, and the dialog again
+        press(app, pygame.K_f)
+    press(app, pygame.K_ESCAPE)
+
+
+def test_a_click_on_the_status_line_opens_its_message_and_m_lists_f(app):
+    app.play.notify(LONGEST)
+    click(app, (app.play.layout.status.x + 40, app.play.layout.status.centery))
+    assert isinstance(app.overlay, MessageScene) and app.overlay.message == LONGEST
+    press(app, pygame.K_ESCAPE)
+    press(app, pygame.K_m)
+    rows = {row.label: row.note for row in app.overlay.list.rows}
+    assert rows["Whole message"] == "F"
