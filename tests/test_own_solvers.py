@@ -35,6 +35,7 @@ from solvers.own.check import Contract, ContractError
 from tests.conftest import ROOT
 
 SIX = levels.load(ROOT / "levels/6x6/easy/01.bs")
+NONE = SIX.replace(col_tallies=SIX.col_tallies[::-1], solution=None)     # a level without a solution
 PACK = [ROOT / f"levels/{size}/{grade}/01.bs"
         for size in ("6x6", "8x8") for grade in ("easy", "medium", "hard", "expert")]
 
@@ -211,10 +212,10 @@ def test_the_timeout_a_command_gives_outlasts_the_solvers_own_time_limit(tmp_pat
             time.sleep(1.5)
             return None
     """))
-    assert batch.run_solver(SIX, name, timeout=30).status is Status.NO_SOLUTION
-    assert race.run_one(SIX, name, timeout=30)["verdict"] == "no_solution"
-    assert trace.record_run(SIX, name, tmp_path / "run.jsonl", timeout=30).status is Status.NO_SOLUTION
-    assert run(name).status is Status.TIMEOUT                  # without a timeout given: its own limit
+    assert batch.run_solver(NONE, name, timeout=30).status is Status.NO_SOLUTION
+    assert race.run_one(NONE, name, timeout=30)["verdict"] == "no_solution"
+    assert trace.record_run(NONE, name, tmp_path / "run.jsonl", timeout=30).status is Status.NO_SOLUTION
+    assert run(name, NONE).status is Status.TIMEOUT                  # without a timeout given: its own limit
     assert own.within(registry.get(name), 30) == {"time_limit": 31.0} and own.within(registry.get("forward"), 30) == {}
 
 
@@ -312,7 +313,7 @@ def test_prints_of_a_python_solver_go_to_standard_error_not_into_its_events(tmp_
             print("thinking...")
             return None
     """))
-    assert run(name).status is Status.NO_SOLUTION
+    assert run(name, NONE).status is Status.NO_SOLUTION
 
 
 def test_unbounded_allocation_meets_the_memory_limit(tmp_path):
@@ -362,10 +363,10 @@ def test_statistics_that_are_no_counts_and_a_time_of_its_own_leave_race_and_benc
             report.progress(nodes="lots", backtracks=None, generations={"n": 1}, seconds=0.000001)
             return None
     """))
-    records = race.race(SIX, [name, "forward"])
+    records = race.race(NONE, [name, "forward"])
     mine = next(record for record in records if record["solver"] == name)
     assert (mine["nodes"], mine["backtracks"], mine["generations"]) == (0, 0, 0) and mine["time_s"] >= 0.3
-    record = batch.solve_record(batch.LevelRef("six", SIX), name, 30, 0)
+    record = batch.solve_record(batch.LevelRef("none", NONE), name, 30, 0)
     assert record["status"] == "no_solution" and record["stats"]["seconds"] >= 0.3     # measured, not its word
     assert batch.summarise([record])["nodes"] == 0
 
@@ -377,11 +378,11 @@ def test_a_solver_naming_new_statistics_without_end_is_recorded_as_a_trace_that_
                 report.progress(**{f"k{i}": i})
             return None
     """))
-    result = trace.record_run(SIX, name, tmp_path / "names.jsonl")
+    result = trace.record_run(NONE, name, tmp_path / "names.jsonl")
     assert result.status is Status.NO_SOLUTION and len(result.stats) <= MAX_TRACE_STATS
     assert trace.read_trace(tmp_path / "names.jsonl").stats == result.stats
     tally = race.Tally()                                     # what a race and the window keep
-    for event in registry.get(name).events(SIX):
+    for event in registry.get(name).events(NONE):
         tally.add(event)
     assert len(tally.stats) <= MAX_TRACE_STATS
 
@@ -432,7 +433,37 @@ def test_a_no_solution_after_finding_a_board_the_rules_accept_is_refuted_by_it(t
             report.found(["#....."] * 6)
             return None
     """))
-    assert run(wrong).status is Status.NO_SOLUTION
+    assert run(wrong, NONE).status is Status.NO_SOLUTION
+
+
+def test_a_no_solution_on_a_level_that_has_one_is_refuted_by_the_exact_search(tmp_path, capsys):
+    name = str(write(tmp_path, "quitter.py", """
+        def solve(puzzle, report, options):
+            return None
+    """))
+    one_line(run(name), name, "said there is no solution, but the level has one: #.#.../..#.#./#.#...")
+    wrong = str(write(tmp_path, "wrong.py", "def solve(puzzle, report, options):\n    return ['#' * 6] * 6\n"))
+    assert main(["solve", str(PACK[0]), "--solver", wrong]) == 1
+    capsys.readouterr()
+    assert main(["solve", str(PACK[0]), "--solver", name]) == 1       # as for a wrong answer
+    out, err = capsys.readouterr()
+    assert not out and len(err.strip().splitlines()) == 1
+    assert f"{name}: said there is no solution, but the level has one" in err
+    true = run(name, NONE)
+    assert true.status is Status.NO_SOLUTION and not true.message           # a true claim stands, unmarked
+
+
+def test_a_no_solution_the_exact_search_cannot_refute_in_time_is_marked_unchecked(tmp_path, monkeypatch):
+    from solvers.engine.verdict import Kind, Verdict
+    from solvers.own import process
+
+    monkeypatch.setattr(process, "decide", lambda puzzle, timeout: Verdict(Kind.UNDECIDED, (), {}, "out of time"))
+    name = str(write(tmp_path, "unsure.py", """
+        def solve(puzzle, report, options):
+            return None
+    """))
+    result = run(name)
+    assert result.status is Status.NO_SOLUTION and "unchecked: the exact search did not decide" in result.message
 
 
 def test_a_verdict_of_error_without_a_message_still_names_the_solver(tmp_path):
@@ -522,7 +553,10 @@ def test_the_level_a_solver_reads_has_no_solution_in_it(tmp_path):
             assert puzzle.solution is None, "the answer was given away"
             return None
     """))
-    assert run(name, levels.load(PACK[0])).status is Status.NO_SOLUTION
+    pack = levels.load(PACK[0])
+    assert pack.solution is not None
+    impossible = pack.replace(col_tallies=pack.col_tallies[::-1])      # (its solution is still given here)
+    assert run(name, impossible).status is Status.NO_SOLUTION
 
 
 # ---------------------------------------------------------------- one contract for every solver
@@ -623,7 +657,7 @@ def test_options_are_declared_checked_and_passed(tmp_path):
     assert spec.resolve({"limit": 5})["limit"] == 5
     with pytest.raises(ValueError, match="must be a whole number"):
         spec.resolve({"limit": 1.5})
-    result = run(name, limit=7, fast=True)
+    result = run(name, NONE, limit=7, fast=True)
     assert result.status is Status.NO_SOLUTION and result.stats == {"limit": 7, "fast": True}
 
 

@@ -744,3 +744,14 @@ def test_the_solvers_names_are_whole_in_a_narrow_panel(app, size):
     per_row = [sum(button.rect.y == y for button in choices) for y in rows]
     assert max(per_row) - min(per_row) <= 1                     # the rows evenly filled
     assert app.play.solver.run_button.rect.top > max(button.rect.bottom for button in choices)
+
+
+def test_a_solver_of_ones_own_that_says_no_solution_on_a_solvable_level_is_refuted_in_the_panel(app, tmp_path):
+    mine = tmp_path / "quitter.py"
+    mine.write_text("def solve(puzzle, report, options):\n    return None\n")
+    panel = app.play.solver
+    assert panel.add_solver(str(mine))
+    run_to_end(app, panel, seconds=30)
+    assert panel.watch.result.status is Status.ERROR and not panel.watch.solved
+    assert panel.watch.status_text().startswith(f"{panel.watch.name}: error - said there is no solution, "
+                                                "but the level has one: ")

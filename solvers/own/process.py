@@ -14,7 +14,9 @@ window paused or animating slowly, left out: the child then waits on its full pi
 says it took are left out of its result: its time is measured outside.
 
 Every problem ends the run with one ``Result`` of status ``error`` whose message names the
-solver and the problem; a board it claims as solved is judged by the rules first.
+solver and the problem; a board it claims as solved is judged by the rules first, and a "no
+solution" is checked by the project's exact search (``solvers.engine.verdict.decide``) for
+``CHECK_SECONDS``.
 """
 
 from __future__ import annotations
@@ -33,9 +35,10 @@ from pathlib import Path
 from typing import Iterator
 
 from game import levels, rules
-from game.puzzle import Cell, Grid, Puzzle, initial_grid
+from game.puzzle import Cell, Grid, Puzzle, grid_to_strings, initial_grid
 from solvers.common import add_found, add_stats, verified
 from solvers.engine.trace import MAX_LINE_BYTES
+from solvers.engine.verdict import Kind, decide
 from solvers.events import Event, Failure, Found, Progress, Reason, Result, SetCell, Status, Stream
 from solvers.own.check import Contract, ContractError
 from solvers.own.child import PARENT
@@ -45,6 +48,7 @@ HEARTBEAT = 0.05         # seconds without output before a Progress is yielded
 CHUNK = 1 << 16
 STDERR_KEPT = 4096       # bytes of the child's standard error kept for the report
 ENDING = 0.5             # seconds a child that has given its result is given to exit
+CHECK_SECONDS = 3.0      # seconds the exact search is given to refute a "no solution"
 
 
 def level_text(puzzle: Puzzle) -> str:
@@ -219,12 +223,16 @@ def _answer(puzzle: Puzzle, result: Result, board: bytearray, name: str, stats: 
             met: dict[Grid, None]) -> Iterator[Event]:
     """The solver's result, judged: a board it claims is checked by the rules; when they
     accept it, the cells its events left otherwise are set as its answer says (a ``fill``).
-    A "no solution" after a found line whose board the rules accept is refuted by it."""
+    A "no solution" after a found line whose board the rules accept is refuted by it, and
+    otherwise checked by the exact search (``_no_solution``)."""
     stats = dict(stats)
     add_stats(stats, result.stats)
     if result.status is Status.NO_SOLUTION and any(rules.is_solved(puzzle, grid) for grid in met):
         yield Result(Status.ERROR, None, stats, (), f"{name}: said there is no solution, but a board it found "
                                                     "is one the rules accept")
+        return
+    if result.status is Status.NO_SOLUTION:
+        yield _no_solution(puzzle, result.message, name, stats)
         return
     if result.status is not Status.SOLVED:
         message = (f"{name}: {result.message or 'gave the verdict error without a message'}"
@@ -244,3 +252,19 @@ def _answer(puzzle: Puzzle, result: Result, board: bytearray, name: str, stats: 
             if board[r * cols + c] != value:
                 yield SetCell(r, c, Cell(value), Reason.FILL, "as the solver's answer says")
     yield judged
+
+
+def _no_solution(puzzle: Puzzle, message: str, name: str, stats: dict) -> Result:
+    """A "no solution" checked by the exact search (``decide``) within ``CHECK_SECONDS``: an
+    ``error`` naming the solution it finds (every board it reports is judged by the rules); as
+    the solver said when it proves there is none; as said but marked unchecked when it does
+    not decide in time."""
+    verdict = decide(puzzle, timeout=CHECK_SECONDS)
+    if verdict.solutions:
+        board = "/".join(grid_to_strings(verdict.solutions[0]))
+        return Result(Status.ERROR, None, stats, (),
+                      f"{name}: said there is no solution, but the level has one: {board}")
+    if verdict.kind is Kind.UNDECIDED:
+        unchecked = f"unchecked: the exact search did not decide within {CHECK_SECONDS:g} s"
+        message = f"{message} ({unchecked})" if message else unchecked
+    return Result(Status.NO_SOLUTION, None, stats, (), message)
