@@ -457,13 +457,43 @@ def test_a_no_solution_the_exact_search_cannot_refute_in_time_is_marked_unchecke
     from solvers.engine.verdict import Kind, Verdict
     from solvers.own import process
 
-    monkeypatch.setattr(process, "decide", lambda puzzle, timeout: Verdict(Kind.UNDECIDED, (), {}, "out of time"))
+    monkeypatch.setattr(process, "decide",
+                        lambda puzzle, timeout, cancelled: Verdict(Kind.UNDECIDED, (), {}, "out of time"))
     name = str(write(tmp_path, "unsure.py", """
         def solve(puzzle, report, options):
             return None
     """))
     result = run(name)
     assert result.status is Status.NO_SOLUTION and "unchecked: the exact search did not decide" in result.message
+
+
+def test_a_run_stopped_while_the_exact_search_checks_its_no_solution_ends_at_once(tmp_path, monkeypatch):
+    """The check runs in the run's worker, between the solver's last event and its result:
+    a Stop there ended the search only when its seconds were out."""
+    from solvers.engine.verdict import Kind, Verdict
+    from solvers.own import process
+
+    searching = []
+
+    def slow_decide(puzzle, timeout, cancelled=lambda: False):
+        searching.append(True)
+        deadline = time.monotonic() + 3 * timeout
+        while not cancelled() and time.monotonic() < deadline:
+            time.sleep(0.005)
+        return Verdict(Kind.UNDECIDED, (), {}, "cancelled")
+
+    monkeypatch.setattr(process, "decide", slow_decide)
+    name = str(write(tmp_path, "unsure.py", """
+        def solve(puzzle, report, options):
+            return None
+    """))
+    worker = SolverRun(lambda: registry.get(name).events(SIX)).start()
+    deadline = time.monotonic() + 30
+    while not searching and time.monotonic() < deadline:
+        worker.poll()
+        time.sleep(0.01)
+    assert searching
+    assert worker.stop(timeout=1.0), "the worker was still checking the claim a second after Stop"
 
 
 def test_a_verdict_of_error_without_a_message_still_names_the_solver(tmp_path):

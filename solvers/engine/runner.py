@@ -29,6 +29,15 @@ _END = object()
 Item = TypeVar("Item")      # what the stream yields: a solver's events, or a window's own work's results
 _PUT_WAIT = 0.02
 _PREPARING = threading.Lock()   # held by the worker doing its ``prepare`` work (one at a time)
+_WORKER = threading.local()     # in a worker thread: ``stop``, its run's stop event
+
+
+def stop_asked() -> bool:
+    """Whether the run this thread is the worker of was asked to stop (False outside a
+    worker): for a solver's work that runs long between two events, such as a search it
+    asks for, to end with the run."""
+    stop = getattr(_WORKER, "stop", None)
+    return stop is not None and stop.is_set()
 
 
 class SolverRun(Generic[Item]):
@@ -83,6 +92,7 @@ class SolverRun(Generic[Item]):
 
     def _work(self) -> None:
         stream: Iterator[Item] | None = None
+        _WORKER.stop = self._stop
         try:
             if not self._prepared():
                 return

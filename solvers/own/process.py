@@ -37,6 +37,7 @@ from typing import Iterator
 from game import levels, rules
 from game.puzzle import Cell, Grid, Puzzle, grid_to_strings, initial_grid
 from solvers.common import add_found, add_stats, verified
+from solvers.engine.runner import stop_asked
 from solvers.engine.trace import MAX_LINE_BYTES
 from solvers.engine.verdict import Kind, decide
 from solvers.events import Event, Failure, Found, Progress, Reason, Result, SetCell, Status, Stream
@@ -259,7 +260,7 @@ def _no_solution(puzzle: Puzzle, message: str, name: str, stats: dict) -> Result
     ``error`` naming the solution it finds (every board it reports is judged by the rules); as
     the solver said when it proves there is none; as said but marked unchecked when it does
     not decide in time."""
-    verdict = decide(puzzle, timeout=CHECK_SECONDS)
+    verdict = decide(puzzle, timeout=CHECK_SECONDS, cancelled=stop_asked)     # a run stopped ends it
     if verdict.solutions:
         board = "/".join(grid_to_strings(verdict.solutions[0]))
         return Result(Status.ERROR, None, stats, (),
