@@ -545,7 +545,8 @@ def test_a_lane_that_says_no_solution_beside_a_judged_solution_says_it_was_refut
     from solvers.engine.verdict import Kind, Verdict
     from solvers.own import process
 
-    monkeypatch.setattr(process, "decide", lambda puzzle, timeout: Verdict(Kind.UNDECIDED, (), {}, "out of time"))
+    monkeypatch.setattr(process, "decide",
+                        lambda puzzle, timeout, cancelled: Verdict(Kind.UNDECIDED, (), {}, "out of time"))
     nothing = tmp_path / "nothing.py"
     nothing.write_text("def solve(puzzle, report, options):\n    return None\n")
     app.open_race(["forward", str(nothing)])
