@@ -63,7 +63,8 @@ def test_generate_on_a_terminal_tells_its_stages_in_one_line_and_makes_the_same_
     assert "\n" not in text                          # one line, redrawn in place
     draws = [part.rstrip() for part in text.split("\r") if part.strip()]
     assert draws[0] == "generate: layout 1: laying the fleet  0.0s"
-    assert len(draws) > 1 and all(draw.startswith("generate: layout ") and draw.endswith("s") for draw in draws)
+    # how many more draws follow depends on the machine's speed (a stage is drawn 0.05 s apart at most)
+    assert all(draw.startswith("generate: layout ") and draw.endswith("s") for draw in draws)
     assert text.endswith("\r") and not text.rsplit("\r", 2)[-2].strip()   # wiped before the level
 
 
