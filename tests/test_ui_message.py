@@ -66,3 +66,18 @@ def test_a_click_on_the_status_line_opens_its_message_and_m_lists_f(app):
     press(app, pygame.K_m)
     rows = {row.label: row.note for row in app.overlay.list.rows}
     assert rows["Whole message"] == "F"
+
+
+def test_a_message_longer_than_the_smallest_window_holds_is_cut_on_its_last_line_in_order(app):
+    # The box holds as many lines as the window allows at the smallest size; the rest is cut
+    # with an ellipsis on the last one, the words before it whole and in order.
+    resize(app, (480, 360))
+    message = " ".join([LONGEST, "levels/giants/" + "x" * 300 + ".bs"] * 3)
+    scene = MessageScene(app, message)
+    assert scene.size == fonts.SMALLEST
+    assert (len(scene.lines) + 1) * (scene.size + 6) > 360 - 40 - 96 >= len(scene.lines) * (scene.size + 6)
+    assert scene.lines[-1].endswith(fonts.ELLIPSIS)
+    assert message.replace(" ", "").startswith("".join(scene.lines[:-1]).replace(" ", ""))
+    assert scene.lines[-1].removesuffix(fonts.ELLIPSIS).replace(" ", "") in message.replace(" ", "")
+    for line in scene.lines:
+        assert fonts.font(scene.size).size(line)[0] <= scene.box.width - 40

@@ -165,16 +165,17 @@ def wrap(content: str, size: int, width: int, bold: bool = False, most: int | No
     return flow(content.split(" "), size, width, " ", bold, most, breaks="/\\-")
 
 
-def fill(content: str, size: int, widths: Sequence[int]) -> list[str]:
-    """``content`` on lines of ``widths`` pixels in turn (a first line beside other things, then
-    whole lines), broken as :func:`wrap` breaks it, control characters shown as ``MARK``; the
-    last line cut with an ellipsis if the rest does not fit. Lines not needed are left out."""
-    return list(_fill(content[:MAX_SHOWN + 1], int(size), tuple(int(width) for width in widths)))
+def fill(content: str, size: int, widths: Sequence[int], limit: int = MAX_SHOWN) -> list[str]:
+    """``content`` (its first ``limit`` characters) on lines of ``widths`` pixels in turn (a
+    first line beside other things, then whole lines), broken as :func:`wrap` breaks it,
+    control characters shown as ``MARK``; the last line cut with an ellipsis if the rest does
+    not fit. Lines not needed are left out."""
+    return list(_fill(content[:limit + 1], int(size), tuple(int(width) for width in widths), limit))
 
 
 @lru_cache(maxsize=256)
-def _fill(content: str, size: int, widths: tuple[int, ...]) -> tuple[str, ...]:
-    rest, lines = visible(content), []
+def _fill(content: str, size: int, widths: tuple[int, ...], limit: int) -> tuple[str, ...]:
+    rest, lines = visible(content, limit), []
     for width in widths[:-1]:
         if not rest:
             break
@@ -183,7 +184,7 @@ def _fill(content: str, size: int, widths: tuple[int, ...]) -> tuple[str, ...]:
         rest = rest[len(line):].removeprefix(" ")
     if rest:
         face = font(size)
-        whole = len(content) <= MAX_SHOWN and face.size(rest)[0] <= widths[-1]
+        whole = len(content) <= limit and face.size(rest)[0] <= widths[-1]
         lines.append(rest if whole else cut_to(rest, widths[-1], lambda part: face.size(part)[0]))
     return tuple(lines)
 

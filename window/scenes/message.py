@@ -36,10 +36,8 @@ class MessageScene:
             if len(self.lines) * (self.size + LINE_GAP) <= most:
                 break
         room = max(1, most // (self.size + LINE_GAP))
-        if len(self.lines) > room:                    # a window too short even at the smallest size
-            rest = " ".join(self.lines[room - 1:])
-            face = fonts.font(self.size)
-            self.lines = self.lines[:room - 1] + [fonts.cut_to(rest, box.width - 40, lambda part: face.size(part)[0])]
+        if len(self.lines) > room:                    # a window too short even at the smallest size: the rest cut
+            self.lines = fonts.fill(self.message, self.size, [box.width - 40] * room, limit=MOST)
         box.height = len(self.lines) * (self.size + LINE_GAP) + 96
         box.center = (width // 2, height // 2)
         self.box = box
