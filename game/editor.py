@@ -18,7 +18,7 @@ from typing import Any, Mapping
 
 from game import levels, rules
 from game.limits import MAX_FLEET_SHIPS, MAX_SHIP_LENGTH, MAX_SIDE
-from game.puzzle import Cell, Coord, Fleet, Grid, Hint, Puzzle, cells_between, make_fleet
+from game.puzzle import Cell, Coord, Fleet, Grid, Hint, Puzzle, cells_between, make_fleet, ship_counts
 from game.ships import geometry, hint_at, segments
 
 # The order a click cycles a transcribed cell through.
@@ -79,13 +79,13 @@ class Draft:
     def row_tallies(self) -> tuple[int | None, ...]:
         if self.mode is Mode.TRANSCRIBE:
             return self.typed_rows
-        return tuple(sum(v == Cell.SHIP for v in row) for row in self.layout)
+        return ship_counts(self.layout)[0]
 
     @property
     def col_tallies(self) -> tuple[int | None, ...]:
         if self.mode is Mode.TRANSCRIBE:
             return self.typed_cols
-        return tuple(sum(row[c] == Cell.SHIP for row in self.layout) for c in range(self.cols))
+        return ship_counts(self.layout)[1]
 
     @property
     def fleet(self) -> Fleet:

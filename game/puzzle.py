@@ -259,6 +259,13 @@ def ship_cells_of(grid: Sequence[Sequence[Cell]]) -> frozenset[Coord]:
     return frozenset((r, c) for r, row in enumerate(grid) for c, v in enumerate(row) if v == Cell.SHIP)
 
 
+def ship_counts(grid: Sequence[Sequence[Cell]]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The ship cells of ``grid`` in each row and in each column: a finished board's tallies."""
+    rows = tuple(sum(v == Cell.SHIP for v in row) for row in grid)
+    cols = tuple(sum(row[c] == Cell.SHIP for row in grid) for c in range(len(grid[0]) if grid else 0))
+    return rows, cols
+
+
 @dataclass(frozen=True)
 class Move:
     """Set one cell to one value. Text form ``r3c4=#`` (``.`` water, ``#`` ship, ``?`` clear)."""

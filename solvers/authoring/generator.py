@@ -27,7 +27,19 @@ from typing import Callable, Iterator, Mapping
 
 from game import levels
 from game.limits import MAX_SIDE
-from game.puzzle import Cell, Coord, Fleet, Grid, Hint, Puzzle, default_fleet, grid_to_strings, plural, wrong_marks
+from game.puzzle import (
+    Cell,
+    Coord,
+    Fleet,
+    Grid,
+    Hint,
+    Puzzle,
+    default_fleet,
+    grid_to_strings,
+    plural,
+    ship_counts,
+    wrong_marks,
+)
 from game.ships import geometry, hint_at
 from game.slices import Cancelled
 from solvers.authoring.grading import GRADE_LEVEL, GRADES, GradeError, grade, without_hints
@@ -160,21 +172,15 @@ def _each_layout(ships: list[int], orders: Mapping[int, list], nodes: int,
     return lay(0, 0, 0, 0)
 
 
-def _tallies(rows: int, cols: int, ships: frozenset[Coord], hide: int, rng: random.Random,
-             ) -> tuple[tuple[int | None, ...], tuple[int | None, ...]]:
-    rows_shown, cols_shown = line_tallies(rows, cols, ships)
+def _tallies(solution: Grid, hide: int, rng: random.Random) -> tuple[tuple[int | None, ...], tuple[int | None, ...]]:
+    rows_shown, cols_shown = ship_counts(solution)
+    rows, cols = len(rows_shown), len(cols_shown)
     row_tallies: list[int | None] = list(rows_shown)
     col_tallies: list[int | None] = list(cols_shown)
     lines = [("row", i) for i in range(rows)] + [("col", i) for i in range(cols)]
     for axis, index in rng.sample(lines, min(hide, len(lines))):
         (row_tallies if axis == "row" else col_tallies)[index] = None
     return tuple(row_tallies), tuple(col_tallies)
-
-
-def line_tallies(rows: int, cols: int, ships: frozenset[Coord]) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """The ship cells of a layout in each row and in each column."""
-    return (tuple(sum((r, c) in ships for c in range(cols)) for r in range(rows)),
-            tuple(sum((r, c) in ships for r in range(rows)) for c in range(cols)))
 
 
 def _pick_cell(grid, ships: frozenset[Coord], hints: Mapping[Coord, Hint], rng: random.Random) -> Coord | None:
@@ -366,8 +372,8 @@ def proved_out_of_reach(rows: int, cols: int, fleet: Fleet, level: int, cancelle
         return None
     by_tallies: dict[tuple, list[Grid]] = {}
     for taken in every:
-        laid = frozenset(geo.coords(taken))
-        by_tallies.setdefault(line_tallies(rows, cols, laid), []).append(_grid_of(rows, cols, laid))
+        grid = _grid_of(rows, cols, frozenset(geo.coords(taken)))
+        by_tallies.setdefault(ship_counts(grid), []).append(grid)
     cells = [(r, c) for r in range(rows) for c in range(cols)]
     asked = 0
     for (row_tallies, col_tallies), solutions in by_tallies.items():
@@ -531,9 +537,9 @@ def _level(rows: int, cols: int, fleet: Fleet, level: int, difficulty: str | Non
     :class:`_OutOfTime` when ``deadline`` passes on the way. ``progress`` is told each step."""
     progress("laying the fleet")
     ships = random_layout(rows, cols, fleet, rng, deadline)
-    row_tallies, col_tallies = _tallies(rows, cols, ships, hide_tallies, rng)
-    base = Puzzle(rows, cols, row_tallies, col_tallies, fleet, {})
     solution = _grid_of(rows, cols, ships)
+    row_tallies, col_tallies = _tallies(solution, hide_tallies, rng)
+    base = Puzzle(rows, cols, row_tallies, col_tallies, fleet, {})
     _in_time(deadline)
     puzzle, held = _add_hints(base, ships, solution, level, rng, cancelled, deadline, progress)
     if difficulty or minimal:
