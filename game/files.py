@@ -66,12 +66,20 @@ class OutputError(OSError):
         return f"{shown(self.path)}: cannot be written ({self.reason})"
 
 
+def failure(path: PathLike, error: BaseException, about: str = "", code: int = errno.EIO) -> OutputError:
+    """``error``, met while writing ``path``, as the :class:`OutputError` naming it (an
+    OutputError as it is): the system's reason (``strerror``), else the error's message, else
+    its kind, on one line; ``about``: what failed, said before the reason; ``code``: the errno
+    when the error has none."""
+    if isinstance(error, OutputError):
+        return error
+    reason = shown(" ".join(str(getattr(error, "strerror", None) or error).split()) or error.__class__.__name__)
+    return OutputError(path, f"{about}: {reason}" if about else reason, getattr(error, "errno", None) or code)
+
+
 def why(error: BaseException, path: PathLike) -> str:
     """One line naming ``path`` and why writing it failed."""
-    if isinstance(error, OutputError):
-        return str(error)
-    reason = getattr(error, "strerror", None) or error.__class__.__name__
-    return f"{shown(path)}: cannot be written ({reason})"
+    return str(failure(path, error))
 
 
 def shown(name: PathLike, width: int = MAX_SHOWN) -> str:
@@ -154,7 +162,7 @@ def _target(path: Path) -> Path:
     try:
         target = Path(os.path.realpath(path))
     except OSError as error:            # a link that may not be read (another program's /proc/PID/fd/N)
-        raise OutputError(path, error.strerror or str(error), error.errno or errno.EACCES) from None
+        raise failure(path, error, code=errno.EACCES) from None
     if os.path.islink(target):
         raise OutputError(path, "a loop of symbolic links", errno.ELOOP)
     return target
@@ -197,7 +205,7 @@ def check(path: PathLike, inputs: Iterable[PathLike] = (), parents: bool = False
     except (FileNotFoundError, NotADirectoryError):     # a file on the way: the folders below name it
         info = None
     except OSError as error:
-        raise OutputError(path, error.strerror or str(error), error.errno or errno.EIO) from None
+        raise failure(path, error) from None
     if info is not None:
         refused = _kind(info.st_mode)
         if refused:
@@ -236,8 +244,7 @@ def check(path: PathLike, inputs: Iterable[PathLike] = (), parents: bool = False
     try:                                 # a real try: permissions, a read-only mount, root
         fd, name = tempfile.mkstemp(dir=folder, prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX)
     except OSError as error:
-        raise OutputError(path, f"the folder {shown(folder)} cannot be written: {error.strerror or error}",
-                          error.errno or errno.EACCES) from None
+        raise failure(path, error, f"the folder {shown(folder)} cannot be written", errno.EACCES) from None
     os.close(fd)
     os.unlink(name)
     return target
@@ -299,8 +306,8 @@ class Output(_Committed):
             if fd >= 0 and not hasattr(self, "handle"):
                 os.close(fd)
             self._unlink()
-            if isinstance(error, OSError) and not isinstance(error, OutputError):
-                raise OutputError(self.path, error.strerror or str(error), error.errno or errno.EIO) from None
+            if isinstance(error, OSError):
+                raise failure(self.path, error) from None
             raise
 
     def _new_temporary(self) -> int:
@@ -378,8 +385,8 @@ class Output(_Committed):
             yield
         except BaseException as error:
             self.discard()
-            if isinstance(error, OSError) and not isinstance(error, OutputError):
-                raise OutputError(self.path, error.strerror or str(error), error.errno or errno.EIO) from None
+            if isinstance(error, OSError):
+                raise failure(self.path, error) from None
             raise
 
     def discard(self) -> None:

@@ -223,6 +223,26 @@ def test_1_a_file_on_the_way_to_an_output_is_named_as_the_file_that_is_not_a_fol
     assert (pack / "6x6").read_text() == (tmp_path / "afile").read_text() == "kept"
 
 
+def test_1_every_failed_write_is_said_the_one_way_on_one_line(tmp_path, monkeypatch):
+    # why() said "error" for pygame's error and "OSError" for a system error with no strerror;
+    # Output said the message of such an error as it was, a newline in it breaking the line.
+    class PygameError(RuntimeError):
+        pass
+    out = tmp_path / "shot.png"
+    assert files.why(PygameError("Out of memory"), out) == f"{out}: cannot be written (Out of memory)"
+    assert files.why(OSError("disk\nfull"), out) == f"{out}: cannot be written (disk full)"
+    assert files.why(OSError(errno.ENOSPC, "No space left on device"), out) == \
+        f"{out}: cannot be written (No space left on device)"
+
+    def broken(fd):
+        raise OSError("the disk said\nno")
+    monkeypatch.setattr(os, "fsync", broken)
+    with pytest.raises(files.OutputError) as failed:
+        files.write_text(out, "x")
+    assert str(failed.value) == f"{out}: cannot be written (the disk said no)"
+    assert failed.value.errno == errno.EIO and list(tmp_path.iterdir()) == []
+
+
 # ----- 2: a name from a file is never a path -----------------------------------------------
 
 
