@@ -8,8 +8,8 @@ solved list are all written by :class:`Output` (or its short forms :func:`write_
   beside it (``.battleships-XXXXXXXX.tmp``, so any name the folder accepts works), which is
   synced and then renamed over the path: a reader sees the old file or the new one, never a
   mix, and a failed or interrupted write leaves the old file as it was and no temporary file.
-  The new file gets the old file's mode (and, written by root, its owner), or the mode the
-  umask gives a new file.
+  The new file gets the old file's mode, its ACL and ``user.*`` extended attributes (where the
+  file system has them) and, written by root, its owner; or the mode the umask gives a new file.
 - a regular file with other hard links: written in place once the whole new content has been
   staged beside it, as ``cp`` does, so every name of the file sees the new content.
 - a symbolic link: followed, as a shell's ``>`` follows it; its target is written as above.
@@ -358,6 +358,8 @@ class Output(_Committed):
                     except PermissionError:
                         pass            # only root may give a file away
                 os.fchmod(fd, self._mode)
+                if self._owner is not None and not self._in_place:
+                    _copy_attributes(self.target, fd)
         self._sealed = True
 
     def commit(self) -> Path:
@@ -441,6 +443,47 @@ def _open_through(path: Path, target: Path, info: os.stat_result) -> int:
         raise
     os.set_blocking(fd, True)
     return fd
+
+
+# The extended attributes a replaced file keeps: the user's own and its access ACL.
+_KEPT_ATTRIBUTE = re.compile(r"user\..*|system\.posix_acl_access", re.DOTALL)
+# A system, file system or file that has no such attributes, or may not be given one.
+_NO_ATTRIBUTES = {errno.ENOTSUP, errno.EOPNOTSUPP, errno.EPERM, errno.ENOSYS}
+
+
+def _copy_attributes(source: Path, fd: int) -> None:
+    """The kept extended attributes of ``source`` (``user.*``, and its ACL, which says who else
+    may read or write it) given to the file open as ``fd``, and those of ``fd`` that ``source``
+    has not (an ACL inherited from the folder) removed: a file replaced keeps its rights. Passed
+    over where the system or the file system has none, or refuses one; any other failure
+    (a full disk) is raised."""
+    if not hasattr(os, "listxattr"):
+        return
+    try:
+        names = [name for name in os.listxattr(source) if _KEPT_ATTRIBUTE.fullmatch(name)]
+        extra = [name for name in os.listxattr(fd) if _KEPT_ATTRIBUTE.fullmatch(name) and name not in names]
+    except OSError as error:
+        if error.errno in _NO_ATTRIBUTES:
+            return
+        raise
+    for name in extra:
+        try:
+            os.removexattr(fd, name)
+        except OSError as error:
+            if error.errno not in (*_NO_ATTRIBUTES, errno.ENODATA):
+                raise
+    for name in names:
+        try:
+            value = os.getxattr(source, name)
+        except OSError as error:    # gone meanwhile, or a user attribute of a file we may not read
+            if error.errno in (*_NO_ATTRIBUTES, errno.ENODATA, errno.EACCES):
+                continue
+            raise
+        try:
+            os.setxattr(fd, name, value)
+        except OSError as error:
+            if error.errno not in _NO_ATTRIBUTES:
+                raise
 
 
 def _copy_in_place(source: Path, target: Path) -> None:

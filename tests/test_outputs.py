@@ -136,6 +136,51 @@ def test_1_a_file_root_writes_over_stays_its_owners(tmp_path, capsys):
     assert (info.st_uid, info.st_gid) == (65534, 65534) and theirs.read_text() != "old"
 
 
+def acl(*entries: tuple[int, int, int]) -> bytes:
+    """A POSIX ACL as the system.posix_acl_* attributes hold it: (tag, permissions, id)."""
+    import struct
+
+    return struct.pack("<I", 2) + b"".join(struct.pack("<HHI", *entry) for entry in entries)
+
+
+ANY = 0xFFFFFFFF
+# owner rw, user 12345 rw, owning group r, mask rw (shown as the group's bits: 0660), others none
+NAMED_USER_ACL = acl((0x01, 6, ANY), (0x02, 6, 12345), (0x04, 4, ANY), (0x10, 6, ANY), (0x20, 0, ANY))
+
+
+def xattrs_or_skip(path: Path) -> None:
+    try:
+        os.setxattr(path, "user.probe", b"1")
+        os.removexattr(path, "user.probe")
+    except (OSError, AttributeError) as error:
+        pytest.skip(f"no user extended attributes here ({error})")
+
+
+def test_1_a_replaced_file_keeps_its_extended_attributes_and_acl(tmp_path, capsys):
+    # Renamed over, a file lost its ACL: the user it was shared with could no longer write it,
+    # and its group's bits (the ACL's mask) became the owning group's rights.
+    out = tmp_path / "shared.bs"
+    out.write_text("old")
+    xattrs_or_skip(out)
+    os.setxattr(out, "user.comment", b"the author's note")
+    try:
+        os.setxattr(out, "system.posix_acl_access", NAMED_USER_ACL)
+    except OSError as error:
+        pytest.skip(f"no POSIX ACLs here ({error})")
+    mode, kept = out.stat().st_mode, os.getxattr(out, "system.posix_acl_access")
+    assert run(capsys, "convert", LEVEL, out)[0] == 0 and out.read_text() != "old"
+    assert os.getxattr(out, "user.comment") == b"the author's note"
+    assert os.getxattr(out, "system.posix_acl_access") == kept and out.stat().st_mode == mode
+    # one without an ACL gets none from the folder's default ACL either: its rights stay its mode's
+    plain = tmp_path / "plain.bs"
+    plain.write_text("old")
+    plain.chmod(0o640)
+    os.setxattr(tmp_path, "system.posix_acl_default", NAMED_USER_ACL)
+    assert run(capsys, "convert", LEVEL, plain)[0] == 0 and plain.read_text() != "old"
+    assert "system.posix_acl_access" not in os.listxattr(plain)
+    assert stat.S_IMODE(plain.stat().st_mode) == 0o640
+
+
 def test_1_a_hard_linked_output_is_written_in_place_and_the_input_itself_is_refused(tmp_path, capsys):
     out, other = tmp_path / "out.bs", tmp_path / "other-name.bs"
     out.write_text("old")
