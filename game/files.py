@@ -284,6 +284,7 @@ class Output(_Committed):
         self._in_place = False
         self._done = False
         self._sealed = False
+        self._made: list[Path] = []         # the folders this write made, deepest first
         number = descriptor(self.path)
         info = _stat(self.target) if number is None else None
         fd = -1
@@ -293,7 +294,7 @@ class Output(_Committed):
             elif info is not None and not stat.S_ISREG(info.st_mode):
                 fd = _open_through(self.path, self.target, info)
             else:
-                self.target.parent.mkdir(parents=True, exist_ok=True)
+                self._make_folders(self.target.parent)
                 remove_stale(self.target.parent, once=True)
                 fd = self._new_temporary()
                 fcntl.flock(fd, fcntl.LOCK_EX)
@@ -306,6 +307,7 @@ class Output(_Committed):
             if fd >= 0 and not hasattr(self, "handle"):
                 os.close(fd)
             self._unlink()
+            self._remove_folders()
             if isinstance(error, OSError):
                 raise failure(self.path, error) from None
             raise
@@ -377,6 +379,7 @@ class Output(_Committed):
                     self._temporary = None
             self.handle.close()
         self._done = True
+        self._made = []
         return self.path
 
     @contextmanager
@@ -401,6 +404,36 @@ class Output(_Committed):
         except (OSError, ValueError):
             pass
         self._unlink()
+        self._remove_folders()
+
+    def _make_folders(self, folder: Path) -> None:
+        """``folder`` made, and every folder missing above it (as ``mkdir -p``), each noted as
+        made by this write as soon as it is."""
+        missing = []
+        while not os.path.isdir(folder) and folder != folder.parent:
+            missing.append(folder)
+            folder = folder.parent
+        for folder in reversed(missing):
+            try:
+                os.mkdir(folder)
+            except FileExistsError:     # made meanwhile by another: not ours
+                if not os.path.isdir(folder):
+                    raise
+                continue
+            self._made.insert(0, folder)
+
+    def _remove_folders(self) -> None:
+        """The folders this write made, removed while they are empty (a write given up leaves
+        no empty folder behind); one another write has put something in stays, and so do
+        the folders above it (tried again at the next discard: a set of files drops each)."""
+        while self._made:
+            try:
+                os.rmdir(self._made[0])
+            except FileNotFoundError:
+                pass
+            except OSError:
+                return
+            del self._made[0]
 
     def _unlink(self) -> None:
         if self._temporary is not None:
@@ -537,7 +570,7 @@ class Outputs(_Committed):
             raise
 
     def discard(self) -> None:
-        for output in self.outputs:
+        for output in reversed(self.outputs):   # the last first: the folder the first made is empty by then
             output.discard()
 
 

@@ -361,6 +361,36 @@ def test_7_a_set_of_files_whose_last_cannot_be_written_leaves_every_old_file_and
     assert done.returncode == 2 and one_line(done.stderr) == f"{out / 'b1.bs'}: cannot be written (File too large)"
     assert sorted(p.name for p in out.iterdir()) == ["s1.bs", "s2.bs"]
     assert all((out / name).read_bytes() == old for name in ("s1.bs", "s2.bs"))
+    # into a new folder: the folders it made are removed with the set (they stayed, empty)
+    new = tmp_path / "new" / "deeper"
+    done = cli("convert", corpus, new, limit_bytes=2048)
+    assert done.returncode == 2 and one_line(done.stderr) == f"{new / 'b1.bs'}: cannot be written (File too large)"
+    assert not (tmp_path / "new").exists()
+
+
+def test_7_a_write_dropped_removes_only_the_folders_it_made_and_only_while_empty(tmp_path, monkeypatch):
+    kept = tmp_path / "kept"
+    kept.mkdir()
+    with monkeypatch.context() as patch:
+        patch.setattr(os, "fsync", lambda fd: (_ for _ in ()).throw(OSError(errno.EIO, "Input/output error")))
+        with pytest.raises(files.OutputError):
+            files.write_text(kept / "new" / "sub" / "x.bs", "x", parents=True)
+    assert list(kept.iterdir()) == []
+    for first in ("a", "b"):                    # the output that made the folder dropped first, then last
+        with pytest.raises(OSError, match="given up"):
+            with files.Outputs(3) as outputs:
+                for name in (first, "c", "d"):
+                    outputs.add(kept / "new" / "sub" / f"{name}.bs", parents=True).handle.write(b"x")
+                if first == "a":
+                    outputs.outputs[0].discard()
+                raise OSError("given up")
+        assert list(kept.iterdir()) == []
+    with pytest.raises(OSError):
+        with files.Outputs(1) as outputs:
+            outputs.add(kept / "new" / "x.bs", parents=True)
+            (kept / "new" / "theirs.bs").write_text("another's")   # put in meanwhile
+            raise OSError("given up")
+    assert [p.name for p in (kept / "new").iterdir()] == ["theirs.bs"]
 
 
 @pytest.fixture
