@@ -142,6 +142,30 @@ def test_new_solver_writes_both_files_or_neither(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("name", ["a\\x.py", 'q""".py', "it's mine.py", "\u00e9t\u00e9.py",
+                                  os.fsdecode(b"\xff\xfe.py")])
+def test_new_solver_writes_python_whatever_the_name(tmp_path, name):
+    # a\x.py and q""".py were written as files that were not Python (their names in the
+    # docstring as they were); a name that is not UTF-8 failed with no file named
+    import ast
+    import shlex
+
+    status, out, err = run("new-solver", str(tmp_path / name))
+    assert status == 0, err
+    said = {tmp_path / name: f"--solver {shlex.quote(str(tmp_path / name))}\n", tmp_path / f"test_{name}": name}
+    for written, text in said.items():
+        docstring = ast.get_docstring(ast.parse(written.read_bytes()))
+        assert docstring is not None and text in docstring
+
+
+def test_new_solver_names_a_file_on_one_line(tmp_path):
+    for name in ("x\n.txt", "e\x1b[31mred.py"):
+        (tmp_path / name).write_text("keep me\n")
+        status, out, err = run("new-solver", str(tmp_path / name))
+        line = one_error(err)
+        assert status == 2 and "\x1b" not in line and "\n" not in line and repr(str(tmp_path / name)) in line
+
+
 def test_new_solver_refuses_a_nul_in_the_name(tmp_path):
     status, out, err = run("new-solver", str(tmp_path / "a\0b.py"))
     line = one_error(err)
