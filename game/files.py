@@ -278,8 +278,8 @@ class Output(_Committed):
 
     def __init__(self, path: PathLike, binary: bool = False, inputs: Iterable[PathLike] = (),
                  parents: bool = False, buffering: int = -1) -> None:
+        self.target = check(path, inputs, parents, probe=False)    # as given: Path() drops a final "/"
         self.path = Path(path)
-        self.target = check(self.path, inputs, parents, probe=False)
         self._temporary: Path | None = None
         self._in_place = False
         self._done = False

@@ -863,3 +863,13 @@ def test_an_output_name_ending_with_a_slash_is_a_folder_not_a_file(tmp_path, cap
     assert code == 2 and "runs/: cannot be written (names a folder" in one_line(err)
     assert Path("runs").is_dir() == exists and (not exists or not any(Path("runs").iterdir()))
     assert sorted(p.name for p in tmp_path.iterdir()) == (["runs"] if exists else [])
+
+
+def test_a_name_ending_with_a_slash_is_refused_by_every_write_not_only_the_commands_checks(tmp_path, capsys):
+    # Output took the name as a Path, which drops the slash: new-solver x.py/ wrote x.py.
+    with pytest.raises(files.OutputError, match="names a folder: it ends with a slash"):
+        files.write_text(f"{tmp_path / 'x.bs'}/", "x")
+    named = f"{tmp_path / 'x.py'}/"
+    code, _, err = run(capsys, "new-solver", named)
+    assert code == 2 and one_line(err) == f"{named}: cannot be written (names a folder: it ends with a slash)"
+    assert list(tmp_path.iterdir()) == []

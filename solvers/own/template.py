@@ -150,7 +150,7 @@ def write(path: str) -> tuple[Path, Path]:
         if os.path.lexists(target):                 # a file, folder, link (even dangling), device...
             raise ValueError(f"{shown(target)}: exists already; it is not replaced")
     with Outputs(2) as outputs:                     # both or neither: never one file of the two
-        outputs.add(solver, binary=False, parents=True).handle.write(
+        outputs.add(path, binary=False, parents=True).handle.write(      # as given: "x.py/" is refused
             SOLVER.format(shell=_in_docstring(shlex.quote(path))))
         outputs.add(test, binary=False, parents=True).handle.write(
             TEST.format(name=solver.name, named=_in_docstring(solver.name), test=_in_docstring(test.name),
