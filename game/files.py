@@ -9,7 +9,8 @@ solved list are all written by :class:`Output` (or its short forms :func:`write_
   synced and then renamed over the path: a reader sees the old file or the new one, never a
   mix, and a failed or interrupted write leaves the old file as it was and no temporary file.
   The new file gets the old file's mode, its ACL and ``user.*`` extended attributes (where the
-  file system has them) and, written by root, its owner; or the mode the umask gives a new file.
+  file system has them) and, written by root, its owner; a file that was not there is made as
+  ``open`` makes one (the umask, or the folder's default ACL).
 - a regular file with other hard links: written in place once the whole new content has been
   staged beside it, as ``cp`` does, so every name of the file sees the new content.
 - a symbolic link: followed, as a shell's ``>`` follows it; its target is written as above.
@@ -94,15 +95,6 @@ def shown(name: PathLike, width: int = MAX_SHOWN) -> str:
     return text if text.isprintable() else repr(text)
 
 
-def _read_umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
-# Read once, when the program starts (reading it means setting it, which is not safe once
-# threads run); a new file gets 0o666 less this, as ``open`` would give it.
-UMASK = _read_umask()
 _SWEPT: set[str] = set()
 
 
@@ -296,10 +288,13 @@ class Output(_Committed):
             else:
                 self._make_folders(self.target.parent)
                 remove_stale(self.target.parent, once=True)
-                fd = self._new_temporary()
+                # a file replaced: no one else may read the new content until it has the old
+                # file's mode; a new file: made as ``open`` makes it (0o666 less the umask, or
+                # what the folder's default ACL gives), its mode left as made
+                fd = self._new_temporary(0o600 if info is not None else 0o666)
                 fcntl.flock(fd, fcntl.LOCK_EX)
                 self._in_place = info is not None and info.st_nlink > 1
-                self._mode = stat.S_IMODE(info.st_mode) if info is not None else 0o666 & ~UMASK
+                self._mode = stat.S_IMODE(info.st_mode) if info is not None else None
                 self._owner = (info.st_uid, info.st_gid) if info is not None else None
             self.handle: IO[Any] = (os.fdopen(fd, "wb", buffering=buffering) if binary
                                     else os.fdopen(fd, "w", buffering=buffering, encoding="utf-8", newline="\n"))
@@ -312,7 +307,7 @@ class Output(_Committed):
                 raise failure(self.path, error) from None
             raise
 
-    def _new_temporary(self) -> int:
+    def _new_temporary(self, mode: int) -> int:
         """A new temporary file of ours beside the target, open for writing and reading back (a
         trace rewrites its start from what it wrote, as mkstemp's file allowed); its name is kept
         before the file is made, so an interrupt at any point leaves none that is not known."""
@@ -320,7 +315,7 @@ class Output(_Committed):
             part = base64.b32encode(os.urandom(5)).decode("ascii").lower()
             self._temporary = self.target.parent / f"{TEMP_PREFIX}{part}{TEMP_SUFFIX}"
             try:
-                return os.open(self._temporary, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
+                return os.open(self._temporary, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, mode)
             except FileExistsError:
                 self._temporary = None              # another's: never removed as ours
         raise FileExistsError(errno.EEXIST, "no free temporary name")
@@ -359,9 +354,10 @@ class Output(_Committed):
                         os.fchown(fd, *self._owner)
                     except PermissionError:
                         pass            # only root may give a file away
-                os.fchmod(fd, self._mode)
-                if self._owner is not None and not self._in_place:
-                    _copy_attributes(self.target, fd)
+                if self._mode is not None:
+                    os.fchmod(fd, self._mode)
+                    if not self._in_place:
+                        _copy_attributes(self.target, fd)
         self._sealed = True
 
     def commit(self) -> Path:

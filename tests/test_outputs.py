@@ -117,7 +117,8 @@ def test_1_a_device_is_written_through_and_stays_a_device(tmp_path, capsys):
 def test_1_a_new_file_gets_the_umask_mode_and_an_old_file_keeps_its_mode(tmp_path, capsys):
     fresh = tmp_path / "fresh.bs"
     assert run(capsys, "convert", LEVEL, fresh)[0] == 0
-    assert stat.S_IMODE(fresh.stat().st_mode) == 0o666 & ~files.UMASK
+    (tmp_path / "made-by-open").write_text("")
+    assert stat.S_IMODE(fresh.stat().st_mode) == stat.S_IMODE((tmp_path / "made-by-open").stat().st_mode)
     old = tmp_path / "old.bs"
     old.write_text("x")
     old.chmod(0o640)
@@ -156,7 +157,7 @@ def xattrs_or_skip(path: Path) -> None:
         pytest.skip(f"no user extended attributes here ({error})")
 
 
-def test_1_a_replaced_file_keeps_its_extended_attributes_and_acl(tmp_path, capsys):
+def test_1_a_replaced_file_keeps_its_extended_attributes_and_acl_and_a_new_one_gets_the_folders(tmp_path, capsys):
     # Renamed over, a file lost its ACL: the user it was shared with could no longer write it,
     # and its group's bits (the ACL's mask) became the owning group's rights.
     out = tmp_path / "shared.bs"
@@ -179,6 +180,15 @@ def test_1_a_replaced_file_keeps_its_extended_attributes_and_acl(tmp_path, capsy
     assert run(capsys, "convert", LEVEL, plain)[0] == 0 and plain.read_text() != "old"
     assert "system.posix_acl_access" not in os.listxattr(plain)
     assert stat.S_IMODE(plain.stat().st_mode) == 0o640
+    # a new file gets what the default ACL gives, as open() gives it (it was made 0600, then
+    # given the umask's mode: others could read it, and the user the ACL gave rw could not write)
+    os.setxattr(tmp_path, "system.posix_acl_default",
+                acl((0x01, 6, ANY), (0x02, 6, 12345), (0x04, 4, ANY), (0x10, 6, ANY), (0x20, 0, ANY)))
+    fresh, made = tmp_path / "fresh.bs", tmp_path / "made-by-open"
+    made.write_text("")
+    assert run(capsys, "convert", LEVEL, fresh)[0] == 0
+    assert os.getxattr(fresh, "system.posix_acl_access") == os.getxattr(made, "system.posix_acl_access")
+    assert fresh.stat().st_mode == made.stat().st_mode
 
 
 def test_1_a_hard_linked_output_is_written_in_place_and_the_input_itself_is_refused(tmp_path, capsys):
