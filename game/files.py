@@ -535,11 +535,12 @@ class Outputs(_Committed):
     print, the boards of a file converted into a folder): each is written to its temporary
     file as it comes, so only one is in memory; :meth:`commit` renames them all,
     :meth:`discard` (or any exception inside ``with``) drops them all. Each holds an open file
-    until then, so the limit on open files is raised to fit."""
+    until then, so the limit on open files is raised to fit; ``where`` (the folder or the
+    book the set is written as) is named when it cannot be."""
 
-    def __init__(self, count: int = 0) -> None:
+    def __init__(self, count: int, where: PathLike) -> None:
         self.outputs: list[Output] = []
-        _room_for_files(count + 16)
+        _room_for_files(count, where)
 
     def add(self, path: PathLike, binary: bool = True, inputs: Iterable[PathLike] = (),
             parents: bool = False) -> Output:
@@ -595,16 +596,17 @@ def _stops_held() -> Iterator[None]:
             signal.raise_signal(number)
 
 
-def _room_for_files(count: int) -> None:
+def _room_for_files(count: int, where: PathLike) -> None:
+    """The limit on open files raised to hold ``count`` more (and the program's own)."""
     import resource
 
+    needed = count + 80
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if soft != resource.RLIM_INFINITY and soft < count + 64:
-        wanted = count + 64 if hard == resource.RLIM_INFINITY else min(hard, count + 64)
-        if wanted < count + 64:
-            raise OutputError(f"{count} files", f"more files at once than the {hard} this system allows",
+    if soft != resource.RLIM_INFINITY and soft < needed:
+        if hard != resource.RLIM_INFINITY and hard < needed:
+            raise OutputError(where, f"{count:,} files at once, and this system lets a program open {hard:,}",
                               errno.EMFILE)
-        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+        resource.setrlimit(resource.RLIMIT_NOFILE, (needed, hard))
 
 
 def write_with(path: PathLike, fill: Callable[[IO[bytes]], object], inputs: Iterable[PathLike] = (),

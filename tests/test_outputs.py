@@ -378,6 +378,22 @@ def test_7_a_set_of_files_whose_last_cannot_be_written_leaves_every_old_file_and
     assert not (tmp_path / "new").exists()
 
 
+def test_7_a_set_larger_than_the_open_files_allowed_names_the_place(tmp_path):
+    # the line named "316 files" (the boards and a margin), not the folder
+    board = {"rows": 2, "cols": 3, "fleet": {"1": 2}, "row_tallies": [1, 1], "col_tallies": [1, 0, 1],
+             "hints": [[0, 0, "sub"]]}
+    corpus = tmp_path / "set.jsonl"
+    corpus.write_text("".join(json.dumps({"id": f"b{k}", **board}) + "\n" for k in range(300)))
+
+    def few_files():
+        resource.setrlimit(resource.RLIMIT_NOFILE, (60, 60))
+    done = subprocess.run([PYTHON, str(ROOT / "main.py"), "convert", str(corpus), str(tmp_path / "out")],
+                          capture_output=True, text=True, timeout=120, preexec_fn=few_files)
+    assert done.returncode == 2 and one_line(done.stderr) == \
+        f"{tmp_path / 'out'}: cannot be written (300 files at once, and this system lets a program open 60)"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["set.jsonl"]
+
+
 def test_7_a_write_dropped_removes_only_the_folders_it_made_and_only_while_empty(tmp_path, monkeypatch):
     kept = tmp_path / "kept"
     kept.mkdir()
@@ -388,7 +404,7 @@ def test_7_a_write_dropped_removes_only_the_folders_it_made_and_only_while_empty
     assert list(kept.iterdir()) == []
     for first in ("a", "b"):                    # the output that made the folder dropped first, then last
         with pytest.raises(OSError, match="given up"):
-            with files.Outputs(3) as outputs:
+            with files.Outputs(3, tmp_path) as outputs:
                 for name in (first, "c", "d"):
                     outputs.add(kept / "new" / "sub" / f"{name}.bs", parents=True).handle.write(b"x")
                 if first == "a":
@@ -396,7 +412,7 @@ def test_7_a_write_dropped_removes_only_the_folders_it_made_and_only_while_empty
                 raise OSError("given up")
         assert list(kept.iterdir()) == []
     with pytest.raises(OSError):
-        with files.Outputs(1) as outputs:
+        with files.Outputs(1, tmp_path) as outputs:
             outputs.add(kept / "new" / "x.bs", parents=True)
             (kept / "new" / "theirs.bs").write_text("another's")   # put in meanwhile
             raise OSError("given up")
@@ -521,7 +537,7 @@ def test_8_ctrl_c_while_a_set_of_files_is_put_in_place_comes_after_the_last(tmp_
             signal.raise_signal(signal.SIGINT)
     monkeypatch.setattr(os, "replace", replace_then_ctrl_c)
     with pytest.raises(KeyboardInterrupt):
-        with files.Outputs(3) as outputs:
+        with files.Outputs(3, tmp_path) as outputs:
             for name in olds:
                 outputs.add(tmp_path / name, binary=False).handle.write(f"new {name}\n")
     assert {name: (tmp_path / name).read_text() for name in olds} == {name: f"new {name}\n" for name in olds}
@@ -546,7 +562,7 @@ def test_8_a_set_of_files_is_synced_once_not_file_by_file(tmp_path, monkeypatch)
     synced = []
     monkeypatch.setattr(os, "fsync", lambda fd: synced.append(fd))
     monkeypatch.setattr(os, "sync", lambda: synced.append("all"))
-    with files.Outputs(50) as outputs:
+    with files.Outputs(50, tmp_path) as outputs:
         for k in range(50):
             outputs.add(tmp_path / f"{k}.bs", binary=False).handle.write(f"board {k}\n")
     assert synced == ["all"] and len(list(tmp_path.glob("*.bs"))) == 50 and temporaries(tmp_path) == []

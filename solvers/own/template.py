@@ -149,7 +149,7 @@ def write(path: str) -> tuple[Path, Path]:
     for target in (solver, test):
         if os.path.lexists(target):                 # a file, folder, link (even dangling), device...
             raise ValueError(f"{shown(target)}: exists already; it is not replaced")
-    with Outputs(2) as outputs:                     # both or neither: never one file of the two
+    with Outputs(2, path) as outputs:               # both or neither: never one file of the two
         outputs.add(path, binary=False, parents=True).handle.write(      # as given: "x.py/" is refused
             SOLVER.format(shell=_in_docstring(shlex.quote(path))))
         outputs.add(test, binary=False, parents=True).handle.write(
