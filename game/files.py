@@ -171,13 +171,15 @@ def _kind(mode: int) -> str | None:
     return None
 
 
-def check(path: PathLike, inputs: Iterable[PathLike] = (), parents: bool = False, probe: bool = True) -> Path:
+def check(path: PathLike, inputs: Iterable[PathLike] = (), parents: bool = False, probe: bool = True,
+          new: bool = False) -> Path:
     """Refuse (:class:`OutputError`) an output that cannot be written, before any work: a
     folder, a socket or block device, a place that cannot be written, a name too long, or one
     of ``inputs``; a missing folder unless ``parents`` (then it will be made, as ``mkdir -p``
-    makes it). The folder is tried by making a temporary file there (with ``probe``: asking
-    ``access`` is wrong for root and read-only mounts). Returns where the write will land
-    (symbolic links followed)."""
+    makes it); with ``new``, anything already at the path (a file, a link, a device). The
+    folder is tried by making a temporary file there (with ``probe``: asking ``access`` is
+    wrong for root and read-only mounts). Returns where the write will land (symbolic links
+    followed)."""
     if not str(path):                   # Path("") would be the current folder
         raise OutputError("''", "an empty name is not a file name", errno.ENOENT)
     if str(path).endswith(tuple(filter(None, (os.sep, os.altsep)))):    # Path() would drop the "/"
@@ -187,6 +189,8 @@ def check(path: PathLike, inputs: Iterable[PathLike] = (), parents: bool = False
         raise OutputError(path, "is a folder, not a file name", errno.EISDIR)
     if "\0" in str(path):
         raise OutputError(repr(str(path)), "a file name cannot hold a NUL character", errno.EINVAL)
+    if new and os.path.lexists(path):
+        raise _exists(path)
     number = descriptor(path)
     if number is not None:
         _check_descriptor(path, number)
@@ -269,9 +273,11 @@ class Output(_Committed):
     exception (Ctrl-C included). The checks of :func:`check` run when it opens."""
 
     def __init__(self, path: PathLike, binary: bool = False, inputs: Iterable[PathLike] = (),
-                 parents: bool = False, buffering: int = -1) -> None:
-        self.target = check(path, inputs, parents, probe=False)    # as given: Path() drops a final "/"
+                 parents: bool = False, buffering: int = -1, new: bool = False) -> None:
+        self.target = check(path, inputs, parents, probe=False, new=new)   # as given: Path() drops a final "/"
         self.path = Path(path)
+        self._new = new                     # never over a file made meanwhile: linked into place
+        self._placed: tuple[int, int] | None = None      # the new file linked in place (device, inode)
         self._temporary: Path | None = None
         self._in_place = False
         self._done = False
@@ -370,6 +376,11 @@ class Output(_Committed):
                 if self._in_place:
                     _copy_in_place(self._temporary, self.target)
                     self._unlink()
+                elif self._new:
+                    info = os.fstat(self.handle.fileno())
+                    _link_new(self._temporary, self.target, self.path)
+                    self._placed = (info.st_dev, info.st_ino)
+                    self._unlink()
                 else:
                     os.replace(self._temporary, self.target)
                     self._temporary = None
@@ -377,6 +388,18 @@ class Output(_Committed):
         self._done = True
         self._made = []
         return self.path
+
+    def withdraw(self) -> None:
+        """A new file this write put in place (``new``) removed again, while it is the one
+        written: a set that fails after it leaves none of its new files."""
+        if self._placed is not None:
+            try:
+                info = os.lstat(self.target)
+                if (info.st_dev, info.st_ino) == self._placed:
+                    os.unlink(self.target)
+            except OSError:
+                pass
+            self._placed = None
 
     @contextmanager
     def _or_discard(self) -> Iterator[None]:
@@ -515,6 +538,26 @@ def _copy_attributes(source: Path, fd: int) -> None:
                 raise
 
 
+def _exists(path: PathLike) -> OutputError:
+    return OutputError(path, "exists already; it is not replaced", errno.EEXIST)
+
+
+def _link_new(source: Path, target: Path, path: PathLike) -> None:
+    """``source`` put at ``target``, which must not exist: a hard link fails if anything was
+    made there since it was checked, where a rename would replace it. A file system without
+    hard links: looked at once more, then renamed."""
+    try:
+        os.link(source, target, follow_symlinks=False)
+    except FileExistsError:
+        raise _exists(path) from None
+    except OSError as error:
+        if error.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK, errno.ENOSYS):
+            raise
+        if os.path.lexists(target):
+            raise _exists(path) from None
+        os.replace(source, target)
+
+
 def _copy_in_place(source: Path, target: Path) -> None:
     """The staged content copied over a hard-linked file (its inode kept, so every link sees it)."""
     with open(source, "rb") as staged, open(target, "r+b") as out:
@@ -543,8 +586,8 @@ class Outputs(_Committed):
         _room_for_files(count, where)
 
     def add(self, path: PathLike, binary: bool = True, inputs: Iterable[PathLike] = (),
-            parents: bool = False) -> Output:
-        self.outputs.append(Output(path, binary=binary, inputs=inputs, parents=parents))
+            parents: bool = False, new: bool = False) -> Output:
+        self.outputs.append(Output(path, binary=binary, inputs=inputs, parents=parents, new=new))
         return self.outputs[-1]
 
     def commit(self) -> list[Path]:
@@ -563,6 +606,8 @@ class Outputs(_Committed):
                     output.seal(synced=True)
                 return [output.commit() for output in self.outputs]
         except BaseException:
+            for output in self.outputs:
+                output.withdraw()
             self.discard()
             raise
 

@@ -116,8 +116,22 @@ def test_new_solver_names_the_file_once_and_leaves_what_is_there(tmp_path):
     mine = tmp_path / "mine.py"
     mine.write_text("keep me\n")
     status, out, err = run("new-solver", str(mine))
-    assert status == 2 and one_error(err) == f"{mine}: exists already; it is not replaced"
+    assert status == 2 and one_error(err) == f"{mine}: cannot be written (exists already; it is not replaced)"
     assert mine.read_text() == "keep me\n" and not (tmp_path / "test_mine.py").exists()
+
+
+def test_new_solver_never_replaces_a_file_made_while_it_writes(tmp_path, monkeypatch):
+    # it looked before writing, then renamed over whatever was made there meanwhile
+    theirs = tmp_path / "sub" / "test_mine.py"
+    sync = os.sync
+
+    def another_program_writes():
+        theirs.write_text("theirs\n")
+        sync()
+    monkeypatch.setattr(os, "sync", another_program_writes)     # between the look and the rename
+    status, out, err = run("new-solver", str(tmp_path / "sub" / "mine.py"))
+    assert status == 2 and one_error(err) == f"{theirs}: cannot be written (exists already; it is not replaced)"
+    assert [p.name for p in (tmp_path / "sub").iterdir()] == ["test_mine.py"] and theirs.read_text() == "theirs\n"
 
 
 def test_new_solver_onto_a_dangling_link_a_device_or_a_folder_creates_nothing(tmp_path):

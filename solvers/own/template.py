@@ -7,7 +7,6 @@ test it writes runs the solver through ``main.py solve`` on two of them.
 
 from __future__ import annotations
 
-import os
 import shlex
 from pathlib import Path
 
@@ -139,20 +138,18 @@ def test_it_solves_a_6x6_and_an_8x8_level():
 
 def write(path: str) -> tuple[Path, Path]:
     """Write the solver at ``path`` (a ``.py`` file) and ``test_<name>.py`` beside it; an
-    existing file is never replaced (``ValueError``, one line naming the file)."""
+    existing file is never replaced (``game.files.OutputError`` naming it)."""
     if "\0" in path:
         raise ValueError(f"{path!r}: a file name cannot hold a NUL character")
     solver = Path(path)
     if solver.suffix != ".py":
         raise ValueError(f"{shown(path)}: a solver of your own is a .py file; give a name ending in .py")
     test = solver.with_name(f"test_{solver.name}")
-    for target in (solver, test):
-        if os.path.lexists(target):                 # a file, folder, link (even dangling), device...
-            raise ValueError(f"{shown(target)}: exists already; it is not replaced")
-    with Outputs(2, path) as outputs:               # both or neither: never one file of the two
-        outputs.add(path, binary=False, parents=True).handle.write(      # as given: "x.py/" is refused
+    # both or neither, and never over anything there (a file, a folder, a link, a device)
+    with Outputs(2, path) as outputs:
+        outputs.add(path, binary=False, parents=True, new=True).handle.write(    # as given: "x.py/" is refused
             SOLVER.format(shell=_in_docstring(shlex.quote(path))))
-        outputs.add(test, binary=False, parents=True).handle.write(
+        outputs.add(test, binary=False, parents=True, new=True).handle.write(
             TEST.format(name=solver.name, named=_in_docstring(solver.name), test=_in_docstring(test.name),
                         root=str(ROOT), levels=LEVELS))
     return solver, test
