@@ -848,7 +848,7 @@ def cmd_convert(args) -> int:
     if _refused(out / "level.bs" if folder else out, inputs, parents=folder):
         return EXIT_USAGE
     try:
-        with files.Outputs(len(texts)) as outputs:      # every board or none
+        with files.Outputs(len(texts), out) as outputs:     # every board or none
             for path, text in texts:
                 outputs.add(path, binary=False, inputs=inputs, parents=folder).handle.write(text)
     except OSError as error:

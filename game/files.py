@@ -8,8 +8,9 @@ solved list are all written by :class:`Output` (or its short forms :func:`write_
   beside it (``.battleships-XXXXXXXX.tmp``, so any name the folder accepts works), which is
   synced and then renamed over the path: a reader sees the old file or the new one, never a
   mix, and a failed or interrupted write leaves the old file as it was and no temporary file.
-  The new file gets the old file's mode (and, written by root, its owner), or the mode the
-  umask gives a new file.
+  The new file gets the old file's mode, its ACL and ``user.*`` extended attributes (where the
+  file system has them) and, written by root, its owner; a file that was not there is made as
+  ``open`` makes one (the umask, or the folder's default ACL).
 - a regular file with other hard links: written in place once the whole new content has been
   staged beside it, as ``cp`` does, so every name of the file sees the new content.
 - a symbolic link: followed, as a shell's ``>`` follows it; its target is written as above.
@@ -66,12 +67,20 @@ class OutputError(OSError):
         return f"{shown(self.path)}: cannot be written ({self.reason})"
 
 
+def failure(path: PathLike, error: BaseException, about: str = "", code: int = errno.EIO) -> OutputError:
+    """``error``, met while writing ``path``, as the :class:`OutputError` naming it (an
+    OutputError as it is): the system's reason (``strerror``), else the error's message, else
+    its kind, on one line; ``about``: what failed, said before the reason; ``code``: the errno
+    when the error has none."""
+    if isinstance(error, OutputError):
+        return error
+    reason = shown(" ".join(str(getattr(error, "strerror", None) or error).split()) or error.__class__.__name__)
+    return OutputError(path, f"{about}: {reason}" if about else reason, getattr(error, "errno", None) or code)
+
+
 def why(error: BaseException, path: PathLike) -> str:
     """One line naming ``path`` and why writing it failed."""
-    if isinstance(error, OutputError):
-        return str(error)
-    reason = getattr(error, "strerror", None) or error.__class__.__name__
-    return f"{shown(path)}: cannot be written ({reason})"
+    return str(failure(path, error))
 
 
 def shown(name: PathLike, width: int = MAX_SHOWN) -> str:
@@ -86,15 +95,6 @@ def shown(name: PathLike, width: int = MAX_SHOWN) -> str:
     return text if text.isprintable() else repr(text)
 
 
-def _read_umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
-# Read once, when the program starts (reading it means setting it, which is not safe once
-# threads run); a new file gets 0o666 less this, as ``open`` would give it.
-UMASK = _read_umask()
 _SWEPT: set[str] = set()
 
 
@@ -154,7 +154,7 @@ def _target(path: Path) -> Path:
     try:
         target = Path(os.path.realpath(path))
     except OSError as error:            # a link that may not be read (another program's /proc/PID/fd/N)
-        raise OutputError(path, error.strerror or str(error), error.errno or errno.EACCES) from None
+        raise failure(path, error, code=errno.EACCES) from None
     if os.path.islink(target):
         raise OutputError(path, "a loop of symbolic links", errno.ELOOP)
     return target
@@ -171,13 +171,15 @@ def _kind(mode: int) -> str | None:
     return None
 
 
-def check(path: PathLike, inputs: Iterable[PathLike] = (), parents: bool = False, probe: bool = True) -> Path:
+def check(path: PathLike, inputs: Iterable[PathLike] = (), parents: bool = False, probe: bool = True,
+          new: bool = False) -> Path:
     """Refuse (:class:`OutputError`) an output that cannot be written, before any work: a
     folder, a socket or block device, a place that cannot be written, a name too long, or one
     of ``inputs``; a missing folder unless ``parents`` (then it will be made, as ``mkdir -p``
-    makes it). The folder is tried by making a temporary file there (with ``probe``: asking
-    ``access`` is wrong for root and read-only mounts). Returns where the write will land
-    (symbolic links followed)."""
+    makes it); with ``new``, anything already at the path (a file, a link, a device). The
+    folder is tried by making a temporary file there (with ``probe``: asking ``access`` is
+    wrong for root and read-only mounts). Returns where the write will land (symbolic links
+    followed)."""
     if not str(path):                   # Path("") would be the current folder
         raise OutputError("''", "an empty name is not a file name", errno.ENOENT)
     if str(path).endswith(tuple(filter(None, (os.sep, os.altsep)))):    # Path() would drop the "/"
@@ -187,6 +189,8 @@ def check(path: PathLike, inputs: Iterable[PathLike] = (), parents: bool = False
         raise OutputError(path, "is a folder, not a file name", errno.EISDIR)
     if "\0" in str(path):
         raise OutputError(repr(str(path)), "a file name cannot hold a NUL character", errno.EINVAL)
+    if new and os.path.lexists(path):
+        raise _exists(path)
     number = descriptor(path)
     if number is not None:
         _check_descriptor(path, number)
@@ -197,7 +201,7 @@ def check(path: PathLike, inputs: Iterable[PathLike] = (), parents: bool = False
     except (FileNotFoundError, NotADirectoryError):     # a file on the way: the folders below name it
         info = None
     except OSError as error:
-        raise OutputError(path, error.strerror or str(error), error.errno or errno.EIO) from None
+        raise failure(path, error) from None
     if info is not None:
         refused = _kind(info.st_mode)
         if refused:
@@ -236,8 +240,7 @@ def check(path: PathLike, inputs: Iterable[PathLike] = (), parents: bool = False
     try:                                 # a real try: permissions, a read-only mount, root
         fd, name = tempfile.mkstemp(dir=folder, prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX)
     except OSError as error:
-        raise OutputError(path, f"the folder {shown(folder)} cannot be written: {error.strerror or error}",
-                          error.errno or errno.EACCES) from None
+        raise failure(path, error, f"the folder {shown(folder)} cannot be written", errno.EACCES) from None
     os.close(fd)
     os.unlink(name)
     return target
@@ -270,13 +273,16 @@ class Output(_Committed):
     exception (Ctrl-C included). The checks of :func:`check` run when it opens."""
 
     def __init__(self, path: PathLike, binary: bool = False, inputs: Iterable[PathLike] = (),
-                 parents: bool = False, buffering: int = -1) -> None:
+                 parents: bool = False, buffering: int = -1, new: bool = False) -> None:
+        self.target = check(path, inputs, parents, probe=False, new=new)   # as given: Path() drops a final "/"
         self.path = Path(path)
-        self.target = check(self.path, inputs, parents, probe=False)
+        self._new = new                     # never over a file made meanwhile: linked into place
+        self._placed: tuple[int, int] | None = None      # the new file linked in place (device, inode)
         self._temporary: Path | None = None
         self._in_place = False
         self._done = False
         self._sealed = False
+        self._made: list[Path] = []         # the folders this write made, deepest first
         number = descriptor(self.path)
         info = _stat(self.target) if number is None else None
         fd = -1
@@ -286,12 +292,15 @@ class Output(_Committed):
             elif info is not None and not stat.S_ISREG(info.st_mode):
                 fd = _open_through(self.path, self.target, info)
             else:
-                self.target.parent.mkdir(parents=True, exist_ok=True)
+                self._make_folders(self.target.parent)
                 remove_stale(self.target.parent, once=True)
-                fd = self._new_temporary()
+                # a file replaced: no one else may read the new content until it has the old
+                # file's mode; a new file: made as ``open`` makes it (0o666 less the umask, or
+                # what the folder's default ACL gives), its mode left as made
+                fd = self._new_temporary(0o600 if info is not None else 0o666)
                 fcntl.flock(fd, fcntl.LOCK_EX)
                 self._in_place = info is not None and info.st_nlink > 1
-                self._mode = stat.S_IMODE(info.st_mode) if info is not None else 0o666 & ~UMASK
+                self._mode = stat.S_IMODE(info.st_mode) if info is not None else None
                 self._owner = (info.st_uid, info.st_gid) if info is not None else None
             self.handle: IO[Any] = (os.fdopen(fd, "wb", buffering=buffering) if binary
                                     else os.fdopen(fd, "w", buffering=buffering, encoding="utf-8", newline="\n"))
@@ -299,11 +308,12 @@ class Output(_Committed):
             if fd >= 0 and not hasattr(self, "handle"):
                 os.close(fd)
             self._unlink()
-            if isinstance(error, OSError) and not isinstance(error, OutputError):
-                raise OutputError(self.path, error.strerror or str(error), error.errno or errno.EIO) from None
+            self._remove_folders()
+            if isinstance(error, OSError):
+                raise failure(self.path, error) from None
             raise
 
-    def _new_temporary(self) -> int:
+    def _new_temporary(self, mode: int) -> int:
         """A new temporary file of ours beside the target, open for writing and reading back (a
         trace rewrites its start from what it wrote, as mkstemp's file allowed); its name is kept
         before the file is made, so an interrupt at any point leaves none that is not known."""
@@ -311,7 +321,7 @@ class Output(_Committed):
             part = base64.b32encode(os.urandom(5)).decode("ascii").lower()
             self._temporary = self.target.parent / f"{TEMP_PREFIX}{part}{TEMP_SUFFIX}"
             try:
-                return os.open(self._temporary, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
+                return os.open(self._temporary, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, mode)
             except FileExistsError:
                 self._temporary = None              # another's: never removed as ours
         raise FileExistsError(errno.EEXIST, "no free temporary name")
@@ -350,7 +360,10 @@ class Output(_Committed):
                         os.fchown(fd, *self._owner)
                     except PermissionError:
                         pass            # only root may give a file away
-                os.fchmod(fd, self._mode)
+                if self._mode is not None:
+                    os.fchmod(fd, self._mode)
+                    if not self._in_place:
+                        _copy_attributes(self.target, fd)
         self._sealed = True
 
     def commit(self) -> Path:
@@ -363,12 +376,30 @@ class Output(_Committed):
                 if self._in_place:
                     _copy_in_place(self._temporary, self.target)
                     self._unlink()
+                elif self._new:
+                    info = os.fstat(self.handle.fileno())
+                    _link_new(self._temporary, self.target, self.path)
+                    self._placed = (info.st_dev, info.st_ino)
+                    self._unlink()
                 else:
                     os.replace(self._temporary, self.target)
                     self._temporary = None
             self.handle.close()
         self._done = True
+        self._made = []
         return self.path
+
+    def withdraw(self) -> None:
+        """A new file this write put in place (``new``) removed again, while it is the one
+        written: a set that fails after it leaves none of its new files."""
+        if self._placed is not None:
+            try:
+                info = os.lstat(self.target)
+                if (info.st_dev, info.st_ino) == self._placed:
+                    os.unlink(self.target)
+            except OSError:
+                pass
+            self._placed = None
 
     @contextmanager
     def _or_discard(self) -> Iterator[None]:
@@ -378,8 +409,8 @@ class Output(_Committed):
             yield
         except BaseException as error:
             self.discard()
-            if isinstance(error, OSError) and not isinstance(error, OutputError):
-                raise OutputError(self.path, error.strerror or str(error), error.errno or errno.EIO) from None
+            if isinstance(error, OSError):
+                raise failure(self.path, error) from None
             raise
 
     def discard(self) -> None:
@@ -392,6 +423,36 @@ class Output(_Committed):
         except (OSError, ValueError):
             pass
         self._unlink()
+        self._remove_folders()
+
+    def _make_folders(self, folder: Path) -> None:
+        """``folder`` made, and every folder missing above it (as ``mkdir -p``), each noted as
+        made by this write as soon as it is."""
+        missing = []
+        while not os.path.isdir(folder) and folder != folder.parent:
+            missing.append(folder)
+            folder = folder.parent
+        for folder in reversed(missing):
+            try:
+                os.mkdir(folder)
+            except FileExistsError:     # made meanwhile by another: not ours
+                if not os.path.isdir(folder):
+                    raise
+                continue
+            self._made.insert(0, folder)
+
+    def _remove_folders(self) -> None:
+        """The folders this write made, removed while they are empty (a write given up leaves
+        no empty folder behind); one another write has put something in stays, and so do
+        the folders above it (tried again at the next discard: a set of files drops each)."""
+        while self._made:
+            try:
+                os.rmdir(self._made[0])
+            except FileNotFoundError:
+                pass
+            except OSError:
+                return
+            del self._made[0]
 
     def _unlink(self) -> None:
         if self._temporary is not None:
@@ -436,6 +497,67 @@ def _open_through(path: Path, target: Path, info: os.stat_result) -> int:
     return fd
 
 
+# The extended attributes a replaced file keeps: the user's own and its access ACL.
+_KEPT_ATTRIBUTE = re.compile(r"user\..*|system\.posix_acl_access", re.DOTALL)
+# A system, file system or file that has no such attributes, or may not be given one.
+_NO_ATTRIBUTES = {errno.ENOTSUP, errno.EOPNOTSUPP, errno.EPERM, errno.ENOSYS}
+
+
+def _copy_attributes(source: Path, fd: int) -> None:
+    """The kept extended attributes of ``source`` (``user.*``, and its ACL, which says who else
+    may read or write it) given to the file open as ``fd``, and those of ``fd`` that ``source``
+    has not (an ACL inherited from the folder) removed: a file replaced keeps its rights. Passed
+    over where the system or the file system has none, or refuses one; any other failure
+    (a full disk) is raised."""
+    if not hasattr(os, "listxattr"):
+        return
+    try:
+        names = [name for name in os.listxattr(source) if _KEPT_ATTRIBUTE.fullmatch(name)]
+        extra = [name for name in os.listxattr(fd) if _KEPT_ATTRIBUTE.fullmatch(name) and name not in names]
+    except OSError as error:
+        if error.errno in _NO_ATTRIBUTES:
+            return
+        raise
+    for name in extra:
+        try:
+            os.removexattr(fd, name)
+        except OSError as error:
+            if error.errno not in (*_NO_ATTRIBUTES, errno.ENODATA):
+                raise
+    for name in names:
+        try:
+            value = os.getxattr(source, name)
+        except OSError as error:    # gone meanwhile, or a user attribute of a file we may not read
+            if error.errno in (*_NO_ATTRIBUTES, errno.ENODATA, errno.EACCES):
+                continue
+            raise
+        try:
+            os.setxattr(fd, name, value)
+        except OSError as error:
+            if error.errno not in _NO_ATTRIBUTES:
+                raise
+
+
+def _exists(path: PathLike) -> OutputError:
+    return OutputError(path, "exists already; it is not replaced", errno.EEXIST)
+
+
+def _link_new(source: Path, target: Path, path: PathLike) -> None:
+    """``source`` put at ``target``, which must not exist: a hard link fails if anything was
+    made there since it was checked, where a rename would replace it. A file system without
+    hard links: looked at once more, then renamed."""
+    try:
+        os.link(source, target, follow_symlinks=False)
+    except FileExistsError:
+        raise _exists(path) from None
+    except OSError as error:
+        if error.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK, errno.ENOSYS):
+            raise
+        if os.path.lexists(target):
+            raise _exists(path) from None
+        os.replace(source, target)
+
+
 def _copy_in_place(source: Path, target: Path) -> None:
     """The staged content copied over a hard-linked file (its inode kept, so every link sees it)."""
     with open(source, "rb") as staged, open(target, "r+b") as out:
@@ -456,15 +578,16 @@ class Outputs(_Committed):
     print, the boards of a file converted into a folder): each is written to its temporary
     file as it comes, so only one is in memory; :meth:`commit` renames them all,
     :meth:`discard` (or any exception inside ``with``) drops them all. Each holds an open file
-    until then, so the limit on open files is raised to fit."""
+    until then, so the limit on open files is raised to fit; ``where`` (the folder or the
+    book the set is written as) is named when it cannot be."""
 
-    def __init__(self, count: int = 0) -> None:
+    def __init__(self, count: int, where: PathLike) -> None:
         self.outputs: list[Output] = []
-        _room_for_files(count + 16)
+        _room_for_files(count, where)
 
     def add(self, path: PathLike, binary: bool = True, inputs: Iterable[PathLike] = (),
-            parents: bool = False) -> Output:
-        self.outputs.append(Output(path, binary=binary, inputs=inputs, parents=parents))
+            parents: bool = False, new: bool = False) -> Output:
+        self.outputs.append(Output(path, binary=binary, inputs=inputs, parents=parents, new=new))
         return self.outputs[-1]
 
     def commit(self) -> list[Path]:
@@ -483,11 +606,13 @@ class Outputs(_Committed):
                     output.seal(synced=True)
                 return [output.commit() for output in self.outputs]
         except BaseException:
+            for output in self.outputs:
+                output.withdraw()
             self.discard()
             raise
 
     def discard(self) -> None:
-        for output in self.outputs:
+        for output in reversed(self.outputs):   # the last first: the folder the first made is empty by then
             output.discard()
 
 
@@ -516,16 +641,17 @@ def _stops_held() -> Iterator[None]:
             signal.raise_signal(number)
 
 
-def _room_for_files(count: int) -> None:
+def _room_for_files(count: int, where: PathLike) -> None:
+    """The limit on open files raised to hold ``count`` more (and the program's own)."""
     import resource
 
+    needed = count + 80
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if soft != resource.RLIM_INFINITY and soft < count + 64:
-        wanted = count + 64 if hard == resource.RLIM_INFINITY else min(hard, count + 64)
-        if wanted < count + 64:
-            raise OutputError(f"{count} files", f"more files at once than the {hard} this system allows",
+    if soft != resource.RLIM_INFINITY and soft < needed:
+        if hard != resource.RLIM_INFINITY and hard < needed:
+            raise OutputError(where, f"{count:,} files at once, and this system lets a program open {hard:,}",
                               errno.EMFILE)
-        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+        resource.setrlimit(resource.RLIMIT_NOFILE, (needed, hard))
 
 
 def write_with(path: PathLike, fill: Callable[[IO[bytes]], object], inputs: Iterable[PathLike] = (),

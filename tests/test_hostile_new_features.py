@@ -116,8 +116,22 @@ def test_new_solver_names_the_file_once_and_leaves_what_is_there(tmp_path):
     mine = tmp_path / "mine.py"
     mine.write_text("keep me\n")
     status, out, err = run("new-solver", str(mine))
-    assert status == 2 and one_error(err) == f"{mine}: exists already; it is not replaced"
+    assert status == 2 and one_error(err) == f"{mine}: cannot be written (exists already; it is not replaced)"
     assert mine.read_text() == "keep me\n" and not (tmp_path / "test_mine.py").exists()
+
+
+def test_new_solver_never_replaces_a_file_made_while_it_writes(tmp_path, monkeypatch):
+    # it looked before writing, then renamed over whatever was made there meanwhile
+    theirs = tmp_path / "sub" / "test_mine.py"
+    sync = os.sync
+
+    def another_program_writes():
+        theirs.write_text("theirs\n")
+        sync()
+    monkeypatch.setattr(os, "sync", another_program_writes)     # between the look and the rename
+    status, out, err = run("new-solver", str(tmp_path / "sub" / "mine.py"))
+    assert status == 2 and one_error(err) == f"{theirs}: cannot be written (exists already; it is not replaced)"
+    assert [p.name for p in (tmp_path / "sub").iterdir()] == ["test_mine.py"] and theirs.read_text() == "theirs\n"
 
 
 def test_new_solver_onto_a_dangling_link_a_device_or_a_folder_creates_nothing(tmp_path):
@@ -140,6 +154,30 @@ def test_new_solver_writes_both_files_or_neither(tmp_path):
     status, out, err = run("new-solver", str(name))
     assert status == 2 and "test_b" in one_error(err) and "too long" in one_error(err).lower()
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("name", ["a\\x.py", 'q""".py', "it's mine.py", "\u00e9t\u00e9.py",
+                                  os.fsdecode(b"\xff\xfe.py")])
+def test_new_solver_writes_python_whatever_the_name(tmp_path, name):
+    # a\x.py and q""".py were written as files that were not Python (their names in the
+    # docstring as they were); a name that is not UTF-8 failed with no file named
+    import ast
+    import shlex
+
+    status, out, err = run("new-solver", str(tmp_path / name))
+    assert status == 0, err
+    said = {tmp_path / name: f"--solver {shlex.quote(str(tmp_path / name))}\n", tmp_path / f"test_{name}": name}
+    for written, text in said.items():
+        docstring = ast.get_docstring(ast.parse(written.read_bytes()))
+        assert docstring is not None and text in docstring
+
+
+def test_new_solver_names_a_file_on_one_line(tmp_path):
+    for name in ("x\n.txt", "e\x1b[31mred.py"):
+        (tmp_path / name).write_text("keep me\n")
+        status, out, err = run("new-solver", str(tmp_path / name))
+        line = one_error(err)
+        assert status == 2 and "\x1b" not in line and "\n" not in line and repr(str(tmp_path / name)) in line
 
 
 def test_new_solver_refuses_a_nul_in_the_name(tmp_path):

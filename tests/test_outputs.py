@@ -117,7 +117,8 @@ def test_1_a_device_is_written_through_and_stays_a_device(tmp_path, capsys):
 def test_1_a_new_file_gets_the_umask_mode_and_an_old_file_keeps_its_mode(tmp_path, capsys):
     fresh = tmp_path / "fresh.bs"
     assert run(capsys, "convert", LEVEL, fresh)[0] == 0
-    assert stat.S_IMODE(fresh.stat().st_mode) == 0o666 & ~files.UMASK
+    (tmp_path / "made-by-open").write_text("")
+    assert stat.S_IMODE(fresh.stat().st_mode) == stat.S_IMODE((tmp_path / "made-by-open").stat().st_mode)
     old = tmp_path / "old.bs"
     old.write_text("x")
     old.chmod(0o640)
@@ -134,6 +135,60 @@ def test_1_a_file_root_writes_over_stays_its_owners(tmp_path, capsys):
     assert run(capsys, "convert", LEVEL, theirs)[0] == 0
     info = theirs.stat()
     assert (info.st_uid, info.st_gid) == (65534, 65534) and theirs.read_text() != "old"
+
+
+def acl(*entries: tuple[int, int, int]) -> bytes:
+    """A POSIX ACL as the system.posix_acl_* attributes hold it: (tag, permissions, id)."""
+    import struct
+
+    return struct.pack("<I", 2) + b"".join(struct.pack("<HHI", *entry) for entry in entries)
+
+
+ANY = 0xFFFFFFFF
+# owner rw, user 12345 rw, owning group r, mask rw (shown as the group's bits: 0660), others none
+NAMED_USER_ACL = acl((0x01, 6, ANY), (0x02, 6, 12345), (0x04, 4, ANY), (0x10, 6, ANY), (0x20, 0, ANY))
+
+
+def xattrs_or_skip(path: Path) -> None:
+    try:
+        os.setxattr(path, "user.probe", b"1")
+        os.removexattr(path, "user.probe")
+    except (OSError, AttributeError) as error:
+        pytest.skip(f"no user extended attributes here ({error})")
+
+
+def test_1_a_replaced_file_keeps_its_extended_attributes_and_acl_and_a_new_one_gets_the_folders(tmp_path, capsys):
+    # Renamed over, a file lost its ACL: the user it was shared with could no longer write it,
+    # and its group's bits (the ACL's mask) became the owning group's rights.
+    out = tmp_path / "shared.bs"
+    out.write_text("old")
+    xattrs_or_skip(out)
+    os.setxattr(out, "user.comment", b"the author's note")
+    try:
+        os.setxattr(out, "system.posix_acl_access", NAMED_USER_ACL)
+    except OSError as error:
+        pytest.skip(f"no POSIX ACLs here ({error})")
+    mode, kept = out.stat().st_mode, os.getxattr(out, "system.posix_acl_access")
+    assert run(capsys, "convert", LEVEL, out)[0] == 0 and out.read_text() != "old"
+    assert os.getxattr(out, "user.comment") == b"the author's note"
+    assert os.getxattr(out, "system.posix_acl_access") == kept and out.stat().st_mode == mode
+    # one without an ACL gets none from the folder's default ACL either: its rights stay its mode's
+    plain = tmp_path / "plain.bs"
+    plain.write_text("old")
+    plain.chmod(0o640)
+    os.setxattr(tmp_path, "system.posix_acl_default", NAMED_USER_ACL)
+    assert run(capsys, "convert", LEVEL, plain)[0] == 0 and plain.read_text() != "old"
+    assert "system.posix_acl_access" not in os.listxattr(plain)
+    assert stat.S_IMODE(plain.stat().st_mode) == 0o640
+    # a new file gets what the default ACL gives, as open() gives it (it was made 0600, then
+    # given the umask's mode: others could read it, and the user the ACL gave rw could not write)
+    os.setxattr(tmp_path, "system.posix_acl_default",
+                acl((0x01, 6, ANY), (0x02, 6, 12345), (0x04, 4, ANY), (0x10, 6, ANY), (0x20, 0, ANY)))
+    fresh, made = tmp_path / "fresh.bs", tmp_path / "made-by-open"
+    made.write_text("")
+    assert run(capsys, "convert", LEVEL, fresh)[0] == 0
+    assert os.getxattr(fresh, "system.posix_acl_access") == os.getxattr(made, "system.posix_acl_access")
+    assert fresh.stat().st_mode == made.stat().st_mode
 
 
 def test_1_a_hard_linked_output_is_written_in_place_and_the_input_itself_is_refused(tmp_path, capsys):
@@ -223,6 +278,26 @@ def test_1_a_file_on_the_way_to_an_output_is_named_as_the_file_that_is_not_a_fol
     assert (pack / "6x6").read_text() == (tmp_path / "afile").read_text() == "kept"
 
 
+def test_1_every_failed_write_is_said_the_one_way_on_one_line(tmp_path, monkeypatch):
+    # why() said "error" for pygame's error and "OSError" for a system error with no strerror;
+    # Output said the message of such an error as it was, a newline in it breaking the line.
+    class PygameError(RuntimeError):
+        pass
+    out = tmp_path / "shot.png"
+    assert files.why(PygameError("Out of memory"), out) == f"{out}: cannot be written (Out of memory)"
+    assert files.why(OSError("disk\nfull"), out) == f"{out}: cannot be written (disk full)"
+    assert files.why(OSError(errno.ENOSPC, "No space left on device"), out) == \
+        f"{out}: cannot be written (No space left on device)"
+
+    def broken(fd):
+        raise OSError("the disk said\nno")
+    monkeypatch.setattr(os, "fsync", broken)
+    with pytest.raises(files.OutputError) as failed:
+        files.write_text(out, "x")
+    assert str(failed.value) == f"{out}: cannot be written (the disk said no)"
+    assert failed.value.errno == errno.EIO and list(tmp_path.iterdir()) == []
+
+
 # ----- 2: a name from a file is never a path -----------------------------------------------
 
 
@@ -296,6 +371,52 @@ def test_7_a_set_of_files_whose_last_cannot_be_written_leaves_every_old_file_and
     assert done.returncode == 2 and one_line(done.stderr) == f"{out / 'b1.bs'}: cannot be written (File too large)"
     assert sorted(p.name for p in out.iterdir()) == ["s1.bs", "s2.bs"]
     assert all((out / name).read_bytes() == old for name in ("s1.bs", "s2.bs"))
+    # into a new folder: the folders it made are removed with the set (they stayed, empty)
+    new = tmp_path / "new" / "deeper"
+    done = cli("convert", corpus, new, limit_bytes=2048)
+    assert done.returncode == 2 and one_line(done.stderr) == f"{new / 'b1.bs'}: cannot be written (File too large)"
+    assert not (tmp_path / "new").exists()
+
+
+def test_7_a_set_larger_than_the_open_files_allowed_names_the_place(tmp_path):
+    # the line named "316 files" (the boards and a margin), not the folder
+    board = {"rows": 2, "cols": 3, "fleet": {"1": 2}, "row_tallies": [1, 1], "col_tallies": [1, 0, 1],
+             "hints": [[0, 0, "sub"]]}
+    corpus = tmp_path / "set.jsonl"
+    corpus.write_text("".join(json.dumps({"id": f"b{k}", **board}) + "\n" for k in range(300)))
+
+    def few_files():
+        resource.setrlimit(resource.RLIMIT_NOFILE, (60, 60))
+    done = subprocess.run([PYTHON, str(ROOT / "main.py"), "convert", str(corpus), str(tmp_path / "out")],
+                          capture_output=True, text=True, timeout=120, preexec_fn=few_files)
+    assert done.returncode == 2 and one_line(done.stderr) == \
+        f"{tmp_path / 'out'}: cannot be written (300 files at once, and this system lets a program open 60)"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["set.jsonl"]
+
+
+def test_7_a_write_dropped_removes_only_the_folders_it_made_and_only_while_empty(tmp_path, monkeypatch):
+    kept = tmp_path / "kept"
+    kept.mkdir()
+    with monkeypatch.context() as patch:
+        patch.setattr(os, "fsync", lambda fd: (_ for _ in ()).throw(OSError(errno.EIO, "Input/output error")))
+        with pytest.raises(files.OutputError):
+            files.write_text(kept / "new" / "sub" / "x.bs", "x", parents=True)
+    assert list(kept.iterdir()) == []
+    for first in ("a", "b"):                    # the output that made the folder dropped first, then last
+        with pytest.raises(OSError, match="given up"):
+            with files.Outputs(3, tmp_path) as outputs:
+                for name in (first, "c", "d"):
+                    outputs.add(kept / "new" / "sub" / f"{name}.bs", parents=True).handle.write(b"x")
+                if first == "a":
+                    outputs.outputs[0].discard()
+                raise OSError("given up")
+        assert list(kept.iterdir()) == []
+    with pytest.raises(OSError):
+        with files.Outputs(1, tmp_path) as outputs:
+            outputs.add(kept / "new" / "x.bs", parents=True)
+            (kept / "new" / "theirs.bs").write_text("another's")   # put in meanwhile
+            raise OSError("given up")
+    assert [p.name for p in (kept / "new").iterdir()] == ["theirs.bs"]
 
 
 @pytest.fixture
@@ -416,7 +537,7 @@ def test_8_ctrl_c_while_a_set_of_files_is_put_in_place_comes_after_the_last(tmp_
             signal.raise_signal(signal.SIGINT)
     monkeypatch.setattr(os, "replace", replace_then_ctrl_c)
     with pytest.raises(KeyboardInterrupt):
-        with files.Outputs(3) as outputs:
+        with files.Outputs(3, tmp_path) as outputs:
             for name in olds:
                 outputs.add(tmp_path / name, binary=False).handle.write(f"new {name}\n")
     assert {name: (tmp_path / name).read_text() for name in olds} == {name: f"new {name}\n" for name in olds}
@@ -441,7 +562,7 @@ def test_8_a_set_of_files_is_synced_once_not_file_by_file(tmp_path, monkeypatch)
     synced = []
     monkeypatch.setattr(os, "fsync", lambda fd: synced.append(fd))
     monkeypatch.setattr(os, "sync", lambda: synced.append("all"))
-    with files.Outputs(50) as outputs:
+    with files.Outputs(50, tmp_path) as outputs:
         for k in range(50):
             outputs.add(tmp_path / f"{k}.bs", binary=False).handle.write(f"board {k}\n")
     assert synced == ["all"] and len(list(tmp_path.glob("*.bs"))) == 50 and temporaries(tmp_path) == []
@@ -768,3 +889,13 @@ def test_an_output_name_ending_with_a_slash_is_a_folder_not_a_file(tmp_path, cap
     assert code == 2 and "runs/: cannot be written (names a folder" in one_line(err)
     assert Path("runs").is_dir() == exists and (not exists or not any(Path("runs").iterdir()))
     assert sorted(p.name for p in tmp_path.iterdir()) == (["runs"] if exists else [])
+
+
+def test_a_name_ending_with_a_slash_is_refused_by_every_write_not_only_the_commands_checks(tmp_path, capsys):
+    # Output took the name as a Path, which drops the slash: new-solver x.py/ wrote x.py.
+    with pytest.raises(files.OutputError, match="names a folder: it ends with a slash"):
+        files.write_text(f"{tmp_path / 'x.bs'}/", "x")
+    named = f"{tmp_path / 'x.py'}/"
+    code, _, err = run(capsys, "new-solver", named)
+    assert code == 2 and one_line(err) == f"{named}: cannot be written (names a folder: it ends with a slash)"
+    assert list(tmp_path.iterdir()) == []

@@ -362,7 +362,7 @@ def write(items: Sequence[Item], path: Path, per_page: int) -> Printed:
         pdf.save(path)
         return Printed([path])
     paths = page_paths(path, max(1, math.ceil(len(items) / per_page)))
-    with files.Outputs(len(paths)) as outputs:
+    with files.Outputs(len(paths), path) as outputs:
         for k, target in enumerate(paths):
             canvas = ImageCanvas()
             draw_pages(items[k * per_page:(k + 1) * per_page], canvas, per_page)

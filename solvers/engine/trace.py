@@ -256,8 +256,7 @@ class Recording:
     def fail(self, error: OSError) -> files.OutputError:
         """Stop recording: the run goes on, the trace is dropped, ``failure`` (returned) says why."""
         if self.failure is None:
-            self.failure = error if isinstance(error, files.OutputError) else \
-                files.OutputError(self.path, error.strerror or str(error), error.errno or 5)
+            self.failure = files.failure(self.path, error)
             self.output.discard()
         return self.failure
 

@@ -7,16 +7,18 @@ test it writes runs the solver through ``main.py solve`` on two of them.
 
 from __future__ import annotations
 
-import os
+import shlex
 from pathlib import Path
+
+from game.files import Outputs, shown
 
 ROOT = Path(__file__).resolve().parents[2]
 LEVELS = ("levels/6x6/easy/01.bs", "levels/8x8/hard/01.bs")
 
 SOLVER = '''"""My solver: places the ships one by one, longest first, and backtracks when one does not fit.
 
-Run it:   python main.py solve levels/6x6/easy/01.bs --solver {path}
-Race it:  python main.py race levels/8x8/easy/01.bs --solvers forward,{path}
+Run it:   python main.py solve levels/6x6/easy/01.bs --solver {shell}
+Race it:  python main.py race levels/8x8/easy/01.bs --solvers forward,{shell}
 The contract (what `puzzle`, `report` and the answer are): docs/guide/your-own-solver.md
 """
 
@@ -110,7 +112,7 @@ def solve(puzzle, report, options):
     return ["".join("#" if there else "." for there in line) for line in ship]
 '''
 
-TEST = '''"""Tests of {name}. Run them with:  python -m pytest {test}"""
+TEST = '''"""Tests of {named}. Run them with:  python -m pytest {test}"""
 
 import json
 import subprocess
@@ -136,20 +138,27 @@ def test_it_solves_a_6x6_and_an_8x8_level():
 
 def write(path: str) -> tuple[Path, Path]:
     """Write the solver at ``path`` (a ``.py`` file) and ``test_<name>.py`` beside it; an
-    existing file is never replaced (``ValueError``, one line naming the file)."""
+    existing file is never replaced (``game.files.OutputError`` naming it)."""
     if "\0" in path:
         raise ValueError(f"{path!r}: a file name cannot hold a NUL character")
     solver = Path(path)
     if solver.suffix != ".py":
-        raise ValueError(f"{path}: a solver of your own is a .py file; give a name ending in .py")
+        raise ValueError(f"{shown(path)}: a solver of your own is a .py file; give a name ending in .py")
     test = solver.with_name(f"test_{solver.name}")
-    for target in (solver, test):
-        if os.path.lexists(target):                 # a file, folder, link (even dangling), device...
-            raise ValueError(f"{target}: exists already; it is not replaced")
-    from game.files import Outputs
-
-    with Outputs(2) as outputs:                     # both or neither: never one file of the two
-        outputs.add(solver, binary=False, parents=True).handle.write(SOLVER.format(path=path))
-        outputs.add(test, binary=False, parents=True).handle.write(
-            TEST.format(name=solver.name, test=test.name, root=str(ROOT), levels=LEVELS))
+    # both or neither, and never over anything there (a file, a folder, a link, a device)
+    with Outputs(2, path) as outputs:
+        outputs.add(path, binary=False, parents=True, new=True).handle.write(    # as given: "x.py/" is refused
+            SOLVER.format(shell=_in_docstring(shlex.quote(path))))
+        outputs.add(test, binary=False, parents=True, new=True).handle.write(
+            TEST.format(name=solver.name, named=_in_docstring(solver.name), test=_in_docstring(test.name),
+                        root=str(ROOT), levels=LEVELS))
     return solver, test
+
+
+def _in_docstring(text: str) -> str:
+    """``text`` as the docstring of a written file holds it, to read back as it is: a backslash,
+    a quote and a character that is not printable (a newline, a byte of a name that is not
+    UTF-8) escaped as Python writes them, so that no name (``a\\x.py``, ``q\"\"\".py``)
+    breaks the file's Python."""
+    return "".join(char if char.isprintable() and char not in '\\"'
+                   else '\\"' if char == '"' else char.encode("unicode_escape").decode("ascii") for char in text)
