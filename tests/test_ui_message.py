@@ -81,3 +81,28 @@ def test_a_message_longer_than_the_smallest_window_holds_is_cut_on_its_last_line
     assert scene.lines[-1].removesuffix(fonts.ELLIPSIS).replace(" ", "") in message.replace(" ", "")
     for line in scene.lines:
         assert fonts.font(scene.size).size(line)[0] <= scene.box.width - 40
+
+
+@pytest.mark.parametrize("opening", ["message", "stats"])
+def test_each_read_only_dialog_closes_on_esc_enter_keypad_enter_and_its_close_button(app, opening):
+    from window.scenes.stats import StatsScene
+
+    def show():
+        if opening == "message":
+            app.play.notify(LONGEST)
+            press(app, pygame.K_f)
+        else:
+            app.open_stats()
+            app.pump()
+        assert isinstance(app.overlay, MessageScene if opening == "message" else StatsScene)
+        return app.overlay
+
+    for key in (pygame.K_ESCAPE, pygame.K_RETURN, pygame.K_KP_ENTER):
+        show()
+        press(app, key)
+        assert app.overlay is None, pygame.key.name(key)
+    scene = show()
+    press(app, pygame.K_w)                       # a key of the play scene: the dialog keeps it
+    assert app.overlay is scene
+    click(app, scene.close_button.rect.center)
+    assert app.overlay is None

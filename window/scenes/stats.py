@@ -11,7 +11,8 @@ from window import fonts
 from window.host import Host
 from window.layout import dialog_box
 from window.records import STEP_SECONDS, clock, days_of, stats_rows, streaks
-from window.widgets import Button, draw_dialog
+from window.scenes.dialog import ReadOnlyDialog
+from window.widgets import draw_dialog
 
 # Each column's left edge, as a share of the table: wide enough at the smallest window (a table
 # of 400 px) for its heading (drawn smaller there) and its widest usual cell ("medium", "1:02:03").
@@ -19,32 +20,20 @@ COLUMNS = (("Size", 0.0), ("Grade", 0.11), ("Solved", 0.25), ("Best", 0.38), ("M
            ("Target", 0.64), ("Hints", 0.765), ("Checks", 0.875))
 
 
-class StatsScene:
-    animating = False
-
+class StatsScene(ReadOnlyDialog):
     def __init__(self, app: Host, today: datetime.date | None = None) -> None:
-        self.app = app
+        super().__init__(app)
         self.rows = stats_rows(app.storage.solved())
         self.streak = streaks(days_of(app.storage.daily()), today or datetime.date.today())
-        self.close_button = Button("Close", app.close_overlay)
         self.relayout(app.window_size)
 
     def relayout(self, size: tuple[int, int]) -> None:
         self.box = dialog_box(size)
-        self.close_button.rect = pygame.Rect(self.box.right - 110, self.box.y + 10, 100, 32)
+        self.place_close(self.box, 100)
 
     def cells(self, row) -> tuple[str, ...]:
         return (row.size, row.grade, str(row.solved), clock(row.best), clock(row.median), clock(row.target),
                 str(row.hints), str(row.checks))
-
-    def handle(self, event: pygame.event.Event) -> None:
-        if event.type == pygame.KEYDOWN and event.key in (pygame.K_ESCAPE, pygame.K_RETURN):
-            self.app.close_overlay()
-            return
-        self.close_button.handle(event)
-
-    def update(self, dt: float) -> bool:
-        return False
 
     def draw(self, surface: pygame.Surface) -> None:
         theme, box = self.app.theme, self.box
