@@ -231,8 +231,12 @@ def draw_board(surface: pygame.Surface, layout: Layout, picture: BoardPicture, t
         for r, c in cells:
             pygame.draw.rect(surface, theme.unknown, layout.cell_rect(r, c))
     reasons = picture.reasons or {}
+    # On a solved board the cells left undecided are water (the rules say so): its ships are
+    # drawn whole, their ends and submarines rounded, as the fleet checklist counts them.
+    shapes = [[Cell.WATER if value == Cell.UNKNOWN else value for value in row] for row in grid] \
+        if picture.solved else grid
     for r, c in cells:
-        _draw_cell(surface, layout, picture, theme, r, c, reasons.get((r, c)), layers.get((r, c), 0))
+        _draw_cell(surface, layout, picture, theme, r, c, reasons.get((r, c)), layers.get((r, c), 0), shapes)
     for r in range(layout.rows + 1):
         y = layout.board.y + r * cell
         pygame.draw.line(surface, theme.grid_line, (layout.board.x, y), (layout.board.right - 1, y))
@@ -264,8 +268,8 @@ def draw_board(surface: pygame.Surface, layout: Layout, picture: BoardPicture, t
 
 
 def _draw_cell(surface: pygame.Surface, layout: Layout, picture: BoardPicture, theme: Theme, r: int, c: int,
-               reason: Reason | None, trial: int) -> None:
-    """One cell's water or ship piece, with the marks of a solver's move."""
+               reason: Reason | None, trial: int, shapes: Sequence[Sequence[Cell]]) -> None:
+    """One cell's water or ship piece (its shape read from ``shapes``), with the marks of a solver's move."""
     grid, cell = picture.grid, layout.cell
     value = grid[r][c]
     rect = layout.cell_rect(r, c)
@@ -285,8 +289,7 @@ def _draw_cell(surface: pygame.Surface, layout: Layout, picture: BoardPicture, t
             colour = theme.guess
         elif trial:
             colour = theme.trial_colour(trial)
-        sides = joins(grid, r, c)
-        draw_piece(surface, rect, piece_on_board(grid, r, c, hint), colour, sides)
+        draw_piece(surface, rect, piece_on_board(shapes, r, c, hint), colour, joins(grid, r, c))
         if hint is not None:
             # Given pieces carry a dot, so they differ from the player's by shape too.
             pygame.draw.circle(surface, theme.hint_mark, rect.center, max(2, cell // 12))
