@@ -88,13 +88,17 @@ class PlayScene:
                                Action(panel.keep_button, "", 0), Action(panel.rewind_button, "", 0),
                                Action(panel.save_button, "", 0),
                                Action(Button("Load a solver...", lambda: app.pick_solver(panel.add_solver)), "", 0)]
-        # Actions with a key and no button: M lists them after the rest.
-        self.key_actions = [Action(Button("Whole message", self.show_message), "F", 0),
+        # Shown in the status line while a hint or a check has found a mistake.
+        self.mistake_button = Button("Undo to first mistake", self.coach.undo_to_mistake, active=True)
+        # Actions with a key and no button of their own in the toolbar: M lists them after the rest.
+        self.key_actions = [Action(Button("Keep the trial", self.trials.keep), "K", 0),
+                            Action(Button("Abandon the trial", self.trials.abandon), "A", 0),
+                            Action(self.mistake_button, "U", 0),
+                            Action(Button("Your play on the timeline", self.rewind_play), "T", 0),
+                            Action(Button("Whole message", self.show_message), "F", 0),
                             Action(Button("Pause", self.pause), "Pause", 0)]
         self.keys = by_key([*self.actions, *self.solver_actions, *self.key_actions,
                             Action(Button("All actions", self.show_actions), "M", 0)])
-        # Shown in the status line while a hint or a check has found a mistake.
-        self.mistake_button = Button("Undo to first mistake", self.coach.undo_to_mistake, active=True)
         # Shown in the status line on a solved level: a new timed attempt.
         self.again_button = Button("Play again", self.play_again, active=True)
         size = f"{puzzle.rows}x{puzzle.cols}"
@@ -280,13 +284,8 @@ class PlayScene:
             self.next_solver(-1)
         elif (event.key, ctrl) in self.keys:
             self.keys[(event.key, ctrl)].run()
-        elif not ctrl and self.trials.key(event.key):
-            return
-        elif not ctrl:
-            action = {pygame.K_u: self.coach.undo_to_mistake, pygame.K_t: self.rewind_play,
-                      pygame.K_KP_ENTER: self.solver.run_or_pause}.get(event.key)
-            if action is not None:
-                action()
+        elif not ctrl and event.key == pygame.K_KP_ENTER:
+            self.solver.run_or_pause()
 
     def handle(self, event: pygame.event.Event) -> None:
         if event.type == pygame.KEYDOWN:
