@@ -648,3 +648,16 @@ def test_a_calendar_left_open_past_midnight_plays_the_new_day(app, monkeypatch):
     monkeypatch.setattr(scene, "play", played.append)
     press(app, pygame.K_RETURN)
     assert played == [Clock.now]
+
+
+@pytest.mark.parametrize("size", [(1100, 720), (800, 600), (640, 480)])
+def test_the_calendar_s_note_reads_whole_down_to_640x480(app, monkeypatch, size):
+    # The note under the days names the keys last (Page Up/Down: months): drawn smaller before it is cut.
+    from tests.test_ui_message import resize
+
+    resize(app, size)
+    app.open_daily()
+    drawn = watch_text(monkeypatch)
+    app.draw()
+    notes = [text for text, _ in drawn if "Page Up/Down" in text]
+    assert notes and notes[0].endswith("Page Up/Down: months."), notes

@@ -180,7 +180,8 @@ class DailyScene:
         note = ("Solved today: come back tomorrow" if self.today.isoformat() in self.solved else
                 f"Today, {daily.DAY_NAMES[self.today.weekday()]}: {side}x{side} {grade}. "
                 "Click a past day, or arrows and Enter, to play it; Page Up/Down: months.")
-        fonts.blit_text(surface, fonts.fit_text(note, 18, box.width - 40), 18, theme.muted,
+        text, size = fonts.shrink_to_fit(note, 18, box.width - 40)      # smaller before it is cut
+        fonts.blit_text(surface, text, size, theme.muted,
                         topleft=(box.x + 20, self.play_button.rect.y - (24 if self.compact else 60)))
         if not self.compact:
             plan = "  ".join(f"{name[:3]} {s}x{s} {g}" for name, (s, g) in zip(daily.DAY_NAMES, daily.WEEKDAYS))
