@@ -412,11 +412,13 @@ def test_a_solver_that_cannot_run_on_the_level_is_not_chosen_by_its_key_either(a
 
 
 @pytest.mark.parametrize("size, level, stop", [((1100, 481), "levels/15x15/expert/04.bs", True),
-                                               ((640, 480), "levels/giants/09-40x40.bs", False)])
+                                               ((640, 480), "levels/giants/09-40x40.bs", False),
+                                               ((480, 360), "levels/10x10/hard/01.bs", False)])
 def test_a_lane_keeps_its_board_and_figures_inside_it(app, monkeypatch, size, level, stop):
     """A finished race in a short window (the table takes the foot), a 40x40 board in the
     narrowest one: each lane's board and figures are drawn inside the lane (the figures ran
-    over its foot, the board into the next lane and off the window)."""
+    over its foot, the board into the next lane and off the window). The boards are drawn
+    alike, whatever each lane's figures (a lane with fewer had a larger board beside them)."""
     from window.mini_board import MiniBoard
 
     boards = []
@@ -441,6 +443,7 @@ def test_a_lane_keeps_its_board_and_figures_inside_it(app, monkeypatch, size, le
     app.full_redraw = True
     app.draw()
     assert len(boards) == len(scene.lanes) == 4
+    assert len({board.size for board in boards}) == 1, boards
     for lane, board in zip(scene.lane_rects, boards):
         assert lane.contains(board), (lane, board)
         assert [text for text, rect in drawn if rect.colliderect(lane) and not lane.contains(rect)] == []
@@ -561,3 +564,4 @@ def test_a_lane_that_says_no_solution_beside_a_judged_solution_says_it_was_refut
     said = [text for text, _ in drawn if text.startswith(f"{lane.name}: ")]
     assert said and all("no solution exists" not in text for text in said)
     assert any("said there is no solution, but forward found one the rules accept" in text for text in said)
+

@@ -298,8 +298,9 @@ class RaceScene:
             self._draw_all(surface)
             return None
         areas: list[pygame.Rect] = []
+        cell = self._cell()
         for k, (lane, picture, rect) in enumerate(zip(self.lanes, self.pictures, self.lane_rects)):
-            areas += self._draw_lane(surface, k, lane, picture, rect)
+            areas += self._draw_lane(surface, k, lane, picture, rect, cell)
         return areas
 
     def _draw_all(self, surface: pygame.Surface) -> None:
@@ -317,29 +318,36 @@ class RaceScene:
                                    "L loads a solver, Ctrl+S saves the table, Esc closes")
             fonts.blit_text(surface, fonts.fit_text(hint, 18, self.size[0] - 40), 18, theme.muted, topleft=(20, 120))
             return
+        cell = self._cell()
         for k, (lane, picture, rect) in enumerate(zip(self.lanes, self.pictures, self.lane_rects)):
-            self._draw_lane(surface, k, lane, picture, rect)
+            self._draw_lane(surface, k, lane, picture, rect, cell)
         if self.finished:
             self._draw_table(surface)
         elif self.status:
             fonts.blit_text(surface, fonts.fit_text(self.status, 16, self.size[0] - 40), 16, theme.text,
                             bottomleft=(20, self.size[1] - 4))
 
+    def _cell(self) -> int:
+        """The lanes' cell size: the smallest any lane leaves, so that the boards compared side by
+        side are drawn alike. In each lane the board takes three fifths of it, or in a short lane
+        what its figures and its plot leave, in cells of 4 pixels at least, but never more than
+        the lane holds (a large board in a narrow lane). The figures that do not fit under it are
+        left out: a lane that short is a finished race's, above the table that shows them all."""
+        puzzle, cells = self.puzzle, [1]
+        for lane, rect in zip(self.lanes, self.lane_rects):
+            below = 22 + 19 * len(self._stat_lines(lane)) + (PLOT_LEAST if lane.generations else 0)
+            board_h = min(rect.height * 3 // 5, rect.height - below)
+            across = (rect.width - 20) // (puzzle.cols + 1)
+            cells.append(max(1, min(across, (rect.height - 62) // (puzzle.rows + 1),
+                                    max(4, min(across, (board_h - 60) // (puzzle.rows + 1))))))
+        return min(cells[1:] or cells)
+
     def _draw_lane(self, surface: pygame.Surface, k: int, lane: SolverWatch, picture: MiniBoard,
-                   rect: pygame.Rect) -> list[pygame.Rect]:
-        """The lane's parts that changed (all of it after ``looks.forget``); the areas drawn.
-        A part drawn alone first paints its own background."""
+                   rect: pygame.Rect, cell: int) -> list[pygame.Rect]:
+        """The lane's parts that changed (all of it after ``looks.forget``), its board in cells of
+        ``cell`` pixels; the areas drawn. A part drawn alone first paints its own background."""
         theme, puzzle = self.app.theme, self.puzzle
         lines = self._stat_lines(lane)
-        # The board takes three fifths of the lane, or in a short lane what its figures and its
-        # plot leave, in cells of 4 pixels at least, but never more than the lane holds (a large
-        # board in a narrow lane). The figures that do not fit under it are left out: a lane that
-        # short is a finished race's, above the table that shows them all.
-        below = 22 + 19 * len(lines) + (PLOT_LEAST if lane.generations else 0)
-        board_h = min(rect.height * 3 // 5, rect.height - below)
-        across = (rect.width - 20) // (puzzle.cols + 1)
-        cell = max(1, min(across, (rect.height - 62) // (puzzle.rows + 1),
-                          max(4, min(across, (board_h - 60) // (puzzle.rows + 1)))))
         if self.looks.changed(f"lane {k}", (len(lines), cell)):    # the plot sits below the figures
             pygame.draw.rect(surface, theme.panel, rect, border_radius=8)
             pygame.draw.rect(surface, theme.panel_edge, rect, 1, border_radius=8)
