@@ -565,3 +565,16 @@ def test_a_lane_that_says_no_solution_beside_a_judged_solution_says_it_was_refut
     assert said and all("no solution exists" not in text for text in said)
     assert any("said there is no solution, but forward found one the rules accept" in text for text in said)
 
+
+def test_at_the_smallest_window_the_solver_buttons_are_told_apart(app):
+    # Each toggle too narrow for its name: its first letter, not an ellipsis like every other.
+    from window.layout import SMALLEST
+
+    resize(app, SMALLEST)
+    app.open_race(["backtracking", "forward", "genetic", "logic"])
+    scene = app.overlay
+    app.draw()
+    shown = [button.shown()[0] for button in scene.toggles.values()]
+    assert fonts.ELLIPSIS not in shown and len(set(shown)) == len(shown) >= 4, shown
+    for button, label in zip(scene.toggles.values(), shown):
+        assert button.label.startswith(label) or button.label.startswith(label.removesuffix(fonts.ELLIPSIS))
