@@ -121,11 +121,24 @@ def _draw_tick(surface: pygame.Surface, rect: pygame.Rect, colour: Colour, width
     pygame.draw.lines(surface, colour, False, points, width)
 
 
+def tally_tick(rect: pygame.Rect) -> pygame.Rect:
+    """Where a met or complete tally's tick goes in its ``rect``: the bottom right corner."""
+    glyph = pygame.Rect(0, 0, max(5, rect.width // 4), max(5, rect.height // 4))
+    glyph.bottomright = (rect.right - max(2, rect.width // 12), rect.bottom - max(3, rect.height // 8))
+    return glyph
+
+
+def _beside_tick(rect: pygame.Rect, glyph: pygame.Rect, text: str, size: int, bold: bool) -> tuple[int, int]:
+    """The centre of a ticked tally's number: the cell's, moved left as far as it takes to keep
+    the number clear of the tick (in a small cell the tick covered a "1")."""
+    width = fonts.font(size, bold).size(text)[0]
+    return max(rect.x + (width + 1) // 2, min(rect.centerx, glyph.left - 1 - (width + 1) // 2)), rect.centery
+
+
 def _draw_tally(surface: pygame.Surface, rect: pygame.Rect, value: int | None, state: TallyState,
                 theme: Theme) -> None:
     size = max(10, int(rect.height * 0.6))
-    glyph = pygame.Rect(0, 0, max(5, rect.width // 4), max(5, rect.height // 4))
-    glyph.bottomright = (rect.right - max(2, rect.width // 12), rect.bottom - max(3, rect.height // 8))
+    glyph = tally_tick(rect)
     line = max(1, rect.width // 16)
     if state is TallyState.UNKNOWN:
         fonts.blit_text(surface, "?", size, theme.muted, center=rect.center)
@@ -135,10 +148,12 @@ def _draw_tally(surface: pygame.Surface, rect: pygame.Rect, value: int | None, s
         fonts.blit_text(surface, str(value), size, theme.error, bold=True, center=rect.center)
         draw_alert(surface, rect, theme, "topright")
     elif state is TallyState.MET:
-        fonts.blit_text(surface, str(value), size, theme.met, bold=True, center=rect.center)
+        fonts.blit_text(surface, str(value), size, theme.met, bold=True,
+                        center=_beside_tick(rect, glyph, str(value), size, True))
         _draw_tick(surface, glyph, theme.met, max(2, line))
     elif state is TallyState.COMPLETE:
-        fonts.blit_text(surface, str(value), size, theme.complete, center=rect.center)
+        fonts.blit_text(surface, str(value), size, theme.complete,
+                        center=_beside_tick(rect, glyph, str(value), size, False))
         _draw_tick(surface, glyph, theme.complete, max(1, line))
     else:
         fonts.blit_text(surface, str(value), size, theme.text, bold=True, center=rect.center)
