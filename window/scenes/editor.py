@@ -58,6 +58,10 @@ FLEET_ROW = 26                # a fleet row's height when the panel has room; in
 FLEET_ROW_LEAST = 20          # this, the rest of the panel more compact, and then the list scrolls
 SMALLEST_PERCENT = 70         # the most compact panel, in percent of its full size
 VERDICT_LINES = 3             # the verdict, the grade or the hints that could go, the status
+# Beside the title: what the mode does, and shorter ways of saying it for a narrower window.
+MODE_LINES = {Mode.DESIGN: ("Design: paint the fleet; right click makes a cell given", "Design: paint the fleet"),
+              Mode.TRANSCRIBE: ("Transcribe: click cells for the given pieces, click a tally and type it",
+                                "Transcribe: click the given pieces and tallies")}
 # The panel from top to bottom, at full size: (part, height, gap after it). The fleet list takes
 # what the rest leaves; in a short window every height and gap is scaled down alike.
 PANEL_PARTS = (("top", 10, 0), ("modes", 34, 16), ("rows", 30, 8), ("cols", 30, 12), ("name", 28, 6),
@@ -738,11 +742,11 @@ class EditorScene:
                 or full:
             self.looks.forget("scene", "save as")
             surface.fill(theme.background)
-            mode = "Design: paint the fleet; right click makes a cell given" if draft.mode is Mode.DESIGN else \
-                "Transcribe: click cells for the given pieces, click a tally and type it"
             fonts.blit_text(surface, "Level editor", 26, theme.text, bold=True, topleft=(20, 18))
-            mode, size = fonts.shrink_to_fit(mode, 16, self.panel.x - 240)
-            fonts.blit_text(surface, mode, size, theme.muted, topleft=(220, 26))
+            # The mode's line, as long as it fits whole (the panel's Design / Transcribe says it too).
+            shown = fonts.first_whole(MODE_LINES[draft.mode], 16, self.panel.x - 240)
+            if shown is not None:
+                fonts.blit_text(surface, shown[0], shown[1], theme.muted, topleft=(220, 26))
             bottom = self.app.window_size[1] - 22
             for k, line in enumerate(reversed(self.foot)):      # the keys at the foot, every line of them
                 fonts.blit_text(surface, line, FOOT_SIZE, theme.muted, bottomleft=(20, bottom - FOOT_LINE * k))
