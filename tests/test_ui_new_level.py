@@ -194,3 +194,22 @@ def test_a_generated_level_s_toolbar_shows_undo_and_redo_as_they_are(app):
         app.pump()
     drawn = dict((look[0], look[1]) for look in app.play.view.looks.keys["toolbar"][1])
     assert drawn["Undo"] is False and drawn["Redo"] is False
+
+
+@pytest.mark.parametrize("size", [(1100, 720), (640, 480), (480, 360)])
+def test_the_fleet_line_reads_whole_inside_the_dialog_at_every_size(app, monkeypatch, size):
+    from tests.conftest import resize, watch_text
+    from window import fonts
+
+    resize(app, size)
+    app.open_new_level()
+    dialog = app.overlay
+    for board in scene_new.SIZES:
+        dialog.choose_size(board)
+        drawn = watch_text(monkeypatch)
+        app.full_redraw = True
+        app.draw()
+        fleet = [(text, rect) for text, rect in drawn if text.startswith("Fleet:")]
+        assert fleet and not fleet[0][0].endswith(fonts.ELLIPSIS), fleet
+        assert dialog.box.contains(fleet[0][1])
+        assert not any(fleet[0][1].colliderect(button.rect) for button in dialog.buttons)

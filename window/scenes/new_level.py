@@ -287,9 +287,11 @@ class NewLevelScene:
         left = box.x + 20
         for label, y in (("Size", 87), ("Difficulty", 167), ("Seed", 217)):
             fonts.blit_text(surface, label, 20, theme.text, bold=True, midleft=(left, box.y + y))
-        fleet = DEFAULT_FLEETS.get(self.choice.size, ())
-        fonts.blit_text(surface, fonts.fit_text(f"Fleet: {fleet_text(fleet)}", 17, box.width - 150), 17, theme.muted,
-                        topleft=(left + 110, box.y + 112))
+        # The fleet under the size buttons; in a narrow dialog from its left edge, smaller before it is cut.
+        fleet = f"Fleet: {fleet_text(DEFAULT_FLEETS.get(self.choice.size, ()))}"
+        x = left + 110 if fonts.first_whole([fleet], 17, box.width - 150) else left
+        text, size = fonts.shrink_to_fit(fleet, 17, box.right - 20 - x)
+        fonts.blit_text(surface, text, size, theme.muted, topleft=(x, box.y + 112))
         pygame.draw.rect(surface, theme.unknown, self.seed_rect, border_radius=4)
         pygame.draw.rect(surface, theme.panel_edge, self.seed_rect, 1, border_radius=4)
         seed = "random" if self.choice.random_seed else (self.choice.seed or "0")

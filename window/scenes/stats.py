@@ -65,7 +65,15 @@ class StatsScene(ReadOnlyDialog):
         notes = ("Times are each level's best; hints and checks, those asked in the plays that set them.",
                  "Target: the engine's median deduction steps over the pack's levels of that size and grade,",
                  f"times {STEP_SECONDS} s a step (an assumed pace of a person, not a measured one).")
-        for line, note in enumerate(notes):
-            fonts.blit_text(surface, fonts.fit_text(note, 16, box.width - 40), 16, theme.muted,
-                            topleft=(box.x + 20, box.bottom - 70 + 20 * line))
+        width = box.width - 40
+        shown = [fonts.first_whole([note], 16, width) for note in notes]
+        if all(shown):                                      # a note a line, smaller if need be
+            lines = [line for line in shown if line is not None]
+        else:                                               # a narrow window: the notes flow on the three lines
+            paragraph = " ".join(notes)
+            size = next((size for size in (16, 15, fonts.SMALLEST) if len(fonts.wrap(paragraph, size, width)) <= 3),
+                        fonts.SMALLEST)
+            lines = [(text, size) for text in fonts.fill(paragraph, size, [width] * 3)]
+        for n, (text, size) in enumerate(lines):
+            fonts.blit_text(surface, text, size, theme.muted, topleft=(box.x + 20, box.bottom - 70 + 20 * n))
         self.close_button.draw(surface, theme)
