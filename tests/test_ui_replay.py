@@ -525,3 +525,12 @@ def test_the_replay_s_keys_read_whole_on_two_lines_at_the_window_s_foot(app, tmp
     assert " ".join(text for text, _ in lines) == KEYS
     window = pygame.Rect((0, 0), size)
     assert all(window.contains(rect) for _, rect in lines)
+
+
+def test_t_before_any_move_says_there_is_nothing_to_rewind(app):
+    # It opened a replay of 0 events, its jump buttons and depth plot doing nothing.
+    press(app, pygame.K_t)
+    assert app.overlay is None and app.play.status.message.startswith("No moves yet")
+    click(app, app.play.layout.cell_rect(0, 0).center)
+    press(app, pygame.K_t)
+    assert isinstance(app.overlay, ReplayScene) and app.overlay.run.events == 1

@@ -258,6 +258,9 @@ class PlayScene:
         from solvers.engine.trace import record_play
 
         session = self.session
+        if not session.cursor:                  # a timeline of no event: nothing to step through
+            self.notify("No moves yet: T shows your moves on the replay timeline once you make some")
+            return
         try:
             folder = runs_dir()
             folder.mkdir(parents=True, exist_ok=True)
