@@ -239,6 +239,16 @@ def test_a_small_window_reaches_every_action_with_a_whole_label(app, size):
     assert app.overlay is None and app.theme.palette == "colourblind"
 
 
+@pytest.mark.parametrize("size", [(480, 1000), (560, 700), (640, 600), (800, 600), (1100, 720), (480, 360)])
+def test_every_toolbar_label_is_whole_on_one_row_or_two(app, size):
+    # A narrow window tall enough for two rows cut its labels ("Ope...", "Rest...", "Pale...").
+    resize(app, size)
+    play = app.play
+    assert all(button.shown()[0] == button.label for button in play.shown_toolbar), size
+    hidden = [action.label for action in play.actions if action.button not in play.shown_toolbar]
+    assert (play.more_button in play.shown_toolbar) == bool(hidden)
+
+
 def test_a_wide_or_tall_window_has_no_more_button(app):
     for size in ((1100, 720), (900, 615)):
         resize(app, size)

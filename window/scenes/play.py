@@ -147,12 +147,12 @@ class PlayScene:
         cell = self.layout.cell
         if cell < SMALL_CELL and (before is None or before.cell >= SMALL_CELL):
             self.notify(f"{cell}-pixel cells in this window: enlarge it, or mark cells with the arrows and W, S")
-        # A row or two of buttons (two in a narrow window), each label whole: a narrow, short
-        # window keeps the most used ones and More... for the rest.
+        # A row or two of buttons (two in a narrow window), each label whole: a window too narrow
+        # for every one (even on two rows) keeps the most used ones and More... for the rest.
         rows = self.layout.toolbar_rows
         shown = self._place_toolbar(self.toolbar, rows)
         count = len(self.actions)
-        while rows == 1 and count > 1 and any(button.shown()[0] != button.label for button in shown):
+        while count > 1 and any(button.shown()[0] != button.label for button in shown):
             count -= 1
             shown = self._place_toolbar([action.button for action in most_used(self.actions, count)]
                                         + [self.more_button], rows)
