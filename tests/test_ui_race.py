@@ -578,3 +578,19 @@ def test_at_the_smallest_window_the_solver_buttons_are_told_apart(app):
     assert fonts.ELLIPSIS not in shown and len(set(shown)) == len(shown) >= 4, shown
     for button, label in zip(scene.toggles.values(), shown):
         assert button.label.startswith(label) or button.label.startswith(label.removesuffix(fonts.ELLIPSIS))
+
+
+@pytest.mark.parametrize("size", [(1100, 720), (800, 600)])
+def test_the_results_table_shows_its_headings_and_verdicts_whole(app, monkeypatch, size):
+    # Equal columns cut the verdict to "solved (judg..." below about 1,000 pixels.
+    resize(app, size)
+    app.open_race(["backtracking", "forward", "genetic", "logic"])
+    scene = app.overlay
+    scene.start()                                            # at instant speed
+    run_to_end(app, scene)
+    drawn = watch_text(monkeypatch, only=app.screen)
+    scene._draw_table(app.screen)
+    box = scene.table_box()
+    cells = [text for text, rect in drawn if box.contains(rect)]
+    assert {"rank", "solver", "verdict", "time (s)", "generations", "moves"} <= set(cells)
+    assert cells.count("solved (judged)") == 4 and not any(text.endswith(fonts.ELLIPSIS) for text in cells), cells

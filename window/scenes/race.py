@@ -33,6 +33,9 @@ SPEEDS = (1, 5, 20, 100, 500, 0)
 SPEED_LABELS = ("1/s", "5/s", "20/s", "100/s", "500/s", "instant")
 STATS_EVERY = 0.1                   # seconds between renewals of a running lane's figures
 PLOT_LEAST = PLOT_SHORTEST          # pixels: a lane's fitness plot is drawn when it has this much height
+# The results table's columns, as shares of its width (1 unless named): the rank is a digit, the
+# verdict "solved (judged)" (equal columns cut it below about 1,000 pixels).
+TABLE_SHARES = {"rank": 0.6, "solver": 1.1, "verdict": 1.5, "generations": 1.1}
 MOST_LANES = 4
 FRAME_WORK = 0.012                  # seconds of solver events per frame, shared by the lanes
 STATUS_ROOM = 20                    # pixels under the lanes for the status line, at the window's foot
@@ -436,20 +439,22 @@ class RaceScene:
         pygame.draw.rect(surface, theme.panel, box, border_radius=8)
         pygame.draw.rect(surface, theme.panel_edge, box, 2, border_radius=8)
         columns = [field for field in race.FIELDS if field != "solution"]
-        step = width // len(columns)
-        for i, name in enumerate(columns):
-            fonts.blit_text(surface, fonts.fit_text(name.replace("_s", " (s)"), 15, step - 8, bold=True), 15,
-                            theme.muted, bold=True, topleft=(box.x + 10 + i * step, box.y + 6))
+        shares = [TABLE_SHARES.get(name, 1.0) for name in columns]
+        lefts = [box.x + 10 + int(width * sum(shares[:i]) / sum(shares)) for i in range(len(columns))]
+        widths = [right - left - 8 for left, right in zip(lefts, [*lefts[1:], box.x + 10 + width])]
+        for name, left, room in zip(columns, lefts, widths):
+            fonts.blit_text(surface, fonts.fit_text(name.replace("_s", " (s)"), 15, room, bold=True), 15,
+                            theme.muted, bold=True, topleft=(left, box.y + 6))
         for row, record in enumerate(records, start=1):
-            for i, name in enumerate(columns):
+            for name, left, room in zip(columns, lefts, widths):
                 value = record[name]
                 text = (race.shown_rank(record) if name == "rank" else f"{value:.2f}" if name == "time_s"
                         else self.specs[value].label if name == "solver"      # as its lane is titled
                         else f"{value:,}" if isinstance(value, int) else str(value))
                 if name == "verdict" and record["solution"] is not None:
                     text += " (judged)"
-                fonts.blit_text(surface, fonts.fit_text(text, 15, step - 8), 15, theme.text,
-                                topleft=(box.x + 10 + i * step, box.y + 6 + 24 * row))
+                fonts.blit_text(surface, fonts.fit_text(text, 15, room), 15, theme.text,
+                                topleft=(left, box.y + 6 + 24 * row))
         if self.status:
             fonts.blit_text(surface, fonts.fit_text(self.status, 15, width), 15, theme.text,
                             bottomleft=(box.x, box.y - 4))
