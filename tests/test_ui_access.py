@@ -170,10 +170,10 @@ def test_every_toolbar_action_has_a_key_of_its_own(app):
     keys = [action.key for action in app.play.actions]
     assert len(set(keys)) == len(keys) == len(app.play.toolbar)
     assert all(app.play.keys[action.chord] is action for action in app.play.actions)
-    board = {pygame.K_w, pygame.K_s, pygame.K_SPACE, pygame.K_DELETE, pygame.K_BACKSPACE, pygame.K_k, pygame.K_a,
-             pygame.K_u, pygame.K_t, pygame.K_UP, pygame.K_DOWN, pygame.K_LEFT, pygame.K_RIGHT}
+    board = {pygame.K_w, pygame.K_s, pygame.K_SPACE, pygame.K_DELETE, pygame.K_BACKSPACE, pygame.K_UP, pygame.K_DOWN,
+             pygame.K_LEFT, pygame.K_RIGHT}
     assert not board & {code for code, ctrl in app.play.keys if not ctrl}
-    every = [*app.play.actions, *app.play.solver_actions]
+    every = [*app.play.actions, *app.play.solver_actions, *app.play.key_actions]
     keyed = [action.key for action in every if action.key]
     assert len(set(keyed)) == len(keyed)
 
@@ -208,6 +208,8 @@ def test_the_action_list_runs_an_action_by_keyboard(app):
     assert labels == [action.label for action in every]
     assert {"Step", "Keep solver's board", "Rewind", "Pause"} <= set(labels)
     assert [row.note for row in scene.list.rows] == [action.key for action in every]
+    # Every key the play scene answers is listed: the trial's K and A, U and T too.
+    assert {"K", "A", "U", "T", "F", "G"} <= {row.note for row in scene.list.rows}
     for _ in range(labels.index("Stats")):
         press(app, pygame.K_DOWN)
     press(app, pygame.K_RETURN)
@@ -235,6 +237,16 @@ def test_a_small_window_reaches_every_action_with_a_whole_label(app, size):
     press(app, pygame.K_END)                                  # the last one: Palette
     press(app, pygame.K_RETURN)
     assert app.overlay is None and app.theme.palette == "colourblind"
+
+
+@pytest.mark.parametrize("size", [(480, 1000), (560, 700), (640, 600), (800, 600), (1100, 720), (480, 360)])
+def test_every_toolbar_label_is_whole_on_one_row_or_two(app, size):
+    # A narrow window tall enough for two rows cut its labels ("Ope...", "Rest...", "Pale...").
+    resize(app, size)
+    play = app.play
+    assert all(button.shown()[0] == button.label for button in play.shown_toolbar), size
+    hidden = [action.label for action in play.actions if action.button not in play.shown_toolbar]
+    assert (play.more_button in play.shown_toolbar) == bool(hidden)
 
 
 def test_a_wide_or_tall_window_has_no_more_button(app):

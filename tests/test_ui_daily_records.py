@@ -648,3 +648,39 @@ def test_a_calendar_left_open_past_midnight_plays_the_new_day(app, monkeypatch):
     monkeypatch.setattr(scene, "play", played.append)
     press(app, pygame.K_RETURN)
     assert played == [Clock.now]
+
+
+@pytest.mark.parametrize("size", [(1100, 720), (800, 600), (640, 480)])
+def test_the_calendar_s_note_reads_whole_down_to_640x480(app, monkeypatch, size):
+    # The note under the days names the keys last (Page Up/Down: months): drawn smaller before it is cut.
+    from tests.test_ui_message import resize
+
+    resize(app, size)
+    app.open_daily()
+    drawn = watch_text(monkeypatch)
+    app.draw()
+    notes = [text for text, _ in drawn if "Page Up/Down" in text]
+    assert notes and notes[0].endswith("Page Up/Down: months."), notes
+
+
+@pytest.mark.parametrize("size", [(1100, 720), (640, 480), (480, 360)])
+def test_the_stats_notes_read_whole_down_to_640x480_and_nearly_so_below(app, monkeypatch, size):
+    # Each note was cut to the box's width on its own line; in a narrow window they flow instead.
+    from tests.test_ui_message import resize
+
+    resize(app, size)
+    app.open_stats()
+    scene = app.overlay
+    drawn = watch_text(monkeypatch)
+    app.draw()
+    box = scene.box
+    notes = [(text, rect) for text, rect in drawn if rect.top >= box.bottom - 72 and rect.left == box.x + 20]
+    assert len(notes) == 3 and all(scene.box.contains(rect) for _, rect in notes)
+    said = " ".join(text for text, _ in notes)
+    if size[0] >= 640:
+        assert not any(text.endswith(fonts.ELLIPSIS) for text, _ in notes), notes
+    assert said.startswith("Times are each level's best") and "Target: the engine's median" in said
+    assert len(said) >= 0.95 * len("Times are each level's best; hints and checks, those asked in the plays that "
+                                   "set them. Target: the engine's median deduction steps over the pack's levels "
+                                   "of that size and grade, times 8 s a step (an assumed pace of a person, not a "
+                                   "measured one).")

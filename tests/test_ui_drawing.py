@@ -313,3 +313,20 @@ def test_the_solver_panel_says_an_explaining_solver_s_step_whole(app, monkeypatc
     app.full_redraw = True
     app.draw()
     assert f"last: {longest}" in " ".join(text for text, _ in drawn)
+
+
+@pytest.mark.parametrize("cell, value", [(16, 1), (16, 4), (24, 7), (40, 12), (88, 1), (88, 14)])
+def test_a_ticked_tally_s_number_keeps_clear_of_its_tick(monkeypatch, cell, value):
+    # In a small window's cells the tick covered the number: a met "1" read as the tick alone.
+    from game.session import TallyState
+    from window import board_view
+    from window.theme import make_theme
+
+    surface = pygame.Surface((200, 200))
+    rect = pygame.Rect(10, 10, cell, cell)
+    for state in (TallyState.MET, TallyState.COMPLETE):
+        drawn = watch_text(monkeypatch)
+        board_view._draw_tally(surface, rect, value, state, make_theme())
+        ((text, number),) = drawn
+        assert text == str(value) and rect.contains(number)
+        assert number.right <= board_view.tally_tick(rect).left + 1, (state, number, board_view.tally_tick(rect))

@@ -868,3 +868,43 @@ def test_the_editor_s_check_builds_the_level_s_tables_once_beside_the_window_s_r
         time.sleep(0.001)
     built = [(name, thread) for name, geometry, thread in builds if geometry == id(geo)]
     assert sorted(name for name, _ in built) == sorted(ships.TABLES), built
+
+
+@pytest.mark.parametrize("size", [(1600, 1000), (1100, 720), (800, 600), (640, 480), (480, 360)])
+def test_the_mode_s_line_beside_the_title_is_whole_or_left_out(app, monkeypatch, size):
+    # In a narrow window the line was cut to "Design:..." (the panel's Design button says the mode).
+    from tests.conftest import resize, watch_text
+    from window.scenes.editor import MODE_LINES
+
+    resize(app, size)
+    app.open_editor()
+    scene = app.overlay
+    for mode in MODE_LINES:
+        scene.set_mode(mode)
+        drawn = watch_text(monkeypatch)
+        app.full_redraw = True
+        app.draw()
+        said = [text for text, _ in drawn if text.startswith(("Design", "Transcribe")) and text not in
+                ("Design", "Transcribe")]
+        assert all(text in MODE_LINES[mode] for text in said), said
+        if size[0] >= 1100:
+            assert said
+
+
+@pytest.mark.parametrize("size", [(1100, 720), (640, 480), (480, 360)])
+def test_the_title_and_the_keys_keep_clear_of_the_board_and_the_panel(app, monkeypatch, size):
+    # At 480x360 the column of keys ran up behind the board, and the panel covered the title's end.
+    from tests.conftest import resize, watch_text
+
+    resize(app, size)
+    app.open_editor()
+    scene = app.overlay
+    drawn = watch_text(monkeypatch, only=app.screen)
+    app.full_redraw = True
+    app.draw()
+    board = pygame.Rect(scene.origin, ((scene.draft.cols + 1) * scene.cell, (scene.draft.rows + 1) * scene.cell))
+    outside = [(text, rect) for text, rect in drawn if not scene.panel.contains(rect) and not board.contains(rect)]
+    assert outside and outside[0][0].startswith("Level editor"[:3])
+    window = pygame.Rect((0, 0), size)
+    for text, rect in outside:
+        assert window.contains(rect) and not rect.colliderect(board) and not rect.colliderect(scene.panel), text

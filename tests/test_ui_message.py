@@ -81,3 +81,53 @@ def test_a_message_longer_than_the_smallest_window_holds_is_cut_on_its_last_line
     assert scene.lines[-1].removesuffix(fonts.ELLIPSIS).replace(" ", "") in message.replace(" ", "")
     for line in scene.lines:
         assert fonts.font(scene.size).size(line)[0] <= scene.box.width - 40
+
+
+@pytest.mark.parametrize("size", [(1600, 1000), (1100, 720), (800, 600), (640, 480), (480, 360)])
+def test_a_message_cut_on_the_status_line_ends_in_a_cue_to_read_it_whole(app, monkeypatch, size):
+    from tests.conftest import watch_text
+    from window.play_view import MORE
+
+    resize(app, size)
+    status = app.play.layout.status
+    drawn = watch_text(monkeypatch)
+    for message, cut in ((LONGEST, True), ("Hint applied", False)):
+        app.play.notify(message)
+        drawn.clear()
+        app.draw()
+        cues = [rect for text, rect in drawn if text == MORE]
+        if not cut:
+            assert not cues
+            continue
+        # Once, inside the status line, after the message's cut line and clear of the clock.
+        (cue,) = cues
+        assert status.contains(cue)
+        said = [rect for text, rect in drawn if text.endswith(fonts.ELLIPSIS) and status.contains(rect)]
+        assert said and said[-1].right < cue.left and abs(said[-1].centery - cue.centery) <= 1
+        clock = next(rect for text, rect in drawn if text.startswith("time "))
+        assert not cue.colliderect(clock)
+
+
+@pytest.mark.parametrize("opening", ["message", "stats"])
+def test_each_read_only_dialog_closes_on_esc_enter_keypad_enter_and_its_close_button(app, opening):
+    from window.scenes.stats import StatsScene
+
+    def show():
+        if opening == "message":
+            app.play.notify(LONGEST)
+            press(app, pygame.K_f)
+        else:
+            app.open_stats()
+            app.pump()
+        assert isinstance(app.overlay, MessageScene if opening == "message" else StatsScene)
+        return app.overlay
+
+    for key in (pygame.K_ESCAPE, pygame.K_RETURN, pygame.K_KP_ENTER):
+        show()
+        press(app, key)
+        assert app.overlay is None, pygame.key.name(key)
+    scene = show()
+    press(app, pygame.K_w)                       # a key of the play scene: the dialog keeps it
+    assert app.overlay is scene
+    click(app, scene.close_button.rect.center)
+    assert app.overlay is None

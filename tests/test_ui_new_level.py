@@ -129,6 +129,53 @@ def test_generator_errors_show_in_the_status_line(app, monkeypatch):
     assert "no room for that fleet" in app.play.status.message and app.overlay is dialog
 
 
+def test_the_first_compile_of_clause_learning_is_shown_and_not_counted_against_the_limit(app, monkeypatch):
+    """A fresh install: numba's cache is empty, and its build in the background takes longer
+    than the generator's limit. The generation that meets it waits for the build, saying so,
+    then makes the level with its whole limit."""
+    from solvers import compiling
+    from solvers.authoring.generator import GeneratorCancelled, GeneratorTimeout
+    from solvers.search import learning
+    from tests.conftest import watch_text
+
+    limit, build = 0.5, 1.5                      # seconds: the stand-in's limit, the build's length
+    built_at: list[float] = []
+    monkeypatch.setattr(compiling, "_ready", {})
+    monkeypatch.setattr(compiling, "cached", lambda dispatcher: bool(built_at) and time.perf_counter() > built_at[0])
+    monkeypatch.setattr(compiling, "compile_in_background",
+                        lambda module: built_at.append(time.perf_counter() + build))
+    calls = []
+
+    def needing_clause_learning(size, difficulty, seed, cancelled=None, progress=None):
+        # As the generator does: its limit counts the time the learner waits for the build.
+        calls.append(seed)
+        started = time.perf_counter()
+        for _ in learning.built():
+            if cancelled():
+                break                                # the learner's wait cut short
+            if time.perf_counter() - started > limit:
+                raise GeneratorTimeout(f"no {difficulty} level finished in {limit} s")
+        if cancelled():                              # asked again once the wait is over, as the generator does
+            raise GeneratorCancelled()
+        return levels.load(DEFAULT_LEVEL)
+
+    monkeypatch.setattr(scene_new, "generate_level", needing_clause_learning)
+    drawn = watch_text(monkeypatch)
+    app.open_new_level()
+    dialog = app.overlay
+    dialog.generate()
+    deadline = time.perf_counter() + 20
+    while dialog.busy and time.perf_counter() < deadline:
+        app.pump()
+        app.draw()
+        time.sleep(0.02)
+    assert app.overlay is None, dialog.error
+    assert app.play.status.message.startswith("New ")
+    assert len(calls) == 2 and calls[0] == calls[1]          # the same seed again, once compiled
+    assert time.perf_counter() > built_at[0]
+    assert any("clause learning is being compiled, once" in text for text, _ in drawn)
+
+
 def test_a_generated_level_s_toolbar_shows_undo_and_redo_as_they_are(app):
     # The level opens in the dialog's frame, after the play's own: the frames after it draw
     # the new play's Undo and Redo as they are (greyed: nothing to undo yet).
@@ -147,3 +194,22 @@ def test_a_generated_level_s_toolbar_shows_undo_and_redo_as_they_are(app):
         app.pump()
     drawn = dict((look[0], look[1]) for look in app.play.view.looks.keys["toolbar"][1])
     assert drawn["Undo"] is False and drawn["Redo"] is False
+
+
+@pytest.mark.parametrize("size", [(1100, 720), (640, 480), (480, 360)])
+def test_the_fleet_line_reads_whole_inside_the_dialog_at_every_size(app, monkeypatch, size):
+    from tests.conftest import resize, watch_text
+    from window import fonts
+
+    resize(app, size)
+    app.open_new_level()
+    dialog = app.overlay
+    for board in scene_new.SIZES:
+        dialog.choose_size(board)
+        drawn = watch_text(monkeypatch)
+        app.full_redraw = True
+        app.draw()
+        fleet = [(text, rect) for text, rect in drawn if text.startswith("Fleet:")]
+        assert fleet and not fleet[0][0].endswith(fonts.ELLIPSIS), fleet
+        assert dialog.box.contains(fleet[0][1])
+        assert not any(fleet[0][1].colliderect(button.rect) for button in dialog.buttons)

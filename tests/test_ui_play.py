@@ -148,6 +148,22 @@ def test_shapes_follow_neighbours(app):
     assert tuple(app.screen.get_at((end.x + pad + 2, end.bottom - pad - 2)))[:3] == theme.unknown  # rounded
 
 
+def test_a_solved_board_draws_its_ships_whole_beside_undecided_water(app):
+    # Solved with only the ship cells marked: the cells left unknown are water by the rules, so
+    # the cruiser's right end is rounded and the lone cell a submarine's circle.
+    theme, session = app.theme, app.play.session
+    for r, c in ((0, 0), (0, 1), (0, 2), (2, 2), (2, 5), (3, 0), (3, 2), (5, 1)):
+        session.set_cell(r, c, Cell.SHIP)
+    app.pump()
+    app.draw()
+    assert session.solved and session.grid[0][3] == Cell.UNKNOWN
+    end = app.play.layout.cell_rect(0, 2)
+    pad = end.width // 8
+    assert tuple(app.screen.get_at((end.right - pad - 2, end.y + pad + 2)))[:3] == theme.unknown   # round corner
+    sub = app.play.layout.cell_rect(5, 1)
+    assert tuple(app.screen.get_at((sub.x + pad + 2, sub.centery)))[:3] == theme.ship             # a circle
+
+
 def test_fleet_checklist_ticks_a_closed_ship(app):
     session = app.play.session
     for r, c in ((0, 3), (0, 5), (1, 4)):

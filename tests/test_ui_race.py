@@ -412,11 +412,13 @@ def test_a_solver_that_cannot_run_on_the_level_is_not_chosen_by_its_key_either(a
 
 
 @pytest.mark.parametrize("size, level, stop", [((1100, 481), "levels/15x15/expert/04.bs", True),
-                                               ((640, 480), "levels/giants/09-40x40.bs", False)])
+                                               ((640, 480), "levels/giants/09-40x40.bs", False),
+                                               ((480, 360), "levels/10x10/hard/01.bs", False)])
 def test_a_lane_keeps_its_board_and_figures_inside_it(app, monkeypatch, size, level, stop):
     """A finished race in a short window (the table takes the foot), a 40x40 board in the
     narrowest one: each lane's board and figures are drawn inside the lane (the figures ran
-    over its foot, the board into the next lane and off the window)."""
+    over its foot, the board into the next lane and off the window). The boards are drawn
+    alike, whatever each lane's figures (a lane with fewer had a larger board beside them)."""
     from window.mini_board import MiniBoard
 
     boards = []
@@ -441,6 +443,7 @@ def test_a_lane_keeps_its_board_and_figures_inside_it(app, monkeypatch, size, le
     app.full_redraw = True
     app.draw()
     assert len(boards) == len(scene.lanes) == 4
+    assert len({board.size for board in boards}) == 1, boards
     for lane, board in zip(scene.lane_rects, boards):
         assert lane.contains(board), (lane, board)
         assert [text for text, rect in drawn if rect.colliderect(lane) and not lane.contains(rect)] == []
@@ -561,3 +564,33 @@ def test_a_lane_that_says_no_solution_beside_a_judged_solution_says_it_was_refut
     said = [text for text, _ in drawn if text.startswith(f"{lane.name}: ")]
     assert said and all("no solution exists" not in text for text in said)
     assert any("said there is no solution, but forward found one the rules accept" in text for text in said)
+
+
+def test_at_the_smallest_window_the_solver_buttons_are_told_apart(app):
+    # Each toggle too narrow for its name: its first letter, not an ellipsis like every other.
+    from window.layout import SMALLEST
+
+    resize(app, SMALLEST)
+    app.open_race(["backtracking", "forward", "genetic", "logic"])
+    scene = app.overlay
+    app.draw()
+    shown = [button.shown()[0] for button in scene.toggles.values()]
+    assert fonts.ELLIPSIS not in shown and len(set(shown)) == len(shown) >= 4, shown
+    for button, label in zip(scene.toggles.values(), shown):
+        assert button.label.startswith(label) or button.label.startswith(label.removesuffix(fonts.ELLIPSIS))
+
+
+@pytest.mark.parametrize("size", [(1100, 720), (800, 600)])
+def test_the_results_table_shows_its_headings_and_verdicts_whole(app, monkeypatch, size):
+    # Equal columns cut the verdict to "solved (judg..." below about 1,000 pixels.
+    resize(app, size)
+    app.open_race(["backtracking", "forward", "genetic", "logic"])
+    scene = app.overlay
+    scene.start()                                            # at instant speed
+    run_to_end(app, scene)
+    drawn = watch_text(monkeypatch, only=app.screen)
+    scene._draw_table(app.screen)
+    box = scene.table_box()
+    cells = [text for text, rect in drawn if box.contains(rect)]
+    assert {"rank", "solver", "verdict", "time (s)", "generations", "moves"} <= set(cells)
+    assert cells.count("solved (judged)") == 4 and not any(text.endswith(fonts.ELLIPSIS) for text in cells), cells

@@ -508,3 +508,29 @@ def test_a_replay_whose_start_was_dropped_counts_the_decisions_taken_before_it(a
     hidden = len(timeline.guesses_at(n)) - len(shown)
     assert said[0] == (f"... {hidden + earlier:,} shallower ({earlier:,} taken before the trace begins)"
                        if shown else f"{earlier:,} taken before the trace begins")
+
+
+@pytest.mark.parametrize("size", [(1100, 720), (800, 600)])
+def test_the_replay_s_keys_read_whole_on_two_lines_at_the_window_s_foot(app, tmp_path, capsys, monkeypatch, size):
+    # One line cut them at "Up, Down, Enter: th..." below about 1,000 pixels.
+    from tests.conftest import resize, watch_text
+    from window.scenes.replay import KEYS
+
+    resize(app, size)
+    assert app.open_replay(saved_run(tmp_path, capsys))
+    drawn = watch_text(monkeypatch)
+    app.full_redraw = True
+    app.draw()
+    lines = [(text, rect) for text, rect in drawn if rect.top > app.overlay.track.bottom]
+    assert " ".join(text for text, _ in lines) == KEYS
+    window = pygame.Rect((0, 0), size)
+    assert all(window.contains(rect) for _, rect in lines)
+
+
+def test_t_before_any_move_says_there_is_nothing_to_rewind(app):
+    # It opened a replay of 0 events, its jump buttons and depth plot doing nothing.
+    press(app, pygame.K_t)
+    assert app.overlay is None and app.play.status.message.startswith("No moves yet")
+    click(app, app.play.layout.cell_rect(0, 0).center)
+    press(app, pygame.K_t)
+    assert isinstance(app.overlay, ReplayScene) and app.overlay.run.events == 1

@@ -121,11 +121,24 @@ def _draw_tick(surface: pygame.Surface, rect: pygame.Rect, colour: Colour, width
     pygame.draw.lines(surface, colour, False, points, width)
 
 
+def tally_tick(rect: pygame.Rect) -> pygame.Rect:
+    """Where a met or complete tally's tick goes in its ``rect``: the bottom right corner."""
+    glyph = pygame.Rect(0, 0, max(5, rect.width // 4), max(5, rect.height // 4))
+    glyph.bottomright = (rect.right - max(2, rect.width // 12), rect.bottom - max(3, rect.height // 8))
+    return glyph
+
+
+def _beside_tick(rect: pygame.Rect, glyph: pygame.Rect, text: str, size: int, bold: bool) -> tuple[int, int]:
+    """The centre of a ticked tally's number: the cell's, moved left as far as it takes to keep
+    the number clear of the tick (in a small cell the tick covered a "1")."""
+    width = fonts.font(size, bold).size(text)[0]
+    return max(rect.x + (width + 1) // 2, min(rect.centerx, glyph.left - 1 - (width + 1) // 2)), rect.centery
+
+
 def _draw_tally(surface: pygame.Surface, rect: pygame.Rect, value: int | None, state: TallyState,
                 theme: Theme) -> None:
     size = max(10, int(rect.height * 0.6))
-    glyph = pygame.Rect(0, 0, max(5, rect.width // 4), max(5, rect.height // 4))
-    glyph.bottomright = (rect.right - max(2, rect.width // 12), rect.bottom - max(3, rect.height // 8))
+    glyph = tally_tick(rect)
     line = max(1, rect.width // 16)
     if state is TallyState.UNKNOWN:
         fonts.blit_text(surface, "?", size, theme.muted, center=rect.center)
@@ -135,10 +148,12 @@ def _draw_tally(surface: pygame.Surface, rect: pygame.Rect, value: int | None, s
         fonts.blit_text(surface, str(value), size, theme.error, bold=True, center=rect.center)
         draw_alert(surface, rect, theme, "topright")
     elif state is TallyState.MET:
-        fonts.blit_text(surface, str(value), size, theme.met, bold=True, center=rect.center)
+        fonts.blit_text(surface, str(value), size, theme.met, bold=True,
+                        center=_beside_tick(rect, glyph, str(value), size, True))
         _draw_tick(surface, glyph, theme.met, max(2, line))
     elif state is TallyState.COMPLETE:
-        fonts.blit_text(surface, str(value), size, theme.complete, center=rect.center)
+        fonts.blit_text(surface, str(value), size, theme.complete,
+                        center=_beside_tick(rect, glyph, str(value), size, False))
         _draw_tick(surface, glyph, theme.complete, max(1, line))
     else:
         fonts.blit_text(surface, str(value), size, theme.text, bold=True, center=rect.center)
@@ -231,8 +246,12 @@ def draw_board(surface: pygame.Surface, layout: Layout, picture: BoardPicture, t
         for r, c in cells:
             pygame.draw.rect(surface, theme.unknown, layout.cell_rect(r, c))
     reasons = picture.reasons or {}
+    # On a solved board the cells left undecided are water (the rules say so): its ships are
+    # drawn whole, their ends and submarines rounded, as the fleet checklist counts them.
+    shapes = [[Cell.WATER if value == Cell.UNKNOWN else value for value in row] for row in grid] \
+        if picture.solved else grid
     for r, c in cells:
-        _draw_cell(surface, layout, picture, theme, r, c, reasons.get((r, c)), layers.get((r, c), 0))
+        _draw_cell(surface, layout, picture, theme, r, c, reasons.get((r, c)), layers.get((r, c), 0), shapes)
     for r in range(layout.rows + 1):
         y = layout.board.y + r * cell
         pygame.draw.line(surface, theme.grid_line, (layout.board.x, y), (layout.board.right - 1, y))
@@ -264,8 +283,8 @@ def draw_board(surface: pygame.Surface, layout: Layout, picture: BoardPicture, t
 
 
 def _draw_cell(surface: pygame.Surface, layout: Layout, picture: BoardPicture, theme: Theme, r: int, c: int,
-               reason: Reason | None, trial: int) -> None:
-    """One cell's water or ship piece, with the marks of a solver's move."""
+               reason: Reason | None, trial: int, shapes: Sequence[Sequence[Cell]]) -> None:
+    """One cell's water or ship piece (its shape read from ``shapes``), with the marks of a solver's move."""
     grid, cell = picture.grid, layout.cell
     value = grid[r][c]
     rect = layout.cell_rect(r, c)
@@ -285,8 +304,7 @@ def _draw_cell(surface: pygame.Surface, layout: Layout, picture: BoardPicture, t
             colour = theme.guess
         elif trial:
             colour = theme.trial_colour(trial)
-        sides = joins(grid, r, c)
-        draw_piece(surface, rect, piece_on_board(grid, r, c, hint), colour, sides)
+        draw_piece(surface, rect, piece_on_board(shapes, r, c, hint), colour, joins(grid, r, c))
         if hint is not None:
             # Given pieces carry a dot, so they differ from the player's by shape too.
             pygame.draw.circle(surface, theme.hint_mark, rect.center, max(2, cell // 12))

@@ -195,6 +195,17 @@ def shrink_to_fit(content: str, size: int, width: int, bold: bool = False, small
     return _shrink(content[:MAX_SHOWN + 1], int(size), int(width), bool(bold), int(smallest))
 
 
+def first_whole(forms: Sequence[str], size: int, width: int, bold: bool = False) -> tuple[str, int] | None:
+    """The first of ``forms`` (a text, then shorter ways of saying it) that fits ``width`` pixels
+    whole, drawn smaller if need be (see :func:`shrink_to_fit`), and its font size; None when
+    none does."""
+    for form in forms:
+        text, shrunk = shrink_to_fit(form, size, width, bold)
+        if text == form:
+            return text, shrunk
+    return None
+
+
 @lru_cache(maxsize=1024)
 def _shrink(content: str, size: int, width: int, bold: bool, smallest: int) -> tuple[str, int]:
     shown = visible(content)

@@ -33,6 +33,10 @@ from window.widgets import Button
 PANEL_TITLE = 28          # room for the panel's "Fleet" heading
 MESSAGE_ROOM = 120        # pixels the status line's message keeps before its neighbours narrow
 MESSAGE_SECONDS = 8.0     # a message shown over a resting one (a solve's finish) gives way to it after this
+MORE = "F: more"          # after a message cut short on the status line: how to read it whole
+MORE_SIZE = 15
+MORE_GAP = 8              # pixels between the cut message and MORE
+UNCUT = 1 << 20           # a line's width no message fills: the message as it would be shown whole
 
 
 class StatusLine:
@@ -108,19 +112,32 @@ class StatusLine:
                       lines: int) -> None:
         """The message: beside the clock and the buttons (``beside`` pixels), when that leaves it a
         word or two, and on the status line's further lines, wrapped; on a status line of one line,
-        a long message is drawn smaller (down to ``fonts.SMALLEST``) before it is cut."""
+        a long message is drawn smaller (down to ``fonts.SMALLEST``) before it is cut. A cut message
+        ends in ``MORE`` (muted): F, or a click on the line, shows it whole."""
         message = self.drawn = self.message
         widths = ([beside] if beside >= (MESSAGE_ROOM if lines > 1 else 30) else []) + [bar.width - 24] * (lines - 1)
         if not widths:
             return
-        if lines == 1:
-            text, size = fonts.shrink_to_fit(message, 18, beside)
-            fonts.blit_text(surface, text, size, theme.text, midleft=(bar.x + 12, bar.y + STATUS_HEIGHT // 2))
-            return
+        shown, size = self._message_lines(message, widths)
+        more = fonts.font(MORE_SIZE).size(MORE)[0] + MORE_GAP
+        cut = shown != self._message_lines(message, [*widths[:-1], UNCUT])[0]
+        if cut and widths[-1] > more + 30:
+            shown, size = self._message_lines(message, [*widths[:-1], widths[-1] - more])
         skipped = lines - len(widths)                  # the top line, when the message starts below it
-        for n, text in enumerate(fonts.fill(message, 18, widths), start=skipped):
+        for n, text in enumerate(shown, start=skipped):
             y = bar.y + (STATUS_HEIGHT // 2 if n == 0 else STATUS_HEIGHT + (n - 1) * STATUS_LINE + STATUS_LINE // 2 - 4)
-            fonts.blit_text(surface, text, 18, theme.text, midleft=(bar.x + 12, y))
+            drawn = fonts.blit_text(surface, text, size, theme.text, midleft=(bar.x + 12, y))
+        if cut:
+            fonts.blit_text(surface, MORE, MORE_SIZE, theme.muted, midleft=(drawn.right + MORE_GAP, drawn.centery))
+
+    @staticmethod
+    def _message_lines(message: str, widths: Sequence[int]) -> tuple[list[str], int]:
+        """The message's lines on lines of ``widths`` pixels, and their font size: one line shrinks
+        the font before it cuts; more lines are filled at the usual size."""
+        if len(widths) == 1:
+            text, size = fonts.shrink_to_fit(message, 18, widths[0])
+            return [text], size
+        return fonts.fill(message, 18, widths), 18
 
     @staticmethod
     def _draw_trial(surface: pygame.Surface, theme: Theme, bar: pygame.Rect, depth: int,

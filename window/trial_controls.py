@@ -68,14 +68,6 @@ class TrialControls:
 
     # ----- events --------------------------------------------------------------------------
 
-    def key(self, key: int) -> bool:
-        """K, A (G, the Trial button's key, is in the toolbar's table); True if the key was one of them."""
-        action = {pygame.K_k: self.keep, pygame.K_a: self.abandon}.get(key)
-        if action is None:
-            return False
-        action()
-        return True
-
     def handle(self, event: pygame.event.Event) -> bool:
         return bool(self.session.depth) and handle_all(self.buttons, event)
 

@@ -70,8 +70,13 @@ class Button:
 
     def shown(self) -> tuple[str, int]:
         """The label as drawn, and its font size: a narrow button first tries a smaller font,
-        and only then cuts its label short."""
-        return fonts.shrink_to_fit(self.label, _label_size(self.rect.height), self.rect.width - 8)
+        and only then cuts its label short; cut to nothing but the ellipsis, it shows the label's
+        first letter instead, so that a row of such buttons still tells them apart."""
+        room = self.rect.width - 8
+        shown, size = fonts.shrink_to_fit(self.label, _label_size(self.rect.height), room)
+        if shown == fonts.ELLIPSIS != self.label:
+            shown = fonts.fit_text(self.label[:1], size, room)
+        return shown, size
 
     def width_for(self, height: int, pad: int = 28) -> int:
         """The width that shows the whole label on a button ``height`` pixels high, at its

@@ -39,7 +39,7 @@ from __future__ import annotations
 import random
 import time
 from itertools import chain
-from typing import Iterator
+from typing import Generator, Iterator
 
 import numpy as np
 
@@ -92,22 +92,30 @@ def events(puzzle: Puzzle, *, trace: bool = False, limit: int = 1, rng: random.R
     ``max_conflicts``: the search gives up once its conflicts reach this many (asked between
     slices of the compiled search, which are bounded by counts), with a ``gave_up`` result and
     the solutions met so far: the same search cut at the same point on any machine."""
-    from solvers.search import learning_core  # numba loads here: half a second, and most commands never need it
-
-    if not compiling.ready(__name__, learning_core.search_slice):
-        # The build in the background lands in about a minute: heartbeats until then (a caller
-        # can stop or time out), then the search, loaded from the cache like any later process's.
-        since = time.perf_counter()
-        with compiling.waiting(__name__, "clause learning"):
-            while not compiling.cached(learning_core.search_slice):
-                if time.perf_counter() - since > BUILD_WAIT:
-                    yield Result(Status.ERROR, None, {}, (),
-                                 "clause learning is being compiled, once, in the background")
-                    return
-                time.sleep(0.1)
-                yield Progress({"seconds": time.perf_counter() - since})
+    if not (yield from built()):
+        yield Result(Status.ERROR, None, {}, (), "clause learning is being compiled, once, in the background")
+        return
     clauses = yield from beating(_Clauses.in_slices(puzzle))
     yield from clauses.run(max(1, limit), every_variable, best_phase, restart_unit, max_conflicts)
+
+
+def built() -> Generator[Progress, None, bool]:
+    """Whether the search's machine code is there to run: at once when numba's cache holds it;
+    else the build in the background (``solvers.compiling``), about a minute, is waited for with
+    heartbeats (a caller can stop or time out) and ``compiling.notice()`` saying so, for at most
+    ``BUILD_WAIT`` seconds; the search is then loaded from the cache like any later process's."""
+    from solvers.search import learning_core  # numba loads here: half a second, and most commands never need it
+
+    if compiling.ready(__name__, learning_core.search_slice):
+        return True
+    since = time.perf_counter()
+    with compiling.waiting(__name__, "clause learning"):
+        while not compiling.cached(learning_core.search_slice):
+            if time.perf_counter() - since > BUILD_WAIT:
+                return False
+            time.sleep(0.1)
+            yield Progress({"seconds": time.perf_counter() - since})
+    return True
 
 
 def warm_up() -> None:

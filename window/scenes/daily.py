@@ -134,12 +134,11 @@ class DailyScene:
         current, longest = self.streak
         # The longest form that fits whole, smaller first (a narrow window has room for the streaks alone).
         room = self.close_button.rect.x - 10 - (box.x + 200)
-        for form in (f"Streak {current} day{'s' * (current != 1)}   longest {longest}   days solved {len(self.days)}",
-                     f"Streak {current}   longest {longest}   solved {len(self.days)}",
-                     f"Streak {current}, longest {longest}"):
-            summary, size = fonts.shrink_to_fit(form, 20, room, bold=True)
-            if summary == form:
-                break
+        forms = (f"Streak {current} day{'s' * (current != 1)}   longest {longest}   days solved {len(self.days)}",
+                 f"Streak {current}   longest {longest}   solved {len(self.days)}",
+                 f"Streak {current}, longest {longest}")
+        summary, size = fonts.first_whole(forms, 20, room, bold=True) or fonts.shrink_to_fit(forms[-1], 20, room,
+                                                                                            bold=True)
         fonts.blit_text(surface, summary, size, theme.text, bold=True, topleft=(box.x + 200, box.y + 20))
         fonts.blit_text(surface, self.month.strftime("%B %Y"), 26, theme.text, bold=True,
                         center=(box.centerx, self.back_button.rect.centery))
@@ -180,7 +179,8 @@ class DailyScene:
         note = ("Solved today: come back tomorrow" if self.today.isoformat() in self.solved else
                 f"Today, {daily.DAY_NAMES[self.today.weekday()]}: {side}x{side} {grade}. "
                 "Click a past day, or arrows and Enter, to play it; Page Up/Down: months.")
-        fonts.blit_text(surface, fonts.fit_text(note, 18, box.width - 40), 18, theme.muted,
+        text, size = fonts.shrink_to_fit(note, 18, box.width - 40)      # smaller before it is cut
+        fonts.blit_text(surface, text, size, theme.muted,
                         topleft=(box.x + 20, self.play_button.rect.y - (24 if self.compact else 60)))
         if not self.compact:
             plan = "  ".join(f"{name[:3]} {s}x{s} {g}" for name, (s, g) in zip(daily.DAY_NAMES, daily.WEEKDAYS))

@@ -53,11 +53,16 @@ MINIMIZE_SECONDS = 20.0       # for Minimize: out of time it keeps what it remov
 REDUNDANT_SECONDS = 3.0       # for the redundant hints (minutes on a large level); out of time the panel says so
 PANEL_WIDTH = 330
 FOOT_SIZE, FOOT_LINE = 14, 17                        # the keys' text at the foot: size, line height
+BOARD_LEAST = 100                                    # pixels: the board's area is never smaller, either way
 MAX_TEXT = 60
 FLEET_ROW = 26                # a fleet row's height when the panel has room; in a short one down to
 FLEET_ROW_LEAST = 20          # this, the rest of the panel more compact, and then the list scrolls
 SMALLEST_PERCENT = 70         # the most compact panel, in percent of its full size
 VERDICT_LINES = 3             # the verdict, the grade or the hints that could go, the status
+# Beside the title: what the mode does, and shorter ways of saying it for a narrower window.
+MODE_LINES = {Mode.DESIGN: ("Design: paint the fleet; right click makes a cell given", "Design: paint the fleet"),
+              Mode.TRANSCRIBE: ("Transcribe: click cells for the given pieces, click a tally and type it",
+                                "Transcribe: click the given pieces and tallies")}
 # The panel from top to bottom, at full size: (part, height, gap after it). The fleet list takes
 # what the rest leaves; in a short window every height and gap is scaled down alike.
 PANEL_PARTS = (("top", 10, 0), ("modes", 34, 16), ("rows", 30, 8), ("cols", 30, 12), ("name", 28, 6),
@@ -653,9 +658,15 @@ class EditorScene:
         width, height = size
         rows, cols = self.draft.rows, self.draft.cols
         self.board_shape = (rows, cols)
-        self.foot = self.help_lines(width - PANEL_WIDTH - 60, FOOT_SIZE)          # the keys below the board
-        area = pygame.Rect(20, 64, max(100, width - PANEL_WIDTH - 60),
-                           max(100, height - 90 - FOOT_LINE * len(self.foot)))
+        # The keys below the board, as many lines as leave the board BOARD_LEAST pixels (a narrow
+        # window's column of keys ran up behind the board): the last one kept ends in an ellipsis.
+        room = width - PANEL_WIDTH - 60
+        foot = self.help_lines(room, FOOT_SIZE)
+        most = max(1, (height - 90 - BOARD_LEAST) // FOOT_LINE)
+        if len(foot) > most:
+            foot = foot[:most - 1] + [fonts.fit_text(foot[most - 1] + fonts.ELLIPSIS, FOOT_SIZE, room)]
+        self.foot = foot
+        area = pygame.Rect(20, 64, max(BOARD_LEAST, room), max(BOARD_LEAST, height - 90 - FOOT_LINE * len(foot)))
         self.cell = max(1, min(48, area.width // (cols + 1), area.height // (rows + 1)))   # inside its area
         self.origin = (area.x, area.y)
         x = width - PANEL_WIDTH - 20
@@ -738,11 +749,12 @@ class EditorScene:
                 or full:
             self.looks.forget("scene", "save as")
             surface.fill(theme.background)
-            mode = "Design: paint the fleet; right click makes a cell given" if draft.mode is Mode.DESIGN else \
-                "Transcribe: click cells for the given pieces, click a tally and type it"
-            fonts.blit_text(surface, "Level editor", 26, theme.text, bold=True, topleft=(20, 18))
-            mode, size = fonts.shrink_to_fit(mode, 16, self.panel.x - 240)
-            fonts.blit_text(surface, mode, size, theme.muted, topleft=(220, 26))
+            title, size = fonts.shrink_to_fit("Level editor", 26, self.panel.x - 30, bold=True)
+            fonts.blit_text(surface, title, size, theme.text, bold=True, topleft=(20, 18))
+            # The mode's line, as long as it fits whole (the panel's Design / Transcribe says it too).
+            shown = fonts.first_whole(MODE_LINES[draft.mode], 16, self.panel.x - 240)
+            if shown is not None:
+                fonts.blit_text(surface, shown[0], shown[1], theme.muted, topleft=(220, 26))
             bottom = self.app.window_size[1] - 22
             for k, line in enumerate(reversed(self.foot)):      # the keys at the foot, every line of them
                 fonts.blit_text(surface, line, FOOT_SIZE, theme.muted, bottomleft=(20, bottom - FOOT_LINE * k))

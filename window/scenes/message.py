@@ -7,23 +7,23 @@ import pygame
 
 from window import fonts
 from window.host import Host
-from window.widgets import Button, draw_dialog
+from window.scenes.dialog import CLOSE_KEYS, ReadOnlyDialog
+from window.widgets import draw_dialog
 
 SIZES = (18, 16, fonts.SMALLEST)     # the message's font: smaller only when the window is too short for it
 LINE_GAP = 6                         # pixels between two lines of the message
 MOST = 4000                          # characters: far more than any message the app writes
 
 
-class MessageScene:
-    """One message, wrapped to the dialog's width; Esc, Enter or Close closes it."""
+class MessageScene(ReadOnlyDialog):
+    """One message, wrapped to the dialog's width; Esc, Enter, F (which opened it) or Close closes it."""
 
-    animating = False
+    closing_keys = (*CLOSE_KEYS, pygame.K_f)
 
     def __init__(self, app: Host, message: str, title: str = "Message") -> None:
-        self.app = app
+        super().__init__(app)
         self.message = message[:MOST]
         self.title = title
-        self.close_button = Button("Close", app.close_overlay)
         self.relayout(app.window_size)
 
     def relayout(self, size: tuple[int, int]) -> None:
@@ -41,16 +41,7 @@ class MessageScene:
         box.height = len(self.lines) * (self.size + LINE_GAP) + 96
         box.center = (width // 2, height // 2)
         self.box = box
-        self.close_button.rect = pygame.Rect(box.right - 100, box.y + 10, 90, 32)
-
-    def handle(self, event: pygame.event.Event) -> None:
-        if event.type == pygame.KEYDOWN and event.key in (pygame.K_ESCAPE, pygame.K_RETURN, pygame.K_f):
-            self.app.close_overlay()
-            return
-        self.close_button.handle(event)
-
-    def update(self, dt: float) -> bool:
-        return False
+        self.place_close(box, 90)
 
     def draw(self, surface: pygame.Surface) -> None:
         theme, box = self.app.theme, self.box

@@ -3,7 +3,9 @@
 The generator (``solvers.authoring.generator.generate``) is always given a time limit (it then returns
 the closest level it finished, or says none was) and a ``cancelled`` hook, the worker run's stop: Cancel (or the
 dialog closing) stops the run, the generator stops at its next step, and whatever the worker
-still says goes unread. The level is saved into the
+still says goes unread. The limit leaves out the one-time compile of clause learning (numba,
+on a fresh install): a generation that meets it stops, waits for the build while the dialog
+says it is compiling, and starts again. The level is saved into the
 per-user ``generated`` folder before it opens, so progress saving and the level browser find
 it like any other file.
 """
@@ -148,10 +150,34 @@ class NewLevelScene:
         def progress(text: str) -> None:
             told[0] = text
 
+        met_compiler: list[bool] = []
+
+        def stopping_or_compiling() -> bool:
+            """The run's stop, or the compiler met (said until the attempt ends: the generator asks
+            again after the learner's wait it cut short)."""
+            if not met_compiler and compiling.notice():
+                met_compiler.append(True)
+            return run.stopping() or bool(met_compiler)
+
         def stream() -> Iterator[Outcome]:
             from solvers.authoring.generator import GeneratorCancelled, GeneratorError
+            from solvers.search import learning
 
             try:
+                try:
+                    yield Outcome(generate_level(size, difficulty, seed, cancelled=stopping_or_compiling,
+                                                 progress=progress))
+                    return
+                except GeneratorCancelled:
+                    if run.stopping():
+                        return
+                # The first attempt met the compiler: the one-time build of clause learning is
+                # not the generator's time. It is waited for here (the stage line says so), then
+                # the level is made with the whole limit (the same seed, the same level).
+                told[0] = ""
+                for _ in learning.built():
+                    if run.stopping():
+                        return
                 yield Outcome(generate_level(size, difficulty, seed, cancelled=run.stopping, progress=progress))
             except GeneratorCancelled:
                 return
@@ -261,9 +287,11 @@ class NewLevelScene:
         left = box.x + 20
         for label, y in (("Size", 87), ("Difficulty", 167), ("Seed", 217)):
             fonts.blit_text(surface, label, 20, theme.text, bold=True, midleft=(left, box.y + y))
-        fleet = DEFAULT_FLEETS.get(self.choice.size, ())
-        fonts.blit_text(surface, fonts.fit_text(f"Fleet: {fleet_text(fleet)}", 17, box.width - 150), 17, theme.muted,
-                        topleft=(left + 110, box.y + 112))
+        # The fleet under the size buttons; in a narrow dialog from its left edge, smaller before it is cut.
+        fleet = f"Fleet: {fleet_text(DEFAULT_FLEETS.get(self.choice.size, ()))}"
+        x = left + 110 if fonts.first_whole([fleet], 17, box.width - 150) else left
+        text, size = fonts.shrink_to_fit(fleet, 17, box.right - 20 - x)
+        fonts.blit_text(surface, text, size, theme.muted, topleft=(x, box.y + 112))
         pygame.draw.rect(surface, theme.unknown, self.seed_rect, border_radius=4)
         pygame.draw.rect(surface, theme.panel_edge, self.seed_rect, 1, border_radius=4)
         seed = "random" if self.choice.random_seed else (self.choice.seed or "0")

@@ -88,13 +88,17 @@ class PlayScene:
                                Action(panel.keep_button, "", 0), Action(panel.rewind_button, "", 0),
                                Action(panel.save_button, "", 0),
                                Action(Button("Load a solver...", lambda: app.pick_solver(panel.add_solver)), "", 0)]
-        # Actions with a key and no button: M lists them after the rest.
-        self.key_actions = [Action(Button("Whole message", self.show_message), "F", 0),
+        # Shown in the status line while a hint or a check has found a mistake.
+        self.mistake_button = Button("Undo to first mistake", self.coach.undo_to_mistake, active=True)
+        # Actions with a key and no button of their own in the toolbar: M lists them after the rest.
+        self.key_actions = [Action(Button("Keep the trial", self.trials.keep), "K", 0),
+                            Action(Button("Abandon the trial", self.trials.abandon), "A", 0),
+                            Action(self.mistake_button, "U", 0),
+                            Action(Button("Your play on the timeline", self.rewind_play), "T", 0),
+                            Action(Button("Whole message", self.show_message), "F", 0),
                             Action(Button("Pause", self.pause), "Pause", 0)]
         self.keys = by_key([*self.actions, *self.solver_actions, *self.key_actions,
                             Action(Button("All actions", self.show_actions), "M", 0)])
-        # Shown in the status line while a hint or a check has found a mistake.
-        self.mistake_button = Button("Undo to first mistake", self.coach.undo_to_mistake, active=True)
         # Shown in the status line on a solved level: a new timed attempt.
         self.again_button = Button("Play again", self.play_again, active=True)
         size = f"{puzzle.rows}x{puzzle.cols}"
@@ -143,12 +147,12 @@ class PlayScene:
         cell = self.layout.cell
         if cell < SMALL_CELL and (before is None or before.cell >= SMALL_CELL):
             self.notify(f"{cell}-pixel cells in this window: enlarge it, or mark cells with the arrows and W, S")
-        # A row or two of buttons (two in a narrow window), each label whole: a narrow, short
-        # window keeps the most used ones and More... for the rest.
+        # A row or two of buttons (two in a narrow window), each label whole: a window too narrow
+        # for every one (even on two rows) keeps the most used ones and More... for the rest.
         rows = self.layout.toolbar_rows
         shown = self._place_toolbar(self.toolbar, rows)
         count = len(self.actions)
-        while rows == 1 and count > 1 and any(button.shown()[0] != button.label for button in shown):
+        while count > 1 and any(button.shown()[0] != button.label for button in shown):
             count -= 1
             shown = self._place_toolbar([action.button for action in most_used(self.actions, count)]
                                         + [self.more_button], rows)
@@ -254,6 +258,9 @@ class PlayScene:
         from solvers.engine.trace import record_play
 
         session = self.session
+        if not session.cursor:                  # a timeline of no event: nothing to step through
+            self.notify("No moves yet: T shows your moves on the replay timeline once you make some")
+            return
         try:
             folder = runs_dir()
             folder.mkdir(parents=True, exist_ok=True)
@@ -280,13 +287,8 @@ class PlayScene:
             self.next_solver(-1)
         elif (event.key, ctrl) in self.keys:
             self.keys[(event.key, ctrl)].run()
-        elif not ctrl and self.trials.key(event.key):
-            return
-        elif not ctrl:
-            action = {pygame.K_u: self.coach.undo_to_mistake, pygame.K_t: self.rewind_play,
-                      pygame.K_KP_ENTER: self.solver.run_or_pause}.get(event.key)
-            if action is not None:
-                action()
+        elif not ctrl and event.key == pygame.K_KP_ENTER:
+            self.solver.run_or_pause()
 
     def handle(self, event: pygame.event.Event) -> None:
         if event.type == pygame.KEYDOWN:

@@ -33,6 +33,9 @@ SPEEDS = (1, 5, 20, 100, 500, 0)
 SPEED_LABELS = ("1/s", "5/s", "20/s", "100/s", "500/s", "instant")
 STATS_EVERY = 0.1                   # seconds between renewals of a running lane's figures
 PLOT_LEAST = PLOT_SHORTEST          # pixels: a lane's fitness plot is drawn when it has this much height
+# The results table's columns, as shares of its width (1 unless named): the rank is a digit, the
+# verdict "solved (judged)" (equal columns cut it below about 1,000 pixels).
+TABLE_SHARES = {"rank": 0.6, "solver": 1.1, "verdict": 1.5, "generations": 1.1}
 MOST_LANES = 4
 FRAME_WORK = 0.012                  # seconds of solver events per frame, shared by the lanes
 STATUS_ROOM = 20                    # pixels under the lanes for the status line, at the window's foot
@@ -298,8 +301,9 @@ class RaceScene:
             self._draw_all(surface)
             return None
         areas: list[pygame.Rect] = []
+        cell = self._cell()
         for k, (lane, picture, rect) in enumerate(zip(self.lanes, self.pictures, self.lane_rects)):
-            areas += self._draw_lane(surface, k, lane, picture, rect)
+            areas += self._draw_lane(surface, k, lane, picture, rect, cell)
         return areas
 
     def _draw_all(self, surface: pygame.Surface) -> None:
@@ -317,29 +321,36 @@ class RaceScene:
                                    "L loads a solver, Ctrl+S saves the table, Esc closes")
             fonts.blit_text(surface, fonts.fit_text(hint, 18, self.size[0] - 40), 18, theme.muted, topleft=(20, 120))
             return
+        cell = self._cell()
         for k, (lane, picture, rect) in enumerate(zip(self.lanes, self.pictures, self.lane_rects)):
-            self._draw_lane(surface, k, lane, picture, rect)
+            self._draw_lane(surface, k, lane, picture, rect, cell)
         if self.finished:
             self._draw_table(surface)
         elif self.status:
             fonts.blit_text(surface, fonts.fit_text(self.status, 16, self.size[0] - 40), 16, theme.text,
                             bottomleft=(20, self.size[1] - 4))
 
+    def _cell(self) -> int:
+        """The lanes' cell size: the smallest any lane leaves, so that the boards compared side by
+        side are drawn alike. In each lane the board takes three fifths of it, or in a short lane
+        what its figures and its plot leave, in cells of 4 pixels at least, but never more than
+        the lane holds (a large board in a narrow lane). The figures that do not fit under it are
+        left out: a lane that short is a finished race's, above the table that shows them all."""
+        puzzle, cells = self.puzzle, [1]
+        for lane, rect in zip(self.lanes, self.lane_rects):
+            below = 22 + 19 * len(self._stat_lines(lane)) + (PLOT_LEAST if lane.generations else 0)
+            board_h = min(rect.height * 3 // 5, rect.height - below)
+            across = (rect.width - 20) // (puzzle.cols + 1)
+            cells.append(max(1, min(across, (rect.height - 62) // (puzzle.rows + 1),
+                                    max(4, min(across, (board_h - 60) // (puzzle.rows + 1))))))
+        return min(cells[1:] or cells)
+
     def _draw_lane(self, surface: pygame.Surface, k: int, lane: SolverWatch, picture: MiniBoard,
-                   rect: pygame.Rect) -> list[pygame.Rect]:
-        """The lane's parts that changed (all of it after ``looks.forget``); the areas drawn.
-        A part drawn alone first paints its own background."""
+                   rect: pygame.Rect, cell: int) -> list[pygame.Rect]:
+        """The lane's parts that changed (all of it after ``looks.forget``), its board in cells of
+        ``cell`` pixels; the areas drawn. A part drawn alone first paints its own background."""
         theme, puzzle = self.app.theme, self.puzzle
         lines = self._stat_lines(lane)
-        # The board takes three fifths of the lane, or in a short lane what its figures and its
-        # plot leave, in cells of 4 pixels at least, but never more than the lane holds (a large
-        # board in a narrow lane). The figures that do not fit under it are left out: a lane that
-        # short is a finished race's, above the table that shows them all.
-        below = 22 + 19 * len(lines) + (PLOT_LEAST if lane.generations else 0)
-        board_h = min(rect.height * 3 // 5, rect.height - below)
-        across = (rect.width - 20) // (puzzle.cols + 1)
-        cell = max(1, min(across, (rect.height - 62) // (puzzle.rows + 1),
-                          max(4, min(across, (board_h - 60) // (puzzle.rows + 1)))))
         if self.looks.changed(f"lane {k}", (len(lines), cell)):    # the plot sits below the figures
             pygame.draw.rect(surface, theme.panel, rect, border_radius=8)
             pygame.draw.rect(surface, theme.panel_edge, rect, 1, border_radius=8)
@@ -428,20 +439,22 @@ class RaceScene:
         pygame.draw.rect(surface, theme.panel, box, border_radius=8)
         pygame.draw.rect(surface, theme.panel_edge, box, 2, border_radius=8)
         columns = [field for field in race.FIELDS if field != "solution"]
-        step = width // len(columns)
-        for i, name in enumerate(columns):
-            fonts.blit_text(surface, fonts.fit_text(name.replace("_s", " (s)"), 15, step - 8, bold=True), 15,
-                            theme.muted, bold=True, topleft=(box.x + 10 + i * step, box.y + 6))
+        shares = [TABLE_SHARES.get(name, 1.0) for name in columns]
+        lefts = [box.x + 10 + int(width * sum(shares[:i]) / sum(shares)) for i in range(len(columns))]
+        widths = [right - left - 8 for left, right in zip(lefts, [*lefts[1:], box.x + 10 + width])]
+        for name, left, room in zip(columns, lefts, widths):
+            fonts.blit_text(surface, fonts.fit_text(name.replace("_s", " (s)"), 15, room, bold=True), 15,
+                            theme.muted, bold=True, topleft=(left, box.y + 6))
         for row, record in enumerate(records, start=1):
-            for i, name in enumerate(columns):
+            for name, left, room in zip(columns, lefts, widths):
                 value = record[name]
                 text = (race.shown_rank(record) if name == "rank" else f"{value:.2f}" if name == "time_s"
                         else self.specs[value].label if name == "solver"      # as its lane is titled
                         else f"{value:,}" if isinstance(value, int) else str(value))
                 if name == "verdict" and record["solution"] is not None:
                     text += " (judged)"
-                fonts.blit_text(surface, fonts.fit_text(text, 15, step - 8), 15, theme.text,
-                                topleft=(box.x + 10 + i * step, box.y + 6 + 24 * row))
+                fonts.blit_text(surface, fonts.fit_text(text, 15, room), 15, theme.text,
+                                topleft=(left, box.y + 6 + 24 * row))
         if self.status:
             fonts.blit_text(surface, fonts.fit_text(self.status, 15, width), 15, theme.text,
                             bottomleft=(box.x, box.y - 4))

@@ -631,8 +631,8 @@ class ReplayScene:
         pygame.draw.circle(surface, theme.button_active, (x, track.centery), 9)
         sawtooth = depth_plot.sawtooth_area(self.plot)        # the caption above it stays clear
         pygame.draw.line(surface, theme.cursor, (x, sawtooth.top), (x, sawtooth.bottom), 1)
-        fonts.blit_text(surface, fonts.fit_text(KEYS, 14, track.width), 14, theme.muted,
-                        topleft=(track.x, track.bottom + 8))
+        for n, line in enumerate(fonts.fill(KEYS, fonts.SMALLEST, [track.width] * 2)):    # the rest cut on the second
+            fonts.blit_text(surface, line, fonts.SMALLEST, theme.muted, topleft=(track.x, track.bottom + 8 + 16 * n))
 
 
 def _said(decision) -> str:

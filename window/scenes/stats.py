@@ -11,7 +11,8 @@ from window import fonts
 from window.host import Host
 from window.layout import dialog_box
 from window.records import STEP_SECONDS, clock, days_of, stats_rows, streaks
-from window.widgets import Button, draw_dialog
+from window.scenes.dialog import ReadOnlyDialog
+from window.widgets import draw_dialog
 
 # Each column's left edge, as a share of the table: wide enough at the smallest window (a table
 # of 400 px) for its heading (drawn smaller there) and its widest usual cell ("medium", "1:02:03").
@@ -19,32 +20,20 @@ COLUMNS = (("Size", 0.0), ("Grade", 0.11), ("Solved", 0.25), ("Best", 0.38), ("M
            ("Target", 0.64), ("Hints", 0.765), ("Checks", 0.875))
 
 
-class StatsScene:
-    animating = False
-
+class StatsScene(ReadOnlyDialog):
     def __init__(self, app: Host, today: datetime.date | None = None) -> None:
-        self.app = app
+        super().__init__(app)
         self.rows = stats_rows(app.storage.solved())
         self.streak = streaks(days_of(app.storage.daily()), today or datetime.date.today())
-        self.close_button = Button("Close", app.close_overlay)
         self.relayout(app.window_size)
 
     def relayout(self, size: tuple[int, int]) -> None:
         self.box = dialog_box(size)
-        self.close_button.rect = pygame.Rect(self.box.right - 110, self.box.y + 10, 100, 32)
+        self.place_close(self.box, 100)
 
     def cells(self, row) -> tuple[str, ...]:
         return (row.size, row.grade, str(row.solved), clock(row.best), clock(row.median), clock(row.target),
                 str(row.hints), str(row.checks))
-
-    def handle(self, event: pygame.event.Event) -> None:
-        if event.type == pygame.KEYDOWN and event.key in (pygame.K_ESCAPE, pygame.K_RETURN):
-            self.app.close_overlay()
-            return
-        self.close_button.handle(event)
-
-    def update(self, dt: float) -> bool:
-        return False
 
     def draw(self, surface: pygame.Surface) -> None:
         theme, box = self.app.theme, self.box
@@ -76,7 +65,15 @@ class StatsScene:
         notes = ("Times are each level's best; hints and checks, those asked in the plays that set them.",
                  "Target: the engine's median deduction steps over the pack's levels of that size and grade,",
                  f"times {STEP_SECONDS} s a step (an assumed pace of a person, not a measured one).")
-        for line, note in enumerate(notes):
-            fonts.blit_text(surface, fonts.fit_text(note, 16, box.width - 40), 16, theme.muted,
-                            topleft=(box.x + 20, box.bottom - 70 + 20 * line))
+        width = box.width - 40
+        shown = [fonts.first_whole([note], 16, width) for note in notes]
+        if all(shown):                                      # a note a line, smaller if need be
+            lines = [line for line in shown if line is not None]
+        else:                                               # a narrow window: the notes flow on the three lines
+            paragraph = " ".join(notes)
+            size = next((size for size in (16, 15, fonts.SMALLEST) if len(fonts.wrap(paragraph, size, width)) <= 3),
+                        fonts.SMALLEST)
+            lines = [(text, size) for text in fonts.fill(paragraph, size, [width] * 3)]
+        for n, (text, size) in enumerate(lines):
+            fonts.blit_text(surface, text, size, theme.muted, topleft=(box.x + 20, box.bottom - 70 + 20 * n))
         self.close_button.draw(surface, theme)
