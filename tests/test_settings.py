@@ -17,6 +17,13 @@ def load_text(tmp_path, text):
     return result
 
 
+def test_a_settings_file_may_ask_for_the_smallest_window_the_scenes_lay_out_for(tmp_path):
+    # The settings refused below 640x480 while the window lays out down to 480x360 and may be
+    # made that small: one smallest size for both.
+    values, problems = load_text(tmp_path, "ui:\n  window: [480, 360]\n")
+    assert problems == [] and values["ui"]["window"] == [480, 360]
+
+
 def test_good_overrides_are_used(tmp_path):
     values, problems = load_text(tmp_path, "ui:\n  theme: dark\n  window: [900, 700]\ngenetic:\n  population: 40\n")
     assert problems == []
@@ -29,6 +36,8 @@ def test_good_overrides_are_used(tmp_path):
     ("ui:\n  window: [30000, 30000]\n", "ui.window"),
     ("ui:\n  window: [800, true]\n", "ui.window"),
     ("ui:\n  window: 800\n", "ui.window"),
+    ("ui:\n  window: [479, 360]\n", "ui.window"),
+    ("ui:\n  window: [480, 359]\n", "ui.window"),
     ("ui:\n  fps: 0\n", "ui.fps"),
     ("ui:\n  fps: .nan\n", "ui.fps"),
     ("ui:\n  speed: -1\n", "ui.speed"),

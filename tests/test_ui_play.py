@@ -653,11 +653,11 @@ def test_the_window_system_is_told_the_smallest_size_the_window_lays_out_for(app
     # a player from making it so. The window's minimum size says so to the window manager.
     import warnings
 
-    from window.layout import SMALLEST
+    from window.settings import MIN_WINDOW
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
-        assert pygame.Window.from_display_module().minimum_size == SMALLEST
+        assert pygame.Window.from_display_module().minimum_size == MIN_WINDOW
 
 
 def test_the_solver_s_controls_a_short_panel_has_no_room_for_are_left_out_not_drawn_past_it(app):

@@ -568,9 +568,9 @@ def test_a_lane_that_says_no_solution_beside_a_judged_solution_says_it_was_refut
 
 def test_at_the_smallest_window_the_solver_buttons_are_told_apart(app):
     # Each toggle too narrow for its name: its first letter, not an ellipsis like every other.
-    from window.layout import SMALLEST
+    from window.settings import MIN_WINDOW
 
-    resize(app, SMALLEST)
+    resize(app, MIN_WINDOW)
     app.open_race(["backtracking", "forward", "genetic", "logic"])
     scene = app.overlay
     app.draw()

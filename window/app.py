@@ -26,7 +26,7 @@ from game.puzzle import Puzzle
 from window import fonts
 from window import settings as settings_module
 from window.host import Choice, LevelCache, Overlay
-from window.layout import SMALLEST, room
+from window.layout import room
 from window.scenes.browser import BrowserScene
 from window.scenes.daily import DailyScene
 from window.scenes.editor import EditorScene
@@ -93,7 +93,7 @@ class App:
             print(problem, file=sys.stderr)
         size = tuple(window) if window else fit_to_display(tuple(ui.get("window", DEFAULT_WINDOW)))
         self.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
-        keep_at_least(SMALLEST)
+        keep_at_least(settings_module.MIN_WINDOW)
         pygame.display.set_caption("Battleship Solitaire")
         self.storage = Storage()
         # The theme and palette the settings give, and those the player chose over them in a window.

@@ -6,6 +6,8 @@ from dataclasses import dataclass
 
 import pygame
 
+from window.settings import MIN_WINDOW
+
 TOOLBAR_HEIGHT = 44            # a row of the toolbar
 TOOLBAR_ONE_ROW_FROM = 1000    # window width from which the toolbar's buttons fit one row
 TOOLBAR_TWO_ROWS_FROM = 560    # window height from which a narrower window has room for two
@@ -13,9 +15,6 @@ STATUS_HEIGHT = 30             # the status line: its message, the clock, its bu
 STATUS_LINE = 20               # each further line a narrow window gives the status line's message
 STATUS_THREE_LINES_BELOW = 640  # window width below which the message has two further lines (one from 1000)
 MARGIN = 12
-# The least room a scene lays out for: a smaller window shows the top left of that layout
-# (below it boxes and plots would get negative sizes).
-SMALLEST = (480, 360)
 SMALL_CELL = 8                 # pixels: a cell smaller than this is hard to hit and its tallies to read
 
 
@@ -65,8 +64,10 @@ class Layout:
 
 
 def room(window: tuple[int, int]) -> tuple[int, int]:
-    """The size a scene lays out for in a window of ``window`` pixels (at least SMALLEST)."""
-    return max(window[0], SMALLEST[0]), max(window[1], SMALLEST[1])
+    """The size a scene lays out for in a window of ``window`` pixels: at least ``MIN_WINDOW``
+    (a smaller window shows the top left of that layout; below it boxes and plots would get
+    negative sizes)."""
+    return max(window[0], MIN_WINDOW[0]), max(window[1], MIN_WINDOW[1])
 
 
 def status_lines(width: int) -> int:

@@ -25,7 +25,9 @@ from game.limits import MAX_DIGITS, MAX_FILE_BYTES, MAX_NESTING
 
 DEFAULTS_PATH = Path(__file__).resolve().parent.parent / "assets" / "settings.yaml"
 MAX_NODES = 10_000            # YAML nodes in a settings file (the defaults have about 60)
-MIN_WINDOW = (640, 480)
+# The smallest window a scene lays out for (a smaller one shows the top left of that layout),
+# and so the smallest a settings file may ask for.
+MIN_WINDOW = (480, 360)
 MAX_WINDOW = (7680, 4320)     # 8K; the window also never opens larger than the display
 _NUMERIC = re.compile(r"[-+]?[0-9.][0-9_.:eE+-]*")
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)

@@ -59,7 +59,7 @@ class DailyScene:
         # A short box is laid out tighter, without the week's plan, so that six weeks of days
         # keep room for their numbers (WEEK_ROW each).
         self.compact = box.height - 130 - 130 < 6 * WEEK_ROW
-        nav, top, bottom, button = (46, 94, 72, 36) if self.compact else (60, 130, 130, 40)
+        nav, top, bottom, button = (44, 94, 72, 36) if self.compact else (60, 130, 130, 40)
         self.close_button.rect = pygame.Rect(box.right - 110, box.y + 10, 100, 32)
         self.back_button.rect = pygame.Rect(box.x + 20, box.y + nav, 40, 32)
         self.next_button.rect = pygame.Rect(box.right - 60, box.y + nav, 40, 32)
@@ -144,7 +144,7 @@ class DailyScene:
                         center=(box.centerx, self.back_button.rect.centery))
         for col, name in enumerate(WEEK):
             x = self.grid.x + col * (self.grid.width // 7) + (self.grid.width // 7 - 4) // 2
-            fonts.blit_text(surface, name, 18, theme.muted, center=(x, self.grid.y - (11 if self.compact else 16)))
+            fonts.blit_text(surface, name, 18, theme.muted, center=(x, self.grid.y - (9 if self.compact else 16)))
         for day, rect in self.cells.items():
             done = day.isoformat() in self.solved
             future = day > self.today

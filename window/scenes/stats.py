@@ -55,13 +55,16 @@ class StatsScene(ReadOnlyDialog):
             fonts.blit_text(surface, "No level solved yet: records appear here as you finish levels.", 18,
                             theme.text, topleft=(table.x, y))
         # Each column's text is cut to the column (a grade edited by hand may be 20 wide letters).
-        for row in self.rows:
-            if y > table.bottom - 24:
-                fonts.blit_text(surface, "...", 18, theme.muted, topleft=(table.x, y))
-                break
+        # Rows 26 px apart; when they do not all fit, the last line that does says "..." (it ran
+        # into the notes below when drawn past the table's bottom).
+        room = max(0, (table.bottom - y - fonts.font(18).get_linesize()) // 26 + 1)
+        rows = self.rows if len(self.rows) <= room else self.rows[:max(0, room - 1)]
+        for row in rows:
             for left, width, text in zip(lefts, widths, self.cells(row)):
                 fonts.blit_text(surface, fonts.fit_text(text, 18, width), 18, theme.text, topleft=(left, y))
             y += 26
+        if len(rows) < len(self.rows) and room:
+            fonts.blit_text(surface, "...", 18, theme.muted, topleft=(table.x, y))
         notes = ("Times are each level's best; hints and checks, those asked in the plays that set them.",
                  "Target: the engine's median deduction steps over the pack's levels of that size and grade,",
                  f"times {STEP_SECONDS} s a step (an assumed pace of a person, not a measured one).")
