@@ -69,13 +69,19 @@ class OutputError(OSError):
 
 def failure(path: PathLike, error: BaseException, about: str = "", code: int = errno.EIO) -> OutputError:
     """``error``, met while writing ``path``, as the :class:`OutputError` naming it (an
-    OutputError as it is): the system's reason (``strerror``), else the error's message, else
-    its kind, on one line; ``about``: what failed, said before the reason; ``code``: the errno
-    when the error has none."""
+    OutputError as it is), with its :func:`reason`; ``about``: what failed, said before the
+    reason; ``code``: the errno when the error has none."""
     if isinstance(error, OutputError):
         return error
-    reason = shown(" ".join(str(getattr(error, "strerror", None) or error).split()) or error.__class__.__name__)
-    return OutputError(path, f"{about}: {reason}" if about else reason, getattr(error, "errno", None) or code)
+    said = reason(error)
+    return OutputError(path, f"{about}: {said}" if about else said, getattr(error, "errno", None) or code)
+
+
+def reason(error: BaseException) -> str:
+    """Why ``error`` happened, on one line, for a message that names the file itself: the
+    system's reason (``strerror``; an :class:`OutputError`'s is its own), else the error's
+    message, else its kind."""
+    return shown(" ".join(str(getattr(error, "strerror", None) or error).split()) or error.__class__.__name__)
 
 
 def why(error: BaseException, path: PathLike) -> str:

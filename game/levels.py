@@ -175,7 +175,7 @@ def open_regular(path: Union[str, os.PathLike], what: str = "a level file") -> B
     except OSError as error:
         if os.path.isdir(path):          # False, not an error, for a name too long
             raise LevelError(path, f"is a folder, not {what}") from None
-        raise LevelError(path, f"cannot be read ({error.strerror or error})") from None
+        raise LevelError(path, f"cannot be read ({files.reason(error)})") from None
     except ValueError as error:  # a name the system cannot take (a NUL byte)
         raise LevelError(repr(str(path)), f"cannot be read ({error})") from None
     try:
@@ -205,7 +205,7 @@ def read_bounded(path: Union[str, os.PathLike], limit: int = MAX_FILE_BYTES, wha
                 raise LevelError(path, f"file is {size:,} bytes; {what} is at most {limit:,}")
             data = handle.read(limit + 1)
         except OSError as error:
-            raise LevelError(path, f"cannot be read ({error.strerror or error})") from None
+            raise LevelError(path, f"cannot be read ({files.reason(error)})") from None
     if len(data) > limit:
         raise LevelError(path, f"file is more than {limit:,} bytes; {what} is at most {limit:,}")
     return data
@@ -537,7 +537,7 @@ def iter_corpus(path: Union[str, os.PathLike]) -> Iterator[tuple[str, Union[Puzz
             try:
                 raw = handle.readline(MAX_FILE_BYTES + 1)
             except OSError as error:
-                yield f"line{number}", LevelError(path, f"cannot be read ({error.strerror or error})")
+                yield f"line{number}", LevelError(path, f"cannot be read ({files.reason(error)})")
                 return
             if not raw:
                 return

@@ -278,6 +278,15 @@ def test_1_a_file_on_the_way_to_an_output_is_named_as_the_file_that_is_not_a_fol
     assert (pack / "6x6").read_text() == (tmp_path / "afile").read_text() == "kept"
 
 
+def test_an_error_s_reason_is_said_one_way_on_one_line():
+    # The window's status lines, the settings and the level reader each said an error's reason
+    # their own way (the system's, then the message or the kind); one function now.
+    assert files.reason(OSError(errno.ENOSPC, "No space left on device")) == "No space left on device"
+    assert files.reason(files.OutputError("x", "exists already")) == "exists already"
+    assert files.reason(OSError("the disk said\nno")) == "the disk said no"
+    assert files.reason(OSError()) == "OSError"
+
+
 def test_1_every_failed_write_is_said_the_one_way_on_one_line(tmp_path, monkeypatch):
     # why() said "error" for pygame's error and "OSError" for a system error with no strerror;
     # Output said the message of such an error as it was, a newline in it breaking the line.

@@ -252,7 +252,7 @@ class App:
                 levels.save(puzzle, path)
             except OSError as error:             # a full disk, say: played all the same
                 opened = self.open_puzzle(puzzle)
-                self.notify(f"Could not keep the daily puzzle ({error.strerror or error}); it is played all the same")
+                self.notify(f"Could not keep the daily puzzle ({files.reason(error)}); it is played all the same")
                 return opened
         return self.open_level(path)
 
@@ -318,7 +318,7 @@ class App:
             path.parent.mkdir(parents=True, exist_ok=True)
             (written,) = sheets.write([sheets.Item(puzzle, sheets.title_of(puzzle, path.stem))], path, per_page=1).pages
         except OSError as error:
-            tell(f"Could not export the sheet: {error.strerror or error}")
+            tell(f"Could not export the sheet: {files.reason(error)}")
             return None
         tell(f"Printable sheet saved to {written}")
         return written

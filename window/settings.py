@@ -20,6 +20,7 @@ from typing import Any, Callable
 
 import yaml
 
+from game import files
 from game.levels import short_repr
 from game.limits import MAX_DIGITS, MAX_FILE_BYTES, MAX_NESTING
 
@@ -161,7 +162,7 @@ def _read(path: Path) -> tuple[Any, str | None]:
         with open(path, "rb") as handle:
             data = handle.read(MAX_FILE_BYTES + 1)
     except OSError as error:
-        return None, f"cannot be read ({error.strerror or error.__class__.__name__})"
+        return None, f"cannot be read ({files.reason(error)})"
     if len(data) > MAX_FILE_BYTES:
         return None, f"is more than {MAX_FILE_BYTES:,} bytes"
     try:

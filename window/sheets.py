@@ -456,5 +456,5 @@ def _remove_if_ours(stale: Path, path: Path, page: int) -> str | None:
             return "replaced while it was read"
         os.unlink(stale)
     except OSError as error:
-        return error.strerror or str(error)
+        return files.reason(error)
     return None

@@ -181,7 +181,7 @@ class SolverPanel:
             return Recording(folder / f"last-{self.slug}.jsonl", self.puzzle, self.solver, chosen, seed,
                              most=KEPT_EVENTS)
         except OSError as error:
-            self.notify(f"This run cannot be recorded ({error.strerror or error}); it runs all the same")
+            self.notify(f"This run cannot be recorded ({files.reason(error)}); it runs all the same")
             return None
 
     def rewind(self) -> None:
@@ -194,7 +194,7 @@ class SolverPanel:
             try:
                 path = watch.snapshot(runs_dir() / f"paused-{self.slug}.jsonl")
             except OSError as error:
-                self.notify(f"Could not save the run so far: {error.strerror or error}")
+                self.notify(f"Could not save the run so far: {files.reason(error)}")
                 return
         if path is not None:
             self.on_rewind(path)
@@ -210,7 +210,7 @@ class SolverPanel:
             with levels.open_regular(path, "a trace") as source:     # a device's endless bytes, a FIFO: refused
                 files.write_with(target, lambda handle: shutil.copyfileobj(source, handle))
         except (OSError, levels.LevelError) as error:
-            reason = error.reason if isinstance(error, levels.LevelError) else error.strerror or error
+            reason = error.reason if isinstance(error, levels.LevelError) else files.reason(error)
             self.notify(f"Could not save the run: {reason}")
             return None
         self.notify(f"Run saved as {target}")

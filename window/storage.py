@@ -46,7 +46,7 @@ from typing import Any, Callable, Iterator, Mapping
 from game.editor import Draft
 from game.editor import from_dict as draft_from_dict
 from game.editor import to_dict as draft_to_dict
-from game.files import remove_stale, write_bytes, write_text
+from game.files import reason, remove_stale, write_bytes, write_text
 from game.levels import LevelError, decode_json, load, read_bounded
 from game.limits import MAX_DRAFT_BYTES, MAX_FILE_BYTES
 from game.puzzle import Move, Puzzle, initial_grid
@@ -321,7 +321,7 @@ def signature(path: Path) -> tuple[int, ...] | None:
 def _reason(error: OSError | LevelError) -> str:
     filename = getattr(error, "filename", None)
     where = f": {filename}" if filename else ""
-    return f"{getattr(error, 'strerror', None) or getattr(error, 'reason', None) or error.__class__.__name__}{where}"
+    return f"{error.reason if isinstance(error, LevelError) else reason(error)}{where}"
 
 
 class Storage:

@@ -34,7 +34,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Iterator
 
-from game import levels, rules
+from game import files, levels, rules
 from game.puzzle import Cell, Grid, Puzzle, grid_to_strings, initial_grid
 from solvers.common import add_found, add_stats, verified
 from solvers.engine.runner import stop_asked
@@ -89,7 +89,7 @@ def events(puzzle: Puzzle, *, name: str, kind: str, target: str, args: tuple[str
                                  start_new_session=True, close_fds=True)
     except OSError as error:
         stdin.close()
-        yield Result(Status.ERROR, message=f"{name}: cannot be started ({error.strerror or error})")
+        yield Result(Status.ERROR, message=f"{name}: cannot be started ({files.reason(error)})")
         return
     stdin.close()
     try:

@@ -26,7 +26,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any, Mapping
 
-from game.files import shown
+from game.files import reason, shown
 from game.levels import short_repr
 from game.puzzle import Puzzle
 from solvers.contract import Option, SolverSpec
@@ -114,7 +114,7 @@ def from_name(name: str) -> ExternalSpec:
     except FileNotFoundError:
         raise ValueError(f"solver {shown(name)}: no such file") from None
     except OSError as error:                        # a name too long, a folder that is a file...
-        raise ValueError(f"solver {shown(name)}: cannot be read ({error.strerror or error})") from None
+        raise ValueError(f"solver {shown(name)}: cannot be read ({reason(error)})") from None
     return _spec(name, declarations(source, name), path.stem, "file", str(path.resolve()))
 
 

@@ -416,7 +416,7 @@ class EditorScene:
         try:
             path = free_level_path(path, puzzle)
         except OSError as error:
-            self.status = f"Could not save: {error.strerror or error}"
+            self.status = f"Could not save: {files.reason(error)}"
             return None
         return self._write(puzzle, path)
 
@@ -454,7 +454,7 @@ class EditorScene:
         try:
             files.check(path, parents=True)          # a folder of that name, a folder that cannot be written
         except OSError as error:
-            prompt.tell(f"Could not save: {error.strerror or error}")
+            prompt.tell(f"Could not save: {files.reason(error)}")
             return None
         if not self._ours(path) and path != prompt.asked:
             prompt.ask(path, f"{path.name} {self._holds(path)}: Replace writes over it")
@@ -489,7 +489,7 @@ class EditorScene:
         try:
             levels.save(puzzle, path)
         except OSError as error:
-            self.status = f"Could not save: {error.strerror or error}"
+            self.status = f"Could not save: {files.reason(error)}"
             return None
         graded = self.assessment is not None and self.assessed == self.puzzle
         # saved before its verdict: the grade is written in when the verdict comes (see update)
@@ -519,7 +519,7 @@ class EditorScene:
             try:
                 levels.save(puzzle.replace(difficulty=self.assessment.grade), path)
             except OSError as error:
-                self.status = f"Could not write the grade into {path.name}: {error.strerror or error}"
+                self.status = f"Could not write the grade into {path.name}: {files.reason(error)}"
                 return
             if path == self.path:
                 self.written = signature(path)

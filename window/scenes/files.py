@@ -9,6 +9,7 @@ from typing import Callable
 
 import pygame
 
+from game import files
 from game.formats import SUFFIXES
 from window import fonts
 from window.host import Host
@@ -50,7 +51,7 @@ class FileScene:
                                   if not entry.name.startswith(".")),
                                  key=lambda item: (not item[0], item[1].name.lower()))
         except OSError as error:
-            self.error = f"Cannot open {folder}: {error.strerror or error}"
+            self.error = f"Cannot open {folder}: {files.reason(error)}"
             return
         self.folder = folder.resolve()
         self.typed = str(self.folder) + os.sep

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pygame
 
+from game import files
 from game.puzzle import Puzzle
 from game.session import WHOLE_BOARD_STEPS, Session, Step
 from solvers.engine import race
@@ -267,7 +268,7 @@ class PlayScene:
             path = record_play(folder / "last-play.jsonl", self.puzzle, session.history[:session.cursor],
                                session.solved, session.elapsed)
         except OSError as error:
-            self.notify(f"Could not save the play to rewind it: {error.strerror or error}")
+            self.notify(f"Could not save the play to rewind it: {files.reason(error)}")
             return
         self.app.open_replay(path)
 

@@ -201,7 +201,7 @@ class RaceScene:
             path.parent.mkdir(parents=True, exist_ok=True)
             race.write_csv(path, self.records())
         except OSError as error:
-            self.status = f"Could not save: {getattr(error, 'reason', None) or error.strerror or error}"
+            self.status = f"Could not save: {files.reason(error)}"
             return None
         self.status = f"Saved {path}"
         return path

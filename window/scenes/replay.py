@@ -370,7 +370,7 @@ class ReplayScene:
             return read(*args)
         except (LevelError, OSError) as error:
             self.problem = str(error) if isinstance(error, LevelError) else \
-                f"{self.run.path}: cannot be read again ({error.strerror or error})"
+                f"{self.run.path}: cannot be read again ({files.reason(error)})"
             return default
 
     def board(self):
@@ -429,7 +429,7 @@ class ReplayScene:
             path.parent.mkdir(parents=True, exist_ok=True)
             write_gif(self.run, path, self.app.theme, frames, self.fleet_at, self.colours_at)
         except OSError as error:
-            self.said = f"Could not export: {getattr(error, 'reason', None) or error.strerror or error}"
+            self.said = f"Could not export: {files.reason(error)}"
             self.app.notify(self.said)
             return None
         self.said = f"Saved {path}"
