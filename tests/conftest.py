@@ -109,18 +109,27 @@ def resize(app, size, kinds=None):
     app.pump()
 
 
+def wait_until(done, seconds: float = 5.0, between=None, pause: float = 0.005):
+    """Wait for a worker thread to bring ``done()`` about, at most ``seconds``, calling
+    ``between()`` (the window's frame, say) and sleeping ``pause`` between two looks; the last
+    answer of ``done()``."""
+    import time
+
+    deadline = time.perf_counter() + seconds
+    while not done() and time.perf_counter() < deadline:
+        if between is not None:
+            between()
+        time.sleep(pause)
+    return done()
+
+
 def run_to_the_end(app, solver: str | None = None, seconds: float = 30.0):
     """The play's solver (``solver`` chosen first, when given) run at full speed in the window,
     frame by frame, until its run ends or ``seconds`` pass; its watch."""
-    import time
-
     panel = app.play.solver
     if solver is not None:
         panel.choose(solver)
     panel.set_speed(0)
     assert panel.start()
-    deadline = time.perf_counter() + seconds
-    while not panel.watch.finished and time.perf_counter() < deadline:
-        app.pump()
-        time.sleep(0.001)
+    wait_until(lambda: panel.watch.finished, seconds, app.pump, 0.001)
     return panel.watch

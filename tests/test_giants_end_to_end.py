@@ -14,6 +14,7 @@ import pytest  # noqa: E402
 from game import levels, rules  # noqa: E402
 from game.puzzle import Cell, initial_grid  # noqa: E402
 from game.ships import Geometry, geometry_of  # noqa: E402
+from tests.conftest import wait_until  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 GIANT_60 = ROOT / "docs" / "bench" / "giants" / "giant-60-1.bs"     # 60x60, 200 ships, 180 hints
@@ -304,7 +305,6 @@ def test_closing_a_giant_level_ends_the_search_for_its_solution(tmp_path, monkey
     machine busy for 23 s). Closing a level now ends its search at the search's next event
     (a heartbeat while it builds its model of a fresh board too), instead of 10-30 s later."""
     import threading
-    import time
 
     from window import hints
     from window.app import App
@@ -315,9 +315,7 @@ def test_closing_a_giant_level_ends_the_search_for_its_solution(tmp_path, monkey
         """The search of a level with many solutions, as long as it takes here: how long the
         real one runs depends on the machine (``decide``'s own stop is tested below)."""
         searching.set()
-        deadline = time.perf_counter() + 30
-        while not cancelled() and time.perf_counter() < deadline:
-            time.sleep(0.01)
+        wait_until(cancelled, 30, pause=0.01)
         return None
 
     monkeypatch.setattr(hints, "unique_solution", long_search)
@@ -328,10 +326,7 @@ def test_closing_a_giant_level_ends_the_search_for_its_solution(tmp_path, monkey
         first = window.play.coach.hints._warm_up
         assert searching.wait(10) and first.running      # still deciding whether the level is unique
         assert window.open_level(ROOT / "docs" / "bench" / "giants" / "giant-60-2.bs")
-        deadline = time.perf_counter() + 6.0
-        while first.running and time.perf_counter() < deadline:
-            time.sleep(0.02)
-        assert not first.running
+        assert wait_until(lambda: not first.running, 6.0, pause=0.02)
     finally:
         window.shutdown()
 
@@ -395,7 +390,6 @@ def test_opening_a_giant_level_builds_its_geometry_once(giant_60, tmp_path, monk
     before the window judged the board: on a fresh 60x60 board each built the level's geometry
     (63,000 placements, about 60 MB), both at once, one of them soon dropped (the window's peak
     memory 80 MB higher). The geometry is now built before the worker starts, and shared."""
-    import time
 
     from game import ships
     from window import hints
@@ -429,10 +423,7 @@ def test_opening_a_giant_level_builds_its_geometry_once(giant_60, tmp_path, monk
     try:
         assert window.open_level(GIANT_60)
         warm_up = window.play.coach.hints._warm_up
-        deadline = time.perf_counter() + 30
-        while warm_up.running and time.perf_counter() < deadline:
-            time.sleep(0.02)
-        assert not warm_up.running
+        assert wait_until(lambda: not warm_up.running, 30, pause=0.02)
         assert there_at_start == [True] and built.count(key) == 1
     finally:
         window.shutdown()

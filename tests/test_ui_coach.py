@@ -10,6 +10,7 @@ import pytest  # noqa: E402
 
 from game import rules  # noqa: E402
 from game.puzzle import Cell  # noqa: E402
+from tests.conftest import wait_until  # noqa: E402
 from tests.test_ui_play import cell_center, click, colours_in, press, run_to_end, slow_solver  # noqa: E402
 from window import solver_panel  # noqa: E402
 
@@ -26,14 +27,6 @@ def wait_for_answer(app, seconds=10.0):
         time.sleep(0.005)
     app.pump()
     assert not app.play.coach.hints.thinking
-
-
-def wait_until(done, seconds=5.0):
-    """Wait for a worker thread to bring ``done()`` about; its last answer."""
-    deadline = time.perf_counter() + seconds
-    while not done() and time.perf_counter() < deadline:
-        time.sleep(0.005)
-    return done()
 
 
 def mark(app, cells, value):
