@@ -648,7 +648,7 @@ def read(path: Union[str, os.PathLike], fmt: str | None = None) -> list[Puzzle]:
     if file_of(path) != str(path):
         return [labelled(str(path), fmt)]
     path = Path(path)
-    if fmt is None and _is_corpus(path):
+    if fmt is None and is_corpus(path):
         levels.read_bounded(path, what="a corpus read whole")
         return list(each(path))
     if fmt is None and path.suffix.lower() == ".bs":
@@ -666,7 +666,7 @@ def each(path: Union[str, os.PathLike], fmt: str | None = None) -> Iterator[Puzz
     line within the limits, the file of any length, so a whole corpus is never in memory),
     anything else read whole; a LevelError at the first level that cannot be read."""
     if not (fmt is None and str(path) and not codes.is_code(str(path)) and file_of(path) == str(path)
-            and _is_corpus(Path(path))):
+            and is_corpus(path)):
         yield from read(path, fmt)
         return
     empty = True
@@ -677,8 +677,10 @@ def each(path: Union[str, os.PathLike], fmt: str | None = None) -> Iterator[Puzz
         raise levels.LevelError(Path(path), levels.EMPTY_CORPUS)
 
 
-def _is_corpus(path: Path) -> bool:
-    return path.suffix.lower() == ".jsonl"
+def is_corpus(path: Union[str, os.PathLike]) -> bool:
+    """Whether a file is read as a corpus (one level a line): its name ends in ``.jsonl``, in
+    any case."""
+    return Path(path).suffix.lower() == ".jsonl"
 
 
 def _corpus_level(item: Puzzle | levels.LevelError) -> Puzzle:
@@ -703,7 +705,7 @@ def labelled(label: str, fmt: str | None = None) -> Puzzle:
     (:func:`board_ids`) in a file of any other format."""
     base = file_of(label)
     ident = label[len(base) + 1:]
-    if fmt is None and base.lower().endswith(".jsonl"):
+    if fmt is None and is_corpus(base):
         for found, item in levels.iter_corpus(base):
             if found == ident:
                 return _corpus_level(item)

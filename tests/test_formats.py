@@ -444,3 +444,13 @@ def test_convert_and_play_read_a_corpus_larger_than_a_level_file_line_by_line(tm
     assert main.main(["convert", str(corpus), str(tmp_path / "again")]) == 2
     assert capsys.readouterr().err == f"{corpus}:4: a corpus line is a JSON object\n"
     assert not (tmp_path / "again").exists()
+
+
+def test_a_corpus_named_in_capitals_is_read_a_line_at_a_time_as_any_corpus(tmp_path, capsys):
+    """SET.JSONL was read as one file by the batch commands: its one bad line made the whole
+    file one error, and one of more than 1,000,000 bytes was refused whole."""
+    corpus = tmp_path / "SET.JSONL"
+    corpus.write_text(_corpus_line("first", SIX) + "{not json\n" + _corpus_line("third", SIX.replace(hints={})))
+    assert main.main(["check", str(corpus)]) == 2
+    labels = [line.split(": ")[0] for line in capsys.readouterr().out.splitlines()]
+    assert labels == [f"{corpus}#first", f"{corpus}:2", f"{corpus}#third"]
