@@ -804,7 +804,7 @@ def cmd_convert(args) -> int:
     from game import files, formats, levels
     from game.puzzle import plural
 
-    def boards():                   # read again as they are written: a corpus is never in memory whole
+    def boards():                   # read again at each pass: a corpus is never in memory whole
         return formats.each(args.input, args.source_format)
 
     first: list = []
@@ -814,7 +814,7 @@ def cmd_convert(args) -> int:
             first[:] = first or [puzzle]
             yield puzzle
 
-    try:                            # a first reading: every level sound, and its id
+    try:                            # a first pass: every level sound, and its id
         ids = formats.board_ids(noted(boards()))
     except levels.LevelError as error:
         print(error, file=sys.stderr)
@@ -855,6 +855,8 @@ def cmd_convert(args) -> int:
                   f"{'they are' if len(said) > 1 else 'it is'} not written", file=sys.stderr)
 
     try:
+        for _ in texts():           # every level fits the format before a file or a folder is made
+            pass
         if args.output == "-":
             sys.stdout.write(next(texts())[1])
             noting()
