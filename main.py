@@ -846,7 +846,12 @@ def cmd_convert(args) -> int:
         for index, puzzle in enumerate(boards()):
             if index in wanted:
                 lost.update(formats.left_out(puzzle, target))
-                yield out / f"{wanted[index]}{suffix}" if folder else out, formats.dumps(puzzle, target)
+                try:
+                    text = formats.dumps(puzzle, target)
+                except levels.LevelError as error:          # which of several boards it is
+                    raise levels.LevelError(error.source, f"board {wanted[index]}: {error.reason}"
+                                            if len(ids) > 1 else error.reason) from None
+                yield out / f"{wanted[index]}{suffix}" if folder else out, text
 
     def noting() -> None:
         said = [what for what in formats.ABOUT if what in lost]

@@ -447,8 +447,9 @@ def test_convert_and_play_read_a_corpus_larger_than_a_level_file_line_by_line(tm
     unknown = json.loads(_corpus_line("b3", SIX)) | {"row_tallies": [None] + list(SIX.row_tallies[1:])}
     corpus.write_text("".join(json.dumps(line) + "\n" for line in lines + [unknown]))
     assert main.main(["convert", str(corpus), str(tmp_path / "texts" / "out"), "--to", "assignment"]) == 2
-    assert "row 0 has no tally" in capsys.readouterr().err      # a board the format cannot hold, the last:
-    assert not (tmp_path / "texts").exists()                    # no file, nor a folder for them
+    assert capsys.readouterr().err == (f"{tmp_path / 'texts' / 'out'}: cannot be written as assignment text: "
+                                       "board b3: row 0 has no tally; the format needs every tally\n")
+    assert not (tmp_path / "texts").exists()       # a board the format cannot hold, the last: no file, no folder
 
 
 def test_a_corpus_named_in_capitals_is_read_a_line_at_a_time_as_any_corpus(tmp_path, capsys):
