@@ -804,58 +804,81 @@ def cmd_convert(args) -> int:
     from game import files, formats, levels
     from game.puzzle import plural
 
-    try:
-        puzzles = formats.read(args.input, args.source_format)
+    def boards():                   # read again at each pass: a corpus is never in memory whole
+        return formats.each(args.input, args.source_format)
+
+    first: list = []
+
+    def noted(puzzles):
+        for puzzle in puzzles:
+            first[:] = first or [puzzle]
+            yield puzzle
+
+    try:                            # a first pass: every level sound, and its id
+        ids = formats.board_ids(noted(boards()))
     except levels.LevelError as error:
         print(error, file=sys.stderr)
         return EXIT_USAGE
-    ids = formats.board_ids(puzzles)
+    wanted = dict(enumerate(ids))   # the levels written, by their place in the file: their ids
     if args.board is not None:
         if args.board not in ids:
             print(f"{_named(args.input)}: no board {_shown(args.board)} (boards: {', '.join(ids[:10])}"
                   f"{', ...' if len(ids) > 10 else ''})", file=sys.stderr)
             return EXIT_USAGE
-        puzzles, ids = [puzzles[ids.index(args.board)]], [args.board]
-    elif len(puzzles) == 1:             # in a folder, a level is named after its file, label or code
-        ids = [formats.level_id(args.input, puzzles[0])]
-    folder = len(puzzles) > 1 or args.output.endswith(("/", os.sep)) or os.path.isdir(args.output)
+        wanted = {ids.index(args.board): args.board}
+    elif len(ids) == 1:             # in a folder, a level is named after its file, label or code
+        wanted = {0: formats.level_id(args.input, first[0])}
+    folder = len(wanted) > 1 or args.output.endswith(("/", os.sep)) or os.path.isdir(args.output)
     target = args.target_format or ("bs" if folder or args.output == "-" else formats.format_for(args.output))
     if target is None:
         print(f"convert: cannot tell the format to write from {args.output!r}; give --to "
               f"({', '.join(formats.WRITABLE)})", file=sys.stderr)
         return EXIT_USAGE
     if folder and args.output == "-":
-        print(f"{_named(args.input)}: holds {len(puzzles)} boards; give a folder as OUT or pick one with --board",
+        print(f"{_named(args.input)}: holds {len(wanted)} boards; give a folder as OUT or pick one with --board",
               file=sys.stderr)
         return EXIT_USAGE
     suffix = {"bs": ".bs", "assignment": ".txt", "bimaru": ".txt", "dzn": ".dzn"}[target]
     out = Path(args.output)
+    lost: set[str] = set()
+
+    def texts():                    # (where, text) for each level written, one at a time
+        for index, puzzle in enumerate(boards()):
+            if index in wanted:
+                lost.update(formats.left_out(puzzle, target))
+                try:
+                    text = formats.dumps(puzzle, target)
+                except levels.LevelError as error:          # which of several boards it is
+                    raise levels.LevelError(error.source, f"board {wanted[index]}: {error.reason}"
+                                            if len(ids) > 1 else error.reason) from None
+                yield out / f"{wanted[index]}{suffix}" if folder else out, text
+
+    def noting() -> None:
+        said = [what for what in formats.ABOUT if what in lost]
+        if said:
+            print(f"note: the {target} format has no place for the level's {', '.join(said)}: "
+                  f"{'they are' if len(said) > 1 else 'it is'} not written", file=sys.stderr)
+
     try:
-        texts = [(out / f"{ident}{suffix}" if folder else out, formats.dumps(puzzle, target))
-                 for ident, puzzle in zip(ids, puzzles)]
+        for _ in texts():           # every level fits the format before a file or a folder is made
+            pass
+        if args.output == "-":
+            sys.stdout.write(next(texts())[1])
+            noting()
+            return EXIT_OK
+        inputs = _inputs(args)
+        if _refused(out / "level.bs" if folder else out, inputs, parents=folder):
+            return EXIT_USAGE
+        with files.Outputs(len(wanted), out) as outputs:     # every board or none
+            for path, text in texts():
+                outputs.add(path, binary=False, inputs=inputs, parents=folder).handle.write(text)
     except levels.LevelError as error:
         print(f"{_named(args.output)}: cannot be written as {_named(error.source)}: {error.reason}", file=sys.stderr)
         return EXIT_USAGE
-    lost = [what for what in formats.ABOUT if any(what in formats.left_out(puzzle, target) for puzzle in puzzles)]
-    note = (f"note: the {target} format has no place for the level's {', '.join(lost)}: "
-            f"{'they are' if len(lost) > 1 else 'it is'} not written") if lost else ""
-    if args.output == "-":
-        sys.stdout.write(texts[0][1])
-        if note:
-            print(note, file=sys.stderr)
-        return EXIT_OK
-    inputs = _inputs(args)
-    if _refused(out / "level.bs" if folder else out, inputs, parents=folder):
-        return EXIT_USAGE
-    try:
-        with files.Outputs(len(texts), out) as outputs:     # every board or none
-            for path, text in texts:
-                outputs.add(path, binary=False, inputs=inputs, parents=folder).handle.write(text)
     except OSError as error:
         return _not_written(error, args.output)
-    print(f"wrote {plural(len(texts), 'level')} under {_named(out)}" if folder else f"wrote {_named(out)}")
-    if note:
-        print(note, file=sys.stderr)
+    print(f"wrote {plural(len(wanted), 'level')} under {_named(out)}" if folder else f"wrote {_named(out)}")
+    noting()
     return EXIT_OK
 
 

@@ -718,10 +718,19 @@ def remove_stale(folder: PathLike, older_than: float = STALE_AGE, also: re.Patte
     return removed
 
 
+# Latin letters that no decomposition takes to ASCII, spelled as they are in ASCII.
+_SPELLED = str.maketrans({"ß": "ss", "ẞ": "SS", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "ø": "o", "Ø": "O",
+                          "ł": "l", "Ł": "L", "đ": "d", "Đ": "D", "ð": "d", "Ð": "D", "þ": "th", "Þ": "TH",
+                          "ı": "i", "ħ": "h", "Ħ": "H"})
+
+
 def slug(text: str, fallback: str = "untitled", limit: int = MAX_SLUG) -> str:
     """A file name part made from any text (a level's name, a solver's, a title): ASCII letters,
-    digits and single hyphens, at most ``limit`` characters, never empty, never a path."""
-    plain = unicodedata.normalize("NFKD", str(text)[: limit * 8]).encode("ascii", "ignore").decode("ascii")
+    digits and single hyphens, at most ``limit`` characters, never empty, never a path. Accents
+    go (``é`` is ``e``) and the Latin letters without one are spelled out (``ø`` ``o``, ``ß``
+    ``ss``); letters of other scripts go."""
+    plain = unicodedata.normalize("NFKD", str(text)[: limit * 8].translate(_SPELLED))
+    plain = plain.encode("ascii", "ignore").decode("ascii")
     cut = re.sub(r"[^A-Za-z0-9]+", "-", plain).strip("-").lower()[:limit].strip("-")
     return cut or fallback
 

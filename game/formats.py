@@ -24,7 +24,7 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import Iterable, Mapping, Union
+from typing import Iterable, Iterator, Mapping, Union
 
 from game import codes, levels
 from game.limits import MAX_DIGITS, MAX_FILE_BYTES, MAX_FLEET_SHIPS, MAX_SHIP_LENGTH, MAX_SIDE
@@ -648,12 +648,9 @@ def read(path: Union[str, os.PathLike], fmt: str | None = None) -> list[Puzzle]:
     if file_of(path) != str(path):
         return [labelled(str(path), fmt)]
     path = Path(path)
-    if fmt is None and path.suffix.lower() == ".jsonl":
+    if fmt is None and is_corpus(path):
         levels.read_bounded(path, what="a corpus read whole")
-        found = [_corpus_level(item) for _, item in levels.iter_corpus(path)]
-        if not found:
-            raise levels.LevelError(path, levels.EMPTY_CORPUS)
-        return found
+        return list(each(path))
     if fmt is None and path.suffix.lower() == ".bs":
         fmt = "bs"                      # a .bs file is JSON by definition: its errors are the JSON reader's
     data = levels.read_bounded(path)
@@ -662,6 +659,28 @@ def read(path: Union[str, os.PathLike], fmt: str | None = None) -> list[Puzzle]:
     except UnicodeDecodeError as error:
         raise levels.LevelError(path, f"is not UTF-8 text (bad byte at offset {error.start})") from None
     return read_text(text, str(path), fmt)
+
+
+def each(path: Union[str, os.PathLike], fmt: str | None = None) -> Iterator[Puzzle]:
+    """The levels :func:`read` gives, one at a time: a corpus ``.jsonl`` line by line (each
+    line within the limits, the file of any length, so a whole corpus is never in memory),
+    anything else read whole; a LevelError at the first level that cannot be read."""
+    if not (fmt is None and str(path) and not codes.is_code(str(path)) and file_of(path) == str(path)
+            and is_corpus(path)):
+        yield from read(path, fmt)
+        return
+    empty = True
+    for _, item in levels.iter_corpus(path):
+        empty = False
+        yield _corpus_level(item)
+    if empty:
+        raise levels.LevelError(Path(path), levels.EMPTY_CORPUS)
+
+
+def is_corpus(path: Union[str, os.PathLike]) -> bool:
+    """Whether a file is read as a corpus (one level a line): its name ends in ``.jsonl``, in
+    any case."""
+    return Path(path).suffix.lower() == ".jsonl"
 
 
 def _corpus_level(item: Puzzle | levels.LevelError) -> Puzzle:
@@ -686,7 +705,7 @@ def labelled(label: str, fmt: str | None = None) -> Puzzle:
     (:func:`board_ids`) in a file of any other format."""
     base = file_of(label)
     ident = label[len(base) + 1:]
-    if fmt is None and base.lower().endswith(".jsonl"):
+    if fmt is None and is_corpus(base):
         for found, item in levels.iter_corpus(base):
             if found == ident:
                 return _corpus_level(item)
@@ -699,8 +718,8 @@ def labelled(label: str, fmt: str | None = None) -> Puzzle:
 
 
 def load_any(path: Union[str, os.PathLike]) -> Puzzle:
-    """The level in a file of any known format (the first board of a CSPLib file)."""
-    return read(path)[0]
+    """The level in a file of any known format (the first board of a CSPLib file or a corpus)."""
+    return next(each(path))
 
 
 def format_for(path: Union[str, os.PathLike]) -> str | None:

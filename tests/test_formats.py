@@ -423,3 +423,40 @@ def test_a_corpus_of_no_levels_is_said_so_by_every_command(tmp_path, capsys):
         captured = capsys.readouterr()
         assert "holds no levels (a corpus .jsonl is one level a line)" in captured.out + captured.err, command
     assert not (tmp_path / "x.bs").exists()
+
+
+def test_convert_and_play_read_a_corpus_larger_than_a_level_file_line_by_line(tmp_path, capsys):
+    """A corpus .jsonl may hold any number of lines, each within the limits; convert refused
+    one of more than 1,000,000 bytes as 'a corpus read whole', and play (the first level) too."""
+    import json
+
+    corpus = tmp_path / "big.jsonl"
+    lines = [json.loads(_corpus_line(f"b{n}", SIX)) | {"notes": "x" * 400_000} for n in range(3)]
+    corpus.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    assert corpus.stat().st_size > MAX_FILE_BYTES
+    assert main.main(["convert", str(corpus), str(tmp_path / "out")]) == 0
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["b0.bs", "b1.bs", "b2.bs"]
+    assert levels.load(tmp_path / "out" / "b1.bs") == SIX.replace(name="b1")
+    assert main.main(["convert", str(corpus), "-", "--board", "b2", "--to", "dzn"]) == 0
+    assert "height = 6;" in capsys.readouterr().out
+    assert formats.load_any(corpus) == SIX.replace(name="b0")
+    corpus.write_text(corpus.read_text() + "[1]\n")         # a bad line still writes nothing
+    assert main.main(["convert", str(corpus), str(tmp_path / "again")]) == 2
+    assert capsys.readouterr().err == f"{corpus}:4: a corpus line is a JSON object\n"
+    assert not (tmp_path / "again").exists()
+    unknown = json.loads(_corpus_line("b3", SIX)) | {"row_tallies": [None] + list(SIX.row_tallies[1:])}
+    corpus.write_text("".join(json.dumps(line) + "\n" for line in lines + [unknown]))
+    assert main.main(["convert", str(corpus), str(tmp_path / "texts" / "out"), "--to", "assignment"]) == 2
+    assert capsys.readouterr().err == (f"{tmp_path / 'texts' / 'out'}: cannot be written as assignment text: "
+                                       "board b3: row 0 has no tally; the format needs every tally\n")
+    assert not (tmp_path / "texts").exists()       # a board the format cannot hold, the last: no file, no folder
+
+
+def test_a_corpus_named_in_capitals_is_read_a_line_at_a_time_as_any_corpus(tmp_path, capsys):
+    """SET.JSONL was read as one file by the batch commands: its one bad line made the whole
+    file one error, and one of more than 1,000,000 bytes was refused whole."""
+    corpus = tmp_path / "SET.JSONL"
+    corpus.write_text(_corpus_line("first", SIX) + "{not json\n" + _corpus_line("third", SIX.replace(hints={})))
+    assert main.main(["check", str(corpus)]) == 2
+    labels = [line.split(": ")[0] for line in capsys.readouterr().out.splitlines()]
+    assert labels == [f"{corpus}#first", f"{corpus}:2", f"{corpus}#third"]

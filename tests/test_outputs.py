@@ -318,6 +318,12 @@ def test_2_a_slug_is_a_plain_bounded_file_name(name):
     assert part not in (".", "..") and part.replace("-", "").isalnum()
 
 
+def test_2_a_slug_spells_the_latin_letters_without_an_accent_to_take_off():
+    """'Søren' made 'sren.bs', 'Łódź' 'odz': the letters that no decomposition takes to ASCII
+    were dropped, while 'é' became 'e'."""
+    assert files.slug("Søren Straße Łódź Æble Œuvre Þór Đorđe été") == "soren-strasse-lodz-aeble-oeuvre-thor-dorde-ete"
+
+
 def test_2_the_race_screen_saves_its_csv_under_a_slug_of_the_level_name(app, tmp_path):
     import pygame
 

@@ -908,3 +908,20 @@ def test_the_title_and_the_keys_keep_clear_of_the_board_and_the_panel(app, monke
     window = pygame.Rect((0, 0), size)
     for text, rect in outside:
         assert window.contains(rect) and not rect.colliderect(board) and not rect.colliderect(scene.panel), text
+
+
+def test_a_name_typed_through_an_input_method_is_taken_once(app):
+    """Text that comes only as text input (an input method's, a letter the system has no key
+    code for: 'ø', 'Ω', a word of kana) was dropped from the name, the author, Save as and
+    the Share field, which read the key press alone; a key press's own text still counts once."""
+    press(app, pygame.K_e, pygame.KMOD_SHIFT)
+    scene = app.overlay
+    assert isinstance(scene, EditorScene)
+    press(app, pygame.K_n)                                              # the name field
+    for char, alone in (("S", False), ("ø", True), ("r", False), ("en Ω かな", True)):
+        if not alone:                                                   # a key press, then its text
+            pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=ord(char.lower()), mod=0, unicode=char,
+                                                 scancode=0))
+        pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text=char))
+    app.pump()
+    assert scene.draft.name == "Søren Ω かな"

@@ -112,6 +112,7 @@ class App:
         self.startup_message = "; ".join(problems)
         self.new_level_choice: Choice | None = None   # the New puzzle dialog's last settings
         self.focused = False                   # the window has the keyboard (it told us so)
+        self.announced = ""                    # the text the last key press gave (see handle)
         # A solver thread shares the interpreter: a short switch interval lets the window take
         # the GIL back within about a millisecond, which keeps frames even during a fast run.
         self._switch_interval = sys.getswitchinterval()
@@ -357,6 +358,12 @@ class App:
     # ----- the loop ------------------------------------------------------------------------
 
     def handle(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN:
+            self.announced = getattr(event, "unicode", "")
+        elif event.type == pygame.TEXTINPUT:
+            # The text of a key press comes twice: as the key's unicode, then as text input. A
+            # text no key press announced (an input method's, a key with no key code) is new.
+            event.composed, self.announced = event.text != self.announced, ""
         if event.type == pygame.QUIT:
             self.running = False
             return

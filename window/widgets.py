@@ -97,7 +97,12 @@ def typed_digit(event: pygame.event.Event) -> bool:
 
 def typed_text(text: str, event: pygame.event.Event, most: int) -> str | None:
     """``text`` as a key press edits it: Backspace takes its last character off, a printable
-    character is added while ``text`` is shorter than ``most``; None for any other key."""
+    character is added while ``text`` is shorter than ``most``; None for any other key. A text
+    that came without a key press of its own (``composed``: an input method's, or a key the
+    system has no key code for) is added as typed, its printable characters up to ``most``."""
+    if event.type == pygame.TEXTINPUT:
+        added = "".join(ch for ch in event.text if ch.isprintable()) if getattr(event, "composed", False) else ""
+        return (text + added)[:max(most, len(text))] if added else None
     if event.key == pygame.K_BACKSPACE:
         return text[:-1]
     if event.unicode and event.unicode.isprintable() and len(text) < most:

@@ -49,7 +49,7 @@ def expand(paths: Iterable[str]) -> Iterator[LevelRef]:
                 yield LevelRef(shown(raw), None, f"{shown(raw)}: folder holds no .bs levels")
             for file in files:
                 yield from _load_one(file)
-        elif path.suffix == ".jsonl":
+        elif formats.is_corpus(path):
             empty = True
             try:
                 for ident, item in levels.iter_corpus(path):

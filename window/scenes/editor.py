@@ -549,6 +549,9 @@ class EditorScene:
         if event.type == pygame.KEYDOWN:
             self._key(event)
             return
+        if event.type == pygame.TEXTINPUT and isinstance(self.focus, str):     # "name" or "author"
+            self._type_text(event, self.focus)
+            return
         if event.type == pygame.MOUSEWHEEL:                  # the only list that scrolls: the fleet
             self.scroll_fleet(-event.y)
             return

@@ -52,6 +52,9 @@ class SaveAsPrompt:
         self.buttons[0].label = "Save"
 
     def handle(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.TEXTINPUT:
+            self.take_typed(event)
+            return
         if event.type != pygame.KEYDOWN:
             handle_all(self.buttons, event)
             return
@@ -62,10 +65,14 @@ class SaveAsPrompt:
         elif event.key in (pygame.K_LEFT, pygame.K_RIGHT, pygame.K_HOME, pygame.K_END):
             self.fresh = False                   # the selection given up: typing goes on from the end
         elif not event.mod & (pygame.KMOD_CTRL | pygame.KMOD_META):
-            typed = typed_text("" if self.fresh else self.typed, event, MAX_NAME)
-            if typed is not None:
-                self.typed, self.fresh = typed, False
-                self.tell("")                    # another name: any question was about the last one
+            self.take_typed(event)
+
+    def take_typed(self, event: pygame.event.Event) -> None:
+        """A key or a text typed into the name (the name offered, selected, is replaced)."""
+        typed = typed_text("" if self.fresh else self.typed, event, MAX_NAME)
+        if typed is not None:
+            self.typed, self.fresh = typed, False
+            self.tell("")                        # another name: any question was about the last one
 
     def look(self) -> tuple:
         """Everything :meth:`draw` shows."""

@@ -109,6 +109,9 @@ class ShareScene:
             elif (typed := typed_text(self.typed, event, MAX_TYPED)) is not None:
                 self.typed = typed
             return
+        if event.type == pygame.TEXTINPUT and (typed := typed_text(self.typed, event, MAX_TYPED)) is not None:
+            self.typed = typed
+            return
         for button in (self.copy_button, self.paste_button, self.open_button, self.close_button):
             if button.handle(event):
                 return
