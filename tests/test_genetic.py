@@ -18,6 +18,7 @@ from solvers.contract import OptionError
 from solvers.events import Generation, Progress, Reason, Result, SetCell, Ship, Status
 from solvers.genetic import GENETIC
 from solvers.genetic import algorithm as genetic
+from solvers.genetic import repair_core as core
 from solvers.genetic.fleet import FleetModel, Layout
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
@@ -290,6 +291,46 @@ def test_region_crossover_keeps_each_length_count_and_the_parents_sides():
         child = genetic._region_crossover(model, mother, father, rng)
         assert [model.ships[i].length for i in child] == list(model.slot_lengths)
         assert set(child.tolist()) <= set(mother.tolist()) | set(father.tolist())
+
+
+def test_a_layouts_counts_are_its_ships_cells_zones_and_lines():
+    model = FleetModel(SIX)
+    rng = random.Random(9)
+    cells = model.cells
+    for _ in range(30):
+        layout = Layout(model, [int(rng.choice(model.ids_by_length[n])) for n in model.slot_lengths])
+        cover, zone = np.zeros(cells, dtype=int), np.zeros(cells, dtype=int)
+        lines = np.zeros(model.lines + 1)
+        for i in layout.ids:
+            ship = model.ships[i]
+            for r, c in ship.cells():
+                cover[r * SIX.cols + c] += 1
+                lines[r] += 1
+                lines[SIX.rows + c] += 1
+            rows = {r for r, _ in ship.cells()}
+            cols = {c for _, c in ship.cells()}
+            for r in range(max(0, min(rows) - 1), min(SIX.rows, max(rows) + 2)):
+                for c in range(max(0, min(cols) - 1), min(SIX.cols, max(cols) + 2)):
+                    zone[r * SIX.cols + c] += 1
+        assert (layout.state[:cells] == zone).all() and (layout.state[cells:2 * cells] == cover).all()
+        assert (layout.lines == lines).all() and layout.conflict == float(cover @ (zone - 1))
+
+
+def test_region_crossover_takes_each_parents_ships_on_its_side_of_the_cut():
+    model = FleetModel(SIX)
+    rng = random.Random(6)
+    for _ in range(200):
+        mother, father = (np.array([int(rng.choice(model.ids_by_length[n])) for n in model.slot_lengths])
+                          for _ in range(2))
+        axis, cut = rng.randrange(2), 2 * rng.randrange(1, 6) - 1
+        centre = model.centre[axis]
+        child = core.region_crossover(mother, father, centre, cut, model.run_first, model.run_last,
+                                      rng.getrandbits(32))
+        for first, last in model.length_runs:
+            sides = set(mother[first:last][centre[mother[first:last]] < cut].tolist()
+                        + father[first:last][centre[father[first:last]] > cut].tolist())
+            kept = set(child[first:last].tolist())
+            assert sides <= kept if len(sides) <= last - first else kept <= sides
 
 
 def test_gives_up_after_max_generations_with_the_best_board():

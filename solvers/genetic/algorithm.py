@@ -25,6 +25,7 @@ from game.puzzle import Cell, Puzzle, initial_grid
 from solvers.common import beating, elapsed, verified
 from solvers.events import Generation, Progress, Reason, Result, SetCell, Status, Stream
 from solvers.genetic import GENETIC
+from solvers.genetic import repair_core as core
 from solvers.genetic.fleet import FleetModel, Layout
 
 HEARTBEAT_SECONDS = 0.02
@@ -59,46 +60,24 @@ def _build(model: FleetModel, rng: random.Random) -> tuple[Layout, int]:
     rng.shuffle(order)
     # Ships not yet placed sit at their random spot; greedily re-placing each in turn covers
     # the hints and fills the tallies.
-    evaluations = 0
-    for slot in order:
-        ids, totals = layout.scores(slot)
-        evaluations += len(ids)
-        ties = (totals == totals.min()).nonzero()[0]
-        k = int(ties[rng.randrange(len(ties))])
-        layout.move(slot, int(ids[k]), totals[k])
+    evaluations = layout.place_greedily(order, rng.getrandbits(32))
     return _canonical(model, layout), evaluations
 
 
 def _tournament(population: list[Layout], size: int, rng: random.Random) -> Layout:
-    contestants = [population[rng.randrange(len(population))] for _ in range(size)]
-    return min(contestants, key=lambda layout: layout.fitness)
+    return min(rng.choices(population, k=size), key=lambda layout: layout.fitness)
 
 
 def _region_crossover(model: FleetModel, mother: np.ndarray, father: np.ndarray, rng: random.Random) -> np.ndarray:
     """The mother's ships on one side of a cut across the board, the father's on the other,
-    length by length; a length left short takes the parents' other ships of that length."""
+    length by length (``repair_core.region_crossover``)."""
     axis = rng.randrange(2)
     side = (model.puzzle.rows, model.puzzle.cols)[axis]
     if side < 2:
         return mother.copy()
     cut = 2 * rng.randrange(1, side) - 1                  # between two lines, in doubled units
-    centre = model.centre[axis]
-    genes = mother.copy()
-    for first, last in model.length_runs:
-        mine = mother[first:last]
-        theirs = father[first:last]
-        taken = list(dict.fromkeys(mine[centre[mine] < cut].tolist() + theirs[centre[theirs] > cut].tolist()))
-        if len(taken) > last - first:
-            rng.shuffle(taken)
-            del taken[last - first:]
-        else:
-            have = set(taken)
-            rest = [i for i in dict.fromkeys(mine.tolist() + theirs.tolist()) if i not in have]
-            rng.shuffle(rest)
-            taken += rest[:last - first - len(taken)]
-            taken += mine.tolist()[:last - first - len(taken)]      # parents that overlap themselves
-        genes[first:last] = taken
-    return genes
+    return core.region_crossover(mother, father, model.centre[axis], cut, model.run_first, model.run_last,
+                                 rng.getrandbits(32))
 
 
 def _archived(archive: list[Layout], winner: Layout, keep: int, stale: int) -> tuple[list[Layout], int]:

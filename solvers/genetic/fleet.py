@@ -132,6 +132,8 @@ class FleetModel(Laid):
         # The runs of slots of one length: (first slot, last slot + 1).
         self.length_runs = tuple((self.slot_lengths.index(n), self.slot_lengths.index(n) + k)
                                  for n, k in puzzle.fleet)
+        self.run_first = np.array([first for first, _ in self.length_runs], dtype=np.int64)
+        self.run_last = np.array([last for _, last in self.length_runs], dtype=np.int64)
         self.hint_at = np.array([r * cols + c for (r, c), hint in puzzle.hints.items() if hint.is_ship], dtype=np.intp)
         self.is_hint = np.zeros(cells, dtype=bool)
         self.is_hint[self.hint_at] = True
@@ -172,10 +174,15 @@ class FleetModel(Laid):
 
     def counts(self, layout: Ids) -> tuple[np.ndarray, np.ndarray]:
         """A layout's ``[zone | cover | zero | sink]`` and ``[rows | columns | zero]`` counts."""
-        ids = np.asarray(layout, dtype=np.intp)
-        state = np.bincount(self.puts[ids].ravel(), minlength=self.sink + 1).astype(np.int64)
-        lines = np.bincount(self.line[ids].ravel(), self.line_add[ids].ravel(), minlength=self.lines + 1)
+        state, lines, _ = self.counted(np.asarray(layout, dtype=np.int64))
         return state, lines
+
+    def counted(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+        """:meth:`counts` of an int64 layout, and its conflict (overlap + touching)."""
+        state = np.zeros(self.sink + 1, dtype=np.int64)
+        lines = np.zeros(self.lines + 1)
+        conflict = core.counts(ids, self.slot_length_array, self.puts, self.line, self.line_add, state, lines)
+        return state, lines, float(conflict)
 
     def penalties(self, layout: Ids) -> Penalties:
         """Score a whole layout from scratch (the reference the local search must agree with)."""
@@ -200,11 +207,9 @@ class Layout:
     def __init__(self, model: FleetModel, ids: Ids) -> None:
         self.model = model
         self.ids = np.array(ids, dtype=np.int64)
-        self.state, self.lines = model.counts(self.ids)
-        cells = model.cells
-        self.conflict = float(self.state[cells:2 * cells] @ (self.state[:cells] - 1))
+        self.state, self.lines, self.conflict = model.counted(self.ids)
         self.fitness = core.penalty(self.state, self.lines, self.conflict, model.line_target, model.line_known,
-                                    model.hint_at, cells, CONFLICT_WEIGHT, HINT_WEIGHT, TALLY_WEIGHT)
+                                    model.hint_at, model.cells, CONFLICT_WEIGHT, HINT_WEIGHT, TALLY_WEIGHT)
 
     def copy(self) -> Layout:
         twin = object.__new__(Layout)
@@ -230,6 +235,16 @@ class Layout:
                                   m.slot_lengths[slot], m.puts, m.reads, m.line, m.line_add)
         self.ids[slot] = candidate
         self.fitness = float(fitness)
+
+    def place_greedily(self, order: Sequence[int], seed: int) -> int:
+        """Move the ships of the slots in ``order`` one by one, each to a best place
+        (``repair_core.greedy``); returns candidates scored."""
+        m = self.model
+        self.conflict, self.fitness, evaluations = core.greedy(
+            self.state, self.lines, self.ids, self.conflict, np.asarray(order, dtype=np.int64), seed,
+            m.slot_length_array, m.slot_first, m.slot_last, m.puts, m.reads, m.line, m.line_add,
+            m.line_target, m.line_known, m.hint_at, m.is_hint, m.cells, CONFLICT_WEIGHT, HINT_WEIGHT, TALLY_WEIGHT)
+        return int(evaluations)
 
     def repair(self, steps: int, noise: float, trouble_first: float, seed: int) -> int:
         """``steps`` of min-conflicts repair (``repair_core.repair_steps``); returns candidates scored."""

@@ -1,5 +1,5 @@
-"""The genetic solver's inner loop, compiled (numba): scoring a ship's places, moving it,
-and min-conflicts repair.
+"""The genetic solver's inner loop, compiled (numba): counting a layout, scoring a ship's
+places, moving it, greedy placement, min-conflicts repair and the region crossover.
 
 The layout's counts (``state``, ``lines``) and the model's index rows are those of
 ``solvers.genetic.fleet.FleetModel`` (its docstring describes them; a slot's places are the
@@ -25,6 +25,23 @@ def penalty(state, lines, conflict, line_target, line_known, hint_at, cells, w_c
     for line in range(len(lines)):
         tallies += abs(lines[line] - line_target[line]) * line_known[line]
     return w_conflict * conflict + w_hint * uncovered + w_tally * tallies
+
+
+@njit(cache=True)
+def counts(ids, slot_length, puts, line, line_add, state, lines):
+    """Fill a layout's ``state`` and ``lines`` (zeroed, the model's sizes) from its candidates;
+    returns its conflict (overlap + touching: per cell, its ships times the other ships' zones there)."""
+    for s in range(len(ids)):
+        c, n = ids[s], slot_length[s]
+        for j in range(4 * n + 6):
+            state[puts[c, j]] += 1
+        for j in range(n + 1):
+            lines[line[c, j]] += line_add[c, j]
+    cells = (len(state) - 2) // 2
+    conflict = 0.0
+    for cell in range(cells):
+        conflict += state[cells + cell] * (state[cell] - 1)
+    return conflict
 
 
 @njit(cache=True)
@@ -106,6 +123,49 @@ def troubled(state, lines, ids, slot_length, own, line, line_cap, out):
     return count
 
 
+@njit(cache=True)
+def best(out, width):
+    """The index of a lowest of ``out[:width]``, ties broken at random."""
+    low, ties = np.inf, 0
+    for c in range(width):
+        if out[c] < low:
+            low, ties = out[c], 1
+        elif out[c] == low:
+            ties += 1
+    pick = np.random.randint(ties)
+    for c in range(width):
+        if out[c] == low:
+            if pick == 0:
+                return c
+            pick -= 1
+    return 0
+
+
+@njit(cache=True)
+def greedy(state, lines, ids, conflict, order, seed, slot_length, slot_first, slot_last, puts, reads, line,
+           line_add, line_target, line_known, hint_at, is_hint, cells, w_conflict, w_hint, w_tally):
+    """Move the ships of the slots in ``order``, one by one, each to a best place for it then
+    (ties at random). Changes ``state``, ``lines`` and ``ids`` in place; returns (conflict,
+    fitness, candidates scored)."""
+    np.random.seed(seed)
+    widest = 0
+    for s in range(len(ids)):
+        widest = max(widest, slot_last[s] - slot_first[s])
+    out = np.empty(widest)
+    fitness = penalty(state, lines, conflict, line_target, line_known, hint_at, cells, w_conflict, w_hint, w_tally)
+    evaluations = 0
+    for slot in order:
+        n, first, last = slot_length[slot], slot_first[slot], slot_last[slot]
+        score_places(state, lines, conflict, ids[slot], n, first, last, out, puts, reads, line, line_add,
+                     line_target, line_known, hint_at, is_hint, cells, w_conflict, w_hint, w_tally)
+        evaluations += last - first
+        k = best(out, last - first)
+        conflict = move_ship(state, lines, conflict, ids[slot], first + k, n, puts, reads, line, line_add)
+        ids[slot] = first + k
+        fitness = out[k]
+    return conflict, fitness, evaluations
+
+
 @njit(cache=True, nogil=True)
 def repair_steps(state, lines, ids, conflict, fitness, steps, noise, trouble_first, seed,
            slot_length, slot_first, slot_last, puts, reads, own, line, line_add, line_target,
@@ -134,24 +194,65 @@ def repair_steps(state, lines, ids, conflict, fitness, steps, noise, trouble_fir
                line_target, line_known, hint_at, is_hint, cells, w_conflict, w_hint, w_tally)
         width = last - first
         evaluations += width
-        if np.random.random() < noise:
-            k = np.random.randint(width)
-        else:
-            low, ties = np.inf, 0
-            for c in range(width):
-                if out[c] < low:
-                    low, ties = out[c], 1
-                elif out[c] == low:
-                    ties += 1
-            pick, k = np.random.randint(ties), 0
-            for c in range(width):
-                if out[c] == low:
-                    if pick == 0:
-                        k = c
-                        break
-                    pick -= 1
+        k = np.random.randint(width) if np.random.random() < noise else best(out, width)
         if first + k != ids[slot]:
             conflict = move_ship(state, lines, conflict, ids[slot], first + k, n, puts, reads, line, line_add)
             ids[slot] = first + k
             fitness = out[k]
     return conflict, fitness, evaluations
+
+
+@njit(cache=True)
+def _shuffle(items, count):
+    """The first ``count`` of ``items`` in random order, in place."""
+    for i in range(count - 1, 0, -1):
+        j = np.random.randint(i + 1)
+        items[i], items[j] = items[j], items[i]
+
+
+@njit(cache=True)
+def region_crossover(mother, father, centre, cut, run_first, run_last, seed):
+    """The mother's ships whose ``centre`` lies below ``cut`` and the father's above it, for
+    each run of slots of one length (``run_first .. run_last - 1``); a run left long drops some
+    at random, one left short takes the parents' other ships of that length at random (then,
+    for parents that overlap themselves, the mother's first ones)."""
+    np.random.seed(seed)
+    genes = mother.copy()
+    pool = np.empty(2 * len(mother), dtype=np.int64)
+    for r in range(len(run_first)):
+        first, last = run_first[r], run_last[r]
+        want = last - first
+        taken = 0
+        for side in range(2):                   # the ships on each parent's side of the cut
+            for s in range(first, last):
+                c = mother[s] if side == 0 else father[s]
+                if (centre[c] < cut) if side == 0 else (centre[c] > cut):
+                    seen = False
+                    for i in range(taken):
+                        if pool[i] == c:
+                            seen = True
+                            break
+                    if not seen:
+                        pool[taken] = c
+                        taken += 1
+        if taken > want:
+            _shuffle(pool, taken)
+        else:
+            rest = taken
+            for side in range(2):               # the parents' other ships of the length
+                for s in range(first, last):
+                    c = mother[s] if side == 0 else father[s]
+                    seen = False
+                    for i in range(rest):
+                        if pool[i] == c:
+                            seen = True
+                            break
+                    if not seen:
+                        pool[rest] = c
+                        rest += 1
+            _shuffle(pool[taken:], rest - taken)
+            for i in range(min(rest, want), want):
+                pool[i] = mother[first + i - min(rest, want)]
+        for i in range(want):
+            genes[first + i] = pool[i]
+    return genes
