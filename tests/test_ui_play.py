@@ -311,6 +311,22 @@ def test_moves_shown_by_step_are_not_counted_in_moves_per_second(app, monkeypatc
     assert watch.moves_per_second == 0
 
 
+def test_stepping_the_genetic_algorithm_never_shows_negative_moves_per_second(app):
+    """A step of the genetic algorithm is a generation, which changes no cell: the steps
+    were taken off its moves and its moves/s said -3,700."""
+    assert app.open_level(ROOT / "levels/10x10/expert/01.bs")
+    panel = app.play.solver
+    panel.choose("genetic")
+    deadline = time.perf_counter() + 10
+    while (panel.watch is None or panel.watch.generation is None or panel.watch.generation.number < 3) \
+            and time.perf_counter() < deadline:
+        click(app, panel.step_button.rect.center)
+        time.sleep(0.01)
+    watch = panel.watch
+    assert watch.paused and watch.generation.number >= 3 and watch.moves == 0
+    assert watch.moves_per_second == 0
+
+
 def test_the_time_a_run_is_paused_is_not_its_elapsed_time(app, monkeypatch):
     """Elapsed and moves/s stand still while a run is paused (Pause, Step, or a race opened
     over it): the solver waits for the window then."""
