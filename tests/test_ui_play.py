@@ -327,6 +327,25 @@ def test_stepping_the_genetic_algorithm_never_shows_negative_moves_per_second(ap
     assert watch.moves_per_second == 0
 
 
+def test_a_step_pressed_before_the_solver_has_its_move_ready_is_not_lost(app, monkeypatch):
+    """A step was used up by the next frame whether or not a move had arrived: while a
+    solver prepared (a giant's tables, a generation of the genetic algorithm) Step did nothing."""
+    monkeypatch.setattr(solver_panel, "make_stream",
+                        lambda name, puzzle, options, seed: slow_solver(puzzle, cells=6, pause=0.2))
+    panel = app.play.solver
+    click(app, panel.step_button.rect.center)      # starts paused, one step
+    click(app, panel.step_button.rect.center)
+    click(app, panel.step_button.rect.center)
+    deadline = time.perf_counter() + 5
+    while panel.watch.moves < 3 and time.perf_counter() < deadline:
+        app.pump(1 / 60)
+        time.sleep(0.01)
+    for _ in range(30):                            # and no more than the steps asked for
+        app.pump(1 / 60)
+        time.sleep(0.01)
+    assert panel.watch.paused and panel.watch.moves == 3
+
+
 def test_the_time_a_run_is_paused_is_not_its_elapsed_time(app, monkeypatch):
     """Elapsed and moves/s stand still while a run is paused (Pause, Step, or a race opened
     over it): the solver waits for the window then."""

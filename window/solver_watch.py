@@ -189,6 +189,8 @@ class SolverWatch:
         elif not paused and self._paused_since is not None:
             self._paused_for += now - self._paused_since
             self._paused_since = None
+        if not paused:
+            self._steps = 0                            # steps still waiting for their moves: the run goes on
         self.paused = paused
 
     def stop(self, timeout: float = 0.2) -> None:
@@ -271,6 +273,7 @@ class SolverWatch:
             if self.finished or time.perf_counter() > deadline:
                 break
         if self.paused:
+            self._steps += int(allowance) - used      # a step whose move is not ready yet waits for it
             self._stepped += self.moves - moves       # the cells they changed (a generation is a step, no move)
         elif self.speed > 0:
             self._credit = max(0.0, self._credit - used)
