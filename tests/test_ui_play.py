@@ -806,3 +806,13 @@ def test_a_solver_of_ones_own_that_says_no_solution_on_a_solvable_level_is_refut
     assert panel.watch.result.status is Status.ERROR and not panel.watch.solved
     assert panel.watch.status_text().startswith(f"{panel.watch.name}: error - said there is no solution, "
                                                 "but the level has one: ")
+
+
+def test_the_guesses_in_force_name_their_cells():
+    """The panel listed backtracking's guesses as "try water" and forward's as "try a cruiser
+    here", with no cell: the list of guesses in force said nothing of where they were."""
+    from window.solver_watch import Guess
+
+    assert solver_panel._said(Guess(((14, 10),), Cell.SHIP, 1, "try a cruiser here")) == \
+        " 1. row 15, column 11: try a cruiser here"
+    assert solver_panel._said(Guess(((0, 2), (0, 3)), Cell.WATER, 12, "")) == "12. row 1, column 3: water (2 cells)"

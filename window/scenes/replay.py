@@ -31,7 +31,7 @@ from window.depth_plot import DepthSketch, draw_depth
 from window.host import Host
 from window.list_view import ListView, Row
 from window.mini_board import Board, MiniBoard
-from window.panel_views import draw_decisions, draw_plot
+from window.panel_views import decision_said, draw_decisions, draw_plot
 from window.storage import generated_dir
 from window.widgets import Button, handle_all, layout_row
 
@@ -639,4 +639,4 @@ class ReplayScene:
 def _said(decision) -> str:
     """A decision in force of the replay's list: its cell, what it set, its event."""
     n, (r, c), ship, detail = decision
-    return f"row {r + 1}, column {c + 1}: {detail or ('ship' if ship else 'water')} (event {n:,})"
+    return f"{decision_said(r, c, ship, detail)} (event {n:,})"
