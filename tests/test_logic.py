@@ -69,6 +69,18 @@ def test_hint_shape_of_a_top_end():
     assert step.evidence == ((0, 2),)
 
 
+def test_the_diagonal_rule_names_only_the_ship_cells_it_made_water_around():
+    """A ship cell whose diagonals were already water was named too: a trial's first step
+    said "the cells diagonal to r1c10, r3c2, r3c3, r5c5, r5c6, r8c1 and 1 more are water" where
+    only row 8, column 1 (the cell tried) made any."""
+    puzzle = Puzzle(5, 5, (None,) * 5, (None,) * 5, {1: 2})
+    board = grid_from_strings([".?.??", "?#???", ".?.??", "?????", "???#?"])
+    step = logic.next_deduction(puzzle, board)
+    assert step.rule == "diagonals_are_water"
+    assert step.text == "Ships never touch, not even diagonally: the cells diagonal to row 5, column 4 are water"
+    assert step.evidence == ((4, 3),)
+
+
 def test_ship_diagonals_and_a_ship_as_long_as_the_longest_missing():
     puzzle = Puzzle(5, 5, (None,) * 5, (None,) * 5, {2: 1, 1: 1})
     board = grid_from_strings(["?????", "?##??", "?????", "?????", "?????"])

@@ -14,6 +14,7 @@ from solvers.own import template  # noqa: E402
 from tests.conftest import ROOT  # noqa: E402
 from tests.test_ui_play import click  # noqa: E402
 from tests.test_ui_race import run_to_end  # noqa: E402
+from window import fonts  # noqa: E402
 from window.scenes.files import FileScene  # noqa: E402
 from window.scenes.race import RaceScene  # noqa: E402
 
@@ -90,3 +91,22 @@ def test_a_wrong_answer_in_the_window_is_one_status_line_never_solved(app, tmp_p
     # whole path) is left out, which in a race's narrow lane left no room for the problem.
     assert status.startswith("Liar: error - claimed a wrong solution") and str(liar) not in status
     assert app.play.status.message.startswith("Liar: error")            # the status line of the window
+
+
+def test_a_wrong_answer_in_a_race_lane_can_be_read_in_full(app, tmp_path):
+    """In a race of four the lane's one status line cut the reason at "claimed a wrong
+    solution: Ro...", and the table says only "error": the reason is now under the figures."""
+    liar = tmp_path / "liar.py"
+    liar.write_text('LABEL = "Liar"\n\ndef solve(puzzle, report, options):\n'
+                    '    return ["#" * puzzle.cols] * puzzle.rows\n')
+    app.open_race(["backtracking", "forward", "logic", str(liar)], speed=0)
+    scene = app.overlay
+    scene.start()
+    run_to_end(app, scene)
+    app.draw()
+    lane, rect = scene.lanes[-1], scene.lane_rects[-1]
+    status = scene.lane_status(lane)
+    assert "Row 1 has" in status and "Row 1 has" not in fonts.fit_text(status, 15, rect.width - 20)
+    shown = " ".join(scene._reason_lines(lane, status, rect.width))
+    assert "claimed a wrong solution: Row 1 has" in shown
+    assert not scene._reason_lines(scene.lanes[0], scene.lane_status(scene.lanes[0]), rect.width)

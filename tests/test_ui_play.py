@@ -311,6 +311,41 @@ def test_moves_shown_by_step_are_not_counted_in_moves_per_second(app, monkeypatc
     assert watch.moves_per_second == 0
 
 
+def test_stepping_the_genetic_algorithm_never_shows_negative_moves_per_second(app):
+    """A step of the genetic algorithm is a generation, which changes no cell: the steps
+    were taken off its moves and its moves/s said -3,700."""
+    assert app.open_level(ROOT / "levels/10x10/expert/01.bs")
+    panel = app.play.solver
+    panel.choose("genetic")
+    deadline = time.perf_counter() + 10
+    while (panel.watch is None or panel.watch.generation is None or panel.watch.generation.number < 3) \
+            and time.perf_counter() < deadline:
+        click(app, panel.step_button.rect.center)
+        time.sleep(0.01)
+    watch = panel.watch
+    assert watch.paused and watch.generation.number >= 3 and watch.moves == 0
+    assert watch.moves_per_second == 0
+
+
+def test_a_step_pressed_before_the_solver_has_its_move_ready_is_not_lost(app, monkeypatch):
+    """A step was used up by the next frame whether or not a move had arrived: while a
+    solver prepared (a giant's tables, a generation of the genetic algorithm) Step did nothing."""
+    monkeypatch.setattr(solver_panel, "make_stream",
+                        lambda name, puzzle, options, seed: slow_solver(puzzle, cells=6, pause=0.2))
+    panel = app.play.solver
+    click(app, panel.step_button.rect.center)      # starts paused, one step
+    click(app, panel.step_button.rect.center)
+    click(app, panel.step_button.rect.center)
+    deadline = time.perf_counter() + 5
+    while panel.watch.moves < 3 and time.perf_counter() < deadline:
+        app.pump(1 / 60)
+        time.sleep(0.01)
+    for _ in range(30):                            # and no more than the steps asked for
+        app.pump(1 / 60)
+        time.sleep(0.01)
+    assert panel.watch.paused and panel.watch.moves == 3
+
+
 def test_the_time_a_run_is_paused_is_not_its_elapsed_time(app, monkeypatch):
     """Elapsed and moves/s stand still while a run is paused (Pause, Step, or a race opened
     over it): the solver waits for the window then."""
@@ -771,3 +806,13 @@ def test_a_solver_of_ones_own_that_says_no_solution_on_a_solvable_level_is_refut
     assert panel.watch.result.status is Status.ERROR and not panel.watch.solved
     assert panel.watch.status_text().startswith(f"{panel.watch.name}: error - said there is no solution, "
                                                 "but the level has one: ")
+
+
+def test_the_guesses_in_force_name_their_cells():
+    """The panel listed backtracking's guesses as "try water" and forward's as "try a cruiser
+    here", with no cell: the list of guesses in force said nothing of where they were."""
+    from window.solver_watch import Guess
+
+    assert solver_panel._said(Guess(((14, 10),), Cell.SHIP, 1, "try a cruiser here")) == \
+        " 1. row 15, column 11: try a cruiser here"
+    assert solver_panel._said(Guess(((0, 2), (0, 3)), Cell.WATER, 12, "")) == "12. row 1, column 3: water (2 cells)"

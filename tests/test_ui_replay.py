@@ -12,7 +12,7 @@ import main  # noqa: E402
 from game.puzzle import Cell  # noqa: E402
 from solvers.engine import trace  # noqa: E402
 from tests.conftest import run_to_the_end  # noqa: E402
-from tests.test_ui_play import click, press  # noqa: E402
+from tests.test_ui_play import click, drag, press  # noqa: E402
 from window.scenes.replay import ReplayScene  # noqa: E402
 
 LEVEL = "levels/10x10/expert/01.bs"
@@ -49,6 +49,19 @@ def test_scrubbing_and_jumping_show_the_board_of_that_event(app, tmp_path, capsy
     click(app, middle)                                      # a click on the timeline goes there
     assert abs(scene.at - scene.run.events // 2) <= scene.run.events // scene.track.width + 1
     app.draw()
+
+
+def test_the_knob_is_grabbed_where_the_replay_opens(app, tmp_path, capsys):
+    """The replay opens at the last event, its knob centred on the track's right end: a drag
+    from there did nothing (the track's rect ends one pixel before it)."""
+    assert app.open_replay(saved_run(tmp_path, capsys))
+    scene = app.overlay
+    knob = (scene.track.right, scene.track.centery)
+    middle = (scene.track.centerx, scene.track.centery)
+    drag(app, (knob[0] + 4, knob[1]), [(knob[0] - 50, knob[1]), middle])
+    assert abs(scene.at - scene.run.events // 2) <= scene.run.events // scene.track.width + 1
+    drag(app, (scene.track.x - 4, knob[1]), [(scene.track.x - 4, knob[1])])
+    assert scene.at == 0
 
 
 def test_replay_screenshot_at_an_event_and_a_damaged_trace(tmp_path, capsys):

@@ -114,6 +114,12 @@ def deepest(items: Sequence, room: int, earlier: int = 0) -> tuple[Sequence, str
     return shown, f"... {len(items) - len(shown) + earlier:,} shallower ({earlier:,} taken before the trace begins)"
 
 
+def decision_said(r: int, c: int, ship: bool, detail: str) -> str:
+    """A decision in force as the lists say it: its cell, as the sentences name cells, and
+    what it tried (a solver's detail such as "try a cruiser here", else the value)."""
+    return f"row {r + 1}, column {c + 1}: {detail or ('ship' if ship else 'water')}"
+
+
 def draw_decisions(surface: pygame.Surface, area: pygame.Rect, title: str, decisions: Sequence[T],
                    say: Callable[[T], str], theme: Theme, bold: bool = False,
                    earlier: int = 0) -> list[tuple[pygame.Rect, T]]:

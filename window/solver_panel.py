@@ -20,7 +20,7 @@ from solvers.engine import registry
 from solvers.engine.trace import Recording
 from window import fonts
 from window.depth_plot import draw_depth, draw_per_depth
-from window.panel_views import draw_decisions, draw_lines, draw_plot
+from window.panel_views import decision_said, draw_decisions, draw_lines, draw_plot
 from window.solver_watch import SolverWatch, make_stream
 from window.storage import runs_dir
 from window.theme import Theme
@@ -461,8 +461,7 @@ class SolverPanel:
 
 
 def _said(guess) -> str:
-    """A guess in force of the panel's list: its depth, and its detail or its cell and value."""
+    """A guess in force of the panel's list: its depth, its (first) cell and its detail or value."""
     r, c = guess.cells[0]
-    what = guess.detail or f"row {r + 1}, col {c + 1} = {'ship' if int(guess.value) == 2 else 'water'}"
     more = f" ({len(guess.cells)} cells)" if len(guess.cells) > 1 else ""
-    return f"{guess.depth:>2}. {what}{more}"
+    return f"{guess.depth:>2}. {decision_said(r, c, int(guess.value) == 2, guess.detail)}{more}"

@@ -189,6 +189,8 @@ class SolverWatch:
         elif not paused and self._paused_since is not None:
             self._paused_for += now - self._paused_since
             self._paused_since = None
+        if not paused:
+            self._steps = 0                            # steps still waiting for their moves: the run goes on
         self.paused = paused
 
     def stop(self, timeout: float = 0.2) -> None:
@@ -257,7 +259,7 @@ class SolverWatch:
             allowance = self._credit
         began = time.perf_counter()
         deadline = began + self.frame_budget
-        used = 0
+        used, moves = 0, self.moves
         while allowance - used >= 1 or (self.paused is False and self.speed <= 0):
             if not self._pending:
                 self._pending.extend(self._run.poll(POLL_BATCH))
@@ -271,7 +273,8 @@ class SolverWatch:
             if self.finished or time.perf_counter() > deadline:
                 break
         if self.paused:
-            self._stepped += used
+            self._steps += int(allowance) - used      # a step whose move is not ready yet waits for it
+            self._stepped += self.moves - moves       # the cells they changed (a generation is a step, no move)
         elif self.speed > 0:
             self._credit = max(0.0, self._credit - used)
         self.pump_seconds = time.perf_counter() - began

@@ -261,7 +261,9 @@ def diagonals_are_water(work: Work) -> bool:
         return work.fail("cells", around & work.ship, work.says("diagonals_are_water", 1, evidence=around & work.ship))
     new = around & ~work.water
     if new:
-        work.add_water(new, work.says("diagonals_are_water", evidence=new_ship))
+        # The sentence names the ship cells that made new water, not every new ship cell.
+        evidence = new_ship & diagonal(new, geo.stride, geo.board) if work.log is not None else new_ship
+        work.add_water(new, work.says("diagonals_are_water", evidence=evidence))
     return True
 
 

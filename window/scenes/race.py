@@ -350,7 +350,8 @@ class RaceScene:
         """The lane's parts that changed (all of it after ``looks.forget``), its board in cells of
         ``cell`` pixels; the areas drawn. A part drawn alone first paints its own background."""
         theme, puzzle = self.app.theme, self.puzzle
-        lines = self._stat_lines(lane)
+        status = self.lane_status(lane)
+        lines = self._stat_lines(lane) + self._reason_lines(lane, status, rect.width)
         if self.looks.changed(f"lane {k}", (len(lines), cell)):    # the plot sits below the figures
             pygame.draw.rect(surface, theme.panel, rect, border_radius=8)
             pygame.draw.rect(surface, theme.panel_edge, rect, 1, border_radius=8)
@@ -361,7 +362,6 @@ class RaceScene:
         else:
             areas = []
         inner = rect.inflate(-4, 0)
-        status = self.lane_status(lane)
         if self.looks.changed(f"status {k}", (status, lane.solved)):
             area = pygame.Rect(inner.x, rect.y + 32, inner.width, 20)
             pygame.draw.rect(surface, theme.panel, area)
@@ -411,6 +411,14 @@ class RaceScene:
                         colours[(r, c)] = theme.best_fleet
             grid = tuple(tuple(row) for row in shown)
         return grid, colours
+
+    @staticmethod
+    def _reason_lines(lane: SolverWatch, status: str, width: int) -> list[str]:
+        """A finished lane's status line again in full under its figures (``width`` the lane's),
+        when its one line cuts it (a solver's error and its reason), on the lines it needs."""
+        if not lane.finished or fonts.fit_text(status, 15, width - 20) == fonts.visible(status):
+            return []
+        return fonts.fill(status, 15, [width - 24] * 6)
 
     def _stat_lines(self, lane: SolverWatch) -> list[str]:
         """The lane's figures as text, renewed ten times a second while it runs (each new text

@@ -31,7 +31,7 @@ from window.depth_plot import DepthSketch, draw_depth
 from window.host import Host
 from window.list_view import ListView, Row
 from window.mini_board import Board, MiniBoard
-from window.panel_views import draw_decisions, draw_plot
+from window.panel_views import decision_said, draw_decisions, draw_plot
 from window.storage import generated_dir
 from window.widgets import Button, handle_all, layout_row
 
@@ -95,6 +95,7 @@ MARK = {GUESS: depth_plot.GUESS, BACKTRACK: depth_plot.BACKTRACK}
 MAX_GENERATIONS = 100_000           # points kept for the fitness plot
 MAX_DETAILS = 1_000                 # distinct decision sentences kept (each decision keeps an index)
 SHOWN_STEPS = 512                   # explained steps' sentences kept read (those on screen and near)
+KNOB = 9                            # the timeline knob's radius: it is grabbed past either end of the track
 KEYS = ("arrows, Shift+arrows, Home, End; drag; G, B, D: the next guess, backtrack, dead end (Shift: the one "
         "before); S: the solution; Ctrl+S: GIF; Up, Down, Enter: the steps; Esc: close")
 QUIT_CHECK_EVERY = 1 << 15          # events read between looks for a request to close
@@ -472,7 +473,7 @@ class ReplayScene:
                     self.goto(n)
                     return
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and \
-                self.track.inflate(0, 24).collidepoint(event.pos):
+                self.track.inflate(2 * KNOB + 2, 24).collidepoint(event.pos):
             self.dragging = True
             self.goto(self._event_at(event.pos[0]))
         elif event.type == pygame.MOUSEMOTION and self.dragging:
@@ -628,7 +629,7 @@ class ReplayScene:
         pygame.draw.rect(surface, theme.panel_edge, track, border_radius=4)
         x = track.x + round(track.width * self.at / max(1, self.run.events))
         pygame.draw.rect(surface, theme.button_active, (track.x, track.y, x - track.x, track.height), border_radius=4)
-        pygame.draw.circle(surface, theme.button_active, (x, track.centery), 9)
+        pygame.draw.circle(surface, theme.button_active, (x, track.centery), KNOB)
         sawtooth = depth_plot.sawtooth_area(self.plot)        # the caption above it stays clear
         pygame.draw.line(surface, theme.cursor, (x, sawtooth.top), (x, sawtooth.bottom), 1)
         for n, line in enumerate(fonts.fill(KEYS, fonts.SMALLEST, [track.width] * 2)):    # the rest cut on the second
@@ -638,4 +639,4 @@ class ReplayScene:
 def _said(decision) -> str:
     """A decision in force of the replay's list: its cell, what it set, its event."""
     n, (r, c), ship, detail = decision
-    return f"row {r + 1}, column {c + 1}: {detail or ('ship' if ship else 'water')} (event {n:,})"
+    return f"{decision_said(r, c, ship, detail)} (event {n:,})"
