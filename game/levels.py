@@ -19,6 +19,7 @@ import os
 import re
 import reprlib
 import stat
+from functools import partial
 from pathlib import Path
 from typing import Any, BinaryIO, Iterator, Mapping, Union
 
@@ -111,11 +112,11 @@ def _parse_int(number: str) -> int:
     return int(number)
 
 
-def _parse_float(number: str) -> float:
+def _parse_float(number: str, too_large: bool = False) -> float:
     if _digits(number) > MAX_DIGITS or len(number) > 4 * MAX_DIGITS:
         raise _Refused(f"number {short_repr(number, 24)} is longer than {MAX_DIGITS} digits")
     value = float(number)
-    if not math.isfinite(value):
+    if not math.isfinite(value) and not too_large:
         raise _Refused(f"number {short_repr(number, 24)} is too large")
     return value
 
@@ -140,13 +141,15 @@ def json_problem(error: json.JSONDecodeError, line: bool = True) -> str:
     return f"is not valid JSON: {error.msg.removesuffix(' at')} at {where}"
 
 
-def decode_json(text: str, source: str) -> Any:
-    """JSON text within the limits (nesting, digits, no repeated keys), or a LevelError."""
+def decode_json(text: str, source: str, too_large: bool = False) -> Any:
+    """JSON text within the limits (nesting, digits, no repeated keys), or a LevelError.
+    ``too_large``: a number too large for a float (``1e999``) reads as infinite instead, for a
+    reader that checks each record and drops the one that holds it, not the whole text."""
     depth = nesting_depth(text)
     if depth > MAX_NESTING:
         raise LevelError(source, f"is nested {depth:,} levels deep; at most {MAX_NESTING} are allowed")
     try:
-        return json.loads(text, parse_int=_parse_int, parse_float=_parse_float,
+        return json.loads(text, parse_int=_parse_int, parse_float=partial(_parse_float, too_large=too_large),
                           parse_constant=_parse_constant, object_pairs_hook=_object)
     except _Refused as refused:
         raise LevelError(source, str(refused)) from None

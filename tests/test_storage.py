@@ -161,6 +161,23 @@ def test_damaged_solved_entries_are_dropped_and_the_good_kept(tmp_path):
     assert storage.take_messages() == []
 
 
+def test_a_number_too_large_drops_its_record_not_the_whole_list(tmp_path):
+    # One time of 1e999 (valid JSON, too large for a float) set the whole daily list aside, and
+    # every good day of it was no longer shown; a second window reading it later kept its view.
+    storage = Storage(tmp_path)
+    good = {"seconds": 61.0, "when": "2026-11-01 10:00:00"}
+    original = '{"2026-11-01": ' + json.dumps(good) + ', "2026-11-02": {"seconds": 1e999, "when": "x"}}'
+    storage.daily_path.write_text(original)
+    assert storage.daily() == {"2026-11-01": good}
+    assert json.loads(storage.daily_path.read_text()) == {"2026-11-01": good}     # rewritten clean
+    [aside] = asides(tmp_path)
+    assert (tmp_path / aside).read_text() == original                          # the damaged one is kept
+    assert "1 damaged record" in storage.take_messages()[0]
+    later = '{"2026-11-01": ' + json.dumps(good) + ', "2026-11-03": {"seconds": -1e999, "when": "x"}}'
+    storage.daily_path.write_text(later)                                         # another window's write
+    assert storage.daily() == {"2026-11-01": good}
+
+
 def test_solved_list_is_not_rewritten_when_it_cannot_be_kept_aside(tmp_path, monkeypatch):
     def refuse(*args):
         raise PermissionError(13, "Permission denied", str(args[1]))

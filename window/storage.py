@@ -118,15 +118,17 @@ def aside_path(path: Path, tag: str = "damaged") -> Path:
 # ----- reading ------------------------------------------------------------------------------
 
 
-def read_json(path: Path, limit: int = MAX_FILE_BYTES) -> Any:
+def read_json(path: Path, limit: int = MAX_FILE_BYTES, records: bool = False) -> Any:
     """The JSON document in ``path`` within the limits (``game.levels`` reads it, as it reads
     levels: UTF-8, a byte order mark before it allowed, as an editor may save it), of at most
-    ``limit`` bytes; FileNotFoundError when there is none, :class:`Damaged` when it cannot be used."""
+    ``limit`` bytes; FileNotFoundError when there is none, :class:`Damaged` when it cannot be used.
+    ``records``: a list of records, each checked on its own: a number too large for a float
+    reads as infinite, so that its record is dropped and not the whole list."""
     if not os.path.lexists(path):
         raise FileNotFoundError(path)
     try:
         data = read_bounded(path, limit, what="a saved game or record")
-        return decode_json(data.decode("utf-8-sig"), str(path))
+        return decode_json(data.decode("utf-8-sig"), str(path), too_large=records)
     except LevelError as error:
         raise Damaged(error.reason) from None
     except UnicodeDecodeError:
@@ -647,7 +649,7 @@ class Storage:
             return records
         self._lists_seen[path] = seen               # before reading: a write in between is read next time
         try:
-            data = read_json(path)
+            data = read_json(path, records=True)
         except FileNotFoundError:
             data = {}
         except Damaged:
@@ -664,7 +666,7 @@ class Storage:
         """The sound records of ``path``, and whether the file may be written over: not while
         it holds damaged records that could not be kept aside (they would be lost)."""
         try:
-            data = read_json(path)
+            data = read_json(path, records=True)
         except FileNotFoundError:
             return {}, True
         except Damaged as problem:
