@@ -594,3 +594,21 @@ def test_the_chosen_cell_is_the_first_with_the_fewest_branches_per_weight():
         else:
             assert branches == []
     assert checked > 300
+
+
+def test_every_guess_in_force_has_its_event_so_depth_counts_them():
+    # A guess that set no new cell (a segment taken as one of its places) had no event, so the
+    # trace's next guess came two deeper than the guesses it showed ("Guesses in force: 1" with
+    # the item numbered 2). Each guess is one deeper than the guesses in force before it.
+    from game.levels import load
+    from solvers.events import Reason
+
+    level = Path(__file__).resolve().parents[1] / "levels" / "10x10" / "hard" / "01.bs"
+    in_force, guesses = 0, 0
+    for event in forward.events(load(level), trace=True):
+        if isinstance(event, SetCell) and event.reason is Reason.BACKTRACK:
+            in_force = event.depth
+        elif isinstance(event, SetCell) and event.reason is Reason.GUESS:
+            assert event.depth in (in_force, in_force + 1), (event, in_force)
+            in_force, guesses = event.depth, guesses + 1
+    assert guesses

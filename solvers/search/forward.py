@@ -340,6 +340,12 @@ class _Search:
             log: Log | None = None
             if self.trace:
                 log = []
+                if ship and not ship & ~self.shown_ship and not water & ~self.shown_water:
+                    # A guess that sets no cell the trace does not show yet (a segment taken as
+                    # one ship of its places) is still a decision in force: its first cell says
+                    # so, so that the trace's depth counts every guess (the next is one deeper).
+                    r, c = self.model.geo.coord((ship & -ship).bit_length() - 1)
+                    yield SetCell(r, c, Cell.SHIP, Reason.GUESS, meaning, depth + 1)
                 yield from self._show(ship, Cell.SHIP, Reason.GUESS, meaning, depth + 1)
                 yield from self._show(water, Cell.WATER, Reason.GUESS, meaning, depth + 1)
             blame: list = []
