@@ -21,6 +21,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
+from game import files
 from game.puzzle import Cell, Coord, Grid, Move, Puzzle
 from game.session import Session
 from game.ships import prepared
@@ -239,7 +240,7 @@ class SolverWatch:
             self.trace_path = recording.finish(judge(self.puzzle, result), self.events_shown)
         except OSError as error:
             self.trace_path = None
-            self.recording_problem = f"the run was not recorded ({getattr(error, 'reason', None) or error})"
+            self.recording_problem = f"the run was not recorded ({files.reason(error)})"
 
     # ----- the frame pump ------------------------------------------------------------------
 
