@@ -604,8 +604,8 @@ def test_a_window_setting_damaged_records_aside_keeps_a_record_another_window_wr
     other = Storage(tmp_path)
     writer = threading.Thread(target=lambda: other.record_solve("k2", 20.0))
 
-    def read_while_another_window_writes(path):
-        found = real_read(path)
+    def read_while_another_window_writes(path, *args, **kwargs):
+        found = real_read(path, *args, **kwargs)
         if writer.ident is None:
             writer.start()                     # the other window writes now, while this one reads
             writer.join(0.5)
