@@ -9,6 +9,7 @@ import pygame  # noqa: E402
 import pytest  # noqa: E402
 
 from game import levels, rules  # noqa: E402
+from tests.conftest import wait_until  # noqa: E402
 from tests.test_ui_play import click, press  # noqa: E402
 from window.app import DEFAULT_LEVEL  # noqa: E402
 from window.scenes import new_level as scene_new  # noqa: E402
@@ -43,10 +44,7 @@ def test_new_button_opens_the_dialog_and_a_6x6_easy_level_opens_unique(app):
     first = app.play
     click(app, button(dialog, "Generate").rect.center)
     assert dialog.busy and app.animating and button(dialog, "Cancel")
-    deadline = time.perf_counter() + 20
-    while app.overlay is dialog and time.perf_counter() < deadline:
-        app.pump()                               # the window keeps running meanwhile
-        time.sleep(0.005)
+    wait_until(lambda: app.overlay is not dialog, 20, app.pump)     # the window keeps running meanwhile
     assert app.overlay is None and app.play is not first
     puzzle = app.play.puzzle
     assert (puzzle.rows, puzzle.cols, puzzle.difficulty) == (6, 6, "easy")
@@ -93,9 +91,7 @@ def test_closing_the_window_during_a_generation_tells_the_generator_to_stop(app,
     told = []
 
     def slow(size, difficulty, seed, cancelled=None, progress=None):
-        deadline = time.perf_counter() + 5
-        while not cancelled() and time.perf_counter() < deadline:
-            time.sleep(0.01)
+        wait_until(cancelled, 5, pause=0.01)
         told.append(cancelled())
         return levels.load(DEFAULT_LEVEL)
 
@@ -123,9 +119,7 @@ def test_generator_errors_show_in_the_status_line(app, monkeypatch):
     app.open_new_level()
     dialog = app.overlay
     dialog.generate()
-    deadline = time.perf_counter() + 20
-    while dialog.busy and time.perf_counter() < deadline:
-        app.pump()
+    wait_until(lambda: not dialog.busy, 20, app.pump, 0)
     assert "no room for that fleet" in app.play.status.message and app.overlay is dialog
 
 
@@ -164,11 +158,7 @@ def test_the_first_compile_of_clause_learning_is_shown_and_not_counted_against_t
     app.open_new_level()
     dialog = app.overlay
     dialog.generate()
-    deadline = time.perf_counter() + 20
-    while dialog.busy and time.perf_counter() < deadline:
-        app.pump()
-        app.draw()
-        time.sleep(0.02)
+    wait_until(lambda: not dialog.busy, 20, lambda: (app.pump(), app.draw()), 0.02)
     assert app.overlay is None, dialog.error
     assert app.play.status.message.startswith("New ")
     assert len(calls) == 2 and calls[0] == calls[1]          # the same seed again, once compiled
@@ -185,10 +175,7 @@ def test_a_generated_level_s_toolbar_shows_undo_and_redo_as_they_are(app):
     click(app, button(dialog, "Easy").rect.center)
     first = app.play
     press(app, pygame.K_RETURN)
-    deadline = time.perf_counter() + 20
-    while app.overlay is dialog and time.perf_counter() < deadline:
-        app.pump()
-        time.sleep(0.005)
+    wait_until(lambda: app.overlay is not dialog, 20, app.pump)
     assert app.play is not first
     for _ in range(3):
         app.pump()
