@@ -121,7 +121,7 @@ def test_compiled_repair_keeps_the_running_counts_exact_and_never_leaves_the_can
         assert evaluations > 0 or layout.fitness == 0
         assert layout.fitness == model.penalties(layout.ids).total
         assert layout.conflict == model.penalties(layout.ids).overlap + model.penalties(layout.ids).touching
-        state, lines = model.counts(layout.ids)
+        state, lines, _ = model.counts(layout.ids)
         assert (layout.state == state).all() and (layout.lines == lines).all()
         for slot, candidate in enumerate(layout.ids):
             assert model.ships[candidate].length == model.slot_lengths[slot]

@@ -172,21 +172,18 @@ class FleetModel(Laid):
         """The finished board a layout draws: its ships' cells, water elsewhere."""
         return board_of(self.puzzle.rows, self.puzzle.cols, self.fleet(layout))
 
-    def counts(self, layout: Ids) -> tuple[np.ndarray, np.ndarray]:
-        """A layout's ``[zone | cover | zero | sink]`` and ``[rows | columns | zero]`` counts."""
-        state, lines, _ = self.counted(np.asarray(layout, dtype=np.int64))
-        return state, lines
-
-    def counted(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
-        """:meth:`counts` of an int64 layout, and its conflict (overlap + touching)."""
+    def counts(self, layout: Ids) -> tuple[np.ndarray, np.ndarray, float]:
+        """A layout's ``[zone | cover | zero | sink]`` and ``[rows | columns | zero]`` counts,
+        and its conflict (overlap + touching)."""
         state = np.zeros(self.sink + 1, dtype=np.int64)
         lines = np.zeros(self.lines + 1)
-        conflict = core.counts(ids, self.slot_length_array, self.puts, self.line, self.line_add, state, lines)
+        conflict = core.counts(np.asarray(layout, dtype=np.int64), self.slot_length_array, self.puts, self.line,
+                               self.line_add, state, lines)
         return state, lines, float(conflict)
 
     def penalties(self, layout: Ids) -> Penalties:
         """Score a whole layout from scratch (the reference the local search must agree with)."""
-        state, lines = self.counts(layout)
+        state, lines, _ = self.counts(layout)
         zone, cover = state[:self.cells], state[self.cells:self.zero]
         overlap = float(cover @ (cover - 1))
         touching = float(cover @ (zone - cover))
@@ -207,7 +204,7 @@ class Layout:
     def __init__(self, model: FleetModel, ids: Ids) -> None:
         self.model = model
         self.ids = np.array(ids, dtype=np.int64)
-        self.state, self.lines, self.conflict = model.counted(self.ids)
+        self.state, self.lines, self.conflict = model.counts(self.ids)
         self.fitness = core.penalty(self.state, self.lines, self.conflict, model.line_target, model.line_known,
                                     model.hint_at, model.cells, CONFLICT_WEIGHT, HINT_WEIGHT, TALLY_WEIGHT)
 

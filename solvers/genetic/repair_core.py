@@ -211,6 +211,15 @@ def _shuffle(items, count):
 
 
 @njit(cache=True)
+def _holds(pool, count, item):
+    """Whether the first ``count`` of ``pool`` hold ``item``."""
+    for i in range(count):
+        if pool[i] == item:
+            return True
+    return False
+
+
+@njit(cache=True)
 def region_crossover(mother, father, centre, cut, run_first, run_last, seed):
     """The mother's ships whose ``centre`` lies below ``cut`` and the father's above it, for
     each run of slots of one length (``run_first .. run_last - 1``); a run left long drops some
@@ -226,15 +235,9 @@ def region_crossover(mother, father, centre, cut, run_first, run_last, seed):
         for side in range(2):                   # the ships on each parent's side of the cut
             for s in range(first, last):
                 c = mother[s] if side == 0 else father[s]
-                if (centre[c] < cut) if side == 0 else (centre[c] > cut):
-                    seen = False
-                    for i in range(taken):
-                        if pool[i] == c:
-                            seen = True
-                            break
-                    if not seen:
-                        pool[taken] = c
-                        taken += 1
+                if ((centre[c] < cut) if side == 0 else (centre[c] > cut)) and not _holds(pool, taken, c):
+                    pool[taken] = c
+                    taken += 1
         if taken > want:
             _shuffle(pool, taken)
         else:
@@ -242,12 +245,7 @@ def region_crossover(mother, father, centre, cut, run_first, run_last, seed):
             for side in range(2):               # the parents' other ships of the length
                 for s in range(first, last):
                     c = mother[s] if side == 0 else father[s]
-                    seen = False
-                    for i in range(rest):
-                        if pool[i] == c:
-                            seen = True
-                            break
-                    if not seen:
+                    if not _holds(pool, rest, c):
                         pool[rest] = c
                         rest += 1
             _shuffle(pool[taken:], rest - taken)
