@@ -57,6 +57,12 @@ def run(puzzle: Puzzle, seed: int = 0, trace: bool = True, **params) -> list:
 
 # --- the fitness function --------------------------------------------------------------------
 
+
+def random_ids(model, rng):
+    """A layout of random places, one per slot of the fleet (ships may overlap or touch)."""
+    return [int(rng.choice(model.ids_by_length[n])) for n in model.slot_lengths]
+
+
 def test_fitness_is_zero_exactly_for_a_solution():
     model = FleetModel(SIX)
     penalties = model.penalties(layout_of(model, SIX_SHIPS))
@@ -102,7 +108,7 @@ def test_moving_ships_keeps_the_running_fitness_exact(puzzle):
     rng = random.Random(7)
     model = FleetModel(puzzle)
     for _ in range(30):
-        layout = Layout(model, [int(rng.choice(model.ids_by_length[n])) for n in model.slot_lengths])
+        layout = Layout(model, random_ids(model, rng))
         for _ in range(10):
             slot = rng.randrange(len(layout.ids))
             ids, totals = layout.scores(slot)
@@ -116,7 +122,7 @@ def test_compiled_repair_keeps_the_running_counts_exact_and_never_leaves_the_can
     model = FleetModel(puzzle)
     for seed in range(40):
         rng = random.Random(seed)
-        layout = Layout(model, [int(rng.choice(model.ids_by_length[n])) for n in model.slot_lengths])
+        layout = Layout(model, random_ids(model, rng))
         evaluations = layout.repair(25, 0.2, 0.8, seed)
         assert evaluations > 0 or layout.fitness == 0
         assert layout.fitness == model.penalties(layout.ids).total
@@ -130,7 +136,7 @@ def test_compiled_repair_keeps_the_running_counts_exact_and_never_leaves_the_can
 def test_compiled_repair_lowers_the_penalty_and_repeats_with_its_seed():
     model = FleetModel(SIX)
     rng = random.Random(3)
-    start = [int(rng.choice(model.ids_by_length[n])) for n in model.slot_lengths]
+    start = random_ids(model, rng)
     runs = []
     for _ in range(2):
         layout = Layout(model, start)
@@ -268,7 +274,7 @@ def test_region_crossover_and_the_archive_are_for_large_fleets_unless_asked_for(
 def test_the_archive_keeps_the_best_distinct_winners_and_is_emptied_when_it_stops_taking_them():
     model = FleetModel(SIX)
     rng = random.Random(3)
-    layouts = sorted((Layout(model, [int(rng.choice(model.ids_by_length[n])) for n in model.slot_lengths])
+    layouts = sorted((Layout(model, random_ids(model, rng))
                       for _ in range(12)), key=lambda layout: layout.fitness)
     best, rest = layouts[0], layouts[1:]
     archive, stale = genetic._archived([], rest[-1], 2, 0)
@@ -286,7 +292,7 @@ def test_region_crossover_keeps_each_length_count_and_the_parents_sides():
     model = FleetModel(SIX)
     rng = random.Random(5)
     for _ in range(200):
-        mother, father = (np.array([int(rng.choice(model.ids_by_length[n])) for n in model.slot_lengths])
+        mother, father = (np.array(random_ids(model, rng))
                           for _ in range(2))
         child = genetic._region_crossover(model, mother, father, rng)
         assert [model.ships[i].length for i in child] == list(model.slot_lengths)
@@ -298,7 +304,7 @@ def test_a_layouts_counts_are_its_ships_cells_zones_and_lines():
     rng = random.Random(9)
     cells = model.cells
     for _ in range(30):
-        layout = Layout(model, [int(rng.choice(model.ids_by_length[n])) for n in model.slot_lengths])
+        layout = Layout(model, random_ids(model, rng))
         cover, zone = np.zeros(cells, dtype=int), np.zeros(cells, dtype=int)
         lines = np.zeros(model.lines + 1)
         for i in layout.ids:
@@ -320,7 +326,7 @@ def test_region_crossover_takes_each_parents_ships_on_its_side_of_the_cut():
     model = FleetModel(SIX)
     rng = random.Random(6)
     for _ in range(200):
-        mother, father = (np.array([int(rng.choice(model.ids_by_length[n])) for n in model.slot_lengths])
+        mother, father = (np.array(random_ids(model, rng))
                           for _ in range(2))
         axis, cut = rng.randrange(2), 2 * rng.randrange(1, 6) - 1
         centre = model.centre[axis]
