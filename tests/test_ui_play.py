@@ -11,7 +11,7 @@ import pytest  # noqa: E402
 from game.puzzle import Cell  # noqa: E402
 from game.session import TallyState  # noqa: E402
 from solvers.events import Progress, Reason, Result, SetCell, Status  # noqa: E402
-from tests.conftest import ROOT, resize, watch_text  # noqa: E402
+from tests.conftest import ROOT, resize, wait_until, watch_text  # noqa: E402
 from window import solver_panel  # noqa: E402
 from window.app import DEFAULT_LEVEL, DEFAULT_WINDOW, App  # noqa: E402
 from window.panel_views import fleet_placement  # noqa: E402
@@ -292,6 +292,26 @@ def test_pause_step_and_keep_the_solver_board(app, monkeypatch):
     assert panel.watch is None and app.play.session.grid[0][:4] == (Cell.WATER,) * 4
     press(app, pygame.K_z, pygame.KMOD_CTRL)
     assert app.play.session.grid[0][0] == Cell.UNKNOWN
+
+
+def test_backtracking_s_counts_move_with_each_move_a_learner_steps_through(app, monkeypatch):
+    """The backtracking said its nodes and backtracks only in a heartbeat every 256 nodes:
+    watched move by move, the panel said "-" for them for the first hundreds of moves."""
+    drawn = watch_text(monkeypatch)
+    panel = app.play.solver
+    panel.choose("backtracking")
+    said = []
+    for step in range(1, 7):
+        click(app, panel.step_button.rect.center)
+        assert wait_until(lambda step=step: panel.watch.moves >= step, between=app.pump)
+        del drawn[:]
+        app.full_redraw = True
+        app.draw()
+        texts = [text for text, _ in drawn]
+        nodes = texts[texts.index("nodes") + 1]
+        assert nodes != "-" and texts[texts.index("backtracks") + 1] != "-"
+        said.append(int(nodes.replace(",", "")))
+    assert panel.watch.paused and said == sorted(said) and said[0] < said[-1] < 256
 
 
 def test_moves_shown_by_step_are_not_counted_in_moves_per_second(app, monkeypatch):
