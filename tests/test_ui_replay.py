@@ -11,7 +11,7 @@ import pytest  # noqa: E402
 import main  # noqa: E402
 from game.puzzle import Cell  # noqa: E402
 from solvers.engine import trace  # noqa: E402
-from tests.conftest import run_to_the_end  # noqa: E402
+from tests.conftest import run_to_the_end, wait_until, watch_text  # noqa: E402
 from tests.test_ui_play import click, drag, press  # noqa: E402
 from window.scenes.replay import ReplayScene  # noqa: E402
 
@@ -458,6 +458,27 @@ def test_a_paused_run_rewinds_to_where_it_has_got(app):
     app.close_overlay()
     panel.stop()
     assert trace.read_trace(panel.watch.trace_path).verdict == "stopped"   # the recording went on to the stop
+
+
+def test_a_paused_run_rewound_says_paused_and_a_stopped_one_stopped(app, monkeypatch):
+    """The replay of a paused run's trace so far said "stopped", though the run went on."""
+    panel = app.play.solver
+    panel.choose("backtracking")
+    panel.set_speed(5)
+    assert panel.start()
+    assert wait_until(lambda: panel.watch.moves >= 3, between=lambda: app.pump(0.2))
+    panel.run_or_pause()                                    # pause
+    drawn = watch_text(monkeypatch)
+    click(app, panel.rewind_button.rect.center)
+    app.draw()
+    titles = [text for text, _ in drawn if text.startswith("Replay: ")]
+    assert titles and titles[-1].endswith("events, paused") and panel.watch.status_text().endswith("paused")
+    app.close_overlay()
+    panel.stop()
+    del drawn[:]
+    click(app, panel.rewind_button.rect.center)
+    app.draw()
+    assert [text for text, _ in drawn if text.startswith("Replay: ")][-1].endswith("events, stopped")
 
 
 @pytest.mark.parametrize("size", [(640, 480), (1000, 683), (1280, 860)])
