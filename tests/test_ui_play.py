@@ -728,7 +728,26 @@ def test_the_solver_s_controls_a_short_panel_has_no_room_for_are_left_out_not_dr
     click(app, (2, 2))                                   # a hidden control takes no click
     assert all(not widget.rect.collidepoint((2, 2)) for widget in left_out)
     listed = [action.button for action in app.play.solver_actions]
-    assert all(widget in listed for widget in left_out)  # M still lists them, with their keys
+    labels = [button.label for button in listed]
+    # M still lists them, with their keys: a solver's button left out is reached by Next solver (Tab)
+    assert all(widget in listed for widget in left_out if widget not in panel.choices)
+    assert "Next solver" in labels and "Load a solver..." in labels
+
+
+@pytest.mark.parametrize("size", [(480, 360), (800, 600), (1600, 1000)])
+def test_run_step_and_stop_are_on_the_panel_at_every_size(app, size):
+    """At the smallest window the solvers' buttons took the panel's room and Run, Step and
+    Stop were left out (M alone reached them); a taller panel keeps the solvers' buttons first."""
+    resize(app, size)
+    panel, box = app.play.solver, app.play.layout.panel
+    controls = (panel.run_button, panel.step_button, panel.stop_button)
+    assert all(widget.rect.width > 0 and box.contains(widget.rect) for widget in controls), size
+    if size != (480, 360):
+        assert all(button.rect.bottom < panel.run_button.rect.top for button in panel.choices)
+    click(app, panel.run_button.rect.center)
+    assert panel.running and panel.stop_button.enabled
+    click(app, panel.stop_button.rect.center)
+    assert not panel.running
 
 
 def test_a_giant_s_fleet_leaves_the_solver_s_controls_on_the_panel(app):
