@@ -131,6 +131,34 @@ def plural(count: int, word: str) -> str:
     return f"{count} {word}{'s' if count != 1 else ''}"
 
 
+# How a sentence names cells for a player, counted from 1 as the window numbers rows and columns.
+CELLS_SHOWN = 6       # cells listed one by one before the rest are counted
+
+
+def cell_said(row: int, col: int) -> str:
+    """One cell: "row 3, column 7"."""
+    return f"row {row + 1}, column {col + 1}"
+
+
+def cells_said(cells: Sequence[Coord]) -> str:
+    """Several cells: a run along one row or one column as its range ("row 3, columns 2-4",
+    "column 5, rows 1-3"); any other set cell by cell, each named as :func:`cell_said` in
+    brackets, in the order given, the first ``CELLS_SHOWN`` ("(row 1, column 5), (row 3,
+    column 2) and 4 more"). One cell is named as :func:`cell_said`; none as "no cells"."""
+    if not cells:
+        return "no cells"
+    if len(cells) == 1:
+        return cell_said(*cells[0])
+    rows = sorted({r for r, _ in cells})
+    cols = sorted({c for _, c in cells})
+    if len(rows) == 1 and cols == list(range(cols[0], cols[-1] + 1)):
+        return f"row {rows[0] + 1}, columns {cols[0] + 1}-{cols[-1] + 1}"
+    if len(cols) == 1 and rows == list(range(rows[0], rows[-1] + 1)):
+        return f"column {cols[0] + 1}, rows {rows[0] + 1}-{rows[-1] + 1}"
+    shown = ", ".join(f"({cell_said(r, c)})" for r, c in cells[:CELLS_SHOWN])
+    return shown + (f" and {len(cells) - CELLS_SHOWN} more" if len(cells) > CELLS_SHOWN else "")
+
+
 def fleet_text(fleet: Iterable[tuple[int, int]]) -> str:
     """The ships of ``fleet`` (length, count), longest first: "1 battleship, 2 cruisers";
     "none" when no count is above 0."""

@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Sequence
 
-from game.puzzle import Cell, Coord, Hint, Puzzle, plural, ship_name
+from game.puzzle import Cell, Coord, Hint, Puzzle, cell_said, plural, ship_name
 from game.ships import Geometry, Segment, geometry, geometry_of, segments
 
 Board = Sequence[Sequence[Cell]]
@@ -82,7 +82,7 @@ class _Reading:
         found = []
         for (r, c), hint in puzzle.hints.items():
             value = self.board[r][c]
-            where = f"row {r + 1}, column {c + 1}"
+            where = cell_said(r, c)
             if hint is Hint.WATER:
                 if value == Cell.SHIP:
                     found.append(Violation("hint", f"The given water at {where} is marked as ship", ((r, c),)))
@@ -142,7 +142,7 @@ def _touching(board: Board) -> list[Violation]:
                     corner = (r, c + dc) if ship(r, c + dc) else (r + 1, c) if ship(r + 1, c) else None
                     bent = corner is not None
                     kind = "bent" if bent else "touching"
-                    message = (f"Ship bends at row {corner[0] + 1}, column {corner[1] + 1}" if corner else
+                    message = (f"Ship bends at {cell_said(*corner)}" if corner else
                                f"Ships touch diagonally at rows {r + 1}-{r + 2}, columns "
                                f"{min(c, c + dc) + 1}-{max(c, c + dc) + 1}")
                     found.append(Violation(kind, message, ((r, c), (r + 1, c + dc))))

@@ -25,7 +25,7 @@ from typing import Iterator, Sequence
 
 from game import bitsets
 from game.bitsets import bits, int_of, kept, union
-from game.puzzle import Cell, Coord, Grid, Hint, Puzzle
+from game.puzzle import Cell, Coord, Grid, Hint, Puzzle, cells_said
 from game.slices import Laid, Slices, drain
 
 Board = Sequence[Sequence[Cell]]
@@ -49,12 +49,8 @@ class Placement:
         return tuple((self.row + dr * i, self.col + dc * i) for i in range(self.length))
 
     def describe(self) -> str:
-        """Where it lies, 1-based, as the window numbers rows and columns."""
-        if self.length == 1:
-            return f"row {self.row + 1}, column {self.col + 1}"
-        if self.horizontal:
-            return f"row {self.row + 1}, columns {self.col + 1}-{self.col + self.length}"
-        return f"column {self.col + 1}, rows {self.row + 1}-{self.row + self.length}"
+        """Where it lies, as sentences name cells (``game.puzzle.cells_said``)."""
+        return cells_said(self.coords())
 
 
 # The tables a geometry builds on first use, or in slices (``Geometry.tables``).
@@ -150,20 +146,8 @@ class Geometry(Laid):
         return [divmod(i, self.stride) for i in bits(mask)]
 
     def where(self, mask: int) -> str:
-        """A short human description of a set of cells (1-based, like the window)."""
-        cells = self.coords(mask)
-        if not cells:
-            return "no cells"
-        if len(cells) == 1:
-            return f"row {cells[0][0] + 1}, column {cells[0][1] + 1}"
-        rows = sorted({r for r, _ in cells})
-        cols = sorted({c for _, c in cells})
-        if len(rows) == 1 and cols == list(range(cols[0], cols[-1] + 1)):
-            return f"row {rows[0] + 1}, columns {cols[0] + 1}-{cols[-1] + 1}"
-        if len(cols) == 1 and rows == list(range(rows[0], rows[-1] + 1)):
-            return f"column {cols[0] + 1}, rows {rows[0] + 1}-{rows[-1] + 1}"
-        shown = ", ".join(f"r{r + 1}c{c + 1}" for r, c in cells[:6])
-        return shown + (f" and {len(cells) - 6} more" if len(cells) > 6 else "")
+        """The cells of ``mask`` as sentences name them (``game.puzzle.cells_said``), in reading order."""
+        return cells_said(self.coords(mask))
 
     def mask_of(self, cells) -> int:
         """The bits of ``(row, col)`` cells; cells outside the board are left out."""

@@ -4,8 +4,8 @@ A solver is a function ``events(puzzle, *, trace=True, ...) -> Stream``, a gener
 :class:`SetCell` moves (only when ``trace`` is true), :class:`Generation` summaries (genetic
 algorithm), :class:`Found` solutions as the exact solvers meet them, :class:`Progress`
 heartbeats (at least every few milliseconds of work, so a consumer can time out or stop
-it), and exactly one :class:`Result`, last. It knows nothing of threads, queues, clocks of
-the consumer, or pixels.
+it), and exactly one :class:`Result`, last (a move may carry the statistics as of it too).
+It knows nothing of threads, queues, clocks of the consumer, or pixels.
 
 Replaying every ``SetCell`` onto ``initial_grid(puzzle)`` reproduces the final board.
 """
@@ -38,6 +38,9 @@ class SetCell:
     reason: Reason
     detail: str = ""         # e.g. "row 3 tally met", "battleship placement"
     depth: int = 0           # number of guesses in force
+    # The solver's counts as of this move, for a watcher who sees the moves one by one (as
+    # ``Progress`` says them); the heartbeats say them too, and traces keep only theirs.
+    stats: Mapping[str, object] | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)

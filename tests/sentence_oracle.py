@@ -24,7 +24,7 @@ Coord = tuple[int, int]
 # -- the cells a sentence names ------------------------------------------------------------
 
 WHERE = (r"(?:row \d+, columns? \d+(?:-\d+)?|column \d+, rows \d+-\d+|no cells"
-         r"|r\d+c\d+(?:, r\d+c\d+)*(?: and \d+ more)?)")
+         r"|\(row \d+, column \d+\)(?:, \(row \d+, column \d+\))*(?: and \d+ more)?)")
 PLACE = r"(?:row \d+, columns? \d+(?:-\d+)?|column \d+, rows \d+-\d+)"
 NAMES = {ship_name(n): n for n in range(1, 12)}
 NAME = "(?:" + "|".join(sorted(map(re.escape, NAMES), key=len, reverse=True)) + ")"
@@ -63,9 +63,9 @@ def named(text: str) -> Named:
         return Named(tuple((r, c) for r in range(a, b + 1)))
     if text == "no cells":
         return Named(())
-    m = re.fullmatch(r"((?:r\d+c\d+(?:, )?)+?)(?: and (\d+) more)?", text)
+    m = re.fullmatch(r"((?:\(row \d+, column \d+\)(?:, )?)+?)(?: and (\d+) more)?", text)
     assert m, text
-    shown = tuple((int(r) - 1, int(c) - 1) for r, c in re.findall(r"r(\d+)c(\d+)", m[1]))
+    shown = tuple((int(r) - 1, int(c) - 1) for r, c in re.findall(r"\(row (\d+), column (\d+)\)", m[1]))
     return Named(shown, int(m[2] or 0))
 
 

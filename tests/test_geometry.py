@@ -83,3 +83,19 @@ def test_the_geometries_kept_are_bounded_by_their_placements_not_only_their_numb
     monkeypatch.setattr(ships, "PLACEMENTS_KEPT", 1)
     big = ships.geometry(12, 12, (4, 3, 2, 1))
     assert list(ships._geometries.values()) == [big]                 # the one asked for stays
+
+
+def test_sentences_name_several_cells_as_they_name_one():
+    """One cell was "row 3, column 2", scattered cells "r1c5, r3c2": two ways in one sentence."""
+    from game.puzzle import Puzzle, cell_said
+    from game.ships import geometry_of
+
+    geo = geometry_of(Puzzle(5, 5, (None,) * 5, (None,) * 5, {1: 2}))
+    assert geo.where(geo.mask_of([(2, 1)])) == cell_said(2, 1) == "row 3, column 2"
+    assert geo.where(geo.mask_of([(0, 4), (2, 1)])) == "(row 1, column 5), (row 3, column 2)"
+    assert geo.where(geo.mask_of([(2, c) for c in range(1, 4)])) == "row 3, columns 2-4"
+    assert geo.where(geo.mask_of([(r, 3) for r in range(3)])) == "column 4, rows 1-3"
+    many = geo.where(geo.mask_of([(r, c) for r in (0, 2, 4) for c in (0, 2, 4)]))
+    assert many == ", ".join(f"({cell_said(r, c)})" for r, c in [(0, 0), (0, 2), (0, 4), (2, 0), (2, 2), (2, 4)]) \
+        + " and 3 more"
+    assert geo.where(0) == "no cells"

@@ -190,9 +190,9 @@ def test_a_small_board_s_tallies_never_run_together(monkeypatch):
                      (puzzle.row_tallies, puzzle.col_tallies))
         labels = [rect for text, rect in drawn if text in tallies]
         assert len(labels) in (0, puzzle.rows + puzzle.cols), cell
-        bottom = sorted((rect for rect in labels if rect.top >= puzzle.rows * cell - 2), key=lambda rect: rect.x)
-        side = sorted((rect for rect in labels if rect not in bottom), key=lambda rect: rect.y)
-        for row in (bottom, side):
+        top = sorted((rect for rect in labels if rect.bottom <= cell + 2), key=lambda rect: rect.x)   # the columns'
+        side = sorted((rect for rect in labels if rect not in top), key=lambda rect: rect.y)
+        for row in (top, side):
             assert not any(a.colliderect(b) for a, b in zip(row, row[1:])), cell
         if cell >= 12:
             assert labels, "a board drawn large enough shows its tallies"

@@ -384,7 +384,8 @@ def test_a_long_message_on_a_one_line_status_is_drawn_smaller_before_it_is_cut(a
     resize(app, (1200, 820))
     assert app.play.layout.status_lines == 1
     message = ("Hint: If row 1, column 2 were ship: ships never touch, not even diagonally: the cells diagonal "
-               "to r1c1, r1c2, r3c4, r3c5 are water (and 10 more steps); then the 2 missing cruisers would fit.")
+               "to (row 1, column 1), (row 3, column 4) are water (and 10 more steps); then the 2 missing "
+               "cruisers would fit.")
     assert fonts.font(18).size(message)[0] > 800
     app.play.notify(message)
     drawn = watch_text(monkeypatch)

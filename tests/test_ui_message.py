@@ -17,8 +17,9 @@ LONGEST = ("Hint: A ship placed whole at some places breaks a rule, so none lies
            "columns 3-6 (the 3 missing cruisers would have only 1 place); the battleship in row 3, columns 4-7 "
            "(the 3 missing cruisers would have only 1 place); the battleship in row 9, columns 10-13 (the 2 "
            "missing battleships would have only 1 place), and 15 more places. With those ruled out: if row 13, "
-           "column 8 were ship: ships never touch, not even diagonally: the cells diagonal to r1c5, r1c6, r1c8, "
-           "r3c13, r6c2, r7c2 and 10 more are water (and 9 more steps); then the 3 missing cruisers would have "
+           "column 8 were ship: ships never touch, not even diagonally: the cells diagonal to (row 1, column 5), "
+           "(row 1, column 6), (row 1, column 8), (row 3, column 13), (row 6, column 2), (row 7, column 2) and 10 "
+           "more are water (and 9 more steps); then the 3 missing cruisers would have "
            "only 2 places. So it is water")
 
 

@@ -11,7 +11,7 @@ import pytest  # noqa: E402
 from game.puzzle import Cell  # noqa: E402
 from game.session import TallyState  # noqa: E402
 from solvers.events import Progress, Reason, Result, SetCell, Status  # noqa: E402
-from tests.conftest import ROOT, resize, watch_text  # noqa: E402
+from tests.conftest import ROOT, resize, wait_until, watch_text  # noqa: E402
 from window import solver_panel  # noqa: E402
 from window.app import DEFAULT_LEVEL, DEFAULT_WINDOW, App  # noqa: E402
 from window.panel_views import fleet_placement  # noqa: E402
@@ -292,6 +292,26 @@ def test_pause_step_and_keep_the_solver_board(app, monkeypatch):
     assert panel.watch is None and app.play.session.grid[0][:4] == (Cell.WATER,) * 4
     press(app, pygame.K_z, pygame.KMOD_CTRL)
     assert app.play.session.grid[0][0] == Cell.UNKNOWN
+
+
+def test_backtracking_s_counts_move_with_each_move_a_learner_steps_through(app, monkeypatch):
+    """The backtracking said its nodes and backtracks only in a heartbeat every 256 nodes:
+    watched move by move, the panel said "-" for them for the first hundreds of moves."""
+    drawn = watch_text(monkeypatch)
+    panel = app.play.solver
+    panel.choose("backtracking")
+    said = []
+    for step in range(1, 7):
+        click(app, panel.step_button.rect.center)
+        assert wait_until(lambda step=step: panel.watch.moves >= step, between=app.pump)
+        del drawn[:]
+        app.full_redraw = True
+        app.draw()
+        texts = [text for text, _ in drawn]
+        nodes = texts[texts.index("nodes") + 1]
+        assert nodes != "-" and texts[texts.index("backtracks") + 1] != "-"
+        said.append(int(nodes.replace(",", "")))
+    assert panel.watch.paused and said == sorted(said) and said[0] < said[-1] < 256
 
 
 def test_moves_shown_by_step_are_not_counted_in_moves_per_second(app, monkeypatch):
@@ -708,7 +728,26 @@ def test_the_solver_s_controls_a_short_panel_has_no_room_for_are_left_out_not_dr
     click(app, (2, 2))                                   # a hidden control takes no click
     assert all(not widget.rect.collidepoint((2, 2)) for widget in left_out)
     listed = [action.button for action in app.play.solver_actions]
-    assert all(widget in listed for widget in left_out)  # M still lists them, with their keys
+    labels = [button.label for button in listed]
+    # M still lists them, with their keys: a solver's button left out is reached by Next solver (Tab)
+    assert all(widget in listed for widget in left_out if widget not in panel.choices)
+    assert "Next solver" in labels and "Load a solver..." in labels
+
+
+@pytest.mark.parametrize("size", [(480, 360), (800, 600), (1600, 1000)])
+def test_run_step_and_stop_are_on_the_panel_at_every_size(app, size):
+    """At the smallest window the solvers' buttons took the panel's room and Run, Step and
+    Stop were left out (M alone reached them); a taller panel keeps the solvers' buttons first."""
+    resize(app, size)
+    panel, box = app.play.solver, app.play.layout.panel
+    controls = (panel.run_button, panel.step_button, panel.stop_button)
+    assert all(widget.rect.width > 0 and box.contains(widget.rect) for widget in controls), size
+    if size != (480, 360):
+        assert all(button.rect.bottom < panel.run_button.rect.top for button in panel.choices)
+    click(app, panel.run_button.rect.center)
+    assert panel.running and panel.stop_button.enabled
+    click(app, panel.stop_button.rect.center)
+    assert not panel.running
 
 
 def test_a_giant_s_fleet_leaves_the_solver_s_controls_on_the_panel(app):

@@ -11,7 +11,7 @@ import pytest  # noqa: E402
 import main  # noqa: E402
 from game.puzzle import Cell  # noqa: E402
 from solvers.engine import trace  # noqa: E402
-from tests.conftest import run_to_the_end  # noqa: E402
+from tests.conftest import resize, run_to_the_end, wait_until, watch_text  # noqa: E402
 from tests.test_ui_play import click, drag, press  # noqa: E402
 from window.scenes.replay import ReplayScene  # noqa: E402
 
@@ -458,6 +458,60 @@ def test_a_paused_run_rewinds_to_where_it_has_got(app):
     app.close_overlay()
     panel.stop()
     assert trace.read_trace(panel.watch.trace_path).verdict == "stopped"   # the recording went on to the stop
+
+
+def test_a_paused_run_rewound_says_paused_and_a_stopped_one_stopped(app, monkeypatch):
+    """The replay of a paused run's trace so far said "stopped", though the run went on."""
+    panel = app.play.solver
+    panel.choose("backtracking")
+    panel.set_speed(5)
+    assert panel.start()
+    assert wait_until(lambda: panel.watch.moves >= 3, between=lambda: app.pump(0.2))
+    panel.run_or_pause()                                    # pause
+    drawn = watch_text(monkeypatch)
+    click(app, panel.rewind_button.rect.center)
+    app.draw()
+    titles = [text for text, _ in drawn if text.startswith("Replay: ")]
+    assert titles and titles[-1].endswith("events, paused") and panel.watch.status_text().endswith("paused")
+    app.close_overlay()
+    panel.stop()
+    del drawn[:]
+    click(app, panel.rewind_button.rect.center)
+    app.draw()
+    assert [text for text, _ in drawn if text.startswith("Replay: ")][-1].endswith("events, stopped")
+
+
+def tally_bands(labels, rows, cols):
+    """The centres of the tallies' labels of a board as (the rows' band, the columns' band): the
+    rows' labels share one x, the columns' one y."""
+    xs = {rect.centerx for rect in labels}
+    rows_x = next(x for x in xs if sum(rect.centerx == x for rect in labels) == rows)
+    rows_band = [rect.center for rect in labels if rect.centerx == rows_x]
+    return rows_band, [rect.center for rect in labels if rect.centerx != rows_x][-cols:]
+
+
+def test_the_replay_draws_the_tallies_on_the_sides_the_play_view_does(app, tmp_path, capsys, monkeypatch):
+    """The replay (and the race's lanes, the same board) had the rows' tallies right of the
+    cells and the columns' below, the play view left and above."""
+    puzzle = app.play.puzzle
+    tallies = {str(t) for t in (*puzzle.row_tallies, *puzzle.col_tallies)}
+    drawn = watch_text(monkeypatch, only=app.screen)
+    app.full_redraw = True
+    app.draw()
+    layout = app.play.layout
+    played = [rect for text, rect in drawn if text in tallies and not layout.panel.colliderect(rect)]
+    rows, cols = tally_bands(played, puzzle.rows, puzzle.cols)
+    assert all(x < layout.board.left for x, _ in rows) and all(y < layout.board.top for _, y in cols)
+    assert app.open_replay(saved_run(tmp_path, capsys))
+    scene = app.overlay
+    puzzle = scene.run.puzzle
+    tallies = {str(t) for t in (*puzzle.row_tallies, *puzzle.col_tallies)}
+    drawn = watch_text(monkeypatch, only=lambda: scene.picture._picture)
+    resize(app, (640, 480))                                   # a new cell size: the board's picture drawn anew
+    rows, cols = tally_bands([rect for text, rect in drawn if text in tallies], puzzle.rows, puzzle.cols)
+    assert len(rows) == puzzle.rows and len(cols) == puzzle.cols
+    assert max(x for x, _ in rows) < min(x for x, _ in cols)     # the rows' tallies left of the columns'
+    assert max(y for _, y in cols) < min(y for _, y in rows)     # the columns' tallies above the rows'
 
 
 @pytest.mark.parametrize("size", [(640, 480), (1000, 683), (1280, 860)])

@@ -41,12 +41,10 @@ class Layout:
         return pygame.Rect(self.board.x + col * self.cell, self.board.y + row * self.cell, self.cell, self.cell)
 
     def row_tally_rect(self, row: int) -> pygame.Rect:
-        """Row tallies sit left of the board."""
-        return pygame.Rect(self.board.x - self.cell, self.board.y + row * self.cell, self.cell, self.cell)
+        return row_tally_rect(self.board, self.cell, row)
 
     def col_tally_rect(self, col: int) -> pygame.Rect:
-        """Column tallies sit above the board."""
-        return pygame.Rect(self.board.x + col * self.cell, self.board.y - self.cell, self.cell, self.cell)
+        return col_tally_rect(self.board, self.cell, col)
 
     def cell_at(self, pos: tuple[int, int]) -> tuple[int, int] | None:
         x, y = pos
@@ -61,6 +59,23 @@ class Layout:
         if self.board.y - self.cell <= y < self.board.y and self.board.x <= x < self.board.right:
             return "col", (x - self.board.x) // self.cell
         return None
+
+
+# Where a board's tallies go, for every board drawn with them (the play's, the replay's, the
+# race's lanes): a band one cell wide left of the cells (the rows') and above them (the columns').
+def board_with_tallies(topleft: tuple[int, int], cell: int, rows: int, cols: int) -> pygame.Rect:
+    """The cells of a board whose tallies' bands start at ``topleft``: one cell in from it."""
+    return pygame.Rect(topleft[0] + cell, topleft[1] + cell, cols * cell, rows * cell)
+
+
+def row_tally_rect(board: pygame.Rect, cell: int, row: int) -> pygame.Rect:
+    """Row tallies sit left of the board."""
+    return pygame.Rect(board.x - cell, board.y + row * cell, cell, cell)
+
+
+def col_tally_rect(board: pygame.Rect, cell: int, col: int) -> pygame.Rect:
+    """Column tallies sit above the board."""
+    return pygame.Rect(board.x + col * cell, board.y - cell, cell, cell)
 
 
 def room(window: tuple[int, int]) -> tuple[int, int]:
@@ -92,11 +107,9 @@ def compute_layout(window: tuple[int, int], rows: int, cols: int) -> Layout:
     # large board in a small window gets small cells (the play scene says so), never cells
     # that spill over the toolbar, the side panel, the status line or off the window.
     cell = max(1, min(area.width // (cols + 1), area.height // (rows + 1), 110))
-    board_w, board_h = cell * cols, cell * rows
-    total_w, total_h = board_w + cell, board_h + cell
-    left = area.x + (area.width - total_w) // 2 + cell
-    top = area.y + (area.height - total_h) // 2 + cell
-    board = pygame.Rect(left, top, board_w, board_h)
+    total_w, total_h = cell * (cols + 1), cell * (rows + 1)
+    board = board_with_tallies((area.x + (area.width - total_w) // 2, area.y + (area.height - total_h) // 2),
+                               cell, rows, cols)
     return Layout((width, height), toolbar, status, panel, board, cell, rows, cols)
 
 

@@ -21,6 +21,7 @@ from game.puzzle import Cell, Coord, Hint
 from game.ships import piece_on_board
 from window import fonts
 from window.board_view import draw_piece, draw_reason_mark, joins, water_tile
+from window.layout import board_with_tallies, col_tally_rect, row_tally_rect
 from window.theme import Theme
 
 Board = Sequence[Sequence[Cell]]
@@ -52,12 +53,14 @@ class MiniBoard:
              hints: Mapping[Coord, Hint], tallies: tuple[Sequence[int | None], Sequence[int | None]] | None = None,
              colours: Mapping[Coord, tuple[int, int, int]] | None = None, shapes: Board | None = None,
              only_changes: bool = False) -> pygame.Rect | None:
-        """Cells, pieces and grid lines, with the tallies right and below when given.
+        """Cells, pieces and grid lines, with the tallies where the play's board has them
+        (``window.layout``) when given, the cells then one cell in.
         ``colours``: a ship colour per cell (e.g. by the reason a solver set it); ``shapes``:
         the board the pieces' shapes are read from, when it knows more than the one shown.
         The area put on ``surface``: the whole picture, or with ``only_changes`` the box
         around the cells that changed (None when none did)."""
         rows, cols = len(grid), len(grid[0]) if grid else 0
+        board = board_with_tallies((0, 0), cell, rows, cols) if tallies else pygame.Rect(0, 0, cols * cell, rows * cell)
         colours = colours or {}
         shapes = shapes or grid
         key: _Key = (theme, cell, rows, cols, frozenset(hints.items()), tuple(map(tuple, tallies)) if tallies else None)
@@ -69,10 +72,10 @@ class MiniBoard:
             self._key = key
             self._picture = picture = pygame.Surface(((cols + 1) * cell, (rows + 1) * cell), pygame.SRCALPHA)
             changed = {(r, c) for r in range(rows) for c in range(cols)}
-            self._draw_tallies(theme, cell, rows, cols, tallies, picture)
+            self._draw_tallies(theme, cell, board, tallies, picture)
         else:
             changed = self._changes(grid, colours, shown)
-        self._draw_cells(theme, cell, changed, grid, hints, colours, shapes, picture)
+        self._draw_cells(theme, cell, changed, grid, hints, colours, shapes, picture, board.topleft)
         self._grid = tuple(tuple(row) for row in grid)
         self._shown, self._colours = shown, dict(colours)
         if whole:
@@ -81,7 +84,8 @@ class MiniBoard:
             return None
         top, bottom = min(r for r, _ in changed), max(r for r, _ in changed)
         left, right = min(c for _, c in changed), max(c for _, c in changed)
-        box = pygame.Rect(left * cell, top * cell, (right - left + 1) * cell, (bottom - top + 1) * cell)
+        box = pygame.Rect(board.x + left * cell, board.y + top * cell, (right - left + 1) * cell,
+                          (bottom - top + 1) * cell)
         # The cells are opaque, so the box covers what the screen showed there.
         return surface.blit(picture, (origin[0] + box.x, origin[1] + box.y), box)
 
@@ -104,32 +108,33 @@ class MiniBoard:
 
     def _draw_cells(self, theme: Theme, cell: int, cells: Iterable[Coord], grid: Board,
                     hints: Mapping[Coord, Hint], colours: Mapping[Coord, tuple], shapes: Board,
-                    picture: pygame.Surface) -> None:
-        """Draw ``cells``: a cell without a ship is a tile made once (a whole board of them is
-        one call), a ship cell is drawn piece by piece."""
+                    picture: pygame.Surface, at: tuple[int, int]) -> None:
+        """Draw ``cells`` of the board whose top left cell is at ``at``: a cell without a ship
+        is a tile made once (a whole board of them is one call), a ship cell is drawn piece by piece."""
+        x, y = at
         unknown, water = _plain_tile(theme, cell, False, False), _plain_tile(theme, cell, True, False)
         given_water = _plain_tile(theme, cell, True, True)
         plain = []
         for r, c in cells:
             value = grid[r][c]
             if value == Cell.SHIP:
-                self._draw_ship(theme, cell, r, c, hints.get((r, c)), colours, shapes, picture)
+                rect = pygame.Rect(x + c * cell, y + r * cell, cell, cell)
+                self._draw_ship(theme, rect, r, c, hints.get((r, c)), colours, shapes, picture)
             elif value == Cell.WATER:
-                plain.append((given_water if (r, c) in hints else water, (c * cell, r * cell)))
+                plain.append((given_water if (r, c) in hints else water, (x + c * cell, y + r * cell)))
             else:
-                plain.append((unknown, (c * cell, r * cell)))
+                plain.append((unknown, (x + c * cell, y + r * cell)))
         picture.blits(plain, doreturn=False)
 
-    def _draw_ship(self, theme: Theme, cell: int, r: int, c: int, given: Hint | None,
+    def _draw_ship(self, theme: Theme, rect: pygame.Rect, r: int, c: int, given: Hint | None,
                    colours: Mapping[Coord, tuple], shapes: Board, picture: pygame.Surface) -> None:
-        rect = pygame.Rect(c * cell, r * cell, cell, cell)
         pygame.draw.rect(picture, theme.unknown, rect)
         colour = theme.hint_ship if given is not None else colours.get((r, c), theme.ship)
         draw_piece(picture, rect, piece_on_board(shapes, r, c, given), colour, joins(shapes, r, c))
         draw_reason_mark(picture, rect, colour, theme)          # a guess, a deduction: a glyph too
         pygame.draw.rect(picture, theme.grid_line, rect, 1)
 
-    def _draw_tallies(self, theme: Theme, cell: int, rows: int, cols: int,
+    def _draw_tallies(self, theme: Theme, cell: int, board: pygame.Rect,
                       tallies: tuple[Sequence[int | None], Sequence[int | None]] | None,
                       picture: pygame.Surface) -> None:
         size = None if tallies is None else tally_size(cell, [*tallies[0], *tallies[1]])
@@ -137,10 +142,10 @@ class MiniBoard:
             return
         for r, tally in enumerate(tallies[0]):
             fonts.blit_text(picture, "?" if tally is None else str(tally), size, theme.text,
-                            center=(cols * cell + cell // 2, r * cell + cell // 2))
+                            center=row_tally_rect(board, cell, r).center)
         for c, tally in enumerate(tallies[1]):
             fonts.blit_text(picture, "?" if tally is None else str(tally), size, theme.text,
-                            center=(c * cell + cell // 2, rows * cell + cell // 2))
+                            center=col_tally_rect(board, cell, c).center)
 
 
 TALLY_GAP = 2          # pixels at least between two tallies side by side

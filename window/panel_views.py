@@ -6,7 +6,7 @@ from typing import Callable, Sequence, TypeVar
 
 import pygame
 
-from game.puzzle import ship_name
+from game.puzzle import cell_said, ship_name
 from game.session import FleetLine
 from window import fonts
 from window.theme import Theme
@@ -117,7 +117,7 @@ def deepest(items: Sequence, room: int, earlier: int = 0) -> tuple[Sequence, str
 def decision_said(r: int, c: int, ship: bool, detail: str) -> str:
     """A decision in force as the lists say it: its cell, as the sentences name cells, and
     what it tried (a solver's detail such as "try a cruiser here", else the value)."""
-    return f"row {r + 1}, column {c + 1}: {detail or ('ship' if ship else 'water')}"
+    return f"{cell_said(r, c)}: {detail or ('ship' if ship else 'water')}"
 
 
 def draw_decisions(surface: pygame.Surface, area: pygame.Rect, title: str, decisions: Sequence[T],

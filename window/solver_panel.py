@@ -41,6 +41,7 @@ DEPTH_ROOM = 120      # below the last move: the depth plot (90) and the guesses
 # three lines of figures, the legend, the status and the last move's line, then DEPTH_ROOM.
 PLOT_ROOM = 26 + 3 * LINE + 4 + LEGEND + 6 + 22 + 20 + DEPTH_ROOM + 1 - STATS_ROOM
 GAP = 8
+UNBOUNDED = 1 << 20   # pixels: the height of a panel that holds every control (to measure them)
 # A run's trace keeps at most its latest million events (about 110 MB; Rewind opens it in
 # seconds); a longer run's trace starts part way, and the replay says so.
 KEPT_EVENTS = 1_000_000
@@ -310,30 +311,28 @@ class SolverPanel:
         ``STATS_ROOM`` for the statistics' first lines: the fleet checklist above leaves it."""
         if width not in self._room:
             area, stats = self.area, self.stats_area
-            self.place(pygame.Rect(0, 0, width, 0))
+            self.place(pygame.Rect(0, 0, width, UNBOUNDED))
             self._room[width] = self.stats_area.y + STATS_ROOM
             self.place(area)
             self.stats_area = stats
         return self._room[width]
 
     def place(self, area: pygame.Rect) -> None:
-        """Widgets in ``area`` (top part of it); the statistics take the rest."""
+        """Widgets in ``area`` (top part of it); the statistics take the rest. The solvers'
+        buttons come first and the run's controls under them; in a panel too short for both
+        (the smallest window's), the run's controls first, so that Run, Step and Stop stay
+        in sight (a solver is chosen by key there too: M lists them)."""
         self.area = area
-        # The solvers' buttons, PER_ROW to a row, or fewer where their names would be cut short
-        # (the rows then evenly filled).
-        for most in range(PER_ROW, LEAST_PER_ROW - 1, -1):
-            per_row = -(-len(self.choices) // -(-len(self.choices) // most))
-            y = area.y + 26
-            for start in range(0, len(self.choices), per_row):
-                row = self.choices[start:start + per_row]
-                width = (area.width + 4) * len(row) // per_row - 4
-                layout_row(row, pygame.Rect(area.x, y, width, ROW), gap=4)
-                y += ROW + GAP
-            if all(button.shown()[0] == button.label for button in self.choices):
-                break
-        layout_row([self.run_button, self.step_button, self.stop_button, self.reset_button],
-                   pygame.Rect(area.x, y, area.width, ROW), gap=4)
-        y += ROW + GAP + 20
+        controls = [self.run_button, self.step_button, self.stop_button, self.reset_button]
+        top = area.y + 26
+        y = self._place_choices(area, top)
+        if y + ROW <= area.bottom:
+            layout_row(controls, pygame.Rect(area.x, y, area.width, ROW), gap=4)
+            y += ROW + GAP
+        else:
+            layout_row(controls, pygame.Rect(area.x, top, area.width, ROW), gap=4)
+            y = self._place_choices(area, top + ROW + GAP)
+        y += 20
         self.slider.rect = pygame.Rect(area.x + 10, y, area.width - 20, 16)
         y += 24
         half, quarter = area.width // 2, area.width // 4
@@ -347,6 +346,21 @@ class SolverPanel:
         for widget in self.widgets:
             if widget.rect.bottom + (8 if widget is self.slider else 0) > area.bottom:
                 widget.rect = pygame.Rect(0, 0, 0, 0)
+
+    def _place_choices(self, area: pygame.Rect, top: int) -> int:
+        """The solvers' buttons from ``top`` down, PER_ROW to a row, or fewer where their names
+        would be cut short (the rows then evenly filled); the y below them."""
+        for most in range(PER_ROW, LEAST_PER_ROW - 1, -1):
+            per_row = -(-len(self.choices) // -(-len(self.choices) // most))
+            y = top
+            for start in range(0, len(self.choices), per_row):
+                row = self.choices[start:start + per_row]
+                width = (area.width + 4) * len(row) // per_row - 4
+                layout_row(row, pygame.Rect(area.x, y, width, ROW), gap=4)
+                y += ROW + GAP
+            if all(button.shown()[0] == button.label for button in self.choices):
+                break
+        return y
 
     def look(self) -> tuple:
         """Everything :meth:`draw` shows, cheap to compare: the panel is drawn again only when it changes."""

@@ -36,6 +36,16 @@ from window.depth_plot import BACKTRACK, GUESS, DepthSketch
 MAX_PLOT_POINTS = 600
 POLL_BATCH = 256
 ENDING_SECONDS = 0.2    # how long a worker that has handed over its result is waited for to end
+PAUSED = "paused"       # the message that ends a paused run's trace so far (``snapshot``)
+VERDICT_WORDS = {Status.SOLVED: "solved", Status.NO_SOLUTION: "no solution exists", Status.STUCK: "stuck",
+                 Status.GAVE_UP: "gave up", Status.TIMEOUT: "timed out", Status.STOPPED: "stopped",
+                 Status.ERROR: "error"}
+
+
+def verdict_said(status: Status, message: str = "") -> str:
+    """How a run ended, in the window's words: a paused run's trace so far (ended ``stopped``
+    with the message ``PAUSED``) says "paused", as its run was when it was rewound."""
+    return PAUSED if status is Status.STOPPED and message == PAUSED else VERDICT_WORDS[status]
 
 
 @dataclass(frozen=True)
@@ -150,9 +160,7 @@ class SolverWatch:
         if self.failure:
             return f"{self.name}: {self._unnamed(self.failure)}"
         if self.result is not None:
-            text = {Status.SOLVED: "solved", Status.NO_SOLUTION: "no solution exists", Status.STUCK: "stuck",
-                    Status.GAVE_UP: "gave up", Status.TIMEOUT: "timed out", Status.STOPPED: "stopped",
-                    Status.ERROR: "error"}[self.result.status]
+            text = VERDICT_WORDS[self.result.status]
             if self.result.status is Status.SOLVED and not self.solved:
                 text = "claimed a solution the judge rejects"
             message = self._unnamed(self.result.message)
@@ -218,7 +226,7 @@ class SolverWatch:
         if self.recording is None:
             return None
         with self._writing:
-            return self.recording.snapshot(path, Result(Status.STOPPED, None, dict(self.stats), (), "paused"),
+            return self.recording.snapshot(path, Result(Status.STOPPED, None, dict(self.stats), (), PAUSED),
                                            self.events_shown)
 
     def _close_recording(self) -> None:

@@ -50,6 +50,8 @@ class Tally:
                 self._guess_depth = event.depth
             else:
                 self._guess_depth = -1
+            if event.stats:
+                add_stats(self.stats, event.stats)
             return
         if isinstance(event, Generation):
             self.generations += 1

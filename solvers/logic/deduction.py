@@ -22,7 +22,7 @@ from typing import Callable, Generator, Iterator, Sequence
 
 from game import rules
 from game.bitsets import bits
-from game.puzzle import Cell, Coord, Grid, Move, Puzzle, initial_grid
+from game.puzzle import Cell, Coord, Grid, Move, Puzzle, cell_said, initial_grid
 from game.ships import prepared
 from game.slices import Cancelled, drain
 from solvers.common import beating, elapsed, verified
@@ -455,7 +455,7 @@ def reveal(puzzle: Puzzle, grid: Sequence[Sequence[Cell]], solution: Grid) -> De
                                       min(unknown_in_row[rc[0]], unknown_in_col[rc[1]]), rc))
     value = solution[r][c]
     text = (f"No short chain of reasoning leads on from here, so here is one cell of the solution: "
-            f"row {r + 1}, column {c + 1} is {'ship' if value == Cell.SHIP else 'water'}")
+            f"{cell_said(r, c)} is {'ship' if value == Cell.SHIP else 'water'}")
     return Deduction("reveal", (Move(r, c, value),), ((r, c),), text, 5)
 
 

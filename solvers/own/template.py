@@ -75,7 +75,7 @@ def solve(puzzle, report, options):
             if col_left[x] is not None:
                 col_left[x] += step
             if there:
-                where = f"row {{cells[0][0] + 1}}, col {{cells[0][1] + 1}}"
+                where = f"row {{cells[0][0] + 1}}, column {{cells[0][1] + 1}}"
                 report.set(y, x, "ship", "guess", depth, f"{{len(cells)}}-cell ship at {{where}}")
             else:
                 report.set(y, x, "unknown", "backtrack", depth)

@@ -186,7 +186,7 @@ class _Backtracker:
                     if c == last_col and (entry := row_end[r]) is not None:
                         self._forget_row_end(entry, len(solutions))
                         row_end[r] = None
-                    move = self._unset(r, c, closed_here[index], forced)
+                    move = self._unset(r, c, closed_here[index], forced, nodes, backtracks)
                     if move:
                         yield move
                 if tried[index] == len(options):
@@ -204,7 +204,7 @@ class _Backtracker:
                 if closes is None or not self._allowed(r, c, value):
                     continue
                 closed_here[index] = closes
-                move = self._set(r, c, value, closes, forced)
+                move = self._set(r, c, value, closes, forced, nodes, backtracks)
                 if move:
                     yield move
                 if c == last_col and r < last_row:
@@ -217,7 +217,7 @@ class _Backtracker:
                     elif not self._rows_below_fit(r):
                         why = "the rows below cannot be filled"
                     if why:
-                        move = self._unset(r, c, closes, forced, why)
+                        move = self._unset(r, c, closes, forced, nodes, backtracks, why)
                         if move:
                             yield move
                         continue
@@ -352,8 +352,10 @@ class _Backtracker:
             blocked[c] = (c > 0 and row[c - 1] == SHIP) or (c < last and row[c + 1] == SHIP)
 
     # -- board changes ---------------------------------------------------------------------
-    def _set(self, r: int, c: int, value: Cell, closes: tuple[int, ...], forced: bool) -> SetCell | None:
-        """Put ``value`` on (r, c); the trace's event for it (None when nobody watches)."""
+    def _set(self, r: int, c: int, value: Cell, closes: tuple[int, ...], forced: bool,
+             nodes: int, backtracks: int) -> SetCell | None:
+        """Put ``value`` on (r, c); the trace's event for it, with the counts so far (None when
+        nobody watches)."""
         self.grid[r][c] = value
         if value == SHIP:
             self.row_ships[r] += 1
@@ -370,12 +372,15 @@ class _Backtracker:
         self.guesses += not forced
         if not self.trace or (r, c) in self.puzzle.hints:
             return None
+        counts = self._counts(nodes, backtracks)
         if forced:
-            return SetCell(r, c, value, Reason.FORCED, "the hint's shape", self.guesses)
-        return SetCell(r, c, value, Reason.GUESS, f"try {value.name.lower()}", self.guesses)
+            return SetCell(r, c, value, Reason.FORCED, "the hint's shape", self.guesses, counts)
+        return SetCell(r, c, value, Reason.GUESS, f"try {value.name.lower()}", self.guesses, counts)
 
-    def _unset(self, r: int, c: int, closes: tuple[int, ...], forced: bool, why: str = "undo") -> SetCell | None:
-        """Clear (r, c) again; the trace's event for it (None when nobody watches)."""
+    def _unset(self, r: int, c: int, closes: tuple[int, ...], forced: bool, nodes: int, backtracks: int,
+               why: str = "undo") -> SetCell | None:
+        """Clear (r, c) again; the trace's event for it, with the counts so far (None when
+        nobody watches)."""
         if self.grid[r][c] == SHIP:
             if self.col_ships[c] == self.puzzle.col_tallies[c]:
                 self.open_cols += 1
@@ -391,7 +396,12 @@ class _Backtracker:
         self.guesses -= not forced
         if not self.trace or (r, c) in self.puzzle.hints:
             return None
-        return SetCell(r, c, UNKNOWN, Reason.BACKTRACK, why, self.guesses)
+        return SetCell(r, c, UNKNOWN, Reason.BACKTRACK, why, self.guesses, self._counts(nodes, backtracks))
+
+    def _counts(self, nodes: int, backtracks: int) -> dict[str, object]:
+        """The counts a move carries: a watcher who sees one move at a time sees them move
+        (the heartbeat says them only every ``HEARTBEAT_NODES``)."""
+        return {"nodes": nodes, "backtracks": backtracks, "remembered": self.stats["remembered"]}
 
     # -- the end -------------------------------------------------------------------------------
     def _snapshot(self) -> dict:

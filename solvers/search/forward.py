@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Generator, Iterable, Iterator, Sequence, Typed
 from game import rules
 from game.bitsets import bits as bit_indices
 from game.bitsets import kept
-from game.puzzle import Cell, Coord, Grid, Puzzle, ship_name
+from game.puzzle import Cell, Coord, Grid, Puzzle, cell_said, ship_name
 from game.ships import Geometry, geometry_of, prepared, segments
 from solvers.common import answer, beating, elapsed, luby
 from solvers.events import Event, Found, Progress, Reason, Result, SetCell, Status, Stream
@@ -639,7 +639,7 @@ class _Search:
             after = propagate(self.model, state, kill=1 << p, log=log)
             if log:
                 pl = geo.placements[p]
-                where = f"row {pl.row + 1}, column {pl.col + 1}"
+                where = cell_said(pl.row, pl.col)
                 log = [(mask, value, f"{detail} (a {ship_name(pl.length)} at {where} leads to a contradiction)")
                        for mask, value, detail in log]
             yield from self._show_log(log, depth)

@@ -26,12 +26,14 @@ from game.levels import LevelError
 from game.puzzle import Cell, Coord
 from solvers.engine import registry
 from solvers.engine import trace as traces
+from solvers.events import Status
 from window import depth_plot, fonts
 from window.depth_plot import DepthSketch, draw_depth
 from window.host import Host
 from window.list_view import ListView, Row
 from window.mini_board import Board, MiniBoard
 from window.panel_views import decision_said, draw_decisions, draw_plot
+from window.solver_watch import verdict_said
 from window.storage import generated_dir
 from window.widgets import Button, handle_all, layout_row
 
@@ -512,7 +514,8 @@ class ReplayScene:
     def draw(self, surface: pygame.Surface) -> None:
         theme, run = self.app.theme, self.run
         surface.fill(theme.background)
-        title = f"Replay: {run.puzzle.name or 'level'} - {run.solver}, {run.events:,} events, {run.verdict}"
+        title = (f"Replay: {run.puzzle.name or 'level'} - {run.solver}, {run.events:,} events, "
+                 f"{verdict_said(Status(run.verdict), run.message)}")
         fonts.blit_text(surface, fonts.fit_text(title, 24, self.size[0] - 160, bold=True), 24, theme.text, bold=True,
                         topleft=(20, 14))
         note = self.problem or self.said or dropped_note(run)
