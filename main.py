@@ -329,8 +329,7 @@ def _inputs(args) -> list[str]:
     from solvers.engine import batch
     from solvers.own import spec
 
-    named = [*(getattr(args, "paths", None) or ()), getattr(args, "level", None), getattr(args, "input", None)]
-    found = batch.input_files([name for name in named if name])
+    found = batch.input_files([name for name in _levels_named(args) if name])
     solver = getattr(args, "solver", None)                  # race: a list (--solver repeated)
     names = [*(solver if isinstance(solver, list) else [solver]), *(getattr(args, "solvers", None) or "").split(",")]
     for name in names:
@@ -339,6 +338,25 @@ def _inputs(args) -> list[str]:
     if args.command == "replay":                # its --trace is what it reads; solve's is what it writes
         found.append(args.trace)
     return found
+
+
+def _levels_named(args) -> list[str]:
+    """The levels (files, folders, corpora, codes) the command's arguments name."""
+    return [*(getattr(args, "paths", None) or ()), *(name for name in (getattr(args, "level", None),
+                                                                   getattr(args, "input", None)) if name is not None)]
+
+
+def _unopened(args) -> bool:
+    """Check every input the command names before any of its work or output
+    (``batch.unopened``); print one line for each that cannot be opened."""
+    from solvers.engine import batch
+
+    problems = batch.unopened(_levels_named(args))
+    if args.command == "replay":
+        problems += batch.unopened([args.trace], "a trace")
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    return bool(problems)
 
 
 def _not_written(error: OSError, path) -> int:
@@ -1148,6 +1166,8 @@ def _run(args) -> int:
                "convert": cmd_convert, "race": cmd_race, "replay": cmd_replay, "solvers": cmd_solvers,
                "new-solver": cmd_new_solver, "code": cmd_code, "daily": cmd_daily}[args.command or "play"]
     try:
+        if _unopened(args):
+            return EXIT_USAGE
         status = handler(args)
         if sys.stdout is not None:  # the window needs none (pythonw gives none)
             sys.stdout.flush()      # what is still buffered fails here, where it can be said
