@@ -826,10 +826,16 @@ def cmd_convert(args) -> int:
         return formats.each(args.input, args.source_format)
 
     first: list = []
+    out = Path(args.output)
+    # a folder's boards are held open until the last is written: refused once there are more
+    # than the system lets a program open, counted as they are read
+    most = files.most_at_once() if args.board is None and args.output != "-" else None
 
     def noted(puzzles):
-        for puzzle in puzzles:
+        for count, puzzle in enumerate(puzzles, start=1):
             first[:] = first or [puzzle]
+            if most is not None and count > max(most, 1):
+                raise files.too_many(count, out, counting=True)
             yield puzzle
 
     try:                            # a first pass: every level sound, and its id
@@ -837,6 +843,8 @@ def cmd_convert(args) -> int:
     except levels.LevelError as error:
         print(error, file=sys.stderr)
         return EXIT_USAGE
+    except OSError as error:
+        return _not_written(error, args.output)
     wanted = dict(enumerate(ids))   # the levels written, by their place in the file: their ids
     if args.board is not None:
         if args.board not in ids:
@@ -857,7 +865,6 @@ def cmd_convert(args) -> int:
               file=sys.stderr)
         return EXIT_USAGE
     suffix = {"bs": ".bs", "assignment": ".txt", "bimaru": ".txt", "dzn": ".dzn"}[target]
-    out = Path(args.output)
     lost: set[str] = set()
 
     def texts():                    # (where, text) for each level written, one at a time
