@@ -329,8 +329,7 @@ def _inputs(args) -> list[str]:
     from solvers.engine import batch
     from solvers.own import spec
 
-    named = [*(getattr(args, "paths", None) or ()), getattr(args, "level", None), getattr(args, "input", None)]
-    found = batch.input_files([name for name in named if name])
+    found = batch.input_files([name for name in _levels_named(args) if name])
     solver = getattr(args, "solver", None)                  # race: a list (--solver repeated)
     names = [*(solver if isinstance(solver, list) else [solver]), *(getattr(args, "solvers", None) or "").split(",")]
     for name in names:
@@ -339,6 +338,25 @@ def _inputs(args) -> list[str]:
     if args.command == "replay":                # its --trace is what it reads; solve's is what it writes
         found.append(args.trace)
     return found
+
+
+def _levels_named(args) -> list[str]:
+    """The levels (files, folders, corpora, codes) the command's arguments name."""
+    return [*(getattr(args, "paths", None) or ()), *(name for name in (getattr(args, "level", None),
+                                                                   getattr(args, "input", None)) if name is not None)]
+
+
+def _unopened(args) -> bool:
+    """Check every input the command names before any of its work or output
+    (``batch.unopened``); print one line for each that cannot be opened."""
+    from solvers.engine import batch
+
+    problems = batch.unopened(_levels_named(args))
+    if args.command == "replay":
+        problems += batch.unopened([args.trace], "a trace")
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    return bool(problems)
 
 
 def _not_written(error: OSError, path) -> int:
@@ -808,10 +826,16 @@ def cmd_convert(args) -> int:
         return formats.each(args.input, args.source_format)
 
     first: list = []
+    out = Path(args.output)
+    # a folder's boards are held open until the last is written: refused once there are more
+    # than the system lets a program open, counted as they are read
+    most = files.most_at_once() if args.board is None and args.output != "-" else None
 
     def noted(puzzles):
-        for puzzle in puzzles:
+        for count, puzzle in enumerate(puzzles, start=1):
             first[:] = first or [puzzle]
+            if most is not None and count > max(most, 1):
+                raise files.too_many(count, out, counting=True)
             yield puzzle
 
     try:                            # a first pass: every level sound, and its id
@@ -819,6 +843,8 @@ def cmd_convert(args) -> int:
     except levels.LevelError as error:
         print(error, file=sys.stderr)
         return EXIT_USAGE
+    except OSError as error:
+        return _not_written(error, args.output)
     wanted = dict(enumerate(ids))   # the levels written, by their place in the file: their ids
     if args.board is not None:
         if args.board not in ids:
@@ -839,7 +865,6 @@ def cmd_convert(args) -> int:
               file=sys.stderr)
         return EXIT_USAGE
     suffix = {"bs": ".bs", "assignment": ".txt", "bimaru": ".txt", "dzn": ".dzn"}[target]
-    out = Path(args.output)
     lost: set[str] = set()
 
     def texts():                    # (where, text) for each level written, one at a time
@@ -1148,6 +1173,8 @@ def _run(args) -> int:
                "convert": cmd_convert, "race": cmd_race, "replay": cmd_replay, "solvers": cmd_solvers,
                "new-solver": cmd_new_solver, "code": cmd_code, "daily": cmd_daily}[args.command or "play"]
     try:
+        if _unopened(args):
+            return EXIT_USAGE
         status = handler(args)
         if sys.stdout is not None:  # the window needs none (pythonw gives none)
             sys.stdout.flush()      # what is still buffered fails here, where it can be said

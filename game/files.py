@@ -647,16 +647,38 @@ def _stops_held() -> Iterator[None]:
             signal.raise_signal(number)
 
 
+OWN_FILES = 80
+"""Open files kept for the program's own use beside a set of :class:`Outputs`."""
+
+
+def most_at_once() -> int | None:
+    """The most files a set of :class:`Outputs` may hold on this system (None: no limit)."""
+    import resource
+
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    return None if hard == resource.RLIM_INFINITY else hard - OWN_FILES
+
+
+def too_many(count: int, where: PathLike, counting: bool = False) -> OutputError:
+    """The refusal of a set of ``count`` files (``counting``: at least that many, while they are
+    still being counted) that cannot be open at once; ``where`` names the set."""
+    import resource
+
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    return OutputError(where, f"{'at least ' if counting else ''}{count:,} files at once, and this system lets "
+                              f"a program open {hard:,}", errno.EMFILE)
+
+
 def _room_for_files(count: int, where: PathLike) -> None:
     """The limit on open files raised to hold ``count`` more (and the program's own)."""
     import resource
 
-    needed = count + 80
+    needed = count + OWN_FILES
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft != resource.RLIM_INFINITY and soft < needed:
-        if hard != resource.RLIM_INFINITY and hard < needed:
-            raise OutputError(where, f"{count:,} files at once, and this system lets a program open {hard:,}",
-                              errno.EMFILE)
+        most = most_at_once()
+        if most is not None and count > most:
+            raise too_many(count, where)
         resource.setrlimit(resource.RLIMIT_NOFILE, (needed, hard))
 
 

@@ -475,18 +475,22 @@ def hint_reach(puzzle: Puzzle, geo: Geometry, alive: int) -> list[HintReach]:
     """For each given ship piece, the cells its compatible placements (within ``alive``)
     all agree on. With no compatible placement, the piece says nothing here: the search and
     the judge find that out themselves."""
-    found = []
-    for (r, c), hint in puzzle.hints.items():
-        if not hint.is_ship:
-            continue
-        ship = water = geo.board
-        through = [p for p in geo.through(r, c) if alive >> p.index & 1]
-        for p in through:
-            ship &= p.cells
-            water &= p.halo
-        if through:
-            found.append(HintReach((r, c), hint, ship & ~geo.bit(r, c), water))
-    return found
+    return [reach for (r, c), hint in puzzle.hints.items() if hint.is_ship
+            and (reach := piece_reach(geo, r, c, hint, alive)) is not None]
+
+
+def piece_reach(geo: Geometry, row: int, col: int, hint: Hint, alive: int | None = None) -> HintReach | None:
+    """What the ship piece ``hint`` given at the cell says about its neighbourhood, through its
+    placements within ``alive`` (None: those its own shape allows, whatever the other hints);
+    None when no placement is left."""
+    if alive is None:
+        alive = geo.all_placements & ~geo.ruled_out(row, col, hint)
+    ship = water = geo.board
+    through = [p for p in geo.through(row, col) if alive >> p.index & 1]
+    for p in through:
+        ship &= p.cells
+        water &= p.halo
+    return HintReach((row, col), hint, ship & ~geo.bit(row, col), water) if through else None
 
 
 # -- reading ships off a board -------------------------------------------------------------

@@ -263,10 +263,10 @@ FLEETS = st.dictionaries(st.integers(1, 4), st.integers(0, 2), min_size=1, max_s
 
 
 @st.composite
-def small_levels(draw, side: int = 5) -> Puzzle:
+def small_levels(draw, side: int = 5, dense: bool = False) -> Puzzle:
     """A level of at most ``side`` x ``side``: the tallies and given cells of a layout of its fleet,
     some tallies unknown or changed, some given cells of any kind (so levels of none, one and
-    several solutions all come up)."""
+    several solutions all come up); ``dense``: most cells given."""
     rng = draw(st.randoms(use_true_random=False))
     rows, cols = draw(st.integers(1, side)), draw(st.integers(1, side))
     fleet = {length: count for length, count in draw(FLEETS).items() if length <= max(rows, cols)}
@@ -281,8 +281,9 @@ def small_levels(draw, side: int = 5) -> Puzzle:
             luck = rng.random()
             line[index] = None if luck < 0.15 else rng.randint(0, across) if luck < 0.2 else line[index]
     hints = {}
-    for _ in range(rng.randint(0, 5)):
-        cell = (rng.randrange(rows), rng.randrange(cols))
+    chosen = ([(r, c) for r in range(rows) for c in range(cols) if rng.random() < 0.85] if dense else
+              [(rng.randrange(rows), rng.randrange(cols)) for _ in range(rng.randint(0, 5))])
+    for cell in chosen:
         luck = rng.random()
         ship = grid[cell[0]][cell[1]] == Cell.SHIP
         hints[cell] = (hint_at(grid, cell) if luck < 0.75 else (Hint.SHIP if ship else Hint.WATER) if luck < 0.9
@@ -315,6 +316,17 @@ def check_verdict(puzzle: Puzzle) -> None:
 @quick(250)
 @given(small_levels())
 def test_check_s_verdict_and_redundant_hints_are_those_of_brute_force(puzzle):
+    check_verdict(puzzle)
+
+
+@quick(150)
+@given(small_levels(dense=True))
+def test_hints_settled_without_a_search_are_redundant_by_brute_force(puzzle):
+    truth = brute.solutions(puzzle)
+    if truth:                                   # fixed_without speaks of a level that has a solution
+        for cell in grading.fixed_without(puzzle):
+            assert len(brute.solutions(grading.without_hints(puzzle, (cell,)))) == 1, (cell, levels.dumps(puzzle))
+            CASES["hints settled without a search"] += 1
     check_verdict(puzzle)
 
 

@@ -90,9 +90,28 @@ def test_text_lines_name_the_level_once(capsys, tmp_path, command):
     assert code == 2 and out.strip() == f"{path}: error: is empty"
 
 
-def test_missing_file_is_a_level_error_not_a_traceback(capsys, tmp_path):
-    code, records, _ = run(capsys, "check", str(tmp_path / "nope.bs"), "--json")
-    assert code == 2 and records[0]["status"] == "error" and "no such file" in records[0]["error"]
+def test_missing_file_is_one_line_before_any_level_is_checked(capsys, tmp_path):
+    code = main.main(["check", str(LEVEL), str(tmp_path / "nope.bs"), "--json"])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "" and err == f"{tmp_path / 'nope.bs'}: no such file\n"
+
+
+@pytest.mark.parametrize("argv", [
+    ["bench", "LEVEL", "BAD", "--solver", "logic"], ["bench", "LEVEL", "BAD", "--hints"],
+    ["bench", "BAD", "--window"], ["bench", "BAD", "--boundary"], ["solve", "LEVEL", "BAD"],
+    ["check", "LEVEL", "BAD"], ["code", "LEVEL", "BAD"], ["print", "LEVEL", "BAD", "-o", "sheet.pdf"],
+    ["race", "BAD"], ["convert", "BAD", "out.bs"], ["play", "BAD", "--screenshot", "shot.png"],
+    ["replay", "BAD", "--print"]])
+@pytest.mark.parametrize("bad", ["nope.jsonl", "empty-folder", "", "bs1-AAAA"])
+def test_an_input_that_cannot_be_opened_stops_the_command_before_its_work(capsys, tmp_path, monkeypatch, argv, bad):
+    if argv[0] == "replay" and bad.startswith("bs1-"):
+        pytest.skip("a trace is a file, never a code")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "empty-folder").mkdir()
+    code = main.main([{"LEVEL": str(LEVEL), "BAD": bad}.get(arg, arg) for arg in argv])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "" and len(err.splitlines()) == 1, (out, err)
+    assert sorted(os.listdir(tmp_path)) == ["empty-folder"]             # no CSV, sheet, level or shot
 
 
 def test_corpus_lines_are_labelled_with_their_id(capsys, tmp_path):

@@ -70,6 +70,15 @@ def test_redundant_hints_really_are_redundant():
         assert (decide(puzzle.replace(hints=hints)).kind is Kind.UNIQUE) == (cell in redundant)
 
 
+def test_a_board_given_whole_settles_its_redundant_hints_without_a_search(monkeypatch):
+    level = generate(12, 12, seed=5)
+    solution = level.solution
+    assert solution is not None
+    whole = level.replace(hints={(r, c): hint_at(solution, (r, c)) for r in range(12) for c in range(12)})
+    monkeypatch.setattr(grading, "decide", lambda *args, **kwargs: pytest.fail("searched"))
+    assert redundant_hints(whole) == list(whole.hints)
+
+
 def test_redundant_hints_not_all_asked_in_time_are_none_never_a_partial_list():
     puzzle = generate(6, 6, difficulty="easy", seed=3)
     assert puzzle.hints and redundant_hints(puzzle, timeout=0) is None

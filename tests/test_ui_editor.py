@@ -1,6 +1,7 @@
 """The level editor scene, driven by real pygame events: paint, give, verdict, undo, save, play."""
 
 import os
+import shutil
 import time
 from dataclasses import replace
 
@@ -562,8 +563,8 @@ def test_a_draft_folder_that_cannot_be_written_is_said_once_not_after_every_edit
     scene = app.overlay
     folder = app.storage.draft_path(scene.key).parent
     folder.parent.mkdir(parents=True, exist_ok=True)
-    if folder.exists():
-        folder.rmdir()
+    if folder.exists():                                      # it holds the editor's lock (Storage.claim_draft)
+        shutil.rmtree(folder)
     folder.write_text("a file where the folder goes", encoding="utf-8")
     told = []
     for name in ("a", "ab", "abc"):
@@ -925,3 +926,39 @@ def test_a_name_typed_through_an_input_method_is_taken_once(app):
         pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text=char))
     app.pump()
     assert scene.draft.name == "Søren Ω かな"
+
+
+def test_two_editors_on_one_level_keep_two_drafts_and_the_second_names_the_first(app):
+    """Two windows editing one level: the second is told the first's process and keeps its draft
+    in a place of its own; neither is written over, and each comes back at a later opening."""
+    import subprocess
+    import sys
+
+    from window.storage import level_key
+
+    level = levels.load(ROOT / "levels" / "6x6" / "easy" / "01.bs")
+    key = level_key(level)
+    holder = subprocess.Popen([sys.executable, "-c", "import sys; from pathlib import Path; "
+                               "from window.storage import Storage; "
+                               f"claim = Storage(Path(sys.argv[1])).claim_draft({key!r}); "
+                               "print(claim.name, flush=True); sys.stdin.read()", str(app.storage.root)],
+                              cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().split() == [key]             # the first window's editor
+        second = EditorScene(app, level)
+        assert f"open in another editor (process {holder.pid})" in second.status
+    finally:
+        holder.communicate("", timeout=30)                        # the first window closed
+    first = EditorScene(app, level)             # a third window meanwhile: the first place is free again
+    first.edit(replace(first.draft, name="first's"))
+    second.edit(replace(second.draft, name="second's"))
+    ours, theirs = first.draft, second.draft
+    first.close()
+    second.close()
+    again = EditorScene(app, level)
+    assert again.draft == ours and "1 more unsaved draft" in again.status
+    again.undo()                                                  # undone to the level: its draft is dropped
+    again.close()
+    last = EditorScene(app, level)
+    assert last.draft == theirs and "draft is back" in last.status
+    last.close()

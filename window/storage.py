@@ -41,7 +41,7 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping
+from typing import IO, Any, Callable, Iterator, Literal, Mapping
 
 from game.editor import Draft
 from game.editor import from_dict as draft_from_dict
@@ -271,6 +271,57 @@ def file_lock(path: Path) -> Iterator[None]:
         os.close(fd)                  # closing the file lets go of the lock
 
 
+DRAFT_PLACES = 20                 # editors open on one level at once, each with a draft of its own
+
+
+@dataclass
+class DraftClaim:
+    """An editor's draft place (see :meth:`Storage.claim_draft`): ``name``, its key or ``key.N``;
+    ``lock``, the lock file held open (None: none; once closed, or dropped with a scene never
+    closed, the place is let go); ``other``, the process that holds the level's first place
+    when this editor is not the first; ``waiting``, unsaved drafts of closed editors kept beside."""
+
+    name: str
+    lock: IO[bytes] | None
+    other: str | None = None
+    waiting: int = 0
+
+
+def _held_lock(path: Path) -> IO[bytes] | None | Literal[False]:
+    """``path`` locked (``flock``) for this process, our id written in it: the file, which holds
+    the lock until closed; False when another holds it; None when it cannot be made (a
+    folder that cannot be written, a system without ``flock``): unheld, as before locks."""
+    try:
+        import fcntl
+    except ImportError:               # pragma: no cover - not POSIX
+        return None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        os.ftruncate(fd, 0)
+        os.write(fd, str(os.getpid()).encode())
+    except BlockingIOError:
+        os.close(fd)
+        return False
+    except OSError:
+        os.close(fd)
+        return None
+    return os.fdopen(fd, "wb")
+
+
+def _holder(draft: Path) -> str:
+    """Who holds a draft place, as the editor says it: the process id its lock holds."""
+    try:
+        pid = read_bounded(draft.with_suffix(".lock"), 20, "a lock").decode("ascii").strip()
+    except (LevelError, UnicodeDecodeError):
+        pid = ""
+    return f"process {pid}" if pid.isdigit() else "another process"
+
+
 @dataclass(frozen=True)
 class Solve:
     """What recording a solve found: whether it was saved, the best times it is measured
@@ -419,6 +470,46 @@ class Storage:
 
     def draft_path(self, key: str) -> Path:
         return self.root / "drafts" / f"{key}.json"
+
+    def claim_draft(self, key: str) -> DraftClaim:
+        """The draft place of an editor opening on ``key``, held (``flock`` on its ``.lock``,
+        which holds the editor's process id) until :meth:`release_draft`; the system lets go of
+        it when a window is killed. The first editor on a level takes ``key``; one opened while
+        another holds it takes ``key.2`` (``key.3``...), its own, and is told the other's process:
+        two windows never write over each other's draft. An unsaved draft of a place no editor
+        holds any more (a second window's, closed) comes back in a place left without one, and
+        the others are counted (``waiting``): each comes back at a later opening."""
+        names = [key, *(f"{key}.{number}" for number in range(2, DRAFT_PLACES + 1))]
+        claim = DraftClaim(key, None)
+        for name in names:
+            lock = _held_lock(self.draft_path(name).with_suffix(".lock"))
+            if lock is not False:
+                claim = DraftClaim(name, lock, None if name == key else _holder(self.draft_path(key)))
+                break
+        for name in names:              # the drafts no editor holds, but for this one's own place
+            path = self.draft_path(name)
+            if name == claim.name or not path.is_file():
+                continue
+            lock = _held_lock(path.with_suffix(".lock"))
+            if lock is False:
+                continue                # another editor is on it
+            try:
+                if not self.draft_path(claim.name).exists():
+                    os.replace(path, self.draft_path(claim.name))
+                else:
+                    claim.waiting += 1
+            except OSError:
+                claim.waiting += 1
+            finally:
+                if lock is not None:
+                    lock.close()
+        return claim
+
+    def release_draft(self, claim: DraftClaim) -> None:
+        """Let another editor take the draft place ``claim`` held."""
+        if claim.lock is not None:
+            claim.lock.close()
+            claim.lock = None
 
     def kept_draft(self, key: str) -> Draft | None:
         """The editor's draft kept unsaved for ``key`` (what it was opened on), or None (none,

@@ -20,7 +20,9 @@ from __future__ import annotations
 import time
 from typing import Callable, Collection
 
+from game.bitsets import bits
 from game.puzzle import Coord, Grid, Puzzle, initial_grid
+from game.ships import geometry_of, piece_reach
 from game.slices import Cancelled
 from solvers.engine.verdict import Kind, decide
 from solvers.logic import deduction as logic
@@ -96,16 +98,21 @@ def _unique(puzzle: Puzzle, deadline: float | None = None, cancelled: Callable[[
 
 def redundant_hints(puzzle: Puzzle, timeout: float | None = None,
                     cancelled: Callable[[], bool] | None = None) -> list[Coord] | None:
-    """Hints whose removal, each on its own, leaves the solution unique: asked of the verdict
-    alone, whose root deductions settle most such boards at once (docs/design/generator.md).
+    """Hints of a level with one solution whose removal, each on its own, leaves the solution
+    unique: those that leave every cell fixed (:func:`fixed_without`), and the others asked of
+    the verdict, whose root deductions settle most such boards at once (docs/design/generator.md).
     With ``timeout`` (seconds for them all): None when not every hint is settled in time, or
     once ``cancelled()`` says to stop."""
     deadline = None if timeout is None else time.perf_counter() + timeout
+    fixed = fixed_without(puzzle)
     found = []
     for cell in puzzle.hints:
         left = None if deadline is None else deadline - time.perf_counter()
         if (left is not None and left <= 0) or (cancelled is not None and cancelled()):
             return None
+        if cell in fixed:
+            found.append(cell)
+            continue
         kind = decide(without_hints(puzzle, (cell,)), timeout=left, cancelled=cancelled).kind
         if kind is Kind.UNDECIDED:
             return None
@@ -117,3 +124,30 @@ def redundant_hints(puzzle: Puzzle, timeout: float | None = None,
 def without_hints(puzzle: Puzzle, cells: Collection[Coord]) -> Puzzle:
     """``puzzle`` without its hints at ``cells``."""
     return puzzle.replace(hints={cell: hint for cell, hint in puzzle.hints.items() if cell not in cells})
+
+
+def fixed_without(puzzle: Puzzle) -> set[Coord]:
+    """The hints without any one of which every cell is still fixed, ship or water: by its own
+    hint, by the shape of a ship piece given beside it (``game.ships.piece_reach``), or by the
+    known tally of a line in which it is the only cell left open. Such a level has at most one
+    board, so one that has a solution keeps it unique: on a board given whole (60x60, 3,600
+    hints) each removal is settled without a search."""
+    geo = geometry_of(puzzle)
+    fixes = {}
+    for (r, c), hint in puzzle.hints.items():
+        reach = piece_reach(geo, r, c, hint) if hint.is_ship else None
+        fixes[(r, c)] = geo.bit(r, c) | (0 if reach is None else reach.ship | reach.water)
+    once = twice = 0                        # the cells fixed by one hint at least, by two at least
+    for mask in fixes.values():
+        twice |= once & mask
+        once |= mask
+
+    def settled(open_cells: int) -> bool:   # each open cell the only one open in a line of known tally
+        for index in bits(open_cells):
+            r, c = geo.coord(index)
+            if not any(tally is not None and line & open_cells == 1 << index
+                       for line, tally in ((geo.row_masks[r], puzzle.row_tallies[r]),
+                                           (geo.col_masks[c], puzzle.col_tallies[c]))):
+                return False
+        return True
+    return {hint for hint, mask in fixes.items() if settled((mask & once & ~twice) | (geo.board & ~once))}

@@ -70,7 +70,35 @@ def expand(paths: Iterable[str]) -> Iterator[LevelRef]:
 def level_files(folder: Path) -> list[Path]:
     """The levels a folder given as a PATH stands for: every entry named *.bs under it that is
     not a folder (a pipe or device is reported when it is read, not skipped)."""
-    return sorted(p for p in folder.rglob("*.bs") if not p.is_dir())
+    return sorted(_level_entries(folder))
+
+
+def _level_entries(folder: Path) -> Iterator[Path]:
+    return (p for p in folder.rglob("*.bs") if not p.is_dir())
+
+
+def unopened(names: Iterable[str], what: str = "a level file") -> list[str]:
+    """The one-line problem of each name given as an input that cannot be opened, found before
+    any work starts: an empty name, a share code that does not decode, a folder without a level,
+    a file (of a label ``FILE#ID``: its file) that is missing, not a regular file or unreadable.
+    What the files hold is judged level by level as they are read (a corpus of millions is
+    never read twice); ``what`` names what a file should be, in the message for a folder."""
+    problems = []
+    for raw in names:
+        if not raw:                         # Path("") would be the current folder
+            problems.append(f"'': {formats.EMPTY_NAME}")
+            continue
+        try:
+            if codes.is_code(raw):
+                codes.decode(raw)
+            elif os.path.isdir(raw):        # False, not an error, for a name the system refuses
+                if next(_level_entries(Path(raw)), None) is None:
+                    raise levels.LevelError(raw, "folder holds no .bs levels")
+            else:
+                levels.open_regular(formats.file_of(raw), what).close()
+        except levels.LevelError as error:
+            problems.append(str(error))
+    return problems
 
 
 def input_files(paths: Iterable[str]) -> list[str]:

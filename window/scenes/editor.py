@@ -91,9 +91,12 @@ class EditorScene:
         self.editor = Editor(draft)
         # A draft left unsaved when the editor last closed on this level (or on a blank board)
         # comes back, one undo away from the level as it is; it is kept again at the close.
+        # Each editor open on a level keeps its draft in a place of its own (another window's
+        # editor on the same level is said, and never written over: Storage.claim_draft).
         self.key = level_key(puzzle) if puzzle is not None else "new"
+        self.claim = app.storage.claim_draft(self.key)
         self.kept: Draft = draft               # the draft saved, or the one opened: nothing to keep
-        kept = app.storage.kept_draft(self.key)
+        kept = app.storage.kept_draft(self.claim.name)
         if kept is not None and kept != draft:
             self.editor.apply(kept)
         self.stored: Draft | None = kept       # the draft on disk for self.key (None: none)
@@ -116,7 +119,13 @@ class EditorScene:
         self.save_as: SaveAsPrompt | None = None     # the Save as prompt, while it is open
         self.painted: Coord | None = None        # a drag's last cell painted
         self.drag_step = -1                      # the history step the drag's cells go to
-        self.status = "Your unsaved draft is back (Undo: the level as it is)" if self.editor.cursor else ""
+        self.status = "; ".join(filter(None, (
+            "Your unsaved draft is back (Undo: the level as it is)" if self.editor.cursor else "",
+            f"This level is open in another editor ({self.claim.other}): this one keeps its draft apart"
+            if self.claim.other else "",
+            f"{self.claim.waiting} more unsaved draft{'s' * (self.claim.waiting > 1)} of this level kept from other "
+            "windows: each comes back at a later opening, once this one is saved or undone"
+            if self.claim.waiting else "")))
         self._read_of: Draft | None = None    # the draft self._reading is about
         self._reading: tuple = ((), None)
         self.looks = Looks()                  # what each part showed when last drawn
@@ -370,6 +379,7 @@ class EditorScene:
             self._run.stop(timeout=0.2)
             self._run = None
         self._keep()
+        self.app.storage.release_draft(self.claim)
 
     def _keep(self) -> None:
         """Keep the draft on disk for the next opening (none when it is the level as opened, or
@@ -381,7 +391,7 @@ class EditorScene:
         self._kept_for = (self.draft, self.kept)
         keep = None if self.draft == self.kept else self.draft
         if keep != self.stored:
-            if self.app.storage.keep_draft(self.key, keep):
+            if self.app.storage.keep_draft(self.claim.name, keep):
                 self.stored = keep
             else:                            # the folder cannot be written: said once, tried again at the close
                 self.keeping = False
@@ -501,7 +511,9 @@ class EditorScene:
             self.path, self.written = path, signature(path)
             key = level_key(puzzle)
             if key != self.key:            # a draft kept for the level saved is dropped too
-                self.key, self.stored, self._kept_for = key, self.app.storage.kept_draft(key), None
+                self.app.storage.release_draft(self.claim)
+                self.key, self.claim = key, self.app.storage.claim_draft(key)
+                self.stored, self._kept_for = self.app.storage.kept_draft(self.claim.name), None
                 self._keep()
         self.app.notify(f"Saved the level to {path}")
         return path
