@@ -529,6 +529,21 @@ def test_resize_scales_the_board(app):
     assert app.play.layout.cell > before
 
 
+@pytest.mark.parametrize("size", [(480, 1000), (640, 1000), (480, 800)])
+def test_a_tall_narrow_window_puts_the_panel_below_the_board_for_larger_cells(app, size):
+    """Beside the panel, a 480x1000 window gave the 6x6 board 26-pixel cells and left half its
+    height to the panel's empty statistics; below the board, the panel leaves it 56."""
+    resize(app, size)
+    layout = app.play.layout
+    board = layout.board.union(layout.row_tally_rect(0)).union(layout.col_tally_rect(0))
+    assert layout.cell >= 40
+    assert board.bottom < layout.panel.top and layout.panel.bottom < layout.status.top
+    assert layout.toolbar.bottom < board.top and board.left >= 0 and board.right <= size[0]
+    click(app, cell_center(app, 3, 3))
+    assert app.play.session.grid[3][3] == Cell.WATER
+    assert all(layout.panel.contains(widget.rect) for widget in app.play.solver.widgets if widget.rect.width)
+
+
 def test_solving_by_hand_stops_the_clock_and_marks_the_level(app):
     ships = [(0, 0), (0, 1), (0, 2), (3, 0), (2, 2), (3, 2), (2, 5), (5, 1)]   # plus the given ones
     app.pump(dt=3.0)
