@@ -68,9 +68,14 @@ class FileScene:
     def choose(self, path: Path) -> None:
         if _is_folder(path):
             self.enter(path)
-        else:
-            self.app.close_overlay()
-            self.pick(path)
+            return
+        try:
+            os.stat(path)
+        except (OSError, ValueError) as error:    # a typed path mistyped: said here, the dialog stays to mend it
+            self.error = f"Cannot open {path}: {files.reason(error)}"
+            return
+        self.app.close_overlay()
+        self.pick(path)
 
     def relayout(self, size: tuple[int, int]) -> None:
         box = self.box = dialog_box(size)
