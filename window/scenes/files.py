@@ -101,7 +101,10 @@ class FileScene:
                 self.list.select(None)
             return
         if event.type == pygame.TEXTINPUT:
-            self.typed += event.text
+            # The folder's path as the dialog wrote it, then "/" or "~": a path from the root or
+            # the home folder is being typed, in its place (as a desktop's file chooser takes it).
+            fresh = self.typed == str(self.folder) + os.sep and event.text[:1] in (os.sep, "/", "~")
+            self.typed = event.text if fresh else self.typed + event.text
             self.list.select(None)             # Enter now opens what was typed
             return
         if self.close_button.handle(event) or self.up_button.handle(event):
