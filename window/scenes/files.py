@@ -32,6 +32,7 @@ class FileScene:
         self.app = app
         self.folder = folder
         self.pick = pick or app.open_level
+        self.levels = pick is None              # a path to nothing is refused here (a caller's pick says why itself)
         self.shown = shown or (lambda entry: entry.suffix.lower() in LEVEL_SUFFIXES)
         self.title = title
         self.note = "level" if shown is None else ""
@@ -70,7 +71,8 @@ class FileScene:
             self.enter(path)
             return
         try:
-            os.stat(path)
+            if self.levels:
+                os.stat(path)
         except (OSError, ValueError) as error:    # a typed path mistyped: said here, the dialog stays to mend it
             self.error = f"Cannot open {path}: {files.reason(error)}"
             return
