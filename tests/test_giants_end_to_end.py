@@ -82,15 +82,17 @@ WINDOWS = [(480, 360), (640, 480), (800, 600), (1024, 600), (1024, 768), (1100, 
 def test_a_giant_board_and_its_tallies_stay_inside_their_area_at_every_window_size():
     """Cells had a floor of 8 pixels: a 60x60 board in an 800x600 window overflowed the status
     line and its column tallies the toolbar; at 640x480 it ran under the side panel and off the
-    window's left edge. The board now takes the largest cells that fit, whatever the size."""
+    window's left edge. The board now takes the largest cells that fit, whatever the size, beside
+    the panel or above it."""
     from window.layout import compute_layout
 
     for size in WINDOWS:
         for rows, cols in ((60, 60), (40, 40), (60, 20), (20, 60), (10, 10)):
             layout = compute_layout(size, rows, cols)
             with_tallies = layout.board.inflate(2, 2).union(layout.row_tally_rect(0)).union(layout.col_tally_rect(0))
-            room = pygame_rect(0, layout.toolbar.bottom, layout.panel.left, layout.status.top - layout.toolbar.bottom)
+            room = pygame_rect(0, layout.toolbar.bottom, size[0], layout.status.top - layout.toolbar.bottom)
             assert room.contains(with_tallies), (size, rows, cols, layout)
+            assert not layout.panel.colliderect(with_tallies), (size, rows, cols, layout)
             assert layout.cell >= 1
 
 

@@ -94,7 +94,40 @@ def test_typing_in_the_file_dialog_makes_enter_open_what_was_typed(app, tmp_path
     assert scene.list.selected is None
     before = app.play.path
     press(app, pygame.K_RETURN)                               # the typed path, not the row left behind
-    assert app.play.path == before and "tutorial/x" in app.play.message
+    assert app.play.path == before
+
+
+@pytest.mark.parametrize("typed", ["/tmp/x/level.bs", "~/level.bs"])
+def test_a_path_from_the_root_or_home_typed_over_the_folder_s_path_takes_its_place(app, typed):
+    """The dialog opens with its folder's path typed: a path from the root typed after it made
+    ".../tutorial//tmp/x/level.bs", which opened nothing, unless 40 Backspaces came first."""
+    app.last_folder = DEFAULT_LEVEL.parent
+    press(app, pygame.K_o, pygame.KMOD_CTRL)
+    for char in typed:
+        pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text=char))
+    app.pump()
+    assert app.overlay.typed == typed
+    pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text="/"))   # not at the start: typed on
+    app.pump()
+    assert app.overlay.typed == typed + "/"
+
+
+def test_a_mistyped_path_is_said_in_the_file_dialog_which_stays_to_mend_it(app):
+    """The dialog closed on a path to nothing, its error on the status line behind: the path
+    had to be typed again from the start."""
+    app.last_folder = DEFAULT_LEVEL.parent
+    press(app, pygame.K_o, pygame.KMOD_CTRL)
+    scene = app.overlay
+    pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text="firts.bs"))
+    app.pump()
+    press(app, pygame.K_RETURN)
+    assert app.overlay is scene and scene.error.endswith("tutorial/firts.bs: No such file or directory")
+    for _ in "rts.bs":
+        press(app, pygame.K_BACKSPACE)
+    pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text="rst.bs"))
+    app.pump()
+    press(app, pygame.K_RETURN)
+    assert app.overlay is None and app.play.path == DEFAULT_LEVEL
 
 
 @pytest.mark.parametrize("key, mod, scene", [(pygame.K_d, 0, DailyScene), (pygame.K_i, 0, StatsScene),

@@ -569,14 +569,15 @@ def test_a_window_made_tiny_under_the_replay_still_draws(app):
 def test_a_path_typed_in_the_file_dialog_that_cannot_be_looked_at_is_refused(app, typed):
     """Ctrl+O, a path typed whose name is too long for the system, under a home directory no
     user has, or under a folder that cannot be read, then Enter: the dialog says why (it
-    raised OSError or RuntimeError, which ended the window)."""
+    raised OSError or RuntimeError, which ended the window) and stays, for the path to be mended."""
     play = app.play
     press(app, pygame.K_o, CTRL)
-    assert type(app.overlay).__name__ == "FileScene"
-    app.overlay.typed = ""
+    scene = app.overlay
+    assert type(scene).__name__ == "FileScene"
+    scene.typed = ""
     pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text=typed))
     press(app, pygame.K_RETURN)
-    assert app.play is play and "Could not open the level" in play.message
+    assert app.play is play and app.overlay is scene and scene.error.startswith("Cannot open ")
 
 
 def test_todays_daily_solved_from_its_share_code_counts_when_the_daily_opens(app, monkeypatch):

@@ -664,6 +664,29 @@ def test_the_calendar_s_note_reads_whole_down_to_640x480(app, monkeypatch, size)
     assert notes and notes[0].endswith("Page Up/Down: months."), notes
 
 
+@pytest.mark.parametrize("size", [(480, 1000), (520, 700)])
+def test_the_calendar_s_notes_wrap_whole_onto_two_lines_in_a_narrow_window(app, monkeypatch, size):
+    # Below 640 pixels the note lost its keys ("... to play it; P...") and the plan its weekend.
+    from tests.test_ui_message import resize
+
+    resize(app, size)
+    app.open_daily()
+    scene = app.overlay
+    drawn = watch_text(monkeypatch)
+    app.draw()
+    last_week = max(rect.bottom for rect in scene.cells.values())
+    below = sorted(((text, rect) for text, rect in drawn if rect.left == scene.box.x + 20
+                    and last_week < rect.top < scene.play_button.rect.top), key=lambda item: item[1].top)
+    said = " ".join(text for text, _ in below)
+    assert len(below) == 4 and all(scene.box.contains(rect) for _, rect in below)
+    assert all(above.bottom <= under.top for (_, above), (_, under) in zip(below, below[1:]))
+    assert "Page Up/Down: months." in said and said.endswith("Sun 10x10 hard")
+    assert not any(text.endswith(fonts.ELLIPSIS) for text, _ in below)
+    days = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+    assert all(text.startswith(days) and text.endswith(("easy", "medium", "hard"))
+               for text, _ in below[2:])                          # the plan's lines: never a day broken
+
+
 @pytest.mark.parametrize("size", [(1100, 720), (640, 480), (480, 360)])
 def test_the_stats_notes_read_whole_down_to_640x480_and_nearly_so_below(app, monkeypatch, size):
     # Each note was cut to the box's width on its own line; in a narrow window they flow instead.

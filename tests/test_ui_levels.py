@@ -123,6 +123,18 @@ def test_browser_groups_by_size_then_difficulty_and_flags_broken_files(tmp_path)
     assert all(row.ticked for row in rows if row.value is not None and not row.error)
 
 
+def test_the_browser_notes_a_level_left_half_done_as_in_progress(app):
+    """A player coming back found a level's play restored only by opening that level: the
+    browser showed the solved levels alone, so the one left half done was lost among 170."""
+    assert app.play.session.set_cell(3, 3, Cell.WATER)
+    app.play.board.changed()                                  # saved, as a click saves it
+    assert app.open_level(app_module.LEVELS_DIR / "6x6" / "easy" / "01.bs")
+    app.open_browser()
+    rows = [row for row in app.overlay.list.rows if isinstance(row.value, Path)]
+    assert [row.value for row in rows if "in progress" in row.note] == [app_module.DEFAULT_LEVEL]
+    assert next(row.note for row in rows if row.value == app_module.DEFAULT_LEVEL) == "6x6  in progress"
+
+
 @pytest.mark.parametrize("solver", ["backtracking", "mine.py"])
 def test_play_with_a_solver_opens_with_it_chosen_to_run_by_hand(tmp_path, monkeypatch, solver):
     # 'play LEVEL --solver S' without --autorun: S chosen in the panel (the guide's "watch it"

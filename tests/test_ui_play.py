@@ -66,6 +66,40 @@ def test_clicks_cycle_and_hints_stay(app):
     assert app.play.session.grid[0][4] == Cell.SHIP and "cannot" in app.play.status.message
 
 
+class HeldKeys:
+    """The keyboard's state as SDL reports it (``pygame.key.get_pressed``): the keys in ``down``."""
+
+    def __init__(self, monkeypatch):
+        self.down = set()
+        monkeypatch.setattr(pygame.key, "get_pressed", lambda: self)
+        monkeypatch.setattr(pygame.key, "get_mods", lambda: 0)
+
+    def __getitem__(self, key):
+        return key in self.down
+
+
+def test_a_held_arrow_repeats_after_a_delay_and_a_held_h_asks_one_hint(app, monkeypatch):
+    """No key repeated: holding Backspace in a path or a code took one character off, holding
+    an arrow moved the cursor one cell. The moving and erasing keys repeat; H, G, R do not."""
+    held = HeldKeys(monkeypatch)
+    held.down.add(pygame.K_RIGHT)
+    press(app, pygame.K_RIGHT)                      # shows the cursor at the first cell
+    assert app.play.board_input.cursor == (0, 0)
+    app.pump(dt=0.3)
+    assert app.play.board_input.cursor == (0, 0)    # not yet: a key pressed a moment is pressed once
+    app.pump(dt=0.2)
+    app.pump(dt=0.05)
+    assert app.play.board_input.cursor == (0, 2)
+    held.down.clear()
+    app.pump(dt=1.0)
+    assert app.play.board_input.cursor == (0, 2)
+    held.down.add(pygame.K_h)
+    press(app, pygame.K_h)
+    for _ in range(5):
+        app.pump(dt=1.0)
+    assert app.play.coach.asked["hint"] == 1
+
+
 def test_drag_paints_and_undoes_in_one_step(app):
     drag(app, cell_center(app, 4, 0), [cell_center(app, 4, c) for c in range(1, 6)])
     assert all(v == Cell.WATER for v in app.play.session.grid[4])
@@ -547,6 +581,21 @@ def test_resize_scales_the_board(app):
             assert app.play.layout.cell < before
             assert app.play.layout.board.right < app.play.layout.panel.left
     assert app.play.layout.cell > before
+
+
+@pytest.mark.parametrize("size", [(480, 1000), (640, 1000), (480, 800)])
+def test_a_tall_narrow_window_puts_the_panel_below_the_board_for_larger_cells(app, size):
+    """Beside the panel, a 480x1000 window gave the 6x6 board 26-pixel cells and left half its
+    height to the panel's empty statistics; below the board, the panel leaves it 56."""
+    resize(app, size)
+    layout = app.play.layout
+    board = layout.board.union(layout.row_tally_rect(0)).union(layout.col_tally_rect(0))
+    assert layout.cell >= 40
+    assert board.bottom < layout.panel.top and layout.panel.bottom < layout.status.top
+    assert layout.toolbar.bottom < board.top and board.left >= 0 and board.right <= size[0]
+    click(app, cell_center(app, 3, 3))
+    assert app.play.session.grid[3][3] == Cell.WATER
+    assert all(layout.panel.contains(widget.rect) for widget in app.play.solver.widgets if widget.rect.width)
 
 
 def test_solving_by_hand_stops_the_clock_and_marks_the_level(app):

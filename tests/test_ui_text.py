@@ -15,7 +15,7 @@ import pygame  # noqa: E402
 import pytest  # noqa: E402
 
 import main  # noqa: E402
-from tests.conftest import watch_text  # noqa: E402
+from tests.conftest import resize, watch_text  # noqa: E402
 from window import fonts  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -187,6 +187,29 @@ def test_a_nul_in_a_level_name_is_drawn_and_titled_not_a_crash(app, tmp_path):
     app.draw()
     assert pygame.display.get_caption()[0].endswith("evil" + fonts.MARK + "name")
     assert fonts.fit_text(app.play.title, 20, 1000) == "evil" + fonts.MARK + "name"
+
+
+def titles_drawn(app, monkeypatch, size):
+    """The labels drawn right of the toolbar's last button in a window of ``size``."""
+    labels = watch_text(monkeypatch)
+    resize(app, size)
+    app.full_redraw = True
+    app.draw()
+    last = app.play.shown_toolbar[-1].rect
+    return {text for text, rect in labels if rect.left > last.right and rect.centery == last.centery}
+
+
+@pytest.mark.parametrize("size", [(1600, 1000), (1200, 820), (1000, 700), (480, 360)])
+def test_the_title_is_drawn_smaller_before_it_is_cut_and_keeps_the_size(app, tmp_path, monkeypatch, size):
+    """The pack's longest name (a 15x15 expert's) reads whole, its number too, in every window
+    wide enough for its letters at the smallest size; a name too long for any keeps its size."""
+    assert app.open_level(ROOT / "levels" / "15x15" / "expert" / "03.bs")
+    name = app.play.title
+    titles = titles_drawn(app, monkeypatch, size)
+    assert titles == {name} or size == (480, 360)         # there beside 7 buttons: no room for 29 letters
+    assert app.open_level(named_level(tmp_path, "Ωμέγα Søren " * 20))
+    titles = titles_drawn(app, monkeypatch, size)
+    assert len(titles) == 1 and titles.pop().endswith(f"{fonts.ELLIPSIS}  (6x6)")
 
 
 def test_dropping_a_nul_named_level_on_the_window_opens_it(app, tmp_path):

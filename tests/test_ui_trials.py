@@ -109,6 +109,19 @@ def test_a_trial_that_breaks_a_rule_is_named_and_abandon_is_offered(app):
     assert not app.play.trials.abandon_button.active
 
 
+def test_a_broken_trial_s_count_is_said_again_when_it_changes_not_left_out_of_date(app):
+    press(app, pygame.K_g)
+    ship_click(app, 2, 4)                                   # column 5 (tally 1) has the given submarine
+    assert app.play.status.message.startswith("Trial 1 breaks a rule: Column 5 has 2 ship cells")
+    ship_click(app, 3, 4)
+    assert app.play.status.message.startswith("Trial 1 breaks a rule: Column 5 has 3 ship cells")
+    press(app, pygame.K_h)                                  # another message stays while nothing changes
+    hint = app.play.status.message
+    water_click(app, 5, 5)
+    app.pump()
+    assert app.play.status.message == hint
+
+
 def test_check_inside_a_trial_blames_the_trial_that_contradicts_the_clues(app):
     session = app.play.session
     ship_click(app, 0, 0)

@@ -48,6 +48,10 @@ LEVELS_DIR = REPO / "levels"
 DEFAULT_LEVEL = LEVELS_DIR / "tutorial" / "first.bs"
 DEFAULT_WINDOW = (1200, 820)
 IDLE_WAIT_MS = 250               # wake up a few times a second to tick the clock display
+KEY_REPEAT_DELAY = 0.4           # seconds a key is held before it repeats, then one press per...
+KEY_REPEAT_EVERY = 0.04          # ...this many seconds: for the keys of REPEATING, and Ctrl+Z, Ctrl+Y
+REPEATING = {pygame.K_LEFT, pygame.K_RIGHT, pygame.K_UP, pygame.K_DOWN, pygame.K_BACKSPACE, pygame.K_DELETE,
+             pygame.K_PAGEUP, pygame.K_PAGEDOWN}
 SCRIPTED_RUN_LIMIT = 300.0       # seconds: a scripted run that never ends gives up
 FRAME_WORK_BUDGET = 0.008        # seconds of solver events applied per frame at most
 FRAME_TARGET = 0.013             # seconds of work per frame we aim for (60 fps leaves 16.7 ms)
@@ -60,6 +64,11 @@ def caption(text: str) -> str:
     """A window title the system can show: at most 200 characters, control characters (a NUL
     would stop SDL) and ones UTF-8 cannot encode shown as the window's mark for them."""
     return fonts.visible(text, 200)
+
+
+def repeats(press: pygame.event.Event) -> bool:
+    """Whether a key press repeats while its key is held (see ``App._repeat_held``)."""
+    return press.key in REPEATING or (press.key in (pygame.K_z, pygame.K_y) and bool(press.mod & pygame.KMOD_CTRL))
 
 
 def fit_to_display(size: tuple[int, int]) -> tuple[int, int]:
@@ -113,6 +122,7 @@ class App:
         self.new_level_choice: Choice | None = None   # the New puzzle dialog's last settings
         self.focused = False                   # the window has the keyboard (it told us so)
         self.announced = ""                    # the text the last key press gave (see handle)
+        self.held: tuple[pygame.event.Event, float] | None = None   # a repeating key's press, seconds to its next
         # A solver thread shares the interpreter: a short switch interval lets the window take
         # the GIL back within about a millisecond, which keeps frames even during a fast run.
         self._switch_interval = sys.getswitchinterval()
@@ -360,6 +370,9 @@ class App:
     def handle(self, event: pygame.event.Event) -> None:
         if event.type == pygame.KEYDOWN:
             self.announced = getattr(event, "unicode", "")
+            self.held = (event, KEY_REPEAT_DELAY) if repeats(event) else None
+        elif event.type == pygame.KEYUP and self.held is not None and event.key == self.held[0].key:
+            self.held = None
         elif event.type == pygame.TEXTINPUT:
             # The text of a key press comes twice: as the key's unicode, then as text input. A
             # text no key press announced (an input method's, a key with no key code) is new.
@@ -384,6 +397,7 @@ class App:
         elif event.type == pygame.WINDOWFOCUSGAINED:
             self.focused = True
         elif event.type == pygame.WINDOWMINIMIZED or (event.type == pygame.WINDOWFOCUSLOST and self.focused):
+            self.held = None
             # Away from the window, the player's clock stops (a focus never gained is not lost:
             # a desktop without a window manager may never give it).
             self.focused = False
@@ -457,7 +471,28 @@ class App:
             self.handle(event)
             if not self.running:
                 return
+        self._repeat_held(dt)
         self.frame(dt)
+
+    def _repeat_held(self, dt: float) -> None:
+        """A key that moves (arrows, pages), erases (Backspace, Delete) or undoes and redoes
+        (Ctrl+Z, Ctrl+Y) presses again while held, as a text editor's does: once after
+        ``KEY_REPEAT_DELAY`` seconds of the ``dt`` that passed, then every ``KEY_REPEAT_EVERY``
+        (one press a frame at most). Other keys act once however long they are held: a hint,
+        a trial or a restart per repeat would be a surprise."""
+        if self.held is None:
+            return
+        press, wait = self.held
+        again = pygame.event.Event(pygame.KEYDOWN, {**press.dict, "mod": pygame.key.get_mods()})
+        if not pygame.key.get_pressed()[press.key] or not repeats(again):
+            self.held = None                  # released while its release went elsewhere, or Ctrl let go
+            return
+        wait -= dt
+        if wait <= 0:
+            self.handle(again)
+            wait = max(0.0, wait + KEY_REPEAT_EVERY)
+        if self.held is not None:
+            self.held = (press, wait)
 
     def run(self, script: Checks | None = None) -> int:
         """The loop, until the window is closed; then :meth:`shutdown`, also when Ctrl+C or
@@ -468,7 +503,7 @@ class App:
         code = 0
         try:
             while self.running:
-                busy = self.animating or self.dirty or script is not None
+                busy = self.animating or self.dirty or script is not None or self.held is not None
                 if busy:
                     clock.tick(self.fps)
                 now = time.perf_counter()

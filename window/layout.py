@@ -16,6 +16,8 @@ STATUS_LINE = 20               # each further line a narrow window gives the sta
 STATUS_THREE_LINES_BELOW = 640  # window width below which the message has two further lines (one from 1000)
 MARGIN = 12
 SMALL_CELL = 8                 # pixels: a cell smaller than this is hard to hit and its tallies to read
+PANEL_BELOW_LEAST = 320        # the panel's height below the board (a tall window): its controls and
+PANEL_BELOW_MOST = 440         # the statistics' first lines, and no more than they use
 
 
 @dataclass(frozen=True)
@@ -92,21 +94,33 @@ def status_lines(width: int) -> int:
     return 1 if width >= TOOLBAR_ONE_ROW_FROM else 2 if width >= STATUS_THREE_LINES_BELOW else 3
 
 
+def cell_size(area: pygame.Rect, rows: int, cols: int) -> int:
+    """The largest square cell for a board of ``rows`` x ``cols`` and its tallies (one extra
+    cell each way) in ``area``."""
+    return max(1, min(area.width // (cols + 1), area.height // (rows + 1), 110))
+
+
 def compute_layout(window: tuple[int, int], rows: int, cols: int) -> Layout:
-    """The board takes what the side panel leaves; cells stay square and as large as fit."""
+    """The board takes what the panel leaves; cells stay square and as large as fit. The panel
+    is beside the board, or below it where that gives larger cells (a tall, narrow window)."""
     width, height = room(window)
     two_rows = width < TOOLBAR_ONE_ROW_FROM and height >= TOOLBAR_TWO_ROWS_FROM
     toolbar = pygame.Rect(0, 0, width, TOOLBAR_HEIGHT * (2 if two_rows else 1))
     status_height = STATUS_HEIGHT + (status_lines(width) - 1) * STATUS_LINE
     status = pygame.Rect(0, height - status_height, width, status_height)
+    between = status.top - toolbar.bottom - 2 * MARGIN          # the height below the toolbar
     panel_width = max(260, min(380, int(width * 0.30)))
-    panel = pygame.Rect(width - panel_width - MARGIN, toolbar.bottom + MARGIN, panel_width,
-                        status.top - toolbar.bottom - 2 * MARGIN)
+    panel = pygame.Rect(width - panel_width - MARGIN, toolbar.bottom + MARGIN, panel_width, between)
     area = pygame.Rect(MARGIN, toolbar.bottom + MARGIN, panel.left - 2 * MARGIN, panel.height)
-    # One extra cell each way for the tallies. The board stays inside its area at any size: a
-    # large board in a small window gets small cells (the play scene says so), never cells
-    # that spill over the toolbar, the side panel, the status line or off the window.
-    cell = max(1, min(area.width // (cols + 1), area.height // (rows + 1), 110))
+    panel_height = max(PANEL_BELOW_LEAST, min(PANEL_BELOW_MOST, between // 2))
+    below = pygame.Rect(MARGIN, status.top - MARGIN - panel_height, width - 2 * MARGIN, panel_height)
+    above = pygame.Rect(MARGIN, toolbar.bottom + MARGIN, below.width, below.top - MARGIN - toolbar.bottom - MARGIN)
+    if above.height > 0 and cell_size(above, rows, cols) > cell_size(area, rows, cols):
+        panel, area = below, above
+    # The board stays inside its area at any size: a large board in a small window gets small
+    # cells (the play scene says so), never cells that spill over the toolbar, the panel, the
+    # status line or off the window.
+    cell = cell_size(area, rows, cols)
     total_w, total_h = cell * (cols + 1), cell * (rows + 1)
     board = board_with_tallies((area.x + (area.width - total_w) // 2, area.y + (area.height - total_h) // 2),
                                cell, rows, cols)

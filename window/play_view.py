@@ -161,11 +161,11 @@ class StatusLine:
 class PlayView:
     """Draws the play scene from its parts; never changes them."""
 
-    def __init__(self, title: str, board: PlayerBoard, solver: SolverPanel, coach: Coach, board_input: BoardInput,
-                 toolbar: Sequence[Button], mistake_button: Button, again_button: Button, status: StatusLine,
-                 trial_buttons: Sequence[Button] = ()) -> None:
+    def __init__(self, title: tuple[str, str], board: PlayerBoard, solver: SolverPanel, coach: Coach,
+                 board_input: BoardInput, toolbar: Sequence[Button], mistake_button: Button, again_button: Button,
+                 status: StatusLine, trial_buttons: Sequence[Button] = ()) -> None:
         self.trial_buttons = list(trial_buttons)
-        self.title = title
+        self.title = title                            # the level's name, and its size when the name lacks it
         self.board = board
         self.solver = solver
         self.coach = coach
@@ -278,8 +278,20 @@ class PlayView:
         right = layout.toolbar.right - 12
         space = right - (self.toolbar[-1].rect.right + 16)
         if space >= 40:
-            fonts.blit_text(surface, fonts.fit_text(self.title, 20, space, bold=True), 20, theme.text, bold=True,
+            shown, size = self.heading(space)
+            fonts.blit_text(surface, shown, size, theme.text, bold=True,
                             midright=(right, self.toolbar[-1].rect.centery))
+
+    def heading(self, space: int) -> tuple[str, int]:
+        """The title beside the toolbar in ``space`` pixels and its font size: drawn smaller
+        before it is cut, and then the name is cut, never the size after it."""
+        name, size = self.title
+        after = f"  ({size})" if size else ""
+        shown, font_size = fonts.shrink_to_fit(name + after, 20, space, bold=True)
+        if after and shown != fonts.visible(name + after):
+            room = space - fonts.font(font_size, True).size(after)[0]
+            shown = fonts.fit_text(name, font_size, room, bold=True) + after
+        return shown, font_size
 
     def _draw_panel(self, surface: pygame.Surface, layout: Layout, theme: Theme) -> None:
         pygame.draw.rect(surface, theme.panel, layout.panel, border_radius=8)

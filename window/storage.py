@@ -413,6 +413,13 @@ class Storage:
     def progress_path(self, key: str) -> Path:
         return self.root / "progress" / f"{key}.json"
 
+    def played(self) -> set[str]:
+        """The keys of the levels with a saved play (a move made, or a hint or check asked)."""
+        try:
+            return {path.stem for path in (self.root / "progress").glob("*.json")}
+        except OSError:
+            return set()
+
     # ----- messages ------------------------------------------------------------------------
 
     def tell(self, message: str) -> None:

@@ -33,7 +33,7 @@ class TrialControls:
         self.keep_button = Button("Keep", self.keep)
         self.abandon_button = Button("Abandon", self.abandon)
         self.buttons = [self.keep_button, self.abandon_button]
-        self._told: tuple[int, int | None] = (board.session.version, None)
+        self._told: tuple[int, str | None] = (board.session.version, None)   # the board, and what was said of it
 
     @property
     def session(self) -> Session:
@@ -79,8 +79,9 @@ class TrialControls:
         return broken if broken is not None else self.coach.wrong_trial()
 
     def update(self) -> bool:
-        """Say once per board that a trial breaks a rule; the Abandon button shows the offer.
-        True when the look changed."""
+        """Say that a trial breaks a rule, once, and again when what it breaks changes (a count
+        said before would be out of date); the Abandon button shows the offer. True when the
+        look changed."""
         session = self.session
         offered = self.wrong_trial() is not None
         changed = self.abandon_button.active != offered
@@ -88,11 +89,14 @@ class TrialControls:
         if self._told[0] == session.version:
             return changed
         broken = session.trial_breaking_rules()
-        if broken is not None and broken != self._told[1]:
+        said = None
+        if broken is not None:
             problems = rules.provable_violations(session.puzzle, session.board_below(broken))
             more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
             times = session.depth - broken + 1
             inner = "" if times == 1 else f" ({times} times: the trials above it go first)"
-            self.notify(f"Trial {broken} breaks a rule: {problems[0].message}{more} - A: abandon it{inner}")
-        self._told = (session.version, broken)
+            said = f"Trial {broken} breaks a rule: {problems[0].message}{more} - A: abandon it{inner}"
+            if said != self._told[1]:
+                self.notify(said)
+        self._told = (session.version, said)
         return changed

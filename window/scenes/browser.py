@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Collection
 
 import pygame
 
@@ -28,10 +29,13 @@ def _group_order(group: str) -> tuple:
     return (0 if "tutorial" in group else 1, not numbers, numbers, rank, group)
 
 
-def scan_levels(root: Path, solved: set[str], cache: LevelCache, group_name: str | None = None) -> list[Row]:
+def scan_levels(root: Path, solved: set[str], cache: LevelCache, group_name: str | None = None,
+                played: Collection[str] = ()) -> list[Row]:
     """Rows for the browser; ``cache`` maps (path, mtime) to (name, key, error, note) across openings.
 
-    ``group_name`` puts every level under one heading (the player's generated levels).
+    ``group_name`` puts every level under one heading (the player's generated levels); a level
+    of ``played`` (a saved play) not solved yet is noted "in progress", so a player coming back
+    finds the level left half done.
     """
     groups: dict[str, list[Row]] = {}
     for path in sorted(root.rglob("*.bs")):
@@ -49,8 +53,8 @@ def scan_levels(root: Path, solved: set[str], cache: LevelCache, group_name: str
         group = str(path.parent.relative_to(root)).replace("\\", "/")
         group = "levels" if group == "." else group
         group = group_name or group
-        groups.setdefault(group, []).append(Row(name, path, note + ("  solved" if key in solved else ""),
-                                                ticked=key in solved, error=bool(error)))
+        state = "  solved" if key in solved else ("  in progress" if key and key in played else "")
+        groups.setdefault(group, []).append(Row(name, path, note + state, ticked=key in solved, error=bool(error)))
     rows: list[Row] = []
     for group in sorted(groups, key=_group_order):
         done = sum(r.ticked for r in groups[group])
@@ -65,11 +69,11 @@ class BrowserScene:
     def __init__(self, app: Host, root: Path, current: Path | None = None) -> None:
         self.app = app
         self.root = root
-        solved = set(app.storage.solved())
-        rows = scan_levels(root, solved, app.level_cache) if root.is_dir() else []
+        solved, played = set(app.storage.solved()), app.storage.played()
+        rows = scan_levels(root, solved, app.level_cache, played=played) if root.is_dir() else []
         generated = generated_dir()      # where the New puzzle dialog saves
         if generated.is_dir():
-            rows += scan_levels(generated, solved, app.level_cache, group_name="Generated")
+            rows += scan_levels(generated, solved, app.level_cache, group_name="Generated", played=played)
         self.list = ListView(rows or [Row(f"No levels found in {root.name}/")])
         self.close_button = Button("Close", app.close_overlay)
         self.open_button = Button("Open file...", app.open_files)

@@ -20,6 +20,8 @@ from window.widgets import Button, draw_dialog
 
 WEEK = ("Mo", "Tu", "We", "Th", "Fr", "Sa", "Su")
 WEEK_ROW = 25             # pixels: the least height of a week's row (a day's number and its time)
+WRAPPED = 15              # the font size of a note under the days wrapped onto two lines, and their pitch:
+WRAPPED_PITCH = 18
 DAY_STEPS = {pygame.K_LEFT: -1, pygame.K_RIGHT: 1, pygame.K_UP: -7, pygame.K_DOWN: 7}
 
 
@@ -60,12 +62,36 @@ class DailyScene:
         # keep room for their numbers (WEEK_ROW each).
         self.compact = box.height - 130 - 130 < 6 * WEEK_ROW
         nav, top, bottom, button = (44, 94, 72, 36) if self.compact else (60, 130, 130, 40)
+        self.notes = self.notes_under(box.width - 40)
+        bottom += WRAPPED_PITCH * (sum(len(lines) for lines in self.notes) - len(self.notes))
         self.close_button.rect = pygame.Rect(box.right - 110, box.y + 10, 100, 32)
         self.back_button.rect = pygame.Rect(box.x + 20, box.y + nav, 40, 32)
         self.next_button.rect = pygame.Rect(box.right - 60, box.y + nav, 40, 32)
         self.play_button.rect = pygame.Rect(box.x + 20, box.bottom - 16 - button, box.width - 40, button)
         self.grid = pygame.Rect(box.x + 20, box.y + top, box.width - 40, box.height - top - bottom)
         self.place_days()
+
+    def notes_under(self, width: int) -> list[list[tuple[str, int]]]:
+        """The notes under the days, each as its lines and their font size: today's puzzle and
+        the keys (the keys last), then the week's plan (not in a short box). A note is drawn
+        smaller before it is cut, and where even that would cut it, on two lines (a short box
+        has no room for them: it is cut)."""
+        side, grade = daily.plan(self.today)
+        note = ("Solved today: come back tomorrow" if self.today.isoformat() in self.solved else
+                f"Today, {daily.DAY_NAMES[self.today.weekday()]}: {side}x{side} {grade}. "
+                "Click a past day, or arrows and Enter, to play it; Page Up/Down: months.")
+        plan = [f"{name[:3]} {s}x{s} {g}" for name, (s, g) in zip(daily.DAY_NAMES, daily.WEEKDAYS)]
+        notes = []
+        # Each note with the parts a line breaks between (the plan's: a day each) and their gap.
+        for parts, gap, size in ((note.split(" "), " ", 18),) + ((plan, "  ", 15),) * (not self.compact):
+            text = gap.join(parts)
+            shown, shrunk = fonts.shrink_to_fit(text, size, width)
+            if shown == fonts.visible(text) or self.compact:
+                notes.append([(shown, shrunk)])
+            else:
+                lines = fonts.flow(parts, WRAPPED, width, gap, most=2)
+                notes.append([(fonts.fit_text(line, WRAPPED, width), WRAPPED) for line in lines])
+        return notes
 
     def place_days(self) -> None:
         weeks = calendar.Calendar().monthdatescalendar(self.month.year, self.month.month)
@@ -124,7 +150,7 @@ class DailyScene:
         """Redrawn once the date moves on (a calendar left open past midnight)."""
         if self.fixed_today is None and datetime.date.today() != self.today:
             self.set_today(datetime.date.today())
-            self.place_days()
+            self.relayout(self.app.window_size)       # today's note, and the days
             return True
         return False
 
@@ -175,16 +201,13 @@ class DailyScene:
                 if rect.width >= 56 and tick.x >= number.right + 4:
                     pygame.draw.lines(surface, colour, False, [(tick.x, tick.centery), (tick.centerx, tick.bottom),
                                                                (tick.right, tick.top)], 3)
-        side, grade = daily.plan(self.today)
-        note = ("Solved today: come back tomorrow" if self.today.isoformat() in self.solved else
-                f"Today, {daily.DAY_NAMES[self.today.weekday()]}: {side}x{side} {grade}. "
-                "Click a past day, or arrows and Enter, to play it; Page Up/Down: months.")
-        text, size = fonts.shrink_to_fit(note, 18, box.width - 40)      # smaller before it is cut
-        fonts.blit_text(surface, text, size, theme.muted,
-                        topleft=(box.x + 20, self.play_button.rect.y - (24 if self.compact else 60)))
-        if not self.compact:
-            plan = "  ".join(f"{name[:3]} {s}x{s} {g}" for name, (s, g) in zip(daily.DAY_NAMES, daily.WEEKDAYS))
-            fonts.blit_text(surface, fonts.fit_text(plan, 15, box.width - 40), 15, theme.muted,
-                            topleft=(box.x + 20, self.play_button.rect.y - 30))
+        # Up from the button: the last note's top 30 pixels above it (24 in a short box), a note's
+        # lines WRAPPED_PITCH apart, the notes 30.
+        top = self.play_button.rect.y - (24 if self.compact else 30)
+        for lines in reversed(self.notes):
+            for n, (text, size) in enumerate(lines):
+                fonts.blit_text(surface, text, size, theme.muted,
+                                topleft=(box.x + 20, top - WRAPPED_PITCH * (len(lines) - 1 - n)))
+            top -= WRAPPED_PITCH * (len(lines) - 1) + 30
         for button in self.buttons:
             button.draw(surface, theme)

@@ -32,6 +32,7 @@ class FileScene:
         self.app = app
         self.folder = folder
         self.pick = pick or app.open_level
+        self.levels = pick is None              # a path to nothing is refused here (a caller's pick says why itself)
         self.shown = shown or (lambda entry: entry.suffix.lower() in LEVEL_SUFFIXES)
         self.title = title
         self.note = "level" if shown is None else ""
@@ -68,9 +69,15 @@ class FileScene:
     def choose(self, path: Path) -> None:
         if _is_folder(path):
             self.enter(path)
-        else:
-            self.app.close_overlay()
-            self.pick(path)
+            return
+        try:
+            if self.levels:
+                os.stat(path)
+        except (OSError, ValueError) as error:    # a typed path mistyped: said here, the dialog stays to mend it
+            self.error = f"Cannot open {path}: {files.reason(error)}"
+            return
+        self.app.close_overlay()
+        self.pick(path)
 
     def relayout(self, size: tuple[int, int]) -> None:
         box = self.box = dialog_box(size)
@@ -96,7 +103,10 @@ class FileScene:
                 self.list.select(None)
             return
         if event.type == pygame.TEXTINPUT:
-            self.typed += event.text
+            # The folder's path as the dialog wrote it, then "/" or "~": a path from the root or
+            # the home folder is being typed, in its place (as a desktop's file chooser takes it).
+            fresh = self.typed == str(self.folder) + os.sep and event.text[:1] in (os.sep, "/", "~")
+            self.typed = event.text if fresh else self.typed + event.text
             self.list.select(None)             # Enter now opens what was typed
             return
         if self.close_button.handle(event) or self.up_button.handle(event):

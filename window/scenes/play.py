@@ -103,7 +103,7 @@ class PlayScene:
         # Shown in the status line on a solved level: a new timed attempt.
         self.again_button = Button("Play again", self.play_again, active=True)
         size = f"{puzzle.rows}x{puzzle.cols}"
-        heading = self.title if size in self.title else f"{self.title}  ({size})"
+        heading = (self.title, "" if size in self.title else size)
         self.board.target = records.target_seconds(size, puzzle.difficulty)
         self.board.record = self._record
         solved_on = app.storage.saved_on(self.key)
