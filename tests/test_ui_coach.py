@@ -198,3 +198,25 @@ def test_a_hint_on_the_solved_board_says_it_is_solved_and_counts_no_hint(app):
     press(app, pygame.K_h)
     assert app.play.status.message == "The board is solved: no hint is needed (R: play it again)"
     assert app.play.session.asked == asked and not app.play.coach.hints.thinking
+
+
+def test_a_hint_taken_to_its_move_counts_once_for_the_records(app, monkeypatch):
+    """A hint's three rungs (where, which rule, the move) are one hint asked: each press used to
+    count, so the Stats said 3 hints for one move; a press while the answer is being worked
+    out asks nothing new either."""
+    from solvers.logic import deduction as logic
+    found = logic.next_deduction
+    monkeypatch.setattr(logic, "next_deduction", lambda *args, **kwargs: time.sleep(0.5) or found(*args, **kwargs))
+    session = app.play.session
+    before = session.grid
+    press(app, pygame.K_h)
+    assert app.play.coach.hints.thinking
+    press(app, pygame.K_h)                       # still looking: the same question
+    wait_for_answer(app)
+    assert app.play.status.message.startswith("Hint: look at the highlighted cells")
+    press(app, pygame.K_h)                       # which rule
+    press(app, pygame.K_h)                       # the move
+    assert session.grid != before and app.play.status.message.startswith("Hint applied")
+    assert app.play.coach.asked["hint"] == 1
+    press(app, pygame.K_h)                       # a new board: a new hint
+    assert app.play.coach.asked["hint"] == 2

@@ -60,9 +60,10 @@ class Coach:
         if session.report.solved:              # nothing is left to find, and nothing was asked
             self.notify("The board is solved: no hint is needed" + (" (R: play it again)" if session.solved else ""))
             return
-        self.asked["hint"] += 1
         answer = self.hints.current_for(session.grid, "hint")
         if answer is None:
+            if not self.hints.thinking:        # a new question: one hint, however many rungs it shows
+                self.asked["hint"] += 1
             self._ask("hint")
             self.notify("Looking for a hint...")
             return
