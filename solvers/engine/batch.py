@@ -44,11 +44,14 @@ def expand(paths: Iterable[str]) -> Iterator[LevelRef]:
         elif codes.is_code(raw):             # never looked up as a file: a code may be too long a name
             yield from _load_one(path)
         elif os.path.isdir(path):          # False, not an error, for a name the system refuses
-            files = level_files(path)
+            files = levels.level_files(path)
             if not files:
                 yield LevelRef(shown(raw), None, f"{shown(raw)}: folder holds no .bs levels")
             for file in files:
-                yield from _load_one(file)
+                if isinstance(file, levels.LevelError):
+                    yield LevelRef(shown(file.source), None, str(file))
+                else:
+                    yield from _load_one(file)
         elif formats.is_corpus(path):
             empty = True
             try:
@@ -67,19 +70,14 @@ def expand(paths: Iterable[str]) -> Iterator[LevelRef]:
             yield from _load_one(path)
 
 
-def level_files(folder: Path) -> list[Path]:
-    """The levels a folder given as a PATH stands for: every entry named *.bs under it that is
-    not a folder (a pipe or device is reported when it is read, not skipped)."""
-    return sorted(p for p in folder.rglob("*.bs") if not p.is_dir())
-
-
 def input_files(paths: Iterable[str]) -> list[str]:
-    """Every file ``paths`` name, the levels of a folder among them too, and the file of a
-    label ``FILE#ID`` (``formats.file_of``): what an output given beside them must not be."""
+    """Every file ``paths`` name, the levels of a folder among them too (``levels.level_files``),
+    and the file of a label ``FILE#ID`` (``formats.file_of``): what an output given beside them
+    must not be."""
     found = [formats.file_of(raw) if raw and not codes.is_code(raw) else raw for raw in paths]
     for raw in list(found):
         if raw and not codes.is_code(raw) and os.path.isdir(raw):
-            found += map(str, level_files(Path(raw)))
+            found += (str(file) for file in levels.level_files(raw) if isinstance(file, Path))
     return found
 
 
