@@ -460,3 +460,29 @@ def test_a_corpus_named_in_capitals_is_read_a_line_at_a_time_as_any_corpus(tmp_p
     assert main.main(["check", str(corpus)]) == 2
     labels = [line.split(": ")[0] for line in capsys.readouterr().out.splitlines()]
     assert labels == [f"{corpus}#first", f"{corpus}:2", f"{corpus}#third"]
+
+
+LONG = "A" * 300_000
+
+
+@pytest.mark.parametrize("fmt, text", [
+    ("bimaru", BIMARU.replace("ROW", LONG, 1)),
+    ("bimaru", BIMARU.replace("HINT\t8\t8\tR", "HINT\t8\t8\t" + LONG)),
+    ("bimaru", BIMARU.replace("HINT\t8\t8\tR", "HINT\t8\t" + LONG + "\tR")),
+    ("bimaru", BIMARU.replace("HINT\t8\t8\tR", LONG + "\t8\t8\tR")),
+    ("csplib", CSPLIB.replace("Hint: 1 1 Water 1", "Hint: 1 1 " + LONG + " 1")),
+    ("csplib", "Board ID: " + LONG + "\n"),
+    ("dzn", DZN.replace("ship = [3, 2, 1];", "ship = [3, 2, " + LONG + "];")),
+    ("dzn", DZN.replace("ship = [3, 2, 1];", "ship = [3, 2 " + LONG + "];")),
+    ("dzn", DZN.replace("hint = [|3, 7", "hint = [|3, " + LONG)),
+    ("dzn", DZN.replace("maxship = 3;", LONG + " 3;")),
+    ("dzn", DZN.replace("maxship = 3;", "maxship = " + LONG + ";")),
+    ("dzn", DZN.replace("maxship = 3;", LONG + " = 3 4;")),
+    ("dzn", DZN.replace("maxship = 3;", "maxship = -" + "9" * 300_000 + ";")),
+    ("dzn", DZN.replace("height = 6;", "height = 6; " + LONG + " = 1; " + LONG + " = 2;")),
+])
+def test_an_error_quotes_a_long_piece_of_the_file_cut_short(fmt, text):
+    with pytest.raises(formats.FormatError) as caught:
+        formats.read_text(text, "in.txt", fmt)
+    message = str(caught.value)
+    assert message.startswith("in.txt: line ") and len(message) < 200, message[:300]
