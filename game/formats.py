@@ -444,11 +444,9 @@ def _dzn_tokens(text: str, source: str) -> list[tuple[str, str, int]]:
     """(kind, text, line) for each token; comments (``%`` to the end of the line) dropped."""
     tokens = []
     for number, line in _lines(text):
-        line = line.split("%", 1)[0]
+        line = line.split("%", 1)[0].rstrip()
         position = 0
-        while position < len(line):
-            if not line[position:].strip():
-                break
+        while position < len(line):         # what is left holds a token: the line ends in one
             match = _DZN_TOKEN.match(line, position)
             if not match:
                 bad = line[position:].strip()[:20]
