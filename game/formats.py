@@ -697,11 +697,12 @@ def _corpus_level(item: Puzzle | levels.LevelError) -> Puzzle:
 
 
 def file_of(name: Union[str, os.PathLike]) -> str:
-    """The file a level's name reads: ``FILE`` of a label ``FILE#ID`` (when no file has the
-    whole name and ``FILE`` is one), else the name itself."""
+    """The file a level's name reads: ``FILE`` of a label ``FILE#ID`` (when nothing has the
+    whole name and something is at ``FILE``: a pipe, device or folder there is refused as what
+    it is when it is read), else the name itself."""
     text = str(name)
     base, sep, ident = text.rpartition("#")
-    if not sep or not ident or os.path.lexists(text) or not os.path.isfile(base):
+    if not sep or not ident or os.path.lexists(text) or not os.path.lexists(base):
         return text
     return base
 

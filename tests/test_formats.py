@@ -2,6 +2,7 @@
 every writer, recognition by content, and errors that name the file and the line."""
 
 import dataclasses
+import os
 from pathlib import Path
 
 import pytest
@@ -381,6 +382,15 @@ def test_a_label_the_batch_commands_print_names_its_level_wherever_a_level_is_re
     assert main.main(["race", f"{corpus}#first", "--solvers", "forward", "--csv", str(corpus)]) == 2
     assert main.main(["solve", f"{corpus}#first", "--trace", str(corpus)]) == 2
     assert capsys.readouterr().err.count("is the input") == 3 and corpus.read_text().count("\n") == 3
+
+
+def test_a_label_of_a_pipe_or_a_folder_is_refused_as_what_it_is_not_as_no_such_file(tmp_path):
+    os.mkfifo(tmp_path / "pipe.jsonl")
+    (tmp_path / "box.jsonl").mkdir()
+    with pytest.raises(levels.LevelError, match=r"pipe\.jsonl: is not a regular file \(a pipe"):
+        formats.load_any(f"{tmp_path}/pipe.jsonl#first")
+    with pytest.raises(levels.LevelError, match=r"box\.jsonl: is a folder, not a level file"):
+        formats.load_any(f"{tmp_path}/box.jsonl#first")
 
 
 def test_convert_reads_a_corpus_file_as_a_file_of_several_boards(tmp_path, capsys):
