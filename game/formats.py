@@ -26,7 +26,7 @@ import re
 from pathlib import Path
 from typing import Iterable, Iterator, Mapping, Union
 
-from game import codes, levels
+from game import codes, files, levels
 from game.limits import MAX_DIGITS, MAX_FILE_BYTES, MAX_FLEET_SHIPS, MAX_SHIP_LENGTH, MAX_SIDE
 from game.puzzle import DEFAULT_FLEETS, Hint, Puzzle
 
@@ -47,6 +47,13 @@ class FormatError(levels.LevelError):
 # --------------------------------------------------------------------------- shared helpers
 
 
+def _quoted(text: str, plain: bool = False) -> str:
+    """A piece of the file as a message quotes it: its ``repr`` (as it is, when ``plain`` and
+    it is printable), cut short with its length when it is long, so a line of 100,000
+    characters is still a short message."""
+    return files.shown(text, 60) if plain else levels.short_repr(text, 60, size=True)
+
+
 def _lines(text: str) -> list[tuple[int, str]]:
     """(1-based number, line without trailing white space) for every line, blank ones included."""
     return [(number, line.rstrip()) for number, line in enumerate(text.splitlines(), start=1)]
@@ -62,7 +69,7 @@ def _end_line(text: str) -> int:
 
 def _number(token: str, source: str, line: int, what: str) -> int:
     if not token.isdigit() or not token.isascii():
-        raise FormatError(source, line, f"{what} must be a whole number, not {token!r}")
+        raise FormatError(source, line, f"{what} must be a whole number, not {_quoted(token)}")
     if len(token) > MAX_DIGITS:
         raise FormatError(source, line, f"{what} has {len(token)} digits; numbers have at most {MAX_DIGITS}")
     return int(token)
@@ -233,7 +240,7 @@ def _labelled(lines: list[tuple[int, str]], index: int, label: str, source: str,
     number, line = lines[index]
     fields = line.split()
     if fields[0].upper() != label:
-        raise FormatError(source, number, f"expected a {label} line, found {fields[0]!r}")
+        raise FormatError(source, number, f"expected a {label} line, found {_quoted(fields[0])}")
     return number, fields[1:]
 
 
@@ -259,14 +266,14 @@ def read_bimaru(text: str, source: str = "<level>") -> Puzzle:
     for number, line in lines[3:]:
         fields = line.split()
         if fields[0].upper() != "HINT":
-            raise FormatError(source, number, f"expected a HINT line, found {fields[0]!r}")
+            raise FormatError(source, number, f"expected a HINT line, found {_quoted(fields[0])}")
         if len(fields) != 4:
             raise FormatError(source, number, f"a HINT line is 'HINT row column kind', not {len(fields)} fields")
         r = _number(fields[1], source, number, "the hint's row")
         c = _number(fields[2], source, number, "the hint's column")
         kind = fields[3].upper()
         if kind not in BIMARU_HINTS:
-            raise FormatError(source, number, f"hint kind {fields[3]!r} is not one of W C T B L R M")
+            raise FormatError(source, number, f"hint kind {_quoted(fields[3])} is not one of W C T B L R M")
         if len(hints) == count:
             raise FormatError(source, number, f"more HINT lines than the {count} announced on line {count_line}")
         _add_hint(hints, (r, c), BIMARU_HINTS[kind], rows, cols, source, number)
@@ -325,7 +332,7 @@ def read_csplib(text: str, source: str = "<level>") -> list[Puzzle]:
             if not ident:
                 raise FormatError(source, number, "'Board ID:' without an id")
             if ident in seen:
-                raise FormatError(source, number, f"Board ID {ident[:40]!r} repeats the board of line {seen[ident]}")
+                raise FormatError(source, number, f"Board ID {_quoted(ident)} repeats the board of line {seen[ident]}")
             seen[ident] = number
             board = _Board(ident, number)
             boards.append(board)
@@ -357,7 +364,7 @@ def read_csplib(text: str, source: str = "<level>") -> list[Puzzle]:
                 r = _number(words[1], source, number, "the hint's row")
                 c = _number(words[2], source, number, "the hint's column")
                 if words[3].lower() not in CSPLIB_HINTS:
-                    raise FormatError(source, number, f"hint kind {words[3]!r} is not one of "
+                    raise FormatError(source, number, f"hint kind {_quoted(words[3])} is not one of "
                                                       "Circle Water Middle Top Bottom Left Right")
                 if len(words) == 5:
                     _number(words[4], source, number, "the hint's count")
@@ -375,7 +382,7 @@ def read_csplib(text: str, source: str = "<level>") -> list[Puzzle]:
         elif head.startswith("displayboardascii"):
             board.display = True
         else:
-            raise FormatError(source, number, f"unrecognised line {line.strip()[:40]!r}")
+            raise FormatError(source, number, f"unrecognised line {_quoted(line.strip())}")
     if not boards:
         raise FormatError(source, _end_line(text), "no 'Board ID:' line: not a CSPLib prob014 instance file")
     return [_csplib_puzzle(board, source) for board in boards]
@@ -383,12 +390,12 @@ def read_csplib(text: str, source: str = "<level>") -> list[Puzzle]:
 
 def _csplib_puzzle(board: _Board, source: str) -> Puzzle:
     if board.shape is None:
-        raise FormatError(source, board.line, f"board {board.ident} has no START-NEW-BOARD line")
+        raise FormatError(source, board.line, f"board {_quoted(board.ident, plain=True)} has no START-NEW-BOARD line")
     rows, cols = board.shape
     tallies = []
     for key, count in (("Row tallies", rows), ("Column tallies", cols)):
         if key not in board.tallies:
-            raise FormatError(source, board.line, f"board {board.ident} has no '{key}:' line")
+            raise FormatError(source, board.line, f"board {_quoted(board.ident, plain=True)} has no '{key}:' line")
         values, number = board.tallies[key]
         if len(values) != count:
             raise FormatError(source, number, f"{len(values)} {key.lower()}, the board has {count}")
@@ -437,15 +444,13 @@ def _dzn_tokens(text: str, source: str) -> list[tuple[str, str, int]]:
     """(kind, text, line) for each token; comments (``%`` to the end of the line) dropped."""
     tokens = []
     for number, line in _lines(text):
-        line = line.split("%", 1)[0]
+        line = line.split("%", 1)[0].rstrip()
         position = 0
-        while position < len(line):
-            if not line[position:].strip():
-                break
+        while position < len(line):         # what is left holds a token: the line ends in one
             match = _DZN_TOKEN.match(line, position)
             if not match:
                 bad = line[position:].strip()[:20]
-                raise FormatError(source, number, f"cannot read {bad!r} (MiniZinc data: name = value;)")
+                raise FormatError(source, number, f"cannot read {_quoted(bad)} (MiniZinc data: name = value;)")
             group = match.lastindex
             assert group is not None        # the pattern is five alternatives, each a group: one matched
             kind = ("open2", "close2", "name", "int", "sym")[group - 1]
@@ -465,12 +470,13 @@ def _dzn_value(tokens: list[tuple[str, str, int]], index: int, source: str) -> t
         while tokens[index][1] != "]":
             if items:
                 if tokens[index][1] != ",":
-                    raise FormatError(source, tokens[index][2], f"expected ',' or ']', found {tokens[index][1]!r}")
+                    raise FormatError(source, tokens[index][2],
+                                      f"expected ',' or ']', found {_quoted(tokens[index][1])}")
                 index += 1
                 if tokens[index][1] == "]":
                     break
             if tokens[index][0] != "int":
-                raise FormatError(source, tokens[index][2], f"expected a number, found {tokens[index][1]!r}")
+                raise FormatError(source, tokens[index][2], f"expected a number, found {_quoted(tokens[index][1])}")
             items.append(_dzn_int(tokens[index][1], source, tokens[index][2]))
             index += 1
         return items, index + 1
@@ -486,17 +492,17 @@ def _dzn_value(tokens: list[tuple[str, str, int]], index: int, source: str) -> t
             elif kind == "int":
                 row.append(_dzn_int(value, source, number))
             elif value != ",":
-                raise FormatError(source, number, f"expected a number, ',' or '|', found {value!r}")
+                raise FormatError(source, number, f"expected a number, ',' or '|', found {_quoted(value)}")
             index += 1
         if row:
             rows.append(row)
         return rows, index + 1
-    raise FormatError(source, number, f"expected a value, found {value!r}")
+    raise FormatError(source, number, f"expected a value, found {_quoted(value)}")
 
 
 def _dzn_int(token: str, source: str, line: int) -> int:
     if token.startswith("-"):
-        raise FormatError(source, line, f"{token} is negative")
+        raise FormatError(source, line, f"{_quoted(token, plain=True)} is negative")
     return _number(token, source, line, "the number")
 
 
@@ -509,12 +515,13 @@ def _dzn_assignments(text: str, source: str) -> dict[str, tuple[object, int]]:
         while tokens[index][0] != "end":
             kind, name, number = tokens[index]
             if kind != "name" or tokens[index + 1][1] != "=":
-                raise FormatError(source, number, f"expected 'name = value;', found {name!r}")
+                raise FormatError(source, number, f"expected 'name = value;', found {_quoted(name)}")
             if name in values:
-                raise FormatError(source, number, f"{name} is given a second time")
+                raise FormatError(source, number, f"{_quoted(name, plain=True)} is given a second time")
             value, index = _dzn_value(tokens, index + 2, source)
             if tokens[index][1] != ";":
-                raise FormatError(source, tokens[index][2], f"expected ';' after {name}, found {tokens[index][1]!r}")
+                raise FormatError(source, tokens[index][2], f"expected ';' after {_quoted(name, plain=True)}, "
+                                                            f"found {_quoted(tokens[index][1])}")
             values[name] = (value, number)
             index += 1
     except IndexError:
@@ -690,11 +697,12 @@ def _corpus_level(item: Puzzle | levels.LevelError) -> Puzzle:
 
 
 def file_of(name: Union[str, os.PathLike]) -> str:
-    """The file a level's name reads: ``FILE`` of a label ``FILE#ID`` (when no file has the
-    whole name and ``FILE`` is one), else the name itself."""
+    """The file a level's name reads: ``FILE`` of a label ``FILE#ID`` (when nothing has the
+    whole name and something is at ``FILE``: a pipe, device or folder there is refused as what
+    it is when it is read), else the name itself."""
     text = str(name)
     base, sep, ident = text.rpartition("#")
-    if not sep or not ident or os.path.lexists(text) or not os.path.isfile(base):
+    if not sep or not ident or os.path.lexists(text) or not os.path.lexists(base):
         return text
     return base
 

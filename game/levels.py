@@ -217,6 +217,29 @@ def read_bounded(path: Union[str, os.PathLike], limit: int = MAX_FILE_BYTES, wha
 # --------------------------------------------------------------------------- reading .bs
 
 
+def level_files(folder: Union[str, os.PathLike]) -> list[Union[Path, LevelError]]:
+    """The levels a folder stands for, sorted by path: every entry named ``*.bs`` below it that
+    is not a folder (a pipe or device is reported when it is read, not skipped), and a
+    LevelError for each folder on the way, ``folder`` itself included, that cannot be read
+    (its levels are not passed over without a word). Links to folders are not followed (one
+    back up would never end); the folders still to read are a list, not a recursion, so any
+    depth is walked."""
+    found: list[Union[Path, LevelError]] = []
+    pending = [Path(folder)]
+    while pending:
+        here = pending.pop()
+        try:
+            with os.scandir(here) as entries:
+                for entry in entries:
+                    if entry.is_dir(follow_symlinks=False):
+                        pending.append(Path(entry.path))
+                    elif entry.name.endswith(".bs") and not entry.is_dir():
+                        found.append(Path(entry.path))
+        except OSError as error:
+            found.append(LevelError(here, f"cannot be read ({files.reason(error)})"))
+    return sorted(found, key=lambda item: Path(item.source).parts if isinstance(item, LevelError) else item.parts)
+
+
 def load(path: Union[str, os.PathLike]) -> Puzzle:
     """Read a ``.bs`` file; raise :class:`LevelError` naming the file on any problem."""
     path = Path(path)

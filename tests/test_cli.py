@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import main
-from game import levels, rules
+from game import files, levels, rules
 from game.puzzle import Hint, Puzzle, grid_from_strings
 from solvers.common import run_to_result
 from solvers.events import Found, Progress, Status
@@ -362,6 +362,42 @@ def test_a_folder_batch_reports_huge_numbers_pipes_and_devices_and_runs_the_rest
     assert "d_huge.bs: error: a number has 5,000 digits; at most 12 are allowed" in lines[3]
     assert lines[4].endswith("e_pipe.bs: error: is not a regular file (a pipe, device or socket); refused")
     assert lines[5].endswith("f_zero.bs: error: is not a regular file (a pipe, device or socket); refused")
+
+
+def test_a_folder_batch_walks_any_depth_and_names_each_folder_it_cannot_read(capsys, level_dir, monkeypatch):
+    import inspect
+    import sys
+
+    deep = level_dir / "deep"
+    for _ in range(600):
+        deep /= "a"
+        deep.mkdir(parents=True)
+    levels.save(every_ship_cell_given(), deep / "z.bs")
+    (level_dir / "shut" / "in").mkdir(parents=True)
+    levels.save(every_ship_cell_given(), level_dir / "shut" / "in" / "x.bs")
+    scandir = os.scandir
+
+    def refusing(path):                     # as a folder of mode 000 is to a user that is not root
+        if os.path.basename(path) == "shut":
+            raise PermissionError(13, "Permission denied", str(path))
+        return scandir(path)
+
+    monkeypatch.setattr(os, "scandir", refusing)
+    limit = sys.getrecursionlimit()
+    # the folders deeper than the calls the check may make (a tree deeper than the default
+    # limit would be one pytest's own clean-up, shutil.rmtree, cannot remove)
+    sys.setrecursionlimit(len(inspect.stack()) + 400)
+    try:
+        code, _, out = run(capsys, "check", str(level_dir))
+    finally:
+        sys.setrecursionlimit(limit)
+    lines = out.splitlines()
+    assert code == 2 and len(lines) == 5
+    assert lines[3].startswith(f"{files.shown(deep / 'z.bs')}: unique, easy")
+    assert lines[4] == f"{level_dir / 'shut'}: error: cannot be read (Permission denied)"
+    code = main.main(["check", str(level_dir / "shut")])        # named itself: refused before any work
+    said = capsys.readouterr()
+    assert code == 2 and said.out == "" and said.err == f"{level_dir / 'shut'}: cannot be read (Permission denied)\n"
 
 
 def test_a_corpus_batch_reports_each_bad_line_and_runs_the_rest(capsys, tmp_path):

@@ -621,6 +621,23 @@ def test_the_pack_bounds_its_levels_by_layouts_not_by_time(monkeypatch, tmp_path
     assert all(options["timeout"] >= 600 for options in graded) and extra.get("timeout") is None
 
 
+def test_a_pack_that_fails_on_its_last_level_leaves_the_folder_as_it_was(monkeypatch, tmp_path):
+    made = generate(6, 6, difficulty="easy", seed=1)
+    monkeypatch.setattr(generator, "generate",
+                        lambda rows, cols, **options: made.replace(difficulty=options.get("difficulty") or "easy"))
+    monkeypatch.setattr(generator, "PACK_SIZES", (6,))
+    monkeypatch.setattr(generator, "PACK_PER_GRADE", 1)
+    monkeypatch.setattr(generator, "EXTRAS", ((6, 6, None, 0),))
+    (tmp_path / "6x6" / "easy").mkdir(parents=True)
+    (tmp_path / "6x6" / "easy" / "01.bs").write_text("the old level")
+    (tmp_path / "variants" / "01-6x6.bs").mkdir(parents=True)       # the last level cannot be written
+    with pytest.raises(OSError, match="01-6x6.bs: cannot be written"):
+        generator.build_pack(tmp_path)
+    assert sorted(str(path.relative_to(tmp_path)) for path in tmp_path.rglob("*")) == [
+        "6x6", "6x6/easy", "6x6/easy/01.bs", "variants", "variants/01-6x6.bs"]
+    assert (tmp_path / "6x6" / "easy" / "01.bs").read_text() == "the old level"
+
+
 def test_a_cancel_during_the_grade_ends_the_grade(monkeypatch):
     """The New puzzle dialog's Cancel is heard inside the grade, not only after it."""
     from solvers.authoring import generator

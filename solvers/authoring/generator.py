@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 from typing import Callable, Iterator, Mapping
 
-from game import levels
+from game import files, levels
 from game.limits import MAX_SIDE
 from game.puzzle import (
     Cell,
@@ -566,19 +566,24 @@ PACK_SECONDS = 600       # a safety net only: a level it cuts short depends on t
 
 def build_pack(folder: str | Path, seed: int = 0, progress: Stage | None = None,
                log: Callable[[str], None] = print, cancelled: Callable[[], bool] | None = None) -> list[Path]:
-    """Write the level pack: ``<folder>/<n>x<n>/<grade>/NN.bs`` plus giants and variants.
-    Its levels are bounded by layouts, not by time, so the same seed gives the same pack on
+    """Write the level pack: ``<folder>/<n>x<n>/<grade>/NN.bs`` plus giants and variants, all
+    put in place together at the end (a failure or Ctrl-C on the way leaves the folder as it
+    was). Its levels are bounded by layouts, not by time, so the same seed gives the same pack on
     any machine (a level that ``PACK_SECONDS`` cuts short says so). ``log`` is given a line for
     each level written or missed, ``progress`` the stage (``generate``) of the level being made,
     and ``cancelled`` is polled as ``generate`` polls it."""
-    folder = Path(folder)
-    written = []
-    told = progress or _unheard
     total = len(GRADES) * len(PACK_SIZES) * PACK_PER_GRADE + len(EXTRAS)
+    with files.Outputs(total, folder) as outputs:      # every level or none: never a pack half replaced
+        return _build_pack(Path(folder), outputs, total, seed, progress or _unheard, log, cancelled)
+
+
+def _build_pack(folder: Path, outputs: files.Outputs, total: int, seed: int, told: Stage,
+                log: Callable[[str], None], cancelled: Callable[[], bool] | None) -> list[Path]:
+    written = []
     place = 0
 
     def emit(puzzle: Puzzle, path: Path) -> None:
-        levels.save(puzzle, path)               # its folders made as it is written
+        outputs.add(path, binary=False, parents=True).handle.write(levels.dumps(puzzle))   # its folders made
         written.append(path)
         log(f"{path}: {puzzle.name} ({plural(len(puzzle.hints), 'hint')})")
 

@@ -44,11 +44,14 @@ def expand(paths: Iterable[str]) -> Iterator[LevelRef]:
         elif codes.is_code(raw):             # never looked up as a file: a code may be too long a name
             yield from _load_one(path)
         elif os.path.isdir(path):          # False, not an error, for a name the system refuses
-            files = level_files(path)
+            files = levels.level_files(path)
             if not files:
                 yield LevelRef(shown(raw), None, f"{shown(raw)}: folder holds no .bs levels")
             for file in files:
-                yield from _load_one(file)
+                if isinstance(file, levels.LevelError):
+                    yield LevelRef(shown(file.source), None, str(file))
+                else:
+                    yield from _load_one(file)
         elif formats.is_corpus(path):
             empty = True
             try:
@@ -67,16 +70,6 @@ def expand(paths: Iterable[str]) -> Iterator[LevelRef]:
             yield from _load_one(path)
 
 
-def level_files(folder: Path) -> list[Path]:
-    """The levels a folder given as a PATH stands for: every entry named *.bs under it that is
-    not a folder (a pipe or device is reported when it is read, not skipped)."""
-    return sorted(_level_entries(folder))
-
-
-def _level_entries(folder: Path) -> Iterator[Path]:
-    return (p for p in folder.rglob("*.bs") if not p.is_dir())
-
-
 def unopened(names: Iterable[str], what: str = "a level file") -> list[str]:
     """The one-line problem of each name given as an input that cannot be opened, found before
     any work starts: an empty name, a share code that does not decode, a folder without a level,
@@ -92,8 +85,10 @@ def unopened(names: Iterable[str], what: str = "a level file") -> list[str]:
             if codes.is_code(raw):
                 codes.decode(raw)
             elif os.path.isdir(raw):        # False, not an error, for a name the system refuses
-                if next(_level_entries(Path(raw)), None) is None:
-                    raise levels.LevelError(raw, "folder holds no .bs levels")
+                found = levels.level_files(raw)
+                if not any(isinstance(item, Path) for item in found):   # unreadable, or without a level
+                    raise next((item for item in found if isinstance(item, levels.LevelError)),
+                               levels.LevelError(raw, "folder holds no .bs levels"))
             else:
                 levels.open_regular(formats.file_of(raw), what).close()
         except levels.LevelError as error:
@@ -102,12 +97,13 @@ def unopened(names: Iterable[str], what: str = "a level file") -> list[str]:
 
 
 def input_files(paths: Iterable[str]) -> list[str]:
-    """Every file ``paths`` name, the levels of a folder among them too, and the file of a
-    label ``FILE#ID`` (``formats.file_of``): what an output given beside them must not be."""
+    """Every file ``paths`` name, the levels of a folder among them too (``levels.level_files``),
+    and the file of a label ``FILE#ID`` (``formats.file_of``): what an output given beside them
+    must not be."""
     found = [formats.file_of(raw) if raw and not codes.is_code(raw) else raw for raw in paths]
     for raw in list(found):
         if raw and not codes.is_code(raw) and os.path.isdir(raw):
-            found += map(str, level_files(Path(raw)))
+            found += (str(file) for file in levels.level_files(raw) if isinstance(file, Path))
     return found
 
 

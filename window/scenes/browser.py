@@ -38,7 +38,9 @@ def scan_levels(root: Path, solved: set[str], cache: LevelCache, group_name: str
     finds the level left half done.
     """
     groups: dict[str, list[Row]] = {}
-    for path in sorted(root.rglob("*.bs")):
+    for path in levels.level_files(root):
+        if isinstance(path, levels.LevelError):     # a folder that cannot be read
+            continue
         try:
             stamp = (str(path), path.stat().st_mtime_ns)
         except OSError:
