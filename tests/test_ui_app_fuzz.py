@@ -637,15 +637,18 @@ def test_a_level_dropped_on_a_replay_opened_on_its_own_is_played(app):
 
 
 def test_hints_and_checks_asked_count_in_the_record_after_a_switch_and_back(app):
-    """H twice and C on a level, another level, then back, then the solve:
-    the record counts the two hints and the check (the counts lived in the scene of the play,
-    which a switch makes anew: the record said 0 and 0)."""
+    """Two hints (the first taken to its move) and C on a level, another level, then back, then
+    the solve: the record counts the two hints and the check (the counts lived in the scene of
+    the play, which a switch makes anew: the record said 0 and 0)."""
     from tests.test_ui_coach import wait_for_answer
 
     first = app.play.path
     press(app, pygame.K_h)
     wait_for_answer(app)
-    press(app, pygame.K_h)
+    press(app, pygame.K_h)                      # which rule
+    press(app, pygame.K_h)                      # the move: one hint
+    press(app, pygame.K_h)                      # a new board, a second hint
+    wait_for_answer(app)
     press(app, pygame.K_c)
     wait_for_answer(app)
     assert app.play.coach.asked == {"hint": 2, "check": 1, "solver": 0, "shown": 0}
