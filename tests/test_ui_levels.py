@@ -64,7 +64,8 @@ def test_scripted_run_solves_and_saves_a_screenshot(tmp_path, monkeypatch):
     assert code == 0 and shot.stat().st_size > 1000
 
 
-def test_scripted_run_on_an_unsolvable_level_exits_non_zero(tmp_path, monkeypatch):
+def test_scripted_run_on_an_unsolvable_level_exits_non_zero_saying_why(tmp_path, monkeypatch, capsys):
+    """Exit 1, and one line saying why (it exited without a word)."""
     pytest.importorskip("solvers.search.forward")
     monkeypatch.setenv("BATTLESHIPS_HOME", str(tmp_path / "home"))
     # The tutorial with its top end turned into a left end: no fleet fits any more.
@@ -72,7 +73,8 @@ def test_scripted_run_on_an_unsolvable_level_exits_non_zero(tmp_path, monkeypatc
     broken.write_text(Path(app_module.DEFAULT_LEVEL).read_text().replace('"2,0": "us"', '"2,0": "ls"'))
     assert all_solutions(levels.load(broken)) == []
     code = app_module.main(level=str(broken), solver="forward", autorun=True, exit_after_solve=True)
-    assert code == 1
+    err = capsys.readouterr().err
+    assert code == 1 and err.count("\n") == 1 and "no solution" in err
 
 
 @pytest.mark.parametrize("scripted", [dict(screenshot="shot.png"), dict(exit_after_solve=True),

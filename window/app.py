@@ -618,6 +618,9 @@ class Script:
                 return 2
         solved = watch is not None and watch.solved if self.autorun else app.play.session.solved_now
         if self.exit_after_solve:
+            if not solved:                  # why, in the words of the panel's status
+                print(watch.status_text() if self.autorun and watch is not None else
+                      "not solved: the board on screen is not the puzzle's solution", file=sys.stderr)
             return 0 if solved else 1
         if self.screenshot:
             return 0
