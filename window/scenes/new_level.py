@@ -26,14 +26,12 @@ from game.puzzle import DEFAULT_FLEETS, Puzzle, fleet_text
 from solvers import compiling
 from solvers.engine.runner import SolverRun
 from window import fonts
-from window.host import Choice, Host
+from window.choices import DIFFICULTIES, MAX_SEED_DIGITS, NEW_PUZZLE, SIZES, Choice
+from window.host import Host
 from window.storage import free_level_path, generated_dir
 from window.widgets import Button, draw_dialog, handle_all, layout_row, typed_digit
 
-SIZES = (6, 8, 10, 15)
-DIFFICULTIES = ("easy", "medium", "hard", "expert")
 GENERATE_SECONDS = 30.0      # the generator's own limit: after it, the closest level finished comes back
-MAX_SEED_DIGITS = 9
 STEPS = {pygame.K_LEFT: ("size", -1), pygame.K_RIGHT: ("size", 1), pygame.K_UP: ("difficulty", -1),
          pygame.K_DOWN: ("difficulty", 1)}
 
@@ -143,6 +141,7 @@ class NewLevelScene:
         if choice.random_seed or not choice.seed:
             choice.seed = str(random.randrange(1, 10 ** 6))
         seed, size, difficulty = int(choice.seed), choice.size, choice.difficulty
+        self.app.remember(NEW_PUZZLE, choice.to_dict())
         self.error = ""
         self.asked = f"{size}x{size} {difficulty}, seed {seed}"
         told = self._told = [""]              # this run's own: a dropped run's worker writes where none reads
@@ -202,7 +201,9 @@ class NewLevelScene:
 
     def close(self) -> None:
         """Drop a generation in progress (Cancel, or the dialog going: the window closing, a
-        level dropped on it): the worker stops at its next step and ends."""
+        level dropped on it): the worker stops at its next step and ends. The choices made are
+        kept for the next windows."""
+        self.app.remember(NEW_PUZZLE, self.choice.to_dict())
         if self._run is not None:
             self._run.stop(timeout=0.0)
         self._run = None
