@@ -175,7 +175,7 @@ def test_a_choice_made_over_another_setting_gives_way_to_the_settings(app, tmp_p
 
 
 @pytest.mark.parametrize("content", ["{not json", '{"theme": ["pink", "light"]}', '{"theme": "dark"}', "[]"])
-def test_a_damaged_choices_file_is_set_aside_and_the_settings_hold(app, content):
+def test_a_damaged_choices_file_or_choice_is_set_aside_and_the_settings_hold(app, content):
     from window.app import App
 
     path = app.storage.choices_path
@@ -184,7 +184,10 @@ def test_a_damaged_choices_file_is_set_aside_and_the_settings_hold(app, content)
     app.shutdown()
     fresh = App(window=(800, 600))
     assert (fresh.theme.name, fresh.theme.palette) == ("light", "standard")
-    assert not path.exists() and any("damaged window choices" in m for m in fresh.storage.take_messages())
+    # A file that cannot be read is set aside; a choice refused is dropped from it, the file as
+    # it was kept aside (see tests/test_ui_choices.py).
+    assert (not path.exists() or path.read_text() == "{}") and len(list(path.parent.glob("choices.damaged-*"))) == 1
+    assert any("of window choices" in m for m in fresh.storage.take_messages())
     fresh.open_level(DEFAULT_LEVEL)
     press(fresh, pygame.K_b)
     assert App(window=(800, 600)).theme.name == "dark"
@@ -567,3 +570,77 @@ def test_a_key_in_a_long_list_reads_only_the_rows_it_moves_over():
         assert view.selected == expected
         assert rows.reads < 100, rows.reads
     assert view.key(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN)) == (True, 50_013)
+
+
+# ----- select all in the text fields ---------------------------------------------------------------
+
+
+def select_all(app):
+    press(app, pygame.K_a, pygame.KMOD_CTRL, "\x01")
+
+
+def type_keys(app, text):
+    for char in text:
+        press(app, ord(char), 0, char)
+
+
+def test_ctrl_a_selects_the_path_in_the_open_dialog_typing_replaces_it_backspace_clears_it(app):
+    app.last_folder = DEFAULT_LEVEL.parent
+    press(app, pygame.K_o, pygame.KMOD_CTRL)
+    scene = app.overlay
+    select_all(app)
+    assert scene.selected and scene.typed.endswith("tutorial" + os.sep)
+    pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text=str(DEFAULT_LEVEL)[:3]))
+    app.pump()
+    assert (scene.typed, scene.selected) == (str(DEFAULT_LEVEL)[:3], False)
+    select_all(app)
+    press(app, pygame.K_BACKSPACE)
+    assert scene.typed == ""
+    pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text="ab"))
+    app.pump()
+    select_all(app)
+    press(app, pygame.K_LEFT)                                # the selection given up: typing goes on
+    pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text="c"))
+    app.pump()
+    assert scene.typed == "abc"
+
+
+def test_ctrl_a_selects_the_code_typed_in_the_share_dialog(app):
+    app.open_share()
+    scene = app.overlay
+    type_keys(app, "abc")
+    select_all(app)
+    assert scene.selected
+    app.full_redraw = True
+    app.pump()
+    mark = (scene.paste_field.x + 5, scene.paste_field.centery)           # left of the text
+    assert tuple(app.screen.get_at(mark))[:3] == app.theme.button_active    # drawn selected
+    type_keys(app, "x")
+    assert (scene.typed, scene.selected) == ("x", False)
+    select_all(app)
+    press(app, pygame.K_BACKSPACE)
+    assert scene.typed == ""
+
+
+def test_ctrl_a_selects_the_new_puzzle_seed_and_the_editor_s_name(app):
+    press(app, pygame.K_n)
+    scene = app.overlay
+    type_keys(app, "12")
+    select_all(app)
+    type_keys(app, "5")
+    assert (scene.choice.seed, scene.choice.random_seed) == ("5", False)
+    select_all(app)
+    press(app, pygame.K_BACKSPACE)
+    assert scene.choice.seed == ""
+    press(app, pygame.K_ESCAPE)
+    app.open_editor()
+    editor = app.overlay
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=editor.text_rects["name"].center, button=1))
+    app.pump()
+    assert editor.focus == "name" and editor.draft.name
+    select_all(app)
+    type_keys(app, "Reef")
+    assert editor.draft.name == "Reef"
+    select_all(app)
+    press(app, pygame.K_BACKSPACE)
+    assert editor.draft.name == ""

@@ -10,7 +10,7 @@ import pygame  # noqa: E402
 import pytest  # noqa: E402
 
 from game import codes, levels  # noqa: E402
-from game.puzzle import grid_from_strings  # noqa: E402
+from game.puzzle import Cell, grid_from_strings  # noqa: E402
 from solvers.authoring import daily  # noqa: E402
 from tests.conftest import watch_text  # noqa: E402
 from window import fonts  # noqa: E402
@@ -708,3 +708,30 @@ def test_the_stats_notes_read_whole_down_to_640x480_and_nearly_so_below(app, mon
                                    "set them. Target: the engine's median deduction steps over the pack's levels "
                                    "of that size and grade, times 8 s a step (an assumed pace of a person, not a "
                                    "measured one).")
+
+
+def test_a_day_played_and_not_solved_is_marked_in_progress_on_the_calendar(app):
+    # As the level browser notes a level left half done, the calendar marks its day.
+    today = datetime.date.today()
+    app.open_daily()
+    app.overlay.turn(-1)                                 # last month: every day is past
+    day, other = sorted(app.overlay.cells)[:2]
+    click(app, app.overlay.cells[day].center)
+    assert daily.date_of(app.play.puzzle) == day
+    free = next((r, c) for r in range(app.play.puzzle.rows) for c in range(app.play.puzzle.cols)
+                if (r, c) not in app.play.puzzle.hints)
+    assert app.play.board.change(lambda session: session.set_cell(*free, Cell.WATER))   # one mark: the play is saved
+    app.open_daily()
+    scene = app.overlay
+    assert scene.in_progress == {day}
+    scene.turn((day.year - today.year) * 12 + day.month - today.month)
+    app.full_redraw = True
+    app.pump()
+    cell = scene.cells[day]
+    glyph = (cell.right - 15, cell.y + 13)               # the left, filled half of its circle
+    assert tuple(app.screen.get_at(glyph))[:3] == app.theme.text
+    assert tuple(app.screen.get_at((scene.cells[other].right - 15, scene.cells[other].y + 13)))[:3] != app.theme.text
+    app.close_overlay()
+    solve_now(app, 30.0)                                 # solved (late: not for the streak), no longer in progress
+    app.open_daily()
+    assert app.overlay.in_progress == set()

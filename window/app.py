@@ -17,15 +17,16 @@ import warnings
 from collections import deque
 from functools import partial
 from pathlib import Path
-from typing import Callable, Protocol, Sequence, Union
+from typing import Any, Callable, Protocol, Sequence, Union
 
 import pygame
 
 from game import codes, files, formats, levels
 from game.puzzle import Puzzle
-from window import fonts
+from window import choices, fonts
 from window import settings as settings_module
-from window.host import Choice, LevelCache, Overlay
+from window.choices import Choice
+from window.host import LevelCache, Overlay
 from window.layout import room
 from window.scenes.browser import BrowserScene
 from window.scenes.daily import DailyScene
@@ -95,20 +96,26 @@ class App:
     def __init__(self, settings_path: Union[str, Path, None] = None,
                  window: tuple[int, int] | None = None) -> None:
         self.settings, problems = settings_module.load(Path(settings_path) if settings_path else None)
-        ui = self.settings.get("ui", {})
+        ui = self.settings.setdefault("ui", {})
         pygame.display.init()      # not pygame.init(): no sound device is needed or wanted
         pygame.font.init()
         for problem in problems:
             print(problem, file=sys.stderr)
-        size = tuple(window) if window else fit_to_display(tuple(ui.get("window", DEFAULT_WINDOW)))
+        self.storage = Storage()
+        # What the settings say of each choice the window remembers, and what the player chose
+        # over them in an earlier window (``window.choices``): the solver's panels start from
+        # the solver and speed chosen; the command line's options win over both.
+        self.chosen_over = {key: ui.get(key) for key in choices.OVER_SETTINGS}
+        self.remembered = self.storage.choices(self.chosen_over)
+        ui.update({key: self.remembered[key] for key in ("solver", "speed") if key in self.remembered})
+        chosen = {**self.chosen_over, **self.remembered}
+        size = tuple(window) if window else fit_to_display(tuple(chosen["window"] or DEFAULT_WINDOW))
         self.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
+        self.opened_size = self.screen.get_size()
+        self.resized: tuple[int, int] | None = None     # the size the player made the window, if they did
         keep_at_least(settings_module.MIN_WINDOW)
         pygame.display.set_caption("Battleship Solitaire")
-        self.storage = Storage()
-        # The theme and palette the settings give, and those the player chose over them in a window.
-        self.theme_settings = {"theme": str(ui.get("theme", "light")), "palette": str(ui.get("palette", "standard"))}
-        chosen = {**self.theme_settings, **self.storage.choices(self.theme_settings)}
-        self.theme = make_theme(chosen["theme"], chosen["palette"])
+        self.theme = make_theme(str(chosen["theme"] or "light"), str(chosen["palette"] or "standard"))
         self.fps = int(ui.get("fps", 60)) or 60
         self.level_cache: LevelCache = {}
         self.play: PlayScene | None = None
@@ -119,7 +126,9 @@ class App:
         self.last_folder = LEVELS_DIR if LEVELS_DIR.is_dir() else Path.cwd()
         self.frame_times: deque = deque(maxlen=100_000)   # (start, work seconds) per drawn frame
         self.startup_message = "; ".join(problems)
-        self.new_level_choice: Choice | None = None   # the New puzzle dialog's last settings
+        # the New puzzle dialog's last settings
+        self.new_level_choice: Choice | None = (Choice.from_dict(self.remembered[choices.NEW_PUZZLE])
+                                                if choices.NEW_PUZZLE in self.remembered else None)
         self.focused = False                   # the window has the keyboard (it told us so)
         self.announced = ""                    # the text the last key press gave (see handle)
         self.held: tuple[pygame.event.Event, float] | None = None   # a repeating key's press, seconds to its next
@@ -355,15 +364,28 @@ class App:
         self.full_redraw = True
         name = THEMES[(THEMES.index(self.theme.name) + 1) % len(THEMES)]
         self.theme = make_theme(name, self.theme.palette)
-        self.storage.keep_choice("theme", name, self.theme_settings["theme"])
+        self.remember("theme", name)
         self.dirty = True
 
     def toggle_palette(self) -> None:
         self.full_redraw = True
         palette = PALETTES[(PALETTES.index(self.theme.palette) + 1) % len(PALETTES)]
         self.theme = make_theme(self.theme.name, palette)
-        self.storage.keep_choice("palette", palette, self.theme_settings["palette"])
+        self.remember("palette", palette)
         self.dirty = True
+
+    def remember(self, key: str, value: Any) -> None:
+        """Keep the player's choice of ``key`` (``window.choices``), made over what the settings
+        say, for the next windows; the solver and its speed also for this window's next levels.
+        A value the choice does not accept (a solver of one's own) is not kept, nor one that
+        changes nothing."""
+        over = self.chosen_over.get(key)
+        if self.remembered.get(key, over) == value or not choices.check(key, [value, over]):
+            return
+        self.remembered[key] = value
+        if key in ("solver", "speed"):
+            self.settings["ui"][key] = value
+        self.storage.keep_choice(key, value, over)
 
     # ----- the loop ------------------------------------------------------------------------
 
@@ -384,6 +406,7 @@ class App:
             surface = pygame.display.get_surface()
             assert surface is not None                 # the window is open: set_mode made it
             self.screen = surface
+            self.resized = surface.get_size()          # the size the next windows open at
             self.full_redraw = True
             for scene in (self.play, self.overlay):
                 if scene is not None:
@@ -548,6 +571,9 @@ class App:
             self.overlay.close()               # a race's lanes, the editor's search
         if self.play is not None:
             self.play.close()
+        if self.resized not in (None, self.opened_size):
+            sides = zip(self.resized, settings_module.MIN_WINDOW, settings_module.MAX_WINDOW)
+            self.remember("window", [min(max(side, least), most) for side, least, most in sides])
         fonts.forget()
         sys.setswitchinterval(self._switch_interval)
         pygame.display.quit()

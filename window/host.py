@@ -7,28 +7,18 @@ import its scenes without a circle.
 from __future__ import annotations
 
 import datetime
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping, Protocol, Sequence, Union
 
 import pygame
 
 from game.puzzle import Puzzle
+from window.choices import Choice
 from window.storage import Storage
 from window.theme import Theme
 
 # The level browser's cache: (path, mtime in ns) -> (name, level key, error, note), across openings.
 LevelCache = dict[tuple[str, int], tuple[str, str, str, str]]
-
-
-@dataclass
-class Choice:
-    """The New puzzle dialog's settings; the app keeps the last one so the dialog reopens the same way."""
-
-    size: int = 8
-    difficulty: str = "easy"
-    seed: str = ""
-    random_seed: bool = True
 
 
 class Overlay(Protocol):
@@ -94,6 +84,10 @@ class Host(Protocol):
     def close_overlay(self) -> None: ...
 
     def toggle_theme(self) -> None: ...
+
+    def remember(self, key: str, value: Any) -> None:
+        """Keep the player's choice of ``key`` (see ``window.choices``) for this window's next
+        scenes and the next windows; a value the choice does not accept is not kept."""
 
     def toggle_palette(self) -> None: ...
 

@@ -51,8 +51,8 @@ from game.levels import LevelError, decode_json, load, read_bounded
 from game.limits import MAX_DRAFT_BYTES, MAX_FILE_BYTES
 from game.puzzle import Move, Puzzle, initial_grid
 from game.session import ASKED, MAX_TRIALS, TRIAL_STEPS, Session, Step, step_to_dict
+from window import choices as window_choices
 from window.settings import user_dir
-from window.theme import PALETTES, THEMES
 
 # A temporary file this old cannot belong to a write still in progress (a write takes
 # milliseconds), even one by a second window open on the same folder.
@@ -72,8 +72,6 @@ SOLVED_EXTRA = frozenset({"size", "grade", "hints", "checks"})    # since record
 _SIZE = re.compile(r"[1-9][0-9]{0,2}x[1-9][0-9]{0,2}")
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 DAILY_KEYS = frozenset({"seconds", "when"})
-CHOICES = {"theme": THEMES, "palette": PALETTES}     # what the player chooses in the window, and its values
-CHOICES_BYTES = 10_000
 LOCK_WAIT = 2.0                   # seconds to wait for another window's lock before writing anyway
 MAX_COUNT = 10 ** 6               # hints or checks in one play
 
@@ -208,14 +206,6 @@ def check_progress(data: Any, puzzle: Puzzle | None = None) -> dict[str, Any]:
 
 def _is_count(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_COUNT
-
-
-def check_choices(data: Any) -> bool:
-    """Whether ``data`` is a file of the window's choices: per choice (:data:`CHOICES`), the
-    value chosen and the setting it was made over, both among the choice's values."""
-    return isinstance(data, dict) and all(
-        key in CHOICES and isinstance(pair, list) and len(pair) == 2 and all(value in CHOICES[key] for value in pair)
-        for key, pair in data.items())
 
 
 def check_solved_entry(key: Any, entry: Any) -> bool:
@@ -401,7 +391,7 @@ class Storage:
         self._others: dict[str, tuple[Path, int, list]] = {}
         # Records whose write failed, by file: (check, what, merges), written with the next write.
         self._unsaved: dict[Path, tuple[Callable[[Any, Any], bool], str, list[Callable[[dict], dict]]]] = {}
-        self._choices: dict[str, list[str]] = {}     # the window's choices as last read or written
+        self._choices: dict[str, Any] = {}     # the window's choices as last read or written
         for folder in (self.root, self.root / "progress", self.root / "daily", self.root / "runs",
                        self.root / "generated", self.root / "drafts"):
             remove_orphan_temp_files(folder)
@@ -554,33 +544,29 @@ class Storage:
     def choices_path(self) -> Path:
         return self.root / "choices.json"
 
-    def choices(self, settings: Mapping[str, str]) -> dict[str, str]:
-        """What the player chose in the window (:data:`CHOICES`: the theme, the palette) over
-        what ``settings`` say, for the choices that still hold: each is kept with the setting it
-        was made over, and gives way once the settings say otherwise (an edit of the settings
-        file wins over an older choice). A damaged file is set aside, and nothing is chosen."""
+    def choices(self, settings: Mapping[str, Any]) -> dict[str, Any]:
+        """What the player chose in the window (see ``window.choices``: the theme, the palette,
+        the window's size, the solver and its speed, the New puzzle dialog's choice) over what
+        ``settings`` say, for the choices that still hold: each is kept with the setting it was
+        made over, and gives way once the settings say otherwise (an edit of the settings file
+        wins over an older choice). A damaged file is set aside, and nothing is chosen; a choice
+        whose value is refused (edited by hand) is dropped, the file copied aside first, and
+        its setting or default stands in."""
         path = self.choices_path
-        try:
-            data = read_json(path, CHOICES_BYTES)
-        except FileNotFoundError:
+        if not os.path.lexists(path):
             return {}
-        except Damaged as problem:
-            self._move_aside(path, f"damaged window choices ({problem})")
-            return {}
-        if not check_choices(data):
-            self._move_aside(path, "damaged window choices (not a theme and a palette, each with its setting)")
-            return {}
-        self._choices = data
-        return {key: chosen for key, (chosen, over) in data.items() if settings.get(key) == over}
+        with file_lock(path):
+            self._choices = self._read_checked(path, window_choices.check, "window choices")[0]
+        return {key: chosen for key, (chosen, over) in self._choices.items() if settings.get(key) == over}
 
-    def keep_choice(self, key: str, chosen: str, over: str) -> bool:
+    def keep_choice(self, key: str, chosen: Any, over: Any) -> bool:
         """Keep the player's choice of ``key`` (``chosen``, made over the setting ``over``) for
         the next windows; False (said on the status line) when it cannot be written."""
         self._choices[key] = [chosen, over]
         try:
             write_text(self.choices_path, json.dumps(self._choices, sort_keys=True), parents=True)
         except OSError as error:
-            self.tell(f"the {key} chosen is for this window only ({_reason(error)})")
+            self.tell(f"the {key.replace('_', ' ')} chosen is for this window only ({_reason(error)})")
             return False
         return True
 

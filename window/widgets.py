@@ -110,14 +110,45 @@ def typed_text(text: str, event: pygame.event.Event, most: int) -> str | None:
     return None
 
 
+def selects_all(event: pygame.event.Event) -> bool:
+    """Whether a key press is Ctrl+A (Cmd+A on a Mac): select the whole text of a field."""
+    return event.type == pygame.KEYDOWN and event.key == pygame.K_a and bool(event.mod & (pygame.KMOD_CTRL |
+                                                                                           pygame.KMOD_META))
+
+
+GIVE_UP_SELECTION = (pygame.K_LEFT, pygame.K_RIGHT, pygame.K_HOME, pygame.K_END)
+
+
+def edit_field(text: str, selected: bool, event: pygame.event.Event, most: int,
+               change: Callable[[str], str | None] | None = None) -> tuple[str, bool] | None:
+    """A text field's (text, whether it is all selected) after ``event``, as desktop text fields
+    take it; None when the event is not the field's. Ctrl+A selects the whole text; while it is
+    selected, the event's ``change`` (what it does to a text: :func:`typed_text` unless given)
+    works on an empty text, so that a character typed replaces the selection and Backspace
+    clears it; an arrow, Home or End gives the selection up (typing goes on from the end)."""
+    if selects_all(event):
+        return text, bool(text)
+    if selected and event.type == pygame.KEYDOWN and event.key in GIVE_UP_SELECTION:
+        return text, False
+    changed = (change or (lambda now: typed_text(now, event, most)))("" if selected else text)
+    return None if changed is None else (changed, False)
+
+
 def draw_field(surface: pygame.Surface, theme: Theme, rect: pygame.Rect, text: str, focused: bool,
-               size: int = 17, selected: bool = False) -> None:
+               size: int = 17, selected: bool = False, end: bool = False) -> None:
     """A text field: its box (edged in the cursor's colour while typed in), its text cut to the
     box's width, a caret at its end while typed in; ``selected``: the text on the selection's
-    colour (the next key typed replaces it)."""
+    colour (the next key typed replaces it); ``end``: a text too long shows its end (a path)."""
     pygame.draw.rect(surface, theme.unknown, rect, border_radius=4)
     pygame.draw.rect(surface, theme.cursor if focused else theme.panel_edge, rect, 1, border_radius=4)
-    shown = fonts.fit_text(text + ("|" if focused and not selected else ""), size, rect.width - 10)
+    caret = "|" if focused and not selected else ""
+    if end:
+        shown = fonts.visible(text[-fonts.MAX_SHOWN:], fonts.MAX_SHOWN)
+        while shown and fonts.font(size).size(shown + caret)[0] > rect.width - 10:
+            shown = shown[1:]
+        shown += caret
+    else:
+        shown = fonts.fit_text(text + caret, size, rect.width - 10)
     colour = theme.text
     if selected and text:
         mark = pygame.Rect((rect.x + 4, rect.y + 4), (fonts.font(size).size(shown)[0] + 4, rect.height - 8))

@@ -29,33 +29,48 @@ def _group_order(group: str) -> tuple:
     return (0 if "tutorial" in group else 1, not numbers, numbers, rank, group)
 
 
+def level_entry(path: Path, cache: LevelCache) -> tuple[str, str, str, str] | None:
+    """(name, level key, error, note) of the level file at ``path``, read once while the file is
+    unchanged (``cache`` maps (path, mtime) to it across openings); None when the file cannot be
+    looked at."""
+    try:
+        stamp = (str(path), path.stat().st_mtime_ns)
+    except OSError:
+        return None
+    if stamp not in cache:
+        try:
+            puzzle = levels.load(path)
+            cache[stamp] = (puzzle.name or path.stem, level_key(puzzle), "", f"{puzzle.rows}x{puzzle.cols}")
+        except (levels.LevelError, OSError) as problem:
+            cache[stamp] = (path.stem, "", str(problem), "cannot load")
+    return cache[stamp]
+
+
+def in_progress(key: str, solved: Collection[str], played: Collection[str]) -> bool:
+    """Whether the level of ``key`` is in progress: a saved play (``played``), not solved yet,
+    so that a player coming back finds the level left half done."""
+    return bool(key) and key in played and key not in solved
+
+
 def scan_levels(root: Path, solved: set[str], cache: LevelCache, group_name: str | None = None,
                 played: Collection[str] = ()) -> list[Row]:
-    """Rows for the browser; ``cache`` maps (path, mtime) to (name, key, error, note) across openings.
+    """Rows for the browser (each level read by :func:`level_entry`).
 
     ``group_name`` puts every level under one heading (the player's generated levels); a level
-    of ``played`` (a saved play) not solved yet is noted "in progress", so a player coming back
-    finds the level left half done.
+    :func:`in_progress` is noted so.
     """
     groups: dict[str, list[Row]] = {}
     for path in levels.level_files(root):
         if isinstance(path, levels.LevelError):     # a folder that cannot be read
             continue
-        try:
-            stamp = (str(path), path.stat().st_mtime_ns)
-        except OSError:
+        entry = level_entry(path, cache)
+        if entry is None:
             continue
-        if stamp not in cache:
-            try:
-                puzzle = levels.load(path)
-                cache[stamp] = (puzzle.name or path.stem, level_key(puzzle), "", f"{puzzle.rows}x{puzzle.cols}")
-            except (levels.LevelError, OSError) as problem:
-                cache[stamp] = (path.stem, "", str(problem), "cannot load")
-        name, key, error, note = cache[stamp]
+        name, key, error, note = entry
         group = str(path.parent.relative_to(root)).replace("\\", "/")
         group = "levels" if group == "." else group
         group = group_name or group
-        state = "  solved" if key in solved else ("  in progress" if key and key in played else "")
+        state = "  solved" if key in solved else ("  in progress" if in_progress(key, solved, played) else "")
         groups.setdefault(group, []).append(Row(name, path, note + state, ticked=key in solved, error=bool(error)))
     rows: list[Row] = []
     for group in sorted(groups, key=_group_order):

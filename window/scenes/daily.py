@@ -1,4 +1,5 @@
-"""The daily puzzle's page: a month's calendar with the days solved, the current and longest
+"""The daily puzzle's page: a month's calendar with the days solved (and those in progress: a
+play saved, not solved yet, as the level browser says of a level), the current and longest
 streak, and the button that opens today's puzzle (or a past day's, clicked in the calendar).
 
 A day counts as solved when its puzzle was finished on that day (local time), as in the daily
@@ -16,13 +17,35 @@ from solvers.authoring import daily
 from window import fonts
 from window.host import Host
 from window.records import clock, days_of, streaks
+from window.scenes.browser import in_progress, level_entry
+from window.storage import daily_dir
 from window.widgets import Button, draw_dialog
 
 WEEK = ("Mo", "Tu", "We", "Th", "Fr", "Sa", "Su")
 WEEK_ROW = 25             # pixels: the least height of a week's row (a day's number and its time)
 WRAPPED = 15              # the font size of a note under the days wrapped onto two lines, and their pitch:
 WRAPPED_PITCH = 18
+IN_PROGRESS = "in progress"
 DAY_STEPS = {pygame.K_LEFT: -1, pygame.K_RIGHT: 1, pygame.K_UP: -7, pygame.K_DOWN: 7}
+
+
+def days_in_progress(app: Host) -> set[datetime.date]:
+    """The days whose puzzle, kept in the daily folder, is :func:`in_progress`."""
+    solved, played = set(app.storage.solved()), app.storage.played()
+    days: set[datetime.date] = set()
+    try:
+        paths = sorted(daily_dir().glob("*.bs"))
+    except OSError:
+        return days
+    for path in paths:
+        try:
+            day = datetime.date.fromisoformat(path.stem)
+        except ValueError:                      # a damaged day's file kept aside, or another file
+            continue
+        entry = level_entry(path, app.level_cache)
+        if entry is not None and in_progress(entry[1], solved, played):
+            days.add(day)
+    return days
 
 
 class DailyScene:
@@ -34,6 +57,7 @@ class DailyScene:
         self.play_button = Button("", lambda: self.play(self.today))
         self.solved = app.storage.daily()
         self.days = days_of(self.solved)
+        self.in_progress = days_in_progress(app)
         self.set_today(today or datetime.date.today())
         self.back_button = Button("<", lambda: self.turn(-1))
         self.next_button = Button(">", lambda: self.turn(1))
@@ -182,6 +206,17 @@ class DailyScene:
                 pygame.draw.rect(surface, theme.text, rect.inflate(4, 4), 2, border_radius=8)
             colour = theme.on(theme.solved) if done else (theme.muted if future else theme.text)
             number = fonts.blit_text(surface, str(day.day), 20, colour, bold=done, topleft=(rect.x + 6, rect.y + 4))
+            if not done and day in self.in_progress:
+                # In progress: a half-filled circle top right (a shape, not colour alone), and
+                # the browser's words below the number where they fit whole.
+                centre = (rect.right - 12, rect.y + 13)
+                if centre[0] - 7 >= number.right:
+                    pygame.draw.circle(surface, theme.text, centre, 7, 2)
+                    pygame.draw.circle(surface, theme.text, centre, 7, draw_top_left=True, draw_bottom_left=True)
+                if fonts.font(14).size(IN_PROGRESS)[0] <= rect.width - 10 and \
+                        rect.bottom - 3 - fonts.font(14).get_linesize() >= number.bottom:
+                    fonts.blit_text(surface, IN_PROGRESS, 14, theme.muted,
+                                    bottomright=(rect.right - 5, rect.bottom - 3))
             if done:
                 # The time sits below the day's number, or beside it in a cell one line tall.
                 beside = rect.bottom - 3 - fonts.font(16).get_linesize() < number.bottom

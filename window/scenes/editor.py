@@ -42,7 +42,7 @@ from window.looks import Looks
 from window.mini_board import MiniBoard
 from window.scenes.save_as import SaveAsPrompt
 from window.storage import free_level_path, generated_dir, level_key, signature
-from window.widgets import Button, draw_field, handle_all, layout_row, typed_digit, typed_text
+from window.widgets import Button, draw_field, edit_field, handle_all, layout_row, typed_digit
 
 if TYPE_CHECKING:                    # the module itself is imported when first needed (startup time)
     from solvers.authoring.editing import Assessment
@@ -109,6 +109,7 @@ class EditorScene:
         self._run: SolverRun | None = None
         self._answer: Answer | None = None    # the worker's reply, read before its run ends
         self.focus: tuple[str, int] | str | None = None   # ("row", i), ("col", i), "name", "author"
+        self.selected: str | None = None        # the text field whose whole text is selected (Ctrl+A)
         self.cursor: Coord | None = None                    # the keyboard's cell
         self.painting: bool | None = None
         self.ungraded: tuple[Path, Puzzle] | None = None     # saved before its verdict came
@@ -582,7 +583,7 @@ class EditorScene:
             self.painting = None
 
     def _click(self, pos, button: int) -> None:
-        self.focus = None
+        self.focus = self.selected = None
         for key, rect in self.text_rects.items():
             if rect.collidepoint(pos):
                 self.focus = key
@@ -652,8 +653,12 @@ class EditorScene:
         self.edit(model.set_tally(self.draft, axis, index, value))
 
     def _type_text(self, event: pygame.event.Event, key: str) -> None:
-        text = typed_text(getattr(self.draft, key), event, MAX_TEXT)
-        if text is not None:
+        edited = edit_field(getattr(self.draft, key), self.selected == key, event, MAX_TEXT)
+        if edited is None:
+            return
+        text, selected = edited
+        self.selected = key if selected else None
+        if text != getattr(self.draft, key):
             self.edit(replace(self.draft, name=text) if key == "name" else replace(self.draft, author=text))
 
     # ----- layout --------------------------------------------------------------------------
@@ -856,7 +861,8 @@ class EditorScene:
                         midleft=(x + 232, (parts["rows"].centery + parts["cols"].centery) // 2))
         for key, rect in self.text_rects.items():
             fonts.blit_text(surface, key.capitalize(), 17, theme.text, midleft=(x + 12, rect.centery))
-            draw_field(surface, theme, rect, getattr(draft, key), self.focus == key)
+            draw_field(surface, theme, rect, getattr(draft, key), self.focus == key,
+                       selected=self.focus == self.selected == key)
         title = parts["fleet title"]
         fonts.blit_text(surface, "Fleet", 18, theme.text, bold=True, midleft=(x + 12, title.centery))
         lengths, rows = self.fleet_lengths(), self.fleet_rows()

@@ -11,11 +11,10 @@ import pygame
 
 from game import files
 from game.formats import SUFFIXES
-from window import fonts
 from window.host import Host
 from window.layout import dialog_box
 from window.list_view import ListView, Row
-from window.widgets import Button, draw_dialog
+from window.widgets import Button, draw_dialog, draw_field, edit_field
 
 LEVEL_SUFFIXES = tuple(SUFFIXES)          # .bs, and the text formats in circulation
 
@@ -37,6 +36,7 @@ class FileScene:
         self.title = title
         self.note = "level" if shown is None else ""
         self.typed = ""
+        self.selected = False                  # the whole path typed is selected (Ctrl+A)
         self.error = ""
         self.list = ListView([])
         self.cancel = cancel or app.close_overlay
@@ -55,7 +55,7 @@ class FileScene:
             self.error = f"Cannot open {folder}: {files.reason(error)}"
             return
         self.folder = folder.resolve()
-        self.typed = str(self.folder) + os.sep
+        self.typed, self.selected = str(self.folder) + os.sep, False
         self.error = ""
         rows = [Row(".. (parent folder)", self.folder.parent)] if self.folder.parent != self.folder else []
         for is_folder, entry in entries:
@@ -98,22 +98,32 @@ class FileScene:
                 self.cancel()
             elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
                 self.choose(Path(os.path.expanduser(self.typed)))   # "~nobody" stays as typed
-            elif event.key == pygame.K_BACKSPACE:
-                self.typed = self.typed[:-1]
-                self.list.select(None)
+            else:
+                self.type(event)
             return
         if event.type == pygame.TEXTINPUT:
-            # The folder's path as the dialog wrote it, then "/" or "~": a path from the root or
-            # the home folder is being typed, in its place (as a desktop's file chooser takes it).
-            fresh = self.typed == str(self.folder) + os.sep and event.text[:1] in (os.sep, "/", "~")
-            self.typed = event.text if fresh else self.typed + event.text
-            self.list.select(None)             # Enter now opens what was typed
+            self.type(event)
             return
         if self.close_button.handle(event) or self.up_button.handle(event):
             return
         chosen = self.list.handle(event)
         if chosen is not None:
             self.choose(chosen)
+
+    def type(self, event: pygame.event.Event) -> None:
+        """Backspace and the text typed edit the path (see ``edit_field``: Ctrl+A selects it)."""
+        def change(text: str) -> str | None:
+            if event.type == pygame.TEXTINPUT:
+                # The folder's path as the dialog wrote it, then "/" or "~": a path from the root or
+                # the home folder is being typed, in its place (as a desktop's file chooser takes it).
+                fresh = text == str(self.folder) + os.sep and event.text[:1] in (os.sep, "/", "~")
+                return event.text if fresh else text + event.text
+            return text[:-1] if event.key == pygame.K_BACKSPACE else None
+
+        edited = edit_field(self.typed, self.selected, event, 0, change)
+        if edited is not None:
+            self.typed, self.selected = edited
+            self.list.select(None)             # Enter now opens what was typed
 
     def update(self, dt: float) -> bool:
         return False
@@ -126,12 +136,7 @@ class FileScene:
                     footer_colour=theme.error if self.error else None)
         self.close_button.draw(surface, theme)
         self.up_button.draw(surface, theme)
-        pygame.draw.rect(surface, theme.unknown, self.input_rect)
-        pygame.draw.rect(surface, theme.button_active, self.input_rect, 2)
-        shown = fonts.visible(self.typed[-fonts.MAX_SHOWN:], fonts.MAX_SHOWN)
-        while shown and fonts.font(18).size(shown + "|")[0] > self.input_rect.width - 16:
-            shown = shown[1:]
-        fonts.blit_text(surface, shown + "|", 18, theme.text, midleft=(self.input_rect.x + 8, self.input_rect.centery))
+        draw_field(surface, theme, self.input_rect, self.typed, True, size=18, selected=self.selected, end=True)
         self.list.draw(surface, theme)
 
 

@@ -26,14 +26,12 @@ from game.puzzle import DEFAULT_FLEETS, Puzzle, fleet_text
 from solvers import compiling
 from solvers.engine.runner import SolverRun
 from window import fonts
-from window.host import Choice, Host
+from window.choices import DIFFICULTIES, MAX_SEED_DIGITS, NEW_PUZZLE, SIZES, Choice
+from window.host import Host
 from window.storage import free_level_path, generated_dir
-from window.widgets import Button, draw_dialog, handle_all, layout_row, typed_digit
+from window.widgets import Button, draw_dialog, draw_field, edit_field, handle_all, layout_row, typed_digit
 
-SIZES = (6, 8, 10, 15)
-DIFFICULTIES = ("easy", "medium", "hard", "expert")
 GENERATE_SECONDS = 30.0      # the generator's own limit: after it, the closest level finished comes back
-MAX_SEED_DIGITS = 9
 STEPS = {pygame.K_LEFT: ("size", -1), pygame.K_RIGHT: ("size", 1), pygame.K_UP: ("difficulty", -1),
          pygame.K_DOWN: ("difficulty", 1)}
 
@@ -66,6 +64,7 @@ class NewLevelScene:
         self.generate_button = Button("Generate", self.generate)
         self.cancel_button = Button("Cancel", self.cancel)
         self.seed_rect = pygame.Rect(0, 0, 0, 0)
+        self.seed_selected = False            # the whole seed typed is selected (Ctrl+A)
         self.error = ""
         self.started = 0.0
         self.asked = ""                       # "10x10 hard, seed 123" while generating
@@ -126,14 +125,19 @@ class NewLevelScene:
         self._sync()
 
     def type_seed(self, event: pygame.event.Event) -> None:
-        """Digits 0-9 and Backspace edit the seed; typing one turns "random" off."""
-        if event.key == pygame.K_BACKSPACE:
-            self.choice.seed = self.choice.seed[:-1]
-        elif typed_digit(event) and len(self.choice.seed) < MAX_SEED_DIGITS:
-            self.choice.seed += event.unicode
-        else:
+        """Digits 0-9 and Backspace edit the seed (Ctrl+A selects it: see ``edit_field``);
+        typing one turns "random" off."""
+        def change(seed: str) -> str | None:
+            if event.key == pygame.K_BACKSPACE:
+                return seed[:-1]
+            return seed + event.unicode if typed_digit(event) and len(seed) < MAX_SEED_DIGITS else None
+
+        edited = edit_field(self.choice.seed, self.seed_selected, event, MAX_SEED_DIGITS, change)
+        if edited is None:
             return
-        self.choice.random_seed = False
+        seed, self.seed_selected = edited
+        if seed != self.choice.seed or not self.seed_selected:
+            self.choice.seed, self.choice.random_seed = seed, False
         self._sync()
 
     def generate(self) -> None:
@@ -143,6 +147,7 @@ class NewLevelScene:
         if choice.random_seed or not choice.seed:
             choice.seed = str(random.randrange(1, 10 ** 6))
         seed, size, difficulty = int(choice.seed), choice.size, choice.difficulty
+        self.app.remember(NEW_PUZZLE, choice.to_dict())
         self.error = ""
         self.asked = f"{size}x{size} {difficulty}, seed {seed}"
         told = self._told = [""]              # this run's own: a dropped run's worker writes where none reads
@@ -202,7 +207,9 @@ class NewLevelScene:
 
     def close(self) -> None:
         """Drop a generation in progress (Cancel, or the dialog going: the window closing, a
-        level dropped on it): the worker stops at its next step and ends."""
+        level dropped on it): the worker stops at its next step and ends. The choices made are
+        kept for the next windows."""
+        self.app.remember(NEW_PUZZLE, self.choice.to_dict())
         if self._run is not None:
             self._run.stop(timeout=0.0)
         self._run = None
@@ -292,11 +299,12 @@ class NewLevelScene:
         x = left + 110 if fonts.first_whole([fleet], 17, box.width - 150) else left
         text, size = fonts.shrink_to_fit(fleet, 17, box.right - 20 - x)
         fonts.blit_text(surface, text, size, theme.muted, topleft=(x, box.y + 112))
-        pygame.draw.rect(surface, theme.unknown, self.seed_rect, border_radius=4)
-        pygame.draw.rect(surface, theme.panel_edge, self.seed_rect, 1, border_radius=4)
-        seed = "random" if self.choice.random_seed else (self.choice.seed or "0")
-        colour = theme.muted if self.choice.random_seed else theme.text
-        fonts.blit_text(surface, seed, 20, colour, midleft=(self.seed_rect.x + 8, self.seed_rect.centery))
+        if self.choice.random_seed:
+            draw_field(surface, theme, self.seed_rect, "", False)
+            fonts.blit_text(surface, "random", 20, theme.muted, midleft=(self.seed_rect.x + 6, self.seed_rect.centery))
+        else:
+            draw_field(surface, theme, self.seed_rect, self.choice.seed or "0", False, size=20,
+                       selected=self.seed_selected)
         room = box.right - self.seed_rect.x - 16
         keys = fonts.fit_text("type digits to fix a seed; arrows: size, difficulty", 15, room)
         fonts.blit_text(surface, keys, 15, theme.muted,

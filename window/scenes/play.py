@@ -242,6 +242,7 @@ class PlayScene:
         """- and =: the solver's speed one step slower or faster, as on its slider."""
         self.solver.slider.set_index(self.solver.slider.index + step)
         self.notify(f"Speed: {SPEED_LABELS[self.solver.slider.index]}")
+        self.keep_solver_choices()
 
     def next_solver(self, step: int) -> None:
         """Tab / Shift+Tab: the next or previous solver (not while one runs)."""
@@ -250,6 +251,13 @@ class PlayScene:
             at = names.index(self.solver.solver) if self.solver.solver in names else -step
             self.solver.choose(names[(at + step) % len(names)])
             self.notify(f"Solver: {self.solver.labels[self.solver.solver]} (Enter runs it)")
+            self.keep_solver_choices()
+
+    def keep_solver_choices(self) -> None:
+        """The solver and the speed the player chose in the panel, kept for the next levels and
+        windows (a solver of one's own is not)."""
+        self.app.remember("solver", self.solver.solver)
+        self.app.remember("speed", self.solver.speed)
 
     def keep_solver_board(self) -> None:
         self.board.keep_solver_board()
@@ -296,6 +304,7 @@ class PlayScene:
             self._key_down(event)
             return
         if self.solver.handle(event):
+            self.keep_solver_choices()
             return
         offered = self.view.offered()
         if handle_all(self.shown_toolbar, event) or handle_all([offered] if offered else [], event):

@@ -15,7 +15,7 @@ import pygame
 from game import files
 from window import fonts
 from window.theme import Theme
-from window.widgets import Button, draw_dialog, draw_field, draw_shade, handle_all, layout_row, typed_text
+from window.widgets import Button, draw_dialog, draw_field, draw_shade, edit_field, handle_all, layout_row, selects_all
 
 MAX_NAME = files.MAX_SLUG           # characters typed: the file's name keeps no more of them
 SIZE = 20                           # the name's font size
@@ -25,7 +25,7 @@ class SaveAsPrompt:
     def __init__(self, offered: str, folder: Path, save: Callable[[], object], cancel: Callable[[], object],
                  size: tuple[int, int]) -> None:
         self.typed = offered[:MAX_NAME]
-        self.fresh = bool(self.typed)           # the name offered, selected: the first key replaces it
+        self.fresh = bool(self.typed)           # the name offered (or Ctrl+A), selected: the first key replaces it
         self.folder = folder
         self.asked: Path | None = None          # the file the author was asked about: Save again replaces it
         self.said = ""
@@ -62,16 +62,17 @@ class SaveAsPrompt:
             self.cancel()
         elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
             self.save()
-        elif event.key in (pygame.K_LEFT, pygame.K_RIGHT, pygame.K_HOME, pygame.K_END):
-            self.fresh = False                   # the selection given up: typing goes on from the end
-        elif not event.mod & (pygame.KMOD_CTRL | pygame.KMOD_META):
+        elif selects_all(event) or not event.mod & (pygame.KMOD_CTRL | pygame.KMOD_META):
             self.take_typed(event)
 
     def take_typed(self, event: pygame.event.Event) -> None:
-        """A key or a text typed into the name (the name offered, selected, is replaced)."""
-        typed = typed_text("" if self.fresh else self.typed, event, MAX_NAME)
-        if typed is not None:
-            self.typed, self.fresh = typed, False
+        """A key or a text typed into the name (the name selected is replaced: see ``edit_field``)."""
+        edited = edit_field(self.typed, self.fresh, event, MAX_NAME)
+        if edited is None:
+            return
+        typed, self.fresh = edited
+        if typed != self.typed:
+            self.typed = typed
             self.tell("")                        # another name: any question was about the last one
 
     def look(self) -> tuple:

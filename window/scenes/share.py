@@ -13,7 +13,7 @@ import pygame
 from game import codes
 from window import fonts
 from window.host import Host
-from window.widgets import Button, draw_dialog, typed_text
+from window.widgets import Button, draw_dialog, draw_field, edit_field
 
 MAX_TYPED = codes.MAX_CODE
 
@@ -53,6 +53,7 @@ class ShareScene:
         self.app = app
         self.code = code or ""
         self.typed = typed[:MAX_TYPED]
+        self.selected = False                 # the whole code typed is selected (Ctrl+A)
         self.said = problem(typed) if typed.strip() else ""      # a pasted code that did not open
         self.copy_button = Button("Copy code", self.copy, enabled=bool(self.code))
         self.paste_button = Button("Paste", self.paste)
@@ -82,7 +83,7 @@ class ShareScene:
         if not text:
             self.said = "The clipboard holds no text: type the code in the field"
             return
-        self.typed = text[:MAX_TYPED]
+        self.typed, self.selected = text[:MAX_TYPED], False
         self.open_code(text)
 
     def open_typed(self) -> None:
@@ -106,11 +107,11 @@ class ShareScene:
                 self.copy()
             elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
                 self.open_typed()
-            elif (typed := typed_text(self.typed, event, MAX_TYPED)) is not None:
-                self.typed = typed
+            elif (edited := edit_field(self.typed, self.selected, event, MAX_TYPED)) is not None:
+                self.typed, self.selected = edited
             return
-        if event.type == pygame.TEXTINPUT and (typed := typed_text(self.typed, event, MAX_TYPED)) is not None:
-            self.typed = typed
+        if event.type == pygame.TEXTINPUT and (edited := edit_field(self.typed, self.selected, event, MAX_TYPED)):
+            self.typed, self.selected = edited
             return
         for button in (self.copy_button, self.paste_button, self.open_button, self.close_button):
             if button.handle(event):
@@ -125,11 +126,8 @@ class ShareScene:
         draw_dialog(surface, theme, box, "Share")
         fonts.blit_text(surface, "This level's code: the whole puzzle in one line", 18, theme.muted,
                         topleft=(box.x + 20, box.y + 62))
-        for field, text in ((self.code_field, self.code or "(no level open)"), (self.paste_field, self.typed)):
-            pygame.draw.rect(surface, theme.unknown, field, border_radius=4)
-            pygame.draw.rect(surface, theme.panel_edge, field, 1, border_radius=4)
-            shown = fonts.fit_text(text[-400:] if field is self.paste_field else text, 20, field.width - 16)
-            fonts.blit_text(surface, shown, 20, theme.text, midleft=(field.x + 8, field.centery))
+        draw_field(surface, theme, self.code_field, self.code or "(no level open)", False, size=20)
+        draw_field(surface, theme, self.paste_field, self.typed[-400:], False, size=20, selected=self.selected)
         fonts.blit_text(surface, "Open a code (Ctrl+V pastes it, or type it):", 18, theme.muted,
                         topleft=(box.x + 20, box.y + 152))
         for button in (self.copy_button, self.paste_button, self.open_button, self.close_button):
