@@ -185,6 +185,20 @@ def test_replaying_the_trace_gives_the_final_board(limit):
     assert all(event.depth >= 0 for event in moves)
 
 
+def test_traced_moves_carry_the_counts_so_far():
+    """Its counts reached a watcher only in heartbeats (every 256 nodes or 20 ms): watched
+    move by move, the panel said "-" for them; now each move says them as of itself."""
+    puzzle = puzzle_from_layout(SIX_LAYOUT, ((3, 1), (2, 2), (1, 3)), hide={("row", 0), ("col", 0), ("row", 2)})
+    result, stream = run(puzzle, trace=True, limit=1000, shave_depth=-1)
+    keys = ("nodes", "backtracks", "propagated")
+    said = [tuple(event.stats[key] for key in keys) for event in stream if isinstance(event, SetCell)]
+    assert not any(isinstance(event, Progress) for event in stream)       # no heartbeat said them
+    for key in range(len(keys)):
+        column = [counts[key] for counts in said]
+        assert column == sorted(column) and 0 < column[-1] <= result.stats[keys[key]]
+    assert said[0][2] > 0                        # the root's deductions are counted as they are shown
+
+
 def test_trace_replays_through_backtracks():
     # With unknown tallies the search must guess and undo; the replay still ends on the
     # answer, and the quiet run finds the same solutions. (The limit is above the count, so

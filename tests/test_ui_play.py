@@ -348,6 +348,21 @@ def test_backtracking_s_counts_move_with_each_move_a_learner_steps_through(app, 
     assert panel.watch.paused and said == sorted(said) and said[0] < said[-1] < 256
 
 
+def test_forward_s_counts_are_shown_from_its_first_move(app, monkeypatch):
+    """The forward checking said its counts only in a heartbeat (every 256 nodes or 20 ms):
+    stepped through, the panel said "-" for nodes, backtracks and propagated."""
+    drawn = watch_text(monkeypatch)
+    panel = app.play.solver
+    panel.choose("forward")
+    click(app, panel.step_button.rect.center)
+    assert wait_until(lambda: panel.watch.moves >= 1, between=app.pump)
+    app.full_redraw = True
+    app.draw()
+    texts = [text for text, _ in drawn]
+    assert panel.watch.paused and [texts[texts.index(key) + 1] for key in ("nodes", "backtracks")] == ["0", "0"]
+    assert int(texts[texts.index("propagated") + 1]) > 0
+
+
 def test_moves_shown_by_step_are_not_counted_in_moves_per_second(app, monkeypatch):
     """Stepped through while paused, a run's clock stands still: its moves/s counted the
     stepped moves over almost no time (27 steps of the logic solver said 20,679 moves/s)."""

@@ -284,11 +284,12 @@ class _Search:
         ``self.root`` (None when the puzzle fails there)."""
         log: Log | None = [] if self.trace else None
         state = root_state(self.model, log)
+        if state is not None:                    # the root's deductions count as propagated too
+            hints = self.model.hint_ship | self.model.hint_water
+            self.stats["propagated"] += ((state.ship | state.water) & ~hints).bit_count()
         yield from self._show_log(log, 0)
         if state is None:
             return None
-        hints = self.model.hint_ship | self.model.hint_water     # the root's deductions count as propagated too
-        self.stats["propagated"] += ((state.ship | state.water) & ~hints).bit_count()
         self.giant = state.alive.bit_count() > GIANT_PLACEMENTS and bool(self.model.lines)
         few = state.alive.bit_count() <= SHAVE_SMALL_UP_TO and not dense_without_hints(self.puzzle)
         if few:
@@ -345,7 +346,7 @@ class _Search:
                     # one ship of its places) is still a decision in force: its first cell says
                     # so, so that the trace's depth counts every guess (the next is one deeper).
                     r, c = self.model.geo.coord((ship & -ship).bit_length() - 1)
-                    yield SetCell(r, c, Cell.SHIP, Reason.GUESS, meaning, depth + 1)
+                    yield SetCell(r, c, Cell.SHIP, Reason.GUESS, meaning, depth + 1, self._counts())
                 yield from self._show(ship, Cell.SHIP, Reason.GUESS, meaning, depth + 1)
                 yield from self._show(water, Cell.WATER, Reason.GUESS, meaning, depth + 1)
             blame: list = []
@@ -682,12 +683,19 @@ class _Search:
         self.stats["solutions"] = len(self.solutions)
         return dict(self.stats)
 
+    def _counts(self) -> dict[str, object]:
+        """The counts a move carries: a watcher who sees one move at a time sees them move
+        (the heartbeat says them only every ``HEARTBEAT_NODES`` or ``HEARTBEAT_SECONDS``)."""
+        stats = self.stats
+        return {"nodes": stats["nodes"], "backtracks": stats["backtracks"], "propagated": stats["propagated"]}
+
     def _show_log(self, log: Log | None, depth: int) -> Iterator[Event]:
         for mask, value, detail in log or ():
             yield from self._show(mask, value, Reason.FORCED, detail, depth)
 
     def _show(self, mask: int, value: Cell, reason: Reason, detail: str, depth: int) -> Iterator[Event]:
-        """SetCell events for the cells of ``mask`` that the trace does not show as ``value`` yet."""
+        """SetCell events for the cells of ``mask`` that the trace does not show as ``value`` yet,
+        each with the counts so far."""
         if value == Cell.SHIP:
             mask &= ~self.shown_ship
         elif value == Cell.WATER:
@@ -695,9 +703,10 @@ class _Search:
         if not mask:
             return
         geo = self.model.geo
+        counts = self._counts()
         for i in bit_indices(mask):
             r, c = geo.coord(i)
-            yield SetCell(r, c, value, reason, detail, depth)
+            yield SetCell(r, c, value, reason, detail, depth, counts)
         self.shown_ship = self.shown_ship | mask if value == Cell.SHIP else self.shown_ship & ~mask
         self.shown_water = self.shown_water | mask if value == Cell.WATER else self.shown_water & ~mask
 
