@@ -348,6 +348,22 @@ def test_backtracking_s_counts_move_with_each_move_a_learner_steps_through(app, 
     assert panel.watch.paused and said == sorted(said) and said[0] < said[-1] < 256
 
 
+@pytest.mark.parametrize("name, propagates", [("backtracking", False), ("forward", True)])
+def test_the_panel_shows_no_propagated_row_for_a_solver_that_never_counts_it(app, monkeypatch, name, propagates):
+    """The panel said "propagated -" for the whole of a backtracking run, which sets no cell
+    by deduction and never counts one."""
+    drawn = watch_text(monkeypatch)
+    panel = app.play.solver
+    panel.choose(name)
+    click(app, panel.step_button.rect.center)
+    assert wait_until(lambda: panel.watch.moves >= 1, between=app.pump)
+    del drawn[:]
+    app.full_redraw = True
+    app.draw()
+    texts = [text for text, _ in drawn]
+    assert "nodes" in texts and ("propagated" in texts) is propagates and "-" not in texts
+
+
 def test_forward_s_counts_are_shown_from_its_first_move(app, monkeypatch):
     """The forward checking said its counts only in a heartbeat (every 256 nodes or 20 ms):
     stepped through, the panel said "-" for nodes, backtracks and propagated."""

@@ -35,6 +35,7 @@ SPEED_LABELS = tuple("instant" if s == 0 else f"{s} move/s" if s == 1 else f"{s}
 ROW = 30
 LINE = 21             # a line of figures (draw_lines at its size, 18)
 LEGEND = 18           # a line of the legend
+COUNTS = ("nodes", "backtracks", "propagated")   # the counts the panel shows, where the run says them
 STATS_ROOM = 110      # the statistics' heading, two lines of figures and the run's status line
 DEPTH_ROOM = 120      # below the last move: the depth plot (90) and the guesses' heading under it
 # Beyond STATS_ROOM, what the statistics take down to the depth plot's room: the whole heading,
@@ -398,9 +399,11 @@ class SolverPanel:
             value = stats.get(key)
             return "-" if value is None else f"{int(value):,}"
 
-        rows = [("nodes", number("nodes")), ("backtracks", number("backtracks")),
-                ("propagated", number("propagated")), ("elapsed", f"{watch.elapsed:.1f} s"),
-                ("moves", f"{watch.moves:,}"), ("moves/s", f"{watch.moves_per_second:,.0f}")]
+        # A count the run has said, or "-" for each before it says any: a solver that never
+        # counts one (the backtracking sets no cell by deduction) shows no row for it.
+        rows = [(key, number(key)) for key in COUNTS if key in stats or not stats]
+        rows += [("elapsed", f"{watch.elapsed:.1f} s"), ("moves", f"{watch.moves:,}"),
+                 ("moves/s", f"{watch.moves_per_second:,.0f}")]
         if watch.generation is not None:
             g = watch.generation
             rows += [("generation", f"{g.number:,}"), ("restarts", str(g.restarts)),
