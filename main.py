@@ -439,8 +439,9 @@ def cmd_solve_trace(args) -> int:
 
 def _solve_text(ref, record: dict) -> str:
     from solvers.engine import batch
+    from solvers.events import Status, verdict_said
 
-    head = f"{record['level']}: {record['status'].replace('_', ' ')}"
+    head = f"{record['level']}: {verdict_said(Status(record['status']))}"
     if record["status"] == "error":
         return f"{head}: {_problem(record)}\n"
     stats = ", ".join(f"{k} {v}" for k, v in record["stats"].items() if not isinstance(v, dict))
@@ -679,8 +680,10 @@ def cmd_replay(args) -> int:
         print(error, file=sys.stderr)
         return EXIT_USAGE
     from game.puzzle import grid_to_strings
+    from solvers.events import Status, verdict_said
 
-    print(f"{_named(args.trace)}: event {at} of {run.events} ({run.solver}, {run.verdict.replace('_', ' ')})"
+    said = verdict_said(Status(run.verdict), run.message)
+    print(f"{_named(args.trace)}: event {at} of {run.events} ({run.solver}, {said})"
           + (f"; the run's first {run.dropped} events are not in the trace" if run.dropped else ""))
     print(batch.board_text(run.puzzle, list(grid_to_strings(board))))
     return EXIT_OK

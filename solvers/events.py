@@ -105,6 +105,19 @@ class Status(str, Enum):
     ERROR = "error"
 
 
+PAUSED = "paused"       # the message that ends a paused run's trace so far (a window's snapshot)
+VERDICT_WORDS = {Status.SOLVED: "solved", Status.NO_SOLUTION: "no solution exists", Status.STUCK: "stuck",
+                 Status.GAVE_UP: "gave up", Status.TIMEOUT: "timed out", Status.STOPPED: "stopped",
+                 Status.ERROR: "error"}
+
+
+def verdict_said(status: Status, message: str = "") -> str:
+    """How a run ended, in words (the window's and the command line's): a paused run's trace
+    so far (ended ``stopped`` with the message ``PAUSED``) says "paused", as its run was when
+    it was rewound."""
+    return PAUSED if status is Status.STOPPED and message == PAUSED else VERDICT_WORDS[status]
+
+
 @dataclass(frozen=True)
 class Result:
     """The last event of every run.

@@ -57,6 +57,12 @@ def test_solve_json_gives_verified_boards_in_sorted_order(capsys, level_dir):
     assert records[2]["solution"] is None
 
 
+def test_solve_says_the_verdict_in_the_window_s_words(capsys, level_dir):
+    """``solve`` said "no solution" where the window and the replay say "no solution exists"."""
+    code, _, out = run(capsys, "solve", str(level_dir / "c_none.bs"))
+    assert code == 0 and out.startswith(f"{level_dir / 'c_none.bs'}: no solution exists (forward; ")
+
+
 @pytest.mark.parametrize("solver", ["backtracking", "forward"])
 def test_each_exact_solver_from_the_command_line(capsys, level_dir, solver):
     code, records, _ = run(capsys, "solve", str(level_dir / "b_unique.bs"), "--solver", solver, "--json")

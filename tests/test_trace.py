@@ -191,6 +191,20 @@ def test_replay_prints_the_board_at_an_event(capsys, good):
     assert "?" not in out.split("\n", 2)[2]
 
 
+def test_replay_prints_the_verdict_in_the_window_s_words(capsys, good, tmp_path):
+    """``replay --print`` said the trace's raw verdict: "stopped" for a paused run's trace so
+    far, "no_solution", where the window's replay says "paused" and "no solution exists"."""
+    lines = good.read_text().splitlines()
+    result = json.loads(lines[-1])
+    for verdict, message, said in (("stopped", "paused", "paused"), ("no_solution", "", "no solution exists"),
+                                   ("stopped", "", "stopped")):
+        path = tmp_path / f"{verdict}-{message}.jsonl"
+        ending = {**result, "verdict": verdict, "message": message, "solution": None}
+        path.write_text("\n".join(lines[:-1] + [json.dumps(ending)]) + "\n")
+        assert main.main(["replay", str(path), "--print"]) == 0
+        assert capsys.readouterr().out.splitlines()[0].endswith(f"(backtracking, {said})")
+
+
 def test_replay_of_a_bad_trace_or_event_is_one_line_and_exit_2(capsys, good, tmp_path):
     bad = tmp_path / "bad.jsonl"
     bad.write_text("hello\n")

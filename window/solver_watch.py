@@ -30,22 +30,24 @@ from solvers.engine.batch import judge
 from solvers.engine.race import Tally
 from solvers.engine.runner import SolverRun
 from solvers.engine.trace import Recording
-from solvers.events import Event, Failure, Generation, Progress, Reason, Result, SetCell, Ship, Status
+from solvers.events import (
+    PAUSED,
+    VERDICT_WORDS,
+    Event,
+    Failure,
+    Generation,
+    Progress,
+    Reason,
+    Result,
+    SetCell,
+    Ship,
+    Status,
+)
 from window.depth_plot import BACKTRACK, GUESS, DepthSketch
 
 MAX_PLOT_POINTS = 600
 POLL_BATCH = 256
 ENDING_SECONDS = 0.2    # how long a worker that has handed over its result is waited for to end
-PAUSED = "paused"       # the message that ends a paused run's trace so far (``snapshot``)
-VERDICT_WORDS = {Status.SOLVED: "solved", Status.NO_SOLUTION: "no solution exists", Status.STUCK: "stuck",
-                 Status.GAVE_UP: "gave up", Status.TIMEOUT: "timed out", Status.STOPPED: "stopped",
-                 Status.ERROR: "error"}
-
-
-def verdict_said(status: Status, message: str = "") -> str:
-    """How a run ended, in the window's words: a paused run's trace so far (ended ``stopped``
-    with the message ``PAUSED``) says "paused", as its run was when it was rewound."""
-    return PAUSED if status is Status.STOPPED and message == PAUSED else VERDICT_WORDS[status]
 
 
 @dataclass(frozen=True)

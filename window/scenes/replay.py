@@ -26,14 +26,13 @@ from game.levels import LevelError
 from game.puzzle import Cell, Coord
 from solvers.engine import registry
 from solvers.engine import trace as traces
-from solvers.events import Status
+from solvers.events import Status, verdict_said
 from window import depth_plot, fonts
 from window.depth_plot import DepthSketch, draw_depth
 from window.host import Host
 from window.list_view import ListView, Row
 from window.mini_board import Board, MiniBoard
 from window.panel_views import decision_said, draw_decisions, draw_plot
-from window.solver_watch import verdict_said
 from window.storage import generated_dir
 from window.widgets import Button, handle_all, layout_row
 
