@@ -364,6 +364,22 @@ def test_the_panel_shows_no_propagated_row_for_a_solver_that_never_counts_it(app
     assert "nodes" in texts and ("propagated" in texts) is propagates and "-" not in texts
 
 
+def test_counts_a_solver_says_in_words_are_shown_as_0_not_a_crash(app, monkeypatch):
+    """A solver of one's own may say its nodes in words (a heartbeat's or a move's line): the
+    panel's drawing raised ValueError on int("many")."""
+    drawn = watch_text(monkeypatch)
+    panel = app.play.solver
+    panel.choose("forward")
+    click(app, panel.step_button.rect.center)
+    assert wait_until(lambda: panel.watch.moves >= 1, between=app.pump)
+    panel.watch.tally.add(Progress({"nodes": "many", "backtracks": 2.5}))
+    del drawn[:]
+    app.full_redraw = True
+    app.draw()
+    texts = [text for text, _ in drawn]
+    assert [texts[texts.index(key) + 1] for key in ("nodes", "backtracks")] == ["0", "2"]
+
+
 def test_forward_s_counts_are_shown_from_its_first_move(app, monkeypatch):
     """The forward checking said its counts only in a heartbeat (every 256 nodes or 20 ms):
     stepped through, the panel said "-" for nodes, backtracks and propagated."""

@@ -16,6 +16,7 @@ import pygame
 
 from game import files, levels
 from game.puzzle import Puzzle
+from solvers.common import count
 from solvers.engine import registry
 from solvers.engine.trace import Recording
 from window import fonts
@@ -396,8 +397,7 @@ class SolverPanel:
         stats = watch.stats
 
         def number(key: str) -> str:
-            value = stats.get(key)
-            return "-" if value is None else f"{int(value):,}"
+            return "-" if stats.get(key) is None else f"{count(stats, key):,}"
 
         # A count the run has said, or "-" for each before it says any: a solver that never
         # counts one (the backtracking sets no cell by deduction) shows no row for it.
