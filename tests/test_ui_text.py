@@ -182,6 +182,14 @@ def test_control_characters_are_shown_as_a_mark_the_font_has():
     assert image.get_width() == fonts.text("a" + fonts.MARK + "b", 20, (0, 0, 0)).get_width()
 
 
+def test_text_with_a_lone_surrogate_flows_onto_lines_not_a_crash():
+    """A replay's statistics (a trace may say any text, a lone surrogate too) are flowed onto
+    lines by measuring them: the font raised UnicodeEncodeError on the raw text."""
+    assert fonts.flow(["nodes: 1", "generation: \ud800", "b\x00"], 17, 600, gap="    ") == [
+        "nodes: 1    generation: \ud800    b\x00"]
+    assert "".join(fonts.flow(["a/\ud800" * 40], 17, 120, breaks="/")) == "a/\ud800" * 40
+
+
 def test_a_nul_in_a_level_name_is_drawn_and_titled_not_a_crash(app, tmp_path):
     assert app.open_level(named_level(tmp_path, "evil\u0000name"))
     app.draw()

@@ -128,7 +128,7 @@ def flow(items: Sequence[str], size: int, width: int, gap: str = " ", bold: bool
     face = font(size, bold)
     lines: list[str] = []
     for n, item in enumerate(items):
-        if lines and face.size(lines[-1] + gap + item)[0] <= width:
+        if lines and _width(face, lines[-1] + gap + item) <= width:
             lines[-1] += gap + item
         elif most is not None and len(lines) >= most:
             lines[-1] += gap + gap.join(items[n:])
@@ -139,16 +139,22 @@ def flow(items: Sequence[str], size: int, width: int, gap: str = " ", bold: bool
     return lines
 
 
+def _width(face: pygame.font.Font, content: str) -> int:
+    """How wide ``content`` is drawn whole, its control characters as ``MARK`` (the font
+    cannot measure a lone surrogate)."""
+    return face.size(visible(content, len(content)))[0]
+
+
 def _broken(word: str, face: pygame.font.Font, width: int, breaks: str, most: int | None) -> list[str]:
     """``word`` in pieces at most ``width`` pixels wide (the last may be wider when ``most``
     pieces are used up), each ending after a character of ``breaks`` where one lies in it."""
     pieces: list[str] = []
     # (a glyph is a pixel wide at least: a word of more characters than pixels is not measured)
-    while (len(word) > width or face.size(word)[0] > width) and (most is None or len(pieces) < most - 1):
+    while (len(word) > width or _width(face, word) > width) and (most is None or len(pieces) < most - 1):
         low, high = 1, min(len(word) - 1, width)   # word[:low] is one piece at least; word[:high + 1] too wide
         while low < high:
             middle = (low + high + 1) // 2
-            if face.size(word[:middle])[0] <= width:
+            if _width(face, word[:middle]) <= width:
                 low = middle
             else:
                 high = middle - 1
