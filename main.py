@@ -706,7 +706,7 @@ def cmd_generate(args) -> int:
         return False
 
     if args.pack:
-        if _refused(os.path.join(args.pack, "x.bs"), parents=True):
+        if _refused(generator.first_of_pack(args.pack), parents=True):
             return EXIT_USAGE
         try:
             with bar:                   # wiped before anything below is said
@@ -870,6 +870,9 @@ def cmd_convert(args) -> int:
     suffix = {"bs": ".bs", "assignment": ".txt", "bimaru": ".txt", "dzn": ".dzn"}[target]
     lost: set[str] = set()
 
+    def place(index: int) -> Path:  # where the board at ``index`` of the file is written
+        return out / f"{wanted[index]}{suffix}" if folder else out
+
     def texts():                    # (where, text) for each level written, one at a time
         for index, puzzle in enumerate(boards()):
             if index in wanted:
@@ -879,7 +882,7 @@ def cmd_convert(args) -> int:
                 except levels.LevelError as error:          # which of several boards it is
                     raise levels.LevelError(error.source, f"board {wanted[index]}: {error.reason}"
                                             if len(ids) > 1 else error.reason) from None
-                yield out / f"{wanted[index]}{suffix}" if folder else out, text
+                yield place(index), text
 
     def noting() -> None:
         said = [what for what in formats.ABOUT if what in lost]
@@ -895,7 +898,7 @@ def cmd_convert(args) -> int:
             noting()
             return EXIT_OK
         inputs = _inputs(args)
-        if _refused(out / "level.bs" if folder else out, inputs, parents=folder):
+        if _refused(place(min(wanted)), inputs, parents=folder):
             return EXIT_USAGE
         with files.Outputs(len(wanted), out) as outputs:     # every board or none
             for path, text in texts():

@@ -278,6 +278,17 @@ def test_1_a_file_on_the_way_to_an_output_is_named_as_the_file_that_is_not_a_fol
     assert (pack / "6x6").read_text() == (tmp_path / "afile").read_text() == "kept"
 
 
+def test_an_output_refused_before_the_work_is_named_as_the_file_that_would_be_written(tmp_path, capsys):
+    # The check tried a stand-in name: a .dzn written into a folder was refused as
+    # 'FOLDER/level.bs', a pack as 'PACK/x.bs', files neither command would have written.
+    (tmp_path / "afile").write_text("kept")
+    code, _, err = run(capsys, "convert", LEVEL, f"{tmp_path / 'afile' / 'out'}/", "--to", "dzn")
+    assert code == 2 and one_line(err).startswith(f"{tmp_path / 'afile' / 'out' / '01'}.dzn: cannot be written")
+    pack = tmp_path / "afile" / "pack"
+    code, _, err = run(capsys, "generate", "--pack", pack)
+    assert code == 2 and one_line(err).startswith(f"{pack / '6x6' / 'easy' / '01.bs'}: cannot be written")
+
+
 def test_an_error_s_reason_is_said_one_way_on_one_line():
     # The window's status lines, the settings and the level reader each said an error's reason
     # their own way (the system's, then the message or the kind); one function now.

@@ -608,7 +608,7 @@ def _build_pack(folder: Path, outputs: files.Outputs, total: int, seed: int, tol
                     late = " (cut short: a faster machine may find another)" if seconds > PACK_SECONDS else ""
                     log(f"  {seconds:.1f} s{late}")
                     if puzzle.difficulty == difficulty:
-                        emit(puzzle, folder / f"{size}x{size}" / difficulty / f"{number:02d}.bs")
+                        emit(puzzle, _graded(folder, size, difficulty, number))
                         break
                     log(f"  seed {level_seed} gave {puzzle.difficulty}, not {difficulty}")
                 else:
@@ -620,6 +620,16 @@ def _build_pack(folder: Path, outputs: files.Outputs, total: int, seed: int, tol
         kind = "giants" if rows * cols >= 400 else "variants"
         emit(puzzle, folder / kind / f"{number:02d}-{rows}x{cols}.bs")
     return written
+
+
+def _graded(folder: str | Path, size: int, difficulty: str, number: int) -> Path:
+    """Where the pack's ``number``-th ``size``x``size`` level of ``difficulty`` is written."""
+    return Path(folder) / f"{size}x{size}" / difficulty / f"{number:02d}.bs"
+
+
+def first_of_pack(folder: str | Path) -> Path:
+    """The first file :func:`build_pack` writes under ``folder``: the place an output check tries."""
+    return _graded(folder, PACK_SIZES[0], GRADES[0], 1)
 
 
 EXTRAS: tuple[tuple[int, int, dict[int, int] | None, int], ...] = (
