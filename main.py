@@ -458,6 +458,7 @@ def _problem(record: dict) -> str:
 
 
 def cmd_check(args) -> int:
+    from game.puzzle import seconds_said
     from solvers.engine import batch
 
     def records() -> Iterator[dict]:
@@ -473,7 +474,7 @@ def cmd_check(args) -> int:
                 extra = f": {_problem(record)}" if record.get("error") else ""
                 grade = f", {record['difficulty']}" if record.get("difficulty") else ""
                 if record.get("difficulty") and record["redundant_hints"] is None:
-                    grade += f" (redundant hints not settled within {args.timeout:g} s)"
+                    grade += f" (redundant hints not settled within {seconds_said(args.timeout)})"
                 elif record.get("redundant_hints"):
                     grade += "; " + _could_go(ref.puzzle, record["redundant_hints"])
                 print(f"{record['level']}: {record['status']}{grade}{extra}", flush=True)
@@ -691,7 +692,7 @@ def cmd_replay(args) -> int:
 
 def cmd_generate(args) -> int:
     from game import levels
-    from game.puzzle import plural
+    from game.puzzle import plural, seconds_said
     from solvers.authoring import generator
     from solvers.engine.batch import ProgressBar
 
@@ -730,7 +731,7 @@ def cmd_generate(args) -> int:
         print(f"generate: {error}", file=sys.stderr)
         return EXIT_USAGE
     if args.difficulty and puzzle.difficulty != args.difficulty:    # the closest level found in time
-        print(f"generate: no {args.difficulty} {puzzle.rows}x{puzzle.cols} level found in {args.timeout:g} s "
+        print(f"generate: no {args.difficulty} {puzzle.rows}x{puzzle.cols} level found in {seconds_said(args.timeout)} "
               f"(the closest was {puzzle.difficulty}); try another fleet, seed or --timeout", file=sys.stderr)
         return EXIT_USAGE
     if args.output is not None:
@@ -749,7 +750,7 @@ def cmd_generate(args) -> int:
 def cmd_print(args) -> int:
     from pathlib import Path
 
-    from game.puzzle import plural
+    from game.puzzle import plural, seconds_said
     from solvers.engine.batch import expand
     from solvers.engine.verdict import Kind, decide
     from window import sheets
@@ -776,7 +777,7 @@ def cmd_print(args) -> int:
         if args.solutions:
             verdict = decide(ref.puzzle, timeout=args.timeout)
             if verdict.kind is not Kind.UNIQUE:
-                why = (f"not decided within --timeout {args.timeout:g} s" if verdict.kind is Kind.UNDECIDED
+                why = (f"not decided within --timeout {seconds_said(args.timeout)}" if verdict.kind is Kind.UNDECIDED
                        else verdict.kind.value)
                 print(f"{ref.label}: has no single solution to print ({why})", file=sys.stderr)
                 return EXIT_USAGE

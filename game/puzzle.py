@@ -131,6 +131,12 @@ def plural(count: int, word: str) -> str:
     return f"{count} {word}{'s' if count != 1 else ''}"
 
 
+def seconds_said(seconds: float) -> str:
+    """A duration as a message says it: "30 s", "0.5 s"; the shortest exact digits when they are
+    shorter ("1e-320 s": a vanishing time limit shows as given, not as "9.99989e-321 s")."""
+    return f"{min(f'{seconds:g}', repr(float(seconds)), key=len)} s"
+
+
 # How a sentence names cells for a player, counted from 1 as the window numbers rows and columns.
 CELLS_SHOWN = 6       # cells listed one by one before the rest are counted
 

@@ -12,7 +12,7 @@ from typing import Any, Generator, Iterable, Mapping, Sequence, TypeVar
 
 from game import rules
 from game.limits import MAX_TRACE_STATS
-from game.puzzle import Cell, Grid, Puzzle
+from game.puzzle import Cell, Grid, Puzzle, seconds_said
 from game.slices import Slices
 from solvers.events import Event, Found, Progress, Result, SetCell, Status
 
@@ -120,7 +120,8 @@ def run_to_result(stream: Iterable[Event], timeout: float | None = None) -> Resu
                 last_stats = dict(stats)
             if timeout is not None and time.perf_counter() - start > timeout:
                 last_stats["seconds"] = elapsed(start)
-                return Result(Status.TIMEOUT, None, last_stats, tuple(found), f"no answer within {timeout:g} s")
+                return Result(Status.TIMEOUT, None, last_stats, tuple(found),
+                              f"no answer within {seconds_said(timeout)}")
     finally:
         close = getattr(iterator, "close", None)
         if close:

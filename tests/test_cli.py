@@ -513,3 +513,12 @@ def test_solve_and_check_do_not_hold_a_record_per_level(tmp_path, command):
         finally:
             tracemalloc.stop()
     assert peak < 3_000_000
+
+
+
+def test_a_vanishing_time_limit_is_echoed_as_given(capsys):
+    # 1e-320 is a subnormal float: '%g' showed it as '9.99989e-321 s'.
+    for argv in (["solve", str(LEVEL)], ["check", str(LEVEL)], ["generate"]):
+        main.main([*argv, "--timeout", "1e-320"])
+        said = capsys.readouterr()
+        assert "1e-320 s" in said.out + said.err and "e-321" not in said.out + said.err, (argv, said)

@@ -9,7 +9,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-from game.puzzle import Cell, Coord, Grid, Puzzle
+from game.puzzle import Cell, Coord, Grid, Puzzle, seconds_said
 from game.slices import Cancelled
 from solvers.authoring import grading
 from solvers.authoring.generator import remove_hints, with_hint
@@ -66,7 +66,7 @@ def most_cutting_hint(puzzle: Puzzle, target: Grid, timeout: float = 5.0) -> Puz
     others = [s for s in verdict.solutions if s != target]
     if not others:
         if verdict.kind is Kind.UNDECIDED:
-            raise OutOfTime(f"no other solution met within {timeout:g} s, and none proved impossible")
+            raise OutOfTime(f"no other solution met within {seconds_said(timeout)}, and none proved impossible")
         return None
     best: tuple[int, Coord] | None = None
     for r, c in puzzle.cells():

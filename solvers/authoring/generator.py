@@ -37,6 +37,7 @@ from game.puzzle import (
     default_fleet,
     grid_to_strings,
     plural,
+    seconds_said,
     ship_counts,
     wrong_marks,
 )
@@ -493,7 +494,7 @@ def generate(rows: int, cols: int, fleet: Mapping[int, int] | Fleet | None = Non
             if best is None:
                 assert timeout is not None
                 raise GeneratorTimeout(f"no {difficulty + ' ' if difficulty else ''}{rows}x{cols} level "
-                                       f"finished in {timeout:g} s") from None
+                                       f"finished in {seconds_said(timeout)}") from None
             break
         miss = abs(GRADE_LEVEL[measured] - level) if difficulty else 0
         if best is None or miss < best[0]:

@@ -21,7 +21,7 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Generator, Mapping
 
-from game.puzzle import Grid, Puzzle, grid_from_strings, grid_to_strings
+from game.puzzle import Grid, Puzzle, grid_from_strings, grid_to_strings, seconds_said
 from game.ships import prepared
 from solvers.common import beating, elapsed
 from solvers.events import Event, Found, Generation, Result, Status, Stream, board_of
@@ -324,7 +324,7 @@ def race(puzzle: Puzzle, *, limit: int = 2, timeout: float | None = None, jobs: 
             if timeout is not None and spent > timeout:
                 stats = {"seconds": spent, "members": 1 + len(workers)}
                 return pooled(waiting=False) or Result(Status.TIMEOUT, None, stats, tuple(found),
-                                                       f"no answer within {timeout:g} s")
+                                                       f"no answer within {seconds_said(timeout)}")
             if not workers and jobs > 1 and spent > escalate:
                 workers = [_Worker(puzzle, member, limit) for member in members[1:jobs]]
             for worker in workers:

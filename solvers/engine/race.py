@@ -14,7 +14,7 @@ import time
 from typing import Iterable, Union
 
 from game import files
-from game.puzzle import Hint, Puzzle
+from game.puzzle import Hint, Puzzle, seconds_said
 from solvers.common import add_found, add_stats, count
 from solvers.contract import SolverSpec
 from solvers.engine import registry
@@ -103,7 +103,7 @@ def run_one(puzzle: Puzzle, name: str, timeout: float | None = None, seed: int =
             tally.add(event)
             if timeout is not None and time.perf_counter() - started > timeout:
                 result = Result(Status.TIMEOUT, None, tally.stats, tuple(tally.found),
-                                f"no answer within {timeout:g} s")
+                                f"no answer within {seconds_said(timeout)}")
                 break
     except Exception as error:  # noqa: BLE001 - a broken solver loses the race, the others still run
         result = Result(Status.ERROR, None, tally.stats, (), f"solver failed: {type(error).__name__}: {error}")

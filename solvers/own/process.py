@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Iterator
 
 from game import files, levels, rules
-from game.puzzle import Cell, Grid, Puzzle, grid_to_strings, initial_grid
+from game.puzzle import Cell, Grid, Puzzle, grid_to_strings, initial_grid, seconds_said
 from solvers.common import add_found, add_stats, verified
 from solvers.engine.runner import stop_asked
 from solvers.engine.trace import MAX_LINE_BYTES
@@ -138,7 +138,7 @@ def _read(puzzle: Puzzle, child: subprocess.Popen, name: str, started: float, ti
     while open_streams:
         now = time.perf_counter()
         if now - started - held > time_limit:
-            message = f"{name}: no answer within its time limit of {time_limit:g} s"
+            message = f"{name}: no answer within its time limit of {seconds_said(time_limit)}"
             yield Result(Status.TIMEOUT, None, stats, (), message)
             return
         if now - said_at >= HEARTBEAT:      # silent on its output, however much it writes on stderr
