@@ -960,11 +960,16 @@ def cmd_new_solver(args) -> int:
     here = Path(__file__).resolve().parent
 
     def near(path: Path, relative: bool = True) -> str:
-        """From the folder it was run in, as a shell takes it; a name a terminal cannot show
-        as it is (a control character) as the messages show it (escaped, never sent raw)."""
+        """From the folder it was run in, quoted as a shell reads it back: a name holding a
+        character a terminal must not be sent raw (a control character, a byte that is not
+        UTF-8) in bash's $'...' with that character escaped, as ``ls`` and ``printf %q`` say it."""
         text = os.path.relpath(path) if relative else str(path)
         text = str(path) if text.startswith("..") else text
-        return shlex.quote(text) if text.isprintable() else _named(text)
+        if text.isprintable():
+            return shlex.quote(text)
+        escaped = (("\\" if char in "\\'" else "") + char if char.isprintable()
+                   else "".join(f"\\x{byte:02x}" for byte in os.fsencode(char)) for char in text)
+        return f"$'{''.join(escaped)}'"
 
     program = "battleships" if os.path.basename(sys.argv[0]) == "battleships" else f"python {near(here / 'main.py')}"
     print(f"wrote {_named(written[0])} and {_named(written[1])}\n"

@@ -109,7 +109,20 @@ def test_the_try_it_line_of_a_solver_named_with_a_control_character_sends_none_t
     assert main(["new-solver", "my\x07solver.py"]) == 0
     out = capsys.readouterr().out
     assert out.isascii() and all(line.isprintable() for line in out.splitlines()), out
-    assert out.splitlines()[-1].endswith("--solver 'my\\x07solver.py'")
+    assert out.splitlines()[-1].endswith("--solver $'my\\x07solver.py'")
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
+@pytest.mark.parametrize("name", ["tab\there.py", "it's\x1b\\.py", os.fsdecode(b"b\xffad.py")])
+def test_the_try_it_line_names_an_odd_solver_file_as_a_shell_reads_it_back(tmp_path, monkeypatch, capsys, name):
+    # It was quoted as Python writes a string ('tab\\there.py'): pasted, the shell named another file.
+    monkeypatch.chdir(tmp_path)
+    assert main(["new-solver", name]) == 0
+    line = capsys.readouterr().out.splitlines()[-1]
+    assert line.isprintable()
+    quoted = line.split(" --solver ", 1)[1]
+    done = subprocess.run(["bash", "-c", f"test -f {quoted} && printf ok"], capture_output=True, timeout=30)
+    assert done.stdout == b"ok", (line, done.stderr)
 
 
 def test_the_python_example_solves_6x6_levels_with_forced_moves_guesses_and_backtracks():
