@@ -849,6 +849,8 @@ def cmd_convert(args) -> int:
         return EXIT_USAGE
     except OSError as error:
         return _not_written(error, args.output)
+    if len(ids) == 1:               # a level alone is named after its file, label or code, as in a folder
+        ids = [formats.level_id(args.input, first[0])]
     wanted = dict(enumerate(ids))   # the levels written, by their place in the file: their ids
     if args.board is not None:
         if args.board not in ids:
@@ -856,8 +858,6 @@ def cmd_convert(args) -> int:
                   f"{', ...' if len(ids) > 10 else ''})", file=sys.stderr)
             return EXIT_USAGE
         wanted = {ids.index(args.board): args.board}
-    elif len(ids) == 1:             # in a folder, a level is named after its file, label or code
-        wanted = {0: formats.level_id(args.input, first[0])}
     folder = len(wanted) > 1 or args.output.endswith(("/", os.sep)) or os.path.isdir(args.output)
     target = args.target_format or ("bs" if folder or args.output == "-" else formats.format_for(args.output))
     if target is None:

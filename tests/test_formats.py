@@ -280,6 +280,18 @@ def test_convert_a_file_of_several_boards(tmp_path, capsys):
     assert "no board '9'" in capsys.readouterr().err
 
 
+def test_a_level_alone_in_its_file_is_the_board_its_folder_file_is_named_after(tmp_path, capsys):
+    # Its board id was its name's last word made safe: 'Generated 10x10 easy #10101' listed
+    # as '_10101', though converting it into a folder names it '01' after its file.
+    level = tmp_path / "01.bs"
+    levels.save(dataclasses.replace(SIX, name="Generated 6x6 easy #6101"), level)
+    assert main.main(["convert", str(level), "-", "--board", "nine"]) == 2
+    assert capsys.readouterr().err.endswith("(boards: 01)\n")
+    assert main.main(["convert", str(level), "-", "--board", "01"]) == 0
+    assert main.main(["convert", str(level), str(tmp_path / "out") + "/", "--board", "01"]) == 0
+    assert [p.name for p in (tmp_path / "out").iterdir()] == ["01.bs"]
+
+
 def test_convert_to_a_folder_writes_every_board_or_none(tmp_path, capsys):
     (tmp_path / "rubin.txt").write_text(CSPLIB)
     out = tmp_path / "out"
