@@ -404,17 +404,23 @@ def test_7_a_set_of_files_whose_last_cannot_be_written_leaves_every_old_file_and
     assert not (tmp_path / "new").exists()
 
 
-def test_7_a_set_larger_than_the_open_files_allowed_names_the_place(tmp_path):
-    # the line named "316 files" (the boards and a margin), not the folder
+def convert_with_few_files(tmp_path, boards: int, most_open: int, after: str = "") -> subprocess.CompletedProcess:
+    """``convert`` of a corpus of ``boards`` tiny boards (then the line ``after``) into a folder,
+    by a program allowed ``most_open`` files at once."""
     board = {"rows": 2, "cols": 3, "fleet": {"1": 2}, "row_tallies": [1, 1], "col_tallies": [1, 0, 1],
              "hints": [[0, 0, "sub"]]}
     corpus = tmp_path / "set.jsonl"
-    corpus.write_text("".join(json.dumps({"id": f"b{k}", **board}) + "\n" for k in range(300)))
+    corpus.write_text("".join(json.dumps({"id": f"b{k}", **board}) + "\n" for k in range(boards)) + after)
 
     def few_files():
-        resource.setrlimit(resource.RLIMIT_NOFILE, (60, 60))
-    done = subprocess.run([PYTHON, str(ROOT / "main.py"), "convert", str(corpus), str(tmp_path / "out")],
+        resource.setrlimit(resource.RLIMIT_NOFILE, (most_open, most_open))
+    return subprocess.run([PYTHON, str(ROOT / "main.py"), "convert", str(corpus), str(tmp_path / "out")],
                           capture_output=True, text=True, timeout=120, preexec_fn=few_files)
+
+
+def test_7_a_set_larger_than_the_open_files_allowed_names_the_place(tmp_path):
+    # the line named "316 files" (the boards and a margin), not the folder
+    done = convert_with_few_files(tmp_path, 300, 60)
     assert done.returncode == 2 and one_line(done.stderr) == \
         f"{tmp_path / 'out'}: cannot be written (at least 2 files at once, and this system lets a program open 60)"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["set.jsonl"]
@@ -423,15 +429,7 @@ def test_7_a_set_larger_than_the_open_files_allowed_names_the_place(tmp_path):
 def test_7_a_set_larger_than_the_open_files_allowed_is_refused_while_it_is_counted(tmp_path):
     # 100 files open at most, 80 of them the program's own: the 21st board is refused as it is read,
     # before the broken line after it (a corpus of millions is not read to its end first)
-    board = {"rows": 2, "cols": 3, "fleet": {"1": 2}, "row_tallies": [1, 1], "col_tallies": [1, 0, 1],
-             "hints": [[0, 0, "sub"]]}
-    corpus = tmp_path / "set.jsonl"
-    corpus.write_text("".join(json.dumps({"id": f"b{k}", **board}) + "\n" for k in range(30)) + "{]\n")
-
-    def few_files():
-        resource.setrlimit(resource.RLIMIT_NOFILE, (100, 100))
-    done = subprocess.run([PYTHON, str(ROOT / "main.py"), "convert", str(corpus), str(tmp_path / "out")],
-                          capture_output=True, text=True, timeout=120, preexec_fn=few_files)
+    done = convert_with_few_files(tmp_path, 30, 100, after="{]\n")
     assert done.returncode == 2 and one_line(done.stderr) == \
         f"{tmp_path / 'out'}: cannot be written (at least 21 files at once, and this system lets a program open 100)"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["set.jsonl"]

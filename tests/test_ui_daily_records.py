@@ -651,15 +651,22 @@ def test_a_calendar_left_open_past_midnight_plays_the_new_day(app, monkeypatch):
     assert played == [Clock.now]
 
 
+def drawn_over(app, monkeypatch, size, opener):
+    """The overlay ``opener`` opens in a window of ``size``, and the text its drawing draws
+    (``watch_text``)."""
+    from tests.conftest import resize
+
+    resize(app, size)
+    opener()
+    drawn = watch_text(monkeypatch)
+    app.draw()
+    return app.overlay, drawn
+
+
 @pytest.mark.parametrize("size", [(1100, 720), (800, 600), (640, 480)])
 def test_the_calendar_s_note_reads_whole_down_to_640x480(app, monkeypatch, size):
     # The note under the days names the keys last (Page Up/Down: months): drawn smaller before it is cut.
-    from tests.test_ui_message import resize
-
-    resize(app, size)
-    app.open_daily()
-    drawn = watch_text(monkeypatch)
-    app.draw()
+    _, drawn = drawn_over(app, monkeypatch, size, app.open_daily)
     notes = [text for text, _ in drawn if "Page Up/Down" in text]
     assert notes and notes[0].endswith("Page Up/Down: months."), notes
 
@@ -667,13 +674,7 @@ def test_the_calendar_s_note_reads_whole_down_to_640x480(app, monkeypatch, size)
 @pytest.mark.parametrize("size", [(480, 1000), (520, 700)])
 def test_the_calendar_s_notes_wrap_whole_onto_two_lines_in_a_narrow_window(app, monkeypatch, size):
     # Below 640 pixels the note lost its keys ("... to play it; P...") and the plan its weekend.
-    from tests.test_ui_message import resize
-
-    resize(app, size)
-    app.open_daily()
-    scene = app.overlay
-    drawn = watch_text(monkeypatch)
-    app.draw()
+    scene, drawn = drawn_over(app, monkeypatch, size, app.open_daily)
     last_week = max(rect.bottom for rect in scene.cells.values())
     below = sorted(((text, rect) for text, rect in drawn if rect.left == scene.box.x + 20
                     and last_week < rect.top < scene.play_button.rect.top), key=lambda item: item[1].top)
@@ -690,13 +691,7 @@ def test_the_calendar_s_notes_wrap_whole_onto_two_lines_in_a_narrow_window(app, 
 @pytest.mark.parametrize("size", [(1100, 720), (640, 480), (480, 360)])
 def test_the_stats_notes_read_whole_down_to_640x480_and_nearly_so_below(app, monkeypatch, size):
     # Each note was cut to the box's width on its own line; in a narrow window they flow instead.
-    from tests.test_ui_message import resize
-
-    resize(app, size)
-    app.open_stats()
-    scene = app.overlay
-    drawn = watch_text(monkeypatch)
-    app.draw()
+    scene, drawn = drawn_over(app, monkeypatch, size, app.open_stats)
     box = scene.box
     notes = [(text, rect) for text, rect in drawn if rect.top >= box.bottom - 72 and rect.left == box.x + 20]
     assert len(notes) == 3 and all(scene.box.contains(rect) for _, rect in notes)

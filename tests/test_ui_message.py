@@ -8,6 +8,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")   # before pygame is imported
 import pygame  # noqa: E402
 import pytest  # noqa: E402
 
+from tests.conftest import resize  # noqa: E402
 from tests.test_ui_play import click, colours_in, press  # noqa: E402
 from window import fonts  # noqa: E402
 from window.scenes.message import MessageScene  # noqa: E402
@@ -21,12 +22,6 @@ LONGEST = ("Hint: A ship placed whole at some places breaks a rule, so none lies
            "(row 1, column 6), (row 1, column 8), (row 3, column 13), (row 6, column 2), (row 7, column 2) and 10 "
            "more are water (and 9 more steps); then the 3 missing cruisers would have "
            "only 2 places. So it is water")
-
-
-def resize(app, size):
-    pygame.display.set_mode(size, pygame.RESIZABLE)
-    pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, size=size, w=size[0], h=size[1]))
-    app.pump()
 
 
 @pytest.mark.parametrize("size", [(1600, 1000), (1100, 720), (640, 480), (480, 360)])
