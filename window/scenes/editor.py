@@ -468,7 +468,7 @@ class EditorScene:
             prompt.tell(f"Could not save: {files.reason(error)}")
             return None
         if not self._ours(path) and path != prompt.asked:
-            prompt.ask(path, f"{path.name} {self._holds(path)}: Replace writes over it")
+            prompt.ask(path, f"{path.name} {self._what_is_at(path)}: Replace writes over it")
             return None
         saved = self._write(puzzle, path, follow=True)
         if saved is None:
@@ -482,7 +482,7 @@ class EditorScene:
         or the file being edited as it was last saved here."""
         return not os.path.lexists(path) or (path == self.path and signature(path) == self.written)
 
-    def _holds(self, path: Path) -> str:
+    def _what_is_at(self, path: Path) -> str:
         """What the file at ``path``, not ours, is, for the question before replacing it."""
         if path == self.path:
             return "was changed on disk since it was saved here"
