@@ -33,7 +33,9 @@ OVERLAY_KEYS = {pygame.K_n, pygame.K_l, pygame.K_o, pygame.K_e, pygame.K_v, pyga
                 pygame.K_m, pygame.K_t, pygame.K_f}
 OVERLAY_KEYS_WITH_CTRL = {pygame.K_o}
 # What the status line says when something went wrong (a save, a recording, a solver).
-TROUBLE = ("Could not", "cannot be recorded", "not recorded", ": error", "not available", "set aside")
+# What the window says when something failed ("the run was not recorded (...)"), not what it says
+# of a solve the solver made ("Solved with the solver's board: not recorded as your solve.").
+TROUBLE = ("Could not", "cannot be recorded", "was not recorded", ": error", "not available", "set aside")
 POKES = [pygame.K_RETURN, pygame.K_DOWN, pygame.K_UP, pygame.K_TAB, pygame.K_SPACE, pygame.K_RIGHT, pygame.K_a]
 OVERLAY_BUTTONS = {"New", "Levels", "Open...", "Edit", "Race", "Daily", "Stats", "Share"}
 
